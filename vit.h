@@ -1,0 +1,2228 @@
+/* vit.h - v0.1.0 - Vision Transformer inference in one header - MIT or public domain (see end of file)
+
+   Do this:
+      #define VIT_IMPLEMENTATION
+   before you include this file in *one* C or C++ file to create the implementation.
+
+      // i.e. it should look like this:
+      #include ...
+      #include ...
+      #define VIT_IMPLEMENTATION
+      #include "vit.h"
+
+   QUICK NOTES
+      - Runs timm and Hugging Face ViT image classifiers straight from their
+        .safetensors files (F32, F16, BF16); the config.json beside the file is
+        read when present, otherwise the architecture is inferred from shapes.
+      - Complete fp32 CPU forward pass in plain C99, multi-threaded with OpenMP
+        when compiled with -fopenmp (single-threaded otherwise).
+      - Compiled by nvcc, the CUDA kernels in vit_kernels.cuh are pulled in and a
+        CUDA GPU is used when one is present; without one the same binary runs
+        on the CPU with the same API.
+      - No global state, no printing, no abort/exit: every fallible call returns
+        a vit_status and vit_last_error() says what went wrong.
+      - Deterministic: the same input gives bit-identical output for any thread
+        count (every output element is summed by one thread in a fixed order).
+      - Does NOT: train, run hybrid (CNN stem) ViTs, register tokens, qk-norm,
+        relative position bias (BEiT), dynamic image sizes or attention pooling.
+
+   USAGE (identical to examples/minimal.c)
+
+      #define VIT_IMPLEMENTATION
+      #include "vit.h"
+      #include <stdio.h>
+      #include <stdlib.h>
+
+      int main(int argc, char **argv) {
+          if (argc < 2) { fprintf(stderr, "usage: %s model.safetensors\n", argv[0]); return 2; }
+          vit_model *model = NULL;
+          vit_status st = vit_load(argv[1], NULL, &model);      // NULL options = defaults
+          if (st != VIT_OK) {
+              fprintf(stderr, "load: %s: %s\n", vit_status_string(st), vit_last_error(NULL));
+              return 1;
+          }
+          const vit_config *cfg = vit_model_config(model);
+          size_t pixels = (size_t)cfg->in_chans * cfg->image_size * cfg->image_size;
+          float *image = (float *)calloc(pixels, sizeof(float));  // one normalised image (C, S, S)
+          float *logits = (float *)malloc((size_t)cfg->num_classes * sizeof(float) + 1);
+          st = vit_forward(model, image, 1, logits);
+          if (st != VIT_OK) {
+              fprintf(stderr, "forward: %s: %s\n", vit_status_string(st), vit_last_error(model));
+          } else {
+              int best = 0;
+              for (int k = 1; k < cfg->num_classes; k++) if (logits[k] > logits[best]) best = k;
+              printf("class %d (%s)\n", best, vit_label(model, best));
+          }
+          free(image); free(logits);
+          vit_free(model);
+          return st == VIT_OK ? 0 : 1;
+      }
+
+   CONFIGURATION (#define before including, in the implementation file)
+      VIT_IMPLEMENTATION     compile the implementation here                  (off)
+      VIT_STATIC             make every function static                        (off)
+      VIT_NO_STDIO           remove vit_load (file access); use vit_load_memory (off)
+      VIT_NO_CUDA            never use CUDA, even under nvcc                   (off)
+      VIT_MALLOC/VIT_FREE    your allocator: define both or neither           (malloc/free)
+      VIT_ASSERT(x)          internal invariants only, never input checks     (assert)
+      VIT_MAX_HEADER_BYTES   largest safetensors JSON header accepted          (100 MB)
+      VIT_MAX_DIM            largest width, mlp width or class count           (65536)
+      VIT_MAX_DEPTH          most transformer blocks                           (256)
+      VIT_MAX_TOKENS         most tokens per image (patches + class token)     (16385)
+      VIT_MAX_BATCH          largest max_batch option                          (65536)
+      At run time, vit_options.allocator overrides VIT_MALLOC/VIT_FREE.
+
+   DIMENSION LETTERS (used in every shape comment)
+      B batch, N tokens per image, C channels (model width), H heads,
+      D head size (C / H), P patch size, S image size, K classes, M mlp width.
+
+   ERRORS
+      Every fallible function returns vit_status (VIT_OK == 0, errors < 0).
+      vit_status_string() names a status; vit_last_error(model) gives the detail
+      of the model's last failure (which tensor, what was expected, the CUDA
+      message); vit_last_error(NULL) gives the detail of the calling thread's
+      last failed vit_load/vit_load_memory. On failure nothing is leaked and no
+      output model is created.
+
+   THREAD SAFETY
+      Different models may be used from different threads at once. One model
+      must not be used by two threads at once (vit_forward writes its scratch
+      buffers); vit_model_config/vit_label are read-only and may be called
+      concurrently with each other.
+
+   FILE FORMAT
+      safetensors: 8-byte little-endian header length, a JSON header mapping
+      tensor names to {dtype, shape, data_offsets}, then the raw little-endian
+      data, with no holes or overlaps. Every byte is treated as hostile.
+      Tensor names as written by timm (patch_embed.proj, cls_token, pos_embed,
+      blocks.N.*, norm, fc_norm, head) or by transformers ViTForImageClassification
+      (vit.embeddings.*, vit.encoder.layer.N.*, vit.layernorm, classifier).
+
+   LICENSE
+      See end of file.
+
+   RECENT REVISION HISTORY
+      0.1.0 (2026-11-22) first release: safetensors loader, CPU forward pass
+*/
+
+#ifndef VIT_H_INCLUDED
+#define VIT_H_INCLUDED
+
+#include <stddef.h>
+
+#define VIT_VERSION_MAJOR 0
+#define VIT_VERSION_MINOR 1
+#define VIT_VERSION_PATCH 0
+#define VIT_VERSION_STRING "0.1.0"
+
+#ifndef VITDEF
+#ifdef VIT_STATIC
+#define VITDEF static
+#else
+#define VITDEF extern
+#endif
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// >>api
+
+typedef enum vit_status {
+    VIT_OK = 0,
+    VIT_ERROR_INVALID_ARGUMENT = -1, // NULL pointer, negative count, bad option
+    VIT_ERROR_IO = -2,               // file cannot be opened or read
+    VIT_ERROR_BAD_FORMAT = -3,       // not a valid safetensors file / config.json
+    VIT_ERROR_UNSUPPORTED = -4,      // valid file, but a dtype or architecture we do not run
+    VIT_ERROR_SHAPE_MISMATCH = -5,   // a tensor's shape disagrees with the architecture
+    VIT_ERROR_MISSING_TENSOR = -6,   // a tensor the architecture needs is absent
+    VIT_ERROR_OUT_OF_MEMORY = -7,    // host or device allocation failed
+    VIT_ERROR_LIMIT = -8,            // a size exceeds a VIT_MAX_* limit
+    VIT_ERROR_CUDA = -9,             // a CUDA call failed (message in vit_last_error)
+    VIT_ERROR_IMAGE_DECODE = -10,    // an image could not be decoded
+    VIT_STATUS_COUNT = 11            // number of statuses, VIT_OK included
+} vit_status;
+
+typedef enum vit_device {
+    VIT_DEVICE_DEFAULT = 0, // CUDA when compiled by nvcc and a GPU is present, else CPU
+    VIT_DEVICE_CPU,
+    VIT_DEVICE_CUDA         // fails with VIT_ERROR_CUDA / VIT_ERROR_UNSUPPORTED when unavailable
+} vit_device;
+
+typedef enum vit_dtype {
+    VIT_DTYPE_DEFAULT = 0, // fp32 on the CPU, bf16 on CUDA
+    VIT_DTYPE_F32,
+    VIT_DTYPE_BF16,
+    VIT_DTYPE_F16
+} vit_dtype;
+
+typedef enum vit_pool {
+    VIT_POOL_TOKEN = 0, // the class token
+    VIT_POOL_AVG        // mean of the patch tokens
+} vit_pool;
+
+typedef enum vit_interp {
+    VIT_INTERP_BICUBIC = 0,
+    VIT_INTERP_BILINEAR,
+    VIT_INTERP_NEAREST
+} vit_interp;
+
+typedef enum vit_resize {
+    VIT_RESIZE_SHORTER_CROP = 0, // timm: shorter side to floor(S / crop_pct), center crop S x S
+    VIT_RESIZE_SQUARE            // Hugging Face ViTImageProcessor: straight to S x S
+} vit_resize;
+
+typedef enum vit_source {
+    VIT_SOURCE_TIMM = 0,
+    VIT_SOURCE_HF
+} vit_source;
+
+typedef struct vit_allocator {
+    void *(*alloc)(size_t size, void *user_data); // NULL: VIT_MALLOC
+    void (*free)(void *ptr, void *user_data);     // NULL: VIT_FREE
+    void *user_data;
+} vit_allocator;
+
+// Zero-initialised (or NULL) means all defaults.
+typedef struct vit_options {
+    int max_batch;          // images per internal batch; larger n is run in chunks (default: 8)
+    int num_threads;        // CPU threads (default: all online cores; 1 without OpenMP)
+    int num_heads;          // override the head count when no config says it (default: config, else C/64)
+    vit_device device;      // (default: VIT_DEVICE_DEFAULT)
+    int device_index;       // CUDA device ordinal (default: 0)
+    vit_dtype dtype;        // compute dtype (default: fp32 on CPU, bf16 on CUDA)
+    const char *config_path;// vit_load: config.json to read (default: "config.json" beside the model; "" = none)
+    const char *config_json;// vit_load_memory: config.json text (default: none)
+    size_t config_json_size;// bytes of config_json (default: strlen(config_json))
+    vit_allocator allocator;// host allocator (default: VIT_MALLOC/VIT_FREE)
+} vit_options;
+
+typedef struct vit_config {
+    int image_size;     // S
+    int patch_size;     // P
+    int in_chans;       // image channels
+    int dim;            // C
+    int depth;          // transformer blocks
+    int num_heads;      // H
+    int mlp_dim;        // M
+    int num_classes;    // K (0: no head, only vit_embed works)
+    int num_tokens;     // N = (S/P)^2 + class_token
+    int class_token;    // 1 when a class token is prepended
+    int pos_embed_class;// 1 when pos_embed also covers the class token (timm no_embed_class=False)
+    vit_pool pool;      // pre-logits pooling
+    int fc_norm;        // 1: LayerNorm after pooling (timm 'avg'), 0: LayerNorm before pooling
+    int pre_norm;       // 1: LayerNorm before the blocks (timm norm_pre, CLIP style)
+    int layer_scale;    // 1: blocks scale their branches (timm ls1/ls2)
+    float eps;          // LayerNorm epsilon (timm 1e-6, HF 1e-12)
+    float mean[3];      // preprocessing: per-channel mean of [0,1] pixels
+    float std[3];       // preprocessing: per-channel std
+    float crop_pct;     // preprocessing: center crop fraction (timm), 1 for HF
+    vit_interp interpolation; // preprocessing: resize filter
+    vit_resize resize;  // preprocessing: resize mode
+    vit_source source;  // naming the weights came with
+    int has_labels;     // 1 when config.json carried class names
+    vit_device device;  // where the forward pass runs
+    vit_dtype dtype;    // compute dtype in use
+} vit_config;
+
+typedef struct vit_model vit_model;
+
+// Loads a model from a .safetensors file (and the config.json beside it, if any).
+// opts may be NULL. On success *out is a new model; on failure *out is NULL and a
+// negative status is returned (detail: vit_last_error(NULL)).
+#ifndef VIT_NO_STDIO
+VITDEF vit_status vit_load(const char *safetensors_path, const vit_options *opts, vit_model **out);
+#endif
+
+// Like vit_load, from safetensors bytes in memory (copied; data may be freed
+// afterwards). config.json text may be given in opts->config_json.
+VITDEF vit_status vit_load_memory(const void *data, size_t size, const vit_options *opts, vit_model **out);
+
+// Frees a model and everything it owns. NULL is allowed.
+VITDEF void vit_free(vit_model *m);
+
+// The model's configuration; NULL if m is NULL.
+VITDEF const vit_config *vit_model_config(const vit_model *m);
+
+// Runs n images (n x in_chans x S x S floats, already normalised) and writes
+// n x num_classes logits. Any n >= 1 works (run in chunks of max_batch).
+// Returns VIT_ERROR_INVALID_ARGUMENT for NULL pointers, n < 1 or a model with no head.
+VITDEF vit_status vit_forward(vit_model *m, const float *images, int n, float *logits);
+
+// Like vit_forward, but writes the n x dim pre-logits features (after the final
+// norm and pooling).
+VITDEF vit_status vit_embed(vit_model *m, const float *images, int n, float *features);
+
+// Runs on the GPU, asynchronously on the caller's CUDA stream (a cudaStream_t
+// passed as void*; NULL = the default stream): device_images and device_out are
+// device pointers. Returns when the work is queued; synchronise the stream
+// before reading device_out. VIT_ERROR_UNSUPPORTED when the model is not on a
+// CUDA device (or vit.h was compiled without CUDA).
+VITDEF vit_status vit_forward_async(vit_model *m, const float *device_images, int n, float *device_logits, void *cuda_stream);
+VITDEF vit_status vit_embed_async(vit_model *m, const float *device_images, int n, float *device_features, void *cuda_stream);
+
+// A static description of s; never NULL.
+VITDEF const char *vit_status_string(vit_status s);
+
+// Detail of m's last failure ("" if none). With m == NULL: the calling thread's
+// last failed load. Never NULL. Valid until the next call on m / the next load.
+VITDEF const char *vit_last_error(const vit_model *m);
+
+// Class name of class i from config.json (label_names / id2label), or "class_<i>"
+// when the config had none. "" if m is NULL or i is out of range.
+VITDEF const char *vit_label(const vit_model *m, int i);
+
+// The options that a load would use for opts (zero fields replaced by defaults).
+VITDEF vit_options vit_query_defaults(const vit_options *opts);
+
+// Indices of the k largest of values[0..n) in descending order (ties: lower index
+// first). k is clamped to n. Returns the number written, 0 on bad arguments.
+VITDEF int vit_topk(const float *values, int n, int k, int *indices);
+
+// Softmax of n values in place (max-subtracted). No-op on bad arguments.
+VITDEF void vit_softmax(float *values, int n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // VIT_H_INCLUDED
+// end header file /////////////////////////////////////////////////////////////
+
+#ifdef VIT_IMPLEMENTATION
+#ifndef VIT_IMPLEMENTATION_INCLUDED
+#define VIT_IMPLEMENTATION_INCLUDED
+
+#include <stdint.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <limits.h>
+#include <float.h>
+#ifndef VIT_NO_STDIO
+#include <stdio.h>
+#endif
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#if defined(__unix__) || defined(__APPLE__)
+#include <unistd.h>
+#endif
+
+#if defined(VIT_MALLOC) && defined(VIT_FREE)
+#elif !defined(VIT_MALLOC) && !defined(VIT_FREE)
+#define VIT_MALLOC(sz) malloc(sz)
+#define VIT_FREE(p) free(p)
+#else
+#error "Must define both or none of VIT_MALLOC and VIT_FREE"
+#endif
+
+#ifndef VIT_ASSERT
+#include <assert.h>
+#define VIT_ASSERT(x) assert(x)
+#endif
+
+#ifndef VIT_MAX_HEADER_BYTES
+#define VIT_MAX_HEADER_BYTES (100u * 1000u * 1000u)
+#endif
+#ifndef VIT_MAX_DIM
+#define VIT_MAX_DIM 65536
+#endif
+#ifndef VIT_MAX_DEPTH
+#define VIT_MAX_DEPTH 256
+#endif
+#ifndef VIT_MAX_TOKENS
+#define VIT_MAX_TOKENS 16385
+#endif
+#ifndef VIT_MAX_BATCH
+#define VIT_MAX_BATCH 65536
+#endif
+#define VIT__MAX_JSON_DEPTH 64
+#define VIT__ERR_LEN 512
+
+#if defined(__CUDACC__) && !defined(VIT_NO_CUDA)
+#define VIT__CUDA 1
+#endif
+
+#if defined(__cplusplus) && __cplusplus >= 201103L
+#define VIT__STATIC_ASSERT(c, msg) static_assert(c, msg)
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define VIT__STATIC_ASSERT(c, msg) _Static_assert(c, msg)
+#else
+#define VIT__STATIC_ASSERT(c, msg) (void)sizeof(char[(c) ? 1 : -1])
+#endif
+
+#if defined(_MSC_VER)
+#define VIT__THREAD_LOCAL __declspec(thread)
+#elif defined(__cplusplus) && __cplusplus >= 201103L
+#define VIT__THREAD_LOCAL thread_local
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define VIT__THREAD_LOCAL _Thread_local
+#else
+#define VIT__THREAD_LOCAL __thread
+#endif
+
+// >>util ----------------------------------------------------------------------
+
+#ifdef VIT__CUDA
+typedef struct vit__cuda_state vit__cuda_state;
+#endif
+
+typedef struct vit__block {
+    float *ln1_w, *ln1_b;   // (C)
+    float *qkv_w;           // (C, 3C) -- transposed: in x out
+    float *qkv_b;           // (3C)
+    float *proj_w;          // (C, C)
+    float *proj_b;          // (C)
+    float *ls1, *ls2;       // (C) layer scale, NULL when absent
+    float *ln2_w, *ln2_b;   // (C)
+    float *fc1_w;           // (C, M)
+    float *fc1_b;           // (M)
+    float *fc2_w;           // (M, C)
+    float *fc2_b;           // (C)
+} vit__block;
+
+struct vit_model {
+    vit_config cfg;
+    vit_allocator alloc;
+    int max_batch;          // B of every scratch buffer
+    int num_threads;
+    char error[VIT__ERR_LEN];
+
+    float *weights;         // one allocation holding every tensor below
+    size_t weights_count;   // floats in weights
+    float *patch_w;         // (Cin*P*P, C)
+    float *patch_b;         // (C)
+    float *cls_token;       // (C) or NULL
+    float *pos_embed;       // (Npos, C), Npos = N or N - 1 (no_embed_class)
+    float *pre_norm_w, *pre_norm_b; // (C) or NULL
+    vit__block *blocks;     // (depth)
+    float *norm_w, *norm_b; // (C) or NULL (identity when fc_norm is used)
+    float *fc_norm_w, *fc_norm_b; // (C) or NULL
+    float *head_w;          // (C, K) or NULL
+    float *head_b;          // (K)
+
+    char **labels;          // (K) or NULL
+    char *label_text;       // storage for labels
+
+    float *scratch;         // one allocation for the activations below
+    float *x;               // (B, N, C) residual stream
+    float *xn;              // (B, N, C) normed / patch tokens
+    float *attn;            // (B, N, C) attention output
+    float *big;             // (B, N, max(3C, M)) qkv or mlp hidden; also im2col patches
+    float *att_scratch;     // (threads, N*N + D*N) attention scores and K^T
+    float *pooled;          // (B, C)
+#ifdef VIT__CUDA
+    vit__cuda_state *cuda;
+#endif
+};
+
+static VIT__THREAD_LOCAL char vit__load_error[VIT__ERR_LEN];
+
+static void *vit__malloc(const vit_allocator *a, size_t size) {
+    if (size == 0) size = 1;
+    if (a && a->alloc) return a->alloc(size, a->user_data);
+    return VIT_MALLOC(size);
+}
+
+static void vit__free(const vit_allocator *a, void *p) {
+    if (!p) return;
+    if (a && a->free) { a->free(p, a->user_data); return; }
+    VIT_FREE(p);
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static vit_status vit__fail(char *err, vit_status st, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, VIT__ERR_LEN, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+// a*b into *out; 0 on overflow
+static int vit__mul(size_t a, size_t b, size_t *out) {
+    if (a != 0 && b > SIZE_MAX / a) return 0;
+    *out = a * b;
+    return 1;
+}
+
+static int vit__mul3(size_t a, size_t b, size_t c, size_t *out) {
+    size_t t;
+    return vit__mul(a, b, &t) && vit__mul(t, c, out);
+}
+
+VITDEF const char *vit_status_string(vit_status s) {
+    VIT__STATIC_ASSERT(VIT_STATUS_COUNT == 11, "update vit_status_string");
+    switch (s) {
+    case VIT_OK: return "ok";
+    case VIT_ERROR_INVALID_ARGUMENT: return "invalid argument";
+    case VIT_ERROR_IO: return "i/o error";
+    case VIT_ERROR_BAD_FORMAT: return "bad format";
+    case VIT_ERROR_UNSUPPORTED: return "unsupported";
+    case VIT_ERROR_SHAPE_MISMATCH: return "shape mismatch";
+    case VIT_ERROR_MISSING_TENSOR: return "missing tensor";
+    case VIT_ERROR_OUT_OF_MEMORY: return "out of memory";
+    case VIT_ERROR_LIMIT: return "limit exceeded";
+    case VIT_ERROR_CUDA: return "cuda error";
+    case VIT_ERROR_IMAGE_DECODE: return "image decode error";
+    default: return "unknown status";
+    }
+}
+
+VITDEF const char *vit_last_error(const vit_model *m) {
+    return m ? m->error : vit__load_error;
+}
+
+static int vit__online_cores(void) {
+#if defined(_OPENMP)
+    return omp_get_num_procs();
+#elif defined(_SC_NPROCESSORS_ONLN)
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+#else
+    return 1;
+#endif
+}
+
+#define vit__def(val, def) (((val) == 0) ? (def) : (val))
+
+VITDEF vit_options vit_query_defaults(const vit_options *opts) {
+    vit_options o;
+    memset(&o, 0, sizeof(o));
+    if (opts) o = *opts;
+    o.max_batch = vit__def(o.max_batch, 8);
+    o.num_threads = vit__def(o.num_threads, vit__online_cores());
+#ifndef _OPENMP
+    o.num_threads = 1;
+#endif
+    if (o.config_json && o.config_json_size == 0) o.config_json_size = strlen(o.config_json);
+    return o;
+}
+
+VITDEF int vit_topk(const float *values, int n, int k, int *indices) {
+    if (!values || !indices || n <= 0 || k <= 0) return 0;
+    if (k > n) k = n;
+    // insertion into a sorted prefix: k is small (top-5), n is the class count
+    int have = 0;
+    for (int i = 0; i < n; i++) {
+        float v = values[i];
+        if (v != v) continue; // NaN never ranks
+        if (have == k && !(v > values[indices[k - 1]])) continue;
+        int j = have < k ? have++ : k - 1;
+        while (j > 0 && v > values[indices[j - 1]]) { indices[j] = indices[j - 1]; j--; }
+        indices[j] = i;
+    }
+    for (int i = 0; have < k && i < n; i++) // only NaNs left: fill in index order
+        if (values[i] != values[i]) indices[have++] = i;
+    return have;
+}
+
+VITDEF void vit_softmax(float *values, int n) {
+    if (!values || n <= 0) return;
+    float mx = values[0];
+    for (int i = 1; i < n; i++) if (values[i] > mx) mx = values[i];
+    double sum = 0.0;
+    for (int i = 0; i < n; i++) { values[i] = expf(values[i] - mx); sum += values[i]; }
+    for (int i = 0; i < n; i++) values[i] = (float)(values[i] / sum);
+}
+
+// >>json ----------------------------------------------------------------------
+// A strict RFC 8259 parser into a flat node array (children linked by index).
+// Strings stay escaped in the source; vit__json_str decodes on demand.
+
+typedef enum vit__jtype { VIT__J_NULL, VIT__J_FALSE, VIT__J_TRUE, VIT__J_NUM, VIT__J_STR, VIT__J_ARR, VIT__J_OBJ } vit__jtype;
+
+typedef struct vit__jnode {
+    vit__jtype type;
+    int first_child; // -1 if none; for objects children alternate key, value
+    int next;        // next sibling, -1 if none
+    int count;       // children (objects: number of key/value pairs)
+    size_t start, len; // source span (strings: without the quotes)
+} vit__jnode;
+
+typedef struct vit__json {
+    const char *src;
+    size_t size, pos;
+    vit__jnode *nodes;
+    int count, cap;
+    const vit_allocator *alloc;
+    char *err;
+} vit__json;
+
+static int vit__json_new(vit__json *j, vit__jtype t) {
+    if (j->count == j->cap) {
+        int ncap = j->cap ? j->cap * 2 : 256;
+        size_t bytes;
+        if (ncap < j->cap || !vit__mul((size_t)ncap, sizeof(vit__jnode), &bytes)) return -1;
+        vit__jnode *n = (vit__jnode *)vit__malloc(j->alloc, bytes);
+        if (!n) return -1;
+        if (j->count) memcpy(n, j->nodes, (size_t)j->count * sizeof(vit__jnode));
+        vit__free(j->alloc, j->nodes);
+        j->nodes = n;
+        j->cap = ncap;
+    }
+    vit__jnode *n = &j->nodes[j->count];
+    n->type = t; n->first_child = -1; n->next = -1; n->count = 0; n->start = j->pos; n->len = 0;
+    return j->count++;
+}
+
+static void vit__json_ws(vit__json *j) {
+    while (j->pos < j->size) {
+        char c = j->src[j->pos];
+        if (c != ' ' && c != '\t' && c != '\n' && c != '\r') break;
+        j->pos++;
+    }
+}
+
+static vit_status vit__json_bad(vit__json *j, const char *what) {
+    return vit__fail(j->err, VIT_ERROR_BAD_FORMAT, "JSON: %s at byte %zu", what, j->pos);
+}
+
+static int vit__hexval(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+static vit_status vit__json_string(vit__json *j, int *out) {
+    j->pos++; // opening quote
+    int id = vit__json_new(j, VIT__J_STR);
+    if (id < 0) return vit__fail(j->err, VIT_ERROR_OUT_OF_MEMORY, "JSON: out of memory");
+    size_t start = j->pos;
+    while (j->pos < j->size) {
+        unsigned char c = (unsigned char)j->src[j->pos];
+        if (c == '"') {
+            j->nodes[id].start = start;
+            j->nodes[id].len = j->pos - start;
+            j->pos++;
+            *out = id;
+            return VIT_OK;
+        }
+        if (c < 0x20) return vit__json_bad(j, "control character in string");
+        if (c == '\\') {
+            if (j->pos + 1 >= j->size) break;
+            char e = j->src[j->pos + 1];
+            if (e == 'u') {
+                if (j->pos + 6 > j->size) break;
+                for (int i = 2; i < 6; i++)
+                    if (vit__hexval(j->src[j->pos + i]) < 0) return vit__json_bad(j, "bad \\u escape");
+                j->pos += 6;
+                continue;
+            }
+            if (!strchr("\"\\/bfnrt", e) || e == 0) return vit__json_bad(j, "bad escape");
+            j->pos += 2;
+            continue;
+        }
+        j->pos++;
+    }
+    return vit__json_bad(j, "unterminated string");
+}
+
+static vit_status vit__json_number(vit__json *j, int *out) {
+    size_t p = j->pos;
+    const char *s = j->src;
+    if (p < j->size && s[p] == '-') p++;
+    if (p >= j->size) return vit__json_bad(j, "bad number");
+    if (s[p] == '0') p++;
+    else if (s[p] >= '1' && s[p] <= '9') { while (p < j->size && s[p] >= '0' && s[p] <= '9') p++; }
+    else return vit__json_bad(j, "bad number");
+    if (p < j->size && s[p] == '.') {
+        p++;
+        if (p >= j->size || s[p] < '0' || s[p] > '9') return vit__json_bad(j, "bad fraction");
+        while (p < j->size && s[p] >= '0' && s[p] <= '9') p++;
+    }
+    if (p < j->size && (s[p] == 'e' || s[p] == 'E')) {
+        p++;
+        if (p < j->size && (s[p] == '+' || s[p] == '-')) p++;
+        if (p >= j->size || s[p] < '0' || s[p] > '9') return vit__json_bad(j, "bad exponent");
+        while (p < j->size && s[p] >= '0' && s[p] <= '9') p++;
+    }
+    int id = vit__json_new(j, VIT__J_NUM);
+    if (id < 0) return vit__fail(j->err, VIT_ERROR_OUT_OF_MEMORY, "JSON: out of memory");
+    j->nodes[id].len = p - j->pos;
+    j->pos = p;
+    *out = id;
+    return VIT_OK;
+}
+
+static vit_status vit__json_value(vit__json *j, int depth, int *out);
+
+static vit_status vit__json_container(vit__json *j, int depth, int is_obj, int *out) {
+    int id = vit__json_new(j, is_obj ? VIT__J_OBJ : VIT__J_ARR);
+    if (id < 0) return vit__fail(j->err, VIT_ERROR_OUT_OF_MEMORY, "JSON: out of memory");
+    char close = is_obj ? '}' : ']';
+    int last = -1;
+    j->pos++;
+    vit__json_ws(j);
+    if (j->pos < j->size && j->src[j->pos] == close) { j->pos++; *out = id; return VIT_OK; }
+    for (;;) {
+        int child, key = -1;
+        vit_status st;
+        vit__json_ws(j);
+        if (is_obj) {
+            if (j->pos >= j->size || j->src[j->pos] != '"') return vit__json_bad(j, "expected a key");
+            if ((st = vit__json_string(j, &key)) != VIT_OK) return st;
+            vit__json_ws(j);
+            if (j->pos >= j->size || j->src[j->pos] != ':') return vit__json_bad(j, "expected ':'");
+            j->pos++;
+        }
+        if ((st = vit__json_value(j, depth + 1, &child)) != VIT_OK) return st;
+        if (key >= 0) {
+            j->nodes[key].next = child;
+            if (last < 0) j->nodes[id].first_child = key; else j->nodes[last].next = key;
+        } else {
+            if (last < 0) j->nodes[id].first_child = child; else j->nodes[last].next = child;
+        }
+        last = child;
+        j->nodes[id].count++;
+        vit__json_ws(j);
+        if (j->pos >= j->size) return vit__json_bad(j, "unexpected end");
+        if (j->src[j->pos] == ',') { j->pos++; continue; }
+        if (j->src[j->pos] == close) { j->pos++; break; }
+        return vit__json_bad(j, is_obj ? "expected ',' or '}'" : "expected ',' or ']'");
+    }
+    *out = id;
+    return VIT_OK;
+}
+
+static vit_status vit__json_value(vit__json *j, int depth, int *out) {
+    if (depth > VIT__MAX_JSON_DEPTH) return vit__json_bad(j, "nested too deeply");
+    vit__json_ws(j);
+    if (j->pos >= j->size) return vit__json_bad(j, "unexpected end");
+    char c = j->src[j->pos];
+    if (c == '{' || c == '[') return vit__json_container(j, depth, c == '{', out);
+    if (c == '"') return vit__json_string(j, out);
+    if (c == '-' || (c >= '0' && c <= '9')) return vit__json_number(j, out);
+    static const char *const words[3] = {"null", "false", "true"};
+    for (int w = 0; w < 3; w++) {
+        size_t len = strlen(words[w]);
+        if (j->size - j->pos >= len && memcmp(j->src + j->pos, words[w], len) == 0) {
+            int id = vit__json_new(j, (vit__jtype)(VIT__J_NULL + w));
+            if (id < 0) return vit__fail(j->err, VIT_ERROR_OUT_OF_MEMORY, "JSON: out of memory");
+            j->pos += len;
+            *out = id;
+            return VIT_OK;
+        }
+    }
+    return vit__json_bad(j, "unexpected character");
+}
+
+static vit_status vit__json_parse(vit__json *j, const char *src, size_t size, const vit_allocator *a, char *err) {
+    memset(j, 0, sizeof(*j));
+    j->src = src; j->size = size; j->alloc = a; j->err = err;
+    int root;
+    vit_status st = vit__json_value(j, 0, &root);
+    if (st == VIT_OK) {
+        vit__json_ws(j);
+        if (j->pos != j->size) st = vit__json_bad(j, "trailing characters");
+    }
+    if (st != VIT_OK) { vit__free(a, j->nodes); j->nodes = NULL; }
+    return st;
+}
+
+static void vit__json_release(vit__json *j) {
+    vit__free(j->alloc, j->nodes);
+    j->nodes = NULL;
+}
+
+// Decodes string node n into buf (NUL-terminated, truncated to cap). Returns
+// the decoded length (which may exceed cap-1 when truncated).
+static size_t vit__json_str(const vit__json *j, int n, char *buf, size_t cap) {
+    const vit__jnode *s = &j->nodes[n];
+    const char *p = j->src + s->start, *e = p + s->len;
+    size_t w = 0;
+    while (p < e) {
+        unsigned cp = (unsigned char)*p++;
+        if (cp != '\\') { // raw bytes (UTF-8 included) pass through
+            if (w + 1 < cap) buf[w] = (char)cp;
+            w++;
+            continue;
+        }
+        char c = *p++;
+        switch (c) {
+        case 'b': cp = '\b'; break;
+        case 'f': cp = '\f'; break;
+        case 'n': cp = '\n'; break;
+        case 'r': cp = '\r'; break;
+        case 't': cp = '\t'; break;
+        case 'u':
+            cp = 0;
+            for (int i = 0; i < 4; i++) cp = cp * 16 + (unsigned)vit__hexval(*p++);
+            if (cp >= 0xD800 && cp <= 0xDBFF && e - p >= 6 && p[0] == '\\' && p[1] == 'u') {
+                unsigned lo = 0;
+                for (int i = 2; i < 6; i++) lo = lo * 16 + (unsigned)vit__hexval(p[i]);
+                if (lo >= 0xDC00 && lo <= 0xDFFF) { cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00); p += 6; }
+            }
+            if (cp >= 0xD800 && cp <= 0xDFFF) cp = 0xFFFD; // lone surrogate
+            break;
+        default: cp = (unsigned char)c; break; // " \ /
+        }
+        unsigned char out[4];
+        int n_out;
+        if (cp < 0x80) { out[0] = (unsigned char)cp; n_out = 1; }
+        else if (cp < 0x800) { out[0] = (unsigned char)(0xC0 | (cp >> 6)); out[1] = (unsigned char)(0x80 | (cp & 63)); n_out = 2; }
+        else if (cp < 0x10000) { out[0] = (unsigned char)(0xE0 | (cp >> 12)); out[1] = (unsigned char)(0x80 | ((cp >> 6) & 63)); out[2] = (unsigned char)(0x80 | (cp & 63)); n_out = 3; }
+        else { out[0] = (unsigned char)(0xF0 | (cp >> 18)); out[1] = (unsigned char)(0x80 | ((cp >> 12) & 63)); out[2] = (unsigned char)(0x80 | ((cp >> 6) & 63)); out[3] = (unsigned char)(0x80 | (cp & 63)); n_out = 4; }
+        for (int i = 0; i < n_out; i++) { if (w + 1 < cap) buf[w] = (char)out[i]; w++; }
+    }
+    if (cap) buf[w < cap ? w : cap - 1] = 0;
+    return w;
+}
+
+static int vit__json_eq(const vit__json *j, int n, const char *lit) {
+    const vit__jnode *s = &j->nodes[n];
+    size_t len = strlen(lit);
+    return s->type == VIT__J_STR && s->len == len && memcmp(j->src + s->start, lit, len) == 0;
+}
+
+// Value of key in object node obj, or -1.
+static int vit__json_get(const vit__json *j, int obj, const char *key) {
+    if (obj < 0 || j->nodes[obj].type != VIT__J_OBJ) return -1;
+    for (int k = j->nodes[obj].first_child; k >= 0; k = j->nodes[j->nodes[k].next].next)
+        if (vit__json_eq(j, k, key)) return j->nodes[k].next;
+    return -1;
+}
+
+// Parses a number node as double (locale-independent). 0 if not a number.
+static int vit__json_double(const vit__json *j, int n, double *out) {
+    if (n < 0 || j->nodes[n].type != VIT__J_NUM) return 0;
+    const char *p = j->src + j->nodes[n].start, *e = p + j->nodes[n].len;
+    int neg = 0, exp10 = 0, eneg = 0, eval = 0;
+    double mant = 0.0;
+    if (*p == '-') { neg = 1; p++; }
+    while (p < e && *p >= '0' && *p <= '9') { mant = mant * 10.0 + (*p - '0'); p++; }
+    if (p < e && *p == '.') {
+        p++;
+        while (p < e && *p >= '0' && *p <= '9') { mant = mant * 10.0 + (*p - '0'); exp10--; p++; }
+    }
+    if (p < e && (*p == 'e' || *p == 'E')) {
+        p++;
+        if (*p == '+' || *p == '-') eneg = *p++ == '-';
+        while (p < e && *p >= '0' && *p <= '9') { if (eval < 100000) eval = eval * 10 + (*p - '0'); p++; }
+    }
+    exp10 += eneg ? -eval : eval;
+    double v = exp10 < 0 ? mant / pow(10.0, -exp10) : mant * pow(10.0, exp10);
+    *out = neg ? -v : v;
+    return 1;
+}
+
+// Parses a non-negative integer node exactly. 0 if not one or it overflows.
+static int vit__json_u64(const vit__json *j, int n, uint64_t *out) {
+    if (n < 0 || j->nodes[n].type != VIT__J_NUM) return 0;
+    const char *p = j->src + j->nodes[n].start, *e = p + j->nodes[n].len;
+    uint64_t v = 0;
+    if (p == e) return 0;
+    for (; p < e; p++) {
+        if (*p < '0' || *p > '9') return 0; // sign, fraction or exponent
+        if (v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10) return 0;
+        v = v * 10 + (uint64_t)(*p - '0');
+    }
+    *out = v;
+    return 1;
+}
+
+// Integer-valued number (e.g. 224 or 224.0) in [lo, hi] into *out; 0 otherwise.
+static int vit__json_int(const vit__json *j, int n, int lo, int hi, int *out) {
+    double d;
+    if (!vit__json_double(j, n, &d) || d != floor(d) || d < lo || d > hi) return 0;
+    *out = (int)d;
+    return 1;
+}
+
+// >>load ----------------------------------------------------------------------
+// safetensors header -> tensor table -> config (config.json, then shapes) ->
+// one weight allocation, converted to fp32 and linear weights transposed.
+
+typedef enum vit__dtype { VIT__DT_F32, VIT__DT_F16, VIT__DT_BF16, VIT__DT_OTHER } vit__dtype;
+
+#define VIT__MAX_NDIM 8
+
+typedef struct vit__tensor {
+    char name[128];         // names longer than this are never ours: kept truncated, flagged
+    int name_truncated;
+    vit__dtype dtype;
+    char dtype_name[16];
+    int ndim;
+    uint64_t shape[VIT__MAX_NDIM];
+    const unsigned char *data;
+    size_t begin, end;      // byte offsets in the data section
+} vit__tensor;
+
+typedef struct vit__loader {
+    const vit_allocator *alloc;
+    char *err;
+    vit__tensor *tensors;
+    int count;
+    vit__json cfg;          // parsed config.json (nodes NULL when absent)
+    int cfg_root;
+    vit__json pre;          // parsed preprocessor_config.json (HF), or none
+    int pre_root;
+    const char *prefix;     // HF: "vit." or ""
+    int heads_override;
+} vit__loader;
+
+static size_t vit__dtype_size(vit__dtype d) {
+    return d == VIT__DT_F32 ? 4 : 2;
+}
+
+static int vit__tensor_cmp_begin(const void *a, const void *b) {
+    const vit__tensor *x = *(const vit__tensor *const *)a, *y = *(const vit__tensor *const *)b;
+    return x->begin < y->begin ? -1 : x->begin > y->begin ? 1 : (x->end < y->end ? -1 : x->end > y->end);
+}
+
+// Bytes per element of a safetensors dtype name (0 = unknown name).
+static size_t vit__st_dtype(const char *s, vit__dtype *d) {
+    static const struct { const char *name; size_t size; } known[] = {
+        {"F64", 8}, {"I64", 8}, {"U64", 8}, {"I32", 4}, {"U32", 4}, {"I16", 2}, {"U16", 2},
+        {"I8", 1}, {"U8", 1}, {"BOOL", 1}, {"F8_E4M3", 1}, {"F8_E5M2", 1}};
+    *d = VIT__DT_OTHER;
+    if (!strcmp(s, "F32")) { *d = VIT__DT_F32; return 4; }
+    if (!strcmp(s, "F16")) { *d = VIT__DT_F16; return 2; }
+    if (!strcmp(s, "BF16")) { *d = VIT__DT_BF16; return 2; }
+    for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+        if (!strcmp(s, known[i].name)) return known[i].size;
+    return 0;
+}
+
+// Parses and validates the safetensors container. data stays owned by the caller.
+static vit_status vit__st_parse(vit__loader *L, const unsigned char *data, size_t size) {
+    char *err = L->err;
+    if (size < 8) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "file is %zu bytes, too short for a safetensors header", size);
+    uint64_t hlen = 0;
+    for (int i = 7; i >= 0; i--) hlen = (hlen << 8) | data[i];
+    if (hlen > VIT_MAX_HEADER_BYTES)
+        return vit__fail(err, hlen > size - 8 ? VIT_ERROR_BAD_FORMAT : VIT_ERROR_LIMIT,
+                         "header length %llu exceeds VIT_MAX_HEADER_BYTES (%llu)", (unsigned long long)hlen,
+                         (unsigned long long)VIT_MAX_HEADER_BYTES);
+    if (hlen > size - 8)
+        return vit__fail(err, VIT_ERROR_BAD_FORMAT, "header length %llu runs past the end of the %zu-byte file",
+                         (unsigned long long)hlen, size);
+    if (hlen < 2 || data[8] != '{')
+        return vit__fail(err, VIT_ERROR_BAD_FORMAT, "header does not start with a JSON object");
+    const char *hdr = (const char *)data + 8;
+    size_t hsize = (size_t)hlen;
+    while (hsize > 0 && hdr[hsize - 1] == ' ') hsize--; // writers pad the header with spaces
+    vit__json j;
+    vit_status st = vit__json_parse(&j, hdr, hsize, L->alloc, err);
+    if (st != VIT_OK) return st;
+    const unsigned char *body = data + 8 + hlen;
+    size_t body_size = size - 8 - (size_t)hlen;
+    int root = 0;
+    if (j.nodes[root].type != VIT__J_OBJ) { vit__json_release(&j); return vit__fail(err, VIT_ERROR_BAD_FORMAT, "header is not a JSON object"); }
+    size_t bytes;
+    int n = j.nodes[root].count;
+    vit__tensor **order = NULL;
+    if (!vit__mul((size_t)n, sizeof(vit__tensor), &bytes) ||
+        !(L->tensors = (vit__tensor *)vit__malloc(L->alloc, bytes)) ||
+        !(order = (vit__tensor **)vit__malloc(L->alloc, (size_t)n * sizeof(vit__tensor *) + 1))) {
+        vit__json_release(&j);
+        return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for %d tensor entries", n);
+    }
+    L->count = 0;
+    for (int k = j.nodes[root].first_child; k >= 0 && st == VIT_OK; k = j.nodes[j.nodes[k].next].next) {
+        int v = j.nodes[k].next;
+        if (vit__json_eq(&j, k, "__metadata__")) {
+            if (j.nodes[v].type != VIT__J_OBJ) st = vit__fail(err, VIT_ERROR_BAD_FORMAT, "__metadata__ is not an object");
+            continue;
+        }
+        vit__tensor *t = &L->tensors[L->count];
+        memset(t, 0, sizeof(*t));
+        size_t nlen = vit__json_str(&j, k, t->name, sizeof(t->name));
+        t->name_truncated = nlen >= sizeof(t->name);
+        for (int q = 0; q < L->count; q++)
+            if (!t->name_truncated && !L->tensors[q].name_truncated && !strcmp(L->tensors[q].name, t->name)) {
+                st = vit__fail(err, VIT_ERROR_BAD_FORMAT, "tensor '%s' appears twice in the header", t->name);
+                break;
+            }
+        if (st != VIT_OK) break;
+        if (j.nodes[v].type != VIT__J_OBJ) { st = vit__fail(err, VIT_ERROR_BAD_FORMAT, "tensor '%s': entry is not an object", t->name); break; }
+        int jd = vit__json_get(&j, v, "dtype"), js = vit__json_get(&j, v, "shape"), jo = vit__json_get(&j, v, "data_offsets");
+        if (jd < 0 || js < 0 || jo < 0 || j.nodes[jd].type != VIT__J_STR || j.nodes[js].type != VIT__J_ARR ||
+            j.nodes[jo].type != VIT__J_ARR || j.nodes[jo].count != 2 || j.nodes[v].count != 3) {
+            st = vit__fail(err, VIT_ERROR_BAD_FORMAT, "tensor '%s': entry needs exactly dtype, shape and data_offsets[2]", t->name);
+            break;
+        }
+        vit__json_str(&j, jd, t->dtype_name, sizeof(t->dtype_name));
+        size_t esize = vit__st_dtype(t->dtype_name, &t->dtype);
+        if (esize == 0) { st = vit__fail(err, VIT_ERROR_UNSUPPORTED, "tensor '%s': unknown dtype '%s'", t->name, t->dtype_name); break; }
+        if (j.nodes[js].count > VIT__MAX_NDIM) { st = vit__fail(err, VIT_ERROR_UNSUPPORTED, "tensor '%s': %d dimensions", t->name, j.nodes[js].count); break; }
+        size_t numel = 1;
+        for (int d = j.nodes[js].first_child; d >= 0; d = j.nodes[d].next) {
+            uint64_t dim;
+            if (!vit__json_u64(&j, d, &dim)) { st = vit__fail(err, VIT_ERROR_BAD_FORMAT, "tensor '%s': shape entry is not a non-negative integer", t->name); break; }
+            if (dim > SIZE_MAX || !vit__mul(numel, (size_t)dim, &numel)) { st = vit__fail(err, VIT_ERROR_BAD_FORMAT, "tensor '%s': shape overflows", t->name); break; }
+            t->shape[t->ndim++] = dim;
+        }
+        if (st != VIT_OK) break;
+        uint64_t b, e;
+        int jb = j.nodes[jo].first_child, je = j.nodes[jb].next;
+        if (!vit__json_u64(&j, jb, &b) || !vit__json_u64(&j, je, &e)) { st = vit__fail(err, VIT_ERROR_BAD_FORMAT, "tensor '%s': data_offsets are not non-negative integers", t->name); break; }
+        if (b > e || e > body_size) {
+            st = vit__fail(err, VIT_ERROR_BAD_FORMAT, "tensor '%s': data_offsets [%llu, %llu] outside the %zu-byte data section",
+                           t->name, (unsigned long long)b, (unsigned long long)e, body_size);
+            break;
+        }
+        size_t nbytes;
+        if (!vit__mul(numel, esize, &nbytes) || nbytes != (size_t)(e - b)) {
+            st = vit__fail(err, VIT_ERROR_BAD_FORMAT, "tensor '%s': %llu bytes of data for %zu elements of %s",
+                           t->name, (unsigned long long)(e - b), numel, t->dtype_name);
+            break;
+        }
+        t->begin = (size_t)b; t->end = (size_t)e;
+        t->data = body + b;
+        order[L->count] = t;
+        L->count++;
+    }
+    vit__json_release(&j);
+    if (st == VIT_OK) {
+        // the data section must be tiled exactly: no overlaps, no holes
+        qsort(order, (size_t)L->count, sizeof(order[0]), vit__tensor_cmp_begin);
+        size_t at = 0;
+        for (int i = 0; i < L->count && st == VIT_OK; i++) {
+            if (order[i]->begin < at)
+                st = vit__fail(err, VIT_ERROR_BAD_FORMAT, "tensor '%s' overlaps the tensor before it (offset %zu < %zu)", order[i]->name, order[i]->begin, at);
+            else if (order[i]->begin > at)
+                st = vit__fail(err, VIT_ERROR_BAD_FORMAT, "hole in the data section before tensor '%s' (offset %zu, expected %zu)", order[i]->name, order[i]->begin, at);
+            at = order[i]->end;
+        }
+        if (st == VIT_OK && at != body_size)
+            st = vit__fail(err, VIT_ERROR_BAD_FORMAT, "data section is %zu bytes but tensors cover %zu", body_size, at);
+    }
+    vit__free(L->alloc, order);
+    return st;
+}
+
+static const vit__tensor *vit__find(const vit__loader *L, const char *name) {
+    for (int i = 0; i < L->count; i++)
+        if (!L->tensors[i].name_truncated && !strcmp(L->tensors[i].name, name)) return &L->tensors[i];
+    return NULL;
+}
+
+static const vit__tensor *vit__findf(const vit__loader *L, char *buf, size_t cap, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+static const vit__tensor *vit__findf(const vit__loader *L, char *buf, size_t cap, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, cap, fmt, ap);
+    va_end(ap);
+    return vit__find(L, buf);
+}
+
+static void vit__shape_str(const vit__tensor *t, char *buf, size_t cap) {
+    size_t w = (size_t)snprintf(buf, cap, "[");
+    for (int i = 0; i < t->ndim && w < cap; i++)
+        w += (size_t)snprintf(buf + w, cap - w, i ? ", %llu" : "%llu", (unsigned long long)t->shape[i]);
+    if (w < cap) snprintf(buf + w, cap - w, "]");
+}
+
+// Checks tensor `name` exists (unless optional), has a float dtype and the shape
+// dims[0..ndim). A dims entry < 0 accepts any size. *out = tensor or NULL.
+static vit_status vit__expect(vit__loader *L, const char *name, int optional, int ndim, const long long *dims, const vit__tensor **out) {
+    const vit__tensor *t = vit__find(L, name);
+    *out = t;
+    if (!t) return optional ? VIT_OK : vit__fail(L->err, VIT_ERROR_MISSING_TENSOR, "tensor '%s' not found", name);
+    if (t->dtype == VIT__DT_OTHER)
+        return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "tensor '%s' has dtype %s; only F32, F16 and BF16 are supported", name, t->dtype_name);
+    int ok = t->ndim == ndim;
+    for (int i = 0; ok && i < ndim; i++) ok = dims[i] < 0 || t->shape[i] == (uint64_t)dims[i];
+    if (!ok) {
+        char got[160], want[160];
+        size_t w = (size_t)snprintf(want, sizeof(want), "[");
+        for (int i = 0; i < ndim && w < sizeof(want); i++) w += (size_t)snprintf(want + w, sizeof(want) - w, i ? ", %lld" : "%lld", dims[i]);
+        if (w < sizeof(want)) snprintf(want + w, sizeof(want) - w, "]");
+        vit__shape_str(t, got, sizeof(got));
+        return vit__fail(L->err, VIT_ERROR_SHAPE_MISMATCH, "tensor '%s' has shape %s, expected %s", name, got, want);
+    }
+    return VIT_OK;
+}
+
+static float vit__half_to_float(uint16_t h) {
+    uint32_t sign = (uint32_t)(h & 0x8000) << 16, exp = (h >> 10) & 0x1f, mant = h & 0x3ff, bits;
+    if (exp == 0) {
+        if (mant == 0) bits = sign;
+        else { // subnormal: normalise
+            int e = -1;
+            do { e++; mant <<= 1; } while (!(mant & 0x400));
+            bits = sign | ((uint32_t)(127 - 15 - e) << 23) | ((mant & 0x3ff) << 13);
+        }
+    } else if (exp == 31) bits = sign | 0x7f800000u | (mant << 13);
+    else bits = sign | ((exp + 127 - 15) << 23) | (mant << 13);
+    float f;
+    memcpy(&f, &bits, 4);
+    return f;
+}
+
+// Element i of t as float (little-endian; read through memcpy: no alignment assumed).
+static float vit__tensor_at(const vit__tensor *t, size_t i) {
+    const unsigned char *p = t->data + i * vit__dtype_size(t->dtype);
+    if (t->dtype == VIT__DT_F32) {
+        uint32_t b = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+        float f;
+        memcpy(&f, &b, 4);
+        return f;
+    }
+    uint16_t h = (uint16_t)(p[0] | p[1] << 8);
+    if (t->dtype == VIT__DT_F16) return vit__half_to_float(h);
+    uint32_t b = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &b, 4);
+    return f;
+}
+
+// Copies t (numel elements) into dst as fp32. With rows > 0, t is a (rows, cols)
+// matrix stored transposed as (cols, rows) at dst with row stride ld.
+static void vit__tensor_copy(float *dst, const vit__tensor *t, size_t rows, size_t cols, size_t ld) {
+    if (!t) return;
+    if (rows == 0) {
+        size_t n = 1;
+        for (int i = 0; i < t->ndim; i++) n *= (size_t)t->shape[i];
+        for (size_t i = 0; i < n; i++) dst[i] = vit__tensor_at(t, i);
+        return;
+    }
+    for (size_t r = 0; r < rows; r++)
+        for (size_t c = 0; c < cols; c++) dst[c * ld + r] = vit__tensor_at(t, r * cols + c);
+}
+
+// --- config.json ---
+
+static int vit__cfg_num(const vit__json *j, int obj, const char *key, double *out) {
+    return vit__json_double(j, vit__json_get(j, obj, key), out);
+}
+
+static int vit__cfg_bool(const vit__json *j, int obj, const char *key, int *out) {
+    int n = vit__json_get(j, obj, key);
+    if (n < 0) return 0;
+    if (j->nodes[n].type == VIT__J_TRUE) { *out = 1; return 1; }
+    if (j->nodes[n].type == VIT__J_FALSE) { *out = 0; return 1; }
+    return 0;
+}
+
+// An integer option that must, if present, be an integer in [lo, hi].
+static vit_status vit__cfg_int(vit__loader *L, const vit__json *j, int obj, const char *key, int lo, int hi, int *out) {
+    int n = vit__json_get(j, obj, key);
+    if (n < 0 || j->nodes[n].type == VIT__J_NULL) return VIT_OK;
+    if (!vit__json_int(j, n, lo, hi, out))
+        return vit__fail(L->err, VIT_ERROR_BAD_FORMAT, "config.json: '%s' must be an integer in [%d, %d]", key, lo, hi);
+    return VIT_OK;
+}
+
+// img_size may be an int or [h, w]; we run square images only.
+static vit_status vit__cfg_size(vit__loader *L, const vit__json *j, int obj, const char *key, int *out) {
+    int n = vit__json_get(j, obj, key);
+    if (n >= 0 && j->nodes[n].type == VIT__J_ARR) {
+        int a, b, c0 = j->nodes[n].first_child;
+        if (j->nodes[n].count != 2 || !vit__json_int(j, c0, 1, VIT_MAX_DIM, &a) || !vit__json_int(j, j->nodes[c0].next, 1, VIT_MAX_DIM, &b))
+            return vit__fail(L->err, VIT_ERROR_BAD_FORMAT, "config.json: '%s' must be an integer or [h, w]", key);
+        if (a != b) return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json: non-square %s [%d, %d]", key, a, b);
+        *out = a;
+        return VIT_OK;
+    }
+    return vit__cfg_int(L, j, obj, key, 1, VIT_MAX_DIM, out);
+}
+
+static vit_status vit__cfg_floats(vit__loader *L, const vit__json *j, int obj, const char *key, float *out, int n_out) {
+    int n = vit__json_get(j, obj, key);
+    if (n < 0 || j->nodes[n].type == VIT__J_NULL) return VIT_OK;
+    double d;
+    if (j->nodes[n].type == VIT__J_NUM && vit__json_double(j, n, &d)) { // a scalar applies to every channel
+        for (int i = 0; i < n_out; i++) out[i] = (float)d;
+        return VIT_OK;
+    }
+    if (j->nodes[n].type != VIT__J_ARR || j->nodes[n].count < 1 || j->nodes[n].count > 3)
+        return vit__fail(L->err, VIT_ERROR_BAD_FORMAT, "config.json: '%s' must be a list of 1 to 3 numbers", key);
+    float v[3];
+    int i = 0;
+    for (int c = j->nodes[n].first_child; c >= 0; c = j->nodes[c].next, i++) {
+        if (!vit__json_double(j, c, &d)) return vit__fail(L->err, VIT_ERROR_BAD_FORMAT, "config.json: '%s' must hold numbers", key);
+        v[i] = (float)d;
+    }
+    for (int c = 0; c < n_out; c++) out[c] = v[i == 1 ? 0 : (c < i ? c : i - 1)];
+    return VIT_OK;
+}
+
+static void vit__cfg_interp(const vit__json *j, int obj, const char *key, vit_interp *out) {
+    int n = vit__json_get(j, obj, key);
+    if (n < 0) return;
+    if (vit__json_eq(j, n, "bicubic")) *out = VIT_INTERP_BICUBIC;
+    else if (vit__json_eq(j, n, "bilinear")) *out = VIT_INTERP_BILINEAR;
+    else if (vit__json_eq(j, n, "nearest")) *out = VIT_INTERP_NEAREST;
+    else if (j->nodes[n].type == VIT__J_NUM) { // PIL resample codes (HF preprocessor_config)
+        double d = 0;
+        vit__json_double(j, n, &d);
+        *out = d == 3 ? VIT_INTERP_BICUBIC : d == 0 ? VIT_INTERP_NEAREST : VIT_INTERP_BILINEAR;
+    }
+}
+
+// Values the config files state; -1 = not stated.
+typedef struct vit__stated {
+    int image_size, patch_size, in_chans, dim, depth, num_heads, mlp_dim, num_classes;
+    int class_token, no_embed_class, fc_norm; // -1 unknown
+    int pool;                                  // -1 unknown, else vit_pool
+    double mlp_ratio;                          // 0 unknown
+    double eps;                                // 0 unknown
+} vit__stated;
+
+// Heads of the timm architectures whose head size is not 64.
+static int vit__arch_heads(const char *arch) {
+    static const struct { const char *key; int heads; } table[] = {
+        {"vit_huge", 16}, {"vit_giant", 16}, {"vit_gigantic", 16}, {"vit_so400m", 16}, {"vit_little", 6},
+        {"vit_mediumd", 8}, {"vit_betwixt", 10}, {"vit_pwee", 16}, {"vit_pe_core_gigantic", 16}};
+    for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+        if (!strncmp(arch, table[i].key, strlen(table[i].key))) return table[i].heads;
+    return 0;
+}
+
+static vit_status vit__read_config(vit__loader *L, vit_config *cfg, vit__stated *s) {
+    const vit__json *j = &L->cfg;
+    vit_status st = VIT_OK;
+    int root = L->cfg_root;
+    if (root >= 0 && j->nodes[root].type != VIT__J_OBJ) return vit__fail(L->err, VIT_ERROR_BAD_FORMAT, "config.json is not a JSON object");
+    if (root >= 0 && vit__json_get(j, root, "hidden_size") >= 0) { // Hugging Face transformers
+        int mt = vit__json_get(j, root, "model_type");
+        if (mt >= 0 && !vit__json_eq(j, mt, "vit")) {
+            char name[64];
+            vit__json_str(j, mt, name, sizeof(name));
+            return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json: model_type '%s' is not 'vit'", name);
+        }
+        int act = vit__json_get(j, root, "hidden_act");
+        if (act >= 0 && !vit__json_eq(j, act, "gelu"))
+            return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json: hidden_act must be 'gelu' (exact erf GELU)");
+        if ((st = vit__cfg_int(L, j, root, "hidden_size", 1, VIT_MAX_DIM, &s->dim)) ||
+            (st = vit__cfg_int(L, j, root, "num_attention_heads", 1, VIT_MAX_DIM, &s->num_heads)) ||
+            (st = vit__cfg_int(L, j, root, "num_hidden_layers", 1, VIT_MAX_DEPTH, &s->depth)) ||
+            (st = vit__cfg_int(L, j, root, "intermediate_size", 1, VIT_MAX_DIM, &s->mlp_dim)) ||
+            (st = vit__cfg_size(L, j, root, "image_size", &s->image_size)) ||
+            (st = vit__cfg_size(L, j, root, "patch_size", &s->patch_size)) ||
+            (st = vit__cfg_int(L, j, root, "num_channels", 1, VIT_MAX_DIM, &s->in_chans)))
+            return st;
+        vit__cfg_num(j, root, "layer_norm_eps", &s->eps);
+        s->class_token = 1; s->no_embed_class = 0; s->pool = VIT_POOL_TOKEN; s->fc_norm = 0;
+        cfg->mean[0] = cfg->mean[1] = cfg->mean[2] = 0.5f; // ViTImageProcessor defaults
+        cfg->std[0] = cfg->std[1] = cfg->std[2] = 0.5f;
+        cfg->crop_pct = 1.0f; cfg->interpolation = VIT_INTERP_BILINEAR; cfg->resize = VIT_RESIZE_SQUARE;
+    } else if (root >= 0) { // timm
+        int args = vit__json_get(j, root, "model_args");
+        int arch = vit__json_get(j, root, "architecture");
+        if (arch >= 0 && j->nodes[arch].type == VIT__J_STR) {
+            char name[128];
+            vit__json_str(j, arch, name, sizeof(name));
+            if (strncmp(name, "vit_", 4) && strncmp(name, "deit_", 5) && strncmp(name, "deit3_", 6))
+                return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json: architecture '%s' is not a plain ViT", name);
+            if (strstr(name, "distilled") || strstr(name, "_reg")) // extra prefix tokens
+                return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json: architecture '%s' uses extra prefix tokens", name);
+            int h = vit__arch_heads(name);
+            if (h) s->num_heads = h;
+        }
+        if ((st = vit__cfg_int(L, j, root, "num_classes", 0, VIT_MAX_DIM, &s->num_classes)) != VIT_OK) return st;
+        int gp = vit__json_get(j, root, "global_pool");
+        if (args >= 0) {
+            if (j->nodes[args].type != VIT__J_OBJ) return vit__fail(L->err, VIT_ERROR_BAD_FORMAT, "config.json: model_args is not an object");
+            if ((st = vit__cfg_size(L, j, args, "img_size", &s->image_size)) ||
+                (st = vit__cfg_size(L, j, args, "patch_size", &s->patch_size)) ||
+                (st = vit__cfg_int(L, j, args, "in_chans", 1, VIT_MAX_DIM, &s->in_chans)) ||
+                (st = vit__cfg_int(L, j, args, "embed_dim", 1, VIT_MAX_DIM, &s->dim)) ||
+                (st = vit__cfg_int(L, j, args, "depth", 1, VIT_MAX_DEPTH, &s->depth)) ||
+                (st = vit__cfg_int(L, j, args, "num_heads", 1, VIT_MAX_DIM, &s->num_heads)) ||
+                (st = vit__cfg_int(L, j, args, "num_classes", 0, VIT_MAX_DIM, &s->num_classes)))
+                return st;
+            vit__cfg_num(j, args, "mlp_ratio", &s->mlp_ratio);
+            vit__cfg_bool(j, args, "class_token", &s->class_token);
+            vit__cfg_bool(j, args, "no_embed_class", &s->no_embed_class);
+            vit__cfg_bool(j, args, "fc_norm", &s->fc_norm);
+            int r;
+            if (vit__cfg_int(L, j, args, "reg_tokens", 0, 0, &r) != VIT_OK)
+                return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json: register tokens are not supported");
+            if (vit__cfg_bool(j, args, "qk_norm", &r) && r)
+                return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json: qk_norm is not supported");
+            if (vit__json_get(j, args, "global_pool") >= 0) gp = vit__json_get(j, args, "global_pool");
+        }
+        if (gp >= 0) {
+            if (vit__json_eq(j, gp, "token")) s->pool = VIT_POOL_TOKEN;
+            else if (vit__json_eq(j, gp, "avg")) s->pool = VIT_POOL_AVG;
+            else if (!vit__json_eq(j, gp, ""))
+                return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json: global_pool must be 'token' or 'avg'");
+        }
+        int pc = vit__json_get(j, root, "pretrained_cfg");
+        if (pc >= 0) {
+            double d;
+            if ((st = vit__cfg_floats(L, j, pc, "mean", cfg->mean, 3)) || (st = vit__cfg_floats(L, j, pc, "std", cfg->std, 3))) return st;
+            if (vit__cfg_num(j, pc, "crop_pct", &d)) {
+                if (!(d > 0.0 && d <= 4.0)) return vit__fail(L->err, VIT_ERROR_BAD_FORMAT, "config.json: crop_pct must be in (0, 4]");
+                cfg->crop_pct = (float)d;
+            }
+            vit__cfg_interp(j, pc, "interpolation", &cfg->interpolation);
+            int cm = vit__json_get(j, pc, "crop_mode");
+            if (cm >= 0 && vit__json_eq(j, cm, "squash")) cfg->resize = VIT_RESIZE_SQUARE;
+        }
+    }
+    // Hugging Face preprocessor_config.json, when present
+    const vit__json *p = &L->pre;
+    if (L->pre_root >= 0 && p->nodes[L->pre_root].type == VIT__J_OBJ) {
+        if ((st = vit__cfg_floats(L, p, L->pre_root, "image_mean", cfg->mean, 3)) ||
+            (st = vit__cfg_floats(L, p, L->pre_root, "image_std", cfg->std, 3)))
+            return st;
+        vit__cfg_interp(p, L->pre_root, "resample", &cfg->interpolation);
+    }
+    return VIT_OK;
+}
+
+// Collects class names from label_names (timm) or id2label (HF).
+static vit_status vit__read_labels(vit__loader *L, vit_model *m) {
+    const vit__json *j = &L->cfg;
+    int K = m->cfg.num_classes, root = L->cfg_root;
+    if (root < 0 || K <= 0) return VIT_OK;
+    int ln = vit__json_get(j, root, "label_names"), id2 = vit__json_get(j, root, "id2label");
+    int *src = (int *)vit__malloc(&m->alloc, (size_t)K * sizeof(int));
+    if (!src) return vit__fail(L->err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for labels");
+    for (int i = 0; i < K; i++) src[i] = -1;
+    int any = 0;
+    if (ln >= 0 && j->nodes[ln].type == VIT__J_ARR) {
+        int i = 0;
+        for (int c = j->nodes[ln].first_child; c >= 0 && i < K; c = j->nodes[c].next, i++)
+            if (j->nodes[c].type == VIT__J_STR) { src[i] = c; any = 1; }
+    } else if (id2 >= 0 && j->nodes[id2].type == VIT__J_OBJ) {
+        for (int k = j->nodes[id2].first_child; k >= 0; k = j->nodes[j->nodes[k].next].next) {
+            char key[24];
+            int v = j->nodes[k].next, idx = 0, ok = 1;
+            size_t kl = vit__json_str(j, k, key, sizeof(key));
+            if (kl == 0 || kl >= sizeof(key) - 1) continue;
+            for (size_t c = 0; c < kl && ok; c++) { ok = key[c] >= '0' && key[c] <= '9' && idx < K; idx = idx * 10 + (key[c] - '0'); }
+            if (ok && idx < K && j->nodes[v].type == VIT__J_STR) { src[idx] = v; any = 1; }
+        }
+    }
+    vit_status st = VIT_OK;
+    if (any) {
+        size_t total = 0;
+        char tmp[1];
+        for (int i = 0; i < K; i++) total += (src[i] >= 0 ? vit__json_str(j, src[i], tmp, sizeof(tmp)) : 0) + 24;
+        m->label_text = (char *)vit__malloc(&m->alloc, total);
+        m->labels = (char **)vit__malloc(&m->alloc, (size_t)K * sizeof(char *));
+        if (!m->label_text || !m->labels) {
+            st = vit__fail(L->err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for labels");
+        } else {
+            char *w = m->label_text;
+            for (int i = 0; i < K; i++) {
+                m->labels[i] = w;
+                if (src[i] >= 0) w += vit__json_str(j, src[i], w, (size_t)(m->label_text + total - w)) + 1;
+                else w += snprintf(w, 24, "class_%d", i) + 1;
+            }
+            m->cfg.has_labels = 1;
+        }
+    }
+    vit__free(&m->alloc, src);
+    return st;
+}
+
+// Finds which naming the weights use and the architecture from shapes,
+// reconciling with what config.json stated.
+static vit_status vit__infer_config(vit__loader *L, vit_config *c, const vit__stated *s) {
+    char *err = L->err;
+    const vit__tensor *pw = vit__find(L, "patch_embed.proj.weight");
+    const vit__tensor *pos, *cls;
+    L->prefix = "";
+    if (pw) {
+        c->source = VIT_SOURCE_TIMM;
+        pos = vit__find(L, "pos_embed");
+        cls = vit__find(L, "cls_token");
+        if (vit__find(L, "reg_token")) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "register tokens (reg_token) are not supported");
+        if (vit__find(L, "dist_token")) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "distillation tokens (dist_token) are not supported");
+        if (vit__find(L, "blocks.0.attn.q_norm.weight")) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "qk_norm is not supported");
+        if (vit__find(L, "attn_pool.latent")) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "attention pooling (attn_pool) is not supported");
+        if (vit__find(L, "patch_embed.backbone.stem.conv.weight") || vit__find(L, "patch_embed.backbone.conv1.weight"))
+            return vit__fail(err, VIT_ERROR_UNSUPPORTED, "hybrid (CNN stem) ViTs are not supported");
+    } else {
+        if ((pw = vit__find(L, "vit.embeddings.patch_embeddings.projection.weight")) != NULL) L->prefix = "vit.";
+        else if ((pw = vit__find(L, "embeddings.patch_embeddings.projection.weight")) != NULL) L->prefix = "";
+        else return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "no patch embedding: neither timm 'patch_embed.proj.weight' nor Hugging Face 'vit.embeddings.patch_embeddings.projection.weight' found");
+        c->source = VIT_SOURCE_HF;
+        char name[160];
+        pos = vit__findf(L, name, sizeof(name), "%sembeddings.position_embeddings", L->prefix);
+        cls = vit__findf(L, name, sizeof(name), "%sembeddings.cls_token", L->prefix);
+        if (!cls) return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "tensor '%sembeddings.cls_token' not found", L->prefix);
+        if (vit__find(L, "distillation_token") || vit__findf(L, name, sizeof(name), "%sembeddings.distillation_token", L->prefix))
+            return vit__fail(err, VIT_ERROR_UNSUPPORTED, "distillation tokens are not supported");
+    }
+    if (pw->dtype == VIT__DT_OTHER) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "tensor '%s' has dtype %s; only F32, F16 and BF16 are supported", pw->name, pw->dtype_name);
+    if (pw->ndim != 4 || pw->shape[2] != pw->shape[3] || pw->shape[2] == 0 || pw->shape[0] == 0 || pw->shape[1] == 0) {
+        char got[160];
+        vit__shape_str(pw, got, sizeof(got));
+        return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "tensor '%s' has shape %s, expected [C, in_chans, P, P]", pw->name, got);
+    }
+    if (pw->shape[0] > VIT_MAX_DIM || pw->shape[1] > 4 || pw->shape[2] > 1024)
+        return vit__fail(err, VIT_ERROR_LIMIT, "patch embedding [%llu, %llu, %llu, %llu] exceeds the limits (C <= VIT_MAX_DIM, in_chans <= 4, P <= 1024)",
+                         (unsigned long long)pw->shape[0], (unsigned long long)pw->shape[1], (unsigned long long)pw->shape[2], (unsigned long long)pw->shape[3]);
+    c->dim = (int)pw->shape[0];
+    c->in_chans = (int)pw->shape[1];
+    c->patch_size = (int)pw->shape[2];
+    if (s->dim > 0 && s->dim != c->dim) return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "config.json says width %d but '%s' has %d", s->dim, pw->name, c->dim);
+    if (s->in_chans > 0 && s->in_chans != c->in_chans) return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "config.json says %d channels but '%s' has %d", s->in_chans, pw->name, c->in_chans);
+    if (s->patch_size > 0 && s->patch_size != c->patch_size) return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "config.json says patch %d but '%s' has %d", s->patch_size, pw->name, c->patch_size);
+    if (c->in_chans > 3) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "%d input channels; 1 to 3 are supported", c->in_chans);
+
+    // class token, position embedding -> tokens and image size
+    c->class_token = cls != NULL;
+    if (s->class_token == 0 && cls) return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "config.json says class_token false but 'cls_token' is present");
+    if (s->class_token == 1 && !cls) return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "config.json says class_token true but no class token tensor is present");
+    if (!pos) return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "tensor '%s' not found", c->source == VIT_SOURCE_TIMM ? "pos_embed" : "vit.embeddings.position_embeddings");
+    if (pos->ndim != 3 || pos->shape[0] != 1 || pos->shape[2] != (uint64_t)c->dim || pos->shape[1] == 0 || pos->shape[1] > VIT_MAX_TOKENS) {
+        char got[160];
+        vit__shape_str(pos, got, sizeof(got));
+        if (pos->ndim == 3 && pos->shape[0] == 1 && pos->shape[2] == (uint64_t)c->dim && pos->shape[1] > VIT_MAX_TOKENS)
+            return vit__fail(err, VIT_ERROR_LIMIT, "tensor '%s' has %llu tokens, over VIT_MAX_TOKENS (%d)", pos->name, (unsigned long long)pos->shape[1], VIT_MAX_TOKENS);
+        return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "tensor '%s' has shape %s, expected [1, tokens, %d]", pos->name, got, c->dim);
+    }
+    int npos = (int)pos->shape[1];
+    int patches = -1;
+    // timm's no_embed_class: pos_embed covers only the patches
+    int cand[2] = {npos - c->class_token, npos};
+    for (int k = 0; k < 2 && patches < 0; k++) {
+        if (k == 1 && !c->class_token) break;
+        int g = (int)floor(sqrt((double)cand[k]) + 0.5);
+        if (cand[k] > 0 && g * g == cand[k] && (s->no_embed_class < 0 || s->no_embed_class == k)) { patches = cand[k]; c->pos_embed_class = c->class_token && k == 0; }
+    }
+    if (patches < 0) return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "tensor '%s' has %d positions, which is not a square grid (+ class token)", pos->name, npos);
+    int grid = (int)floor(sqrt((double)patches) + 0.5);
+    c->image_size = grid * c->patch_size;
+    if (s->image_size > 0 && s->image_size != c->image_size)
+        return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "config.json says image size %d but '%s' gives a %dx%d grid of %d-pixel patches (%d)",
+                         s->image_size, pos->name, grid, grid, c->patch_size, c->image_size);
+    if (c->image_size > VIT_MAX_DIM) return vit__fail(err, VIT_ERROR_LIMIT, "image size %d exceeds VIT_MAX_DIM", c->image_size);
+    c->num_tokens = patches + c->class_token;
+
+    // depth: count consecutive blocks
+    char name[160];
+    int depth = 0;
+    while (depth <= VIT_MAX_DEPTH &&
+           (c->source == VIT_SOURCE_TIMM ? vit__findf(L, name, sizeof(name), "blocks.%d.norm1.weight", depth)
+                                         : vit__findf(L, name, sizeof(name), "%sencoder.layer.%d.layernorm_before.weight", L->prefix, depth)))
+        depth++;
+    if (depth > VIT_MAX_DEPTH) return vit__fail(err, VIT_ERROR_LIMIT, "more than VIT_MAX_DEPTH (%d) blocks", VIT_MAX_DEPTH);
+    if (s->depth > 0 && s->depth != depth)
+        return vit__fail(err, depth < s->depth ? VIT_ERROR_MISSING_TENSOR : VIT_ERROR_SHAPE_MISMATCH,
+                         "config.json says depth %d but the file has %d blocks", s->depth, depth);
+    if (depth == 0) return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "no transformer blocks found");
+    c->depth = depth;
+    const vit__tensor *fc1 = c->source == VIT_SOURCE_TIMM ? vit__find(L, "blocks.0.mlp.fc1.weight")
+                                                          : vit__findf(L, name, sizeof(name), "%sencoder.layer.0.intermediate.dense.weight", L->prefix);
+    if (!fc1) return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "tensor '%s' not found", c->source == VIT_SOURCE_TIMM ? "blocks.0.mlp.fc1.weight" : name);
+    if (fc1->ndim != 2 || fc1->shape[1] != (uint64_t)c->dim || fc1->shape[0] == 0 || fc1->shape[0] > VIT_MAX_DIM) {
+        char got[160];
+        vit__shape_str(fc1, got, sizeof(got));
+        return vit__fail(err, fc1->ndim == 2 && fc1->shape[0] > VIT_MAX_DIM ? VIT_ERROR_LIMIT : VIT_ERROR_SHAPE_MISMATCH,
+                         "tensor '%s' has shape %s, expected [mlp_dim, %d]", fc1->name, got, c->dim);
+    }
+    c->mlp_dim = (int)fc1->shape[0];
+    if (s->mlp_dim > 0 && s->mlp_dim != c->mlp_dim) return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "config.json says mlp width %d but '%s' has %d", s->mlp_dim, fc1->name, c->mlp_dim);
+    if (s->mlp_ratio > 0 && fabs(s->mlp_ratio * c->dim - c->mlp_dim) >= 1.0)
+        return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "config.json says mlp_ratio %g but '%s' has width %d for dim %d", s->mlp_ratio, fc1->name, c->mlp_dim, c->dim);
+
+    // heads: option, config, else head size 64
+    int heads = L->heads_override > 0 ? L->heads_override : s->num_heads > 0 ? s->num_heads : (c->dim % 64 == 0 ? c->dim / 64 : 0);
+    if (heads <= 0) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "width %d is not a multiple of 64 and no config.json gives num_heads: set vit_options.num_heads", c->dim);
+    if (c->dim % heads) return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "width %d is not divisible by %d heads", c->dim, heads);
+    c->num_heads = heads;
+
+    // classes
+    const vit__tensor *hw = c->source == VIT_SOURCE_TIMM ? vit__find(L, "head.weight") : vit__find(L, "classifier.weight");
+    c->num_classes = 0;
+    if (hw) {
+        if (hw->ndim != 2 || hw->shape[1] != (uint64_t)c->dim || hw->shape[0] == 0 || hw->shape[0] > VIT_MAX_DIM) {
+            char got[160];
+            vit__shape_str(hw, got, sizeof(got));
+            return vit__fail(err, hw->ndim == 2 && hw->shape[0] > VIT_MAX_DIM ? VIT_ERROR_LIMIT : VIT_ERROR_SHAPE_MISMATCH,
+                             "tensor '%s' has shape %s, expected [classes, %d]", hw->name, got, c->dim);
+        }
+        c->num_classes = (int)hw->shape[0];
+    }
+    if (s->num_classes >= 0 && s->num_classes != c->num_classes)
+        return vit__fail(err, c->num_classes == 0 ? VIT_ERROR_MISSING_TENSOR : VIT_ERROR_SHAPE_MISMATCH,
+                         "config.json says %d classes but the head has %d", s->num_classes, c->num_classes);
+
+    // norms and pooling
+    if (c->source == VIT_SOURCE_TIMM) {
+        c->fc_norm = vit__find(L, "fc_norm.weight") != NULL;
+        c->pre_norm = vit__find(L, "norm_pre.weight") != NULL;
+        c->layer_scale = vit__find(L, "blocks.0.ls1.gamma") != NULL;
+        c->pool = s->pool >= 0 ? (vit_pool)s->pool : (c->fc_norm || !c->class_token) ? VIT_POOL_AVG : VIT_POOL_TOKEN;
+        if (s->fc_norm >= 0 && s->fc_norm != c->fc_norm && !(s->fc_norm == 0 && c->fc_norm == 0))
+            return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "config.json says fc_norm %s but 'fc_norm.weight' is %s", s->fc_norm ? "true" : "false", c->fc_norm ? "present" : "absent");
+        c->eps = 1e-6f;
+    } else {
+        c->pool = VIT_POOL_TOKEN;
+        c->eps = 1e-12f;
+    }
+    if (s->eps > 0) c->eps = (float)s->eps;
+    if (c->pool == VIT_POOL_TOKEN && !c->class_token) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "token pooling needs a class token");
+    return VIT_OK;
+}
+
+// --- weight layout: walked twice, once to count floats and once to place them ---
+
+typedef struct vit__bump {
+    float *base;  // NULL while counting
+    size_t used;
+} vit__bump;
+
+static float *vit__take(vit__bump *b, size_t n) {
+    float *p = b->base ? b->base + b->used : NULL;
+    b->used += (n + 15) & ~(size_t)15; // keep every tensor 64-byte aligned
+    return p;
+}
+
+static void vit__layout(vit_model *m, vit__bump *b, int has_cls, int has_pre, int has_norm) {
+    const vit_config *c = &m->cfg;
+    size_t C = (size_t)c->dim, M = (size_t)c->mlp_dim, K = (size_t)c->num_classes;
+    size_t CPP = (size_t)c->in_chans * c->patch_size * c->patch_size;
+    size_t npos = (size_t)c->num_tokens - (c->class_token && !c->pos_embed_class);
+    m->patch_w = vit__take(b, CPP * C);
+    m->patch_b = vit__take(b, C);
+    m->cls_token = has_cls ? vit__take(b, C) : NULL;
+    m->pos_embed = vit__take(b, npos * C);
+    m->pre_norm_w = has_pre ? vit__take(b, C) : NULL;
+    m->pre_norm_b = has_pre ? vit__take(b, C) : NULL;
+    for (int l = 0; l < c->depth; l++) {
+        vit__block *k = &m->blocks[l];
+        k->ln1_w = vit__take(b, C); k->ln1_b = vit__take(b, C);
+        k->qkv_w = vit__take(b, C * 3 * C); k->qkv_b = vit__take(b, 3 * C);
+        k->proj_w = vit__take(b, C * C); k->proj_b = vit__take(b, C);
+        k->ls1 = c->layer_scale ? vit__take(b, C) : NULL;
+        k->ls2 = c->layer_scale ? vit__take(b, C) : NULL;
+        k->ln2_w = vit__take(b, C); k->ln2_b = vit__take(b, C);
+        k->fc1_w = vit__take(b, C * M); k->fc1_b = vit__take(b, M);
+        k->fc2_w = vit__take(b, M * C); k->fc2_b = vit__take(b, C);
+    }
+    m->norm_w = has_norm ? vit__take(b, C) : NULL;
+    m->norm_b = has_norm ? vit__take(b, C) : NULL;
+    m->fc_norm_w = c->fc_norm ? vit__take(b, C) : NULL;
+    m->fc_norm_b = c->fc_norm ? vit__take(b, C) : NULL;
+    m->head_w = K ? vit__take(b, C * K) : NULL;
+    m->head_b = K ? vit__take(b, K) : NULL;
+}
+
+// Validates every tensor the architecture needs and copies it into m->weights.
+// pass 0: validate only (nothing written); pass 1: copy.
+static vit_status vit__load_weights(vit__loader *L, vit_model *m, int pass) {
+    const vit_config *c = &m->cfg;
+    long long C = c->dim, M = c->mlp_dim, K = c->num_classes, P = c->patch_size, Ci = c->in_chans;
+    long long npos = c->num_tokens - (c->class_token && !c->pos_embed_class);
+    int hf = c->source == VIT_SOURCE_HF;
+    const char *pf = L->prefix;
+    const vit__tensor *t, *t2, *t3;
+    vit_status st;
+    char name[192], name2[192], name3[192];
+    size_t uC = (size_t)C;
+#define VIT__WANT(nm, opt, nd, ...)                                                   \
+    do {                                                                            \
+        const long long dims_[] = {__VA_ARGS__};                                    \
+        if ((st = vit__expect(L, nm, opt, nd, dims_, &t)) != VIT_OK) return st;     \
+    } while (0)
+#define VIT__COPY(dst, rows, cols, ld) do { if (pass) vit__tensor_copy(dst, t, rows, cols, ld); } while (0)
+
+    // patch embedding (C, Ci, P, P) -> (Ci*P*P, C)
+    snprintf(name, sizeof(name), hf ? "%sembeddings.patch_embeddings.projection.weight" : "%spatch_embed.proj.weight", pf);
+    VIT__WANT(name, 0, 4, C, Ci, P, P);
+    VIT__COPY(m->patch_w, uC, (size_t)(Ci * P * P), uC);
+    snprintf(name, sizeof(name), hf ? "%sembeddings.patch_embeddings.projection.bias" : "%spatch_embed.proj.bias", pf);
+    VIT__WANT(name, 1, 1, C);
+    if (pass) { if (t) vit__tensor_copy(m->patch_b, t, 0, 0, 0); else memset(m->patch_b, 0, uC * sizeof(float)); }
+    if (c->class_token) {
+        snprintf(name, sizeof(name), hf ? "%sembeddings.cls_token" : "%scls_token", pf);
+        VIT__WANT(name, 0, 3, 1, 1, C);
+        VIT__COPY(m->cls_token, 0, 0, 0);
+    }
+    snprintf(name, sizeof(name), hf ? "%sembeddings.position_embeddings" : "%spos_embed", pf);
+    VIT__WANT(name, 0, 3, 1, npos, C);
+    VIT__COPY(m->pos_embed, 0, 0, 0);
+    if (c->pre_norm) {
+        VIT__WANT("norm_pre.weight", 0, 1, C); VIT__COPY(m->pre_norm_w, 0, 0, 0);
+        VIT__WANT("norm_pre.bias", 0, 1, C); VIT__COPY(m->pre_norm_b, 0, 0, 0);
+    }
+    for (int l = 0; l < c->depth; l++) {
+        vit__block *k = &m->blocks[l];
+        // LayerNorms, attention projection, MLP: same roles, two namings
+        struct { const char *timm, *hf; float *dst; long long r, cc; int transpose, optional_zero; } items[] = {
+            {"norm1.weight", "layernorm_before.weight", k->ln1_w, C, 0, 0, 0},
+            {"norm1.bias", "layernorm_before.bias", k->ln1_b, C, 0, 0, 0},
+            {"attn.proj.weight", "attention.output.dense.weight", k->proj_w, C, C, 1, 0},
+            {"attn.proj.bias", "attention.output.dense.bias", k->proj_b, C, 0, 0, 1},
+            {"norm2.weight", "layernorm_after.weight", k->ln2_w, C, 0, 0, 0},
+            {"norm2.bias", "layernorm_after.bias", k->ln2_b, C, 0, 0, 0},
+            {"mlp.fc1.weight", "intermediate.dense.weight", k->fc1_w, M, C, 1, 0},
+            {"mlp.fc1.bias", "intermediate.dense.bias", k->fc1_b, M, 0, 0, 1},
+            {"mlp.fc2.weight", "output.dense.weight", k->fc2_w, C, M, 1, 0},
+            {"mlp.fc2.bias", "output.dense.bias", k->fc2_b, C, 0, 0, 1},
+        };
+        for (size_t i = 0; i < sizeof(items) / sizeof(items[0]); i++) {
+            if (hf) snprintf(name, sizeof(name), "%sencoder.layer.%d.%s", pf, l, items[i].hf);
+            else snprintf(name, sizeof(name), "blocks.%d.%s", l, items[i].timm);
+            if (items[i].cc) VIT__WANT(name, 0, 2, items[i].r, items[i].cc);
+            else VIT__WANT(name, items[i].optional_zero, 1, items[i].r);
+            if (!pass) continue;
+            if (!t) memset(items[i].dst, 0, (size_t)items[i].r * sizeof(float));
+            else if (items[i].transpose) vit__tensor_copy(items[i].dst, t, (size_t)items[i].r, (size_t)items[i].cc, (size_t)items[i].r);
+            else vit__tensor_copy(items[i].dst, t, 0, 0, 0);
+        }
+        if (hf) { // separate q, k, v -> one (C, 3C) matrix
+            const char *parts[3] = {"query", "key", "value"};
+            for (int q = 0; q < 3; q++) {
+                snprintf(name, sizeof(name), "%sencoder.layer.%d.attention.attention.%s.weight", pf, l, parts[q]);
+                VIT__WANT(name, 0, 2, C, C);
+                if (pass) vit__tensor_copy(k->qkv_w + (size_t)q * uC, t, uC, uC, 3 * uC);
+                snprintf(name, sizeof(name), "%sencoder.layer.%d.attention.attention.%s.bias", pf, l, parts[q]);
+                VIT__WANT(name, 1, 1, C);
+                if (pass) { if (t) vit__tensor_copy(k->qkv_b + (size_t)q * uC, t, 0, 0, 0); else memset(k->qkv_b + (size_t)q * uC, 0, uC * sizeof(float)); }
+            }
+        } else {
+            snprintf(name, sizeof(name), "blocks.%d.attn.qkv.weight", l);
+            VIT__WANT(name, 0, 2, 3 * C, C);
+            VIT__COPY(k->qkv_w, 3 * uC, uC, 3 * uC);
+            snprintf(name, sizeof(name), "blocks.%d.attn.qkv.bias", l);
+            VIT__WANT(name, 1, 1, 3 * C);
+            if (t) {
+                VIT__COPY(k->qkv_b, 0, 0, 0);
+            } else { // qkv_bias=False, or q/v bias only (BEiT-style) -> zeros plus the given parts
+                snprintf(name2, sizeof(name2), "blocks.%d.attn.q_bias", l);
+                snprintf(name3, sizeof(name3), "blocks.%d.attn.v_bias", l);
+                const long long dC[] = {C};
+                if ((st = vit__expect(L, name2, 1, 1, dC, &t2)) || (st = vit__expect(L, name3, 1, 1, dC, &t3))) return st;
+                if (pass) {
+                    memset(k->qkv_b, 0, 3 * uC * sizeof(float));
+                    vit__tensor_copy(k->qkv_b, t2, 0, 0, 0);
+                    vit__tensor_copy(k->qkv_b + 2 * uC, t3, 0, 0, 0);
+                }
+            }
+            if (c->layer_scale) {
+                snprintf(name, sizeof(name), "blocks.%d.ls1.gamma", l);
+                VIT__WANT(name, 0, 1, C); VIT__COPY(k->ls1, 0, 0, 0);
+                snprintf(name, sizeof(name), "blocks.%d.ls2.gamma", l);
+                VIT__WANT(name, 0, 1, C); VIT__COPY(k->ls2, 0, 0, 0);
+            }
+        }
+    }
+    // final norm: timm drops it (Identity) when fc_norm is used
+    snprintf(name, sizeof(name), hf ? "%slayernorm.weight" : "%snorm.weight", pf);
+    snprintf(name2, sizeof(name2), hf ? "%slayernorm.bias" : "%snorm.bias", pf);
+    VIT__WANT(name, c->fc_norm, 1, C);
+    if (t) {
+        VIT__COPY(m->norm_w, 0, 0, 0);
+        VIT__WANT(name2, 0, 1, C);
+        VIT__COPY(m->norm_b, 0, 0, 0);
+    }
+    if (c->fc_norm) {
+        VIT__WANT("fc_norm.weight", 0, 1, C); VIT__COPY(m->fc_norm_w, 0, 0, 0);
+        VIT__WANT("fc_norm.bias", 0, 1, C); VIT__COPY(m->fc_norm_b, 0, 0, 0);
+    }
+    if (K) {
+        VIT__WANT(hf ? "classifier.weight" : "head.weight", 0, 2, K, C);
+        VIT__COPY(m->head_w, (size_t)K, uC, (size_t)K);
+        VIT__WANT(hf ? "classifier.bias" : "head.bias", 1, 1, K);
+        if (pass) { if (t) vit__tensor_copy(m->head_b, t, 0, 0, 0); else memset(m->head_b, 0, (size_t)K * sizeof(float)); }
+    }
+#undef VIT__WANT
+#undef VIT__COPY
+    return VIT_OK;
+}
+
+// >>forward -------------------------------------------------------------------
+// The fp32 CPU forward pass. Every op here is also the reference its CUDA
+// kernel is tested against. Threads split outputs, never a sum, so results do
+// not depend on the thread count.
+
+#if defined(__cplusplus)
+#define VIT__RESTRICT __restrict__
+#else
+#define VIT__RESTRICT restrict
+#endif
+
+#ifdef _OPENMP
+#define VIT__PRAGMA(x) _Pragma(#x)
+#define VIT__PARALLEL_FOR(nthreads) VIT__PRAGMA(omp parallel for schedule(static) num_threads(nthreads))
+#define VIT__PARALLEL_FOR_DYNAMIC(nthreads) VIT__PRAGMA(omp parallel for schedule(dynamic, 1) num_threads(nthreads))
+#define VIT__THREAD_ID() omp_get_thread_num()
+#else
+#define VIT__PARALLEL_FOR(nthreads)
+#define VIT__PARALLEL_FOR_DYNAMIC(nthreads)
+#define VIT__THREAD_ID() 0
+#endif
+
+typedef enum vit__epilogue {
+    VIT__EP_BIAS = 0,     // out = x W + b
+    VIT__EP_BIAS_GELU,    // out = gelu(x W + b)
+    VIT__EP_BIAS_RESIDUAL // out += scale * (x W + b)   (scale NULL = 1)
+} vit__epilogue;
+
+static inline float vit__gelu(float x) {
+    return 0.5f * x * (1.0f + erff(x * 0.70710678118654752f)); // exact (erf) GELU, as timm and HF use
+}
+
+// >>op patch_embed -- CPU reference: vit__patch_embed_cpu
+
+// Unfolds images (B, Cin, S, S) into patches (B * (S/P)^2, Cin*P*P), rows in
+// raster order, columns in the conv weight's (c, ky, kx) order.
+static void vit__im2col_cpu(float *VIT__RESTRICT patches, const float *VIT__RESTRICT images, int B, int Cin, int S, int P, int nthreads) {
+    int G = S / P;
+    size_t CPP = (size_t)Cin * P * P;
+    (void)nthreads; // unused without OpenMP
+    VIT__PARALLEL_FOR(nthreads)
+    for (int row = 0; row < B * G * G; row++) {
+        int b = row / (G * G), gy = (row / G) % G, gx = row % G;
+        float *dst = patches + (size_t)row * CPP;
+        for (int c = 0; c < Cin; c++)
+            for (int ky = 0; ky < P; ky++) {
+                const float *src = images + (((size_t)b * Cin + c) * S + (size_t)gy * P + ky) * S + (size_t)gx * P;
+                memcpy(dst + ((size_t)c * P + ky) * P, src, (size_t)P * sizeof(float));
+            }
+    }
+}
+
+// >>op linear -- CPU reference: vit__linear_cpu
+
+#define VIT__MR 6  // rows per micro-tile
+#define VIT__NR 16 // columns per micro-tile: one 512-bit or two 256-bit vectors
+#define VIT__MB 48 // rows per task
+#define VIT__NB 128 // columns per task
+
+static inline float vit__epilogue_apply(vit__epilogue ep, float acc, float bias, float old, float scale) {
+    float v = acc + bias;
+    if (ep == VIT__EP_BIAS_GELU) return vit__gelu(v);
+    if (ep == VIT__EP_BIAS_RESIDUAL) return old + scale * v;
+    return v;
+}
+
+// One full MR x NR tile over the whole K: the constant bounds let the compiler
+// keep acc in vector registers.
+static void vit__linear_tile_full(float *VIT__RESTRICT out, size_t ldo, const float *VIT__RESTRICT inp, size_t ldi,
+                                  const float *VIT__RESTRICT w, size_t ldw, int K, const float *bias, vit__epilogue ep, const float *scale) {
+    float acc[VIT__MR][VIT__NR];
+    for (int i = 0; i < VIT__MR; i++)
+        for (int j = 0; j < VIT__NR; j++) acc[i][j] = 0.0f;
+    for (int k = 0; k < K; k++) {
+        const float *wk = w + (size_t)k * ldw;
+        for (int i = 0; i < VIT__MR; i++) {
+            float a = inp[(size_t)i * ldi + k];
+            for (int j = 0; j < VIT__NR; j++) acc[i][j] += a * wk[j];
+        }
+    }
+    for (int i = 0; i < VIT__MR; i++)
+        for (int j = 0; j < VIT__NR; j++) {
+            float *o = &out[(size_t)i * ldo + j];
+            *o = vit__epilogue_apply(ep, acc[i][j], bias ? bias[j] : 0.0f, *o, scale ? scale[j] : 1.0f);
+        }
+}
+
+// Any tile up to MR x NR (the edges).
+static void vit__linear_tile_edge(float *out, size_t ldo, const float *inp, size_t ldi, const float *w, size_t ldw, int K,
+                                  int mr, int nr, const float *bias, vit__epilogue ep, const float *scale) {
+    float acc[VIT__MR][VIT__NR];
+    memset(acc, 0, sizeof(acc));
+    for (int k = 0; k < K; k++) {
+        const float *wk = w + (size_t)k * ldw;
+        for (int i = 0; i < mr; i++) {
+            float a = inp[(size_t)i * ldi + k];
+            for (int j = 0; j < nr; j++) acc[i][j] += a * wk[j];
+        }
+    }
+    for (int i = 0; i < mr; i++)
+        for (int j = 0; j < nr; j++) {
+            float *o = &out[(size_t)i * ldo + j];
+            *o = vit__epilogue_apply(ep, acc[i][j], bias ? bias[j] : 0.0f, *o, scale ? scale[j] : 1.0f);
+        }
+}
+
+// out (rows, out_dim) = epilogue(inp (rows, in_dim) @ weight (in_dim, out_dim) + bias (out_dim)).
+// For VIT__EP_BIAS_RESIDUAL out also holds the residual it is added to; scale
+// (out_dim) may be NULL. Parallel over (row block, column block) tasks; each
+// output is summed over k in order by one thread.
+static void vit__linear_cpu(float *out, const float *inp, const float *weight, const float *bias, int rows, int in_dim, int out_dim,
+                            vit__epilogue ep, const float *scale, int nthreads) {
+    int mblocks = (rows + VIT__MB - 1) / VIT__MB, nblocks = (out_dim + VIT__NB - 1) / VIT__NB;
+    (void)nthreads;
+    VIT__PARALLEL_FOR(nthreads)
+    for (int task = 0; task < mblocks * nblocks; task++) {
+        int m0 = (task % mblocks) * VIT__MB, n0 = (task / mblocks) * VIT__NB;
+        int m1 = m0 + VIT__MB < rows ? m0 + VIT__MB : rows, n1 = n0 + VIT__NB < out_dim ? n0 + VIT__NB : out_dim;
+        for (int n = n0; n < n1; n += VIT__NR) {
+            int nr = n1 - n < VIT__NR ? n1 - n : VIT__NR;
+            const float *b = bias ? bias + n : NULL, *s = scale ? scale + n : NULL;
+            for (int m = m0; m < m1; m += VIT__MR) {
+                int mr = m1 - m < VIT__MR ? m1 - m : VIT__MR;
+                float *o = out + (size_t)m * out_dim + n;
+                const float *x = inp + (size_t)m * in_dim;
+                if (mr == VIT__MR && nr == VIT__NR) vit__linear_tile_full(o, (size_t)out_dim, x, (size_t)in_dim, weight + n, (size_t)out_dim, in_dim, b, ep, s);
+                else vit__linear_tile_edge(o, (size_t)out_dim, x, (size_t)in_dim, weight + n, (size_t)out_dim, in_dim, mr, nr, b, ep, s);
+            }
+        }
+    }
+}
+
+// Patch embedding: patch tokens (B*G*G, C) = im2col(images) @ patch_w + patch_b.
+// scratch holds (B*G*G, Cin*P*P) floats.
+static void vit__patch_embed_cpu(float *tokens, const float *images, const float *patch_w, const float *patch_b,
+                                 int B, int Cin, int S, int P, int C, float *scratch, int nthreads) {
+    int G = S / P;
+    vit__im2col_cpu(scratch, images, B, Cin, S, P, nthreads);
+    vit__linear_cpu(tokens, scratch, patch_w, patch_b, B * G * G, Cin * P * P, C, VIT__EP_BIAS, NULL, nthreads);
+}
+
+// >>op layernorm -- CPU reference: vit__layernorm_cpu
+
+// out (rows, C) = LayerNorm(inp) * w + b, rows inp + r*stride. In place allowed.
+// Parallel over rows; two passes (mean, then centred variance) per row.
+static void vit__layernorm_cpu(float *out, const float *inp, const float *w, const float *b, int rows, int C, size_t stride, float eps, int nthreads) {
+    (void)nthreads;
+    VIT__PARALLEL_FOR(nthreads)
+    for (int r = 0; r < rows; r++) {
+        const float *x = inp + (size_t)r * stride;
+        float *y = out + (size_t)r * stride;
+        float sum = 0.0f, var = 0.0f;
+        for (int c = 0; c < C; c++) sum += x[c];
+        float mean = sum / (float)C;
+        for (int c = 0; c < C; c++) { float d = x[c] - mean; var += d * d; }
+        float rstd = 1.0f / sqrtf(var / (float)C + eps);
+        for (int c = 0; c < C; c++) y[c] = (x[c] - mean) * rstd * w[c] + b[c];
+    }
+}
+
+// >>op attention -- CPU reference: vit__attention_cpu
+
+// out (B, N, C) = softmax(q k^T / sqrt(D)) v per head, from qkv (B, N, 3C) laid
+// out [q | k | v], each (H, D). Parallel over (b, h); each task transposes K once
+// (kt: D x N) then runs one query row at a time. scratch: threads * (N + D*N).
+static void vit__attention_cpu(float *out, const float *qkv, int B, int N, int C, int H, float *scratch, int nthreads) {
+    int D = C / H;
+    float scale = 1.0f / sqrtf((float)D);
+    size_t per_thread = (size_t)N + (size_t)D * N;
+    (void)nthreads;
+    VIT__PARALLEL_FOR_DYNAMIC(nthreads)
+    for (int task = 0; task < B * H; task++) {
+        int b = task / H, h = task % H;
+        float *row = scratch + (size_t)VIT__THREAD_ID() * per_thread, *kt = row + N;
+        const float *base = qkv + (size_t)b * N * 3 * C;
+        for (int j = 0; j < N; j++) {
+            const float *k = base + (size_t)j * 3 * C + C + (size_t)h * D;
+            for (int d = 0; d < D; d++) kt[(size_t)d * N + j] = k[d];
+        }
+        for (int i = 0; i < N; i++) {
+            const float *q = base + (size_t)i * 3 * C + (size_t)h * D;
+            for (int j = 0; j < N; j++) row[j] = 0.0f;
+            for (int d = 0; d < D; d++) {
+                float qd = q[d] * scale;
+                const float *ktd = kt + (size_t)d * N;
+                for (int j = 0; j < N; j++) row[j] += qd * ktd[j];
+            }
+            float mx = row[0], sum = 0.0f;
+            for (int j = 1; j < N; j++) mx = row[j] > mx ? row[j] : mx;
+            for (int j = 0; j < N; j++) { row[j] = expf(row[j] - mx); sum += row[j]; }
+            float *o = out + ((size_t)b * N + i) * C + (size_t)h * D;
+            for (int d = 0; d < D; d++) o[d] = 0.0f;
+            for (int j = 0; j < N; j++) {
+                float p = row[j];
+                const float *v = base + (size_t)j * 3 * C + 2 * (size_t)C + (size_t)h * D;
+                for (int d = 0; d < D; d++) o[d] += p * v[d];
+            }
+            float inv = 1.0f / sum;
+            for (int d = 0; d < D; d++) o[d] *= inv;
+        }
+    }
+}
+
+// >>op head -- CPU reference: vit__head_cpu
+
+// pooled (B, C) = [fc_norm](pool(x)), x (B, N, C) after the final norm. Pool is the
+// class token or the mean of the patch tokens (those after the class token).
+static void vit__pool_cpu(float *pooled, const float *x, int B, int N, int C, vit_pool pool, int prefix,
+                          const float *fc_norm_w, const float *fc_norm_b, float eps, int nthreads) {
+    (void)nthreads;
+    VIT__PARALLEL_FOR(nthreads)
+    for (int b = 0; b < B; b++) {
+        float *p = pooled + (size_t)b * C;
+        const float *xb = x + (size_t)b * N * C;
+        if (pool == VIT_POOL_TOKEN) {
+            memcpy(p, xb, (size_t)C * sizeof(float));
+        } else {
+            for (int c = 0; c < C; c++) p[c] = 0.0f;
+            for (int t = prefix; t < N; t++)
+                for (int c = 0; c < C; c++) p[c] += xb[(size_t)t * C + c];
+            float inv = 1.0f / (float)(N - prefix);
+            for (int c = 0; c < C; c++) p[c] *= inv;
+        }
+    }
+    if (fc_norm_w) vit__layernorm_cpu(pooled, pooled, fc_norm_w, fc_norm_b, B, C, (size_t)C, eps, nthreads);
+}
+
+// logits (B, K) = pooled (B, C) @ head_w (C, K) + head_b.
+static void vit__head_cpu(float *logits, const float *pooled, const float *head_w, const float *head_b, int B, int C, int K, int nthreads) {
+    vit__linear_cpu(logits, pooled, head_w, head_b, B, C, K, VIT__EP_BIAS, NULL, nthreads);
+}
+
+// Runs B <= max_batch images to m->pooled (B, C).
+static void vit__forward_cpu(vit_model *m, const float *images, int B) {
+    const vit_config *c = &m->cfg;
+    int C = c->dim, N = c->num_tokens, G = c->image_size / c->patch_size, nt = m->num_threads;
+    int prefix = c->class_token, M = c->mlp_dim;
+    size_t NC = (size_t)N * C;
+    // patch tokens into xn, then x = [cls | patches] + pos
+    vit__patch_embed_cpu(m->xn, images, m->patch_w, m->patch_b, B, c->in_chans, c->image_size, c->patch_size, C, m->big, nt);
+    for (int b = 0; b < B; b++) {
+        float *xb = m->x + (size_t)b * NC;
+        const float *pe = m->pos_embed;
+        if (prefix) {
+            for (int i = 0; i < C; i++) xb[i] = m->cls_token[i] + (c->pos_embed_class ? pe[i] : 0.0f);
+            if (c->pos_embed_class) pe += C;
+        }
+        const float *tok = m->xn + (size_t)b * G * G * C;
+        for (size_t i = 0; i < (size_t)G * G * C; i++) xb[(size_t)prefix * C + i] = tok[i] + pe[i];
+    }
+    int rows = B * N;
+    if (m->pre_norm_w) vit__layernorm_cpu(m->x, m->x, m->pre_norm_w, m->pre_norm_b, rows, C, (size_t)C, c->eps, nt);
+    for (int l = 0; l < c->depth; l++) {
+        const vit__block *k = &m->blocks[l];
+        vit__layernorm_cpu(m->xn, m->x, k->ln1_w, k->ln1_b, rows, C, (size_t)C, c->eps, nt);
+        vit__linear_cpu(m->big, m->xn, k->qkv_w, k->qkv_b, rows, C, 3 * C, VIT__EP_BIAS, NULL, nt);
+        vit__attention_cpu(m->attn, m->big, B, N, C, c->num_heads, m->att_scratch, nt);
+        vit__linear_cpu(m->x, m->attn, k->proj_w, k->proj_b, rows, C, C, VIT__EP_BIAS_RESIDUAL, k->ls1, nt);
+        vit__layernorm_cpu(m->xn, m->x, k->ln2_w, k->ln2_b, rows, C, (size_t)C, c->eps, nt);
+        vit__linear_cpu(m->big, m->xn, k->fc1_w, k->fc1_b, rows, C, M, VIT__EP_BIAS_GELU, NULL, nt);
+        vit__linear_cpu(m->x, m->big, k->fc2_w, k->fc2_b, rows, M, C, VIT__EP_BIAS_RESIDUAL, k->ls2, nt);
+    }
+    if (m->norm_w) {
+        if (c->pool == VIT_POOL_TOKEN) // only the class token is read after the norm
+            vit__layernorm_cpu(m->x, m->x, m->norm_w, m->norm_b, B, C, NC, c->eps, nt);
+        else
+            vit__layernorm_cpu(m->x, m->x, m->norm_w, m->norm_b, rows, C, (size_t)C, c->eps, nt);
+    }
+    vit__pool_cpu(m->pooled, m->x, B, N, C, c->pool, prefix, m->fc_norm_w, m->fc_norm_b, c->eps, nt);
+}
+
+// >>cuda ----------------------------------------------------------------------
+#ifdef VIT__CUDA
+#include "vit_kernels.cuh"
+#endif
+
+// >>api implementation --------------------------------------------------------
+
+VITDEF void vit_free(vit_model *m) {
+    if (!m) return;
+    vit_allocator a = m->alloc;
+#ifdef VIT__CUDA
+    vit__cuda_free(m);
+#endif
+    vit__free(&a, m->weights);
+    vit__free(&a, m->scratch);
+    vit__free(&a, m->blocks);
+    vit__free(&a, m->labels);
+    vit__free(&a, m->label_text);
+    vit__free(&a, m);
+}
+
+VITDEF const vit_config *vit_model_config(const vit_model *m) {
+    return m ? &m->cfg : NULL;
+}
+
+VITDEF const char *vit_label(const vit_model *m, int i) {
+    if (!m || i < 0 || i >= m->cfg.num_classes) return "";
+    if (m->labels) return m->labels[i];
+    return "";
+}
+
+// Sizes the activation arena for B = max_batch images.
+static vit_status vit__alloc_scratch(vit_model *m, char *err) {
+    const vit_config *c = &m->cfg;
+    size_t B = (size_t)m->max_batch, N = (size_t)c->num_tokens, C = (size_t)c->dim, D = C / (size_t)c->num_heads;
+    size_t wide = 3 * C, CPP = (size_t)c->in_chans * c->patch_size * c->patch_size;
+    if ((size_t)c->mlp_dim > wide) wide = (size_t)c->mlp_dim;
+    if (CPP > wide) wide = CPP;
+    size_t BNC, BNW, att, total;
+    if (!vit__mul3(B, N, C, &BNC) || !vit__mul3(B, N, wide, &BNW) || !vit__mul((size_t)m->num_threads, N + D * N, &att) ||
+        BNC > SIZE_MAX / 4 || (total = 3 * BNC + BNW) < BNW || (total += att) < att || (total += B * C + 64) < 64 ||
+        total > SIZE_MAX / sizeof(float))
+        return vit__fail(err, VIT_ERROR_LIMIT, "activation buffers for max_batch %d overflow", m->max_batch);
+    m->scratch = (float *)vit__malloc(&m->alloc, total * sizeof(float));
+    if (!m->scratch) return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for %zu bytes of activations (max_batch %d)", total * sizeof(float), m->max_batch);
+    m->x = m->scratch;
+    m->xn = m->x + BNC;
+    m->attn = m->xn + BNC;
+    m->big = m->attn + BNC;
+    m->att_scratch = m->big + BNW;
+    m->pooled = m->att_scratch + att;
+    return VIT_OK;
+}
+
+typedef struct vit__bytes {
+    const char *data;
+    size_t size;
+} vit__bytes;
+
+static vit_status vit__create(const void *data, size_t size, const vit_options *opts, vit__bytes config, vit__bytes preproc, vit_model **out) {
+    char *err = vit__load_error;
+    vit_options o = vit_query_defaults(opts);
+    vit_allocator alloc = o.allocator;
+    vit__loader L;
+    memset(&L, 0, sizeof(L));
+    L.alloc = &alloc;
+    L.err = err;
+    L.cfg_root = L.pre_root = -1;
+    L.heads_override = o.num_heads;
+    vit_model *m = NULL;
+    vit_status st = vit__st_parse(&L, (const unsigned char *)data, size);
+    if (st == VIT_OK && config.data) {
+        if ((st = vit__json_parse(&L.cfg, config.data, config.size, &alloc, err)) != VIT_OK) {
+            char detail[VIT__ERR_LEN];
+            memcpy(detail, err, sizeof(detail));
+            st = vit__fail(err, st, "config.json: %s", detail);
+        } else L.cfg_root = 0;
+    }
+    if (st == VIT_OK && preproc.data && vit__json_parse(&L.pre, preproc.data, preproc.size, &alloc, err) == VIT_OK) L.pre_root = 0;
+    if (st == VIT_OK) {
+        m = (vit_model *)vit__malloc(&alloc, sizeof(vit_model));
+        if (!m) st = vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for the model");
+    }
+    if (st == VIT_OK) {
+        memset(m, 0, sizeof(*m));
+        m->alloc = alloc;
+        m->max_batch = o.max_batch;
+        m->num_threads = o.num_threads;
+        vit_config *c = &m->cfg;
+        c->mean[0] = c->mean[1] = c->mean[2] = 0.5f; // timm's defaults for ViTs
+        c->std[0] = c->std[1] = c->std[2] = 0.5f;
+        c->crop_pct = 0.9f;
+        c->interpolation = VIT_INTERP_BICUBIC;
+        c->resize = VIT_RESIZE_SHORTER_CROP;
+        vit__stated s;
+        s.image_size = s.patch_size = s.in_chans = s.dim = s.depth = s.num_heads = s.mlp_dim = s.num_classes = -1;
+        s.class_token = s.no_embed_class = s.fc_norm = s.pool = -1;
+        s.mlp_ratio = 0; s.eps = 0;
+        st = vit__read_config(&L, c, &s);
+        if (st == VIT_OK) st = vit__infer_config(&L, c, &s);
+    }
+    if (st == VIT_OK) {
+        vit_config *c = &m->cfg;
+        m->blocks = (vit__block *)vit__malloc(&alloc, (size_t)c->depth * sizeof(vit__block));
+        if (!m->blocks) st = vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for %d blocks", c->depth);
+    }
+    int has_norm = 0;
+    if (st == VIT_OK) {
+        vit_config *c = &m->cfg;
+        char name[64];
+        has_norm = vit__findf(&L, name, sizeof(name), c->source == VIT_SOURCE_HF ? "%slayernorm.weight" : "%snorm.weight", L.prefix) != NULL;
+        vit__bump count = {NULL, 0};
+        // sizes are bounded by the VIT_MAX_* checks, but the product is checked anyway
+        size_t C = (size_t)c->dim, need;
+        if (!vit__mul3(C, C, 16 + 3 * (size_t)c->mlp_dim / C + 1, &need) || !vit__mul(need, (size_t)c->depth, &need))
+            st = vit__fail(err, VIT_ERROR_LIMIT, "model size overflows");
+        else {
+            vit__layout(m, &count, c->class_token, c->pre_norm, has_norm);
+            st = vit__load_weights(&L, m, 0);
+        }
+        if (st == VIT_OK) {
+            if (count.used > SIZE_MAX / sizeof(float)) st = vit__fail(err, VIT_ERROR_LIMIT, "model size overflows");
+            else if (!(m->weights = (float *)vit__malloc(&alloc, count.used * sizeof(float))))
+                st = vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for %zu bytes of weights", count.used * sizeof(float));
+            m->weights_count = count.used;
+        }
+    }
+    if (st == VIT_OK) {
+        vit__bump place = {m->weights, 0};
+        vit__layout(m, &place, m->cfg.class_token, m->cfg.pre_norm, has_norm);
+        st = vit__load_weights(&L, m, 1);
+    }
+    if (st == VIT_OK) st = vit__read_labels(&L, m);
+    if (st == VIT_OK && !m->labels && m->cfg.num_classes > 0) { // generated names
+        size_t K = (size_t)m->cfg.num_classes;
+        m->labels = (char **)vit__malloc(&alloc, K * sizeof(char *));
+        m->label_text = (char *)vit__malloc(&alloc, K * 24);
+        if (!m->labels || !m->label_text) st = vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for labels");
+        else
+            for (size_t i = 0; i < K; i++) { m->labels[i] = m->label_text + i * 24; snprintf(m->labels[i], 24, "class_%d", (int)i); }
+    }
+    if (st == VIT_OK) {
+        m->cfg.device = VIT_DEVICE_CPU;
+        m->cfg.dtype = VIT_DTYPE_F32;
+#ifdef VIT__CUDA
+        st = vit__cuda_init(m, &o, err);
+#else
+        if (o.device == VIT_DEVICE_CUDA)
+            st = vit__fail(err, VIT_ERROR_UNSUPPORTED, "device CUDA asked for, but vit.h was compiled without CUDA (use nvcc)");
+#endif
+    }
+    if (st == VIT_OK && m->cfg.device == VIT_DEVICE_CPU) st = vit__alloc_scratch(m, err);
+    vit__free(&alloc, L.tensors);
+    vit__json_release(&L.cfg);
+    vit__json_release(&L.pre);
+    if (st != VIT_OK) {
+        vit_free(m);
+        return st;
+    }
+    m->error[0] = 0;
+    *out = m;
+    return VIT_OK;
+}
+
+static vit_status vit__check_options(const vit_options *o) {
+    if (!o) return VIT_OK;
+    if (o->max_batch < 0 || o->num_threads < 0 || o->num_heads < 0 || o->device_index < 0)
+        return vit__fail(vit__load_error, VIT_ERROR_INVALID_ARGUMENT, "options: max_batch, num_threads, num_heads and device_index must be >= 0");
+    if ((int)o->device < VIT_DEVICE_DEFAULT || (int)o->device > VIT_DEVICE_CUDA)
+        return vit__fail(vit__load_error, VIT_ERROR_INVALID_ARGUMENT, "options: unknown device %d", (int)o->device);
+    if ((int)o->dtype < VIT_DTYPE_DEFAULT || (int)o->dtype > VIT_DTYPE_F16)
+        return vit__fail(vit__load_error, VIT_ERROR_INVALID_ARGUMENT, "options: unknown dtype %d", (int)o->dtype);
+    if (o->max_batch > VIT_MAX_BATCH)
+        return vit__fail(vit__load_error, VIT_ERROR_LIMIT, "options: max_batch %d exceeds VIT_MAX_BATCH (%d)", o->max_batch, VIT_MAX_BATCH);
+    if (o->num_threads > 1024)
+        return vit__fail(vit__load_error, VIT_ERROR_INVALID_ARGUMENT, "options: num_threads %d is more than 1024", o->num_threads);
+    if ((o->allocator.alloc == NULL) != (o->allocator.free == NULL))
+        return vit__fail(vit__load_error, VIT_ERROR_INVALID_ARGUMENT, "options: allocator needs both alloc and free, or neither");
+    return VIT_OK;
+}
+
+VITDEF vit_status vit_load_memory(const void *data, size_t size, const vit_options *opts, vit_model **out) {
+    if (!out) return vit__fail(vit__load_error, VIT_ERROR_INVALID_ARGUMENT, "vit_load_memory: out is NULL");
+    *out = NULL;
+    if (!data) return vit__fail(vit__load_error, VIT_ERROR_INVALID_ARGUMENT, "vit_load_memory: data is NULL");
+    vit_status st = vit__check_options(opts);
+    if (st != VIT_OK) return st;
+    vit__bytes config = {NULL, 0}, none = {NULL, 0};
+    if (opts && opts->config_json) {
+        config.data = opts->config_json;
+        config.size = opts->config_json_size ? opts->config_json_size : strlen(opts->config_json);
+    }
+    return vit__create(data, size, opts, config, none, out);
+}
+
+#ifndef VIT_NO_STDIO
+
+// Reads a whole file. Missing file with optional -> VIT_OK and *data NULL.
+static vit_status vit__read_file(const char *path, const vit_allocator *a, int optional, char **data, size_t *size) {
+    *data = NULL;
+    *size = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) return optional ? VIT_OK : vit__fail(vit__load_error, VIT_ERROR_IO, "cannot open '%s'", path);
+    vit_status st = VIT_OK;
+    long long len = -1;
+    if (fseek(f, 0, SEEK_END) == 0) {
+#if defined(_WIN32)
+        len = _ftelli64(f);
+#else
+        len = (long long)ftell(f);
+#endif
+    }
+    if (len < 0 || fseek(f, 0, SEEK_SET) != 0) st = vit__fail(vit__load_error, VIT_ERROR_IO, "cannot read '%s' (not a regular file?)", path);
+    else if ((unsigned long long)len >= (unsigned long long)SIZE_MAX) st = vit__fail(vit__load_error, VIT_ERROR_LIMIT, "'%s' is too large", path);
+    else if (!(*data = (char *)vit__malloc(a, (size_t)len + 1))) st = vit__fail(vit__load_error, VIT_ERROR_OUT_OF_MEMORY, "out of memory reading %lld bytes of '%s'", len, path);
+    else if (len > 0 && fread(*data, 1, (size_t)len, f) != (size_t)len) st = vit__fail(vit__load_error, VIT_ERROR_IO, "short read from '%s'", path);
+    fclose(f);
+    if (st != VIT_OK) { vit__free(a, *data); *data = NULL; return st; }
+    (*data)[len] = 0;
+    *size = (size_t)len;
+    return VIT_OK;
+}
+
+// Path of `name` in the directory of `path`, into buf. 0 if it does not fit.
+static int vit__sibling(const char *path, const char *name, char *buf, size_t cap) {
+    const char *slash = strrchr(path, '/');
+#ifdef _WIN32
+    const char *bs = strrchr(path, '\\');
+    if (bs && (!slash || bs > slash)) slash = bs;
+#endif
+    size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
+    if (dir + strlen(name) + 1 > cap) return 0;
+    memcpy(buf, path, dir);
+    strcpy(buf + dir, name);
+    return 1;
+}
+
+VITDEF vit_status vit_load(const char *safetensors_path, const vit_options *opts, vit_model **out) {
+    if (!out) return vit__fail(vit__load_error, VIT_ERROR_INVALID_ARGUMENT, "vit_load: out is NULL");
+    *out = NULL;
+    if (!safetensors_path) return vit__fail(vit__load_error, VIT_ERROR_INVALID_ARGUMENT, "vit_load: path is NULL");
+    vit_status st = vit__check_options(opts);
+    if (st != VIT_OK) return st;
+    vit_options o = vit_query_defaults(opts);
+    char *data = NULL, *cfg = NULL, *pre = NULL;
+    size_t size = 0, cfg_size = 0, pre_size = 0;
+    char path[4096];
+    st = vit__read_file(safetensors_path, &o.allocator, 0, &data, &size);
+    if (st == VIT_OK) {
+        if (o.config_path) {
+            if (o.config_path[0]) st = vit__read_file(o.config_path, &o.allocator, 0, &cfg, &cfg_size);
+        } else if (vit__sibling(safetensors_path, "config.json", path, sizeof(path))) {
+            st = vit__read_file(path, &o.allocator, 1, &cfg, &cfg_size);
+        }
+    }
+    if (st == VIT_OK && !(o.config_path && !o.config_path[0]) && vit__sibling(safetensors_path, "preprocessor_config.json", path, sizeof(path)))
+        st = vit__read_file(path, &o.allocator, 1, &pre, &pre_size);
+    if (st == VIT_OK) {
+        vit__bytes c = {cfg, cfg_size}, p = {pre, pre_size};
+        st = vit__create(data, size, opts, c, p, out);
+    }
+    vit__free(&o.allocator, data);
+    vit__free(&o.allocator, cfg);
+    vit__free(&o.allocator, pre);
+    return st;
+}
+
+#endif // VIT_NO_STDIO
+
+static vit_status vit__run(vit_model *m, const float *images, int n, float *out, int want_logits) {
+    if (!m) return VIT_ERROR_INVALID_ARGUMENT;
+    if (!images || !out || n < 1)
+        return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: images and output must be non-NULL and n >= 1 (n = %d)",
+                         want_logits ? "vit_forward" : "vit_embed", n);
+    const vit_config *c = &m->cfg;
+    if (want_logits && c->num_classes == 0)
+        return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "vit_forward: the model has no classifier head (use vit_embed)");
+    size_t per_image = (size_t)c->in_chans * c->image_size * c->image_size;
+    size_t per_out = want_logits ? (size_t)c->num_classes : (size_t)c->dim;
+#ifdef VIT__CUDA
+    if (m->cfg.device == VIT_DEVICE_CUDA) return vit__forward_cuda_host(m, images, n, out, want_logits);
+#endif
+    for (int i0 = 0; i0 < n; i0 += m->max_batch) {
+        int B = n - i0 < m->max_batch ? n - i0 : m->max_batch;
+        vit__forward_cpu(m, images + (size_t)i0 * per_image, B);
+        if (want_logits) vit__head_cpu(out + (size_t)i0 * per_out, m->pooled, m->head_w, m->head_b, B, c->dim, c->num_classes, m->num_threads);
+        else memcpy(out + (size_t)i0 * per_out, m->pooled, (size_t)B * per_out * sizeof(float));
+    }
+    return VIT_OK;
+}
+
+VITDEF vit_status vit_forward(vit_model *m, const float *images, int n, float *logits) {
+    return vit__run(m, images, n, logits, 1);
+}
+
+VITDEF vit_status vit_embed(vit_model *m, const float *images, int n, float *features) {
+    return vit__run(m, images, n, features, 0);
+}
+
+static vit_status vit__run_async(vit_model *m, const float *device_images, int n, float *device_out, void *stream, int want_logits) {
+    if (!m) return VIT_ERROR_INVALID_ARGUMENT;
+    const char *fn = want_logits ? "vit_forward_async" : "vit_embed_async";
+    if (!device_images || !device_out || n < 1)
+        return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: pointers must be non-NULL and n >= 1 (n = %d)", fn, n);
+    if (want_logits && m->cfg.num_classes == 0)
+        return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: the model has no classifier head", fn);
+#ifdef VIT__CUDA
+    if (m->cfg.device == VIT_DEVICE_CUDA) return vit__forward_cuda_async(m, device_images, n, device_out, want_logits, (cudaStream_t)stream);
+#endif
+    (void)stream;
+    return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "%s: the model is not on a CUDA device", fn);
+}
+
+VITDEF vit_status vit_forward_async(vit_model *m, const float *device_images, int n, float *device_logits, void *cuda_stream) {
+    return vit__run_async(m, device_images, n, device_logits, cuda_stream, 1);
+}
+
+VITDEF vit_status vit_embed_async(vit_model *m, const float *device_images, int n, float *device_features, void *cuda_stream) {
+    return vit__run_async(m, device_images, n, device_features, cuda_stream, 0);
+}
+
+#endif // VIT_IMPLEMENTATION_INCLUDED
+#endif // VIT_IMPLEMENTATION
