@@ -8,7 +8,7 @@ CC      ?= cc
 NVCC    ?= nvcc
 BUILD   ?= build
 WARN     = -Wall -Wextra -Werror
-CFLAGS  ?= -O3 -march=native
+CFLAGS  ?= -O3 -march=native -ffp-contract=fast
 CFLAGS  += -std=c99 -fopenmp -I. $(WARN)
 LDLIBS   = -lm
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all

@@ -1686,9 +1686,13 @@ static void vit__im2col_cpu(float *VIT__RESTRICT patches, const float *VIT__REST
 
 // >>op linear -- CPU reference: vit__linear_cpu
 
-#define VIT__MR 6  // rows per micro-tile
+#if defined(__AVX512F__)
+#define VIT__MR 12 // rows per micro-tile: 12 accumulators of the 32 vector registers
+#else
+#define VIT__MR 6  // rows per micro-tile: 12 of the 16 AVX2 registers
+#endif
 #define VIT__NR 16 // columns per micro-tile: one 512-bit or two 256-bit vectors
-#define VIT__MB 48 // rows per task
+#define VIT__MB 48 // rows per task (a multiple of VIT__MR)
 #define VIT__NB 128 // columns per task
 
 static inline float vit__epilogue_apply(vit__epilogue ep, float acc, float bias, float old, float scale) {
@@ -1698,30 +1702,63 @@ static inline float vit__epilogue_apply(vit__epilogue ep, float acc, float bias,
     return v;
 }
 
-// One full MR x NR tile over the whole K: the constant bounds let the compiler
-// keep acc in vector registers.
-static void vit__linear_tile_full(float *VIT__RESTRICT out, size_t ldo, const float *VIT__RESTRICT inp, size_t ldi,
-                                  const float *VIT__RESTRICT w, size_t ldw, int K, const float *bias, vit__epilogue ep, const float *scale) {
-    float acc[VIT__MR][VIT__NR];
-    for (int i = 0; i < VIT__MR; i++)
-        for (int j = 0; j < VIT__NR; j++) acc[i][j] = 0.0f;
-    for (int k = 0; k < K; k++) {
-        const float *wk = w + (size_t)k * ldw;
-        for (int i = 0; i < VIT__MR; i++) {
-            float a = inp[(size_t)i * ldi + k];
-            for (int j = 0; j < VIT__NR; j++) acc[i][j] += a * wk[j];
+// One tile of up to MR x NR outputs over the whole K. GCC and clang get explicit
+// vectors with the row count a compile-time constant (their auto-vectoriser
+// turns the plain loop nest into shuffles); other compilers get plain loops.
+#if defined(__GNUC__) || defined(__clang__)
+typedef float vit__vec16 __attribute__((vector_size(64)));
+
+static inline __attribute__((always_inline)) void vit__linear_tile_vec(float *VIT__RESTRICT out, size_t ldo, const float *VIT__RESTRICT inp, size_t ldi,
+                                                                       const float *VIT__RESTRICT w, size_t ldw, int K, const int mr, int nr,
+                                                                       const float *bias, vit__epilogue ep, const float *scale) {
+    VIT__STATIC_ASSERT(VIT__NR == 16, "vector tile is 16 wide");
+    vit__vec16 acc[VIT__MR];
+    for (int i = 0; i < mr; i++) acc[i] = (vit__vec16){0};
+    if (nr == VIT__NR) {
+        for (int k = 0; k < K; k++) {
+            vit__vec16 wk;
+            memcpy(&wk, w + (size_t)k * ldw, sizeof(wk));
+            for (int i = 0; i < mr; i++) acc[i] += inp[(size_t)i * ldi + k] * wk;
+        }
+    } else { // right edge: load nr columns, the rest stay zero
+        for (int k = 0; k < K; k++) {
+            vit__vec16 wk = (vit__vec16){0};
+            memcpy(&wk, w + (size_t)k * ldw, (size_t)nr * sizeof(float));
+            for (int i = 0; i < mr; i++) acc[i] += inp[(size_t)i * ldi + k] * wk;
         }
     }
-    for (int i = 0; i < VIT__MR; i++)
-        for (int j = 0; j < VIT__NR; j++) {
+    for (int i = 0; i < mr; i++) {
+        float a[VIT__NR];
+        memcpy(a, &acc[i], sizeof(a));
+        for (int j = 0; j < nr; j++) {
             float *o = &out[(size_t)i * ldo + j];
-            *o = vit__epilogue_apply(ep, acc[i][j], bias ? bias[j] : 0.0f, *o, scale ? scale[j] : 1.0f);
+            *o = vit__epilogue_apply(ep, a[j], bias ? bias[j] : 0.0f, *o, scale ? scale[j] : 1.0f);
         }
+    }
 }
 
-// Any tile up to MR x NR (the edges).
-static void vit__linear_tile_edge(float *out, size_t ldo, const float *inp, size_t ldi, const float *w, size_t ldw, int K,
-                                  int mr, int nr, const float *bias, vit__epilogue ep, const float *scale) {
+static void vit__linear_tile(float *out, size_t ldo, const float *inp, size_t ldi, const float *w, size_t ldw, int K,
+                             int mr, int nr, const float *bias, vit__epilogue ep, const float *scale) {
+    // the row count must be a constant for acc to live in registers: peel powers of two
+    while (mr > 0) {
+        int step = mr >= VIT__MR ? VIT__MR : mr >= 8 ? 8 : mr >= 4 ? 4 : mr >= 2 ? 2 : 1;
+        switch (step) {
+        case VIT__MR: vit__linear_tile_vec(out, ldo, inp, ldi, w, ldw, K, VIT__MR, nr, bias, ep, scale); break;
+#if VIT__MR > 8
+        case 8: vit__linear_tile_vec(out, ldo, inp, ldi, w, ldw, K, 8, nr, bias, ep, scale); break;
+#endif
+        case 4: vit__linear_tile_vec(out, ldo, inp, ldi, w, ldw, K, 4, nr, bias, ep, scale); break;
+        case 2: vit__linear_tile_vec(out, ldo, inp, ldi, w, ldw, K, 2, nr, bias, ep, scale); break;
+        default: vit__linear_tile_vec(out, ldo, inp, ldi, w, ldw, K, 1, nr, bias, ep, scale); break;
+        }
+        out += (size_t)step * ldo;
+        inp += (size_t)step * ldi;
+        mr -= step;
+    }
+}
+#else
+static void vit__linear_tile(float *out, size_t ldo, const float *inp, size_t ldi, const float *w, size_t ldw, int K,
+                             int mr, int nr, const float *bias, vit__epilogue ep, const float *scale) {
     float acc[VIT__MR][VIT__NR];
     memset(acc, 0, sizeof(acc));
     for (int k = 0; k < K; k++) {
@@ -1737,6 +1774,7 @@ static void vit__linear_tile_edge(float *out, size_t ldo, const float *inp, size
             *o = vit__epilogue_apply(ep, acc[i][j], bias ? bias[j] : 0.0f, *o, scale ? scale[j] : 1.0f);
         }
 }
+#endif
 
 // out (rows, out_dim) = epilogue(inp (rows, in_dim) @ weight (in_dim, out_dim) + bias (out_dim)).
 // For VIT__EP_BIAS_RESIDUAL out also holds the residual it is added to; scale
@@ -1757,8 +1795,7 @@ static void vit__linear_cpu(float *out, const float *inp, const float *weight, c
                 int mr = m1 - m < VIT__MR ? m1 - m : VIT__MR;
                 float *o = out + (size_t)m * out_dim + n;
                 const float *x = inp + (size_t)m * in_dim;
-                if (mr == VIT__MR && nr == VIT__NR) vit__linear_tile_full(o, (size_t)out_dim, x, (size_t)in_dim, weight + n, (size_t)out_dim, in_dim, b, ep, s);
-                else vit__linear_tile_edge(o, (size_t)out_dim, x, (size_t)in_dim, weight + n, (size_t)out_dim, in_dim, mr, nr, b, ep, s);
+                vit__linear_tile(o, (size_t)out_dim, x, (size_t)in_dim, weight + n, (size_t)out_dim, in_dim, mr, nr, b, ep, s);
             }
         }
     }
@@ -1796,41 +1833,34 @@ static void vit__layernorm_cpu(float *out, const float *inp, const float *w, con
 
 // out (B, N, C) = softmax(q k^T / sqrt(D)) v per head, from qkv (B, N, 3C) laid
 // out [q | k | v], each (H, D). Parallel over (b, h); each task transposes K once
-// (kt: D x N) then runs one query row at a time. scratch: threads * (N + D*N).
+// (kt: D x N), then for blocks of MB query rows computes the scores S = q kt and
+// out = softmax(S) v with the linear tiles. scratch: threads * (MB*N + D*N).
 static void vit__attention_cpu(float *out, const float *qkv, int B, int N, int C, int H, float *scratch, int nthreads) {
     int D = C / H;
     float scale = 1.0f / sqrtf((float)D);
-    size_t per_thread = (size_t)N + (size_t)D * N;
+    size_t per_thread = (size_t)VIT__MB * N + (size_t)D * N, ld = 3 * (size_t)C;
     (void)nthreads;
     VIT__PARALLEL_FOR_DYNAMIC(nthreads)
     for (int task = 0; task < B * H; task++) {
         int b = task / H, h = task % H;
-        float *row = scratch + (size_t)VIT__THREAD_ID() * per_thread, *kt = row + N;
-        const float *base = qkv + (size_t)b * N * 3 * C;
-        for (int j = 0; j < N; j++) {
-            const float *k = base + (size_t)j * 3 * C + C + (size_t)h * D;
-            for (int d = 0; d < D; d++) kt[(size_t)d * N + j] = k[d];
-        }
-        for (int i = 0; i < N; i++) {
-            const float *q = base + (size_t)i * 3 * C + (size_t)h * D;
-            for (int j = 0; j < N; j++) row[j] = 0.0f;
-            for (int d = 0; d < D; d++) {
-                float qd = q[d] * scale;
-                const float *ktd = kt + (size_t)d * N;
-                for (int j = 0; j < N; j++) row[j] += qd * ktd[j];
+        float *S = scratch + (size_t)VIT__THREAD_ID() * per_thread, *kt = S + (size_t)VIT__MB * N;
+        const float *q = qkv + (size_t)b * N * ld + (size_t)h * D, *k = q + C, *v = q + 2 * (size_t)C;
+        for (int j = 0; j < N; j++)
+            for (int d = 0; d < D; d++) kt[(size_t)d * N + j] = k[(size_t)j * ld + d];
+        for (int i0 = 0; i0 < N; i0 += VIT__MB) {
+            int rows = N - i0 < VIT__MB ? N - i0 : VIT__MB;
+            for (int n = 0; n < N; n += VIT__NR)
+                vit__linear_tile(S + n, (size_t)N, q + (size_t)i0 * ld, ld, kt + n, (size_t)N, D, rows, N - n < VIT__NR ? N - n : VIT__NR, NULL, VIT__EP_BIAS, NULL);
+            for (int i = 0; i < rows; i++) {
+                float *row = S + (size_t)i * N, mx = row[0], sum = 0.0f;
+                for (int j = 1; j < N; j++) mx = row[j] > mx ? row[j] : mx;
+                for (int j = 0; j < N; j++) { row[j] = expf((row[j] - mx) * scale); sum += row[j]; }
+                float inv = 1.0f / sum;
+                for (int j = 0; j < N; j++) row[j] *= inv;
             }
-            float mx = row[0], sum = 0.0f;
-            for (int j = 1; j < N; j++) mx = row[j] > mx ? row[j] : mx;
-            for (int j = 0; j < N; j++) { row[j] = expf(row[j] - mx); sum += row[j]; }
-            float *o = out + ((size_t)b * N + i) * C + (size_t)h * D;
-            for (int d = 0; d < D; d++) o[d] = 0.0f;
-            for (int j = 0; j < N; j++) {
-                float p = row[j];
-                const float *v = base + (size_t)j * 3 * C + 2 * (size_t)C + (size_t)h * D;
-                for (int d = 0; d < D; d++) o[d] += p * v[d];
-            }
-            float inv = 1.0f / sum;
-            for (int d = 0; d < D; d++) o[d] *= inv;
+            float *o = out + ((size_t)b * N + i0) * C + (size_t)h * D;
+            for (int n = 0; n < D; n += VIT__NR)
+                vit__linear_tile(o + n, (size_t)C, S, (size_t)N, v + n, ld, N, rows, D - n < VIT__NR ? D - n : VIT__NR, NULL, VIT__EP_BIAS, NULL);
         }
     }
 }
@@ -1942,7 +1972,7 @@ static vit_status vit__alloc_scratch(vit_model *m, char *err) {
     if ((size_t)c->mlp_dim > wide) wide = (size_t)c->mlp_dim;
     if (CPP > wide) wide = CPP;
     size_t BNC, BNW, att, total;
-    if (!vit__mul3(B, N, C, &BNC) || !vit__mul3(B, N, wide, &BNW) || !vit__mul((size_t)m->num_threads, N + D * N, &att) ||
+    if (!vit__mul3(B, N, C, &BNC) || !vit__mul3(B, N, wide, &BNW) || !vit__mul((size_t)m->num_threads, (VIT__MB + D) * N, &att) ||
         BNC > SIZE_MAX / 4 || (total = 3 * BNC + BNW) < BNW || (total += att) < att || (total += B * C + 64) < 64 ||
         total > SIZE_MAX / sizeof(float))
         return vit__fail(err, VIT_ERROR_LIMIT, "activation buffers for max_batch %d overflow", m->max_batch);
