@@ -70,6 +70,12 @@
       VIT_MAX_DEPTH          most transformer blocks                           (256)
       VIT_MAX_TOKENS         most tokens per image (patches + class token)     (16385)
       VIT_MAX_BATCH          largest max_batch option                          (65536)
+      VIT_MAX_IMAGE_SIDE     widest/tallest image decoded (STBI_MAX_DIMENSIONS) (32768)
+      VIT_MAX_IMAGE_PIXELS   most pixels of an image, checked before decoding  (1 << 26)
+      VIT_NO_STB_IMAGE       no image decoding; vit_preprocess_rgb8 still works (off)
+      VIT_STB_IMAGE_H        where stb_image.h is                          (<stb/stb_image.h>)
+      If stb_image.h is included before vit.h, vit.h uses that one (you then
+      compile its implementation); otherwise it compiles a private static copy.
       At run time, vit_options.allocator overrides VIT_MALLOC/VIT_FREE.
 
    DIMENSION LETTERS (used in every shape comment)
@@ -276,6 +282,31 @@ VITDEF const char *vit_label(const vit_model *m, int i);
 // The options that a load would use for opts (zero fields replaced by defaults).
 VITDEF vit_options vit_query_defaults(const vit_options *opts);
 
+// Preprocesses 8-bit pixels (width x height, `channels` interleaved: 1 gray,
+// 2 gray+alpha, 3 RGB, 4 RGBA; stride = bytes per row, 0 = packed) into out
+// (in_chans x S x S floats) exactly as the model's eval transform: timm's
+// Resize(floor(S / crop_pct)) + CenterCrop(S), or HF's resize to S x S, with
+// PIL's resampling, then /255 and mean/std. Alpha is dropped; 1-channel models
+// get PIL's luminance. Returns VIT_ERROR_INVALID_ARGUMENT / VIT_ERROR_LIMIT /
+// VIT_ERROR_OUT_OF_MEMORY.
+VITDEF vit_status vit_preprocess_rgb8(vit_model *m, const unsigned char *pixels, int width, int height, int stride, int channels, float *out);
+
+#ifndef VIT_NO_STB_IMAGE
+// Decodes an encoded image (JPEG, PNG, BMP, TGA, GIF first frame, PNM, PSD, HDR
+// tone-mapped) and preprocesses it into out (in_chans x S x S). Fails with
+// VIT_ERROR_IMAGE_DECODE (undecodable) or VIT_ERROR_LIMIT (too many pixels,
+// checked before decoding).
+VITDEF vit_status vit_preprocess_memory(vit_model *m, const void *data, size_t size, float *out);
+#ifndef VIT_NO_STDIO
+// Like vit_preprocess_memory, from a file (VIT_ERROR_IO if unreadable).
+VITDEF vit_status vit_preprocess_file(vit_model *m, const char *path, float *out);
+// Classifies one image file: the k most probable classes (softmax of the
+// logits) into classes[0..k) and probs[0..k), most probable first. k is clamped
+// to the class count; probs may be NULL.
+VITDEF vit_status vit_classify_file(vit_model *m, const char *path, int k, int *classes, float *probs);
+#endif
+#endif
+
 // Indices of the k largest of values[0..n) in descending order (ties: lower index
 // first). k is clamped to n. Returns the number written, 0 on bad arguments.
 VITDEF int vit_topk(const float *values, int n, int k, int *indices);
@@ -338,6 +369,12 @@ VITDEF void vit_softmax(float *values, int n);
 #endif
 #ifndef VIT_MAX_BATCH
 #define VIT_MAX_BATCH 65536
+#endif
+#ifndef VIT_MAX_IMAGE_SIDE
+#define VIT_MAX_IMAGE_SIDE 32768
+#endif
+#ifndef VIT_MAX_IMAGE_PIXELS
+#define VIT_MAX_IMAGE_PIXELS (1 << 26)
 #endif
 #define VIT__MAX_JSON_DEPTH 64
 #define VIT__ERR_LEN 512
@@ -1632,6 +1669,303 @@ static vit_status vit__load_weights(vit__loader *L, vit_model *m, int pass) {
     return VIT_OK;
 }
 
+#ifndef VIT_NO_STDIO
+// Reads a whole file. Missing file with optional -> VIT_OK and *data NULL.
+static vit_status vit__read_file(const char *path, const vit_allocator *a, int optional, char **data, size_t *size, char *err) {
+    *data = NULL;
+    *size = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) return optional ? VIT_OK : vit__fail(err, VIT_ERROR_IO, "cannot open '%s'", path);
+    vit_status st = VIT_OK;
+    long long len = -1;
+    if (fseek(f, 0, SEEK_END) == 0) {
+#if defined(_WIN32)
+        len = _ftelli64(f);
+#else
+        len = (long long)ftell(f);
+#endif
+    }
+    if (len < 0 || fseek(f, 0, SEEK_SET) != 0) st = vit__fail(err, VIT_ERROR_IO, "cannot read '%s' (not a regular file?)", path);
+    else if ((unsigned long long)len >= (unsigned long long)SIZE_MAX) st = vit__fail(err, VIT_ERROR_LIMIT, "'%s' is too large", path);
+    else if (!(*data = (char *)vit__malloc(a, (size_t)len + 1))) st = vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory reading %lld bytes of '%s'", len, path);
+    else if (len > 0 && fread(*data, 1, (size_t)len, f) != (size_t)len) st = vit__fail(err, VIT_ERROR_IO, "short read from '%s'", path);
+    fclose(f);
+    if (st != VIT_OK) { vit__free(a, *data); *data = NULL; return st; }
+    (*data)[len] = 0;
+    *size = (size_t)len;
+    return VIT_OK;
+}
+
+#endif
+
+// >>preprocess ----------------------------------------------------------------
+// Image -> normalised (Cin, S, S) floats, reproducing timm's eval transform
+// (Resize(floor(S / crop_pct)) + CenterCrop(S) + ToTensor + Normalize) and
+// Hugging Face's ViTImageProcessor (resize to S x S). The resize is PIL's
+// convolution resampler in its 8-bit fixed-point form (antialiased when
+// shrinking, horizontal pass first, rounded to 8 bits after each pass), so the
+// pixels match PIL's exactly.
+
+#ifndef VIT_NO_STB_IMAGE
+#ifndef STBI_INCLUDE_STB_IMAGE_H // the user has not brought their own stb_image
+#ifndef VIT_STB_IMAGE_H
+#define VIT_STB_IMAGE_H <stb/stb_image.h>
+#endif
+#define STB_IMAGE_STATIC
+#define STB_IMAGE_IMPLEMENTATION
+#define STBI_MAX_DIMENSIONS VIT_MAX_IMAGE_SIDE
+#define STBI_MALLOC(sz) VIT_MALLOC(sz)
+#define STBI_FREE(p) VIT_FREE(p)
+#define STBI_REALLOC_SIZED(p, oldsz, newsz) vit__stbi_realloc(p, oldsz, newsz)
+static void *vit__stbi_realloc(void *p, size_t old_size, size_t new_size) { // via VIT_MALLOC/VIT_FREE, which have no realloc
+    void *q = VIT_MALLOC(new_size ? new_size : 1);
+    if (q && p) memcpy(q, p, old_size < new_size ? old_size : new_size);
+    if (q) VIT_FREE(p);
+    return q;
+}
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#pragma GCC diagnostic ignored "-Wimplicit-fallthrough"
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#pragma GCC diagnostic ignored "-Wshadow"
+#ifndef __clang__
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+#endif
+#include VIT_STB_IMAGE_H
+#if defined(STBI_VERSION) && STBI_VERSION == 1 && defined(STBI_THREAD_LOCAL) && !defined(STBI_NO_PNG)
+// stb_image 2.27 declares this but defines it misspelt: give the static declaration its body
+static void stbi_set_unpremultiply_on_load_thread(int flag) { stbi__unpremultiply_on_load_thread(flag); }
+#endif
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+#endif
+#endif
+
+#define VIT__PRECISION_BITS 22 // PIL's fixed-point coefficient precision for 8-bit images
+
+static double vit__filter_bilinear(double x) {
+    if (x < 0.0) x = -x;
+    return x < 1.0 ? 1.0 - x : 0.0;
+}
+
+static double vit__filter_bicubic(double x) { // Keys cubic with a = -0.5, as PIL
+    const double a = -0.5;
+    if (x < 0.0) x = -x;
+    if (x < 1.0) return ((a + 2.0) * x - (a + 3.0)) * x * x + 1.0;
+    if (x < 2.0) return (((x - 5.0) * x + 8.0) * x - 4.0) * a;
+    return 0.0;
+}
+
+// PIL's precompute_coeffs + normalize_coeffs_8bpc for in_size -> out_size.
+// bounds: (out_size, 2) first source index and tap count; coeffs: (out_size, ksize).
+// Returns ksize, or 0 on out of memory (*bounds, *coeffs then NULL).
+static int vit__resample_coeffs(const vit_allocator *a, int in_size, int out_size, vit_interp interp, int **bounds, int32_t **coeffs) {
+    double support = interp == VIT_INTERP_BICUBIC ? 2.0 : 1.0;
+    double scale = (double)in_size / out_size, filterscale = scale < 1.0 ? 1.0 : scale;
+    support *= filterscale;
+    int ksize = (int)ceil(support) * 2 + 1;
+    *bounds = (int *)vit__malloc(a, (size_t)out_size * 2 * sizeof(int));
+    *coeffs = (int32_t *)vit__malloc(a, (size_t)out_size * ksize * sizeof(int32_t));
+    double *k = (double *)vit__malloc(a, (size_t)ksize * sizeof(double));
+    if (!*bounds || !*coeffs || !k) {
+        vit__free(a, *bounds); vit__free(a, *coeffs); vit__free(a, k);
+        *bounds = NULL; *coeffs = NULL;
+        return 0;
+    }
+    for (int xx = 0; xx < out_size; xx++) {
+        double center = (xx + 0.5) * scale, ww = 0.0, ss = 1.0 / filterscale;
+        int xmin = (int)(center - support + 0.5), xmax = (int)(center + support + 0.5);
+        if (xmin < 0) xmin = 0;
+        if (xmax > in_size) xmax = in_size;
+        xmax -= xmin;
+        for (int x = 0; x < xmax; x++) {
+            double arg = (x + xmin - center + 0.5) * ss;
+            double w = interp == VIT_INTERP_BICUBIC ? vit__filter_bicubic(arg) : vit__filter_bilinear(arg);
+            k[x] = w;
+            ww += w;
+        }
+        for (int x = 0; x < ksize; x++) {
+            double v = x < xmax ? (ww != 0.0 ? k[x] / ww : k[x]) : 0.0;
+            (*coeffs)[(size_t)xx * ksize + x] = (int32_t)(v < 0 ? -0.5 + v * (1 << VIT__PRECISION_BITS) : 0.5 + v * (1 << VIT__PRECISION_BITS));
+        }
+        (*bounds)[xx * 2] = xmin;
+        (*bounds)[xx * 2 + 1] = xmax;
+    }
+    vit__free(a, k);
+    return ksize;
+}
+
+static unsigned char vit__clip8(int64_t v) {
+    if (v >= ((int64_t)256 << VIT__PRECISION_BITS)) return 255;
+    if (v <= 0) return 0;
+    return (unsigned char)(v >> VIT__PRECISION_BITS);
+}
+
+// Resizes src (sw x sh x ch bytes, packed rows) to dst (dw x dh x ch) as PIL's
+// Image.resize does for 8-bit images. NEAREST samples pixel centres.
+static vit_status vit__resize_u8(const vit_allocator *a, const unsigned char *src, int sw, int sh, int ch,
+                                 unsigned char *dst, int dw, int dh, vit_interp interp) {
+    if (interp == VIT_INTERP_NEAREST) {
+        for (int y = 0; y < dh; y++) {
+            int sy = (int)((y + 0.5) * ((double)sh / dh));
+            for (int x = 0; x < dw; x++) {
+                int sx = (int)((x + 0.5) * ((double)sw / dw));
+                memcpy(dst + ((size_t)y * dw + x) * ch, src + ((size_t)(sy < sh ? sy : sh - 1) * sw + (sx < sw ? sx : sw - 1)) * ch, (size_t)ch);
+            }
+        }
+        return VIT_OK;
+    }
+    int *hb = NULL, *vb = NULL;
+    int32_t *hk = NULL, *vk = NULL;
+    int hks = vit__resample_coeffs(a, sw, dw, interp, &hb, &hk);
+    int vks = hks ? vit__resample_coeffs(a, sh, dh, interp, &vb, &vk) : 0;
+    // the horizontal pass covers only the source rows the vertical pass reads
+    int y_first = vks ? vb[0] : 0, y_last = vks ? vb[(dh - 1) * 2] + vb[(dh - 1) * 2 + 1] : 0;
+    int rows = y_last - y_first;
+    unsigned char *tmp = vks ? (unsigned char *)vit__malloc(a, (size_t)rows * dw * ch) : NULL;
+    vit_status st = tmp ? VIT_OK : VIT_ERROR_OUT_OF_MEMORY;
+    if (st == VIT_OK) {
+        for (int y = 0; y < rows; y++)
+            for (int x = 0; x < dw; x++) {
+                int xmin = hb[x * 2], n = hb[x * 2 + 1];
+                const int32_t *k = hk + (size_t)x * hks;
+                const unsigned char *s = src + ((size_t)(y + y_first) * sw + xmin) * ch;
+                for (int c = 0; c < ch; c++) {
+                    int64_t acc = (int64_t)1 << (VIT__PRECISION_BITS - 1);
+                    for (int i = 0; i < n; i++) acc += (int64_t)s[(size_t)i * ch + c] * k[i];
+                    tmp[((size_t)y * dw + x) * ch + c] = vit__clip8(acc);
+                }
+            }
+        for (int y = 0; y < dh; y++) {
+            int ymin = vb[y * 2] - y_first, n = vb[y * 2 + 1];
+            const int32_t *k = vk + (size_t)y * vks;
+            for (int x = 0; x < dw; x++)
+                for (int c = 0; c < ch; c++) {
+                    int64_t acc = (int64_t)1 << (VIT__PRECISION_BITS - 1);
+                    for (int i = 0; i < n; i++) acc += (int64_t)tmp[((size_t)(ymin + i) * dw + x) * ch + c] * k[i];
+                    dst[((size_t)y * dw + x) * ch + c] = vit__clip8(acc);
+                }
+        }
+    }
+    vit__free(a, hb); vit__free(a, hk); vit__free(a, vb); vit__free(a, vk); vit__free(a, tmp);
+    return st;
+}
+
+// Python's round() of d / 2 (half to even), as torchvision's CenterCrop uses.
+static int vit__half_round_even(int d) {
+    int k = d / 2;
+    return (d % 2 == 0 || k % 2 == 0) ? k : k + 1;
+}
+
+VITDEF vit_status vit_preprocess_rgb8(vit_model *m, const unsigned char *pixels, int width, int height, int stride, int channels, float *out) {
+    if (!m) return VIT_ERROR_INVALID_ARGUMENT;
+    if (!pixels || !out || width < 1 || height < 1 || channels < 1 || channels > 4 || (stride != 0 && stride < width * channels))
+        return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "vit_preprocess_rgb8: bad arguments (%dx%d, %d channels, stride %d)", width, height, channels, stride);
+    if (width > VIT_MAX_IMAGE_SIDE || height > VIT_MAX_IMAGE_SIDE || (double)width * height > (double)VIT_MAX_IMAGE_PIXELS)
+        return vit__fail(m->error, VIT_ERROR_LIMIT, "image %dx%d exceeds VIT_MAX_IMAGE_SIDE (%d) or VIT_MAX_IMAGE_PIXELS (%lld)",
+                         width, height, VIT_MAX_IMAGE_SIDE, (long long)VIT_MAX_IMAGE_PIXELS);
+    const vit_config *c = &m->cfg;
+    const vit_allocator *a = &m->alloc;
+    int S = c->image_size, ch = c->in_chans == 1 ? 1 : 3;
+    if (stride == 0) stride = width * channels;
+    // 1. to the model's channels: drop alpha, gray -> RGB, RGB -> L (PIL's ITU-R 601-2 luma)
+    unsigned char *src = (unsigned char *)vit__malloc(a, (size_t)width * height * ch);
+    if (!src) return vit__fail(m->error, VIT_ERROR_OUT_OF_MEMORY, "out of memory for a %dx%d image", width, height);
+    for (int y = 0; y < height; y++) {
+        const unsigned char *p = pixels + (size_t)y * stride;
+        unsigned char *d = src + (size_t)y * width * ch;
+        for (int x = 0; x < width; x++, p += channels, d += ch) {
+            int gray = channels <= 2;
+            if (ch == 1) d[0] = gray ? p[0] : (unsigned char)((p[0] * 19595 + p[1] * 38470 + p[2] * 7471 + 0x8000) >> 16);
+            else { d[0] = p[0]; d[1] = gray ? p[0] : p[1]; d[2] = gray ? p[0] : p[2]; }
+        }
+    }
+    // 2. resize: shorter side to floor(S / crop_pct) (timm), or straight to S x S (HF, squash)
+    int rw, rh;
+    if (c->resize == VIT_RESIZE_SQUARE) { // HF has crop_pct 1: straight to S x S
+        rw = rh = (int)floor(S / (double)c->crop_pct);
+    } else {
+        int scale = (int)floor(S / (double)c->crop_pct);
+        if (width <= height) { rw = scale; rh = (int)((double)scale * height / width); }
+        else { rh = scale; rw = (int)((double)scale * width / height); }
+    }
+    if (rw < 1) rw = 1;
+    if (rh < 1) rh = 1;
+    vit_status st = VIT_OK;
+    unsigned char *resized = src;
+    if (rw != width || rh != height) {
+        resized = (unsigned char *)vit__malloc(a, (size_t)rw * rh * ch);
+        st = resized ? vit__resize_u8(a, src, width, height, ch, resized, rw, rh, c->interpolation) : VIT_ERROR_OUT_OF_MEMORY;
+        if (st != VIT_OK) vit__fail(m->error, st, "out of memory resizing a %dx%d image to %dx%d", width, height, rw, rh);
+    }
+    // 3. center crop S x S (zero padding where the image is smaller), /255, normalise
+    if (st == VIT_OK) {
+        int top = vit__half_round_even(rh - S), left = vit__half_round_even(rw - S);
+        if (rh < S) top = -vit__half_round_even(S - rh);
+        if (rw < S) left = -vit__half_round_even(S - rw);
+        for (int k = 0; k < c->in_chans; k++) {
+            float mean = c->mean[k < 3 ? k : 2], std = c->std[k < 3 ? k : 2];
+            for (int y = 0; y < S; y++)
+                for (int x = 0; x < S; x++) {
+                    int sy = y + top, sx = x + left;
+                    float v = (sy >= 0 && sy < rh && sx >= 0 && sx < rw) ? resized[((size_t)sy * rw + sx) * ch + (ch == 1 ? 0 : k)] / 255.0f : 0.0f;
+                    out[((size_t)k * S + y) * S + x] = (v - mean) / std;
+                }
+        }
+    }
+    if (resized != src) vit__free(a, resized);
+    vit__free(a, src);
+    return st;
+}
+
+#ifndef VIT_NO_STB_IMAGE
+VITDEF vit_status vit_preprocess_memory(vit_model *m, const void *data, size_t size, float *out) {
+    if (!m) return VIT_ERROR_INVALID_ARGUMENT;
+    if (!data || !out || size == 0 || size > INT_MAX)
+        return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "vit_preprocess_memory: data and out must be non-NULL and 0 < size <= INT_MAX");
+    int w, h, n;
+    // check the dimensions before decoding: decompression bombs are refused unallocated
+    if (!stbi_info_from_memory((const unsigned char *)data, (int)size, &w, &h, &n))
+        return vit__fail(m->error, VIT_ERROR_IMAGE_DECODE, "cannot decode image: %s", stbi_failure_reason());
+    if (w > VIT_MAX_IMAGE_SIDE || h > VIT_MAX_IMAGE_SIDE || (double)w * h > (double)VIT_MAX_IMAGE_PIXELS)
+        return vit__fail(m->error, VIT_ERROR_LIMIT, "image %dx%d exceeds VIT_MAX_IMAGE_SIDE (%d) or VIT_MAX_IMAGE_PIXELS (%lld)",
+                         w, h, VIT_MAX_IMAGE_SIDE, (long long)VIT_MAX_IMAGE_PIXELS);
+    int want = n <= 2 ? 1 : 3; // gray stays gray (exact for 1-channel models), alpha dropped
+    unsigned char *px = stbi_load_from_memory((const unsigned char *)data, (int)size, &w, &h, &n, want);
+    if (!px) return vit__fail(m->error, VIT_ERROR_IMAGE_DECODE, "cannot decode image: %s", stbi_failure_reason());
+    vit_status st = vit_preprocess_rgb8(m, px, w, h, 0, want, out);
+    stbi_image_free(px);
+    return st;
+}
+
+#ifndef VIT_NO_STDIO
+VITDEF vit_status vit_preprocess_file(vit_model *m, const char *path, float *out) {
+    if (!m) return VIT_ERROR_INVALID_ARGUMENT;
+    if (!path || !out) return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "vit_preprocess_file: path and out must be non-NULL");
+    char *data = NULL;
+    size_t size = 0;
+    vit_status st = vit__read_file(path, &m->alloc, 0, &data, &size, m->error);
+    if (st != VIT_OK) return st;
+    if (size == 0) st = vit__fail(m->error, VIT_ERROR_IMAGE_DECODE, "'%s' is empty", path);
+    else {
+        st = vit_preprocess_memory(m, data, size, out);
+        if (st != VIT_OK) {
+            char detail[VIT__ERR_LEN];
+            memcpy(detail, m->error, sizeof(detail));
+            vit__fail(m->error, st, "'%s': %s", path, detail);
+        }
+    }
+    vit__free(&m->alloc, data);
+    return st;
+}
+#endif
+#endif // VIT_NO_STB_IMAGE
+
 // >>forward -------------------------------------------------------------------
 // The fp32 CPU forward pass. Every op here is also the reference its CUDA
 // kernel is tested against. Threads split outputs, never a sum, so results do
@@ -2130,32 +2464,6 @@ VITDEF vit_status vit_load_memory(const void *data, size_t size, const vit_optio
 
 #ifndef VIT_NO_STDIO
 
-// Reads a whole file. Missing file with optional -> VIT_OK and *data NULL.
-static vit_status vit__read_file(const char *path, const vit_allocator *a, int optional, char **data, size_t *size) {
-    *data = NULL;
-    *size = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) return optional ? VIT_OK : vit__fail(vit__load_error, VIT_ERROR_IO, "cannot open '%s'", path);
-    vit_status st = VIT_OK;
-    long long len = -1;
-    if (fseek(f, 0, SEEK_END) == 0) {
-#if defined(_WIN32)
-        len = _ftelli64(f);
-#else
-        len = (long long)ftell(f);
-#endif
-    }
-    if (len < 0 || fseek(f, 0, SEEK_SET) != 0) st = vit__fail(vit__load_error, VIT_ERROR_IO, "cannot read '%s' (not a regular file?)", path);
-    else if ((unsigned long long)len >= (unsigned long long)SIZE_MAX) st = vit__fail(vit__load_error, VIT_ERROR_LIMIT, "'%s' is too large", path);
-    else if (!(*data = (char *)vit__malloc(a, (size_t)len + 1))) st = vit__fail(vit__load_error, VIT_ERROR_OUT_OF_MEMORY, "out of memory reading %lld bytes of '%s'", len, path);
-    else if (len > 0 && fread(*data, 1, (size_t)len, f) != (size_t)len) st = vit__fail(vit__load_error, VIT_ERROR_IO, "short read from '%s'", path);
-    fclose(f);
-    if (st != VIT_OK) { vit__free(a, *data); *data = NULL; return st; }
-    (*data)[len] = 0;
-    *size = (size_t)len;
-    return VIT_OK;
-}
-
 // Path of `name` in the directory of `path`, into buf. 0 if it does not fit.
 static int vit__sibling(const char *path, const char *name, char *buf, size_t cap) {
     const char *slash = strrchr(path, '/');
@@ -2180,16 +2488,16 @@ VITDEF vit_status vit_load(const char *safetensors_path, const vit_options *opts
     char *data = NULL, *cfg = NULL, *pre = NULL;
     size_t size = 0, cfg_size = 0, pre_size = 0;
     char path[4096];
-    st = vit__read_file(safetensors_path, &o.allocator, 0, &data, &size);
+    st = vit__read_file(safetensors_path, &o.allocator, 0, &data, &size, vit__load_error);
     if (st == VIT_OK) {
         if (o.config_path) {
-            if (o.config_path[0]) st = vit__read_file(o.config_path, &o.allocator, 0, &cfg, &cfg_size);
+            if (o.config_path[0]) st = vit__read_file(o.config_path, &o.allocator, 0, &cfg, &cfg_size, vit__load_error);
         } else if (vit__sibling(safetensors_path, "config.json", path, sizeof(path))) {
-            st = vit__read_file(path, &o.allocator, 1, &cfg, &cfg_size);
+            st = vit__read_file(path, &o.allocator, 1, &cfg, &cfg_size, vit__load_error);
         }
     }
     if (st == VIT_OK && !(o.config_path && !o.config_path[0]) && vit__sibling(safetensors_path, "preprocessor_config.json", path, sizeof(path)))
-        st = vit__read_file(path, &o.allocator, 1, &pre, &pre_size);
+        st = vit__read_file(path, &o.allocator, 1, &pre, &pre_size, vit__load_error);
     if (st == VIT_OK) {
         vit__bytes c = {cfg, cfg_size}, p = {pre, pre_size};
         st = vit__create(data, size, opts, c, p, out);
@@ -2231,6 +2539,29 @@ VITDEF vit_status vit_forward(vit_model *m, const float *images, int n, float *l
 VITDEF vit_status vit_embed(vit_model *m, const float *images, int n, float *features) {
     return vit__run(m, images, n, features, 0);
 }
+
+#if !defined(VIT_NO_STB_IMAGE) && !defined(VIT_NO_STDIO)
+VITDEF vit_status vit_classify_file(vit_model *m, const char *path, int k, int *classes, float *probs) {
+    if (!m) return VIT_ERROR_INVALID_ARGUMENT;
+    const vit_config *c = &m->cfg;
+    if (!path || !classes || k < 1)
+        return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "vit_classify_file: path and classes must be non-NULL and k >= 1");
+    if (c->num_classes == 0) return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "vit_classify_file: the model has no classifier head");
+    size_t pixels = (size_t)c->in_chans * c->image_size * c->image_size;
+    float *image = (float *)vit__malloc(&m->alloc, (pixels + (size_t)c->num_classes) * sizeof(float));
+    if (!image) return vit__fail(m->error, VIT_ERROR_OUT_OF_MEMORY, "out of memory for one image");
+    float *logits = image + pixels;
+    vit_status st = vit_preprocess_file(m, path, image);
+    if (st == VIT_OK) st = vit_forward(m, image, 1, logits);
+    if (st == VIT_OK) {
+        vit_softmax(logits, c->num_classes);
+        int got = vit_topk(logits, c->num_classes, k, classes);
+        for (int i = 0; probs && i < got; i++) probs[i] = logits[classes[i]];
+    }
+    vit__free(&m->alloc, image);
+    return st;
+}
+#endif
 
 static vit_status vit__run_async(vit_model *m, const float *device_images, int n, float *device_out, void *stream, int want_logits) {
     if (!m) return VIT_ERROR_INVALID_ARGUMENT;

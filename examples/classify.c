@@ -1,0 +1,114 @@
+// vit-classify: print the top-K classes of each image.
+//
+//   vit-classify [--top K] [--device auto|cpu|cuda] [--dtype fp32|bf16|fp16]
+//                [--threads N] MODEL.safetensors IMAGE...
+//
+// Results go to stdout, timing and device to stderr. Exit status: 0 when every
+// image was classified, 1 when the model or any image failed, 2 on bad usage.
+#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L // clock_gettime
+#endif
+#define VIT_IMPLEMENTATION
+#include "vit.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double seconds(void) {
+#ifdef _WIN32
+    return (double)clock() / CLOCKS_PER_SEC;
+#else
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+#endif
+}
+
+static int usage(const char *why) {
+    fprintf(stderr, "vit-classify: %s\n"
+                    "usage: vit-classify [--top K] [--device auto|cpu|cuda] [--dtype fp32|bf16|fp16] [--threads N]\n"
+                    "                    MODEL.safetensors IMAGE...\n", why);
+    return 2;
+}
+
+// Parses a positive int option value; 0 on error.
+static int positive(const char *s) {
+    char *end;
+    long v = strtol(s, &end, 10);
+    return (*s && !*end && v > 0 && v <= 1000000) ? (int)v : 0;
+}
+
+int main(int argc, char **argv) {
+    vit_options opts;
+    memset(&opts, 0, sizeof(opts));
+    int top = 5, i = 1;
+    char why[256];
+    for (; i < argc && argv[i][0] == '-' && argv[i][1] == '-'; i++) {
+        const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(opt, "--")) { i++; break; }
+        if (!strcmp(opt, "--help")) { usage("classify images with a ViT"); return 0; }
+        if (!val) { snprintf(why, sizeof(why), "option %s needs a value", opt); return usage(why); }
+        i++;
+        if (!strcmp(opt, "--top")) {
+            if (!(top = positive(val))) { snprintf(why, sizeof(why), "--top wants a positive number, not '%s'", val); return usage(why); }
+        } else if (!strcmp(opt, "--threads")) {
+            if (!(opts.num_threads = positive(val))) { snprintf(why, sizeof(why), "--threads wants a positive number, not '%s'", val); return usage(why); }
+        } else if (!strcmp(opt, "--device")) {
+            if (!strcmp(val, "auto")) opts.device = VIT_DEVICE_DEFAULT;
+            else if (!strcmp(val, "cpu")) opts.device = VIT_DEVICE_CPU;
+            else if (!strcmp(val, "cuda")) opts.device = VIT_DEVICE_CUDA;
+            else { snprintf(why, sizeof(why), "--device wants auto, cpu or cuda, not '%s'", val); return usage(why); }
+        } else if (!strcmp(opt, "--dtype")) {
+            if (!strcmp(val, "fp32")) opts.dtype = VIT_DTYPE_F32;
+            else if (!strcmp(val, "bf16")) opts.dtype = VIT_DTYPE_BF16;
+            else if (!strcmp(val, "fp16")) opts.dtype = VIT_DTYPE_F16;
+            else { snprintf(why, sizeof(why), "--dtype wants fp32, bf16 or fp16, not '%s'", val); return usage(why); }
+        } else {
+            snprintf(why, sizeof(why), "unknown option '%s'", opt);
+            return usage(why);
+        }
+    }
+    if (argc - i < 2) return usage(argc - i < 1 ? "no model given" : "no image given");
+    const char *model_path = argv[i++];
+
+    double t0 = seconds();
+    vit_model *model = NULL;
+    vit_status st = vit_load(model_path, &opts, &model);
+    if (st != VIT_OK) {
+        fprintf(stderr, "vit-classify: cannot load '%s': %s: %s\n", model_path, vit_status_string(st), vit_last_error(NULL));
+        return 1;
+    }
+    const vit_config *cfg = vit_model_config(model);
+    if (cfg->num_classes == 0) {
+        fprintf(stderr, "vit-classify: '%s' has no classifier head (a feature extractor); nothing to classify\n", model_path);
+        vit_free(model);
+        return 1;
+    }
+    fprintf(stderr, "model: %s ViT, %dx%d input, %d channels, width %d, depth %d, %d heads, %d classes; %s %s; loaded in %.0f ms\n",
+            cfg->source == VIT_SOURCE_HF ? "Hugging Face" : "timm", cfg->image_size, cfg->image_size, cfg->in_chans,
+            cfg->dim, cfg->depth, cfg->num_heads, cfg->num_classes, cfg->device == VIT_DEVICE_CUDA ? "cuda" : "cpu",
+            cfg->dtype == VIT_DTYPE_BF16 ? "bf16" : cfg->dtype == VIT_DTYPE_F16 ? "fp16" : "fp32", (seconds() - t0) * 1e3);
+    if (top > cfg->num_classes) top = cfg->num_classes;
+    int *classes = (int *)malloc((size_t)top * sizeof(int));
+    float *probs = (float *)malloc((size_t)top * sizeof(float));
+    if (!classes || !probs) { fprintf(stderr, "vit-classify: out of memory\n"); vit_free(model); return 1; }
+    int failed = 0;
+    for (; i < argc; i++) {
+        double t = seconds();
+        st = vit_classify_file(model, argv[i], top, classes, probs);
+        if (st != VIT_OK) {
+            fprintf(stderr, "vit-classify: %s: %s\n", vit_status_string(st), vit_last_error(model));
+            failed++;
+            continue;
+        }
+        printf("%s\n", argv[i]);
+        for (int k = 0; k < top; k++) printf("  %6.2f%%  %s (%d)\n", probs[k] * 100.0f, vit_label(model, classes[k]), classes[k]);
+        fflush(stdout);
+        fprintf(stderr, "%s: %.1f ms\n", argv[i], (seconds() - t) * 1e3);
+    }
+    free(classes);
+    free(probs);
+    vit_free(model);
+    return failed ? 1 : 0;
+}
