@@ -844,7 +844,7 @@ static int vit__json_double(const vit__json *j, int n, double *out) {
         while (p < e && *p >= '0' && *p <= '9') { if (eval < 100000) eval = eval * 10 + (*p - '0'); p++; }
     }
     exp10 += eneg ? -eval : eval;
-    double v = exp10 < 0 ? mant / pow(10.0, -exp10) : mant * pow(10.0, exp10);
+    double v = mant == 0.0 ? 0.0 : exp10 < 0 ? mant / pow(10.0, -exp10) : mant * pow(10.0, exp10); // 0e999: not 0 * inf
     *out = neg ? -v : v;
     return 1;
 }
@@ -1685,7 +1685,9 @@ static vit_status vit__read_file(const char *path, const vit_allocator *a, int o
         len = (long long)ftell(f);
 #endif
     }
-    if (len < 0 || fseek(f, 0, SEEK_SET) != 0) st = vit__fail(err, VIT_ERROR_IO, "cannot read '%s' (not a regular file?)", path);
+    // a directory opens, and ftell gives LLONG_MAX; reading one byte fails (EISDIR)
+    if (len < 0 || fseek(f, 0, SEEK_SET) != 0 || (getc(f) == EOF && ferror(f)) || fseek(f, 0, SEEK_SET) != 0)
+        st = vit__fail(err, VIT_ERROR_IO, "cannot read '%s' (not a regular file?)", path);
     else if ((unsigned long long)len >= (unsigned long long)SIZE_MAX) st = vit__fail(err, VIT_ERROR_LIMIT, "'%s' is too large", path);
     else if (!(*data = (char *)vit__malloc(a, (size_t)len + 1))) st = vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory reading %lld bytes of '%s'", len, path);
     else if (len > 0 && fread(*data, 1, (size_t)len, f) != (size_t)len) st = vit__fail(err, VIT_ERROR_IO, "short read from '%s'", path);
@@ -2345,7 +2347,11 @@ static vit_status vit__create(const void *data, size_t size, const vit_options *
             st = vit__fail(err, st, "config.json: %s", detail);
         } else L.cfg_root = 0;
     }
-    if (st == VIT_OK && preproc.data && vit__json_parse(&L.pre, preproc.data, preproc.size, &alloc, err) == VIT_OK) L.pre_root = 0;
+    if (st == VIT_OK && preproc.data) { // a malformed preprocessor_config.json is ignored; running out of memory is not
+        vit_status pst = vit__json_parse(&L.pre, preproc.data, preproc.size, &alloc, err);
+        if (pst == VIT_OK) L.pre_root = 0;
+        else if (pst == VIT_ERROR_OUT_OF_MEMORY) st = pst;
+    }
     if (st == VIT_OK) {
         m = (vit_model *)vit__malloc(&alloc, sizeof(vit_model));
         if (!m) st = vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for the model");
@@ -2587,3 +2593,48 @@ VITDEF vit_status vit_embed_async(vit_model *m, const float *device_images, int 
 
 #endif // VIT_IMPLEMENTATION_INCLUDED
 #endif // VIT_IMPLEMENTATION
+
+/*
+   REVISION HISTORY
+      0.1.0 (2026-11-22) first release: safetensors loader, preprocessing, CPU forward pass
+
+------------------------------------------------------------------------------
+This software is available under 2 licenses -- choose whichever you prefer.
+------------------------------------------------------------------------------
+ALTERNATIVE A - MIT License
+Copyright (c) 2026 the vit.h developers
+Permission is hereby granted, free of charge, to any person obtaining a copy of
+this software and associated documentation files (the "Software"), to deal in
+the Software without restriction, including without limitation the rights to
+use, copy, modify, merge, publish, distribute, sublicense, and/or sell copies
+of the Software, and to permit persons to whom the Software is furnished to do
+so, subject to the following conditions:
+The above copyright notice and this permission notice shall be included in all
+copies or substantial portions of the Software.
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+SOFTWARE.
+------------------------------------------------------------------------------
+ALTERNATIVE B - Public Domain (www.unlicense.org)
+This is free and unencumbered software released into the public domain.
+Anyone is free to copy, modify, publish, use, compile, sell, or distribute this
+software, either in source code form or as a compiled binary, for any purpose,
+commercial or non-commercial, and by any means.
+In jurisdictions that recognize copyright laws, the author or authors of this
+software dedicate any and all copyright interest in the software to the public
+domain. We make this dedication for the benefit of the public at large and to
+the detriment of our heirs and successors. We intend this dedication to be an
+overt act of relinquishment in perpetuity of all present and future rights to
+this software under copyright law.
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+AUTHORS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER LIABILITY, WHETHER IN AN
+ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM, OUT OF OR IN CONNECTION
+WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.
+------------------------------------------------------------------------------
+*/
