@@ -1447,6 +1447,16 @@ static vit_status vit__infer_config(vit__loader *L, vit_config *c, const vit__st
         return vit__fail(err, depth < s->depth ? VIT_ERROR_MISSING_TENSOR : VIT_ERROR_SHAPE_MISMATCH,
                          "config.json says depth %d but the file has %d blocks", s->depth, depth);
     if (depth == 0) return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "no transformer blocks found");
+    for (int i = 0; i < L->count; i++) { // blocks past a gap in the numbering would be silently dropped
+        const char *nm = L->tensors[i].name, *pre = c->source == VIT_SOURCE_TIMM ? "blocks." : "encoder.layer.";
+        size_t pl = strlen(L->prefix);
+        if (c->source == VIT_SOURCE_HF) { if (strncmp(nm, L->prefix, pl)) continue; nm += pl; }
+        if (strncmp(nm, pre, strlen(pre))) continue;
+        long b = strtol(nm + strlen(pre), NULL, 10);
+        if (b >= depth)
+            return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "tensor '%s' belongs to block %ld, but block %d's norm is missing (blocks must be numbered 0..depth-1)",
+                             L->tensors[i].name, b, depth);
+    }
     c->depth = depth;
     const vit__tensor *fc1 = c->source == VIT_SOURCE_TIMM ? vit__find(L, "blocks.0.mlp.fc1.weight")
                                                           : vit__findf(L, name, sizeof(name), "%sencoder.layer.0.intermediate.dense.weight", L->prefix);
@@ -1715,6 +1725,9 @@ static vit_status vit__read_file(const char *path, const vit_allocator *a, int o
 #endif
 #define STB_IMAGE_STATIC
 #define STB_IMAGE_IMPLEMENTATION
+#define STBI_NO_HDR // formats the issue does not ask for: less hostile-input surface
+#define STBI_NO_PSD
+#define STBI_NO_PIC
 #define STBI_MAX_DIMENSIONS VIT_MAX_IMAGE_SIDE
 #define STBI_MALLOC(sz) VIT_MALLOC(sz)
 #define STBI_FREE(p) VIT_FREE(p)
@@ -1926,11 +1939,43 @@ VITDEF vit_status vit_preprocess_rgb8(vit_model *m, const unsigned char *pixels,
 }
 
 #ifndef VIT_NO_STB_IMAGE
+// stb_image up to 2.27 overruns its Huffman tables on a DHT segment whose code
+// counts add up to more than 256. Walk the JPEG's segments (and the markers
+// between scans) and refuse such a table before stb sees it. 0 = refuse.
+static int vit__jpeg_tables_ok(const unsigned char *p, size_t size) {
+    if (size < 4 || p[0] != 0xFF || p[1] != 0xD8) return 1; // not a JPEG
+    size_t i = 2;
+    while (i + 4 <= size) {
+        if (p[i] != 0xFF) { i++; continue; } // entropy-coded data: look for the next marker
+        unsigned char mk = p[i + 1];
+        if (mk == 0xFF) { i++; continue; } // fill byte
+        if (mk == 0x00 || (mk >= 0xD0 && mk <= 0xD7) || mk == 0x01) { i += 2; continue; } // stuffing, RSTn, TEM
+        if (mk == 0xD9) return 1; // EOI
+        size_t len = (size_t)p[i + 2] << 8 | p[i + 3];
+        if (mk == 0xC4) { // as stb reads it: tables until the length runs out, zeros past the end of the data
+            long left = (long)len - 2;
+            size_t q = i + 4;
+            while (left > 0 && q < size) {
+                size_t n = 0;
+                for (size_t k = q + 1; k <= q + 16 && k < size; k++) n += p[k];
+                if (n > 256) return 0;
+                q += 17 + n;
+                left -= 17 + (long)n;
+            }
+        }
+        if (len < 2) return 1; // stb reports the bad length itself
+        i += 2 + len;
+    }
+    return 1;
+}
+
 VITDEF vit_status vit_preprocess_memory(vit_model *m, const void *data, size_t size, float *out) {
     if (!m) return VIT_ERROR_INVALID_ARGUMENT;
     if (!data || !out || size == 0 || size > INT_MAX)
         return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "vit_preprocess_memory: data and out must be non-NULL and 0 < size <= INT_MAX");
     int w, h, n;
+    if (!vit__jpeg_tables_ok((const unsigned char *)data, size))
+        return vit__fail(m->error, VIT_ERROR_IMAGE_DECODE, "cannot decode image: corrupt JPEG (Huffman table with more than 256 codes)");
     // check the dimensions before decoding: decompression bombs are refused unallocated
     if (!stbi_info_from_memory((const unsigned char *)data, (int)size, &w, &h, &n))
         return vit__fail(m->error, VIT_ERROR_IMAGE_DECODE, "cannot decode image: %s", stbi_failure_reason());

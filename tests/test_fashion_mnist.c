@@ -1,0 +1,130 @@
+// test_fashion_mnist: the shipped model on the real Fashion-MNIST test set.
+// vit.h (CPU, fp32) classifies the 10,000 test images from Debian's
+// dataset-fashion-mnist and must (1) reach the accuracy PyTorch recorded at
+// training time within 0.1 percentage points, (2) agree with PyTorch's
+// prediction on >= 99.9% of images, (3) match PyTorch's logits within 1e-4
+// relative (max |diff| / max |ref|).
+//
+// usage: test_fashion_mnist MODEL_DIR DATA_DIR [LIMIT]
+//   DATA_DIR holds the decompressed t10k-images-idx3-ubyte / t10k-labels-idx1-ubyte;
+//   LIMIT runs only the first LIMIT images (agreement and logits checks only).
+#define VIT_IMPLEMENTATION
+#include "../vit.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static unsigned char *read_all(const char *path, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *buf = n > 0 ? (unsigned char *)malloc((size_t)n + 1) : NULL;
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) { free(buf); buf = NULL; }
+    fclose(f);
+    if (buf) { buf[n] = 0; *size = (size_t)n; }
+    return buf;
+}
+
+static unsigned be32(const unsigned char *p) { return (unsigned)p[0] << 24 | (unsigned)p[1] << 16 | (unsigned)p[2] << 8 | p[3]; }
+
+// The integer after "key": in a JSON text (the report is ours; no full parser needed).
+static long json_int(const char *text, const char *key) {
+    char pat[64];
+    snprintf(pat, sizeof(pat), "\"%s\":", key);
+    const char *p = strstr(text, pat);
+    return p ? strtol(p + strlen(pat), NULL, 10) : -1;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 3) { fprintf(stderr, "usage: test_fashion_mnist MODEL_DIR DATA_DIR [LIMIT]\n"); return 2; }
+    char path[1024];
+    size_t isize = 0, lsize = 0, rsize = 0, psize = 0, gsize = 0;
+    snprintf(path, sizeof(path), "%s/t10k-images-idx3-ubyte", argv[2]);
+    unsigned char *images = read_all(path, &isize);
+    snprintf(path, sizeof(path), "%s/t10k-labels-idx1-ubyte", argv[2]);
+    unsigned char *labels = read_all(path, &lsize);
+    snprintf(path, sizeof(path), "%s/train_report.json", argv[1]);
+    char *report = (char *)read_all(path, &rsize);
+    snprintf(path, sizeof(path), "%s/test_predictions.bin", argv[1]);
+    unsigned char *torch_pred = read_all(path, &psize);
+    snprintf(path, sizeof(path), "%s/test_logits.bin", argv[1]);
+    float *torch_logits = (float *)read_all(path, &gsize);
+    if (!images || !labels || !report || !torch_pred || !torch_logits || isize < 16 || lsize < 8 || be32(images) != 2051 || be32(labels) != 2049) {
+        printf("NOT OK cannot read the dataset in %s or the training report in %s\n", argv[2], argv[1]);
+        printf("0 passed, 1 failed\n");
+        return 1;
+    }
+    int n = (int)be32(images + 4), rows = (int)be32(images + 8), cols = (int)be32(images + 12);
+    int limit = argc > 3 ? atoi(argv[3]) : n;
+    if (limit <= 0 || limit > n) limit = n;
+    long torch_correct = json_int(report, "test_correct");
+    if ((size_t)n * rows * cols + 16 > isize || (size_t)n + 8 > lsize || psize < (size_t)n || gsize < (size_t)n * 10 * 4 || torch_correct < 0) {
+        printf("NOT OK inconsistent dataset or report files\n0 passed, 1 failed\n");
+        return 1;
+    }
+
+    snprintf(path, sizeof(path), "%s/model.safetensors", argv[1]);
+    vit_options opts;
+    memset(&opts, 0, sizeof(opts));
+    opts.max_batch = 100;
+    opts.device = VIT_DEVICE_CPU;
+    vit_model *m = NULL;
+    vit_status st = vit_load(path, &opts, &m);
+    if (st != VIT_OK) {
+        printf("NOT OK load %s: %s: %s\n0 passed, 1 failed\n", path, vit_status_string(st), vit_last_error(NULL));
+        return 1;
+    }
+    const vit_config *c = vit_model_config(m);
+    int K = c->num_classes, passed = 0, failed = 0;
+    size_t per_image = (size_t)c->in_chans * c->image_size * c->image_size;
+    float *batch = (float *)malloc(100 * per_image * sizeof(float));
+    float *logits = (float *)malloc(100 * (size_t)K * sizeof(float));
+    int correct = 0, agree = 0;
+    double max_diff = 0, max_ref = 0;
+    for (int i0 = 0; i0 < limit && st == VIT_OK; i0 += 100) {
+        int B = limit - i0 < 100 ? limit - i0 : 100;
+        for (int b = 0; b < B && st == VIT_OK; b++) // through the public preprocessing path
+            st = vit_preprocess_rgb8(m, images + 16 + (size_t)(i0 + b) * rows * cols, cols, rows, cols, 1, batch + (size_t)b * per_image);
+        if (st == VIT_OK) st = vit_forward(m, batch, B, logits);
+        for (int b = 0; b < B && st == VIT_OK; b++) {
+            const float *l = logits + (size_t)b * K, *ref = torch_logits + (size_t)(i0 + b) * 10;
+            int best = 0;
+            for (int k = 1; k < K; k++) if (l[k] > l[best]) best = k;
+            correct += best == labels[8 + i0 + b];
+            agree += best == torch_pred[i0 + b];
+            for (int k = 0; k < K; k++) {
+                double d = fabs((double)l[k] - ref[k]);
+                if (!(d <= max_diff)) max_diff = d; // NaN sticks
+                if (fabs(ref[k]) > max_ref) max_ref = fabs(ref[k]);
+            }
+        }
+    }
+    if (st != VIT_OK) {
+        printf("NOT OK forward: %s: %s\n", vit_status_string(st), vit_last_error(m));
+        failed++;
+    } else {
+        double rel = max_diff / max_ref;
+        int ok = rel <= 1e-4;
+        printf("%s logits vs PyTorch over %d images: max |diff| / max |ref| = %.2e (<= 1e-4)\n", ok ? "OK" : "NOT OK", limit, rel);
+        ok ? passed++ : failed++;
+        ok = agree * 1000 >= limit * 999;
+        printf("%s per-image agreement with PyTorch: %d / %d (%.3f%%, >= 99.9%%)\n", ok ? "OK" : "NOT OK", agree, limit, 100.0 * agree / limit);
+        ok ? passed++ : failed++;
+        if (limit == n) {
+            double ours = 100.0 * correct / n, theirs = 100.0 * torch_correct / n;
+            ok = fabs(ours - theirs) <= 0.1 + 1e-9;
+            printf("%s test accuracy: vit.h %.2f%% (%d / %d), PyTorch at training %.2f%% (%ld / %d), within 0.1 pp\n",
+                   ok ? "OK" : "NOT OK", ours, correct, n, theirs, torch_correct, n);
+            ok ? passed++ : failed++;
+        } else {
+            printf("SKIP accuracy (only %d of %d images run)\n", limit, n);
+        }
+    }
+    vit_free(m);
+    free(batch); free(logits); free(images); free(labels); free(report); free(torch_pred); free(torch_logits);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
