@@ -18,13 +18,59 @@ CUDA_ARCH ?= -gencode=arch=compute_90a,code=sm_90a -gencode=arch=compute_80,code
 NVCCFLAGS ?= -O3 -std=c++17 $(CUDA_ARCH) -Xcompiler -fopenmp,-Wall,-Wextra -Werror all-warnings
 HAVE_NVCC := $(shell command -v $(NVCC) >/dev/null 2>&1 && echo yes)
 REF_CASES := $(sort $(wildcard tests/data/ref/*/))
+FMNIST_DEB := /usr/share/datasets/fashion-mnist
+FMNIST     := $(BUILD)/fashion-mnist
+MODEL      := models/fashion_mnist/model.safetensors
+SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+SHELL      := /bin/bash
+export OMP_WAIT_POLICY ?= passive  # the tests share 2 cores with the build; spinning threads starve it
 
-.PHONY: all cpu cuda test test-cpu test-asan test-compile test-gpu bench demo clean deps
+.PHONY: bench-cpu lint
+.PHONY: all cpu cuda test test-cpu test-asan test-tsan test-valgrind test-compile test-gpu bench demo clean deps fuzz fuzz-smoke
 
 all: cpu cuda
 
-cpu: $(BUILD)/test_model $(BUILD)/test_errors $(BUILD)/minimal
+cpu: deps $(BUILD)/vit-classify-cpu $(BUILD)/vit-similar $(BUILD)/minimal
 	@echo "built CPU targets with $(CC)"
+
+# Debian packages the build and tests need, installed when missing
+deps:
+	@if [ ! -f /usr/include/stb/stb_image.h ] || [ ! -f $(FMNIST_DEB)/t10k-images-idx3-ubyte.gz ]; then \
+	    echo "installing libstb-dev and dataset-fashion-mnist"; \
+	    $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libstb-dev dataset-fashion-mnist; fi
+
+$(FMNIST)/%: $(FMNIST_DEB)/%.gz | deps
+	@mkdir -p $(FMNIST)
+	gzip -dc $< > $@
+
+$(BUILD)/vit-classify-cpu: examples/classify.c vit.h | $(BUILD)
+	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
+
+$(BUILD)/bench_cpu: tools/bench_cpu.c vit.h | $(BUILD) deps
+	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
+
+# CPU benchmark beside timm (needs python3 with torch and timm)
+bench-cpu: $(BUILD)/bench_cpu
+	OMP_WAIT_POLICY=active python3 tools/bench_cpu.py
+
+$(BUILD)/vit-similar: examples/similar.c vit.h | $(BUILD)
+	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
+
+# vit-classify: the CUDA build where nvcc exists (it falls back to the CPU at run time), else the CPU build
+ifeq ($(HAVE_NVCC),yes)
+$(BUILD)/vit-classify: examples/classify.c vit.h vit_kernels.cuh | $(BUILD)
+	$(NVCC) $(NVCCFLAGS) -I. -x cu $< -o $@
+else
+$(BUILD)/vit-classify: $(BUILD)/vit-classify-cpu
+	cp $< $@
+endif
+
+demo: deps $(BUILD)/vit-classify
+	@echo "Fashion-MNIST test images, classified by the shipped ViT ($(MODEL)):"
+	@while read -r file id label; do \
+	    got=$$($(BUILD)/vit-classify --top 1 $(MODEL) examples/images/$$file 2>/dev/null | sed -n 2p | sed 's/^ *//'); \
+	    printf '  %-24s true: %-12s predicted: %s\n' "$$file" "$$label" "$$got"; \
+	done < examples/images/labels.txt
 
 ifeq ($(HAVE_NVCC),yes)
 cuda: $(BUILD)/test_compile_cuda
@@ -37,13 +83,13 @@ endif
 $(BUILD):
 	mkdir -p $(BUILD)
 
-$(BUILD)/%: tests/%.c vit.h | $(BUILD)
+$(BUILD)/%: tests/%.c vit.h | $(BUILD) deps
 	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
 
-$(BUILD)/minimal: examples/minimal.c vit.h | $(BUILD)
+$(BUILD)/minimal: examples/minimal.c vit.h | $(BUILD) deps
 	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
 
-$(BUILD)/asan_%: tests/%.c vit.h | $(BUILD)
+$(BUILD)/asan_%: tests/%.c vit.h | $(BUILD) deps
 	$(CC) -std=c99 $(WARN) $(SANFLAGS) $< -o $@ $(LDLIBS)
 
 # vit.h must compile as C++ and, under nvcc, with the CUDA kernels
@@ -56,19 +102,108 @@ $(BUILD)/test_compile_cuda: tests/test_compile.cpp vit.h vit_kernels.cuh | $(BUI
 test: test-cpu test-compile
 	@echo "make test: all passed"
 
-test-cpu: $(BUILD)/test_model $(BUILD)/test_errors
+FMNIST_FILES = $(FMNIST)/t10k-images-idx3-ubyte $(FMNIST)/t10k-labels-idx1-ubyte
+
+test-cpu: deps $(BUILD)/test_model $(BUILD)/test_errors $(BUILD)/test_preprocess $(BUILD)/test_fashion_mnist $(FMNIST_FILES) cpu
 	$(BUILD)/test_model $(REF_CASES)
 	$(BUILD)/test_errors tests/data/ref/timm_token_odd_heads
+	$(BUILD)/test_preprocess tests/data/preprocess
+	$(BUILD)/test_fashion_mnist models/fashion_mnist $(FMNIST)
+	$(BUILD)/vit-classify-cpu --top 2 $(MODEL) examples/images/0000_ankle_boot.png | grep -q "Ankle boot"
 
-test-asan: $(BUILD)/asan_test_model $(BUILD)/asan_test_errors
+# the sanitizer run takes the Fashion-MNIST test on its first 300 images only
+test-asan: deps $(BUILD)/asan_test_model $(BUILD)/asan_test_errors $(BUILD)/asan_test_preprocess $(BUILD)/asan_test_fashion_mnist $(FMNIST_FILES)
 	$(BUILD)/asan_test_model $(REF_CASES)
 	$(BUILD)/asan_test_errors tests/data/ref/timm_token_odd_heads
+	$(BUILD)/asan_test_preprocess tests/data/preprocess
+	$(BUILD)/asan_test_fashion_mnist models/fashion_mnist $(FMNIST) 300
 
 test-compile: $(BUILD)/test_compile_cpp cuda
 	$(BUILD)/test_compile_cpp
 ifeq ($(HAVE_NVCC),yes)
 	@echo "nvcc build of vit.h + vit_kernels.cuh for sm_90a/sm_80/sm_86/sm_89: ok"
 endif
+
+# threads: several models on several threads, under ThreadSanitizer (no OpenMP:
+# libgomp is not instrumented)
+$(BUILD)/tsan_test_threads: tests/test_threads.c vit.h | $(BUILD) deps
+	clang -std=c99 -g -O1 -fsanitize=thread $(WARN) -I. $< -o $@ -lm -lpthread
+
+test-tsan: $(BUILD)/tsan_test_threads
+	$(BUILD)/tsan_test_threads tests/data/ref/timm_token_odd_heads/model.safetensors tests/data/ref/hf_vit/model.safetensors
+
+# the CPU suite once under Valgrind memcheck (single-threaded build)
+$(BUILD)/vg_%: tests/%.c vit.h | $(BUILD) deps
+	$(CC) -std=c99 -O1 -g $(WARN) -I. $< -o $@ $(LDLIBS)
+
+VALGRIND = valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
+test-valgrind: $(BUILD)/vg_test_model $(BUILD)/vg_test_preprocess $(BUILD)/vg_test_errors $(BUILD)/vg_test_fashion_mnist $(FMNIST_FILES)
+	$(VALGRIND) $(BUILD)/vg_test_model $(REF_CASES)
+	$(VALGRIND) $(BUILD)/vg_test_preprocess tests/data/preprocess
+	$(VALGRIND) $(BUILD)/vg_test_errors tests/data/ref/timm_token_odd_heads
+	$(VALGRIND) $(BUILD)/vg_test_fashion_mnist models/fashion_mnist $(FMNIST) 100
+
+# libFuzzer harnesses (clang): make fuzz FUZZ_SECONDS=600 for a campaign;
+# fuzz-smoke replays the committed corpus and fuzzes each harness briefly
+FUZZ_SECONDS ?= 60
+FUZZERS = $(BUILD)/fuzz_load $(BUILD)/fuzz_preprocess $(BUILD)/fuzz_forward
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c vit.h | $(BUILD) deps
+	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I. $< -o $@ -lm
+
+fuzz: $(FUZZERS)
+	@for f in load preprocess forward; do \
+	    mkdir -p $(BUILD)/corpus_$$f; \
+	    echo "fuzz_$$f: $(FUZZ_SECONDS) s"; \
+	    $(BUILD)/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -max_len=16384 -print_final_stats=1 \
+	        -artifact_prefix=$(BUILD)/ $(BUILD)/corpus_$$f tests/fuzz/corpus_$$f > $(BUILD)/fuzz_$$f.log 2>&1; rc=$$?; \
+	    grep -E "^(Done|stat::number_of_executed_units|stat::peak_rss_mb)|DONE" $(BUILD)/fuzz_$$f.log; \
+	    if [ $$rc -ne 0 ]; then tail -40 $(BUILD)/fuzz_$$f.log; exit 1; fi; \
+	done
+
+fuzz-smoke:
+	$(MAKE) fuzz FUZZ_SECONDS=30
+
+# static checks on vit.h, and the C tests built by clang with -Werror
+TIDY_CHECKS = -*,clang-analyzer-*,bugprone-*,-bugprone-easily-swappable-parameters,-bugprone-narrowing-conversions,\
+	-bugprone-reserved-identifier,-bugprone-implicit-widening-of-multiplication-result,-bugprone-macro-parentheses,\
+	-clang-analyzer-security.insecureAPI.DeprecatedOrUnsafeBufferHandling
+lint: | $(BUILD) deps
+	printf '#define VIT_IMPLEMENTATION\n#include "vit.h"\n' > $(BUILD)/lint.c
+	clang-tidy --quiet $(BUILD)/lint.c -header-filter='.*vit\.h' -checks='$(TIDY_CHECKS)' -warnings-as-errors='*' -- -std=c99 -I. 2>&1 | grep -v "warnings generated" || true
+	clang-tidy --quiet $(BUILD)/lint.c -header-filter='.*vit\.h' -checks='$(TIDY_CHECKS)' -warnings-as-errors='*' -- -std=c99 -I. >/dev/null 2>&1
+	cppcheck --std=c99 --enable=warning,portability,performance --error-exitcode=1 -q -I. -DVIT_IMPLEMENTATION -D__GNUC__ \
+	    -U__CUDACC__ -UVIT_NO_STDIO -UVIT_NO_STB_IMAGE -D_OPENMP --suppress=missingIncludeSystem vit.h
+	for t in test_model test_errors test_preprocess test_fashion_mnist; do \
+	    clang -std=c99 -O1 -fopenmp $(WARN) -I. tests/$$t.c -o $(BUILD)/clang_$$t -lm || exit 1; done
+	@echo "lint: clang-tidy, cppcheck and clang -Werror clean"
+
+# ---- GPU: op tests, end-to-end tests, benchmark (built by `make test` too, run only here)
+GPU_REF_DIR ?= /tmp/vit_gpu_ref
+SANITIZER   ?= compute-sanitizer
+
+$(BUILD)/test_ops: tests/test_ops.cu vit.h vit_kernels.cuh | $(BUILD)
+	$(NVCC) $(NVCCFLAGS) $< -o $@
+
+$(BUILD)/test_gpu_model: tests/test_gpu_model.cu vit.h vit_kernels.cuh | $(BUILD)
+	$(NVCC) $(NVCCFLAGS) $< -o $@
+
+$(BUILD)/vit_bench: tools/vit_bench.cu vit.h vit_kernels.cuh | $(BUILD)
+	$(NVCC) $(NVCCFLAGS) $< -o $@
+
+# test_ops (every kernel vs its CPU reference), the reference cases and timm
+# ViT-Ti/S/B/L (references made here by PyTorch on this GPU) end to end, then
+# test_ops' small shapes under compute-sanitizer memcheck and racecheck.
+test-gpu: $(BUILD)/test_ops $(BUILD)/test_gpu_model
+	$(BUILD)/test_ops
+	python3 tools/make_gpu_reference.py --out $(GPU_REF_DIR)
+	$(BUILD)/test_gpu_model $(REF_CASES) --timm $(GPU_REF_DIR)/*/
+	$(SANITIZER) --tool memcheck --error-exitcode 1 $(BUILD)/test_ops --small
+	$(SANITIZER) --tool racecheck --error-exitcode 1 $(BUILD)/test_ops --small
+	@echo "make test-gpu: all passed"
+
+# vit.h vs timm eager / torch.compile, written to BENCHMARKS.md (needs torch, timm, a GPU)
+bench: $(BUILD)/vit_bench
+	python3 tools/bench.py --bin $(BUILD)/vit_bench --out BENCHMARKS.md
 
 clean:
 	rm -rf $(BUILD)

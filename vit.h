@@ -332,9 +332,7 @@ VITDEF void vit_softmax(float *values, int n);
 #include <math.h>
 #include <limits.h>
 #include <float.h>
-#ifndef VIT_NO_STDIO
-#include <stdio.h>
-#endif
+#include <stdio.h> // snprintf: VIT_NO_STDIO removes only the file access
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -1019,7 +1017,7 @@ static vit_status vit__st_parse(vit__loader *L, const unsigned char *data, size_
     vit__json_release(&j);
     if (st == VIT_OK) {
         // the data section must be tiled exactly: no overlaps, no holes
-        qsort(order, (size_t)L->count, sizeof(order[0]), vit__tensor_cmp_begin);
+        qsort(order, (size_t)L->count, sizeof(vit__tensor *), vit__tensor_cmp_begin);
         size_t at = 0;
         for (int i = 0; i < L->count && st == VIT_OK; i++) {
             if (order[i]->begin < at)
@@ -1176,7 +1174,7 @@ static vit_status vit__cfg_floats(vit__loader *L, const vit__json *j, int obj, c
     }
     if (j->nodes[n].type != VIT__J_ARR || j->nodes[n].count < 1 || j->nodes[n].count > 3)
         return vit__fail(L->err, VIT_ERROR_BAD_FORMAT, "config.json: '%s' must be a list of 1 to 3 numbers", key);
-    float v[3];
+    float v[3] = {0.0f, 0.0f, 0.0f};
     int i = 0;
     for (int c = j->nodes[n].first_child; c >= 0; c = j->nodes[c].next, i++) {
         if (!vit__json_double(j, c, &d)) return vit__fail(L->err, VIT_ERROR_BAD_FORMAT, "config.json: '%s' must hold numbers", key);
@@ -1252,7 +1250,7 @@ static vit_status vit__read_config(vit__loader *L, vit_config *cfg, vit__stated 
         if (arch >= 0 && j->nodes[arch].type == VIT__J_STR) {
             char name[128];
             vit__json_str(j, arch, name, sizeof(name));
-            if (strncmp(name, "vit_", 4) && strncmp(name, "deit_", 5) && strncmp(name, "deit3_", 6))
+            if (strncmp(name, "vit_", 4) != 0 && strncmp(name, "deit_", 5) != 0 && strncmp(name, "deit3_", 6) != 0)
                 return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json: architecture '%s' is not a plain ViT", name);
             if (strstr(name, "distilled") || strstr(name, "_reg")) // extra prefix tokens
                 return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json: architecture '%s' uses extra prefix tokens", name);
@@ -1450,8 +1448,8 @@ static vit_status vit__infer_config(vit__loader *L, vit_config *c, const vit__st
     for (int i = 0; i < L->count; i++) { // blocks past a gap in the numbering would be silently dropped
         const char *nm = L->tensors[i].name, *pre = c->source == VIT_SOURCE_TIMM ? "blocks." : "encoder.layer.";
         size_t pl = strlen(L->prefix);
-        if (c->source == VIT_SOURCE_HF) { if (strncmp(nm, L->prefix, pl)) continue; nm += pl; }
-        if (strncmp(nm, pre, strlen(pre))) continue;
+        if (c->source == VIT_SOURCE_HF) { if (strncmp(nm, L->prefix, pl) != 0) continue; nm += pl; }
+        if (strncmp(nm, pre, strlen(pre)) != 0) continue;
         long b = strtol(nm + strlen(pre), NULL, 10);
         if (b >= depth)
             return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "tensor '%s' belongs to block %ld, but block %d's norm is missing (blocks must be numbered 0..depth-1)",
@@ -1715,8 +1713,8 @@ static vit_status vit__read_file(const char *path, const vit_allocator *a, int o
 // (Resize(floor(S / crop_pct)) + CenterCrop(S) + ToTensor + Normalize) and
 // Hugging Face's ViTImageProcessor (resize to S x S). The resize is PIL's
 // convolution resampler in its 8-bit fixed-point form (antialiased when
-// shrinking, horizontal pass first, rounded to 8 bits after each pass), so the
-// pixels match PIL's exactly.
+// shrinking, the passes in Pillow 13's order, rounded to 8 bits after each
+// pass), so the pixels match PIL's exactly.
 
 #ifndef VIT_NO_STB_IMAGE
 #ifndef STBI_INCLUDE_STB_IMAGE_H // the user has not brought their own stb_image
@@ -1725,13 +1723,21 @@ static vit_status vit__read_file(const char *path, const vit_allocator *a, int o
 #endif
 #define STB_IMAGE_STATIC
 #define STB_IMAGE_IMPLEMENTATION
+#ifdef VIT_NO_STDIO
+#define STBI_NO_STDIO
+#endif
 #define STBI_NO_HDR // formats the issue does not ask for: less hostile-input surface
 #define STBI_NO_PSD
 #define STBI_NO_PIC
 #define STBI_MAX_DIMENSIONS VIT_MAX_IMAGE_SIDE
-#define STBI_MALLOC(sz) VIT_MALLOC(sz)
+#define STBI_MALLOC(sz) vit__stbi_malloc(sz)
 #define STBI_FREE(p) VIT_FREE(p)
 #define STBI_REALLOC_SIZED(p, oldsz, newsz) vit__stbi_realloc(p, oldsz, newsz)
+static void *vit__stbi_malloc(size_t size) { // zeroed: stb_image 2.27 returns a truncated PNM with its missing pixels unwritten
+    void *p = VIT_MALLOC(size);
+    if (p) memset(p, 0, size);
+    return p;
+}
 static void *vit__stbi_realloc(void *p, size_t old_size, size_t new_size) { // via VIT_MALLOC/VIT_FREE, which have no realloc
     void *q = VIT_MALLOC(new_size ? new_size : 1);
     if (q && p) memcpy(q, p, old_size < new_size ? old_size : new_size);
@@ -1839,32 +1845,44 @@ static vit_status vit__resize_u8(const vit_allocator *a, const unsigned char *sr
     int32_t *hk = NULL, *vk = NULL;
     int hks = vit__resample_coeffs(a, sw, dw, interp, &hb, &hk);
     int vks = hks ? vit__resample_coeffs(a, sh, dh, interp, &vb, &vk) : 0;
-    // the horizontal pass covers only the source rows the vertical pass reads
-    int y_first = vks ? vb[0] : 0, y_last = vks ? vb[(dh - 1) * 2] + vb[(dh - 1) * 2 + 1] : 0;
-    int rows = y_last - y_first;
-    unsigned char *tmp = vks ? (unsigned char *)vit__malloc(a, (size_t)rows * dw * ch) : NULL;
+    // Pillow >= 13 runs the vertical pass first when the height shrinks by more
+    // than twice as many pixels as the width (ImagingResampleInner); the order
+    // changes the rounding to 8 bits between the passes. (Pillow <= 12.1 always
+    // went horizontal first; 12.2-12.3 went vertical first only for h > 100 w.)
+    int vfirst = sh - dh > 0 && sh - dh > (sw - dw) * 2;
+    // horizontal first: that pass covers only the source rows the vertical pass reads
+    int y_first = vks && !vfirst ? vb[0] : 0, y_last = vks ? vb[(dh - 1) * 2] + vb[(dh - 1) * 2 + 1] : 0;
+    int rows = vfirst ? dh : y_last - y_first, tw = vfirst ? sw : dw; // tmp: (rows, tw, ch)
+    unsigned char *tmp = vks ? (unsigned char *)vit__malloc(a, (size_t)rows * tw * ch) : NULL;
     vit_status st = tmp ? VIT_OK : VIT_ERROR_OUT_OF_MEMORY;
-    if (st == VIT_OK) {
-        for (int y = 0; y < rows; y++)
-            for (int x = 0; x < dw; x++) {
-                int xmin = hb[x * 2], n = hb[x * 2 + 1];
-                const int32_t *k = hk + (size_t)x * hks;
-                const unsigned char *s = src + ((size_t)(y + y_first) * sw + xmin) * ch;
-                for (int c = 0; c < ch; c++) {
-                    int64_t acc = (int64_t)1 << (VIT__PRECISION_BITS - 1);
-                    for (int i = 0; i < n; i++) acc += (int64_t)s[(size_t)i * ch + c] * k[i];
-                    tmp[((size_t)y * dw + x) * ch + c] = vit__clip8(acc);
+    for (int pass = 0; st == VIT_OK && pass < 2; pass++) {
+        if ((pass == 0) != vfirst) { // horizontal: src rows [y_first, y_first + rows) -> tmp, or tmp -> dst
+            const unsigned char *in = vfirst ? tmp : src;
+            unsigned char *out = vfirst ? dst : tmp;
+            for (int y = 0; y < rows; y++)
+                for (int x = 0; x < dw; x++) {
+                    int xmin = hb[x * 2], n = hb[x * 2 + 1];
+                    const int32_t *k = hk + (size_t)x * hks;
+                    const unsigned char *s = in + ((size_t)(y + y_first) * sw + xmin) * ch;
+                    for (int c = 0; c < ch; c++) {
+                        int64_t acc = (int64_t)1 << (VIT__PRECISION_BITS - 1);
+                        for (int i = 0; i < n; i++) acc += (int64_t)s[(size_t)i * ch + c] * k[i];
+                        out[((size_t)y * dw + x) * ch + c] = vit__clip8(acc);
+                    }
                 }
+        } else { // vertical: tmp -> dst, or src -> tmp (tw columns)
+            const unsigned char *in = vfirst ? src : tmp;
+            unsigned char *out = vfirst ? tmp : dst;
+            for (int y = 0; y < dh; y++) {
+                int ymin = vb[y * 2] - y_first, n = vb[y * 2 + 1];
+                const int32_t *k = vk + (size_t)y * vks;
+                for (int x = 0; x < tw; x++)
+                    for (int c = 0; c < ch; c++) {
+                        int64_t acc = (int64_t)1 << (VIT__PRECISION_BITS - 1);
+                        for (int i = 0; i < n; i++) acc += (int64_t)in[((size_t)(ymin + i) * tw + x) * ch + c] * k[i];
+                        out[((size_t)y * tw + x) * ch + c] = vit__clip8(acc);
+                    }
             }
-        for (int y = 0; y < dh; y++) {
-            int ymin = vb[y * 2] - y_first, n = vb[y * 2 + 1];
-            const int32_t *k = vk + (size_t)y * vks;
-            for (int x = 0; x < dw; x++)
-                for (int c = 0; c < ch; c++) {
-                    int64_t acc = (int64_t)1 << (VIT__PRECISION_BITS - 1);
-                    for (int i = 0; i < n; i++) acc += (int64_t)tmp[((size_t)(ymin + i) * dw + x) * ch + c] * k[i];
-                    dst[((size_t)y * dw + x) * ch + c] = vit__clip8(acc);
-                }
         }
     }
     vit__free(a, hb); vit__free(a, hk); vit__free(a, vb); vit__free(a, vk); vit__free(a, tmp);
@@ -1901,19 +1919,17 @@ VITDEF vit_status vit_preprocess_rgb8(vit_model *m, const unsigned char *pixels,
         }
     }
     // 2. resize: shorter side to floor(S / crop_pct) (timm), or straight to S x S (HF, squash)
-    int rw, rh;
-    if (c->resize == VIT_RESIZE_SQUARE) { // HF has crop_pct 1: straight to S x S
-        rw = rh = (int)floor(S / (double)c->crop_pct);
-    } else {
-        int scale = (int)floor(S / (double)c->crop_pct);
-        if (width <= height) { rw = scale; rh = (int)((double)scale * height / width); }
-        else { rh = scale; rw = (int)((double)scale * width / height); }
-    }
-    if (rw < 1) rw = 1;
-    if (rh < 1) rh = 1;
+    double rwd, rhd, scale = floor(S / (double)c->crop_pct);
+    if (c->resize == VIT_RESIZE_SQUARE) rwd = rhd = scale; // HF has crop_pct 1: straight to S x S
+    else if (width <= height) { rwd = scale; rhd = floor(scale * height / width); }
+    else { rhd = scale; rwd = floor(scale * width / height); }
     vit_status st = VIT_OK;
+    if (rwd * rhd > (double)VIT_MAX_IMAGE_PIXELS) // the whole resized image is made: a 32768 x 1 sliver would take gigabytes
+        st = vit__fail(m->error, VIT_ERROR_LIMIT, "image %dx%d would be resized to %.0fx%.0f, more than VIT_MAX_IMAGE_PIXELS (%lld)",
+                       width, height, rwd, rhd, (long long)VIT_MAX_IMAGE_PIXELS);
+    int rw = st != VIT_OK || rwd < 1 ? 1 : (int)rwd, rh = st != VIT_OK || rhd < 1 ? 1 : (int)rhd;
     unsigned char *resized = src;
-    if (rw != width || rh != height) {
+    if (st == VIT_OK && (rw != width || rh != height)) {
         resized = (unsigned char *)vit__malloc(a, (size_t)rw * rh * ch);
         st = resized ? vit__resize_u8(a, src, width, height, ch, resized, rw, rh, c->interpolation) : VIT_ERROR_OUT_OF_MEMORY;
         if (st != VIT_OK) vit__fail(m->error, st, "out of memory resizing a %dx%d image to %dx%d", width, height, rw, rh);
@@ -1921,8 +1937,8 @@ VITDEF vit_status vit_preprocess_rgb8(vit_model *m, const unsigned char *pixels,
     // 3. center crop S x S (zero padding where the image is smaller), /255, normalise
     if (st == VIT_OK) {
         int top = vit__half_round_even(rh - S), left = vit__half_round_even(rw - S);
-        if (rh < S) top = -vit__half_round_even(S - rh);
-        if (rw < S) left = -vit__half_round_even(S - rw);
+        if (rh < S) top = -((S - rh) / 2); // torchvision pads (S - r) // 2 before, the rest after
+        if (rw < S) left = -((S - rw) / 2);
         for (int k = 0; k < c->in_chans; k++) {
             float mean = c->mean[k < 3 ? k : 2], std = c->std[k < 3 ? k : 2];
             for (int y = 0; y < S; y++)
@@ -1969,6 +1985,27 @@ static int vit__jpeg_tables_ok(const unsigned char *p, size_t size) {
     return 1;
 }
 
+// The size that a PNG, GIF or JPEG header claims (stb_image refuses those over
+// its limits without saying so). 0 = no such header found.
+static int vit__claimed_size(const unsigned char *p, size_t size, double *w, double *h) {
+    if (size >= 24 && !memcmp(p, "\x89PNG\r\n\x1a\n", 8) && !memcmp(p + 12, "IHDR", 4)) {
+        *w = (double)((uint32_t)p[16] << 24 | (uint32_t)p[17] << 16 | (uint32_t)p[18] << 8 | p[19]);
+        *h = (double)((uint32_t)p[20] << 24 | (uint32_t)p[21] << 16 | (uint32_t)p[22] << 8 | p[23]);
+        return 1;
+    }
+    if (size >= 10 && !memcmp(p, "GIF8", 4)) { *w = p[6] | p[7] << 8; *h = p[8] | p[9] << 8; return 1; }
+    if (size < 4 || p[0] != 0xFF || p[1] != 0xD8) return 0;
+    for (size_t i = 2; i + 9 <= size && p[i] == 0xFF; i += 2 + ((size_t)p[i + 2] << 8 | p[i + 3])) { // segments up to SOFn
+        unsigned char mk = p[i + 1];
+        if (mk >= 0xC0 && mk <= 0xCF && mk != 0xC4 && mk != 0xC8 && mk != 0xCC) {
+            *h = p[i + 5] << 8 | p[i + 6];
+            *w = p[i + 7] << 8 | p[i + 8];
+            return 1;
+        }
+    }
+    return 0;
+}
+
 VITDEF vit_status vit_preprocess_memory(vit_model *m, const void *data, size_t size, float *out) {
     if (!m) return VIT_ERROR_INVALID_ARGUMENT;
     if (!data || !out || size == 0 || size > INT_MAX)
@@ -1977,8 +2014,15 @@ VITDEF vit_status vit_preprocess_memory(vit_model *m, const void *data, size_t s
     if (!vit__jpeg_tables_ok((const unsigned char *)data, size))
         return vit__fail(m->error, VIT_ERROR_IMAGE_DECODE, "cannot decode image: corrupt JPEG (Huffman table with more than 256 codes)");
     // check the dimensions before decoding: decompression bombs are refused unallocated
-    if (!stbi_info_from_memory((const unsigned char *)data, (int)size, &w, &h, &n))
-        return vit__fail(m->error, VIT_ERROR_IMAGE_DECODE, "cannot decode image: %s", stbi_failure_reason());
+    int info = stbi_info_from_memory((const unsigned char *)data, (int)size, &w, &h, &n);
+    if (!info || w < 1 || h < 1) { // (stb_image 2.27 reports a PNM header cut after "P6" as 0 x 0)
+        double cw, chh; // stb refuses an oversized PNG/GIF/JPEG header as "unknown image type": say why
+        if (vit__claimed_size((const unsigned char *)data, size, &cw, &chh) &&
+            (cw > VIT_MAX_IMAGE_SIDE || chh > VIT_MAX_IMAGE_SIDE || cw * chh > (double)VIT_MAX_IMAGE_PIXELS))
+            return vit__fail(m->error, VIT_ERROR_LIMIT, "image %.0fx%.0f exceeds VIT_MAX_IMAGE_SIDE (%d) or VIT_MAX_IMAGE_PIXELS (%lld)",
+                             cw, chh, VIT_MAX_IMAGE_SIDE, (long long)VIT_MAX_IMAGE_PIXELS);
+        return vit__fail(m->error, VIT_ERROR_IMAGE_DECODE, "cannot decode image: %s", info ? "no pixels" : stbi_failure_reason());
+    }
     if (w > VIT_MAX_IMAGE_SIDE || h > VIT_MAX_IMAGE_SIDE || (double)w * h > (double)VIT_MAX_IMAGE_PIXELS)
         return vit__fail(m->error, VIT_ERROR_LIMIT, "image %dx%d exceeds VIT_MAX_IMAGE_SIDE (%d) or VIT_MAX_IMAGE_PIXELS (%lld)",
                          w, h, VIT_MAX_IMAGE_SIDE, (long long)VIT_MAX_IMAGE_PIXELS);
@@ -2525,7 +2569,7 @@ static int vit__sibling(const char *path, const char *name, char *buf, size_t ca
     size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
     if (dir + strlen(name) + 1 > cap) return 0;
     memcpy(buf, path, dir);
-    strcpy(buf + dir, name);
+    memcpy(buf + dir, name, strlen(name) + 1);
     return 1;
 }
 

@@ -124,8 +124,8 @@ def main():
     ap.add_argument("--data", default="/usr/share/datasets/fashion-mnist",
                     help="folder with the 4 Fashion-MNIST idx .gz files")
     ap.add_argument("--out", default="models/fashion_mnist")
-    ap.add_argument("--epochs", type=int, default=60)
-    ap.add_argument("--batch", type=int, default=256)
+    ap.add_argument("--epochs", type=int, default=150)
+    ap.add_argument("--batch", type=int, default=512)
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--min-lr", type=float, default=1e-5)
     ap.add_argument("--weight-decay", type=float, default=0.05)
@@ -143,7 +143,8 @@ def main():
     ap.add_argument("--time-budget", type=float, default=300.0,
                     help="seconds for the training loop; after epoch 2 the epoch count is cut to fit (0 = off)")
     ap.add_argument("--eval-every", type=int, default=5)
-    ap.add_argument("--compile", action="store_true", help="torch.compile the training model")
+    ap.add_argument("--compile", default="auto", choices=["auto", "on", "off"],
+                    help="torch.compile the training model; auto: on GPU, keep it only if measured faster")
     ap.add_argument("--device", default="auto", help="auto, cuda or cpu")
     args = ap.parse_args()
 
@@ -209,12 +210,39 @@ def main():
         {"params": no_decay, "weight_decay": 0.0},
     ], **opt_kwargs)
 
-    train_model = torch.compile(model) if args.compile else model
     gen = torch.Generator(device=device)
     gen.manual_seed(args.seed)
     amp_dtype = torch.bfloat16 if use_cuda else None
 
-    steps_per_epoch = math.ceil(n_train / args.batch)
+    def loss_of(net, xb, yb):
+        if amp_dtype is not None:
+            with torch.autocast(device_type=device.type, dtype=amp_dtype):
+                logits = net(xb)
+        else:
+            logits = net(xb)
+        return F.cross_entropy(logits.float(), yb, label_smoothing=args.label_smoothing), logits
+
+    # torch.compile: "on" compiles from the first step; "auto" (GPU only) times BENCH eager steps,
+    # then BENCH compiled steps, and keeps whichever is faster (compiled only if >= 10% faster).
+    # A compiler failure on its first step falls back to eager mode in either case. All these
+    # steps are ordinary training steps.
+    BENCH = 12
+    compile_mode = args.compile if args.compile != "auto" else ("auto" if use_cuda else "off")
+    compiled_model = torch.compile(model) if compile_mode in ("on", "auto") else None
+    train_model = compiled_model if compile_mode == "on" else model
+    compile_pending = compile_mode == "on"  # next call of compiled_model is its first
+    probe = compile_mode == "auto"
+    bench = {}
+
+    def sync():
+        if use_cuda:
+            torch.cuda.synchronize()
+
+    # drop_last: every step has the same batch shape (no recompiles); the permutation changes
+    # every epoch, so all images are still seen.
+    batch = min(args.batch, n_train)
+    steps_per_epoch = n_train // batch
+    n_seen = steps_per_epoch * batch
     epochs = args.epochs
     total_steps = epochs * steps_per_epoch
     warmup_steps = max(1, int(round(args.warmup_epochs * steps_per_epoch)))
@@ -232,21 +260,51 @@ def main():
         perm = torch.randperm(n_train, device=device, generator=gen)
         loss_sum = torch.zeros((), device=device)
         correct = torch.zeros((), device=device, dtype=torch.long)
-        for i in range(0, n_train, args.batch):
-            idx = perm[i:i + args.batch]
+        for i in range(0, n_seen, batch):
+            idx = perm[i:i + batch]
             xb = (augment(x_train01[idx], gen) - mean) / std
             yb = y_train[idx]
             lr = lr_at(step, total_steps, warmup_steps, args.lr, args.min_lr)
             for g in opt.param_groups:
                 g["lr"] = lr
-            if amp_dtype is not None:
-                with torch.autocast(device_type=device.type, dtype=amp_dtype):
-                    logits = train_model(xb)
-            else:
-                logits = train_model(xb)
-            loss = F.cross_entropy(logits.float(), yb, label_smoothing=args.label_smoothing)
+            if probe:
+                b0, b1 = 2, 2 + BENCH  # eager timing window (steps), then compile at b1
+                c0, c1 = b1 + 3, b1 + 3 + BENCH  # compiled timing window
+                if step in (b0, b1, c0, c1):
+                    sync()
+                    bench[step] = time.time()
+                if step == b1:
+                    bench["eager_step_ms"] = 1000 * (bench[b1] - bench[b0]) / BENCH
+                    train_model, compile_pending = compiled_model, True
+                if step == c1:
+                    bench["compiled_step_ms"] = 1000 * (bench[c1] - bench[c0]) / BENCH
+                    keep = bench["compiled_step_ms"] < 0.9 * bench["eager_step_ms"]
+                    print(f"torch.compile probe: eager {bench['eager_step_ms']:.2f} ms/step, compiled "
+                          f"{bench['compiled_step_ms']:.2f} ms/step -> {'compiled' if keep else 'eager'}",
+                          flush=True)
+                    if not keep:
+                        train_model = model
+                    probe = False
             opt.zero_grad(set_to_none=True)
-            loss.backward()
+            if compile_pending:
+                compile_pending = False
+                try:
+                    t_c = time.time()
+                    loss, logits = loss_of(train_model, xb, yb)
+                    loss.backward()
+                    sync()
+                    bench["compile_first_step_s"] = round(time.time() - t_c, 2)
+                    print(f"torch.compile: first compiled step {time.time() - t_c:.1f}s", flush=True)
+                except Exception as e:  # noqa: BLE001 - any compiler failure: go on in eager mode
+                    print(f"torch.compile failed ({type(e).__name__}: {e}); falling back to eager", flush=True)
+                    bench["compile_error"] = f"{type(e).__name__}: {e}"[:500]
+                    train_model, probe = model, False
+                    opt.zero_grad(set_to_none=True)
+                    loss, logits = loss_of(train_model, xb, yb)
+                    loss.backward()
+            else:
+                loss, logits = loss_of(train_model, xb, yb)
+                loss.backward()
             opt.step()
             loss_sum += loss.detach() * idx.shape[0]
             correct += (logits.argmax(-1) == yb).sum()
@@ -255,8 +313,8 @@ def main():
         if use_cuda:
             torch.cuda.synchronize()
         ep_time = time.time() - t_ep
-        rec = {"epoch": epoch, "loss": round(loss_sum.item() / n_train, 5),
-               "train_acc": round(correct.item() / n_train, 5), "lr": lr, "sec": round(ep_time, 2)}
+        rec = {"epoch": epoch, "loss": round(loss_sum.item() / n_seen, 5),
+               "train_acc": round(correct.item() / n_seen, 5), "lr": lr, "sec": round(ep_time, 2)}
         if epoch % args.eval_every == 0 or epoch == epochs:
             tl = evaluate(model, x_test_dev, 1000, amp_dtype)
             rec["test_acc"] = round((tl.argmax(-1) == y_test).float().mean().item(), 5)
@@ -270,11 +328,12 @@ def main():
             elapsed = time.time() - t_train
             per_ep = ep_time
             fit = 2 + int((args.time_budget - elapsed) / (per_ep * 1.05))
+            fit = max(fit, 3)
             if fit < epochs:
                 print(f"time budget {args.time_budget}s: {per_ep:.2f}s/epoch, cutting epochs {epochs} -> {fit}",
                       flush=True)
                 epochs_cut_from = epochs
-                epochs = max(fit, 3)
+                epochs = fit
                 total_steps = epochs * steps_per_epoch
     train_time = time.time() - t_train
     print(f"training done: {epochs} epochs in {train_time:.1f}s", flush=True)
@@ -392,11 +451,13 @@ def main():
             "optimizer": "AdamW (no decay on biases/norms/cls_token/pos_embed)",
             "lr": args.lr, "min_lr": args.min_lr, "weight_decay": args.weight_decay,
             "betas": [0.9, 0.999], "schedule": "linear warmup then cosine, per step",
-            "warmup_steps": warmup_steps, "batch": args.batch,
+            "warmup_steps": warmup_steps, "batch": batch, "drop_last": True,
             "label_smoothing": args.label_smoothing, "drop_path_rate": args.drop_path,
             "augmentation": "random crop 28 from zero-padded 32 (pad 2), horizontal flip p=0.5",
             "precision": "bf16 autocast + TF32" if use_cuda else "float32",
-            "compile": bool(args.compile),
+            "compile": compile_mode,
+            "trained_compiled": train_model is compiled_model,
+            "compile_probe": {k: v for k, v in bench.items() if isinstance(k, str)},
         },
         "history": history,
         "files": {
