@@ -296,6 +296,12 @@ VITDEF vit_status vit_preprocess_rgb8(vit_model *m, const unsigned char *pixels,
 // tone-mapped) and preprocesses it into out (in_chans x S x S). Fails with
 // VIT_ERROR_IMAGE_DECODE (undecodable) or VIT_ERROR_LIMIT (too many pixels,
 // checked before decoding).
+// stb_image's reason for the last failure on this thread, never empty.
+static const char *vit__stbi_reason(void) {
+    const char *r = stbi_failure_reason();
+    return r && r[0] ? r : "corrupt or truncated data";
+}
+
 VITDEF vit_status vit_preprocess_memory(vit_model *m, const void *data, size_t size, float *out);
 #ifndef VIT_NO_STDIO
 // Like vit_preprocess_memory, from a file (VIT_ERROR_IO if unreadable).
@@ -2021,14 +2027,14 @@ VITDEF vit_status vit_preprocess_memory(vit_model *m, const void *data, size_t s
             (cw > VIT_MAX_IMAGE_SIDE || chh > VIT_MAX_IMAGE_SIDE || cw * chh > (double)VIT_MAX_IMAGE_PIXELS))
             return vit__fail(m->error, VIT_ERROR_LIMIT, "image %.0fx%.0f exceeds VIT_MAX_IMAGE_SIDE (%d) or VIT_MAX_IMAGE_PIXELS (%lld)",
                              cw, chh, VIT_MAX_IMAGE_SIDE, (long long)VIT_MAX_IMAGE_PIXELS);
-        return vit__fail(m->error, VIT_ERROR_IMAGE_DECODE, "cannot decode image: %s", info ? "no pixels" : stbi_failure_reason());
+        return vit__fail(m->error, VIT_ERROR_IMAGE_DECODE, "cannot decode image: %s", info ? "no pixels" : vit__stbi_reason());
     }
     if (w > VIT_MAX_IMAGE_SIDE || h > VIT_MAX_IMAGE_SIDE || (double)w * h > (double)VIT_MAX_IMAGE_PIXELS)
         return vit__fail(m->error, VIT_ERROR_LIMIT, "image %dx%d exceeds VIT_MAX_IMAGE_SIDE (%d) or VIT_MAX_IMAGE_PIXELS (%lld)",
                          w, h, VIT_MAX_IMAGE_SIDE, (long long)VIT_MAX_IMAGE_PIXELS);
     int want = n <= 2 ? 1 : 3; // gray stays gray (exact for 1-channel models), alpha dropped
     unsigned char *px = stbi_load_from_memory((const unsigned char *)data, (int)size, &w, &h, &n, want);
-    if (!px) return vit__fail(m->error, VIT_ERROR_IMAGE_DECODE, "cannot decode image: %s", stbi_failure_reason());
+    if (!px) return vit__fail(m->error, VIT_ERROR_IMAGE_DECODE, "cannot decode image: %s", vit__stbi_reason());
     vit_status st = vit_preprocess_rgb8(m, px, w, h, 0, want, out);
     stbi_image_free(px);
     return st;
