@@ -296,12 +296,6 @@ VITDEF vit_status vit_preprocess_rgb8(vit_model *m, const unsigned char *pixels,
 // tone-mapped) and preprocesses it into out (in_chans x S x S). Fails with
 // VIT_ERROR_IMAGE_DECODE (undecodable) or VIT_ERROR_LIMIT (too many pixels,
 // checked before decoding).
-// stb_image's reason for the last failure on this thread, never empty.
-static const char *vit__stbi_reason(void) {
-    const char *r = stbi_failure_reason();
-    return r && r[0] ? r : "corrupt or truncated data";
-}
-
 VITDEF vit_status vit_preprocess_memory(vit_model *m, const void *data, size_t size, float *out);
 #ifndef VIT_NO_STDIO
 // Like vit_preprocess_memory, from a file (VIT_ERROR_IO if unreadable).
@@ -2010,6 +2004,12 @@ static int vit__claimed_size(const unsigned char *p, size_t size, double *w, dou
         }
     }
     return 0;
+}
+
+// stb_image's reason for the last failure on this thread, never empty.
+static const char *vit__stbi_reason(void) {
+    const char *r = stbi_failure_reason();
+    return r && r[0] ? r : "corrupt or truncated data";
 }
 
 VITDEF vit_status vit_preprocess_memory(vit_model *m, const void *data, size_t size, float *out) {
