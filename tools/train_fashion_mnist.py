@@ -11,8 +11,15 @@ Writes into --out (default models/fashion_mnist):
 Preprocessing (what the C side must reproduce exactly, in float32):
   x = (pixel / 255 - mean) / std, one channel, 28x28, no resize, mean/std from config.json.
 
+The shipped models/fashion_mnist came from one H100 run of this script (torch 2.11, timm 1.0.31,
+seed 0): 132 epochs (asked for 150 with --compile auto; the 300 s time budget cut it to 132 after
+epoch 2, while still in warm-up, so the schedule equals --epochs 132), 93.41% float32 test accuracy,
+268 s training. The auto probe measured torch.compile no faster (14.05 vs 13.75 ms/step), so it
+trained eager after 15 compiled steps; the defaults are now --epochs 132 --compile off.
+GPU training is not bit-reproducible, so a rerun gives a slightly different model.
+
 Usage:
-  python3 tools/train_fashion_mnist.py                       # full run (GPU)
+  python3 tools/train_fashion_mnist.py                       # full run (GPU, ~4.5 min on an H100)
   python3 tools/train_fashion_mnist.py --epochs 1 --limit 2000 --out /tmp/fm   # CPU smoke test
 """
 
@@ -124,7 +131,7 @@ def main():
     ap.add_argument("--data", default="/usr/share/datasets/fashion-mnist",
                     help="folder with the 4 Fashion-MNIST idx .gz files")
     ap.add_argument("--out", default="models/fashion_mnist")
-    ap.add_argument("--epochs", type=int, default=150)
+    ap.add_argument("--epochs", type=int, default=132)
     ap.add_argument("--batch", type=int, default=512)
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--min-lr", type=float, default=1e-5)
@@ -143,7 +150,7 @@ def main():
     ap.add_argument("--time-budget", type=float, default=300.0,
                     help="seconds for the training loop; after epoch 2 the epoch count is cut to fit (0 = off)")
     ap.add_argument("--eval-every", type=int, default=5)
-    ap.add_argument("--compile", default="auto", choices=["auto", "on", "off"],
+    ap.add_argument("--compile", default="off", choices=["auto", "on", "off"],
                     help="torch.compile the training model; auto: on GPU, keep it only if measured faster")
     ap.add_argument("--device", default="auto", help="auto, cuda or cpu")
     args = ap.parse_args()
