@@ -92,6 +92,10 @@ $(BUILD)/minimal: examples/minimal.c vit.h | $(BUILD) deps
 $(BUILD)/asan_%: tests/%.c vit.h | $(BUILD) deps
 	$(CC) -std=c99 $(WARN) $(SANFLAGS) $< -o $@ $(LDLIBS)
 
+# two translation units with private VIT_STATIC copies and other config macros
+$(BUILD)/test_static: tests/test_static.c tests/test_static_b.c vit.h | $(BUILD) deps
+	$(CC) $(CFLAGS) tests/test_static.c tests/test_static_b.c -o $@ $(LDLIBS)
+
 # vit.h must compile as C++ and, under nvcc, with the CUDA kernels
 $(BUILD)/test_compile_cpp: tests/test_compile.cpp vit.h | $(BUILD)
 	$(CXX) -std=c++11 -O1 $(WARN) $< -o $@ $(LDLIBS)
@@ -104,12 +108,14 @@ test: test-cpu test-compile
 
 FMNIST_FILES = $(FMNIST)/t10k-images-idx3-ubyte $(FMNIST)/t10k-labels-idx1-ubyte
 
-test-cpu: deps $(BUILD)/test_model $(BUILD)/test_errors $(BUILD)/test_preprocess $(BUILD)/test_fashion_mnist $(FMNIST_FILES) cpu
+test-cpu: deps $(BUILD)/test_static $(BUILD)/test_model $(BUILD)/test_errors $(BUILD)/test_preprocess $(BUILD)/test_fashion_mnist $(FMNIST_FILES) cpu
 	$(BUILD)/test_model $(REF_CASES)
 	$(BUILD)/test_errors tests/data/ref/timm_token_odd_heads
 	$(BUILD)/test_preprocess tests/data/preprocess
 	$(BUILD)/test_fashion_mnist models/fashion_mnist $(FMNIST)
+	$(BUILD)/test_static tests/data/ref/timm_token_odd_heads/model.safetensors
 	$(BUILD)/vit-classify-cpu --top 2 $(MODEL) examples/images/0000_ankle_boot.png | grep -q "Ankle boot"
+	bash tests/test_cli.sh $(BUILD)
 
 # the sanitizer run takes the Fashion-MNIST test on its first 300 images only
 test-asan: deps $(BUILD)/asan_test_model $(BUILD)/asan_test_errors $(BUILD)/asan_test_preprocess $(BUILD)/asan_test_fashion_mnist $(FMNIST_FILES)

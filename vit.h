@@ -123,7 +123,11 @@
 
 #ifndef VITDEF
 #ifdef VIT_STATIC
+#if defined(__GNUC__) || defined(__clang__)
+#define VITDEF static __attribute__((unused)) // a private copy need not use every function
+#else
 #define VITDEF static
+#endif
 #else
 #define VITDEF extern
 #endif
