@@ -20,6 +20,7 @@ typedef struct job {
     const char *path;
     const vit_model *shared;
     float *expect;      // logits from the main thread
+    int classes;        // of the model at path
     int ok;
     char why[256];
 } job;
@@ -31,7 +32,7 @@ static float *make_images(const vit_config *c, int n) {
     return img;
 }
 
-static float *run_model(const char *path, char *why) {
+static float *run_model(const char *path, char *why, int *classes) {
     vit_model *m = NULL;
     vit_options o;
     memset(&o, 0, sizeof(o));
@@ -39,6 +40,7 @@ static float *run_model(const char *path, char *why) {
     o.device = VIT_DEVICE_CPU;
     if (vit_load(path, &o, &m) != VIT_OK) { snprintf(why, 256, "load %s: %s", path, vit_last_error(NULL)); return NULL; }
     const vit_config *c = vit_model_config(m);
+    *classes = c->num_classes;
     float *img = make_images(c, 3), *logits = (float *)malloc(3 * (size_t)c->num_classes * sizeof(float));
     if (vit_forward(m, img, 3, logits) != VIT_OK) { snprintf(why, 256, "forward: %s", vit_last_error(m)); free(logits); logits = NULL; }
     free(img);
@@ -50,10 +52,11 @@ static void *worker(void *arg) {
     job *j = (job *)arg;
     j->ok = 1;
     for (int r = 0; r < ROUNDS && j->ok; r++) {
-        float *got = run_model(j->path, j->why);
+        int classes = 0;
+        float *got = run_model(j->path, j->why, &classes);
         const vit_config *c = vit_model_config(j->shared); // the shared model: read-only calls only
         if (!got) { j->ok = 0; break; }
-        if (memcmp(got, j->expect, 3 * (size_t)c->num_classes * sizeof(float)) != 0) { snprintf(j->why, sizeof(j->why), "logits differ from the single-thread run"); j->ok = 0; }
+        if (classes != j->classes || c->num_classes <= 0 || memcmp(got, j->expect, 3 * (size_t)classes * sizeof(float)) != 0) { snprintf(j->why, sizeof(j->why), "logits differ from the single-thread run"); j->ok = 0; }
         if (strlen(vit_label(j->shared, 0)) == 0) { snprintf(j->why, sizeof(j->why), "empty label"); j->ok = 0; }
         free(got);
         // a failed load sets this thread's error only
@@ -71,7 +74,8 @@ static void *worker(void *arg) {
 int main(int argc, char **argv) {
     if (argc != 3) { fprintf(stderr, "usage: test_threads MODEL_A MODEL_B\n"); return 2; }
     char why[256] = "";
-    float *expect[2] = {run_model(argv[1], why), run_model(argv[2], why)};
+    int classes[2] = {0, 0};
+    float *expect[2] = {run_model(argv[1], why, &classes[0]), run_model(argv[2], why, &classes[1])};
     vit_model *shared = NULL;
     if (!expect[0] || !expect[1] || vit_load(argv[1], NULL, &shared) != VIT_OK) {
         printf("NOT OK setup: %s\n0 passed, 1 failed\n", why);
@@ -84,6 +88,7 @@ int main(int argc, char **argv) {
         jobs[t].path = argv[1 + t % 2];
         jobs[t].shared = shared;
         jobs[t].expect = expect[t % 2];
+        jobs[t].classes = classes[t % 2];
         pthread_create(&th[t], NULL, worker, &jobs[t]);
     }
     int passed = 0, failed = 0;
