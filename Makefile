@@ -73,7 +73,7 @@ demo: deps $(BUILD)/vit-classify
 	done < examples/images/labels.txt
 
 ifeq ($(HAVE_NVCC),yes)
-cuda: $(BUILD)/test_compile_cuda
+cuda: $(BUILD)/test_compile_cuda $(BUILD)/test_ops $(BUILD)/test_gpu_model $(BUILD)/vit_bench
 	@echo "nvcc found: built CUDA targets"
 else
 cuda:

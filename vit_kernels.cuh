@@ -2,6 +2,39 @@
 
    Included by vit.h (never on its own) when compiled by nvcc and VIT_NO_CUDA is
    not defined. Everything here is static.
+
+   WHAT RUNS WHERE
+      compute dtype  GEMMs                                       attention
+      bf16 / fp16    sm_90a: wgmma + TMA, warp-specialised,      mma.sync flash attention
+                     persistent (128x256 or 128x128 tiles);      (online softmax, head size
+                     sm_80/86/89: mma.sync + ldmatrix +          zero-padded to 16/32/64/128)
+                     4-stage cp.async (128x128x32 tiles)
+      fp32           FMA SGEMM (128x128x8, no TF32)              FMA flash attention
+      Matrices are stored in the compute dtype as (out, in) row-major (K-major),
+      every vector (biases, LayerNorm, layer scale, cls/pos embeddings) in fp32,
+      all in ONE device allocation. The residual stream x is fp32 for every
+      compute dtype; LayerNorm outputs, qkv, attention output and the MLP hidden
+      activations are in the compute dtype. Accumulation is always fp32.
+
+   MEMORY
+      vit_load makes two device allocations: the weights and an activation arena
+      for max_batch images (input images, x, xn, qkv/hidden, pooled, outputs).
+      vit_forward makes none: it copies the images in, replays a CUDA graph of the
+      whole forward pass and copies the result out (one synchronisation, at the
+      end). Graphs are captured lazily, the first time a batch size is seen
+      (cudaGraphInstantiate may allocate inside the driver then), and cached
+      (VIT__CUDA_GRAPHS batch sizes, least recently used evicted).
+
+   ASYNC
+      vit_forward_async/vit_embed_async copy the caller's device images into the
+      arena, replay the graph and copy the outputs out, all on the caller's
+      stream. Successive calls on one model are ordered by an event, so streams
+      may differ, but a model is still used by one host thread at a time.
+
+   LIMITS
+      head size C/H <= 128 on the GPU (larger: VIT_DEVICE_DEFAULT stays on the
+      CPU, VIT_DEVICE_CUDA fails with VIT_ERROR_UNSUPPORTED); compute capability
+      8.0 or newer.
 */
 #ifndef VIT_KERNELS_CUH_INCLUDED
 #define VIT_KERNELS_CUH_INCLUDED
@@ -11,12 +44,1593 @@
 #endif
 
 #include <cuda_runtime.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda.h> // CUtensorMap and its enums only: the driver entry point is fetched through the runtime (no -lcuda)
+
+// >>cuda util ------------------------------------------------------------------
+
+// Records the CUDA error in m->error and returns VIT_ERROR_CUDA. A launch is
+// checked as VIT__CUDA_TRY(m, (kernel<<<...>>>(...), cudaGetLastError())).
+#define VIT__CUDA_TRY(m, call)                                                                         \
+    do {                                                                                               \
+        cudaError_t vit__e_ = (call);                                                                  \
+        if (vit__e_ != cudaSuccess) {                                                                  \
+            cudaGetLastError(); /* clear a non-sticky error */                                         \
+            return vit__fail((m)->error, VIT_ERROR_CUDA, "CUDA error %s (%s) at vit_kernels.cuh:%d",   \
+                             cudaGetErrorName(vit__e_), cudaGetErrorString(vit__e_), __LINE__);        \
+        }                                                                                              \
+    } while (0)
+
+#define VIT__TRY(call)                          \
+    do {                                        \
+        vit_status vit__s_ = (call);            \
+        if (vit__s_ != VIT_OK) return vit__s_;  \
+    } while (0)
+
+#ifndef VIT__CUDA_GRAPHS
+#define VIT__CUDA_GRAPHS 8 // batch sizes whose graphs are kept
+#endif
+
+// GEMM kernel choice for bf16/fp16 (tests force each one)
+enum { VIT__GEMM_AUTO = 0, VIT__GEMM_MMA, VIT__GEMM_MMA64, VIT__GEMM_WGMMA128, VIT__GEMM_WGMMA256 };
+// which kernel the last vit__linear_cuda used (for tests and benchmarks); the
+// mma.sync ones + 10 with 64x64 tiles
+enum { VIT__RAN_FMA = 1, VIT__RAN_MMA_VEC, VIT__RAN_MMA_SCALAR, VIT__RAN_WGMMA128, VIT__RAN_WGMMA256 };
+
+// One block's weights on the device. Matrices in the compute dtype, (out, in).
+typedef struct vit__cuda_block {
+    void *qkv_w;                  // (3C, C)
+    void *proj_w;                 // (C, C)
+    void *fc1_w;                  // (M, C)
+    void *fc2_w;                  // (C, M)
+    float *ln1_w, *ln1_b;         // (C)
+    float *qkv_b;                 // (3C)
+    float *proj_b;                // (C)
+    float *ls1, *ls2;             // (C) or NULL
+    float *ln2_w, *ln2_b;         // (C)
+    float *fc1_b;                 // (M)
+    float *fc2_b;                 // (C)
+} vit__cuda_block;
+
+typedef struct vit__cuda_graph {
+    int batch;                    // 0: free slot
+    unsigned long long used;      // LRU tick
+    cudaGraphExec_t exec;
+} vit__cuda_graph;
 
 struct vit__cuda_state {
-    int device;
+    int device;                   // CUDA ordinal
+    int sm_count;
+    int cc;                       // compute capability, 10 * major + minor
+    int wgmma;                    // 1 when the sm_90a kernels are in the binary and the GPU runs them
+    int gemm_path;                // VIT__GEMM_* (default AUTO)
+    int last_gemm;                // VIT__RAN_* of the last GEMM launch
+    int use_graphs;               // 1 (default): replay captured graphs; 0: launch directly
+    void *encode;                 // cuTensorMapEncodeTiled
+    cudaStream_t stream;          // capture and host-API stream
+    cudaEvent_t done;             // last use of the arena
+    vit_dtype dtype;
+    size_t esize;                 // bytes per compute-dtype element
+
+    unsigned char *weights;       // the one weight allocation
+    size_t weights_bytes;
+    void *patch_w;                // (C, Cin*P*P)
+    float *patch_b;               // (C)
+    float *cls;                   // (C) or NULL
+    float *pos;                   // (Npos, C)
+    float *pre_w, *pre_b;         // (C) or NULL
+    float *norm_w, *norm_b;       // (C) or NULL
+    float *fcn_w, *fcn_b;         // (C) or NULL
+    void *head_w;                 // (C, K) -- kept (in, out): the head kernel reads along K
+    float *head_b;                // (K)
+    vit__cuda_block *blocks;      // (depth), host array of device pointers
+
+    unsigned char *arena;         // the one activation allocation, for B = max_batch
+    size_t arena_bytes;
+    float *images;                // (B, Cin, S, S)
+    float *x;                     // (B, N, C) residual stream, fp32
+    void *xn;                     // (B, N, C) LayerNorm output, then attention output
+    void *big;                    // (B, N, max(3C, M)) qkv, then MLP hidden
+    float *pooled;                // (B, C)
+    float *out;                   // (B, K) logits
+
+    vit__cuda_graph graphs[VIT__CUDA_GRAPHS];
+    unsigned long long tick;
 };
 
-// Picks the device. With VIT_DEVICE_DEFAULT and no usable GPU the model stays on the CPU.
+static __device__ __forceinline__ float vit__f32(float x) { return x; }
+static __device__ __forceinline__ float vit__f32(__nv_bfloat16 x) { return __bfloat162float(x); }
+static __device__ __forceinline__ float vit__f32(__half x) { return __half2float(x); }
+
+template <typename T> static __device__ __forceinline__ T vit__cvt(float x);
+template <> __device__ __forceinline__ float vit__cvt<float>(float x) { return x; }
+template <> __device__ __forceinline__ __nv_bfloat16 vit__cvt<__nv_bfloat16>(float x) { return __float2bfloat16_rn(x); }
+template <> __device__ __forceinline__ __half vit__cvt<__half>(float x) { return __float2half_rn(x); }
+
+// two floats as one 32-bit pair of T (low half = a)
+template <typename T> static __device__ __forceinline__ uint32_t vit__pack2(float a, float b);
+template <> __device__ __forceinline__ uint32_t vit__pack2<__nv_bfloat16>(float a, float b) {
+    __nv_bfloat162 v = __floats2bfloat162_rn(a, b);
+    return *(uint32_t *)&v;
+}
+template <> __device__ __forceinline__ uint32_t vit__pack2<__half>(float a, float b) {
+    __half2 v = __floats2half2_rn(a, b);
+    return *(uint32_t *)&v;
+}
+
+template <typename T> struct vit__is_bf16 { enum { value = 0 }; };
+template <> struct vit__is_bf16<__nv_bfloat16> { enum { value = 1 }; };
+// the 16-bit type a kernel is instantiated with (fp32 never reaches mma code: its
+// branch is dead, but still compiled)
+template <typename T> struct vit__half_t { typedef T type; };
+template <> struct vit__half_t<float> { typedef __nv_bfloat16 type; };
+
+// out[0], out[1] = a, b with one 4- or 8-byte store
+static __device__ __forceinline__ void vit__store2(float *o, float a, float b) { *(float2 *)o = make_float2(a, b); }
+static __device__ __forceinline__ void vit__store2(__nv_bfloat16 *o, float a, float b) { *(__nv_bfloat162 *)o = __floats2bfloat162_rn(a, b); }
+static __device__ __forceinline__ void vit__store2(__half *o, float a, float b) { *(__half2 *)o = __floats2half2_rn(a, b); }
+
+static __device__ __forceinline__ float vit__gelu_dev(float x) {
+    return 0.5f * x * (1.0f + erff(x * 0.70710678118654752f)); // same formula as vit__gelu
+}
+
+static __device__ __forceinline__ float vit__warp_sum(float v) {
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+    return v;
+}
+
+static __device__ __forceinline__ uint32_t vit__smem_u32(const void *p) {
+    return (uint32_t)__cvta_generic_to_shared(p);
+}
+
+// ---- sm_80 primitives: cp.async, ldmatrix, mma.sync
+
+// 16-byte async copy; src_bytes 0 writes zeros (src is then not read)
+static __device__ __forceinline__ void vit__cp16(void *smem, const void *gmem, int src_bytes) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(vit__smem_u32(smem)), "l"(gmem), "r"(src_bytes) : "memory");
+}
+static __device__ __forceinline__ void vit__cp_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+template <int N> static __device__ __forceinline__ void vit__cp_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory"); }
+
+static __device__ __forceinline__ void vit__ldsm4(uint32_t *r, const void *p) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(vit__smem_u32(p)));
+}
+static __device__ __forceinline__ void vit__ldsm4t(uint32_t *r, const void *p) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(vit__smem_u32(p)));
+}
+
+// d (16x8, fp32) += a (16x16) b (16x8)
+static __device__ __forceinline__ void vit__mma(float *d, const uint32_t *a, const uint32_t *b, __nv_bfloat16 *) {
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+static __device__ __forceinline__ void vit__mma(float *d, const uint32_t *a, const uint32_t *b, __half *) {
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+// ---- sm_90a primitives: mbarrier, TMA, wgmma (only ever executed where vit__cuda_state.wgmma is 1)
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define VIT__SM90A 1
+#endif
+
+#ifdef VIT__SM90A
+static __device__ __forceinline__ void vit__mbar_init(uint64_t *bar, int count) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(vit__smem_u32(bar)), "r"(count) : "memory");
+}
+static __device__ __forceinline__ void vit__mbar_expect(uint64_t *bar, uint32_t bytes) {
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(vit__smem_u32(bar)), "r"(bytes) : "memory");
+}
+static __device__ __forceinline__ void vit__mbar_arrive(uint64_t *bar) {
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(vit__smem_u32(bar)) : "memory");
+}
+static __device__ __forceinline__ void vit__mbar_wait(uint64_t *bar, uint32_t parity) {
+    uint32_t done;
+    do {
+        asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
+                     : "=r"(done) : "r"(vit__smem_u32(bar)), "r"(parity) : "memory");
+    } while (!done);
+}
+// one 2-D box (c0 = column, c1 = row) of a tensor map into shared memory, completing on bar
+static __device__ __forceinline__ void vit__tma_load(void *dst, const CUtensorMap *map, int c0, int c1, uint64_t *bar) {
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n"
+                 ::"r"(vit__smem_u32(dst)), "l"((uint64_t)map), "r"(c0), "r"(c1), "r"(vit__smem_u32(bar)) : "memory");
+}
+static __device__ __forceinline__ void vit__wg_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+static __device__ __forceinline__ void vit__wg_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
+template <int N> static __device__ __forceinline__ void vit__wg_wait() { asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory"); }
+// Ties the accumulators to this point: the compiler may not move their reads or
+// writes across it (after wgmma.wait, before the first wgmma of a tile).
+template <int N> static __device__ __forceinline__ void vit__wg_fence_regs(float *d) {
+#pragma unroll
+    for (int i = 0; i < N; i++) asm volatile("" : "+f"(d[i])::"memory");
+}
+
+// Shared-memory matrix descriptor of a K-major tile written by TMA with 128-byte
+// swizzle: rows of 64 elements (128 B), 8-row atoms 1024 B apart.
+static __device__ __forceinline__ uint64_t vit__wg_desc(const void *p) {
+    uint64_t a = vit__smem_u32(p);
+    return ((a & 0x3FFFF) >> 4) | (1ull << 16) | ((uint64_t)(1024 >> 4) << 32) | (1ull << 62);
+}
+
+// d (64 x N per warpgroup, fp32) += A (64x16, smem) B (Nx16, smem)
+static __device__ __forceinline__ void vit__wgmma128(float *d, uint64_t da, uint64_t db, __nv_bfloat16 *) {
+    asm volatile("{\n"
+                 ".reg .pred p;\n"
+                 "setp.ne.b32 p, %66, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 "
+                 "{"
+                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+                 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+                 "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+                 "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+                 "}, %64, %65, p, 1, 1, 0, 0;\n"
+                 "}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                 "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+                 "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                 "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+                 "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+                 "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+                 "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+                 "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+                 : "l"(da), "l"(db), "r"(1));
+}
+
+static __device__ __forceinline__ void vit__wgmma128(float *d, uint64_t da, uint64_t db, __half *) {
+    asm volatile("{\n"
+                 ".reg .pred p;\n"
+                 "setp.ne.b32 p, %66, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 "
+                 "{"
+                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+                 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+                 "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+                 "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+                 "}, %64, %65, p, 1, 1, 0, 0;\n"
+                 "}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                 "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+                 "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                 "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+                 "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+                 "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+                 "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+                 "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+                 : "l"(da), "l"(db), "r"(1));
+}
+
+static __device__ __forceinline__ void vit__wgmma256(float *d, uint64_t da, uint64_t db, __nv_bfloat16 *) {
+    asm volatile("{\n"
+                 ".reg .pred p;\n"
+                 "setp.ne.b32 p, %130, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 "
+                 "{"
+                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+                 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+                 "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+                 "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "
+                 "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "
+                 "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "
+                 "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "
+                 "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+                 "}, %128, %129, p, 1, 1, 0, 0;\n"
+                 "}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                 "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+                 "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                 "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+                 "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+                 "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+                 "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+                 "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
+                 "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+                 "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
+                 "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
+                 "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+                 "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
+                 "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
+                 "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
+                 "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+                 : "l"(da), "l"(db), "r"(1));
+}
+
+static __device__ __forceinline__ void vit__wgmma256(float *d, uint64_t da, uint64_t db, __half *) {
+    asm volatile("{\n"
+                 ".reg .pred p;\n"
+                 "setp.ne.b32 p, %130, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 "
+                 "{"
+                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+                 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+                 "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+                 "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "
+                 "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "
+                 "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "
+                 "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "
+                 "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+                 "}, %128, %129, p, 1, 1, 0, 0;\n"
+                 "}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                 "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+                 "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                 "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+                 "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+                 "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+                 "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+                 "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
+                 "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+                 "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
+                 "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
+                 "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+                 "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
+                 "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
+                 "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
+                 "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+                 : "l"(da), "l"(db), "r"(1));
+}
+#endif // VIT__SM90A
+
+// >>op linear -- CPU reference: vit__linear_cpu
+// (Before patch_embed, out of forward order: the patch embedding is this GEMM
+// with an im2col operand load and a token-placing epilogue.)
+
+// What one GEMM reads and writes: out (M, N) = epilogue(A (M, K) W (N, K)^T).
+typedef struct vit__gemm_args {
+    const void *a;        // (M, K) activations in T; the patch GEMM: images (B, Cin, S, S) fp32
+    const void *w;        // (N, K) in T
+    void *out;            // (M, N): T for BIAS/BIAS_GELU, fp32 for BIAS_RESIDUAL/PATCH
+    const float *bias;    // (N) or NULL
+    const float *scale;   // (N) layer scale for BIAS_RESIDUAL, or NULL
+    const float *pos;     // PATCH: (gg, N) position rows of the patch tokens, or NULL
+    int M, N, K;
+    int tokens, prefix, gg; // PATCH: patch row r goes to row (r / gg) * tokens + prefix + r % gg
+    int cin, img, patch, grid; // PATCH: image geometry for the im2col load
+    int kblocks;          // split-K (mma kernels, BIAS_RESIDUAL only): K steps per grid.z slice; 0 = no split
+} vit__gemm_args;
+
+#define VIT__EP_PATCH 3 // beyond vit__epilogue: fp32 tokens placed after the class token, + pos
+
+// Applies the epilogue to out[row][col], out[row][col+1] (col is even).
+// bias: g.bias, or NULL for the split-K slices after the first. With split-K
+// (g.kblocks) the residual is added with atomics: each slice adds its part.
+template <typename T, int EP>
+static __device__ __forceinline__ void vit__ep_store(const vit__gemm_args &g, const float *bias, int row, int col, float v0, float v1) {
+    if (row >= g.M || col >= g.N) return;
+    bool two = col + 1 < g.N, vec = two && !(g.N & 1);
+    if (bias) { v0 += bias[col]; if (two) v1 += bias[col + 1]; }
+    if (EP == VIT__EP_BIAS_GELU) { v0 = vit__gelu_dev(v0); v1 = vit__gelu_dev(v1); }
+    if (EP == VIT__EP_BIAS_RESIDUAL) {
+        float *o = (float *)g.out + (size_t)row * g.N + col;
+        float s0 = g.scale ? g.scale[col] : 1.0f, s1 = (g.scale && two) ? g.scale[col + 1] : 1.0f;
+        if (g.kblocks) {
+            atomicAdd(o, s0 * v0);
+            if (two) atomicAdd(o + 1, s1 * v1);
+        } else if (vec) {
+            float2 r = *(float2 *)o;
+            r.x += s0 * v0; r.y += s1 * v1;
+            *(float2 *)o = r;
+        } else {
+            o[0] += s0 * v0;
+            if (two) o[1] += s1 * v1;
+        }
+    } else if (EP == VIT__EP_PATCH) {
+        int p = row % g.gg;
+        float *o = (float *)g.out + ((size_t)(row / g.gg) * g.tokens + g.prefix + p) * g.N + col;
+        if (g.pos) { const float *q = g.pos + (size_t)p * g.N + col; v0 += q[0]; if (two) v1 += q[1]; }
+        if (vec) *(float2 *)o = make_float2(v0, v1);
+        else { o[0] = v0; if (two) o[1] = v1; }
+    } else {
+        T *o = (T *)g.out + (size_t)row * g.N + col;
+        if (vec) vit__store2(o, v0, v1);
+        else { o[0] = vit__cvt<T>(v0); if (two) o[1] = vit__cvt<T>(v1); }
+    }
+}
+
+// Element (r, k) of the patch GEMM's A: image pixel of patch r, (channel, ky, kx) k.
+static __device__ __forceinline__ float vit__im2col_at(const vit__gemm_args &g, int r, int k) {
+    int b = r / g.gg, p = r % g.gg, gy = p / g.grid, gx = p % g.grid;
+    int pp = g.patch * g.patch, c = k / pp, ky = (k % pp) / g.patch, kx = k % g.patch;
+    return ((const float *)g.a)[(((size_t)b * g.cin + c) * g.img + (size_t)gy * g.patch + ky) * g.img + (size_t)gx * g.patch + kx];
+}
+
+// ---- fp32: FMA SGEMM
+// Parallel over 128x128 output tiles (grid.x over N, grid.y strides over M);
+// 256 threads each own an 8x8 sub-tile (two 4x4 quads, 64 apart). K is walked
+// 8 at a time through double-buffered shared memory, A and W both stored
+// k-major there. Each output is summed over k in order, like the CPU.
+// AMODE 0: A dense (M, K); 2: A is the im2col of fp32 images. VEC: float4 loads.
+template <int EP, int AMODE, bool VEC>
+__global__ void __launch_bounds__(256, 2) vit__linear_fma_kernel(vit__gemm_args g) {
+    const int BM = 128, BN = 128, BK = 8, LDS = BM + 4;
+    __shared__ __align__(16) float sA[2][BK][LDS];
+    __shared__ __align__(16) float sB[2][BK][LDS];
+    int tid = threadIdx.x, ty = tid >> 4, tx = tid & 15, lr = tid >> 1, lk = (tid & 1) * 4;
+    int n0 = blockIdx.x * BN, mtiles = (g.M + BM - 1) / BM, KB = (g.K + BK - 1) / BK;
+    const float *A = (const float *)g.a, *W = (const float *)g.w;
+    for (int mt = blockIdx.y; mt < mtiles; mt += gridDim.y) {
+        int m0 = mt * BM;
+        float acc[8][8];
+#pragma unroll
+        for (int i = 0; i < 8; i++)
+#pragma unroll
+            for (int j = 0; j < 8; j++) acc[i][j] = 0.0f;
+        float ra[4], rb[4];
+        auto fetch = [&](int kb) {
+            int k = kb * BK + lk, ar = m0 + lr, br = n0 + lr;
+            if (VEC && AMODE == 0) {
+                float4 va = make_float4(0.f, 0.f, 0.f, 0.f), vb = va;
+                if (ar < g.M && k < g.K) va = *(const float4 *)(A + (size_t)ar * g.K + k);
+                if (br < g.N && k < g.K) vb = *(const float4 *)(W + (size_t)br * g.K + k);
+                ra[0] = va.x; ra[1] = va.y; ra[2] = va.z; ra[3] = va.w;
+                rb[0] = vb.x; rb[1] = vb.y; rb[2] = vb.z; rb[3] = vb.w;
+            } else {
+#pragma unroll
+                for (int j = 0; j < 4; j++) {
+                    bool ka = k + j < g.K;
+                    if (AMODE == 2) ra[j] = (ar < g.M && ka) ? vit__im2col_at(g, ar, k + j) : 0.0f;
+                    else ra[j] = (ar < g.M && ka) ? A[(size_t)ar * g.K + k + j] : 0.0f;
+                    rb[j] = (br < g.N && ka) ? W[(size_t)br * g.K + k + j] : 0.0f;
+                }
+            }
+        };
+        auto stash = [&](int buf) {
+#pragma unroll
+            for (int j = 0; j < 4; j++) { sA[buf][lk + j][lr] = ra[j]; sB[buf][lk + j][lr] = rb[j]; }
+        };
+        fetch(0);
+        stash(0);
+        __syncthreads();
+        for (int kb = 0; kb < KB; kb++) {
+            int cur = kb & 1;
+            if (kb + 1 < KB) fetch(kb + 1);
+#pragma unroll
+            for (int k = 0; k < BK; k++) {
+                float4 a0 = *(const float4 *)&sA[cur][k][ty * 4], a1 = *(const float4 *)&sA[cur][k][64 + ty * 4];
+                float4 b0 = *(const float4 *)&sB[cur][k][tx * 4], b1 = *(const float4 *)&sB[cur][k][64 + tx * 4];
+                float a[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+                float b[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+#pragma unroll
+                for (int i = 0; i < 8; i++)
+#pragma unroll
+                    for (int j = 0; j < 8; j++) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+            }
+            if (kb + 1 < KB) stash(cur ^ 1);
+            __syncthreads();
+        }
+#pragma unroll
+        for (int i = 0; i < 8; i++) {
+            int row = m0 + (i < 4 ? ty * 4 + i : 64 + ty * 4 + i - 4);
+#pragma unroll
+            for (int j = 0; j < 8; j += 2) {
+                int col = n0 + (j < 4 ? tx * 4 + j : 64 + tx * 4 + j - 4);
+                vit__ep_store<float, EP>(g, g.bias, row, col, acc[i][j], acc[i][j + 1]);
+            }
+        }
+    }
+}
+
+// ---- bf16/fp16: mma.sync m16n8k16 (sm_80+)
+// Parallel over BM x BN output tiles (grid.x over N, grid.y strides over M,
+// grid.z over K slices when split). WM x WN warps each own a (BM/WM) x (BN/WN)
+// block of 16x8 mma tiles with fp32 accumulators. K is walked 32 at a time
+// through a 4-stage shared-memory ring filled by cp.async; 16-byte chunks are
+// XOR-swizzled by row so ldmatrix reads are conflict-free. Tiles: 128x128 with
+// 8 warps (large M), 64x64 with 4 warps (small batches: more CTAs).
+// AMODE 0: A dense via cp.async (K % 8 == 0, 16-byte aligned); 1: A dense via
+// guarded scalar loads (any K); 2: A is the im2col of fp32 images (converted to T).
+// BVEC: W via cp.async, else scalar loads.
+#define VIT__MMA_BK 32
+#define VIT__MMA_ST 4
+#define VIT__MMA_SMEM(BM, BN) (VIT__MMA_ST * ((BM) + (BN)) * VIT__MMA_BK * 2)
+
+template <typename T, int EP, int AMODE, bool BVEC, int BM, int BN, int WM, int WN>
+__global__ void __launch_bounds__(WM * WN * 32) vit__linear_mma_kernel(vit__gemm_args g) {
+    const int BK = VIT__MMA_BK, ST = VIT__MMA_ST, NT = WM * WN * 32, MI = BM / WM / 16, NI = BN / WN / 8;
+    extern __shared__ __align__(128) unsigned char vit__smem_mma[];
+    T *sA = (T *)vit__smem_mma; // [ST][BM][BK]
+    T *sB = sA + ST * BM * BK;  // [ST][BN][BK]
+    int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, wm = warp / WN, wn = warp % WN;
+    int n0 = blockIdx.x * BN, mtiles = (g.M + BM - 1) / BM, KB = (g.K + BK - 1) / BK;
+    int kb0 = 0, kb1 = KB;
+    if (g.kblocks) { kb0 = blockIdx.z * g.kblocks; kb1 = kb0 + g.kblocks < KB ? kb0 + g.kblocks : KB; }
+    const float *bias = blockIdx.z == 0 ? g.bias : NULL;
+    const T *A = (const T *)g.a, *W = (const T *)g.w;
+    for (int mt = blockIdx.y; mt < mtiles; mt += gridDim.y) {
+        int m0 = mt * BM;
+        auto load = [&](int s, int kb) {
+#pragma unroll
+            for (int c = tid; c < (BM > BN ? BM : BN) * 4; c += NT) {
+                int row = c >> 2, ch = c & 3, k = kb * BK + ch * 8;
+                int sw = (ch ^ ((row >> 1) & 3)) << 3;
+                if (row < BM) {
+                    T *da = sA + (s * BM + row) * BK + sw;
+                    int ar = m0 + row;
+                    if (AMODE == 0) {
+                        bool ok = ar < g.M && k < g.K;
+                        vit__cp16(da, ok ? A + (size_t)ar * g.K + k : A, ok ? 16 : 0);
+                    } else {
+                        float v[8];
+#pragma unroll
+                        for (int e = 0; e < 8; e++) {
+                            bool ok = ar < g.M && k + e < g.K;
+                            if (AMODE == 2) v[e] = ok ? vit__im2col_at(g, ar, k + e) : 0.0f;
+                            else v[e] = ok ? vit__f32(A[(size_t)ar * g.K + k + e]) : 0.0f;
+                        }
+                        *(uint4 *)da = make_uint4(vit__pack2<T>(v[0], v[1]), vit__pack2<T>(v[2], v[3]), vit__pack2<T>(v[4], v[5]), vit__pack2<T>(v[6], v[7]));
+                    }
+                }
+                if (row < BN) {
+                    T *db = sB + (s * BN + row) * BK + sw;
+                    int br = n0 + row;
+                    if (BVEC) {
+                        bool ok = br < g.N && k < g.K;
+                        vit__cp16(db, ok ? W + (size_t)br * g.K + k : W, ok ? 16 : 0);
+                    } else {
+                        float v[8];
+#pragma unroll
+                        for (int e = 0; e < 8; e++) v[e] = (br < g.N && k + e < g.K) ? vit__f32(W[(size_t)br * g.K + k + e]) : 0.0f;
+                        *(uint4 *)db = make_uint4(vit__pack2<T>(v[0], v[1]), vit__pack2<T>(v[2], v[3]), vit__pack2<T>(v[4], v[5]), vit__pack2<T>(v[6], v[7]));
+                    }
+                }
+            }
+        };
+        float acc[MI][NI][4];
+#pragma unroll
+        for (int i = 0; i < MI; i++)
+#pragma unroll
+            for (int j = 0; j < NI; j++)
+#pragma unroll
+                for (int e = 0; e < 4; e++) acc[i][j][e] = 0.0f;
+        __syncthreads(); // the previous M tile's last reads of the ring are done
+#pragma unroll
+        for (int s = 0; s < ST - 1; s++) {
+            if (kb0 + s < kb1) load(s, kb0 + s);
+            vit__cp_commit();
+        }
+        for (int kb = kb0; kb < kb1; kb++) {
+            int i = kb - kb0;
+            vit__cp_wait<ST - 2>();
+            __syncthreads();
+            if (kb + ST - 1 < kb1) load((i + ST - 1) % ST, kb + ST - 1);
+            vit__cp_commit();
+            const T *As = sA + (i % ST) * BM * BK, *Bs = sB + (i % ST) * BN * BK;
+#pragma unroll
+            for (int kk = 0; kk < BK / 16; kk++) {
+                uint32_t a[MI][4], b[NI][2];
+#pragma unroll
+                for (int mi = 0; mi < MI; mi++) {
+                    int row = wm * (BM / WM) + mi * 16 + (lane & 15), ch = kk * 2 + (lane >> 4);
+                    vit__ldsm4(a[mi], As + row * BK + ((ch ^ ((row >> 1) & 3)) << 3));
+                }
+#pragma unroll
+                for (int nj = 0; nj < NI / 2; nj++) {
+                    int row = wn * (BN / WN) + nj * 16 + (lane & 7) + ((lane >> 4) << 3), ch = kk * 2 + ((lane >> 3) & 1);
+                    uint32_t r[4];
+                    vit__ldsm4(r, Bs + row * BK + ((ch ^ ((row >> 1) & 3)) << 3));
+                    b[2 * nj][0] = r[0]; b[2 * nj][1] = r[1]; b[2 * nj + 1][0] = r[2]; b[2 * nj + 1][1] = r[3];
+                }
+#pragma unroll
+                for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+                    for (int ni = 0; ni < NI; ni++) vit__mma(acc[mi][ni], a[mi], b[ni], (T *)0);
+            }
+        }
+        vit__cp_wait<0>();
+#pragma unroll
+        for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+            for (int ni = 0; ni < NI; ni++) {
+                int row = m0 + wm * (BM / WM) + mi * 16 + (lane >> 2), col = n0 + wn * (BN / WN) + ni * 8 + (lane & 3) * 2;
+                vit__ep_store<T, EP>(g, bias, row, col, acc[mi][ni][0], acc[mi][ni][1]);
+                vit__ep_store<T, EP>(g, bias, row + 8, col, acc[mi][ni][2], acc[mi][ni][3]);
+            }
+    }
+}
+
+// ---- bf16/fp16 on sm_90a: wgmma + TMA
+// Persistent: each CTA walks output tiles (BM=128 x BN) tile += gridDim.x, N
+// fastest so CTAs running together share A rows in L2. Warpgroup 0 is the
+// producer (one thread issues TMA loads of 128x64 A and BNx64 W boxes, 128-byte
+// swizzled, into an ST-stage ring guarded by full/empty mbarriers); warpgroups 1
+// and 2 each multiply 64 rows of the tile with wgmma (A and B from shared
+// memory, fp32 accumulators in registers) and apply the epilogue straight from
+// registers. Out-of-range rows/columns/K are zero-filled by TMA.
+#define VIT__WG_BM 128
+#define VIT__WG_BK 64
+#define VIT__WG_ST(BN) ((BN) == 256 ? 4 : 6)
+#define VIT__WG_SMEM(BN) (VIT__WG_ST(BN) * (VIT__WG_BM + (BN)) * VIT__WG_BK * 2 + 2 * VIT__WG_ST(BN) * 8 + 1024)
+
+template <typename T, int BN, int EP>
+__global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_constant__ CUtensorMap tma, const __grid_constant__ CUtensorMap tmb, vit__gemm_args g) {
+#ifdef VIT__SM90A
+    const int BM = VIT__WG_BM, BK = VIT__WG_BK, ST = VIT__WG_ST(BN);
+    extern __shared__ __align__(1024) unsigned char vit__smem_wg[];
+    unsigned char *base = (unsigned char *)(((uintptr_t)vit__smem_wg + 1023) & ~(uintptr_t)1023); // 128B swizzle atoms need 1024-byte alignment
+    T *sA = (T *)base;         // [ST][BM][BK]
+    T *sB = sA + ST * BM * BK; // [ST][BN][BK]
+    uint64_t *full = (uint64_t *)(sB + ST * BN * BK), *empty = full + ST;
+    int wg = threadIdx.x >> 7, t = threadIdx.x & 127;
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < ST; s++) { vit__mbar_init(&full[s], 1); vit__mbar_init(&empty[s], 2); }
+        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+    }
+    __syncthreads();
+    int nt = (g.N + BN - 1) / BN, tiles = ((g.M + BM - 1) / BM) * nt, KB = (g.K + BK - 1) / BK;
+    if (wg == 0) {
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n");
+        if (t == 0) {
+            int it = 0;
+            for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+                int m0 = (tile / nt) * BM, n0 = (tile % nt) * BN;
+                for (int kb = 0; kb < KB; kb++, it++) {
+                    int s = it % ST;
+                    vit__mbar_wait(&empty[s], ((it / ST) & 1) ^ 1);
+                    vit__mbar_expect(&full[s], (BM + BN) * BK * (int)sizeof(T));
+                    vit__tma_load(sA + s * BM * BK, &tma, kb * BK, m0, &full[s]);
+                    vit__tma_load(sB + s * BN * BK, &tmb, kb * BK, n0, &full[s]);
+                }
+            }
+        }
+    } else {
+        asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n");
+        int warp = t >> 5, lane = t & 31, it = 0;
+        float d[BN / 2];
+        for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+            int m0 = (tile / nt) * BM, n0 = (tile % nt) * BN;
+#pragma unroll
+            for (int i = 0; i < BN / 2; i++) d[i] = 0.0f;
+            vit__wg_fence_regs<BN / 2>(d);
+            for (int kb = 0; kb < KB; kb++, it++) {
+                int s = it % ST;
+                vit__mbar_wait(&full[s], (it / ST) & 1);
+                vit__wg_fence();
+                const T *a = sA + s * BM * BK + (wg - 1) * 64 * BK, *b = sB + s * BN * BK;
+#pragma unroll
+                for (int k = 0; k < BK / 16; k++) {
+                    if (BN == 256) vit__wgmma256(d, vit__wg_desc(a + k * 16), vit__wg_desc(b + k * 16), (T *)0);
+                    else vit__wgmma128(d, vit__wg_desc(a + k * 16), vit__wg_desc(b + k * 16), (T *)0);
+                }
+                vit__wg_commit();
+                if (kb > 0) {
+                    vit__wg_wait<1>();
+                    if (t == 0) vit__mbar_arrive(&empty[(it - 1) % ST]);
+                }
+            }
+            vit__wg_wait<0>();
+            vit__wg_fence_regs<BN / 2>(d);
+            if (t == 0) vit__mbar_arrive(&empty[(it - 1) % ST]);
+            int row = m0 + (wg - 1) * 64 + warp * 16 + (lane >> 2), q = lane & 3;
+            if (EP == VIT__EP_BIAS || EP == VIT__EP_BIAS_GELU) {
+                // 16-byte stores: a 4x4 transpose of bf16/fp16 pairs inside each quad
+                // gives lane q the 8 columns of chunk j0 + q (N % 8 == 0 on this path)
+#pragma unroll
+                for (int j0 = 0; j0 < BN / 8; j0 += 4)
+#pragma unroll
+                    for (int hr = 0; hr < 2; hr++) {
+                        uint32_t p[4], o[4] = {0u, 0u, 0u, 0u};
+#pragma unroll
+                        for (int jj = 0; jj < 4; jj++) {
+                            int col = n0 + (j0 + jj) * 8 + q * 2;
+                            float v0 = d[4 * (j0 + jj) + 2 * hr], v1 = d[4 * (j0 + jj) + 2 * hr + 1];
+                            if (g.bias && col < g.N) { v0 += g.bias[col]; v1 += g.bias[col + 1]; }
+                            if (EP == VIT__EP_BIAS_GELU) { v0 = vit__gelu_dev(v0); v1 = vit__gelu_dev(v1); }
+                            p[jj] = vit__pack2<T>(v0, v1);
+                        }
+#pragma unroll
+                        for (int r = 0; r < 4; r++) {
+                            int k = q ^ r; // send my pair of chunk k; receive lane k's pair of chunk q
+                            uint32_t send = k == 0 ? p[0] : k == 1 ? p[1] : k == 2 ? p[2] : p[3];
+                            uint32_t got = __shfl_xor_sync(0xffffffffu, send, r);
+#pragma unroll
+                            for (int e = 0; e < 4; e++) o[e] = e == k ? got : o[e];
+                        }
+                        int r = row + 8 * hr, col = n0 + (j0 + q) * 8;
+                        if (r < g.M && col < g.N) *(uint4 *)((T *)g.out + (size_t)r * g.N + col) = make_uint4(o[0], o[1], o[2], o[3]);
+                    }
+            } else {
+#pragma unroll
+                for (int j = 0; j < BN / 8; j++) {
+                    int col = n0 + j * 8 + q * 2;
+                    vit__ep_store<T, EP>(g, g.bias, row, col, d[4 * j], d[4 * j + 1]);
+                    vit__ep_store<T, EP>(g, g.bias, row + 8, col, d[4 * j + 2], d[4 * j + 3]);
+                }
+            }
+        }
+    }
+#else
+    (void)tma; (void)tmb; (void)g;
+#endif
+}
+
+// Reports whether this binary holds sm_90a code for the running GPU.
+__global__ void vit__probe_sm90a_kernel(int *flag) {
+#ifdef VIT__SM90A
+    *flag = 1;
+#else
+    *flag = 0;
+#endif
+}
+
+// 2-D tensor map of a row-major (rows, cols) bf16/fp16 matrix, boxes of
+// box_rows x 64 with 128-byte swizzle; out-of-range elements read as zero.
+static vit_status vit__tensor_map(vit_model *m, CUtensorMap *map, const void *ptr, int rows, int cols, int box_rows, int bf16) {
+    typedef CUresult (*encode_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *, const cuuint64_t *,
+                                  const cuuint32_t *, const cuuint32_t *, CUtensorMapInterleave, CUtensorMapSwizzle,
+                                  CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+    encode_fn enc = (encode_fn)m->cuda->encode;
+    cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows};
+    cuuint64_t strides[1] = {(cuuint64_t)cols * 2};
+    cuuint32_t box[2] = {VIT__WG_BK, (cuuint32_t)box_rows};
+    cuuint32_t estr[2] = {1, 1};
+    CUresult r = enc(map, bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, (void *)ptr, dims, strides, box, estr,
+                     CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r != CUDA_SUCCESS) return vit__fail(m->error, VIT_ERROR_CUDA, "cuTensorMapEncodeTiled failed (CUresult %d) for a %d x %d matrix", (int)r, rows, cols);
+    return VIT_OK;
+}
+
+static int vit__aligned16(const void *p) { return ((uintptr_t)p & 15) == 0; }
+
+// grid.y for an M-strided GEMM
+static unsigned vit__mgrid(int M, int bm) {
+    int t = (M + bm - 1) / bm;
+    return (unsigned)(t < 65535 ? t : 65535);
+}
+
+template <int EP, int AMODE, bool VEC>
+static vit_status vit__gemm_fma_launch(const vit__gemm_args &g, vit_model *m, cudaStream_t st) {
+    dim3 grid((unsigned)((g.N + 127) / 128), vit__mgrid(g.M, 128));
+    VIT__CUDA_TRY(m, (vit__linear_fma_kernel<EP, AMODE, VEC><<<grid, 256, 0, st>>>(g), cudaGetLastError()));
+    m->cuda->last_gemm = VIT__RAN_FMA;
+    return VIT_OK;
+}
+
+template <typename T, int EP, int AMODE, bool BVEC, int BM, int BN, int WM, int WN>
+static vit_status vit__gemm_mma_tiles(vit__gemm_args g, vit_model *m, cudaStream_t st) {
+    int ntiles = (g.N + BN - 1) / BN, mtiles = (g.M + BM - 1) / BM, KB = (g.K + VIT__MMA_BK - 1) / VIT__MMA_BK, split = 1;
+    if (EP == VIT__EP_BIAS_RESIDUAL && ntiles * mtiles * 2 <= m->cuda->sm_count && KB >= 8) {
+        // too few tiles to fill the GPU: split K (the residual adds are atomic)
+        split = (m->cuda->sm_count + ntiles * mtiles - 1) / (ntiles * mtiles);
+        if (split > KB / 4) split = KB / 4;
+        if (split > 8) split = 8;
+    }
+    g.kblocks = split > 1 ? (KB + split - 1) / split : 0;
+    if (split > 1) split = (KB + g.kblocks - 1) / g.kblocks;
+    dim3 grid((unsigned)ntiles, vit__mgrid(g.M, BM), (unsigned)split);
+    VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__linear_mma_kernel<T, EP, AMODE, BVEC, BM, BN, WM, WN>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__MMA_SMEM(BM, BN)));
+    VIT__CUDA_TRY(m, (vit__linear_mma_kernel<T, EP, AMODE, BVEC, BM, BN, WM, WN><<<grid, WM * WN * 32, VIT__MMA_SMEM(BM, BN), st>>>(g), cudaGetLastError()));
+    m->cuda->last_gemm = (AMODE == 0 ? VIT__RAN_MMA_VEC : VIT__RAN_MMA_SCALAR) + (BM == 64 ? 10 : 0);
+    return VIT_OK;
+}
+
+// 128x128 tiles, or 64x64 ones (and split-K for the residual) when 128x128
+// tiles would leave most of the GPU idle (small batches).
+template <typename T, int EP, int AMODE, bool BVEC>
+static vit_status vit__gemm_mma_launch(const vit__gemm_args &g, vit_model *m, cudaStream_t st) {
+    int big = ((g.N + 127) / 128) * ((g.M + 127) / 128), path = m->cuda->gemm_path;
+    if (path == VIT__GEMM_MMA || (path != VIT__GEMM_MMA64 && big >= m->cuda->sm_count)) return vit__gemm_mma_tiles<T, EP, AMODE, BVEC, 128, 128, 2, 4>(g, m, st);
+    return vit__gemm_mma_tiles<T, EP, AMODE, BVEC, 64, 64, 2, 2>(g, m, st);
+}
+
+template <typename T, int BN, int EP>
+static vit_status vit__gemm_wgmma_launch(const vit__gemm_args &g, vit_model *m, cudaStream_t st) {
+    CUtensorMap ma, mb;
+    int bf16 = vit__is_bf16<T>::value;
+    VIT__TRY(vit__tensor_map(m, &ma, g.a, g.M, g.K, VIT__WG_BM, bf16));
+    VIT__TRY(vit__tensor_map(m, &mb, g.w, g.N, g.K, BN, bf16));
+    int tiles = ((g.M + VIT__WG_BM - 1) / VIT__WG_BM) * ((g.N + BN - 1) / BN);
+    int grid = tiles < m->cuda->sm_count ? tiles : m->cuda->sm_count;
+    VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__linear_wgmma_kernel<T, BN, EP>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__WG_SMEM(BN)));
+    VIT__CUDA_TRY(m, (vit__linear_wgmma_kernel<T, BN, EP><<<grid, 384, VIT__WG_SMEM(BN), st>>>(ma, mb, g), cudaGetLastError()));
+    m->cuda->last_gemm = BN == 256 ? VIT__RAN_WGMMA256 : VIT__RAN_WGMMA128;
+    return VIT_OK;
+}
+
+// fp32: the FMA SGEMM
+template <int EP>
+static vit_status vit__linear_go(const vit__gemm_args &g, vit_model *m, cudaStream_t st, float *) {
+    if (g.K % 4 == 0 && vit__aligned16(g.a) && vit__aligned16(g.w)) return vit__gemm_fma_launch<EP, 0, true>(g, m, st);
+    return vit__gemm_fma_launch<EP, 0, false>(g, m, st);
+}
+
+// bf16/fp16: wgmma where the binary and GPU have it and the shapes suit TMA
+// (K, N multiples of 8, 16-byte aligned operands), else mma.sync.
+template <int EP, typename T>
+static vit_status vit__linear_go(const vit__gemm_args &g, vit_model *m, cudaStream_t st, T *) {
+    int vec = g.K % 8 == 0 && vit__aligned16(g.a) && vit__aligned16(g.w);
+    int path = m->cuda->gemm_path;
+    if (m->cuda->wgmma && vec && g.N % 8 == 0 && vit__aligned16(g.out) && path != VIT__GEMM_MMA && path != VIT__GEMM_MMA64) {
+        int bn = path == VIT__GEMM_WGMMA128 ? 128 : path == VIT__GEMM_WGMMA256 ? 256 : (g.N % 256 == 0 || (g.N % 128 != 0 && g.N > 256)) ? 256 : 128;
+        int tiles = ((g.M + VIT__WG_BM - 1) / VIT__WG_BM) * ((g.N + bn - 1) / bn);
+        // small batches: too few big tiles to fill the GPU, the 64x64 mma.sync tiles do better
+        if (path != VIT__GEMM_AUTO || tiles >= m->cuda->sm_count) {
+            if (bn == 256) return vit__gemm_wgmma_launch<T, 256, EP>(g, m, st);
+            return vit__gemm_wgmma_launch<T, 128, EP>(g, m, st);
+        }
+    }
+    if (vec) return vit__gemm_mma_launch<T, EP, 0, true>(g, m, st);
+    return vit__gemm_mma_launch<T, EP, 1, false>(g, m, st);
+}
+
+// out (rows, out_dim) = epilogue(inp (rows, in_dim) @ weight + bias): the GPU twin
+// of vit__linear_cpu, same arguments (nthreads replaced by model and stream).
+// Here weight is (out_dim, in_dim) in T (the CPU's is (in_dim, out_dim) fp32);
+// out is T for VIT__EP_BIAS/VIT__EP_BIAS_GELU and fp32 for VIT__EP_BIAS_RESIDUAL,
+// which adds scale (NULL = 1) times the result into it. bias may be NULL.
+template <typename T>
+static vit_status vit__linear_cuda(void *out, const T *inp, const T *weight, const float *bias, int rows, int in_dim, int out_dim,
+                                   vit__epilogue ep, const float *scale, vit_model *m, cudaStream_t st) {
+    if (rows <= 0 || in_dim <= 0 || out_dim <= 0) return VIT_OK;
+    vit__gemm_args g;
+    memset(&g, 0, sizeof(g));
+    g.a = inp; g.w = weight; g.out = out; g.bias = bias; g.scale = scale;
+    g.M = rows; g.N = out_dim; g.K = in_dim;
+    if (ep == VIT__EP_BIAS_GELU) return vit__linear_go<VIT__EP_BIAS_GELU>(g, m, st, (T *)0);
+    if (ep == VIT__EP_BIAS_RESIDUAL) return vit__linear_go<VIT__EP_BIAS_RESIDUAL>(g, m, st, (T *)0);
+    return vit__linear_go<VIT__EP_BIAS>(g, m, st, (T *)0);
+}
+
+// >>op patch_embed -- CPU reference: vit__patch_embed_cpu
+
+// What the patch GEMM fuses in (vit__forward_cpu does the same after vit__patch_embed_cpu).
+typedef struct vit__embed_fuse {
+    const float *cls;    // (C) class token, or NULL
+    const float *pos;    // (Npos, C) position embedding, or NULL
+    int tokens;          // N
+    int prefix;          // 1 with a class token
+    int pos_embed_class; // pos also covers the class token
+} vit__embed_fuse;
+
+// x[b, 0, :] = cls + pos[0]. Parallel over (C / 256, B); one thread per element.
+__global__ void vit__cls_kernel(float *x, const float *cls, const float *pos, int N, int C) {
+    int c = blockIdx.x * blockDim.x + threadIdx.x, b = blockIdx.y;
+    if (c < C) x[(size_t)b * N * C + c] = cls[c] + (pos ? pos[c] : 0.0f);
+}
+
+// Patch embedding as one GEMM: tokens = im2col(images) @ patch_w + patch_b, the
+// im2col done while loading A (the kernels are the linear ones, AMODE 2).
+// fuse NULL: tokens is (B*G*G, C), exactly vit__patch_embed_cpu's output.
+// fuse set: tokens is x (B, N, C): patch rows after the class token, + pos, and
+// the class-token rows written too. patch_w is (C, Cin*P*P) in T.
+template <typename T>
+static vit_status vit__patch_embed_cuda(float *tokens, const float *images, const T *patch_w, const float *patch_b, int B, int Cin, int S, int P,
+                                        int C, const vit__embed_fuse *fuse, vit_model *m, cudaStream_t st) {
+    int G = S / P;
+    vit__gemm_args g;
+    memset(&g, 0, sizeof(g));
+    g.a = images; g.w = patch_w; g.out = tokens; g.bias = patch_b;
+    g.M = B * G * G; g.N = C; g.K = Cin * P * P;
+    g.gg = G * G; g.tokens = G * G; g.prefix = 0;
+    g.cin = Cin; g.img = S; g.patch = P; g.grid = G;
+    if (fuse) {
+        g.tokens = fuse->tokens;
+        g.prefix = fuse->prefix;
+        g.pos = fuse->pos ? fuse->pos + (fuse->prefix && fuse->pos_embed_class ? C : 0) : NULL;
+        if (fuse->prefix) {
+            dim3 grid((unsigned)((C + 255) / 256), (unsigned)B);
+            VIT__CUDA_TRY(m, (vit__cls_kernel<<<grid, 256, 0, st>>>(tokens, fuse->cls, fuse->pos_embed_class ? fuse->pos : NULL, fuse->tokens, C), cudaGetLastError()));
+        }
+    }
+    if (g.M <= 0) return VIT_OK;
+    if (sizeof(T) == 4) return vit__gemm_fma_launch<VIT__EP_PATCH, 2, false>(g, m, st);
+    if (g.K % 8 == 0 && vit__aligned16(patch_w)) return vit__gemm_mma_launch<typename vit__half_t<T>::type, VIT__EP_PATCH, 2, true>(g, m, st);
+    return vit__gemm_mma_launch<typename vit__half_t<T>::type, VIT__EP_PATCH, 2, false>(g, m, st);
+}
+
+// >>op layernorm -- CPU reference: vit__layernorm_cpu
+
+// out (rows, C) = LayerNorm(inp) * w + b, row r at r * stride (in place allowed).
+// Parallel over rows: one warp per row, 8 rows per block. Rows up to 1024 wide
+// stay in registers (two passes: mean, then centred variance, as the CPU does);
+// wider rows are read three times.
+template <typename TO>
+__global__ void __launch_bounds__(256) vit__layernorm_kernel(TO *out, const float *inp, const float *w, const float *b, int rows, int C, size_t stride, float eps) {
+    int row = blockIdx.x * 8 + (threadIdx.x >> 5), lane = threadIdx.x & 31;
+    if (row >= rows) return;
+    const float *x = inp + (size_t)row * stride;
+    TO *y = out + (size_t)row * stride;
+    const int R = 32;
+    if (C <= 32 * R) {
+        float v[R], sum = 0.0f, var = 0.0f;
+#pragma unroll
+        for (int i = 0; i < R; i++) {
+            int c = lane + 32 * i;
+            v[i] = c < C ? x[c] : 0.0f;
+            sum += v[i];
+        }
+        float mean = vit__warp_sum(sum) / (float)C;
+#pragma unroll
+        for (int i = 0; i < R; i++) {
+            float d = v[i] - mean;
+            if (lane + 32 * i < C) var += d * d;
+        }
+        float rstd = 1.0f / sqrtf(vit__warp_sum(var) / (float)C + eps);
+#pragma unroll
+        for (int i = 0; i < R; i++) {
+            int c = lane + 32 * i;
+            if (c < C) y[c] = vit__cvt<TO>((v[i] - mean) * rstd * w[c] + b[c]);
+        }
+    } else {
+        float sum = 0.0f, var = 0.0f;
+        for (int c = lane; c < C; c += 32) sum += x[c];
+        float mean = vit__warp_sum(sum) / (float)C;
+        for (int c = lane; c < C; c += 32) { float d = x[c] - mean; var += d * d; }
+        float rstd = 1.0f / sqrtf(vit__warp_sum(var) / (float)C + eps);
+        for (int c = lane; c < C; c += 32) y[c] = vit__cvt<TO>((x[c] - mean) * rstd * w[c] + b[c]);
+    }
+}
+
+// The GPU twin of vit__layernorm_cpu: out may be fp32 or the compute dtype.
+template <typename TO>
+static vit_status vit__layernorm_cuda(TO *out, const float *inp, const float *w, const float *b, int rows, int C, size_t stride, float eps,
+                                      vit_model *m, cudaStream_t st) {
+    if (rows <= 0) return VIT_OK;
+    VIT__CUDA_TRY(m, (vit__layernorm_kernel<TO><<<(unsigned)((rows + 7) / 8), 256, 0, st>>>(out, inp, w, b, rows, C, stride, eps), cudaGetLastError()));
+    return VIT_OK;
+}
+
+// >>op attention -- CPU reference: vit__attention_cpu
+
+// bf16/fp16 flash attention on mma.sync. Parallel over (query tiles of 64, H, B):
+// 4 warps, each owns 16 query rows. K/V tiles of 64 keys stream through a
+// double-buffered shared ring; S = Q K^T and O += P V run on tensor cores with
+// fp32 accumulators, the softmax is online (running max and sum per row, exp2
+// with the scale folded in), so no N x N matrix exists anywhere. The head size D
+// is zero-padded to DP (16, 32, 64 or 128) in shared memory; keys >= N are
+// masked. VEC: 16-byte cp.async loads (D and C multiples of 8), else scalar.
+template <typename T, int DP, bool VEC>
+__global__ void __launch_bounds__(128) vit__attention_mma_kernel(T *out, const T *qkv, int N, int C, int H, float sl2) {
+    const int BQ = 64, BKV = 64, LD = DP + 8; // +8: rows 16 bytes apart in bank space, ldmatrix conflict-free
+    extern __shared__ __align__(128) unsigned char vit__smem_att[];
+    T *sQ = (T *)vit__smem_att; // [BQ][LD]
+    T *sK = sQ + BQ * LD;       // [2][BKV][LD]
+    T *sV = sK + 2 * BKV * LD;  // [2][BKV][LD]
+    int b = blockIdx.z, h = blockIdx.y, q0 = blockIdx.x * BQ, D = C / H;
+    int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
+    size_t rs = 3 * (size_t)C;
+    const T *base = qkv + (size_t)b * N * rs + (size_t)h * D; // q; k at +C, v at +2C
+    auto load = [&](T *dst, const T *src, int r0, int nrows) {
+        const int CH = DP / 8;
+        for (int c = tid; c < nrows * CH; c += 128) {
+            int r = c / CH, d = (c % CH) * 8, gr = r0 + r;
+            T *dp = dst + r * LD + d;
+            if (VEC) {
+                bool ok = gr < N && d < D;
+                vit__cp16(dp, ok ? src + (size_t)gr * rs + d : src, ok ? 16 : 0);
+            } else {
+                float v[8];
+#pragma unroll
+                for (int e = 0; e < 8; e++) v[e] = (gr < N && d + e < D) ? vit__f32(src[(size_t)gr * rs + d + e]) : 0.0f;
+                *(uint4 *)dp = make_uint4(vit__pack2<T>(v[0], v[1]), vit__pack2<T>(v[2], v[3]), vit__pack2<T>(v[4], v[5]), vit__pack2<T>(v[6], v[7]));
+            }
+        }
+    };
+    int nkv = (N + BKV - 1) / BKV;
+    load(sQ, base, q0, BQ);
+    load(sK, base + C, 0, BKV);
+    load(sV, base + 2 * C, 0, BKV);
+    vit__cp_commit();
+    float o[DP / 8][4], mrow[2] = {-INFINITY, -INFINITY}, lrow[2] = {0.0f, 0.0f};
+#pragma unroll
+    for (int i = 0; i < DP / 8; i++)
+#pragma unroll
+        for (int e = 0; e < 4; e++) o[i][e] = 0.0f;
+    uint32_t qf[DP / 16][4];
+    for (int j = 0; j < nkv; j++) {
+        if (j + 1 < nkv) {
+            load(sK + ((j + 1) & 1) * BKV * LD, base + C, (j + 1) * BKV, BKV);
+            load(sV + ((j + 1) & 1) * BKV * LD, base + 2 * C, (j + 1) * BKV, BKV);
+        }
+        vit__cp_commit();
+        vit__cp_wait<1>();
+        __syncthreads();
+        if (j == 0) {
+#pragma unroll
+            for (int kk = 0; kk < DP / 16; kk++)
+                vit__ldsm4(qf[kk], sQ + (warp * 16 + (lane & 15)) * LD + kk * 16 + ((lane >> 4) << 3));
+        }
+        const T *Ks = sK + (j & 1) * BKV * LD, *Vs = sV + (j & 1) * BKV * LD;
+        float s[8][4];
+#pragma unroll
+        for (int i = 0; i < 8; i++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) s[i][e] = 0.0f;
+#pragma unroll
+        for (int kk = 0; kk < DP / 16; kk++)
+#pragma unroll
+            for (int np = 0; np < 4; np++) {
+                uint32_t r[4];
+                vit__ldsm4(r, Ks + (np * 16 + (lane & 7) + ((lane >> 4) << 3)) * LD + kk * 16 + (((lane >> 3) & 1) << 3));
+                vit__mma(s[2 * np], qf[kk], r, (T *)0);
+                vit__mma(s[2 * np + 1], qf[kk], r + 2, (T *)0);
+            }
+        // scale (log2 domain), mask, online softmax
+        float mx[2] = {-INFINITY, -INFINITY};
+#pragma unroll
+        for (int i = 0; i < 8; i++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) {
+                int key = j * BKV + i * 8 + (lane & 3) * 2 + (e & 1);
+                s[i][e] = key < N ? s[i][e] * sl2 : -INFINITY;
+                mx[e >> 1] = fmaxf(mx[e >> 1], s[i][e]);
+            }
+#pragma unroll
+        for (int hr = 0; hr < 2; hr++) {
+            mx[hr] = fmaxf(mx[hr], __shfl_xor_sync(0xffffffffu, mx[hr], 1));
+            mx[hr] = fmaxf(mx[hr], __shfl_xor_sync(0xffffffffu, mx[hr], 2));
+            float mnew = fmaxf(mrow[hr], mx[hr]), corr = exp2f(mrow[hr] - mnew);
+            mrow[hr] = mnew;
+            lrow[hr] *= corr;
+#pragma unroll
+            for (int i = 0; i < DP / 8; i++) { o[i][2 * hr] *= corr; o[i][2 * hr + 1] *= corr; }
+        }
+#pragma unroll
+        for (int i = 0; i < 8; i++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) {
+                float p = exp2f(s[i][e] - mrow[e >> 1]);
+                lrow[e >> 1] += p;
+                s[i][e] = p;
+            }
+        // O += P V: the S accumulator layout of two n8 tiles is the A layout of one k16 step
+#pragma unroll
+        for (int kc = 0; kc < BKV / 16; kc++) {
+            uint32_t a[4] = {vit__pack2<T>(s[2 * kc][0], s[2 * kc][1]), vit__pack2<T>(s[2 * kc][2], s[2 * kc][3]),
+                             vit__pack2<T>(s[2 * kc + 1][0], s[2 * kc + 1][1]), vit__pack2<T>(s[2 * kc + 1][2], s[2 * kc + 1][3])};
+#pragma unroll
+            for (int dp = 0; dp < DP / 16; dp++) {
+                uint32_t r[4];
+                vit__ldsm4t(r, Vs + (kc * 16 + (lane & 7) + (((lane >> 3) & 1) << 3)) * LD + dp * 16 + ((lane >> 4) << 3));
+                vit__mma(o[2 * dp], a, r, (T *)0);
+                vit__mma(o[2 * dp + 1], a, r + 2, (T *)0);
+            }
+        }
+        __syncthreads(); // this buffer is reloaded next iteration
+    }
+#pragma unroll
+    for (int hr = 0; hr < 2; hr++) {
+        float l = lrow[hr];
+        l += __shfl_xor_sync(0xffffffffu, l, 1);
+        l += __shfl_xor_sync(0xffffffffu, l, 2);
+        float inv = 1.0f / l;
+        int row = q0 + warp * 16 + (lane >> 2) + hr * 8;
+        if (row >= N) continue;
+        T *op = out + ((size_t)b * N + row) * C + (size_t)h * D;
+#pragma unroll
+        for (int i = 0; i < DP / 8; i++) {
+            int d = i * 8 + (lane & 3) * 2;
+            if (d < D) op[d] = vit__cvt<T>(o[i][2 * hr] * inv);
+            if (d + 1 < D) op[d + 1] = vit__cvt<T>(o[i][2 * hr + 1] * inv);
+        }
+    }
+}
+
+// fp32 flash attention on FMA. Parallel over (query tiles of 64, H, B); 256
+// threads as 16 x 16: thread (ty, tx) owns queries 4ty..4ty+3 and, per tile of 32
+// keys, keys 2tx and 2tx+1 for S, then head dims tx + 16i for O += P V. Q and K
+// are kept transposed in shared memory (d-major) so S reads are vectors; P goes
+// through shared memory. Online softmax as in the mma kernel.
+template <int DP>
+__global__ void __launch_bounds__(256) vit__attention_fma_kernel(float *out, const float *qkv, int N, int C, int H, float sl2) {
+    const int BQ = 64, BKV = 32, LQ = BQ + 4, LK = BKV + 2;
+    extern __shared__ __align__(128) unsigned char vit__smem_attf[];
+    float *sQ = (float *)vit__smem_attf; // [DP][LQ]
+    float *sK = sQ + DP * LQ;            // [DP][LK]
+    float *sV = sK + DP * LK;            // [BKV][DP]
+    float *sP = sV + BKV * DP;           // [BKV][LQ]
+    int b = blockIdx.z, h = blockIdx.y, q0 = blockIdx.x * BQ, D = C / H;
+    int tid = threadIdx.x, ty = tid >> 4, tx = tid & 15;
+    size_t rs = 3 * (size_t)C;
+    const float *base = qkv + (size_t)b * N * rs + (size_t)h * D;
+    for (int i = tid; i < BQ * DP; i += 256) {
+        int r = i / DP, d = i % DP;
+        sQ[d * LQ + r] = (q0 + r < N && d < D) ? base[(size_t)(q0 + r) * rs + d] * sl2 : 0.0f;
+    }
+    float o[4][DP / 16], mrow[4], lrow[4];
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+        mrow[i] = -INFINITY; lrow[i] = 0.0f;
+#pragma unroll
+        for (int d = 0; d < DP / 16; d++) o[i][d] = 0.0f;
+    }
+    for (int k0 = 0; k0 < N; k0 += BKV) {
+        __syncthreads(); // previous tile fully used (and sQ written, first time)
+        for (int i = tid; i < BKV * DP; i += 256) {
+            int r = i / DP, d = i % DP;
+            bool ok = k0 + r < N && d < D;
+            const float *src = base + (size_t)(k0 + r) * rs + d;
+            sK[d * LK + r] = ok ? src[C] : 0.0f;
+            sV[r * DP + d] = ok ? src[2 * (size_t)C] : 0.0f;
+        }
+        __syncthreads();
+        float s[4][2] = {{0.0f, 0.0f}, {0.0f, 0.0f}, {0.0f, 0.0f}, {0.0f, 0.0f}};
+#pragma unroll 8
+        for (int d = 0; d < DP; d++) {
+            float4 q = *(const float4 *)&sQ[d * LQ + 4 * ty];
+            float2 k = *(const float2 *)&sK[d * LK + 2 * tx];
+            s[0][0] = fmaf(q.x, k.x, s[0][0]); s[0][1] = fmaf(q.x, k.y, s[0][1]);
+            s[1][0] = fmaf(q.y, k.x, s[1][0]); s[1][1] = fmaf(q.y, k.y, s[1][1]);
+            s[2][0] = fmaf(q.z, k.x, s[2][0]); s[2][1] = fmaf(q.z, k.y, s[2][1]);
+            s[3][0] = fmaf(q.w, k.x, s[3][0]); s[3][1] = fmaf(q.w, k.y, s[3][1]);
+        }
+#pragma unroll
+        for (int i = 0; i < 4; i++) {
+            if (k0 + 2 * tx >= N) s[i][0] = -INFINITY;
+            if (k0 + 2 * tx + 1 >= N) s[i][1] = -INFINITY;
+            float mx = fmaxf(s[i][0], s[i][1]);
+#pragma unroll
+            for (int off = 8; off > 0; off >>= 1) mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, off));
+            float mnew = fmaxf(mrow[i], mx), corr = exp2f(mrow[i] - mnew);
+            mrow[i] = mnew;
+            s[i][0] = exp2f(s[i][0] - mnew);
+            s[i][1] = exp2f(s[i][1] - mnew);
+            lrow[i] = lrow[i] * corr + s[i][0] + s[i][1];
+#pragma unroll
+            for (int d = 0; d < DP / 16; d++) o[i][d] *= corr;
+        }
+        *(float4 *)&sP[(2 * tx) * LQ + 4 * ty] = make_float4(s[0][0], s[1][0], s[2][0], s[3][0]);
+        *(float4 *)&sP[(2 * tx + 1) * LQ + 4 * ty] = make_float4(s[0][1], s[1][1], s[2][1], s[3][1]);
+        __syncthreads();
+#pragma unroll 4
+        for (int k = 0; k < BKV; k++) {
+            float4 p = *(const float4 *)&sP[k * LQ + 4 * ty];
+#pragma unroll
+            for (int d = 0; d < DP / 16; d++) {
+                float v = sV[k * DP + tx + 16 * d];
+                o[0][d] = fmaf(p.x, v, o[0][d]); o[1][d] = fmaf(p.y, v, o[1][d]);
+                o[2][d] = fmaf(p.z, v, o[2][d]); o[3][d] = fmaf(p.w, v, o[3][d]);
+            }
+        }
+    }
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+        float l = lrow[i];
+#pragma unroll
+        for (int off = 8; off > 0; off >>= 1) l += __shfl_xor_sync(0xffffffffu, l, off);
+        int row = q0 + 4 * ty + i;
+        if (row >= N) continue;
+        float inv = 1.0f / l;
+        float *op = out + ((size_t)b * N + row) * C + (size_t)h * D;
+#pragma unroll
+        for (int d = 0; d < DP / 16; d++)
+            if (tx + 16 * d < D) op[tx + 16 * d] = o[i][d] * inv;
+    }
+}
+
+template <typename T, int DP>
+static vit_status vit__attention_mma_launch(T *out, const T *qkv, int B, int N, int C, int H, float sl2, vit_model *m, cudaStream_t st) {
+    const int smem = (64 + 4 * 64) * (DP + 8) * (int)sizeof(T);
+    dim3 grid((unsigned)((N + 63) / 64), (unsigned)H, (unsigned)B);
+    int D = C / H;
+    if (D % 8 == 0 && C % 8 == 0 && vit__aligned16(qkv)) {
+        VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__attention_mma_kernel<T, DP, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+        VIT__CUDA_TRY(m, (vit__attention_mma_kernel<T, DP, true><<<grid, 128, smem, st>>>(out, qkv, N, C, H, sl2), cudaGetLastError()));
+    } else {
+        VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__attention_mma_kernel<T, DP, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+        VIT__CUDA_TRY(m, (vit__attention_mma_kernel<T, DP, false><<<grid, 128, smem, st>>>(out, qkv, N, C, H, sl2), cudaGetLastError()));
+    }
+    return VIT_OK;
+}
+
+template <int DP>
+static vit_status vit__attention_fma_launch(float *out, const float *qkv, int B, int N, int C, int H, float sl2, vit_model *m, cudaStream_t st) {
+    const int smem = (DP * (64 + 4) + DP * (32 + 2) + 32 * DP + 32 * (64 + 4)) * 4;
+    dim3 grid((unsigned)((N + 63) / 64), (unsigned)H, (unsigned)B);
+    VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__attention_fma_kernel<DP>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    VIT__CUDA_TRY(m, (vit__attention_fma_kernel<DP><<<grid, 256, smem, st>>>(out, qkv, N, C, H, sl2), cudaGetLastError()));
+    return VIT_OK;
+}
+
+static vit_status vit__attention_go(float *out, const float *qkv, int B, int N, int C, int H, float sl2, vit_model *m, cudaStream_t st) {
+    int D = C / H;
+    if (D <= 32) return vit__attention_fma_launch<32>(out, qkv, B, N, C, H, sl2, m, st);
+    if (D <= 64) return vit__attention_fma_launch<64>(out, qkv, B, N, C, H, sl2, m, st);
+    return vit__attention_fma_launch<128>(out, qkv, B, N, C, H, sl2, m, st);
+}
+
+template <typename T>
+static vit_status vit__attention_go(T *out, const T *qkv, int B, int N, int C, int H, float sl2, vit_model *m, cudaStream_t st) {
+    int D = C / H;
+    if (D <= 16) return vit__attention_mma_launch<T, 16>(out, qkv, B, N, C, H, sl2, m, st);
+    if (D <= 32) return vit__attention_mma_launch<T, 32>(out, qkv, B, N, C, H, sl2, m, st);
+    if (D <= 64) return vit__attention_mma_launch<T, 64>(out, qkv, B, N, C, H, sl2, m, st);
+    return vit__attention_mma_launch<T, 128>(out, qkv, B, N, C, H, sl2, m, st);
+}
+
+// The GPU twin of vit__attention_cpu (scratch and threads replaced by model and
+// stream): out (B, N, C) from qkv (B, N, 3C). Head size C/H at most 128.
+template <typename T>
+static vit_status vit__attention_cuda(T *out, const T *qkv, int B, int N, int C, int H, vit_model *m, cudaStream_t st) {
+    if (B <= 0 || N <= 0) return VIT_OK;
+    if (H <= 0 || C % H || C / H > 128)
+        return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "attention: head size %d / %d; the GPU kernels take head sizes up to 128", C, H);
+    float sl2 = 1.0f / sqrtf((float)(C / H)) * 1.4426950408889634f; // softmax scale, in log2 units
+    return vit__attention_go(out, qkv, B, N, C, H, sl2, m, st);
+}
+
+// >>op pool -- CPU reference: vit__pool_cpu
+
+// pooled (B, C) = class token or mean of the patch tokens. Parallel over
+// (C / 256, B); each thread sums its column over tokens in order, as the CPU does.
+__global__ void vit__pool_kernel(float *pooled, const float *x, int N, int C, int avg, int prefix) {
+    int c = blockIdx.x * blockDim.x + threadIdx.x, b = blockIdx.y;
+    if (c >= C) return;
+    const float *xb = x + (size_t)b * N * C;
+    if (!avg) { pooled[(size_t)b * C + c] = xb[c]; return; }
+    float s = 0.0f;
+    for (int t = prefix; t < N; t++) s += xb[(size_t)t * C + c];
+    pooled[(size_t)b * C + c] = s * (1.0f / (float)(N - prefix));
+}
+
+// The GPU twin of vit__pool_cpu: pooling, then fc_norm (when given) in place.
+static vit_status vit__pool_cuda(float *pooled, const float *x, int B, int N, int C, vit_pool pool, int prefix, const float *fc_norm_w,
+                                 const float *fc_norm_b, float eps, vit_model *m, cudaStream_t st) {
+    if (B <= 0) return VIT_OK;
+    dim3 grid((unsigned)((C + 255) / 256), (unsigned)B);
+    VIT__CUDA_TRY(m, (vit__pool_kernel<<<grid, 256, 0, st>>>(pooled, x, N, C, pool == VIT_POOL_AVG, prefix), cudaGetLastError()));
+    if (fc_norm_w) return vit__layernorm_cuda<float>(pooled, pooled, fc_norm_w, fc_norm_b, B, C, (size_t)C, eps, m, st);
+    return VIT_OK;
+}
+
+// >>op head -- CPU reference: vit__head_cpu
+
+// logits (B, K) = pooled (B, C) @ head_w (C, K) + head_b. Parallel over
+// (K / 256, B / 8): thread k keeps 8 rows' sums, pooled rows staged through
+// shared memory 256 columns at a time; head_w reads are coalesced along K.
+template <typename TW>
+__global__ void __launch_bounds__(256) vit__head_kernel(float *logits, const float *pooled, const TW *w, const float *bias, int B, int C, int K) {
+    __shared__ float sp[8][256];
+    int k = blockIdx.x * 256 + threadIdx.x, b0 = blockIdx.y * 8;
+    float acc[8] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    for (int c0 = 0; c0 < C; c0 += 256) {
+        __syncthreads();
+#pragma unroll
+        for (int i = 0; i < 8; i++) {
+            int c = c0 + threadIdx.x;
+            sp[i][threadIdx.x] = (b0 + i < B && c < C) ? pooled[(size_t)(b0 + i) * C + c] : 0.0f;
+        }
+        __syncthreads();
+        if (k < K) {
+            int cn = C - c0 < 256 ? C - c0 : 256;
+            for (int cc = 0; cc < cn; cc++) {
+                float wv = vit__f32(w[(size_t)(c0 + cc) * K + k]);
+#pragma unroll
+                for (int i = 0; i < 8; i++) acc[i] = fmaf(sp[i][cc], wv, acc[i]);
+            }
+        }
+    }
+    if (k >= K) return;
+#pragma unroll
+    for (int i = 0; i < 8; i++)
+        if (b0 + i < B) logits[(size_t)(b0 + i) * K + k] = acc[i] + (bias ? bias[k] : 0.0f);
+}
+
+// The GPU twin of vit__head_cpu; head_w is (C, K) in T.
+template <typename T>
+static vit_status vit__head_cuda(float *logits, const float *pooled, const T *head_w, const float *head_b, int B, int C, int K, vit_model *m, cudaStream_t st) {
+    if (B <= 0 || K <= 0) return VIT_OK;
+    dim3 grid((unsigned)((K + 255) / 256), (unsigned)((B + 7) / 8));
+    VIT__CUDA_TRY(m, (vit__head_kernel<T><<<grid, 256, 0, st>>>(logits, pooled, head_w, head_b, B, C, K), cudaGetLastError()));
+    return VIT_OK;
+}
+
+// >>forward ---------------------------------------------------------------------
+// The whole forward pass for B <= max_batch images, from s->images to s->pooled
+// and s->out, as launches on one stream (captured into a graph per B).
+
+template <typename T>
+static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st) {
+    vit__cuda_state *s = m->cuda;
+    const vit_config *c = &m->cfg;
+    int C = c->dim, N = c->num_tokens, M = c->mlp_dim, H = c->num_heads, rows = B * N, K = c->num_classes;
+    float eps = c->eps;
+    T *xn = (T *)s->xn, *big = (T *)s->big;
+    vit__embed_fuse fz;
+    fz.cls = s->cls; fz.pos = s->pos; fz.tokens = N; fz.prefix = c->class_token; fz.pos_embed_class = c->pos_embed_class;
+    VIT__TRY(vit__patch_embed_cuda<T>(s->x, s->images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_size, c->patch_size, C, &fz, m, st));
+    if (s->pre_w) VIT__TRY(vit__layernorm_cuda<float>(s->x, s->x, s->pre_w, s->pre_b, rows, C, (size_t)C, eps, m, st));
+    for (int l = 0; l < c->depth; l++) {
+        const vit__cuda_block *k = &s->blocks[l];
+        VIT__TRY(vit__layernorm_cuda<T>(xn, s->x, k->ln1_w, k->ln1_b, rows, C, (size_t)C, eps, m, st));
+        VIT__TRY(vit__linear_cuda<T>(big, xn, (const T *)k->qkv_w, k->qkv_b, rows, C, 3 * C, VIT__EP_BIAS, NULL, m, st));
+        VIT__TRY(vit__attention_cuda<T>(xn, big, B, N, C, H, m, st)); // attention output reuses xn
+        VIT__TRY(vit__linear_cuda<T>(s->x, xn, (const T *)k->proj_w, k->proj_b, rows, C, C, VIT__EP_BIAS_RESIDUAL, k->ls1, m, st));
+        VIT__TRY(vit__layernorm_cuda<T>(xn, s->x, k->ln2_w, k->ln2_b, rows, C, (size_t)C, eps, m, st));
+        VIT__TRY(vit__linear_cuda<T>(big, xn, (const T *)k->fc1_w, k->fc1_b, rows, C, M, VIT__EP_BIAS_GELU, NULL, m, st));
+        VIT__TRY(vit__linear_cuda<T>(s->x, big, (const T *)k->fc2_w, k->fc2_b, rows, M, C, VIT__EP_BIAS_RESIDUAL, k->ls2, m, st));
+    }
+    if (s->norm_w) {
+        if (c->pool == VIT_POOL_TOKEN) // only the class token is read after the norm
+            VIT__TRY(vit__layernorm_cuda<float>(s->x, s->x, s->norm_w, s->norm_b, B, C, (size_t)N * C, eps, m, st));
+        else
+            VIT__TRY(vit__layernorm_cuda<float>(s->x, s->x, s->norm_w, s->norm_b, rows, C, (size_t)C, eps, m, st));
+    }
+    VIT__TRY(vit__pool_cuda(s->pooled, s->x, B, N, C, c->pool, c->class_token, s->fcn_w, s->fcn_b, eps, m, st));
+    if (K > 0) VIT__TRY(vit__head_cuda<T>(s->out, s->pooled, (const T *)s->head_w, s->head_b, B, C, K, m, st));
+    return VIT_OK;
+}
+
+static vit_status vit__forward_cuda_launch(vit_model *m, int B, cudaStream_t st) {
+    if (m->cuda->dtype == VIT_DTYPE_F32) return vit__forward_cuda_body<float>(m, B, st);
+    if (m->cuda->dtype == VIT_DTYPE_F16) return vit__forward_cuda_body<__half>(m, B, st);
+    return vit__forward_cuda_body<__nv_bfloat16>(m, B, st);
+}
+
+// The executable graph for batch size B: cached, else captured now (the first
+// use of B; instantiation may allocate inside the driver) into a free or the
+// least recently used slot.
+static vit_status vit__cuda_graph_get(vit_model *m, int B, cudaGraphExec_t *out) {
+    vit__cuda_state *s = m->cuda;
+    vit__cuda_graph *slot = &s->graphs[0];
+    for (int i = 0; i < VIT__CUDA_GRAPHS; i++) {
+        vit__cuda_graph *g = &s->graphs[i];
+        if (g->batch == B) { g->used = ++s->tick; *out = g->exec; return VIT_OK; }
+        if (slot->batch != 0 && (g->batch == 0 || g->used < slot->used)) slot = g;
+    }
+    if (slot->batch) {
+        slot->batch = 0;
+        VIT__CUDA_TRY(m, cudaGraphExecDestroy(slot->exec));
+    }
+    cudaGraph_t graph = NULL;
+    VIT__CUDA_TRY(m, cudaStreamBeginCapture(s->stream, cudaStreamCaptureModeRelaxed));
+    vit_status r = vit__forward_cuda_launch(m, B, s->stream);
+    cudaError_t e = cudaStreamEndCapture(s->stream, &graph);
+    if (r != VIT_OK) {
+        if (graph) cudaGraphDestroy(graph);
+        cudaGetLastError();
+        return r;
+    }
+    VIT__CUDA_TRY(m, e);
+    cudaGraphExec_t exec;
+    e = cudaGraphInstantiate(&exec, graph, 0);
+    cudaGraphDestroy(graph);
+    VIT__CUDA_TRY(m, e);
+    slot->batch = B;
+    slot->exec = exec;
+    slot->used = ++s->tick;
+    *out = exec;
+    return VIT_OK;
+}
+
+// Runs n images in chunks of max_batch on stream st: copy in, forward, copy out.
+// host: images/out are host memory (and the call waits for the result).
+static vit_status vit__cuda_chunks(vit_model *m, const float *images, int n, float *out, int want_logits, cudaStream_t st, int host) {
+    vit__cuda_state *s = m->cuda;
+    const vit_config *c = &m->cfg;
+    size_t per_image = (size_t)c->in_chans * c->image_size * c->image_size;
+    size_t per_out = want_logits ? (size_t)c->num_classes : (size_t)c->dim;
+    VIT__CUDA_TRY(m, cudaStreamWaitEvent(st, s->done, 0)); // the arena's previous user, on any stream
+    for (int i0 = 0; i0 < n; i0 += m->max_batch) {
+        int B = n - i0 < m->max_batch ? n - i0 : m->max_batch;
+        VIT__CUDA_TRY(m, cudaMemcpyAsync(s->images, images + (size_t)i0 * per_image, (size_t)B * per_image * sizeof(float),
+                                         host ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToDevice, st));
+        if (s->use_graphs) {
+            cudaGraphExec_t g = NULL;
+            VIT__TRY(vit__cuda_graph_get(m, B, &g));
+            VIT__CUDA_TRY(m, cudaGraphLaunch(g, st));
+        } else {
+            VIT__TRY(vit__forward_cuda_launch(m, B, st));
+        }
+        VIT__CUDA_TRY(m, cudaMemcpyAsync(out + (size_t)i0 * per_out, want_logits ? s->out : s->pooled, (size_t)B * per_out * sizeof(float),
+                                         host ? cudaMemcpyDeviceToHost : cudaMemcpyDeviceToDevice, st));
+    }
+    VIT__CUDA_TRY(m, cudaEventRecord(s->done, st));
+    if (host) VIT__CUDA_TRY(m, cudaStreamSynchronize(st));
+    return VIT_OK;
+}
+
+// Runs f with the model's device current, then restores the caller's.
+static vit_status vit__cuda_on_device(vit_model *m, const float *images, int n, float *out, int want_logits, cudaStream_t st, int host) {
+    int prev = 0;
+    VIT__CUDA_TRY(m, cudaGetDevice(&prev));
+    if (prev != m->cuda->device) VIT__CUDA_TRY(m, cudaSetDevice(m->cuda->device));
+    vit_status r = vit__cuda_chunks(m, images, n, out, want_logits, host ? m->cuda->stream : st, host);
+    if (prev != m->cuda->device) cudaSetDevice(prev);
+    return r;
+}
+
+// >>load on the GPU ---------------------------------------------------------------
+
+// Bump allocator over the one weight allocation (base NULL while counting).
+typedef struct vit__uploader {
+    vit_model *m;
+    unsigned char *base;
+    size_t used;
+    size_t max_bytes;      // largest tensor: the staging buffer's size
+    unsigned char *stage;  // host staging, NULL while counting
+    vit_dtype dtype;
+    size_t esize;
+} vit__uploader;
+
+enum { VIT__UP_VEC = 0, VIT__UP_LINEAR, VIT__UP_PLAIN };
+
+// Places one tensor. VIT__UP_VEC: n = rows * cols floats as they are.
+// VIT__UP_LINEAR: host (rows = in, cols = out) -> device (out, in) in the
+// compute dtype. VIT__UP_PLAIN: host (rows, cols) -> same layout in the compute dtype.
+static vit_status vit__up(vit__uploader *u, void **dst, const float *src, size_t rows, size_t cols, int mode) {
+    *dst = NULL;
+    if (!src) return VIT_OK;
+    size_t n = rows * cols, bytes = n * (mode == VIT__UP_VEC ? sizeof(float) : u->esize);
+    if (u->base) *dst = u->base + u->used;
+    u->used += (bytes + 255) & ~(size_t)255;
+    if (bytes > u->max_bytes) u->max_bytes = bytes;
+    if (!u->base) return VIT_OK;
+    for (size_t r = 0; r < (mode == VIT__UP_LINEAR ? cols : rows); r++) {
+        size_t inner = mode == VIT__UP_LINEAR ? rows : cols;
+        for (size_t c = 0; c < inner; c++) {
+            size_t i = r * inner + c;
+            float v = mode == VIT__UP_LINEAR ? src[c * cols + r] : src[i];
+            if (mode == VIT__UP_VEC || u->dtype == VIT_DTYPE_F32) memcpy(u->stage + i * 4, &v, 4);
+            else if (u->dtype == VIT_DTYPE_F16) { __half h = __float2half_rn(v); memcpy(u->stage + i * 2, &h, 2); }
+            else { __nv_bfloat16 h = __float2bfloat16_rn(v); memcpy(u->stage + i * 2, &h, 2); }
+        }
+    }
+    VIT__CUDA_TRY(u->m, cudaMemcpy(*dst, u->stage, bytes, cudaMemcpyHostToDevice));
+    return VIT_OK;
+}
+
+#define VIT__UPV(dst, src, n) VIT__TRY(vit__up(u, (void **)&(dst), src, 1, n, VIT__UP_VEC))
+
+// Walks every tensor in a fixed order (twice: counting, then uploading).
+static vit_status vit__upload_all(vit_model *m, vit__uploader *u) {
+    vit__cuda_state *s = m->cuda;
+    const vit_config *c = &m->cfg;
+    size_t C = (size_t)c->dim, M = (size_t)c->mlp_dim, K = (size_t)c->num_classes;
+    size_t CPP = (size_t)c->in_chans * c->patch_size * c->patch_size;
+    size_t npos = (size_t)c->num_tokens - (c->class_token && !c->pos_embed_class);
+    VIT__TRY(vit__up(u, &s->patch_w, m->patch_w, CPP, C, VIT__UP_LINEAR));
+    VIT__UPV(s->patch_b, m->patch_b, C);
+    VIT__UPV(s->cls, m->cls_token, C);
+    VIT__UPV(s->pos, m->pos_embed, npos * C);
+    VIT__UPV(s->pre_w, m->pre_norm_w, C);
+    VIT__UPV(s->pre_b, m->pre_norm_b, C);
+    for (int l = 0; l < c->depth; l++) {
+        const vit__block *h = &m->blocks[l];
+        vit__cuda_block *d = &s->blocks[l];
+        VIT__UPV(d->ln1_w, h->ln1_w, C);
+        VIT__UPV(d->ln1_b, h->ln1_b, C);
+        VIT__TRY(vit__up(u, &d->qkv_w, h->qkv_w, C, 3 * C, VIT__UP_LINEAR));
+        VIT__UPV(d->qkv_b, h->qkv_b, 3 * C);
+        VIT__TRY(vit__up(u, &d->proj_w, h->proj_w, C, C, VIT__UP_LINEAR));
+        VIT__UPV(d->proj_b, h->proj_b, C);
+        VIT__UPV(d->ls1, h->ls1, C);
+        VIT__UPV(d->ls2, h->ls2, C);
+        VIT__UPV(d->ln2_w, h->ln2_w, C);
+        VIT__UPV(d->ln2_b, h->ln2_b, C);
+        VIT__TRY(vit__up(u, &d->fc1_w, h->fc1_w, C, M, VIT__UP_LINEAR));
+        VIT__UPV(d->fc1_b, h->fc1_b, M);
+        VIT__TRY(vit__up(u, &d->fc2_w, h->fc2_w, M, C, VIT__UP_LINEAR));
+        VIT__UPV(d->fc2_b, h->fc2_b, C);
+    }
+    VIT__UPV(s->norm_w, m->norm_w, C);
+    VIT__UPV(s->norm_b, m->norm_b, C);
+    VIT__UPV(s->fcn_w, m->fc_norm_w, C);
+    VIT__UPV(s->fcn_b, m->fc_norm_b, C);
+    if (K) {
+        VIT__TRY(vit__up(u, &s->head_w, m->head_w, C, K, VIT__UP_PLAIN));
+        VIT__UPV(s->head_b, m->head_b, K);
+    }
+    return VIT_OK;
+}
+#undef VIT__UPV
+
+static vit_status vit__cuda_malloc(vit_model *m, unsigned char **p, size_t bytes, const char *what) {
+    cudaError_t e = cudaMalloc((void **)p, bytes);
+    if (e == cudaSuccess) return VIT_OK;
+    cudaGetLastError();
+    *p = NULL;
+    return vit__fail(m->error, e == cudaErrorMemoryAllocation ? VIT_ERROR_OUT_OF_MEMORY : VIT_ERROR_CUDA,
+                     "cudaMalloc of %zu bytes for %s: %s", bytes, what, cudaGetErrorString(e));
+}
+
+static vit_status vit__cuda_upload(vit_model *m) {
+    vit__cuda_state *s = m->cuda;
+    s->blocks = (vit__cuda_block *)vit__malloc(&m->alloc, (size_t)m->cfg.depth * sizeof(vit__cuda_block));
+    if (!s->blocks) return vit__fail(m->error, VIT_ERROR_OUT_OF_MEMORY, "out of memory for the block table");
+    memset(s->blocks, 0, (size_t)m->cfg.depth * sizeof(vit__cuda_block));
+    vit__uploader u;
+    memset(&u, 0, sizeof(u));
+    u.m = m; u.dtype = s->dtype; u.esize = s->esize;
+    VIT__TRY(vit__upload_all(m, &u)); // count
+    s->weights_bytes = u.used;
+    VIT__TRY(vit__cuda_malloc(m, &s->weights, u.used, "weights"));
+    u.stage = (unsigned char *)vit__malloc(&m->alloc, u.max_bytes);
+    if (!u.stage) return vit__fail(m->error, VIT_ERROR_OUT_OF_MEMORY, "out of memory for a %zu-byte staging buffer", u.max_bytes);
+    u.base = s->weights; u.used = 0;
+    vit_status r = vit__upload_all(m, &u);
+    vit__free(&m->alloc, u.stage);
+    return r;
+}
+
+// The activation arena for B = max_batch, one allocation.
+static vit_status vit__cuda_arena(vit_model *m) {
+    vit__cuda_state *s = m->cuda;
+    const vit_config *c = &m->cfg;
+    size_t B = (size_t)m->max_batch, N = (size_t)c->num_tokens, C = (size_t)c->dim, es = s->esize;
+    size_t W = 3 * C > (size_t)c->mlp_dim ? 3 * C : (size_t)c->mlp_dim, K = c->num_classes > 0 ? (size_t)c->num_classes : 1;
+    size_t sizes[6] = {B * c->in_chans * c->image_size * c->image_size * 4, B * N * C * 4, B * N * C * es, B * N * W * es, B * C * 4, B * K * 4};
+    size_t off[6], total = 0;
+    for (int i = 0; i < 6; i++) { off[i] = total; total += (sizes[i] + 255) & ~(size_t)255; }
+    if (B * N > (size_t)INT_MAX / 2) return vit__fail(m->error, VIT_ERROR_LIMIT, "max_batch %d x %d tokens is too many rows for the GPU kernels", m->max_batch, c->num_tokens);
+    VIT__TRY(vit__cuda_malloc(m, &s->arena, total, "activations"));
+    s->arena_bytes = total;
+    s->images = (float *)(s->arena + off[0]);
+    s->x = (float *)(s->arena + off[1]);
+    s->xn = s->arena + off[2];
+    s->big = s->arena + off[3];
+    s->pooled = (float *)(s->arena + off[4]);
+    s->out = (float *)(s->arena + off[5]);
+    return VIT_OK;
+}
+
+// >>cuda hooks (called by vit.h) ---------------------------------------------------
+
+static void vit__cuda_free(vit_model *m) {
+    vit__cuda_state *s = m->cuda;
+    if (!s) return;
+    int prev = -1;
+    if (cudaGetDevice(&prev) == cudaSuccess && prev != s->device) cudaSetDevice(s->device);
+    for (int i = 0; i < VIT__CUDA_GRAPHS; i++)
+        if (s->graphs[i].batch) cudaGraphExecDestroy(s->graphs[i].exec);
+    if (s->stream) cudaStreamSynchronize(s->stream);
+    if (s->arena) cudaFree(s->arena);
+    if (s->weights) cudaFree(s->weights);
+    if (s->done) cudaEventDestroy(s->done);
+    if (s->stream) cudaStreamDestroy(s->stream);
+    if (prev >= 0 && prev != s->device) cudaSetDevice(prev);
+    cudaGetLastError();
+    vit__free(&m->alloc, s->blocks);
+    vit__free(&m->alloc, s);
+    m->cuda = NULL;
+}
+
+// Creates m->cuda for device index dev: stream, event, device facts, and
+// whether the sm_90a (wgmma/TMA) kernels can run. No weights, no arena.
+static vit_status vit__cuda_open(vit_model *m, int dev) {
+    vit__cuda_state *s = (vit__cuda_state *)vit__malloc(&m->alloc, sizeof(vit__cuda_state));
+    if (!s) return vit__fail(m->error, VIT_ERROR_OUT_OF_MEMORY, "out of memory for the CUDA state");
+    memset(s, 0, sizeof(*s));
+    m->cuda = s;
+    s->device = dev;
+    s->use_graphs = 1;
+    s->dtype = VIT_DTYPE_BF16;
+    s->esize = 2;
+    int major = 0, minor = 0;
+    VIT__CUDA_TRY(m, cudaSetDevice(dev));
+    VIT__CUDA_TRY(m, cudaDeviceGetAttribute(&s->sm_count, cudaDevAttrMultiProcessorCount, dev));
+    VIT__CUDA_TRY(m, cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+    VIT__CUDA_TRY(m, cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
+    s->cc = major * 10 + minor;
+    VIT__CUDA_TRY(m, cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking));
+    VIT__CUDA_TRY(m, cudaEventCreateWithFlags(&s->done, cudaEventDisableTiming));
+    if (s->cc == 90) {
+        int *flag = NULL, on = 0;
+        VIT__CUDA_TRY(m, cudaMalloc((void **)&flag, sizeof(int)));
+        cudaError_t e = cudaSuccess;
+        vit__probe_sm90a_kernel<<<1, 1, 0, s->stream>>>(flag);
+        if ((e = cudaGetLastError()) == cudaSuccess) e = cudaMemcpyAsync(&on, flag, sizeof(int), cudaMemcpyDeviceToHost, s->stream);
+        if (e == cudaSuccess) e = cudaStreamSynchronize(s->stream);
+        cudaFree(flag);
+        VIT__CUDA_TRY(m, e);
+        cudaDriverEntryPointQueryResult q;
+        void *fn = NULL;
+        if (on && cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &q) == cudaSuccess &&
+            q == cudaDriverEntryPointSuccess && fn) {
+            s->encode = fn;
+            s->wgmma = 1;
+        }
+        cudaGetLastError();
+    }
+    return VIT_OK;
+}
+
+// Moves a loaded model (host fp32 weights) to the GPU. See vit.h for the contract.
 static vit_status vit__cuda_init(vit_model *m, const vit_options *o, char *err) {
     if (o->device == VIT_DEVICE_CPU) return VIT_OK;
     int count = 0;
@@ -28,20 +1642,85 @@ static vit_status vit__cuda_init(vit_model *m, const vit_options *o, char *err) 
     }
     if (o->device_index >= count)
         return vit__fail(err, VIT_ERROR_INVALID_ARGUMENT, "device_index %d, but only %d CUDA devices", o->device_index, count);
-    (void)m;
-    return VIT_OK; // kernels arrive with the GPU issue: run on the CPU meanwhile
+    int major = 0;
+    if ((e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, o->device_index)) != cudaSuccess) {
+        cudaGetLastError();
+        return vit__fail(err, VIT_ERROR_CUDA, "cudaDeviceGetAttribute: %s", cudaGetErrorString(e));
+    }
+    const char *why = major < 8 ? "compute capability below 8.0" : m->cfg.dim / m->cfg.num_heads > 128 ? "head size above 128" : NULL;
+    if (why) {
+        if (o->device == VIT_DEVICE_DEFAULT) return VIT_OK; // stays on the CPU
+        return vit__fail(err, VIT_ERROR_UNSUPPORTED, "the CUDA path does not run this model: %s", why);
+    }
+    int prev = 0;
+    cudaGetDevice(&prev);
+    vit_status st = vit__cuda_open(m, o->device_index);
+    if (st == VIT_OK) {
+        m->cuda->dtype = o->dtype == VIT_DTYPE_DEFAULT ? VIT_DTYPE_BF16 : o->dtype;
+        m->cuda->esize = m->cuda->dtype == VIT_DTYPE_F32 ? 4 : 2;
+        st = vit__cuda_upload(m);
+    }
+    if (st == VIT_OK) st = vit__cuda_arena(m);
+    if (st != VIT_OK) {
+        memcpy(err, m->error, VIT__ERR_LEN);
+        vit__cuda_free(m);
+    } else {
+        m->cfg.device = VIT_DEVICE_CUDA;
+        m->cfg.dtype = m->cuda->dtype;
+    }
+    cudaSetDevice(prev);
+    cudaGetLastError();
+    return st;
 }
 
-static void vit__cuda_free(vit_model *m) { (void)m; }
-
 static vit_status vit__forward_cuda_host(vit_model *m, const float *images, int n, float *out, int want_logits) {
-    (void)images; (void)n; (void)out; (void)want_logits;
-    return vit__fail(m->error, VIT_ERROR_CUDA, "CUDA forward not available");
+    return vit__cuda_on_device(m, images, n, out, want_logits, m->cuda->stream, 1);
 }
 
 static vit_status vit__forward_cuda_async(vit_model *m, const float *images, int n, float *out, int want_logits, cudaStream_t stream) {
-    (void)images; (void)n; (void)out; (void)want_logits; (void)stream;
-    return vit__fail(m->error, VIT_ERROR_CUDA, "CUDA forward not available");
+    return vit__cuda_on_device(m, images, n, out, want_logits, stream, 0);
 }
 
 #endif // VIT_KERNELS_CUH_INCLUDED
+
+/*
+------------------------------------------------------------------------------
+This software is available under 2 licenses -- choose whichever you prefer.
+------------------------------------------------------------------------------
+ALTERNATIVE A - MIT License
+Copyright (c) 2026 vit.h authors
+Permission is hereby granted, free of charge, to any person obtaining a copy of
+this software and associated documentation files (the "Software"), to deal in
+the Software without restriction, including without limitation the rights to
+use, copy, modify, merge, publish, distribute, sublicense, and/or sell copies
+of the Software, and to permit persons to whom the Software is furnished to do
+so, subject to the following conditions:
+The above copyright notice and this permission notice shall be included in all
+copies or substantial portions of the Software.
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+SOFTWARE.
+------------------------------------------------------------------------------
+ALTERNATIVE B - Public Domain (www.unlicense.org)
+This is free and unencumbered software released into the public domain.
+Anyone is free to copy, modify, publish, use, compile, sell, or distribute this
+software, either in source code form or as a compiled binary, for any purpose,
+commercial or non-commercial, and by any means.
+In jurisdictions that recognize copyright laws, the author or authors of this
+software dedicate any and all copyright interest in the software to the public
+domain. We make this dedication for the benefit of the public at large and to
+the detriment of our heirs and successors. We intend this dedication to be an
+overt act of relinquishment in perpetuity of all present and future rights to
+this software under copyright law.
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+AUTHORS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER LIABILITY, WHETHER IN AN
+ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM, OUT OF OR IN CONNECTION
+WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.
+------------------------------------------------------------------------------
+*/

@@ -1,0 +1,409 @@
+// test_ops: every CUDA kernel against its CPU reference in vit.h, through the
+// launchers (vit__<op>_cuda) the forward pass uses, on fresh random data from a
+// fixed-seed PRNG. Awkward sizes (N = 197, 50, 1; C = 33, 132 and head sizes
+// from them; batch 1 and 3) and real ViT sizes; fp32, bf16 and fp16; every GEMM
+// kernel (FMA, mma.sync vector/scalar loads, wgmma 128/256 where the GPU has it).
+// Outputs are poisoned with NaN before each run and a guard region after each
+// output must stay unchanged.
+//
+// Pass: |gpu - ref| <= atol + rtol * |ref| for every element, no NaN/Inf.
+// fp32: atol = rtol = 1e-5. bf16/fp16: atol = rtol = 1e-2 (inputs are rounded to
+// the dtype before the CPU sees them, so the difference is the GPU's own rounding).
+//
+// usage: test_ops [--small]   (--small: only the small shapes, for compute-sanitizer)
+#define VIT_IMPLEMENTATION
+#include "../vit.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+
+#ifndef VIT__CUDA
+int main(void) {
+    printf("SKIP test_ops: vit.h was compiled without CUDA\n");
+    printf("0 passed, 0 failed\n");
+    return 0;
+}
+#else
+
+#define GUARD 256 // bytes after each device output that must stay untouched
+
+static int passed, failed, small_only;
+static int cpu_threads;
+static unsigned long long rng_state = 0x9E3779B97F4A7C15ull;
+
+static float frand(void) { // uniform in [-1, 1)
+    rng_state ^= rng_state >> 12; rng_state ^= rng_state << 25; rng_state ^= rng_state >> 27;
+    unsigned long long r = rng_state * 0x2545F4914F6CDD1Dull;
+    return (float)((r >> 40) * (1.0 / 8388608.0)) - 1.0f;
+}
+
+static float *hrand(size_t n, float scale) {
+    float *p = (float *)malloc(n * sizeof(float) + 4);
+    for (size_t i = 0; i < n; i++) p[i] = frand() * scale;
+    return p;
+}
+
+// ---- dtype helpers on the host
+static float h_f32(float x) { return x; }
+static float h_f32(__nv_bfloat16 x) { return __bfloat162float(x); }
+static float h_f32(__half x) { return __half2float(x); }
+template <typename T> static T h_cvt(float x);
+template <> float h_cvt<float>(float x) { return x; }
+template <> __nv_bfloat16 h_cvt<__nv_bfloat16>(float x) { return __float2bfloat16_rn(x); }
+template <> __half h_cvt<__half>(float x) { return __float2half_rn(x); }
+template <typename T> static const char *dname();
+template <> const char *dname<float>() { return "f32"; }
+template <> const char *dname<__nv_bfloat16>() { return "bf16"; }
+template <> const char *dname<__half>() { return "f16"; }
+template <typename T> static double tol() { return sizeof(T) == 4 ? 1e-5 : 1e-2; }
+
+// rounds every value to T (what the GPU will see)
+template <typename T> static void round_to(float *p, size_t n) {
+    for (size_t i = 0; i < n; i++) p[i] = h_f32(h_cvt<T>(p[i]));
+}
+
+// ---- device buffers with a guard region
+typedef struct dbuf {
+    unsigned char *p;
+    size_t bytes;
+} dbuf;
+
+static int cuda_ok(cudaError_t e, const char *what) {
+    if (e == cudaSuccess) return 1;
+    printf("NOT OK %s: %s\n", what, cudaGetErrorString(e));
+    failed++;
+    return 0;
+}
+
+static dbuf dalloc(size_t bytes) { // output poisoned with NaN (0xFF bytes), guard 0x5A
+    dbuf b = {NULL, bytes};
+    if (!cuda_ok(cudaMalloc((void **)&b.p, bytes + GUARD), "cudaMalloc")) exit(1);
+    cudaMemset(b.p, 0xFF, bytes);
+    cudaMemset(b.p + bytes, 0x5A, GUARD);
+    return b;
+}
+
+static int guard_ok(dbuf b) {
+    unsigned char g[GUARD];
+    cudaMemcpy(g, b.p + b.bytes, GUARD, cudaMemcpyDeviceToHost);
+    for (int i = 0; i < GUARD; i++)
+        if (g[i] != 0x5A) return 0;
+    return 1;
+}
+
+template <typename T> static dbuf dupload(const float *h, size_t n) {
+    T *tmp = (T *)malloc(n * sizeof(T) + 1);
+    for (size_t i = 0; i < n; i++) tmp[i] = h_cvt<T>(h[i]);
+    dbuf b = dalloc(n * sizeof(T));
+    cudaMemcpy(b.p, tmp, n * sizeof(T), cudaMemcpyHostToDevice);
+    free(tmp);
+    return b;
+}
+
+// a linear weight: host (in, out) fp32 -> device (out, in) in T
+template <typename T> static dbuf dupload_linear(const float *h, int in, int out) {
+    float *t = (float *)malloc((size_t)in * out * sizeof(float) + 4);
+    for (int i = 0; i < in; i++)
+        for (int o = 0; o < out; o++) t[(size_t)o * in + i] = h[(size_t)i * out + o];
+    dbuf b = dupload<T>(t, (size_t)in * out);
+    free(t);
+    return b;
+}
+
+template <typename T> static float *ddownload(dbuf b, size_t n) {
+    T *tmp = (T *)malloc(n * sizeof(T) + 1);
+    float *h = (float *)malloc(n * sizeof(float) + 4);
+    cudaMemcpy(tmp, b.p, n * sizeof(T), cudaMemcpyDeviceToHost);
+    for (size_t i = 0; i < n; i++) h[i] = h_f32(tmp[i]);
+    free(tmp);
+    return h;
+}
+
+static void dfree(dbuf b) { cudaFree(b.p); }
+
+// Compares and prints one line. ref_stride/gpu_stride let a strided subset be compared.
+static void check(const char *name, vit_status st, vit_model *m, const float *gpu, const float *ref, size_t n, double atol, double rtol, int guard) {
+    if (st != VIT_OK) {
+        printf("NOT OK %s: launcher returned %s: %s\n", name, vit_status_string(st), vit_last_error(m));
+        failed++;
+        return;
+    }
+    cudaError_t e = cudaDeviceSynchronize();
+    if (e != cudaSuccess) {
+        printf("NOT OK %s: %s\n", name, cudaGetErrorString(e));
+        failed++;
+        return;
+    }
+    double maxdiff = 0, maxref = 0;
+    size_t bad = 0, first = (size_t)-1;
+    for (size_t i = 0; i < n; i++) {
+        double d = fabs((double)gpu[i] - ref[i]);
+        if (!(d <= atol + rtol * fabs(ref[i]))) { // NaN fails here too
+            if (!bad) first = i;
+            bad++;
+        }
+        if (d > maxdiff || d != d) maxdiff = d != d ? INFINITY : (d > maxdiff ? d : maxdiff);
+        if (fabs(ref[i]) > maxref) maxref = fabs(ref[i]);
+    }
+    int ok = bad == 0 && guard;
+    if (ok) passed++; else failed++;
+    printf("%s %s: maxdiff %.3e (max|ref| %.3g, tol %.0e+%.0e*|ref|)", ok ? "OK" : "NOT OK", name, maxdiff, maxref, atol, rtol);
+    if (bad) printf(", %zu bad, first [%zu] gpu %g ref %g", bad, first, gpu[first], ref[first]);
+    if (!guard) printf(", GUARD REGION OVERWRITTEN");
+    printf("\n");
+}
+
+static const char *gemm_name(int ran) {
+    switch (ran) {
+    case VIT__RAN_FMA: return "fma";
+    case VIT__RAN_MMA_VEC: return "mma128";
+    case VIT__RAN_MMA_SCALAR: return "mma128-scalar";
+    case VIT__RAN_MMA_VEC + 10: return "mma64";
+    case VIT__RAN_MMA_SCALAR + 10: return "mma64-scalar";
+    case VIT__RAN_WGMMA128: return "wgmma128";
+    case VIT__RAN_WGMMA256: return "wgmma256";
+    default: return "?";
+    }
+}
+
+// ---- linear
+template <typename T>
+static void test_linear(vit_model *m, int rows, int in, int out, vit__epilogue ep, int layer_scale, int path) {
+    float *x = hrand((size_t)rows * in, 1.0f), *w = hrand((size_t)in * out, 1.0f / sqrtf((float)in));
+    float *b = hrand((size_t)out, 0.5f), *ls = layer_scale ? hrand((size_t)out, 1.0f) : NULL;
+    round_to<T>(x, (size_t)rows * in);
+    round_to<T>(w, (size_t)in * out);
+    size_t no = (size_t)rows * out;
+    float *ref = hrand(no, 1.0f); // the residual for VIT__EP_BIAS_RESIDUAL
+    dbuf dx = dupload<T>(x, (size_t)rows * in), dw = dupload_linear<T>(w, in, out), db = dupload<float>(b, (size_t)out);
+    dbuf dls = ls ? dupload<float>(ls, (size_t)out) : dbuf{NULL, 0};
+    int res = ep == VIT__EP_BIAS_RESIDUAL;
+    dbuf dout = res ? dupload<float>(ref, no) : dalloc(no * sizeof(T));
+    m->cuda->gemm_path = path;
+    m->cuda->last_gemm = 0;
+    vit_status st = vit__linear_cuda<T>(dout.p, (const T *)dx.p, (const T *)dw.p, (const float *)db.p, rows, in, out, ep, (const float *)dls.p, m, 0);
+    cudaDeviceSynchronize();
+    vit__linear_cpu(ref, x, w, b, rows, in, out, ep, ls, cpu_threads);
+    float *got = res ? ddownload<float>(dout, no) : ddownload<T>(dout, no);
+    char name[160];
+    const char *epn = ep == VIT__EP_BIAS ? "bias" : ep == VIT__EP_BIAS_GELU ? "bias+gelu" : layer_scale ? "bias+residual*ls" : "bias+residual";
+    snprintf(name, sizeof(name), "linear %s %s %dx%d->%d %s", dname<T>(), gemm_name(m->cuda->last_gemm), rows, in, out, epn);
+    // the residual output is fp32: the GEMM's own rounding is that of its bf16 inputs only
+    check(name, st, m, got, ref, no, tol<T>(), tol<T>(), guard_ok(dout));
+    free(x); free(w); free(b); free(ls); free(ref); free(got);
+    dfree(dx); dfree(dw); dfree(db); dfree(dout);
+    if (dls.p) dfree(dls);
+    m->cuda->gemm_path = VIT__GEMM_AUTO;
+}
+
+// ---- patch embedding: plain (= vit__patch_embed_cpu) and fused (class token, position embedding)
+template <typename T>
+static void test_patch(vit_model *m, int B, int Cin, int S, int P, int C, int cls, int pec) {
+    int G = S / P, CPP = Cin * P * P, N = G * G + cls;
+    size_t ni = (size_t)B * Cin * S * S, nt = (size_t)B * G * G * C;
+    float *img = hrand(ni, 1.0f), *w = hrand((size_t)CPP * C, 1.0f / sqrtf((float)CPP)), *b = hrand((size_t)C, 0.5f);
+    round_to<T>(img, ni);
+    round_to<T>(w, (size_t)CPP * C);
+    float *ref = (float *)malloc(nt * sizeof(float)), *scratch = (float *)malloc((size_t)B * G * G * CPP * sizeof(float));
+    vit__patch_embed_cpu(ref, img, w, b, B, Cin, S, P, C, scratch, cpu_threads);
+    dbuf dimg = dupload<float>(img, ni), dw = dupload_linear<T>(w, CPP, C), db = dupload<float>(b, (size_t)C);
+    dbuf dout = dalloc(nt * sizeof(float));
+    vit_status st = vit__patch_embed_cuda<T>((float *)dout.p, (const float *)dimg.p, (const T *)dw.p, (const float *)db.p, B, Cin, S, P, C, NULL, m, 0);
+    float *got = ddownload<float>(dout, nt);
+    char name[160];
+    snprintf(name, sizeof(name), "patch_embed %s %s B=%d Cin=%d S=%d P=%d C=%d", dname<T>(), gemm_name(m->cuda->last_gemm), B, Cin, S, P, C);
+    check(name, st, m, got, ref, nt, tol<T>(), tol<T>(), guard_ok(dout));
+    // fused: x[b, cls + p] = token + pos, x[b, 0] = cls_token (+ pos[0]); checked against the plain CPU tokens
+    int npos = N - (cls && !pec);
+    float *cl = hrand((size_t)C, 1.0f), *pos = hrand((size_t)npos * C, 1.0f);
+    size_t nx = (size_t)B * N * C;
+    float *want = (float *)malloc(nx * sizeof(float));
+    for (int bb = 0; bb < B; bb++) {
+        const float *pe = pos;
+        if (cls) {
+            for (int c = 0; c < C; c++) want[(size_t)bb * N * C + c] = cl[c] + (pec ? pos[c] : 0.0f);
+            if (pec) pe += C;
+        }
+        for (size_t i = 0; i < (size_t)G * G * C; i++) want[(size_t)bb * N * C + (size_t)cls * C + i] = ref[(size_t)bb * G * G * C + i] + pe[i];
+    }
+    dbuf dcl = dupload<float>(cl, (size_t)C), dpos = dupload<float>(pos, (size_t)npos * C), dx = dalloc(nx * sizeof(float));
+    vit__embed_fuse fz;
+    fz.cls = cls ? (const float *)dcl.p : NULL; fz.pos = (const float *)dpos.p; fz.tokens = N; fz.prefix = cls; fz.pos_embed_class = pec;
+    st = vit__patch_embed_cuda<T>((float *)dx.p, (const float *)dimg.p, (const T *)dw.p, (const float *)db.p, B, Cin, S, P, C, &fz, m, 0);
+    float *gotx = ddownload<float>(dx, nx);
+    snprintf(name, sizeof(name), "patch_embed+cls+pos %s B=%d S=%d P=%d C=%d cls=%d pos_embed_class=%d", dname<T>(), B, S, P, C, cls, pec);
+    check(name, st, m, gotx, want, nx, tol<T>(), tol<T>(), guard_ok(dx));
+    free(img); free(w); free(b); free(ref); free(scratch); free(got); free(cl); free(pos); free(want); free(gotx);
+    dfree(dimg); dfree(dw); dfree(db); dfree(dout); dfree(dcl); dfree(dpos); dfree(dx);
+}
+
+// ---- layernorm: fp32 in, TO out. Strided rows only in place (as the final
+// norm runs on the class tokens); elsewhere dense rows.
+template <typename TO>
+static void test_layernorm(vit_model *m, int rows, int C, size_t stride, int inplace) {
+    if (!inplace) stride = (size_t)C;
+    size_t n = (size_t)(rows - 1) * stride + C;
+    float *x = hrand(n, 2.0f), *w = hrand((size_t)C, 1.0f), *b = hrand((size_t)C, 0.5f);
+    for (size_t i = 0; i < n; i++) x[i] += 0.7f; // a mean away from zero
+    float *ref = (float *)malloc(n * sizeof(float));
+    memcpy(ref, x, n * sizeof(float)); // in place: elements between rows keep their value
+    vit__layernorm_cpu(ref, x, w, b, rows, C, stride, 1e-6f, cpu_threads);
+    dbuf dx = dupload<float>(x, n), dw = dupload<float>(w, (size_t)C), db = dupload<float>(b, (size_t)C);
+    dbuf dout = inplace ? dx : dalloc(n * sizeof(TO));
+    vit_status st = vit__layernorm_cuda<TO>((TO *)dout.p, (const float *)dx.p, (const float *)dw.p, (const float *)db.p, rows, C, stride, 1e-6f, m, 0);
+    float *got = ddownload<TO>(dout, n);
+    char name[160];
+    snprintf(name, sizeof(name), "layernorm %s rows=%d C=%d stride=%zu%s", dname<TO>(), rows, C, stride, inplace ? " in place" : "");
+    check(name, st, m, got, ref, n, tol<TO>(), tol<TO>(), guard_ok(dout));
+    free(x); free(w); free(b); free(ref); free(got);
+    dfree(dx); dfree(dw); dfree(db);
+    if (!inplace) dfree(dout);
+}
+
+// ---- attention
+template <typename T>
+static void test_attention(vit_model *m, int B, int N, int C, int H) {
+    size_t nq = (size_t)B * N * 3 * C, no = (size_t)B * N * C;
+    float *qkv = hrand(nq, 2.0f);
+    round_to<T>(qkv, nq);
+    int D = C / H;
+    // vit__attention_cpu's scratch: threads * (VIT__MB * N + D * N) (one score row in older versions)
+    float *ref = (float *)malloc(no * sizeof(float));
+    float *scratch = (float *)malloc((size_t)cpu_threads * ((size_t)(VIT__MB + 1) * N + (size_t)D * N) * sizeof(float));
+    vit__attention_cpu(ref, qkv, B, N, C, H, scratch, cpu_threads);
+    dbuf dq = dupload<T>(qkv, nq), dout = dalloc(no * sizeof(T));
+    vit_status st = vit__attention_cuda<T>((T *)dout.p, (const T *)dq.p, B, N, C, H, m, 0);
+    float *got = ddownload<T>(dout, no);
+    char name[160];
+    snprintf(name, sizeof(name), "attention %s B=%d N=%d C=%d H=%d (head size %d)", dname<T>(), B, N, C, H, D);
+    check(name, st, m, got, ref, no, tol<T>(), tol<T>(), guard_ok(dout));
+    free(qkv); free(ref); free(scratch); free(got);
+    dfree(dq); dfree(dout);
+}
+
+// ---- pool (+ fc_norm)
+static void test_pool(vit_model *m, int B, int N, int C, vit_pool pool, int prefix, int fcn) {
+    size_t nx = (size_t)B * N * C, np = (size_t)B * C;
+    float *x = hrand(nx, 1.0f), *w = hrand((size_t)C, 1.0f), *b = hrand((size_t)C, 0.5f);
+    float *ref = (float *)malloc(np * sizeof(float));
+    vit__pool_cpu(ref, x, B, N, C, pool, prefix, fcn ? w : NULL, fcn ? b : NULL, 1e-6f, cpu_threads);
+    dbuf dx = dupload<float>(x, nx), dw = dupload<float>(w, (size_t)C), db = dupload<float>(b, (size_t)C), dout = dalloc(np * sizeof(float));
+    vit_status st = vit__pool_cuda((float *)dout.p, (const float *)dx.p, B, N, C, pool, prefix, fcn ? (const float *)dw.p : NULL, fcn ? (const float *)db.p : NULL, 1e-6f, m, 0);
+    float *got = ddownload<float>(dout, np);
+    char name[160];
+    snprintf(name, sizeof(name), "pool %s B=%d N=%d C=%d prefix=%d%s", pool == VIT_POOL_AVG ? "avg" : "token", B, N, C, prefix, fcn ? " +fc_norm" : "");
+    check(name, st, m, got, ref, np, 1e-5, 1e-5, guard_ok(dout));
+    free(x); free(w); free(b); free(ref); free(got);
+    dfree(dx); dfree(dw); dfree(db); dfree(dout);
+}
+
+// ---- head
+template <typename T>
+static void test_head(vit_model *m, int B, int C, int K) {
+    float *p = hrand((size_t)B * C, 1.0f), *w = hrand((size_t)C * K, 1.0f / sqrtf((float)C)), *b = hrand((size_t)K, 0.5f);
+    round_to<T>(w, (size_t)C * K);
+    size_t no = (size_t)B * K;
+    float *ref = (float *)malloc(no * sizeof(float));
+    vit__head_cpu(ref, p, w, b, B, C, K, cpu_threads);
+    dbuf dp = dupload<float>(p, (size_t)B * C), dw = dupload<T>(w, (size_t)C * K), db = dupload<float>(b, (size_t)K), dout = dalloc(no * sizeof(float));
+    vit_status st = vit__head_cuda<T>((float *)dout.p, (const float *)dp.p, (const T *)dw.p, (const float *)db.p, B, C, K, m, 0);
+    float *got = ddownload<float>(dout, no);
+    char name[160];
+    snprintf(name, sizeof(name), "head %s B=%d C=%d K=%d", dname<T>(), B, C, K);
+    check(name, st, m, got, ref, no, 1e-5, 1e-5, guard_ok(dout)); // fp32 pooled, weights rounded on both sides
+    free(p); free(w); free(b); free(ref); free(got);
+    dfree(dp); dfree(dw); dfree(db); dfree(dout);
+}
+
+template <typename T>
+static void run_dtype(vit_model *m) {
+    int half = sizeof(T) == 2;
+    int paths[5] = {VIT__GEMM_AUTO, VIT__GEMM_MMA, VIT__GEMM_MMA64, VIT__GEMM_WGMMA128, VIT__GEMM_WGMMA256};
+    int npaths = half ? (m->cuda->wgmma ? 5 : 3) : 1;
+    if (half && !m->cuda->wgmma) printf("SKIP linear %s wgmma: no sm_90a GPU/code here\n", dname<T>());
+    // patch embedding
+    test_patch<T>(m, 1, 3, 40, 8, 72, 1, 1);
+    test_patch<T>(m, 3, 1, 28, 4, 36, 0, 0);
+    test_patch<T>(m, 2, 3, 32, 8, 33, 1, 0);
+    if (!small_only) test_patch<T>(m, 3, 3, 224, 16, 768, 1, 1);
+    // layernorm (compute-dtype output, as before qkv and fc1)
+    test_layernorm<T>(m, 50, 33, 33, 0);
+    test_layernorm<T>(m, 197, 132, 132, 0);
+    test_layernorm<T>(m, 3, 1280, 1280, 0);
+    if (!small_only) test_layernorm<T>(m, 591, 768, 768, 0);
+    // linear: every kernel on every shape
+    for (int pi = 0; pi < npaths; pi++) {
+        int p = paths[pi];
+        test_linear<T>(m, 50, 33, 99, VIT__EP_BIAS, 0, p);        // K, N not multiples of 8: scalar loads
+        test_linear<T>(m, 197, 132, 528, VIT__EP_BIAS_GELU, 0, p); // K % 8 = 4
+        test_linear<T>(m, 1, 33, 33, VIT__EP_BIAS_RESIDUAL, 1, p);
+        test_linear<T>(m, 3, 64, 40, VIT__EP_BIAS, 0, p);          // N tail inside one tile
+        test_linear<T>(m, 150, 96, 200, VIT__EP_BIAS_GELU, 0, p);  // K < 64, M and N tails
+        test_linear<T>(m, 197, 136, 132, VIT__EP_BIAS_RESIDUAL, 0, p); // N % 8 = 4: no TMA
+        test_linear<T>(m, 100, 264, 392, VIT__EP_BIAS_RESIDUAL, 1, p); // K tail of a 64-wide step
+        test_linear<T>(m, 64, 512, 64, VIT__EP_BIAS_RESIDUAL, 0, p);   // split-K on the small tiles
+        if (!small_only) {
+            test_linear<T>(m, 591, 768, 2304, VIT__EP_BIAS, 0, p);
+            test_linear<T>(m, 591, 768, 3072, VIT__EP_BIAS_GELU, 0, p);
+            test_linear<T>(m, 591, 3072, 768, VIT__EP_BIAS_RESIDUAL, 1, p);
+            test_linear<T>(m, 591, 768, 768, VIT__EP_BIAS_RESIDUAL, 0, p);
+            test_linear<T>(m, 394, 192, 576, VIT__EP_BIAS, 0, p); // ViT-Ti qkv, batch 2
+            test_linear<T>(m, 197, 3072, 768, VIT__EP_BIAS_RESIDUAL, 1, p); // ViT-B fc2 at batch 1: split-K
+        }
+    }
+    // attention
+    test_attention<T>(m, 1, 50, 33, 3);   // head size 11
+    test_attention<T>(m, 1, 1, 33, 1);    // N = 1, head size 33
+    test_attention<T>(m, 3, 50, 132, 4);  // head size 33
+    test_attention<T>(m, 1, 197, 132, 2); // head size 66
+    test_attention<T>(m, 2, 50, 64, 4);   // head size 16
+    test_attention<T>(m, 3, 65, 96, 1);   // head size 96
+    if (!small_only) {
+        test_attention<T>(m, 3, 197, 768, 12); // ViT-B
+        test_attention<T>(m, 1, 197, 256, 2);  // head size 128
+        test_attention<T>(m, 3, 197, 384, 6);  // ViT-S
+    }
+    // head
+    test_head<T>(m, 1, 33, 10);
+    test_head<T>(m, 3, 132, 7);
+    if (!small_only) test_head<T>(m, 17, 768, 1000);
+}
+
+int main(int argc, char **argv) {
+    setvbuf(stdout, NULL, _IOLBF, 0); // progress survives a crash
+    for (int i = 1; i < argc; i++) if (!strcmp(argv[i], "--small")) small_only = 1;
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+        cudaGetLastError();
+        printf("SKIP test_ops: no CUDA device\n");
+        printf("0 passed, 0 failed\n");
+        return 0;
+    }
+    cpu_threads = vit_query_defaults(NULL).num_threads;
+    vit_model *m = (vit_model *)calloc(1, sizeof(vit_model));
+    if (vit__cuda_open(m, 0) != VIT_OK) {
+        printf("NOT OK open: %s\n", m->error);
+        printf("0 passed, 1 failed\n");
+        return 1;
+    }
+    cudaDeviceProp prop;
+    cudaGetDeviceProperties(&prop, 0);
+    printf("# %s, sm_%d, %d SMs, wgmma kernels %s\n", prop.name, m->cuda->cc, m->cuda->sm_count, m->cuda->wgmma ? "on" : "off");
+    run_dtype<float>(m);
+    run_dtype<__nv_bfloat16>(m);
+    run_dtype<__half>(m);
+    // fp32-only ops (the residual stream)
+    test_layernorm<float>(m, 3, 768, (size_t)197 * 768, 1); // final norm on class tokens
+    test_layernorm<float>(m, 1, 33, 33, 1);
+    test_layernorm<float>(m, 7, 2048, 2048, 0);
+    test_pool(m, 3, 197, 768, VIT_POOL_TOKEN, 1, 0);
+    test_pool(m, 3, 197, 768, VIT_POOL_AVG, 1, 1);
+    test_pool(m, 1, 50, 33, VIT_POOL_AVG, 0, 1);
+    test_pool(m, 3, 1, 132, VIT_POOL_TOKEN, 1, 1);
+    vit__cuda_free(m);
+    free(m);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
+#endif

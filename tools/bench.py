@@ -1,0 +1,259 @@
+#!/usr/bin/env python3
+"""Benchmark vit.h against PyTorch (timm eager, torch.compile) on one GPU.
+
+Everything runs in one process tree on the same weights: each timm model is
+created with random weights, saved with save_for_hf, timed in PyTorch (eager
+fp32 with TF32 off, eager bf16, torch.compile bf16) and then timed in vit.h by
+the benchmark binary (build/vit_bench, run as a subprocess) from the saved
+file. Times are medians of CUDA-event timings after warm-up, inputs resident on
+the GPU for both. Also: the bf16 GEMM ceiling (torch.matmul 8192^3), vit.h's GEMM
+against torch (cuBLAS) on the ViT-B/16 GEMM shapes at batch 256, and device
+memory. Writes a markdown report.
+
+usage: python3 tools/bench.py --bin build/vit_bench --out BENCHMARKS.md [--deadline 420]
+"""
+
+import argparse
+import copy
+import datetime
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import torch
+import torch.nn.functional as F
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+import timm  # noqa: E402
+from timm.models._hub import save_for_hf  # noqa: E402
+
+T0 = time.time()
+GEMM_NAMES = {1: "fma", 2: "mma.sync", 3: "mma.sync (scalar loads)", 4: "wgmma 128x128", 5: "wgmma 128x256"}
+
+
+def log(*a):
+    print(f"[{time.time() - T0:6.1f}s]", *a, flush=True)
+
+
+def cuda_time(fn, iters, warm=3):
+    for _ in range(warm):
+        fn()
+    torch.cuda.synchronize()
+    ts = []
+    for _ in range(iters):
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        fn()
+        e.record()
+        e.synchronize()
+        ts.append(s.elapsed_time(e))
+    return statistics.median(ts)
+
+
+def vit_bench(binary, *args):
+    r = subprocess.run([binary, *map(str, args)], capture_output=True, text=True, timeout=300)
+    line = (r.stdout.strip().splitlines() or ["{}"])[-1]
+    try:
+        out = json.loads(line)
+    except json.JSONDecodeError:
+        out = {"error": line + r.stderr[-300:]}
+    if "error" in out:
+        log("vit_bench", *args, "->", out["error"])
+    return out
+
+
+def model_flops(m, n_img=1):
+    c, depth, mlp = m.embed_dim, len(m.blocks), m.blocks[0].mlp.fc1.out_features
+    n = m.patch_embed.num_patches + m.num_prefix_tokens
+    p = m.patch_embed.patch_size[0]
+    k = m.num_classes
+    per_block = 2 * n * (c * 3 * c + c * c + 2 * c * mlp) + 2 * 2 * n * n * c
+    return n_img * (depth * per_block + 2 * m.patch_embed.num_patches * 3 * p * p * c + 2 * c * k)
+
+
+def iters_for(ms_guess):
+    return max(5, min(50, int(1500 / max(ms_guess, 0.05))))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--bin", default="build/vit_bench")
+    ap.add_argument("--out", default="BENCHMARKS.md")
+    ap.add_argument("--deadline", type=float, default=420.0, help="seconds; optional items are skipped after it")
+    ap.add_argument("--command", default="make bench")
+    args = ap.parse_args()
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    dev = torch.cuda.get_device_name()
+    log("device", dev, "torch", torch.__version__, "timm", timm.__version__)
+    results = {"device": dev, "torch": torch.__version__, "timm": timm.__version__, "gemm": [], "models": []}
+
+    # ---- bf16 GEMM ceiling
+    a = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
+    ms = cuda_time(lambda: torch.matmul(a, b), 10)
+    ceiling = 2 * 8192 ** 3 / (ms * 1e-3) / 1e12
+    results["ceiling_tflops"] = ceiling
+    log(f"bf16 matmul 8192^3: {ms:.3f} ms, {ceiling:.0f} TFLOP/s")
+    del a, b
+
+    # ---- GEMMs of ViT-B/16 at batch 256
+    M = 256 * 197
+    for k, n in [(768, 2304), (768, 768), (768, 3072), (3072, 768)]:
+        x = torch.randn(M, k, device="cuda", dtype=torch.bfloat16)
+        w = torch.randn(n, k, device="cuda", dtype=torch.bfloat16) * 0.05
+        bias = torch.zeros(n, device="cuda", dtype=torch.bfloat16)
+        tms = cuda_time(lambda: F.linear(x, w, bias), 20)
+        ours = vit_bench(args.bin, "gemm", M, n, k, 20)
+        row = {"M": M, "N": n, "K": k, "torch_ms": tms, "torch_tflops": 2 * M * n * k / (tms * 1e-3) / 1e12,
+               "ours_ms": ours.get("ms"), "ours_tflops": ours.get("tflops"), "kernel": GEMM_NAMES.get(ours.get("kernel"), "?")}
+        results["gemm"].append(row)
+        log("gemm", row)
+        del x, w, bias
+
+    # ---- models
+    plan = [("vit_base_patch16_224", [256, 1, 8, 64]), ("vit_tiny_patch16_224", [256]),
+            ("vit_small_patch16_224", [256]), ("vit_large_patch16_224", [256])]
+    tmp = tempfile.mkdtemp(prefix="vit_bench_")
+    for arch, batches in plan:
+        if time.time() - T0 > args.deadline:
+            log("deadline: skipping", arch)
+            continue
+        torch.manual_seed(0)
+        model = timm.create_model(arch, pretrained=False).eval()
+        d = os.path.join(tmp, arch)
+        save_for_hf(model, d, safe_serialization=True)
+        flops = model_flops(model)
+        m32 = model.cuda()
+        mbf = copy.deepcopy(m32).bfloat16()
+        for bs in batches:
+            if time.time() - T0 > args.deadline and not (arch.startswith("vit_base") and bs == 256):
+                log("deadline: skipping", arch, bs)
+                continue
+            row = {"model": arch, "batch": bs, "gflop_per_img": flops / 1e9}
+            x32 = torch.randn(bs, 3, 224, 224, device="cuda")
+            xbf = x32.bfloat16()
+            with torch.no_grad():
+                guess = flops * bs / 40e12 * 1e3
+                row["eager_f32_ms"] = cuda_time(lambda: m32(x32), iters_for(guess))
+                torch.cuda.reset_peak_memory_stats()
+                row["eager_bf16_ms"] = cuda_time(lambda: mbf(xbf), iters_for(guess / 6))
+                row["eager_bf16_mem"] = torch.cuda.max_memory_allocated()
+                mode = "reduce-overhead" if bs == 1 else "default"
+                t = time.time()
+                cm = torch.compile(mbf, mode=mode, dynamic=False)
+                cm(xbf)
+                cm(xbf)
+                torch.cuda.synchronize()
+                row["compile_s"] = time.time() - t
+                torch.cuda.reset_peak_memory_stats()
+                row["compile_bf16_ms"] = cuda_time(lambda: cm(xbf), iters_for(guess / 8))
+                row["compile_bf16_mem"] = torch.cuda.max_memory_allocated()
+                row["compile_mode"] = mode
+                del cm
+            torch._dynamo.reset()
+            ours = vit_bench(args.bin, "model", d, "bf16", bs, iters_for(guess / 8))
+            row["ours_bf16_ms"] = ours.get("ms")
+            row["ours_bf16_mem"] = ours.get("mem_bytes")
+            row["ours_host_api_ms"] = ours.get("host_api_ms")
+            ours32 = vit_bench(args.bin, "model", d, "f32", bs, iters_for(guess))
+            row["ours_f32_ms"] = ours32.get("ms")
+            results["models"].append(row)
+            log(json.dumps(row))
+            del x32, xbf
+        del m32, mbf, model
+        torch.cuda.empty_cache()
+
+    # ---- optional: max-autotune for ViT-B/16 at batch 256, if time is left
+    if time.time() - T0 < args.deadline - 60:
+        try:
+            torch.manual_seed(0)
+            model = timm.create_model("vit_base_patch16_224", pretrained=False).eval().cuda().bfloat16()
+            xbf = torch.randn(256, 3, 224, 224, device="cuda").bfloat16()
+            t = time.time()
+            with torch.no_grad():
+                cm = torch.compile(model, mode="max-autotune-no-cudagraphs", dynamic=False)
+                cm(xbf)
+                torch.cuda.synchronize()
+                cs = time.time() - t
+                ms = cuda_time(lambda: cm(xbf), 20)
+            results["max_autotune"] = {"ms": ms, "compile_s": cs}
+            log("max-autotune-no-cudagraphs ViT-B/16 bs 256:", ms, "ms, compile", cs, "s")
+        except Exception as e:  # noqa: BLE001
+            results["max_autotune"] = {"error": str(e)[:200]}
+    else:
+        results["max_autotune"] = {"error": "skipped: not enough time left in the 10-minute call"}
+
+    with open(os.path.splitext(args.out)[0] + ".json", "w") as f:
+        json.dump(results, f, indent=1)
+    write_report(results, args)
+    log("done")
+
+
+def fmt(v, spec=".2f"):
+    return "-" if v is None else format(v, spec)
+
+
+def write_report(r, args):
+    ceil = r["ceiling_tflops"]
+    L = []
+    L.append("# Benchmarks\n")
+    L.append(f"Date: 2026-11-22. Device: {r['device']}. torch {r['torch']}, timm {r['timm']}. "
+             f"Command: `{args.command}` (tools/bench.py driving build/vit_bench).\n")
+    L.append("Medians of CUDA-event timings after warm-up; images already on the GPU for every "
+             "contender (vit.h through vit_forward_async, one CUDA-graph replay per call). Same "
+             "random timm weights everywhere. eager fp32 runs with TF32 off. torch.compile runs in "
+             "bf16 with the mode shown (mode='default' instead of 'max-autotune-no-cudagraphs' to "
+             "fit the compile time into one 10-minute device call; the max-autotune number, when "
+             "there was time for it, is below the table). ratio = vit.h bf16 img/s / the best "
+             f"PyTorch bf16 img/s. bf16 GEMM ceiling (torch.matmul 8192^3): {ceil:.0f} TFLOP/s.\n")
+    L.append("| model | batch | timm eager fp32 | timm eager bf16 | torch.compile bf16 | vit.h bf16 | vit.h fp32 | "
+             "ratio bf16 | vit.h fp32 / eager fp32 | vit.h bf16 TFLOP/s (% of ceiling) | peak mem vit.h / torch.compile |")
+    L.append("|---|---|---|---|---|---|---|---|---|---|---|")
+    for m in r["models"]:
+        bs = m["batch"]
+
+        def ips(ms):
+            return None if not ms else bs / (ms * 1e-3)
+
+        def cell(ms):
+            return "-" if not ms else f"{ips(ms):,.0f} img/s ({ms:.3f} ms)"
+        best = min(x for x in (m.get("eager_bf16_ms"), m.get("compile_bf16_ms")) if x)
+        ratio = best / m["ours_bf16_ms"] if m.get("ours_bf16_ms") else None
+        r32 = m["eager_f32_ms"] / m["ours_f32_ms"] if m.get("ours_f32_ms") else None
+        tf = m["gflop_per_img"] * 1e9 * bs / (m["ours_bf16_ms"] * 1e-3) / 1e12 if m.get("ours_bf16_ms") else None
+        mem = f"{(m.get('ours_bf16_mem') or 0) / 2**20:,.0f} / {m['compile_bf16_mem'] / 2**20:,.0f} MiB"
+        L.append(f"| {m['model']} | {bs} | {cell(m['eager_f32_ms'])} | {cell(m['eager_bf16_ms'])} | "
+                 f"{cell(m['compile_bf16_ms'])} [{m['compile_mode']}] | {cell(m.get('ours_bf16_ms'))} | {cell(m.get('ours_f32_ms'))} | "
+                 f"{fmt(ratio)}x | {fmt(r32)}x | {fmt(tf, '.0f')} ({fmt(tf / ceil * 100 if tf else None, '.0f')}%) | {mem} |")
+    L.append("")
+    ma = r.get("max_autotune", {})
+    if "ms" in ma:
+        L.append(f"torch.compile mode='max-autotune-no-cudagraphs', ViT-B/16 bf16 batch 256: "
+                 f"{256 / (ma['ms'] * 1e-3):,.0f} img/s ({ma['ms']:.2f} ms), compiled in {ma['compile_s']:.0f} s.\n")
+    else:
+        L.append(f"torch.compile mode='max-autotune-no-cudagraphs': {ma.get('error', 'not run')}.\n")
+    L.append("vit.h host API (vit_forward from host memory, pageable copies included), for reference: " + ", ".join(
+        f"{m['model']} bs {m['batch']}: {fmt(m.get('ours_host_api_ms'), '.3f')} ms" for m in r["models"]) + ".\n")
+    L.append("## GEMM: vit.h vs torch (cuBLAS), bf16, ViT-B/16 shapes at batch 256 (M = 256*197)\n")
+    L.append("| M | N | K | torch ms | torch TFLOP/s | vit.h ms | vit.h TFLOP/s | vit.h / torch | vit.h kernel |")
+    L.append("|---|---|---|---|---|---|---|---|---|")
+    for g in r["gemm"]:
+        rel = g["torch_ms"] / g["ours_ms"] if g.get("ours_ms") else None
+        L.append(f"| {g['M']} | {g['N']} | {g['K']} | {g['torch_ms']:.3f} | {g['torch_tflops']:.0f} | {fmt(g.get('ours_ms'), '.3f')} | "
+                 f"{fmt(g.get('ours_tflops'), '.0f')} | {fmt(rel)}x | {g['kernel']} |")
+    L.append("")
+    L.append("Peak memory: torch = torch.cuda.max_memory_allocated() over one timed call (weights included); "
+             "vit.h = device memory the model holds after warm-up by cudaMemGetInfo (weights, activation arena "
+             "for max_batch = batch, graph, module code).\n")
+    with open(args.out, "w") as f:
+        f.write("\n".join(L))
+    print("\n".join(L))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,222 @@
+// vit_bench: times vit.h on the GPU for tools/bench.py. One JSON line per run.
+//
+//   vit_bench model DIR DTYPE BATCH ITERS
+//       vit_forward_async on device-resident random images (batch BATCH =
+//       max_batch, so one graph replay per call), CUDA events around each call,
+//       after 3 warm-up calls; prints median/min ms, img/s and the device memory
+//       the model holds (weights + arena + graph, by cudaMemGetInfo) and, for
+//       reference, the median of vit_forward with host images.
+//   vit_bench layer DIR DTYPE BATCH ITERS
+//       each op of the forward pass (block 0) timed alone: median ms per op and
+//       the share of one whole forward pass (depth blocks) it stands for.
+//   vit_bench gemm M N K ITERS
+//       one bf16 GEMM (out = A W^T + bias) through vit__linear_cuda, the kernel
+//       the forward pass picks; prints median ms and TFLOP/s.
+#define VIT_IMPLEMENTATION
+#include "../vit.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+
+#ifndef VIT__CUDA
+int main(void) { printf("{\"error\": \"built without CUDA\"}\n"); return 1; }
+#else
+
+#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("{\"error\": \"%s: %s\"}\n", #x, cudaGetErrorString(e_)); exit(1); } } while (0)
+
+static int cmpf(const void *a, const void *b) { float x = *(const float *)a, y = *(const float *)b; return x < y ? -1 : x > y; }
+
+static float median(float *v, int n) { qsort(v, (size_t)n, sizeof(float), cmpf); return n % 2 ? v[n / 2] : 0.5f * (v[n / 2 - 1] + v[n / 2]); }
+
+static void fill(float *h, size_t n, unsigned seed) {
+    unsigned s = seed * 2654435761u + 1;
+    for (size_t i = 0; i < n; i++) { s = s * 1664525u + 1013904223u; h[i] = (float)((s >> 8) * (1.0 / 16777216.0)) * 2.0f - 1.0f; }
+}
+
+static int bench_model(const char *dir, const char *dtype, int batch, int iters) {
+    char path[1200];
+    snprintf(path, sizeof(path), "%s/model.safetensors", dir);
+    vit_options o;
+    memset(&o, 0, sizeof(o));
+    o.device = VIT_DEVICE_CUDA;
+    o.dtype = !strcmp(dtype, "f32") ? VIT_DTYPE_F32 : !strcmp(dtype, "f16") ? VIT_DTYPE_F16 : VIT_DTYPE_BF16;
+    o.max_batch = batch;
+    CK(cudaFree(0));
+    size_t free0, free1, total;
+    CK(cudaMemGetInfo(&free0, &total));
+    vit_model *m = NULL;
+    vit_status st = vit_load(path, &o, &m);
+    if (st != VIT_OK) { printf("{\"error\": \"load: %s\"}\n", vit_last_error(NULL)); return 1; }
+    const vit_config *c = vit_model_config(m);
+    size_t per = (size_t)c->in_chans * c->image_size * c->image_size, K = (size_t)(c->num_classes ? c->num_classes : 1);
+    float *h = (float *)malloc(per * batch * sizeof(float));
+    fill(h, per * batch, 7);
+    float *di, *dout;
+    CK(cudaMalloc((void **)&di, per * batch * sizeof(float)));
+    CK(cudaMalloc((void **)&dout, K * batch * sizeof(float)));
+    CK(cudaMemcpy(di, h, per * batch * sizeof(float), cudaMemcpyHostToDevice));
+    cudaStream_t s;
+    CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    for (int i = 0; i < 3; i++) {
+        st = vit_forward_async(m, di, batch, dout, (void *)s);
+        if (st != VIT_OK) { printf("{\"error\": \"forward: %s\"}\n", vit_last_error(m)); return 1; }
+    }
+    CK(cudaStreamSynchronize(s));
+    CK(cudaMemGetInfo(&free1, &total));
+    float *t = (float *)malloc(sizeof(float) * iters);
+    for (int i = 0; i < iters; i++) {
+        CK(cudaEventRecord(e0, s));
+        vit_forward_async(m, di, batch, dout, (void *)s);
+        CK(cudaEventRecord(e1, s));
+        CK(cudaEventSynchronize(e1));
+        CK(cudaEventElapsedTime(&t[i], e0, e1));
+    }
+    float med = median(t, iters), mn = t[0];
+    // the host API: pageable copies in and out included
+    int hi = iters < 10 ? iters : 10;
+    float *logits = (float *)malloc(K * batch * sizeof(float));
+    for (int i = 0; i < hi; i++) {
+        CK(cudaEventRecord(e0, 0));
+        vit_forward(m, h, batch, logits);
+        CK(cudaEventRecord(e1, 0));
+        CK(cudaEventSynchronize(e1));
+        CK(cudaEventElapsedTime(&t[i], e0, e1));
+    }
+    float hmed = median(t, hi);
+    int ran = m->cuda->last_gemm;
+    printf("{\"ms\": %.4f, \"min_ms\": %.4f, \"img_s\": %.1f, \"host_api_ms\": %.4f, \"mem_bytes\": %zu, \"weights_bytes\": %zu, \"arena_bytes\": %zu, \"gemm\": %d, \"dtype\": \"%s\", \"batch\": %d}\n",
+           med, mn, batch / (med * 1e-3), hmed, free0 - free1, m->cuda->weights_bytes, m->cuda->arena_bytes, ran, dtype, batch);
+    vit_free(m);
+    return 0;
+}
+
+typedef struct op_timer {
+    cudaEvent_t e0, e1;
+    cudaStream_t s;
+    int iters;
+    float *t;
+} op_timer;
+
+#define TIME_OP(name, scale, call)                                                                   \
+    do {                                                                                             \
+        for (int i_ = -2; i_ < ot.iters; i_++) {                                                     \
+            CK(cudaEventRecord(ot.e0, ot.s));                                                        \
+            vit_status st_ = (call);                                                                 \
+            if (st_ != VIT_OK) { printf("{\"error\": \"%s: %s\"}\n", name, vit_last_error(m)); return 1; } \
+            CK(cudaEventRecord(ot.e1, ot.s));                                                        \
+            CK(cudaEventSynchronize(ot.e1));                                                         \
+            if (i_ >= 0) CK(cudaEventElapsedTime(&ot.t[i_], ot.e0, ot.e1));                          \
+        }                                                                                            \
+        float med_ = median(ot.t, ot.iters);                                                         \
+        total += med_ * (scale);                                                                     \
+        printf("%s\"%s\": [%.4f, %d]", first ? "" : ", ", name, med_, m->cuda->last_gemm);           \
+        first = 0;                                                                                   \
+    } while (0)
+
+template <typename T>
+static int layer_ops(vit_model *m, int B, op_timer ot) {
+    vit__cuda_state *s = m->cuda;
+    const vit_config *c = &m->cfg;
+    int C = c->dim, N = c->num_tokens, M = c->mlp_dim, H = c->num_heads, rows = B * N, D = c->depth, first = 1;
+    float total = 0.0f;
+    T *xn = (T *)s->xn, *big = (T *)s->big;
+    const vit__cuda_block *k = &s->blocks[0];
+    vit__embed_fuse fz;
+    fz.cls = s->cls; fz.pos = s->pos; fz.tokens = N; fz.prefix = c->class_token; fz.pos_embed_class = c->pos_embed_class;
+    printf("{");
+    m->cuda->last_gemm = 0;
+    TIME_OP("patch_embed", 1, (vit__patch_embed_cuda<T>(s->x, s->images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_size, c->patch_size, C, &fz, m, ot.s)));
+    m->cuda->last_gemm = 0;
+    TIME_OP("ln1", D, (vit__layernorm_cuda<T>(xn, s->x, k->ln1_w, k->ln1_b, rows, C, (size_t)C, c->eps, m, ot.s)));
+    TIME_OP("qkv", D, (vit__linear_cuda<T>(big, xn, (const T *)k->qkv_w, k->qkv_b, rows, C, 3 * C, VIT__EP_BIAS, NULL, m, ot.s)));
+    m->cuda->last_gemm = 0;
+    TIME_OP("attention", D, (vit__attention_cuda<T>(xn, big, B, N, C, H, m, ot.s)));
+    TIME_OP("proj", D, (vit__linear_cuda<T>(s->x, xn, (const T *)k->proj_w, k->proj_b, rows, C, C, VIT__EP_BIAS_RESIDUAL, k->ls1, m, ot.s)));
+    m->cuda->last_gemm = 0;
+    TIME_OP("ln2", D, (vit__layernorm_cuda<T>(xn, s->x, k->ln2_w, k->ln2_b, rows, C, (size_t)C, c->eps, m, ot.s)));
+    TIME_OP("fc1", D, (vit__linear_cuda<T>(big, xn, (const T *)k->fc1_w, k->fc1_b, rows, C, M, VIT__EP_BIAS_GELU, NULL, m, ot.s)));
+    TIME_OP("fc2", D, (vit__linear_cuda<T>(s->x, big, (const T *)k->fc2_w, k->fc2_b, rows, M, C, VIT__EP_BIAS_RESIDUAL, k->ls2, m, ot.s)));
+    m->cuda->last_gemm = 0;
+    TIME_OP("pool_head", 1, (vit__pool_cuda(s->pooled, s->x, B, N, C, c->pool, c->class_token, s->fcn_w, s->fcn_b, c->eps, m, ot.s) ||
+                              vit__head_cuda<T>(s->out, s->pooled, (const T *)s->head_w, s->head_b, B, C, c->num_classes, m, ot.s) ? VIT_ERROR_CUDA : VIT_OK));
+    printf(", \"sum_ms\": %.4f}\n", total);
+    return 0;
+}
+
+static int bench_layer(const char *dir, const char *dtype, int batch, int iters) {
+    char path[1200];
+    snprintf(path, sizeof(path), "%s/model.safetensors", dir);
+    vit_options o;
+    memset(&o, 0, sizeof(o));
+    o.device = VIT_DEVICE_CUDA;
+    o.dtype = !strcmp(dtype, "f32") ? VIT_DTYPE_F32 : !strcmp(dtype, "f16") ? VIT_DTYPE_F16 : VIT_DTYPE_BF16;
+    o.max_batch = batch;
+    vit_model *m = NULL;
+    if (vit_load(path, &o, &m) != VIT_OK) { printf("{\"error\": \"load: %s\"}\n", vit_last_error(NULL)); return 1; }
+    const vit_config *c = vit_model_config(m);
+    size_t per = (size_t)c->in_chans * c->image_size * c->image_size;
+    float *h = (float *)malloc(per * batch * sizeof(float));
+    fill(h, per * batch, 7);
+    CK(cudaMemcpy(m->cuda->images, h, per * batch * sizeof(float), cudaMemcpyHostToDevice));
+    op_timer ot;
+    ot.s = m->cuda->stream;
+    ot.iters = iters;
+    ot.t = (float *)malloc(sizeof(float) * iters);
+    CK(cudaEventCreate(&ot.e0));
+    CK(cudaEventCreate(&ot.e1));
+    int r = o.dtype == VIT_DTYPE_F32 ? layer_ops<float>(m, batch, ot) : o.dtype == VIT_DTYPE_F16 ? layer_ops<__half>(m, batch, ot) : layer_ops<__nv_bfloat16>(m, batch, ot);
+    vit_free(m);
+    return r;
+}
+
+static int bench_gemm(int M, int N, int K, int iters) {
+    vit_model *m = (vit_model *)calloc(1, sizeof(vit_model));
+    if (vit__cuda_open(m, 0) != VIT_OK) { printf("{\"error\": \"%s\"}\n", m->error); return 1; }
+    size_t na = (size_t)M * K, nw = (size_t)N * K;
+    __nv_bfloat16 *ha = (__nv_bfloat16 *)malloc(na * 2), *hw = (__nv_bfloat16 *)malloc(nw * 2);
+    float *tmp = (float *)malloc((na > nw ? na : nw) * 4);
+    fill(tmp, na, 1);
+    for (size_t i = 0; i < na; i++) ha[i] = __float2bfloat16_rn(tmp[i]);
+    fill(tmp, nw, 2);
+    for (size_t i = 0; i < nw; i++) hw[i] = __float2bfloat16_rn(tmp[i] * 0.05f);
+    void *da, *dw, *dout;
+    float *db;
+    CK(cudaMalloc(&da, na * 2));
+    CK(cudaMalloc(&dw, nw * 2));
+    CK(cudaMalloc(&dout, (size_t)M * N * 2));
+    CK(cudaMalloc((void **)&db, (size_t)N * 4));
+    CK(cudaMemset(db, 0, (size_t)N * 4));
+    CK(cudaMemcpy(da, ha, na * 2, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(dw, hw, nw * 2, cudaMemcpyHostToDevice));
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    float *t = (float *)malloc(sizeof(float) * iters);
+    for (int i = -3; i < iters; i++) {
+        CK(cudaEventRecord(e0, 0));
+        vit_status st = vit__linear_cuda<__nv_bfloat16>(dout, (const __nv_bfloat16 *)da, (const __nv_bfloat16 *)dw, db, M, K, N, VIT__EP_BIAS, NULL, m, 0);
+        if (st != VIT_OK) { printf("{\"error\": \"%s\"}\n", m->error); return 1; }
+        CK(cudaEventRecord(e1, 0));
+        CK(cudaEventSynchronize(e1));
+        if (i >= 0) CK(cudaEventElapsedTime(&t[i], e0, e1));
+    }
+    float med = median(t, iters);
+    printf("{\"ms\": %.4f, \"tflops\": %.1f, \"kernel\": %d, \"M\": %d, \"N\": %d, \"K\": %d}\n", med, 2.0 * M * N * K / (med * 1e-3) / 1e12,
+           m->cuda->last_gemm, M, N, K);
+    vit__cuda_free(m);
+    free(m);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc >= 6 && !strcmp(argv[1], "model")) return bench_model(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]));
+    if (argc >= 6 && !strcmp(argv[1], "layer")) return bench_layer(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]));
+    if (argc >= 6 && !strcmp(argv[1], "gemm")) return bench_gemm(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]), atoi(argv[5]));
+    fprintf(stderr, "usage: vit_bench model DIR f32|bf16|f16 BATCH ITERS | vit_bench gemm M N K ITERS\n");
+    return 2;
+}
+#endif
