@@ -298,8 +298,8 @@ VITDEF vit_status vit_preprocess_rgb8(vit_model *m, const unsigned char *pixels,
 #ifndef VIT_NO_STB_IMAGE
 // Decodes an encoded image (JPEG, PNG, BMP, TGA, GIF first frame, PNM, PSD, HDR
 // tone-mapped) and preprocesses it into out (in_chans x S x S). Fails with
-// VIT_ERROR_IMAGE_DECODE (undecodable) or VIT_ERROR_LIMIT (too many pixels,
-// checked before decoding).
+// VIT_ERROR_IMAGE_DECODE (undecodable), VIT_ERROR_LIMIT (too many pixels,
+// checked before decoding) or VIT_ERROR_OUT_OF_MEMORY (the decoder's too).
 VITDEF vit_status vit_preprocess_memory(vit_model *m, const void *data, size_t size, float *out);
 #ifndef VIT_NO_STDIO
 // Like vit_preprocess_memory, from a file (VIT_ERROR_IO if unreadable).
@@ -1721,6 +1721,10 @@ static vit_status vit__read_file(const char *path, const vit_allocator *a, int o
 // pass), so the pixels match PIL's exactly.
 
 #ifndef VIT_NO_STB_IMAGE
+// Set when an allocation of the private stb_image fails: stb takes a failed format
+// probe for "not this format", and some failures leave a stale reason ("no SOI",
+// "unknown image type"), so vit_preprocess_memory asks this instead of stb.
+static VIT__THREAD_LOCAL int vit__stbi_oom;
 #ifndef STBI_INCLUDE_STB_IMAGE_H // the user has not brought their own stb_image
 #ifndef VIT_STB_IMAGE_H
 #define VIT_STB_IMAGE_H <stb/stb_image.h>
@@ -1740,12 +1744,14 @@ static vit_status vit__read_file(const char *path, const vit_allocator *a, int o
 static void *vit__stbi_malloc(size_t size) { // zeroed: stb_image 2.27 returns a truncated PNM with its missing pixels unwritten
     void *p = VIT_MALLOC(size);
     if (p) memset(p, 0, size);
+    else vit__stbi_oom = 1;
     return p;
 }
 static void *vit__stbi_realloc(void *p, size_t old_size, size_t new_size) { // via VIT_MALLOC/VIT_FREE, which have no realloc
     void *q = VIT_MALLOC(new_size ? new_size : 1);
     if (q && p) memcpy(q, p, old_size < new_size ? old_size : new_size);
     if (q) VIT_FREE(p);
+    else vit__stbi_oom = 1;
     return q;
 }
 #if defined(__GNUC__) || defined(__clang__)
@@ -2024,6 +2030,7 @@ VITDEF vit_status vit_preprocess_memory(vit_model *m, const void *data, size_t s
     if (!vit__jpeg_tables_ok((const unsigned char *)data, size))
         return vit__fail(m->error, VIT_ERROR_IMAGE_DECODE, "cannot decode image: corrupt JPEG (Huffman table with more than 256 codes)");
     // check the dimensions before decoding: decompression bombs are refused unallocated
+    vit__stbi_oom = 0;
     int info = stbi_info_from_memory((const unsigned char *)data, (int)size, &w, &h, &n);
     if (!info || w < 1 || h < 1) { // (stb_image 2.27 reports a PNM header cut after "P6" as 0 x 0)
         double cw, chh; // stb refuses an oversized PNG/GIF/JPEG header as "unknown image type": say why
@@ -2031,13 +2038,16 @@ VITDEF vit_status vit_preprocess_memory(vit_model *m, const void *data, size_t s
             (cw > VIT_MAX_IMAGE_SIDE || chh > VIT_MAX_IMAGE_SIDE || cw * chh > (double)VIT_MAX_IMAGE_PIXELS))
             return vit__fail(m->error, VIT_ERROR_LIMIT, "image %.0fx%.0f exceeds VIT_MAX_IMAGE_SIDE (%d) or VIT_MAX_IMAGE_PIXELS (%lld)",
                              cw, chh, VIT_MAX_IMAGE_SIDE, (long long)VIT_MAX_IMAGE_PIXELS);
+        if (vit__stbi_oom) return vit__fail(m->error, VIT_ERROR_OUT_OF_MEMORY, "out of memory reading the image header");
         return vit__fail(m->error, VIT_ERROR_IMAGE_DECODE, "cannot decode image: %s", info ? "no pixels" : vit__stbi_reason());
     }
     if (w > VIT_MAX_IMAGE_SIDE || h > VIT_MAX_IMAGE_SIDE || (double)w * h > (double)VIT_MAX_IMAGE_PIXELS)
         return vit__fail(m->error, VIT_ERROR_LIMIT, "image %dx%d exceeds VIT_MAX_IMAGE_SIDE (%d) or VIT_MAX_IMAGE_PIXELS (%lld)",
                          w, h, VIT_MAX_IMAGE_SIDE, (long long)VIT_MAX_IMAGE_PIXELS);
     int want = n <= 2 ? 1 : 3; // gray stays gray (exact for 1-channel models), alpha dropped
+    vit__stbi_oom = 0;
     unsigned char *px = stbi_load_from_memory((const unsigned char *)data, (int)size, &w, &h, &n, want);
+    if (!px && vit__stbi_oom) return vit__fail(m->error, VIT_ERROR_OUT_OF_MEMORY, "out of memory decoding a %dx%d image", w, h);
     if (!px) return vit__fail(m->error, VIT_ERROR_IMAGE_DECODE, "cannot decode image: %s", vit__stbi_reason());
     vit_status st = vit_preprocess_rgb8(m, px, w, h, 0, want, out);
     stbi_image_free(px);
