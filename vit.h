@@ -2113,7 +2113,7 @@ static inline float vit__gelu(float x) {
 
 // Unfolds images (B, Cin, S, S) into patches (B * (S/P)^2, Cin*P*P), rows in
 // raster order, columns in the conv weight's (c, ky, kx) order.
-static void vit__im2col_cpu(float *VIT__RESTRICT patches, const float *VIT__RESTRICT images, int B, int Cin, int S, int P, int nthreads) {
+static void vit__im2col(float *VIT__RESTRICT patches, const float *VIT__RESTRICT images, int B, int Cin, int S, int P, int nthreads) {
     int G = S / P;
     size_t CPP = (size_t)Cin * P * P;
     (void)nthreads; // unused without OpenMP
@@ -2251,7 +2251,7 @@ static void vit__linear_cpu(float *out, const float *inp, const float *weight, c
 static void vit__patch_embed_cpu(float *tokens, const float *images, const float *patch_w, const float *patch_b,
                                  int B, int Cin, int S, int P, int C, float *scratch, int nthreads) {
     int G = S / P;
-    vit__im2col_cpu(scratch, images, B, Cin, S, P, nthreads);
+    vit__im2col(scratch, images, B, Cin, S, P, nthreads);
     vit__linear_cpu(tokens, scratch, patch_w, patch_b, B * G * G, Cin * P * P, C, VIT__EP_BIAS, NULL, nthreads);
 }
 
@@ -2310,7 +2310,7 @@ static void vit__attention_cpu(float *out, const float *qkv, int B, int N, int C
     }
 }
 
-// >>op head -- CPU reference: vit__head_cpu
+// >>op pool -- CPU reference: vit__pool_cpu
 
 // pooled (B, C) = [fc_norm](pool(x)), x (B, N, C) after the final norm. Pool is the
 // class token or the mean of the patch tokens (those after the class token).
@@ -2334,13 +2334,15 @@ static void vit__pool_cpu(float *pooled, const float *x, int B, int N, int C, vi
     if (fc_norm_w) vit__layernorm_cpu(pooled, pooled, fc_norm_w, fc_norm_b, B, C, (size_t)C, eps, nthreads);
 }
 
+// >>op head -- CPU reference: vit__head_cpu
+
 // logits (B, K) = pooled (B, C) @ head_w (C, K) + head_b.
 static void vit__head_cpu(float *logits, const float *pooled, const float *head_w, const float *head_b, int B, int C, int K, int nthreads) {
     vit__linear_cpu(logits, pooled, head_w, head_b, B, C, K, VIT__EP_BIAS, NULL, nthreads);
 }
 
 // Runs B <= max_batch images to m->pooled (B, C).
-static void vit__forward_cpu(vit_model *m, const float *images, int B) {
+static void vit__forward_host(vit_model *m, const float *images, int B) {
     const vit_config *c = &m->cfg;
     int C = c->dim, N = c->num_tokens, G = c->image_size / c->patch_size, nt = m->num_threads;
     int prefix = c->class_token, M = c->mlp_dim;
@@ -2640,7 +2642,7 @@ static vit_status vit__run(vit_model *m, const float *images, int n, float *out,
 #endif
     for (int i0 = 0; i0 < n; i0 += m->max_batch) {
         int B = n - i0 < m->max_batch ? n - i0 : m->max_batch;
-        vit__forward_cpu(m, images + (size_t)i0 * per_image, B);
+        vit__forward_host(m, images + (size_t)i0 * per_image, B);
         if (want_logits) vit__head_cpu(out + (size_t)i0 * per_out, m->pooled, m->head_w, m->head_b, B, c->dim, c->num_classes, m->num_threads);
         else memcpy(out + (size_t)i0 * per_out, m->pooled, (size_t)B * per_out * sizeof(float));
     }
