@@ -393,6 +393,7 @@ typedef struct vit__gemm_args {
     int tokens, prefix, gg; // PATCH: patch row r goes to row (r / gg) * tokens + prefix + r % gg
     int cin, img, patch, grid; // PATCH: image geometry for the im2col load
     int kblocks;          // split-K (mma kernels, BIAS_RESIDUAL only): K steps per grid.z slice; 0 = no split
+    int img_vec;          // PATCH: P % 8 == 0, S % 4 == 0, images 16-byte aligned: runs of 8 pixels as 2 float4
 } vit__gemm_args;
 
 #define VIT__EP_PATCH 3 // beyond vit__epilogue: fp32 tokens placed after the class token, + pos
@@ -404,11 +405,11 @@ template <typename T, int EP>
 static __device__ __forceinline__ void vit__ep_store(const vit__gemm_args &g, const float *bias, int row, int col, float v0, float v1) {
     if (row >= g.M || col >= g.N) return;
     bool two = col + 1 < g.N, vec = two && !(g.N & 1);
-    if (bias) { v0 += bias[col]; if (two) v1 += bias[col + 1]; }
+    if (bias) { v0 += __ldg(bias + col); if (two) v1 += __ldg(bias + col + 1); }
     if (EP == VIT__EP_BIAS_GELU) { v0 = vit__gelu_dev(v0); v1 = vit__gelu_dev(v1); }
     if (EP == VIT__EP_BIAS_RESIDUAL) {
         float *o = (float *)g.out + (size_t)row * g.N + col;
-        float s0 = g.scale ? g.scale[col] : 1.0f, s1 = (g.scale && two) ? g.scale[col + 1] : 1.0f;
+        float s0 = g.scale ? __ldg(g.scale + col) : 1.0f, s1 = (g.scale && two) ? __ldg(g.scale + col + 1) : 1.0f;
         if (g.kblocks) {
             atomicAdd(o, s0 * v0);
             if (two) atomicAdd(o + 1, s1 * v1);
@@ -423,7 +424,7 @@ static __device__ __forceinline__ void vit__ep_store(const vit__gemm_args &g, co
     } else if (EP == VIT__EP_PATCH) {
         int p = row % g.gg;
         float *o = (float *)g.out + ((size_t)(row / g.gg) * g.tokens + g.prefix + p) * g.N + col;
-        if (g.pos) { const float *q = g.pos + (size_t)p * g.N + col; v0 += q[0]; if (two) v1 += q[1]; }
+        if (g.pos) { const float *q = g.pos + (size_t)p * g.N + col; v0 += __ldg(q); if (two) v1 += __ldg(q + 1); }
         if (vec) *(float2 *)o = make_float2(v0, v1);
         else { o[0] = v0; if (two) o[1] = v1; }
     } else {
@@ -433,12 +434,14 @@ static __device__ __forceinline__ void vit__ep_store(const vit__gemm_args &g, co
     }
 }
 
-// Element (r, k) of the patch GEMM's A: image pixel of patch r, (channel, ky, kx) k.
-static __device__ __forceinline__ float vit__im2col_at(const vit__gemm_args &g, int r, int k) {
+// Address of element (r, k) of the patch GEMM's A: the image pixel of patch r at
+// (channel, ky, kx) = k. Pixels k..k+n-1 are contiguous when kx + n <= P.
+static __device__ __forceinline__ const float *vit__im2col_ptr(const vit__gemm_args &g, int r, int k) {
     int b = r / g.gg, p = r % g.gg, gy = p / g.grid, gx = p % g.grid;
     int pp = g.patch * g.patch, c = k / pp, ky = (k % pp) / g.patch, kx = k % g.patch;
-    return ((const float *)g.a)[(((size_t)b * g.cin + c) * g.img + (size_t)gy * g.patch + ky) * g.img + (size_t)gx * g.patch + kx];
+    return (const float *)g.a + (((size_t)b * g.cin + c) * g.img + (size_t)gy * g.patch + ky) * g.img + (size_t)gx * g.patch + kx;
 }
+static __device__ __forceinline__ float vit__im2col_at(const vit__gemm_args &g, int r, int k) { return *vit__im2col_ptr(g, r, k); }
 
 // ---- fp32: FMA SGEMM
 // Parallel over 128x128 output tiles (grid.x over N, grid.y strides over M);
@@ -470,6 +473,12 @@ __global__ void __launch_bounds__(256, 2) vit__linear_fma_kernel(vit__gemm_args 
                 if (br < g.N && k < g.K) vb = *(const float4 *)(W + (size_t)br * g.K + k);
                 ra[0] = va.x; ra[1] = va.y; ra[2] = va.z; ra[3] = va.w;
                 rb[0] = vb.x; rb[1] = vb.y; rb[2] = vb.z; rb[3] = vb.w;
+            } else if (AMODE == 2 && g.img_vec) { // 4 pixels of one patch row: one float4
+                float4 va = make_float4(0.f, 0.f, 0.f, 0.f);
+                if (ar < g.M && k < g.K) va = __ldg((const float4 *)vit__im2col_ptr(g, ar, k));
+                ra[0] = va.x; ra[1] = va.y; ra[2] = va.z; ra[3] = va.w;
+#pragma unroll
+                for (int j = 0; j < 4; j++) rb[j] = (br < g.N && k + j < g.K) ? W[(size_t)br * g.K + k + j] : 0.0f;
             } else {
 #pragma unroll
                 for (int j = 0; j < 4; j++) {
@@ -555,6 +564,13 @@ __global__ void __launch_bounds__(WM * WN * 32) vit__linear_mma_kernel(vit__gemm
                     if (AMODE == 0) {
                         bool ok = ar < g.M && k < g.K;
                         vit__cp16(da, ok ? A + (size_t)ar * g.K + k : A, ok ? 16 : 0);
+                    } else if (AMODE == 2 && g.img_vec) { // 8 pixels of one patch row: two float4
+                        float4 lo = make_float4(0.f, 0.f, 0.f, 0.f), hi = lo;
+                        if (ar < g.M && k < g.K) {
+                            const float4 *src = (const float4 *)vit__im2col_ptr(g, ar, k);
+                            lo = __ldg(src); hi = __ldg(src + 1);
+                        }
+                        *(uint4 *)da = make_uint4(vit__pack2<T>(lo.x, lo.y), vit__pack2<T>(lo.z, lo.w), vit__pack2<T>(hi.x, hi.y), vit__pack2<T>(hi.z, hi.w));
                     } else {
                         float v[8];
 #pragma unroll
@@ -719,7 +735,7 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
                         for (int jj = 0; jj < 4; jj++) {
                             int col = n0 + (j0 + jj) * 8 + q * 2;
                             float v0 = d[4 * (j0 + jj) + 2 * hr], v1 = d[4 * (j0 + jj) + 2 * hr + 1];
-                            if (g.bias && col < g.N) { v0 += g.bias[col]; v1 += g.bias[col + 1]; }
+                            if (g.bias && col < g.N) { v0 += __ldg(g.bias + col); v1 += __ldg(g.bias + col + 1); }
                             if (EP == VIT__EP_BIAS_GELU) { v0 = vit__gelu_dev(v0); v1 = vit__gelu_dev(v1); }
                             p[jj] = vit__pack2<T>(v0, v1);
                         }
@@ -734,6 +750,36 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
                         int r = row + 8 * hr, col = n0 + (j0 + q) * 8;
                         if (r < g.M && col < g.N) *(uint4 *)((T *)g.out + (size_t)r * g.N + col) = make_uint4(o[0], o[1], o[2], o[3]);
                     }
+            } else if (EP == VIT__EP_BIAS_RESIDUAL) {
+                // x += scale * (acc + bias), fp32: the loads of 8 chunks go out together
+                // (one at a time, each would wait for the store before it, which may alias)
+#pragma unroll
+                for (int j0 = 0; j0 < BN / 8; j0 += 8) {
+                    float2 xr[8][2];
+#pragma unroll
+                    for (int jj = 0; jj < 8; jj++)
+#pragma unroll
+                        for (int hr = 0; hr < 2; hr++) {
+                            int r = row + 8 * hr, col = n0 + (j0 + jj) * 8 + q * 2;
+                            xr[jj][hr] = (r < g.M && col < g.N) ? *(const float2 *)((const float *)g.out + (size_t)r * g.N + col) : make_float2(0.0f, 0.0f);
+                        }
+#pragma unroll
+                    for (int jj = 0; jj < 8; jj++) {
+                        int col = n0 + (j0 + jj) * 8 + q * 2;
+                        if (col >= g.N) continue;
+                        float b0 = g.bias ? __ldg(g.bias + col) : 0.0f, b1 = g.bias ? __ldg(g.bias + col + 1) : 0.0f;
+                        float s0 = g.scale ? __ldg(g.scale + col) : 1.0f, s1 = g.scale ? __ldg(g.scale + col + 1) : 1.0f;
+#pragma unroll
+                        for (int hr = 0; hr < 2; hr++) {
+                            int r = row + 8 * hr;
+                            if (r >= g.M) continue;
+                            float2 x = xr[jj][hr];
+                            x.x += s0 * (d[4 * (j0 + jj) + 2 * hr] + b0);
+                            x.y += s1 * (d[4 * (j0 + jj) + 2 * hr + 1] + b1);
+                            *(float2 *)((float *)g.out + (size_t)r * g.N + col) = x;
+                        }
+                    }
+                }
             } else {
 #pragma unroll
                 for (int j = 0; j < BN / 8; j++) {
@@ -908,6 +954,7 @@ static vit_status vit__patch_embed_cuda(float *tokens, const float *images, cons
     g.M = B * G * G; g.N = C; g.K = Cin * P * P;
     g.gg = G * G; g.tokens = G * G; g.prefix = 0;
     g.cin = Cin; g.img = S; g.patch = P; g.grid = G;
+    g.img_vec = P % 8 == 0 && S % 4 == 0 && vit__aligned16(images);
     if (fuse) {
         g.tokens = fuse->tokens;
         g.prefix = fuse->prefix;
@@ -1281,41 +1328,36 @@ static vit_status vit__pool_cuda(float *pooled, const float *x, int B, int N, in
 // >>op head -- CPU reference: vit__head_cpu
 
 // logits (B, K) = pooled (B, C) @ head_w (C, K) + head_b. Parallel over
-// (K / 256, B / 8): thread k keeps 8 rows' sums, pooled rows staged through
-// shared memory 256 columns at a time; head_w reads are coalesced along K.
+// (K / 32, B / 8): lane l of every warp owns class k0 + l for 8 images; the 8
+// warps split C (warp w sums c = w, w + 8, ...; head_w reads coalesced along K),
+// then the partial sums meet in shared memory in warp order.
 template <typename TW>
 __global__ void __launch_bounds__(256) vit__head_kernel(float *logits, const float *pooled, const TW *w, const float *bias, int B, int C, int K) {
-    __shared__ float sp[8][256];
-    int k = blockIdx.x * 256 + threadIdx.x, b0 = blockIdx.y * 8;
+    __shared__ float part[8][8][33];
+    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, k = blockIdx.x * 32 + lane, b0 = blockIdx.y * 8;
+    int nb = B - b0 < 8 ? B - b0 : 8;
     float acc[8] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-    for (int c0 = 0; c0 < C; c0 += 256) {
-        __syncthreads();
+    if (k < K)
+        for (int c = warp; c < C; c += 8) {
+            float wv = vit__f32(w[(size_t)c * K + k]);
 #pragma unroll
-        for (int i = 0; i < 8; i++) {
-            int c = c0 + threadIdx.x;
-            sp[i][threadIdx.x] = (b0 + i < B && c < C) ? pooled[(size_t)(b0 + i) * C + c] : 0.0f;
+            for (int i = 0; i < 8; i++)
+                if (i < nb) acc[i] = fmaf(__ldg(pooled + (size_t)(b0 + i) * C + c), wv, acc[i]);
         }
-        __syncthreads();
-        if (k < K) {
-            int cn = C - c0 < 256 ? C - c0 : 256;
-            for (int cc = 0; cc < cn; cc++) {
-                float wv = vit__f32(w[(size_t)(c0 + cc) * K + k]);
 #pragma unroll
-                for (int i = 0; i < 8; i++) acc[i] = fmaf(sp[i][cc], wv, acc[i]);
-            }
-        }
-    }
-    if (k >= K) return;
-#pragma unroll
-    for (int i = 0; i < 8; i++)
-        if (b0 + i < B) logits[(size_t)(b0 + i) * K + k] = acc[i] + (bias ? bias[k] : 0.0f);
+    for (int i = 0; i < 8; i++) part[warp][i][lane] = acc[i];
+    __syncthreads();
+    if (warp >= nb || k >= K) return;
+    float sum = 0.0f;
+    for (int v = 0; v < 8; v++) sum += part[v][warp][lane]; // warp now indexes the image
+    logits[(size_t)(b0 + warp) * K + k] = sum + (bias ? bias[k] : 0.0f);
 }
 
 // The GPU twin of vit__head_cpu; head_w is (C, K) in T.
 template <typename T>
 static vit_status vit__head_cuda(float *logits, const float *pooled, const T *head_w, const float *head_b, int B, int C, int K, vit_model *m, cudaStream_t st) {
     if (B <= 0 || K <= 0) return VIT_OK;
-    dim3 grid((unsigned)((K + 255) / 256), (unsigned)((B + 7) / 8));
+    dim3 grid((unsigned)((K + 31) / 32), (unsigned)((B + 7) / 8));
     VIT__CUDA_TRY(m, (vit__head_kernel<T><<<grid, 256, 0, st>>>(logits, pooled, head_w, head_b, B, C, K), cudaGetLastError()));
     return VIT_OK;
 }
