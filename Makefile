@@ -15,7 +15,7 @@ SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sani
 CUDA_ARCH ?= -gencode=arch=compute_90a,code=sm_90a -gencode=arch=compute_80,code=sm_80 \
              -gencode=arch=compute_86,code=sm_86 -gencode=arch=compute_89,code=sm_89 \
              -gencode=arch=compute_80,code=compute_80
-NVCCFLAGS ?= -O3 -std=c++17 $(CUDA_ARCH) -Xcompiler -fopenmp,-Wall,-Wextra -Werror all-warnings
+NVCCFLAGS ?= -O3 -std=c++17 --threads 0 $(CUDA_ARCH) -Xcompiler -fopenmp,-Wall,-Wextra -Werror all-warnings
 HAVE_NVCC := $(shell command -v $(NVCC) >/dev/null 2>&1 && echo yes)
 REF_CASES := $(sort $(wildcard tests/data/ref/*/))
 FMNIST_DEB := /usr/share/datasets/fashion-mnist
