@@ -73,7 +73,7 @@ demo: deps $(BUILD)/vit-classify
 	done < examples/images/labels.txt
 
 ifeq ($(HAVE_NVCC),yes)
-cuda: $(BUILD)/test_compile_cuda $(BUILD)/test_ops $(BUILD)/test_gpu_model $(BUILD)/vit_bench
+cuda: $(BUILD)/test_compile_cuda $(BUILD)/test_ops $(BUILD)/test_gpu_model $(BUILD)/test_gpu_faults $(BUILD)/vit_bench
 	@echo "nvcc found: built CUDA targets"
 else
 cuda:
@@ -194,6 +194,9 @@ SANITIZER   ?= compute-sanitizer
 $(BUILD)/test_ops: tests/test_ops.cu vit.h vit_kernels.cuh | $(BUILD)
 	$(NVCC) $(NVCCFLAGS) $< -o $@
 
+$(BUILD)/test_gpu_faults: tests/test_gpu_faults.cu vit.h vit_kernels.cuh | $(BUILD)
+	$(NVCC) $(NVCCFLAGS) $< -o $@
+
 $(BUILD)/test_gpu_model: tests/test_gpu_model.cu vit.h vit_kernels.cuh | $(BUILD)
 	$(NVCC) $(NVCCFLAGS) $< -o $@
 
@@ -203,10 +206,11 @@ $(BUILD)/vit_bench: tools/vit_bench.cu vit.h vit_kernels.cuh | $(BUILD)
 # test_ops (every kernel vs its CPU reference), the reference cases and timm
 # ViT-Ti/S/B/L (references made here by PyTorch on this GPU) end to end, then
 # test_ops' small shapes under compute-sanitizer memcheck and racecheck.
-test-gpu: $(BUILD)/test_ops $(BUILD)/test_gpu_model
+test-gpu: $(BUILD)/test_ops $(BUILD)/test_gpu_model $(BUILD)/test_gpu_faults
 	$(BUILD)/test_ops
 	python3 tools/make_gpu_reference.py --out $(GPU_REF_DIR)
 	$(BUILD)/test_gpu_model $(REF_CASES) --timm $(GPU_REF_DIR)/*/
+	$(BUILD)/test_gpu_faults tests/data/ref/timm_token_odd_heads
 	$(SANITIZER) --tool memcheck --error-exitcode 1 $(BUILD)/test_ops --small
 	$(SANITIZER) --tool racecheck --error-exitcode 1 $(BUILD)/test_ops --small
 	@echo "make test-gpu: all passed"
