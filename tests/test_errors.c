@@ -19,6 +19,8 @@
 #define VIT_MAX_BATCH 16
 #define VIT_IMPLEMENTATION
 #include "../vit.h"
+#define TEST_UTIL_QUIET_OK // OK lines carry no detail
+#include "test_util.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,33 +32,8 @@
 // ---------------------------------------------------------------------------
 // reporting
 
-static int g_passed, g_failed;
-
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static int check(int ok, const char *name, const char *fmt, ...) {
-    if (ok) {
-        printf("OK %s\n", name);
-        g_passed++;
-    } else {
-        char detail[1024];
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(detail, sizeof(detail), fmt, ap);
-        va_end(ap);
-        printf("NOT OK %s: %s\n", name, detail);
-        g_failed++;
-    }
-    fflush(stdout);
-    return ok;
-}
-
 // Like check, but silent when ok: for preconditions of a check printed later.
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static int require(int ok, const char *name, const char *fmt, ...) {
+TEST_PRINTF(3, 4) static int require(int ok, const char *name, const char *fmt, ...) {
     if (!ok) {
         char detail[1024];
         va_list ap;
@@ -128,8 +105,7 @@ static void finish_load(const char *name, vit_status st, vit_model *m, vit_statu
 
 // vit_load_memory on a private exact-size copy of buf.
 static void t_mem(const char *name, const void *buf, size_t size, const vit_options *o, vit_status want, const char *needle) {
-    unsigned char *copy = (unsigned char *)malloc(size ? size : 1);
-    if (size) memcpy(copy, buf, size);
+    unsigned char *copy = exact_copy(buf, size);
     vit_model *m = SENTINEL;
     reset_load_error();
     vit_status st = vit_load_memory(copy, size, o, &m);
@@ -166,10 +142,7 @@ static void sb_put(sbuf *b, const void *s, size_t n) {
     b->p[b->n] = 0;
 }
 
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static void sb_printf(sbuf *b, const char *fmt, ...) {
+TEST_PRINTF(2, 3) static void sb_printf(sbuf *b, const char *fmt, ...) {
     char tmp[512];
     va_list ap;
     va_start(ap, fmt);
@@ -200,19 +173,6 @@ static void t_raw(const char *name, const char *hdr, size_t body_n, vit_status w
     unsigned char *f = st_file(hdr, strlen(hdr), NULL, body_n, &size);
     t_mem(name, f, size, NULL, want, needle);
     free(f);
-}
-
-static unsigned char *read_all(const char *path, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    sbuf b = {NULL, 0, 0};
-    char tmp[65536];
-    size_t n;
-    while ((n = fread(tmp, 1, sizeof(tmp), f)) > 0) sb_put(&b, tmp, n);
-    fclose(f);
-    if (!b.p) sb_put(&b, "", 0);
-    *size = b.n;
-    return (unsigned char *)b.p;
 }
 
 // Replaces occurrence number `which` (0 = first, -1 = all) of old in s; returns
@@ -1157,23 +1117,6 @@ static void test_forward_args(void) {
 // ---------------------------------------------------------------------------
 // 7. allocation failure injection
 
-typedef struct counting {
-    long calls, fail_at, live;
-} counting;
-
-static void *count_alloc(size_t n, void *u) {
-    counting *c = (counting *)u;
-    if (++c->calls == c->fail_at) return NULL;
-    void *p = malloc(n);
-    if (p) c->live++;
-    return p;
-}
-
-static void count_free(void *p, void *u) {
-    counting *c = (counting *)u;
-    if (p) { c->live--; free(p); }
-}
-
 static vit_status counted_load(const char *path, const unsigned char *bytes, size_t size, const char *config, counting *c, vit_model **m) {
     vit_options o;
     memset(&o, 0, sizeof(o));
@@ -1467,6 +1410,5 @@ int main(int argc, char **argv) {
     free(g_real.bytes);
     free(g_real.config);
     free(g_real.header);
-    printf("%d passed, %d failed\n", g_passed, g_failed);
-    return g_failed ? 1 : 0;
+    return check_summary();
 }

@@ -10,23 +10,11 @@
 //   LIMIT runs only the first LIMIT images (agreement and logits checks only).
 #define VIT_IMPLEMENTATION
 #include "../vit.h"
+#include "test_util.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static unsigned char *read_all(const char *path, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *buf = n > 0 ? (unsigned char *)malloc((size_t)n + 1) : NULL;
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) { free(buf); buf = NULL; }
-    fclose(f);
-    if (buf) { buf[n] = 0; *size = (size_t)n; }
-    return buf;
-}
 
 static unsigned be32(const unsigned char *p) { return (unsigned)p[0] << 24 | (unsigned)p[1] << 16 | (unsigned)p[2] << 8 | p[3]; }
 
@@ -40,7 +28,7 @@ static long json_int(const char *text, const char *key) {
 
 int main(int argc, char **argv) {
     if (argc < 3) { fprintf(stderr, "usage: test_fashion_mnist MODEL_DIR DATA_DIR [LIMIT]\n"); return 2; }
-    char path[1024];
+    char path[1024], name[1200];
     size_t isize = 0, lsize = 0, rsize = 0, psize = 0, gsize = 0;
     snprintf(path, sizeof(path), "%s/t10k-images-idx3-ubyte", argv[2]);
     unsigned char *images = read_all(path, &isize);
@@ -52,18 +40,20 @@ int main(int argc, char **argv) {
     unsigned char *torch_pred = read_all(path, &psize);
     snprintf(path, sizeof(path), "%s/test_logits.bin", argv[1]);
     float *torch_logits = (float *)read_all(path, &gsize);
-    if (!images || !labels || !report || !torch_pred || !torch_logits || isize < 16 || lsize < 8 || be32(images) != 2051 || be32(labels) != 2049) {
-        printf("NOT OK cannot read the dataset in %s or the training report in %s\n", argv[2], argv[1]);
-        printf("0 passed, 1 failed\n");
-        return 1;
+    // (an empty file counts as unreadable)
+    if (!images || !labels || !report || !torch_pred || !torch_logits || !rsize || !psize || !gsize || isize < 16 || lsize < 8 ||
+        be32(images) != 2051 || be32(labels) != 2049) {
+        fmt(name, sizeof(name), "cannot read the dataset in %s or the training report in %s", argv[2], argv[1]);
+        check(0, name, "%s", "");
+        return check_summary();
     }
     int n = (int)be32(images + 4), rows = (int)be32(images + 8), cols = (int)be32(images + 12);
     int limit = argc > 3 ? atoi(argv[3]) : n;
     if (limit <= 0 || limit > n) limit = n;
     long torch_correct = json_int(report, "test_correct");
     if ((size_t)n * rows * cols + 16 > isize || (size_t)n + 8 > lsize || psize < (size_t)n || gsize < (size_t)n * 10 * 4 || torch_correct < 0) {
-        printf("NOT OK inconsistent dataset or report files\n0 passed, 1 failed\n");
-        return 1;
+        check(0, "inconsistent dataset or report files", "%s", "");
+        return check_summary();
     }
 
     snprintf(path, sizeof(path), "%s/model.safetensors", argv[1]);
@@ -74,11 +64,12 @@ int main(int argc, char **argv) {
     vit_model *m = NULL;
     vit_status st = vit_load(path, &opts, &m);
     if (st != VIT_OK) {
-        printf("NOT OK load %s: %s: %s\n0 passed, 1 failed\n", path, vit_status_string(st), vit_last_error(NULL));
-        return 1;
+        fmt(name, sizeof(name), "load %s", path);
+        check(0, name, "%s: %s", vit_status_string(st), vit_last_error(NULL));
+        return check_summary();
     }
     const vit_config *c = vit_model_config(m);
-    int K = c->num_classes, passed = 0, failed = 0;
+    int K = c->num_classes;
     size_t per_image = (size_t)c->in_chans * c->image_size * c->image_size;
     float *batch = (float *)malloc(100 * per_image * sizeof(float));
     float *logits = (float *)malloc(100 * (size_t)K * sizeof(float));
@@ -91,8 +82,7 @@ int main(int argc, char **argv) {
         if (st == VIT_OK) st = vit_forward(m, batch, B, logits);
         for (int b = 0; b < B && st == VIT_OK; b++) {
             const float *l = logits + (size_t)b * K, *ref = torch_logits + (size_t)(i0 + b) * 10;
-            int best = 0;
-            for (int k = 1; k < K; k++) if (l[k] > l[best]) best = k;
+            int best = argmax(l, K);
             correct += best == labels[8 + i0 + b];
             agree += best == torch_pred[i0 + b];
             for (int k = 0; k < K; k++) {
@@ -103,28 +93,22 @@ int main(int argc, char **argv) {
         }
     }
     if (st != VIT_OK) {
-        printf("NOT OK forward: %s: %s\n", vit_status_string(st), vit_last_error(m));
-        failed++;
+        check(0, "forward", "%s: %s", vit_status_string(st), vit_last_error(m));
     } else {
         double rel = max_diff / max_ref;
-        int ok = rel <= 1e-4;
-        printf("%s logits vs PyTorch over %d images: max |diff| / max |ref| = %.2e (<= 1e-4)\n", ok ? "OK" : "NOT OK", limit, rel);
-        ok ? passed++ : failed++;
-        ok = agree * 1000 >= limit * 999;
-        printf("%s per-image agreement with PyTorch: %d / %d (%.3f%%, >= 99.9%%)\n", ok ? "OK" : "NOT OK", agree, limit, 100.0 * agree / limit);
-        ok ? passed++ : failed++;
+        fmt(name, sizeof(name), "logits vs PyTorch over %d images", limit);
+        check(rel <= 1e-4, name, "max |diff| / max |ref| = %.2e (<= 1e-4)", rel);
+        check(agree * 1000 >= limit * 999, "per-image agreement with PyTorch", "%d / %d (%.3f%%, >= 99.9%%)", agree, limit,
+              100.0 * agree / limit);
         if (limit == n) {
             double ours = 100.0 * correct / n, theirs = 100.0 * torch_correct / n;
-            ok = fabs(ours - theirs) <= 0.1 + 1e-9;
-            printf("%s test accuracy: vit.h %.2f%% (%d / %d), PyTorch at training %.2f%% (%ld / %d), within 0.1 pp\n",
-                   ok ? "OK" : "NOT OK", ours, correct, n, theirs, torch_correct, n);
-            ok ? passed++ : failed++;
+            check(fabs(ours - theirs) <= 0.1 + 1e-9, "test accuracy", "vit.h %.2f%% (%d / %d), PyTorch at training %.2f%% (%ld / %d), within 0.1 pp",
+                  ours, correct, n, theirs, torch_correct, n);
         } else {
             printf("SKIP accuracy (only %d of %d images run)\n", limit, n);
         }
     }
     vit_free(m);
     free(batch); free(logits); free(images); free(labels); free(report); free(torch_pred); free(torch_logits);
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return check_summary();
 }

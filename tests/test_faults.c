@@ -26,7 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdarg.h>
 
 enum { SRC_NONE, SRC_RUNTIME, SRC_VIT, SRC_STB };
 static const char *src_name[] = {"none", "vit_options.allocator", "VIT_MALLOC (vit__malloc)", "VIT_MALLOC (stb_image)"};
@@ -61,6 +60,7 @@ static void test_free(void *p) {
 #define VIT_FREE(p) test_free(p)
 #define VIT_IMPLEMENTATION
 #include "../vit.h"
+#include "test_util.h"
 
 static void *rt_alloc(size_t size, void *user) {
     (void)user;
@@ -74,52 +74,6 @@ static void rt_free(void *p, void *user) {
     if (!p) return;
     g.live_rt--;
     free(p);
-}
-
-// ---------------------------------------------------------------------------
-// reporting
-
-static int g_passed, g_failed;
-
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static int check(int ok, const char *name, const char *f, ...) {
-    char detail[1024];
-    va_list ap;
-    va_start(ap, f);
-    vsnprintf(detail, sizeof(detail), f, ap);
-    va_end(ap);
-    printf("%s %s%s%s\n", ok ? "OK" : "NOT OK", name, detail[0] ? ": " : "", detail);
-    fflush(stdout);
-    if (ok) g_passed++; else g_failed++;
-    return ok;
-}
-
-// snprintf that may truncate (names and details are short; a cut one is harmless)
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static void fmt(char *buf, size_t size, const char *f, ...) {
-    va_list ap;
-    va_start(ap, f);
-    vsnprintf(buf, size, f, ap);
-    va_end(ap);
-}
-
-static unsigned char *read_all(const char *path, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    unsigned char *buf = NULL;
-    long n = -1;
-    if (fseek(f, 0, SEEK_END) == 0) n = ftell(f);
-    if (n >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-        buf = (unsigned char *)malloc((size_t)n + 1);
-        if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) { free(buf); buf = NULL; }
-    }
-    fclose(f);
-    if (buf) *size = (size_t)n;
-    return buf;
 }
 
 // ---------------------------------------------------------------------------
@@ -339,6 +293,5 @@ int main(int argc, char **argv) {
     run_plan(root, 1, with_allocator, (int)(sizeof(with_allocator) / sizeof(with_allocator[0])));
     run_plan(root, 0, macro_only, (int)(sizeof(macro_only) / sizeof(macro_only[0])));
     check(g.live_rt == 0 && g.live_macro == 0, "nothing live at exit", "%ld runtime, %ld VIT_MALLOC", g.live_rt, g.live_macro);
-    printf("%d passed, %d failed\n", g_passed, g_failed);
-    return g_failed ? 1 : 0;
+    return check_summary();
 }

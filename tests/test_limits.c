@@ -26,59 +26,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdarg.h>
 #include <stdint.h>
 
 #define VIT_MAX_IMAGE_SIDE 300
 #define VIT_MAX_IMAGE_PIXELS 60000
 #define VIT_IMPLEMENTATION
 #include "../vit.h"
-
-// ---------------------------------------------------------------------------
-// reporting
-
-static int g_passed, g_failed;
-
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static int check(int ok, const char *name, const char *f, ...) {
-    char detail[1024];
-    va_list ap;
-    va_start(ap, f);
-    vsnprintf(detail, sizeof(detail), f, ap);
-    va_end(ap);
-    printf("%s %s%s%s\n", ok ? "OK" : "NOT OK", name, detail[0] ? ": " : "", detail);
-    fflush(stdout);
-    if (ok) g_passed++; else g_failed++;
-    return ok;
-}
-
-// snprintf that may truncate (names are short; a cut one is harmless)
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static void fmt(char *buf, size_t size, const char *f, ...) {
-    va_list ap;
-    va_start(ap, f);
-    vsnprintf(buf, size, f, ap);
-    va_end(ap);
-}
-
-static unsigned char *read_all(const char *path, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    unsigned char *buf = NULL;
-    long n = -1;
-    if (fseek(f, 0, SEEK_END) == 0) n = ftell(f);
-    if (n >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-        buf = (unsigned char *)malloc((size_t)n + 1);
-        if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) { free(buf); buf = NULL; }
-    }
-    fclose(f);
-    if (buf) { buf[n] = 0; *size = (size_t)n; }
-    return buf;
-}
+#include "test_util.h"
 
 // ---------------------------------------------------------------------------
 // images made here
@@ -358,6 +312,5 @@ int main(int argc, char **argv) {
     }
     free(w);
     free(cfg);
-    printf("%d passed, %d failed\n", g_passed, g_failed);
-    return g_failed ? 1 : 0;
+    return check_summary();
 }

@@ -23,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdarg.h>
 #include <math.h>
 
 static size_t g_largest_alloc; // largest single VIT_MALLOC request since the last reset
@@ -35,62 +34,7 @@ static void *test_malloc(size_t size) {
 #define VIT_FREE(p) free(p)
 #define VIT_IMPLEMENTATION
 #include "../vit.h"
-
-// ---------------------------------------------------------------------------
-// reporting
-
-static int g_passed, g_failed;
-
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static int check(int ok, const char *name, const char *f, ...) {
-    char detail[1024];
-    va_list ap;
-    va_start(ap, f);
-    vsnprintf(detail, sizeof(detail), f, ap);
-    va_end(ap);
-    printf("%s %s%s%s\n", ok ? "OK" : "NOT OK", name, detail[0] ? ": " : "", detail);
-    fflush(stdout);
-    if (ok) g_passed++; else g_failed++;
-    return ok;
-}
-
-// snprintf that may truncate (paths and test names are short; a cut name is harmless)
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static void fmt(char *buf, size_t size, const char *f, ...) {
-    va_list ap;
-    va_start(ap, f);
-    vsnprintf(buf, size, f, ap);
-    va_end(ap);
-}
-
-// ---------------------------------------------------------------------------
-// files
-
-static unsigned char *read_all(const char *path, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    unsigned char *buf = NULL;
-    long n = -1;
-    if (fseek(f, 0, SEEK_END) == 0) n = ftell(f);
-    if (n >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-        buf = (unsigned char *)malloc((size_t)n + 1);
-        if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) { free(buf); buf = NULL; }
-    }
-    fclose(f);
-    if (buf) *size = (size_t)n;
-    return buf;
-}
-
-// A malloc of exactly n bytes holding src[0..n): ASan catches any read past it.
-static unsigned char *exact_copy(const unsigned char *src, size_t n) {
-    unsigned char *p = (unsigned char *)malloc(n ? n : 1);
-    if (p && n) memcpy(p, src, n);
-    return p;
-}
+#include "test_util.h"
 
 // ---------------------------------------------------------------------------
 // manifest
@@ -519,6 +463,5 @@ int main(int argc, char **argv) {
             printf("  %-30s %2d images, %2d bit-exact, max %.3g levels\n", name, t->images, t->exact, t->max_levels);
     }
     for (int i = 0; i < g_ncfg; i++) vit_free(models[i]);
-    printf("%d passed, %d failed\n", g_passed, g_failed);
-    return g_failed ? 1 : 0;
+    return check_summary();
 }

@@ -1,0 +1,161 @@
+// test_util.h: helpers shared by the tests in tests/ (C99; compiles as C++ too).
+//
+// Everything here is static and marked unused, so a test includes the header
+// and uses what it needs without -Wunused-function warnings. It does not
+// include vit.h and may come before or after it: a test that defines
+// VIT_MALLOC/VIT_FREE through count_alloc/count_free includes it first.
+//
+// Define TEST_UTIL_QUIET_OK before including it to have check() print OK lines
+// without their detail and NOT OK lines always with ": detail" (test_errors).
+#ifndef TEST_UTIL_H_INCLUDED
+#define TEST_UTIL_H_INCLUDED
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define TEST_UNUSED __attribute__((unused))
+#define TEST_PRINTF(fmt_index, first_arg) __attribute__((format(printf, fmt_index, first_arg)))
+#else
+#define TEST_UNUSED
+#define TEST_PRINTF(fmt_index, first_arg)
+#endif
+
+// ---------------------------------------------------------------------------
+// reporting
+
+static int g_passed, g_failed; // checks passed and failed so far
+
+#ifdef TEST_UTIL_QUIET_OK
+#define TEST_QUIET_OK 1
+#else
+#define TEST_QUIET_OK 0
+#endif
+
+// Prints "OK name: detail" or "NOT OK name: detail" (no ": " when detail is empty), counts it, returns ok.
+TEST_PRINTF(3, 4) TEST_UNUSED static int check(int ok, const char *name, const char *f, ...) {
+    char detail[1024] = "";
+    if (!ok || !TEST_QUIET_OK) {
+        va_list ap;
+        va_start(ap, f);
+        vsnprintf(detail, sizeof(detail), f, ap);
+        va_end(ap);
+    }
+    const char *sep = detail[0] || (TEST_QUIET_OK && !ok) ? ": " : "";
+    printf("%s %s%s%s\n", ok ? "OK" : "NOT OK", name, sep, detail);
+    fflush(stdout);
+    if (ok) g_passed++; else g_failed++;
+    return ok;
+}
+
+// Prints the final "N passed, M failed" line; returns the exit status (1 if any check failed).
+TEST_UNUSED static int check_summary(void) {
+    printf("%d passed, %d failed\n", g_passed, g_failed);
+    return g_failed ? 1 : 0;
+}
+
+// snprintf that may truncate (names, paths and details are short; a cut one is harmless).
+TEST_PRINTF(3, 4) TEST_UNUSED static void fmt(char *buf, size_t size, const char *f, ...) {
+    va_list ap;
+    va_start(ap, f);
+    vsnprintf(buf, size, f, ap);
+    va_end(ap);
+}
+
+// ---------------------------------------------------------------------------
+// files and buffers
+
+// The whole file in a malloc, with a NUL after its *size bytes; NULL if it cannot be read.
+TEST_UNUSED static unsigned char *read_all(const char *path, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    unsigned char *buf = NULL;
+    long n = -1;
+    if (fseek(f, 0, SEEK_END) == 0) n = ftell(f);
+    if (n >= 0 && fseek(f, 0, SEEK_SET) == 0) {
+        buf = (unsigned char *)malloc((size_t)n + 1);
+        if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) { free(buf); buf = NULL; }
+    }
+    fclose(f);
+    if (buf) { buf[n] = 0; *size = (size_t)n; }
+    return buf;
+}
+
+// A malloc of exactly n bytes holding src[0..n): ASan catches any read past it.
+TEST_UNUSED static unsigned char *exact_copy(const void *src, size_t n) {
+    unsigned char *p = (unsigned char *)malloc(n ? n : 1);
+    if (p && n) memcpy(p, src, n);
+    return p;
+}
+
+// ---------------------------------------------------------------------------
+// counting allocator: for vit_options.allocator (user_data = a counting*) or VIT_MALLOC/VIT_FREE
+
+typedef struct counting {
+    long calls, fail_at, live; // requests so far, the request to fail (0: none), allocations live
+} counting;
+
+// Allocates n bytes unless this is request number c->fail_at (then NULL); u is a counting*.
+TEST_UNUSED static void *count_alloc(size_t n, void *u) {
+    counting *c = (counting *)u;
+    if (++c->calls == c->fail_at) return NULL;
+    void *p = malloc(n);
+    if (p) c->live++;
+    return p;
+}
+
+// Frees p (NULL is ignored) and counts it; u is the counting* it came from.
+TEST_UNUSED static void count_free(void *p, void *u) {
+    counting *c = (counting *)u;
+    if (p) { c->live--; free(p); }
+}
+
+// ---------------------------------------------------------------------------
+// PyTorch references (io.bin, layout in tests/data/ref/README.md)
+
+typedef struct reference {
+    int n, c, h, w, k, d;                 // images, channels, height, width, classes, features
+    float *input, *logits, *features;     // (n, c, h, w), (n, k), (n, d)
+} reference;
+
+// Reads an io.bin into r (arrays malloc'd, freed by the caller even on failure); returns 0 on failure.
+TEST_UNUSED static int read_reference(const char *path, reference *r) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    int hdr[8];
+    int ok = fread(hdr, sizeof(int), 8, f) == 8 && hdr[0] == 0x46455256;
+    if (ok) {
+        r->n = hdr[1]; r->c = hdr[2]; r->h = hdr[3]; r->w = hdr[4]; r->k = hdr[5]; r->d = hdr[6];
+        size_t ni = (size_t)r->n * r->c * r->h * r->w, nl = (size_t)r->n * r->k, nf = (size_t)r->n * r->d;
+        r->input = (float *)malloc(ni * 4 + 4);
+        r->logits = (float *)malloc(nl * 4 + 4);
+        r->features = (float *)malloc(nf * 4 + 4);
+        ok = fread(r->input, 4, ni, f) == ni && fread(r->logits, 4, nl, f) == nl && fread(r->features, 4, nf, f) == nf;
+    }
+    fclose(f);
+    return ok;
+}
+
+// max |a - b| / max |b|; NaN or Inf in a fails (returns +inf).
+TEST_UNUSED static double rel_err(const float *a, const float *b, size_t n) {
+    double md = 0, mr = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(a[i])) return INFINITY;
+        double d = fabs((double)a[i] - b[i]);
+        if (d > md) md = d;
+        if (fabs(b[i]) > mr) mr = fabs(b[i]);
+    }
+    return mr > 0 ? md / mr : md;
+}
+
+// Index of the largest of v[0..n) (the first on ties).
+TEST_UNUSED static int argmax(const float *v, int n) {
+    int best = 0;
+    for (int i = 1; i < n; i++) if (v[i] > v[best]) best = i;
+    return best;
+}
+
+#endif // TEST_UTIL_H_INCLUDED
