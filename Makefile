@@ -83,17 +83,17 @@ endif
 $(BUILD):
 	mkdir -p $(BUILD)
 
-$(BUILD)/%: tests/%.c vit.h | $(BUILD) deps
+$(BUILD)/%: tests/%.c vit.h tests/test_util.h | $(BUILD) deps
 	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
 
 $(BUILD)/minimal: examples/minimal.c vit.h | $(BUILD) deps
 	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
 
-$(BUILD)/asan_%: tests/%.c vit.h | $(BUILD) deps
+$(BUILD)/asan_%: tests/%.c vit.h tests/test_util.h | $(BUILD) deps
 	$(CC) -std=c99 $(WARN) $(SANFLAGS) $< -o $@ $(LDLIBS)
 
 # two translation units with private VIT_STATIC copies and other config macros
-$(BUILD)/test_static: tests/test_static.c tests/test_static_b.c vit.h | $(BUILD) deps
+$(BUILD)/test_static: tests/test_static.c tests/test_static_b.c vit.h tests/test_util.h | $(BUILD) deps
 	$(CC) $(CFLAGS) tests/test_static.c tests/test_static_b.c -o $@ $(LDLIBS)
 
 # vit.h must compile as C++ and, under nvcc, with the CUDA kernels
@@ -143,7 +143,7 @@ test-tsan: $(BUILD)/tsan_test_threads
 	$(BUILD)/tsan_test_threads tests/data/ref/timm_token_odd_heads/model.safetensors tests/data/ref/hf_vit/model.safetensors
 
 # the CPU suite once under Valgrind memcheck (single-threaded build)
-$(BUILD)/vg_%: tests/%.c vit.h | $(BUILD) deps
+$(BUILD)/vg_%: tests/%.c vit.h tests/test_util.h | $(BUILD) deps
 	$(CC) -std=c99 -O1 -g $(WARN) -I. $< -o $@ $(LDLIBS)
 
 VALGRIND = valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
