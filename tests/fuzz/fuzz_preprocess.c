@@ -1,6 +1,8 @@
 // fuzz_preprocess: arbitrary encoded image bytes through stb_image and the
 // preprocessing path (decode, channel conversion, PIL resample, crop, normalise)
 // of a fixed model. Run from the repository root (it loads a reference model).
+#define VIT_MAX_IMAGE_PIXELS (1 << 20) // big-but-legal images only cost time: keep executions fast
+#define VIT_MAX_IMAGE_SIDE 4096
 #define VIT_IMPLEMENTATION
 #include "../../vit.h"
 #include <stdint.h>
