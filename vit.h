@@ -1969,8 +1969,11 @@ VITDEF vit_status vit_preprocess_rgb8(vit_model *m, const unsigned char *pixels,
 // counts add up to more than 256. Walk the JPEG's segments (and the markers
 // between scans) and refuse such a table before stb sees it. 0 = refuse.
 static int vit__jpeg_tables_ok(const unsigned char *p, size_t size) {
-    if (size < 4 || p[0] != 0xFF || p[1] != 0xD8) return 1; // not a JPEG
-    size_t i = 2;
+    size_t i = 1;
+    if (size < 4 || p[0] != 0xFF) return 1; // not a JPEG
+    while (i < size && p[i] == 0xFF) i++;   // stb skips fill bytes before SOI too
+    if (i >= size || p[i] != 0xD8) return 1;
+    i++;
     while (i + 4 <= size) {
         if (p[i] != 0xFF) { i++; continue; } // entropy-coded data: look for the next marker
         unsigned char mk = p[i + 1];
