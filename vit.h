@@ -19,8 +19,14 @@
       - Compiled by nvcc, the CUDA kernels in vit_kernels.cuh are pulled in and a
         CUDA GPU is used when one is present; without one the same binary runs
         on the CPU with the same API.
-      - No global state, no printing, no abort/exit: every fallible call returns
-        a vit_status and vit_last_error() says what went wrong.
+      - No printing, no abort/exit: every fallible call returns a vit_status
+        and vit_last_error() says what went wrong. No global state but two
+        thread-local failure records (the last failed load's message, and
+        whether stb_image's last allocation failed).
+      - CUDA: bf16 by default (fp32, fp16 on request), weights in one device
+        allocation, activations in one arena sized for max_batch; the forward
+        pass is captured as a CUDA graph the first time each batch size is
+        seen (that first call allocates the graph), then replayed.
       - Deterministic: the same input gives bit-identical output for any thread
         count (every output element is summed by one thread in a fixed order).
       - Does NOT: train, run hybrid (CNN stem) ViTs, register tokens, qk-norm,
@@ -76,7 +82,8 @@
       VIT_STB_IMAGE_H        where stb_image.h is                          (<stb/stb_image.h>)
       If stb_image.h is included before vit.h, vit.h uses that one (you then
       compile its implementation); otherwise it compiles a private static copy.
-      At run time, vit_options.allocator overrides VIT_MALLOC/VIT_FREE.
+      At run time, vit_options.allocator overrides VIT_MALLOC/VIT_FREE for
+      everything but stb_image's own buffers, which always use VIT_MALLOC.
 
    DIMENSION LETTERS (used in every shape comment)
       B batch, N tokens per image, C channels (model width), H heads,
@@ -108,7 +115,7 @@
       See end of file.
 
    RECENT REVISION HISTORY
-      0.1.0 (2026-11-22) first release: safetensors loader, CPU forward pass
+      0.1.0 (2026-11-22) first release: safetensors loader, preprocessing, CPU and CUDA forward passes
 */
 
 #ifndef VIT_H_INCLUDED
@@ -2710,7 +2717,7 @@ VITDEF vit_status vit_embed_async(vit_model *m, const float *device_images, int 
 
 /*
    REVISION HISTORY
-      0.1.0 (2026-11-22) first release: safetensors loader, preprocessing, CPU forward pass
+      0.1.0 (2026-11-22) first release: safetensors loader, preprocessing, CPU and CUDA forward passes
 
 ------------------------------------------------------------------------------
 This software is available under 2 licenses -- choose whichever you prefer.
