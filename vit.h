@@ -2032,10 +2032,46 @@ static const char *vit__stbi_reason(void) {
     return r && r[0] ? r : "corrupt or truncated data";
 }
 
+// stb_image 2.27 adds an offset to a NULL pointer (undefined behaviour) on a
+// zero-length IDAT chunk before any data. Such chunks carry nothing: copy the
+// PNG without them into dst (when not NULL). Returns the size of that copy, or
+// 0 when the data is not a PNG or has no such chunk.
+static size_t vit__png_without_empty_idat(const unsigned char *p, size_t size, unsigned char *dst) {
+    static const unsigned char sig[8] = {137, 80, 78, 71, 13, 10, 26, 10};
+    if (size < 8 || memcmp(p, sig, 8) != 0) return 0;
+    size_t i = 8, w = 8, dropped = 0;
+    if (dst) memcpy(dst, p, 8);
+    while (i + 12 <= size) {
+        size_t len = (size_t)p[i] << 24 | (size_t)p[i + 1] << 16 | (size_t)p[i + 2] << 8 | p[i + 3];
+        size_t chunk = len > size - i - 12 ? size - i : len + 12; // a chunk running off the end is kept whole
+        if (len == 0 && memcmp(p + i + 4, "IDAT", 4) == 0) dropped++;
+        else {
+            if (dst) memcpy(dst + w, p + i, chunk);
+            w += chunk;
+        }
+        i += chunk;
+    }
+    if (dst && i < size) memcpy(dst + w, p + i, size - i);
+    return dropped ? w + (size - i) : 0;
+}
+
+static vit_status vit__preprocess_encoded(vit_model *m, const void *data, size_t size, float *out);
+
 VITDEF vit_status vit_preprocess_memory(vit_model *m, const void *data, size_t size, float *out) {
     if (!m) return VIT_ERROR_INVALID_ARGUMENT;
     if (!data || !out || size == 0 || size > INT_MAX)
         return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "vit_preprocess_memory: data and out must be non-NULL and 0 < size <= INT_MAX");
+    size_t clean = vit__png_without_empty_idat((const unsigned char *)data, size, NULL);
+    if (!clean) return vit__preprocess_encoded(m, data, size, out);
+    unsigned char *copy = (unsigned char *)vit__malloc(&m->alloc, clean);
+    if (!copy) return vit__fail(m->error, VIT_ERROR_OUT_OF_MEMORY, "out of memory copying a %zu-byte PNG", size);
+    vit__png_without_empty_idat((const unsigned char *)data, size, copy);
+    vit_status st = vit__preprocess_encoded(m, copy, clean, out);
+    vit__free(&m->alloc, copy);
+    return st;
+}
+
+static vit_status vit__preprocess_encoded(vit_model *m, const void *data, size_t size, float *out) {
     int w, h, n;
     if (!vit__jpeg_tables_ok((const unsigned char *)data, size))
         return vit__fail(m->error, VIT_ERROR_IMAGE_DECODE, "cannot decode image: corrupt JPEG (Huffman table with more than 256 codes)");
