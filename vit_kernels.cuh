@@ -18,12 +18,21 @@
 
    MEMORY
       vit_load makes two device allocations: the weights and an activation arena
-      for max_batch images (input images, x, xn, qkv/hidden, pooled, outputs).
+      for max_batch images (input images, x, xn, qkv/hidden, pooled, outputs,
+      and the fp32 partial sums of split-K GEMMs).
       vit_forward makes none: it copies the images in, replays a CUDA graph of the
       whole forward pass and copies the result out (one synchronisation, at the
       end). Graphs are captured lazily, the first time a batch size is seen
       (cudaGraphInstantiate may allocate inside the driver then), and cached
       (VIT__CUDA_GRAPHS batch sizes, least recently used evicted).
+
+   DETERMINISM
+      The same input gives the same bits on every run, with or without graphs:
+      no kernel uses atomics or depends on scheduling order. GEMMs with too few
+      output tiles to fill the GPU (small batches) split K; each slice writes
+      fp32 partial sums into the arena and a fixed-order reduction (fused into
+      the next LayerNorm for the residual GEMMs) applies the epilogue. Results
+      can differ between batch sizes and GPUs (other tile/split choices).
 
    ASYNC
       vit_forward_async/vit_embed_async copy the caller's device images into the
@@ -72,6 +81,8 @@
 #define VIT__CUDA_GRAPHS 8 // batch sizes whose graphs are kept
 #endif
 
+#define VIT__SPLITK_MAX 8 // K slices of a split-K GEMM at most
+
 // GEMM kernel choice for bf16/fp16 (tests force each one)
 enum { VIT__GEMM_AUTO = 0, VIT__GEMM_MMA, VIT__GEMM_MMA64, VIT__GEMM_WGMMA128, VIT__GEMM_WGMMA256 };
 // which kernel the last vit__linear_cuda used (for tests and benchmarks); the
@@ -107,6 +118,12 @@ struct vit__cuda_state {
     int gemm_path;                // VIT__GEMM_* (default AUTO)
     int last_gemm;                // VIT__RAN_* of the last GEMM launch
     int use_graphs;               // 1 (default): replay captured graphs; 0: launch directly
+    int splitk;                   // 0 (default): split K where tiles are few; 1: never; n >= 2: n slices
+                                  // for every mma.sync GEMM (tests, benchmarks)
+    int last_split;               // K slices of the last GEMM launch (1: not split)
+    int attn_warps;               // 0 (default): 4 warps per attention CTA, 1 for grids under sm_count
+                                  // CTAs; 1 or 4: forced (tests)
+    int last_attn_warps;          // warps per CTA of the last bf16/fp16 attention launch
     void *encode;                 // cuTensorMapEncodeTiled
     cudaStream_t stream;          // capture and host-API stream
     cudaEvent_t done;             // last use of the arena
@@ -134,6 +151,8 @@ struct vit__cuda_state {
     void *big;                    // (B, N, max(3C, M)) qkv, then MLP hidden
     float *pooled;                // (B, C)
     float *out;                   // (B, K) logits
+    float *part;                  // (split, rows, cols) fp32 partial sums of split-K GEMMs, or NULL
+    size_t part_floats;           // its size; a GEMM splits only into as many slices as fit
 
     vit__cuda_graph graphs[VIT__CUDA_GRAPHS];
     unsigned long long tick;
@@ -392,28 +411,35 @@ typedef struct vit__gemm_args {
     int M, N, K;
     int tokens, prefix, gg; // PATCH: patch row r goes to row (r / gg) * tokens + prefix + r % gg
     int cin, img, patch, grid; // PATCH: image geometry for the im2col load
-    int kblocks;          // split-K (mma kernels, BIAS_RESIDUAL only): K steps per grid.z slice; 0 = no split
+    int kblocks;          // split-K (mma kernels): K steps per grid.z slice; 0 = no split
+    float *part;          // split-K: slice z writes its raw sums to part + z * M * N, (M, N) fp32
+    int defer;            // split-K: leave the partial sums for the caller (vit__linear_ln_cuda) to reduce
     int img_vec;          // PATCH: P % 8 == 0, S % 4 == 0, images 16-byte aligned: runs of 8 pixels as 2 float4
 } vit__gemm_args;
 
 #define VIT__EP_PATCH 3 // beyond vit__epilogue: fp32 tokens placed after the class token, + pos
 
 // Applies the epilogue to out[row][col], out[row][col+1] (col is even).
-// bias: g.bias, or NULL for the split-K slices after the first. With split-K
-// (g.kblocks) the residual is added with atomics: each slice adds its part.
+// part: a split-K slice's (M, N) plane of raw sums, or NULL. With split-K
+// (g.kblocks) every slice stores its plain sums there and the epilogue runs
+// later, in vit__splitk_reduce_kernel or vit__layernorm_kernel<TO, true>, which
+// add the slices in slice order: no atomics, the same bits on every run.
 template <typename T, int EP>
-static __device__ __forceinline__ void vit__ep_store(const vit__gemm_args &g, const float *bias, int row, int col, float v0, float v1) {
+static __device__ __forceinline__ void vit__ep_store(const vit__gemm_args &g, float *part, int row, int col, float v0, float v1) {
     if (row >= g.M || col >= g.N) return;
     bool two = col + 1 < g.N, vec = two && !(g.N & 1);
-    if (bias) { v0 += __ldg(bias + col); if (two) v1 += __ldg(bias + col + 1); }
+    if (part) {
+        float *o = part + (size_t)row * g.N + col;
+        if (vec) *(float2 *)o = make_float2(v0, v1);
+        else { o[0] = v0; if (two) o[1] = v1; }
+        return;
+    }
+    if (g.bias) { v0 += __ldg(g.bias + col); if (two) v1 += __ldg(g.bias + col + 1); }
     if (EP == VIT__EP_BIAS_GELU) { v0 = vit__gelu_dev(v0); v1 = vit__gelu_dev(v1); }
     if (EP == VIT__EP_BIAS_RESIDUAL) {
         float *o = (float *)g.out + (size_t)row * g.N + col;
         float s0 = g.scale ? __ldg(g.scale + col) : 1.0f, s1 = (g.scale && two) ? __ldg(g.scale + col + 1) : 1.0f;
-        if (g.kblocks) {
-            atomicAdd(o, s0 * v0);
-            if (two) atomicAdd(o + 1, s1 * v1);
-        } else if (vec) {
+        if (vec) {
             float2 r = *(float2 *)o;
             r.x += s0 * v0; r.y += s1 * v1;
             *(float2 *)o = r;
@@ -519,7 +545,7 @@ __global__ void __launch_bounds__(256, 2) vit__linear_fma_kernel(vit__gemm_args 
 #pragma unroll
             for (int j = 0; j < 8; j += 2) {
                 int col = n0 + (j < 4 ? tx * 4 + j : 64 + tx * 4 + j - 4);
-                vit__ep_store<float, EP>(g, g.bias, row, col, acc[i][j], acc[i][j + 1]);
+                vit__ep_store<float, EP>(g, NULL, row, col, acc[i][j], acc[i][j + 1]);
             }
         }
     }
@@ -529,19 +555,21 @@ __global__ void __launch_bounds__(256, 2) vit__linear_fma_kernel(vit__gemm_args 
 // Parallel over BM x BN output tiles (grid.x over N, grid.y strides over M,
 // grid.z over K slices when split). WM x WN warps each own a (BM/WM) x (BN/WN)
 // block of 16x8 mma tiles with fp32 accumulators. K is walked 32 at a time
-// through a 4-stage shared-memory ring filled by cp.async; 16-byte chunks are
+// through a 4- or 8-stage shared-memory ring filled by cp.async; 16-byte chunks are
 // XOR-swizzled by row so ldmatrix reads are conflict-free. Tiles: 128x128 with
 // 8 warps (large M), 64x64 with 4 warps (small batches: more CTAs).
 // AMODE 0: A dense via cp.async (K % 8 == 0, 16-byte aligned); 1: A dense via
 // guarded scalar loads (any K); 2: A is the im2col of fp32 images (converted to T).
 // BVEC: W via cp.async, else scalar loads.
 #define VIT__MMA_BK 32
-#define VIT__MMA_ST 4
-#define VIT__MMA_SMEM(BM, BN) (VIT__MMA_ST * ((BM) + (BN)) * VIT__MMA_BK * 2)
+// ring depth: 4 stages for 128x128 tiles; 8 for the 64x64 ones, which run at
+// small batches where a CTA's k-steps wait on memory latency, not on math
+#define VIT__MMA_ST(BM) ((BM) == 64 ? 8 : 4)
+#define VIT__MMA_SMEM(BM, BN) (VIT__MMA_ST(BM) * ((BM) + (BN)) * VIT__MMA_BK * 2)
 
 template <typename T, int EP, int AMODE, bool BVEC, int BM, int BN, int WM, int WN>
 __global__ void __launch_bounds__(WM * WN * 32) vit__linear_mma_kernel(vit__gemm_args g) {
-    const int BK = VIT__MMA_BK, ST = VIT__MMA_ST, NT = WM * WN * 32, MI = BM / WM / 16, NI = BN / WN / 8;
+    const int BK = VIT__MMA_BK, ST = VIT__MMA_ST(BM), NT = WM * WN * 32, MI = BM / WM / 16, NI = BN / WN / 8;
     extern __shared__ __align__(128) unsigned char vit__smem_mma[];
     T *sA = (T *)vit__smem_mma; // [ST][BM][BK]
     T *sB = sA + ST * BM * BK;  // [ST][BN][BK]
@@ -549,7 +577,7 @@ __global__ void __launch_bounds__(WM * WN * 32) vit__linear_mma_kernel(vit__gemm
     int n0 = blockIdx.x * BN, mtiles = (g.M + BM - 1) / BM, KB = (g.K + BK - 1) / BK;
     int kb0 = 0, kb1 = KB;
     if (g.kblocks) { kb0 = blockIdx.z * g.kblocks; kb1 = kb0 + g.kblocks < KB ? kb0 + g.kblocks : KB; }
-    const float *bias = blockIdx.z == 0 ? g.bias : NULL;
+    float *part = g.kblocks ? g.part + (size_t)blockIdx.z * g.M * g.N : NULL;
     const T *A = (const T *)g.a, *W = (const T *)g.w;
     for (int mt = blockIdx.y; mt < mtiles; mt += gridDim.y) {
         int m0 = mt * BM;
@@ -644,8 +672,8 @@ __global__ void __launch_bounds__(WM * WN * 32) vit__linear_mma_kernel(vit__gemm
 #pragma unroll
             for (int ni = 0; ni < NI; ni++) {
                 int row = m0 + wm * (BM / WM) + mi * 16 + (lane >> 2), col = n0 + wn * (BN / WN) + ni * 8 + (lane & 3) * 2;
-                vit__ep_store<T, EP>(g, bias, row, col, acc[mi][ni][0], acc[mi][ni][1]);
-                vit__ep_store<T, EP>(g, bias, row + 8, col, acc[mi][ni][2], acc[mi][ni][3]);
+                vit__ep_store<T, EP>(g, part, row, col, acc[mi][ni][0], acc[mi][ni][1]);
+                vit__ep_store<T, EP>(g, part, row + 8, col, acc[mi][ni][2], acc[mi][ni][3]);
             }
     }
 }
@@ -784,8 +812,8 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
 #pragma unroll
                 for (int j = 0; j < BN / 8; j++) {
                     int col = n0 + j * 8 + q * 2;
-                    vit__ep_store<T, EP>(g, g.bias, row, col, d[4 * j], d[4 * j + 1]);
-                    vit__ep_store<T, EP>(g, g.bias, row + 8, col, d[4 * j + 2], d[4 * j + 3]);
+                    vit__ep_store<T, EP>(g, NULL, row, col, d[4 * j], d[4 * j + 1]);
+                    vit__ep_store<T, EP>(g, NULL, row + 8, col, d[4 * j + 2], d[4 * j + 3]);
                 }
             }
         }
@@ -793,6 +821,33 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
 #else
     (void)tma; (void)tmb; (void)g;
 #endif
+}
+
+// ---- split-K reduction
+// Element i of a split GEMM: its slices' sums added in slice order (the same
+// order on every run), then the bias. plane = M * N.
+static __device__ __forceinline__ float vit__split_sum(const float *part, size_t plane, int split, size_t i, const float *bias, int col) {
+    float v = part[i];
+    for (int z = 1; z < split; z++) v += part[(size_t)z * plane + i];
+    return v + (bias ? __ldg(bias + col) : 0.0f);
+}
+
+// The epilogue of a split GEMM over its (split, M, N) partial sums g.part.
+// Parallel over elements: a grid-stride loop, one element per thread per step.
+template <typename T, int EP>
+__global__ void __launch_bounds__(256) vit__splitk_reduce_kernel(vit__gemm_args g, int split) {
+    size_t plane = (size_t)g.M * g.N;
+    for (size_t i = (size_t)blockIdx.x * 256 + threadIdx.x; i < plane; i += (size_t)gridDim.x * 256) {
+        int col = (int)(i % (size_t)g.N);
+        float v = vit__split_sum(g.part, plane, split, i, g.bias, col);
+        if (EP == VIT__EP_BIAS_GELU) v = vit__gelu_dev(v);
+        if (EP == VIT__EP_BIAS_RESIDUAL) {
+            float *o = (float *)g.out + i;
+            *o += (g.scale ? __ldg(g.scale + col) : 1.0f) * v;
+        } else {
+            ((T *)g.out)[i] = vit__cvt<T>(v);
+        }
+    }
 }
 
 // Reports whether this binary holds sm_90a code for the running GPU.
@@ -837,21 +892,48 @@ static vit_status vit__gemm_fma_launch(const vit__gemm_args &g, vit_model *m, cu
     return VIT_OK;
 }
 
+// How many K slices a GEMM of tiles output tiles and KB k-steps runs as. Fewer
+// tiles than two per SM (small batches, where each CTA's k-steps wait on memory
+// latency): split K so that each SM gets about two CTAs. The residual GEMMs'
+// reduction rides on the next LayerNorm; the others pay a reduction kernel
+// (ViT-B/16 at batch 1, H100: qkv 17.0 -> 14.5 us, fc1 18.2 -> 16.2 us with it).
+// Never more slices than VIT__SPLITK_MAX, KB / 4 (forced: KB), or than fit in
+// the partial-sum buffer (split * tiles < 2 * sm + tiles <= 4 * sm tiles).
+static int vit__splitk(const vit__cuda_state *s, int ep, int tiles, int KB, size_t plane) {
+    int split = 1, sm = s->sm_count;
+    if (ep == VIT__EP_PATCH || !s->part || s->splitk == 1) return 1;
+    if (s->splitk >= 2) {
+        split = s->splitk < KB ? s->splitk : KB;
+    } else if (tiles < 2 * sm) {
+        split = (2 * sm + tiles - 1) / tiles;
+        if (split > KB / 4) split = KB / 4;
+    }
+    if (split > VIT__SPLITK_MAX) split = VIT__SPLITK_MAX;
+    while (split > 1 && (size_t)split * plane > s->part_floats) split--;
+    return split < 1 ? 1 : split;
+}
+
+template <typename T, int EP>
+static vit_status vit__splitk_reduce_launch(const vit__gemm_args &g, int split, vit_model *m, cudaStream_t st) {
+    size_t blocks = ((size_t)g.M * g.N + 255) / 256, cap = (size_t)m->cuda->sm_count * 8;
+    VIT__CUDA_TRY(m, (vit__splitk_reduce_kernel<T, EP><<<(unsigned)(blocks < cap ? blocks : cap), 256, 0, st>>>(g, split), cudaGetLastError()));
+    return VIT_OK;
+}
+
 template <typename T, int EP, int AMODE, bool BVEC, int BM, int BN, int WM, int WN>
 static vit_status vit__gemm_mma_tiles(vit__gemm_args g, vit_model *m, cudaStream_t st) {
-    int ntiles = (g.N + BN - 1) / BN, mtiles = (g.M + BM - 1) / BM, KB = (g.K + VIT__MMA_BK - 1) / VIT__MMA_BK, split = 1;
-    if (EP == VIT__EP_BIAS_RESIDUAL && ntiles * mtiles * 2 <= m->cuda->sm_count && KB >= 8) {
-        // too few tiles to fill the GPU: split K (the residual adds are atomic)
-        split = (m->cuda->sm_count + ntiles * mtiles - 1) / (ntiles * mtiles);
-        if (split > KB / 4) split = KB / 4;
-        if (split > 8) split = 8;
-    }
+    int ntiles = (g.N + BN - 1) / BN, mtiles = (g.M + BM - 1) / BM, KB = (g.K + VIT__MMA_BK - 1) / VIT__MMA_BK;
+    int split = vit__splitk(m->cuda, EP, ntiles * mtiles, KB, (size_t)g.M * g.N);
     g.kblocks = split > 1 ? (KB + split - 1) / split : 0;
-    if (split > 1) split = (KB + g.kblocks - 1) / g.kblocks;
+    if (split > 1) split = (KB + g.kblocks - 1) / g.kblocks; // every slice non-empty
+    if (split == 1) g.kblocks = 0;
+    g.part = split > 1 ? m->cuda->part : NULL;
     dim3 grid((unsigned)ntiles, vit__mgrid(g.M, BM), (unsigned)split);
     VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__linear_mma_kernel<T, EP, AMODE, BVEC, BM, BN, WM, WN>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__MMA_SMEM(BM, BN)));
     VIT__CUDA_TRY(m, (vit__linear_mma_kernel<T, EP, AMODE, BVEC, BM, BN, WM, WN><<<grid, WM * WN * 32, VIT__MMA_SMEM(BM, BN), st>>>(g), cudaGetLastError()));
     m->cuda->last_gemm = (AMODE == 0 ? VIT__RAN_MMA_VEC : VIT__RAN_MMA_SCALAR) + (BM == 64 ? 10 : 0);
+    m->cuda->last_split = split;
+    if (split > 1 && !g.defer && EP != VIT__EP_PATCH) return vit__splitk_reduce_launch<T, EP == VIT__EP_PATCH ? VIT__EP_BIAS : EP>(g, split, m, st);
     return VIT_OK;
 }
 
@@ -909,17 +991,27 @@ static vit_status vit__linear_go(const vit__gemm_args &g, vit_model *m, cudaStre
 // Here weight is (out_dim, in_dim) in T (the CPU's is (in_dim, out_dim) fp32);
 // out is T for VIT__EP_BIAS/VIT__EP_BIAS_GELU and fp32 for VIT__EP_BIAS_RESIDUAL,
 // which adds scale (NULL = 1) times the result into it. bias may be NULL.
+// With split-K the partial sums go to m->cuda->part and a reduction kernel
+// applies the epilogue (defer: vit__linear_ln_cuda reduces them instead;
+// m->cuda->last_split says whether it must).
 template <typename T>
-static vit_status vit__linear_cuda(void *out, const T *inp, const T *weight, const float *bias, int rows, int in_dim, int out_dim,
-                                   vit__epilogue ep, const float *scale, vit_model *m, cudaStream_t st) {
+static vit_status vit__linear_do(void *out, const T *inp, const T *weight, const float *bias, int rows, int in_dim, int out_dim,
+                                 vit__epilogue ep, const float *scale, int defer, vit_model *m, cudaStream_t st) {
+    m->cuda->last_split = 1;
     if (rows <= 0 || in_dim <= 0 || out_dim <= 0) return VIT_OK;
     vit__gemm_args g;
     memset(&g, 0, sizeof(g));
     g.a = inp; g.w = weight; g.out = out; g.bias = bias; g.scale = scale;
-    g.M = rows; g.N = out_dim; g.K = in_dim;
+    g.M = rows; g.N = out_dim; g.K = in_dim; g.defer = defer;
     if (ep == VIT__EP_BIAS_GELU) return vit__linear_go<VIT__EP_BIAS_GELU>(g, m, st, (T *)0);
     if (ep == VIT__EP_BIAS_RESIDUAL) return vit__linear_go<VIT__EP_BIAS_RESIDUAL>(g, m, st, (T *)0);
     return vit__linear_go<VIT__EP_BIAS>(g, m, st, (T *)0);
+}
+
+template <typename T>
+static vit_status vit__linear_cuda(void *out, const T *inp, const T *weight, const float *bias, int rows, int in_dim, int out_dim,
+                                   vit__epilogue ep, const float *scale, vit_model *m, cudaStream_t st) {
+    return vit__linear_do<T>(out, inp, weight, bias, rows, in_dim, out_dim, ep, scale, 0, m, st);
 }
 
 // >>op patch_embed -- CPU reference: vit__patch_embed_cpu
@@ -972,24 +1064,66 @@ static vit_status vit__patch_embed_cuda(float *tokens, const float *images, cons
 
 // >>op layernorm -- CPU reference: vit__layernorm_cpu
 
+// The residual step a split-K GEMM left undone: x += scale * (sum of its
+// partial sums + bias), in place (RES of vit__layernorm_kernel).
+typedef struct vit__residual {
+    const float *part;    // (split, rows, C) partial sums of x's GEMM
+    int split;
+    const float *bias;    // (C) or NULL
+    const float *scale;   // (C) layer scale or NULL
+} vit__residual;
+
 // out (rows, C) = LayerNorm(inp) * w + b, row r at r * stride (in place allowed).
-// Parallel over rows: one warp per row, 8 rows per block. Rows up to 1024 wide
-// stay in registers (two passes: mean, then centred variance, as the CPU does);
-// wider rows are read three times.
-template <typename TO>
-__global__ void __launch_bounds__(256) vit__layernorm_kernel(TO *out, const float *inp, const float *w, const float *b, int rows, int C, size_t stride, float eps) {
-    int row = blockIdx.x * 8 + (threadIdx.x >> 5), lane = threadIdx.x & 31;
+// Parallel over rows: one warp per row, blockDim.x / 32 rows per block (8; 2
+// with RES, whose rows read split times more). Rows up to 1024 wide stay in
+// registers (two passes: mean, then centred variance, as the CPU does); wider
+// rows are read three times. RES: first finish the split-K residual GEMM that
+// wrote inp's row (stride = C): inp += scale * (sum of slices + bias), the
+// slices added in order as vit__split_sum does (each slice's loads of the row
+// issued together), then normalise the new row (each lane rereads only what it
+// wrote itself).
+template <typename TO, bool RES>
+__global__ void __launch_bounds__(256) vit__layernorm_kernel(TO *out, const float *inp, const float *w, const float *b, int rows, int C, size_t stride, float eps,
+                                                             vit__residual res) {
+    int row = blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5), lane = threadIdx.x & 31;
     if (row >= rows) return;
     const float *x = inp + (size_t)row * stride;
     TO *y = out + (size_t)row * stride;
+    size_t plane = (size_t)rows * C;
     const int R = 32;
+    if (RES && C > 32 * R)
+        for (int c = lane; c < C; c += 32) {
+            size_t i = (size_t)row * C + c;
+            ((float *)x)[c] = x[c] + (res.scale ? __ldg(res.scale + c) : 1.0f) * vit__split_sum(res.part, plane, res.split, i, res.bias, c);
+        }
     if (C <= 32 * R) {
         float v[R], sum = 0.0f, var = 0.0f;
+        if (RES) {
+            const float *p = res.part + (size_t)row * C;
 #pragma unroll
-        for (int i = 0; i < R; i++) {
-            int c = lane + 32 * i;
-            v[i] = c < C ? x[c] : 0.0f;
-            sum += v[i];
+            for (int i = 0; i < R; i++) v[i] = lane + 32 * i < C ? p[lane + 32 * i] : 0.0f;
+            for (int z = 1; z < res.split; z++) {
+                p += plane;
+#pragma unroll
+                for (int i = 0; i < R; i++)
+                    if (lane + 32 * i < C) v[i] += p[lane + 32 * i];
+            }
+#pragma unroll
+            for (int i = 0; i < R; i++) {
+                int c = lane + 32 * i;
+                if (c < C) {
+                    v[i] = x[c] + (res.scale ? __ldg(res.scale + c) : 1.0f) * (v[i] + (res.bias ? __ldg(res.bias + c) : 0.0f));
+                    ((float *)x)[c] = v[i];
+                }
+                sum += v[i];
+            }
+        } else {
+#pragma unroll
+            for (int i = 0; i < R; i++) {
+                int c = lane + 32 * i;
+                v[i] = c < C ? x[c] : 0.0f;
+                sum += v[i];
+            }
         }
         float mean = vit__warp_sum(sum) / (float)C;
 #pragma unroll
@@ -1018,22 +1152,40 @@ template <typename TO>
 static vit_status vit__layernorm_cuda(TO *out, const float *inp, const float *w, const float *b, int rows, int C, size_t stride, float eps,
                                       vit_model *m, cudaStream_t st) {
     if (rows <= 0) return VIT_OK;
-    VIT__CUDA_TRY(m, (vit__layernorm_kernel<TO><<<(unsigned)((rows + 7) / 8), 256, 0, st>>>(out, inp, w, b, rows, C, stride, eps), cudaGetLastError()));
+    vit__residual none = {NULL, 0, NULL, NULL};
+    VIT__CUDA_TRY(m, (vit__layernorm_kernel<TO, false><<<(unsigned)((rows + 7) / 8), 256, 0, st>>>(out, inp, w, b, rows, C, stride, eps, none), cudaGetLastError()));
+    return VIT_OK;
+}
+
+// x (rows, C) += scale * (inp @ weight + bias), then xn = LayerNorm(x) * ln_w +
+// ln_b: vit__linear_cuda (VIT__EP_BIAS_RESIDUAL) followed by vit__layernorm_cuda,
+// except that a split-K GEMM's partial sums are reduced inside the LayerNorm
+// kernel (one launch fewer, and the same deterministic slice order).
+template <typename T>
+static vit_status vit__linear_ln_cuda(T *xn, float *x, const T *inp, const T *weight, const float *bias, const float *scale, int rows, int in_dim,
+                                      int out_dim, const float *ln_w, const float *ln_b, float eps, vit_model *m, cudaStream_t st) {
+    VIT__TRY(vit__linear_do<T>(x, inp, weight, bias, rows, in_dim, out_dim, VIT__EP_BIAS_RESIDUAL, scale, 1, m, st));
+    if (m->cuda->last_split <= 1) return vit__layernorm_cuda<T>(xn, x, ln_w, ln_b, rows, out_dim, (size_t)out_dim, eps, m, st);
+    if (rows <= 0) return VIT_OK;
+    vit__residual res = {m->cuda->part, m->cuda->last_split, bias, scale};
+    VIT__CUDA_TRY(m, (vit__layernorm_kernel<T, true><<<(unsigned)((rows + 1) / 2), 64, 0, st>>>(xn, x, ln_w, ln_b, rows, out_dim, (size_t)out_dim, eps, res),
+                      cudaGetLastError()));
     return VIT_OK;
 }
 
 // >>op attention -- CPU reference: vit__attention_cpu
 
-// bf16/fp16 flash attention on mma.sync. Parallel over (query tiles of 64, H, B):
-// 4 warps, each owns 16 query rows. K/V tiles of 64 keys stream through a
+// bf16/fp16 flash attention on mma.sync. Parallel over (query tiles of 16 * NW,
+// H, B): NW warps, each owns 16 query rows (NW = 4; 1 when the grid would
+// leave SMs idle, i.e. small batches: more, smaller CTAs). K/V tiles of 64 keys stream through a
 // double-buffered shared ring; S = Q K^T and O += P V run on tensor cores with
 // fp32 accumulators, the softmax is online (running max and sum per row, exp2
 // with the scale folded in), so no N x N matrix exists anywhere. The head size D
 // is zero-padded to DP (16, 32, 64 or 128) in shared memory; keys >= N are
 // masked. VEC: 16-byte cp.async loads (D and C multiples of 8), else scalar.
-template <typename T, int DP, bool VEC>
-__global__ void __launch_bounds__(128) vit__attention_mma_kernel(T *out, const T *qkv, int N, int C, int H, float sl2) {
-    const int BQ = 64, BKV = 64, LD = DP + 8; // +8: rows 16 bytes apart in bank space, ldmatrix conflict-free
+template <typename T, int DP, bool VEC, int NW>
+__global__ void __launch_bounds__(NW * 32) vit__attention_mma_kernel(T *out, const T *qkv, int N, int C, int H, float sl2) {
+    const int BQ = 16 * NW, BKV = 64, LD = DP + 8, NT = NW * 32; // +8: rows 16 bytes apart in bank space, ldmatrix conflict-free
     extern __shared__ __align__(128) unsigned char vit__smem_att[];
     T *sQ = (T *)vit__smem_att; // [BQ][LD]
     T *sK = sQ + BQ * LD;       // [2][BKV][LD]
@@ -1044,7 +1196,7 @@ __global__ void __launch_bounds__(128) vit__attention_mma_kernel(T *out, const T
     const T *base = qkv + (size_t)b * N * rs + (size_t)h * D; // q; k at +C, v at +2C
     auto load = [&](T *dst, const T *src, int r0, int nrows) {
         const int CH = DP / 8;
-        for (int c = tid; c < nrows * CH; c += 128) {
+        for (int c = tid; c < nrows * CH; c += NT) {
             int r = c / CH, d = (c % CH) * 8, gr = r0 + r;
             T *dp = dst + r * LD + d;
             if (VEC) {
@@ -1250,19 +1402,22 @@ __global__ void __launch_bounds__(256) vit__attention_fma_kernel(float *out, con
     }
 }
 
+template <typename T, int DP, bool VEC, int NW>
+static vit_status vit__attention_mma_nw(T *out, const T *qkv, int B, int N, int C, int H, float sl2, vit_model *m, cudaStream_t st) {
+    const int smem = (16 * NW + 4 * 64) * (DP + 8) * (int)sizeof(T);
+    dim3 grid((unsigned)((N + 16 * NW - 1) / (16 * NW)), (unsigned)H, (unsigned)B);
+    VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__attention_mma_kernel<T, DP, VEC, NW>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    VIT__CUDA_TRY(m, (vit__attention_mma_kernel<T, DP, VEC, NW><<<grid, NW * 32, smem, st>>>(out, qkv, N, C, H, sl2), cudaGetLastError()));
+    m->cuda->last_attn_warps = NW;
+    return VIT_OK;
+}
+
 template <typename T, int DP>
 static vit_status vit__attention_mma_launch(T *out, const T *qkv, int B, int N, int C, int H, float sl2, vit_model *m, cudaStream_t st) {
-    const int smem = (64 + 4 * 64) * (DP + 8) * (int)sizeof(T);
-    dim3 grid((unsigned)((N + 63) / 64), (unsigned)H, (unsigned)B);
-    int D = C / H;
-    if (D % 8 == 0 && C % 8 == 0 && vit__aligned16(qkv)) {
-        VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__attention_mma_kernel<T, DP, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-        VIT__CUDA_TRY(m, (vit__attention_mma_kernel<T, DP, true><<<grid, 128, smem, st>>>(out, qkv, N, C, H, sl2), cudaGetLastError()));
-    } else {
-        VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__attention_mma_kernel<T, DP, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-        VIT__CUDA_TRY(m, (vit__attention_mma_kernel<T, DP, false><<<grid, 128, smem, st>>>(out, qkv, N, C, H, sl2), cudaGetLastError()));
-    }
-    return VIT_OK;
+    int D = C / H, vec = D % 8 == 0 && C % 8 == 0 && vit__aligned16(qkv);
+    int one = m->cuda->attn_warps == 1 || (m->cuda->attn_warps != 4 && (long long)((N + 63) / 64) * H * B < m->cuda->sm_count);
+    if (vec) return one ? vit__attention_mma_nw<T, DP, true, 1>(out, qkv, B, N, C, H, sl2, m, st) : vit__attention_mma_nw<T, DP, true, 4>(out, qkv, B, N, C, H, sl2, m, st);
+    return one ? vit__attention_mma_nw<T, DP, false, 1>(out, qkv, B, N, C, H, sl2, m, st) : vit__attention_mma_nw<T, DP, false, 4>(out, qkv, B, N, C, H, sl2, m, st);
 }
 
 template <int DP>
@@ -1328,17 +1483,18 @@ static vit_status vit__pool_cuda(float *pooled, const float *x, int B, int N, in
 // >>op head -- CPU reference: vit__head_cpu
 
 // logits (B, K) = pooled (B, C) @ head_w (C, K) + head_b. Parallel over
-// (K / 32, B / 8): lane l of every warp owns class k0 + l for 8 images; the 8
-// warps split C (warp w sums c = w, w + 8, ...; head_w reads coalesced along K),
-// then the partial sums meet in shared memory in warp order.
+// (K / 32, B / 8): lane l of every warp owns class k0 + l for 8 images; the 32
+// warps split C (warp w sums c = w, w + 32, ...; head_w reads coalesced along K;
+// 32 rather than 8 warps: more loads in flight, the head is latency-bound at
+// small batches), then the partial sums meet in shared memory in warp order.
 template <typename TW>
-__global__ void __launch_bounds__(256) vit__head_kernel(float *logits, const float *pooled, const TW *w, const float *bias, int B, int C, int K) {
-    __shared__ float part[8][8][33];
+__global__ void __launch_bounds__(1024) vit__head_kernel(float *logits, const float *pooled, const TW *w, const float *bias, int B, int C, int K) {
+    __shared__ float part[32][8][33];
     int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, k = blockIdx.x * 32 + lane, b0 = blockIdx.y * 8;
     int nb = B - b0 < 8 ? B - b0 : 8;
     float acc[8] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
     if (k < K)
-        for (int c = warp; c < C; c += 8) {
+        for (int c = warp; c < C; c += 32) {
             float wv = vit__f32(w[(size_t)c * K + k]);
 #pragma unroll
             for (int i = 0; i < 8; i++)
@@ -1349,7 +1505,7 @@ __global__ void __launch_bounds__(256) vit__head_kernel(float *logits, const flo
     __syncthreads();
     if (warp >= nb || k >= K) return;
     float sum = 0.0f;
-    for (int v = 0; v < 8; v++) sum += part[v][warp][lane]; // warp now indexes the image
+    for (int v = 0; v < 32; v++) sum += part[v][warp][lane]; // warp now indexes the image
     logits[(size_t)(b0 + warp) * K + k] = sum + (bias ? bias[k] : 0.0f);
 }
 
@@ -1358,7 +1514,7 @@ template <typename T>
 static vit_status vit__head_cuda(float *logits, const float *pooled, const T *head_w, const float *head_b, int B, int C, int K, vit_model *m, cudaStream_t st) {
     if (B <= 0 || K <= 0) return VIT_OK;
     dim3 grid((unsigned)((K + 31) / 32), (unsigned)((B + 7) / 8));
-    VIT__CUDA_TRY(m, (vit__head_kernel<T><<<grid, 256, 0, st>>>(logits, pooled, head_w, head_b, B, C, K), cudaGetLastError()));
+    VIT__CUDA_TRY(m, (vit__head_kernel<T><<<grid, 1024, 0, st>>>(logits, pooled, head_w, head_b, B, C, K), cudaGetLastError()));
     return VIT_OK;
 }
 
@@ -1377,15 +1533,18 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st) {
     fz.cls = s->cls; fz.pos = s->pos; fz.tokens = N; fz.prefix = c->class_token; fz.pos_embed_class = c->pos_embed_class;
     VIT__TRY(vit__patch_embed_cuda<T>(s->x, s->images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_size, c->patch_size, C, &fz, m, st));
     if (s->pre_w) VIT__TRY(vit__layernorm_cuda<float>(s->x, s->x, s->pre_w, s->pre_b, rows, C, (size_t)C, eps, m, st));
+    if (c->depth > 0) VIT__TRY(vit__layernorm_cuda<T>(xn, s->x, s->blocks[0].ln1_w, s->blocks[0].ln1_b, rows, C, (size_t)C, eps, m, st));
     for (int l = 0; l < c->depth; l++) {
         const vit__cuda_block *k = &s->blocks[l];
-        VIT__TRY(vit__layernorm_cuda<T>(xn, s->x, k->ln1_w, k->ln1_b, rows, C, (size_t)C, eps, m, st));
+        // xn = ln1(x) here: from the line above, or from the previous block's fc2
         VIT__TRY(vit__linear_cuda<T>(big, xn, (const T *)k->qkv_w, k->qkv_b, rows, C, 3 * C, VIT__EP_BIAS, NULL, m, st));
         VIT__TRY(vit__attention_cuda<T>(xn, big, B, N, C, H, m, st)); // attention output reuses xn
-        VIT__TRY(vit__linear_cuda<T>(s->x, xn, (const T *)k->proj_w, k->proj_b, rows, C, C, VIT__EP_BIAS_RESIDUAL, k->ls1, m, st));
-        VIT__TRY(vit__layernorm_cuda<T>(xn, s->x, k->ln2_w, k->ln2_b, rows, C, (size_t)C, eps, m, st));
+        VIT__TRY(vit__linear_ln_cuda<T>(xn, s->x, xn, (const T *)k->proj_w, k->proj_b, k->ls1, rows, C, C, k->ln2_w, k->ln2_b, eps, m, st));
         VIT__TRY(vit__linear_cuda<T>(big, xn, (const T *)k->fc1_w, k->fc1_b, rows, C, M, VIT__EP_BIAS_GELU, NULL, m, st));
-        VIT__TRY(vit__linear_cuda<T>(s->x, big, (const T *)k->fc2_w, k->fc2_b, rows, M, C, VIT__EP_BIAS_RESIDUAL, k->ls2, m, st));
+        if (l + 1 < c->depth) // fc2 with the next block's ln1
+            VIT__TRY(vit__linear_ln_cuda<T>(xn, s->x, big, (const T *)k->fc2_w, k->fc2_b, k->ls2, rows, M, C, s->blocks[l + 1].ln1_w, s->blocks[l + 1].ln1_b, eps, m, st));
+        else
+            VIT__TRY(vit__linear_cuda<T>(s->x, big, (const T *)k->fc2_w, k->fc2_b, rows, M, C, VIT__EP_BIAS_RESIDUAL, k->ls2, m, st));
     }
     if (s->norm_w) {
         if (c->pool == VIT_POOL_TOKEN) // only the class token is read after the norm
@@ -1596,9 +1755,16 @@ static vit_status vit__cuda_arena(vit_model *m) {
     const vit_config *c = &m->cfg;
     size_t B = (size_t)m->max_batch, N = (size_t)c->num_tokens, C = (size_t)c->dim, es = s->esize;
     size_t W = 3 * C > (size_t)c->mlp_dim ? 3 * C : (size_t)c->mlp_dim, K = c->num_classes > 0 ? (size_t)c->num_classes : 1;
-    size_t sizes[6] = {B * c->in_chans * c->image_size * c->image_size * 4, B * N * C * 4, B * N * C * es, B * N * W * es, B * C * 4, B * K * 4};
-    size_t off[6], total = 0;
-    for (int i = 0; i < 6; i++) { off[i] = total; total += (sizes[i] + 255) & ~(size_t)255; }
+    // split-K partial sums: the default policy (vit__splitk) splits a GEMM of
+    // fewer than 2 * sm_count tiles into split * tiles < 4 * sm_count CTAs, so
+    // 4 * sm_count 64x64 tiles' worth holds every split it makes (with 128x128
+    // tiles it splits less or not at all), and more than the outputs times
+    // VIT__SPLITK_MAX is never needed
+    size_t part = (size_t)4 * s->sm_count * 64 * 64, part_max = (size_t)VIT__SPLITK_MAX * B * N * W;
+    if (part > part_max) part = part_max;
+    size_t sizes[7] = {B * c->in_chans * c->image_size * c->image_size * 4, B * N * C * 4, B * N * C * es, B * N * W * es, B * C * 4, B * K * 4, part * 4};
+    size_t off[7], total = 0;
+    for (int i = 0; i < 7; i++) { off[i] = total; total += (sizes[i] + 255) & ~(size_t)255; }
     if (B * N > (size_t)INT_MAX / 2) return vit__fail(m->error, VIT_ERROR_LIMIT, "max_batch %d x %d tokens is too many rows for the GPU kernels", m->max_batch, c->num_tokens);
     VIT__TRY(vit__cuda_malloc(m, &s->arena, total, "activations"));
     s->arena_bytes = total;
@@ -1608,6 +1774,8 @@ static vit_status vit__cuda_arena(vit_model *m) {
     s->big = s->arena + off[3];
     s->pooled = (float *)(s->arena + off[4]);
     s->out = (float *)(s->arena + off[5]);
+    s->part = (float *)(s->arena + off[6]);
+    s->part_floats = part;
     return VIT_OK;
 }
 

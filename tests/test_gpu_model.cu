@@ -10,6 +10,9 @@
 // logits and features, and the same top-1 class for every image whose reference
 // top-1 leads the runner-up by more than twice that tolerance (closer calls are
 // counted as ties, not failures).
+// Determinism, for every case: batch 1 and 3, each dtype, the default split-K
+// policy and split-K forced to 4 slices: three runs with graphs and one without
+// must give bit-identical logits (or features) (memcmp).
 //
 // usage: test_gpu_model DIR... [--timm DIR...]
 #define VIT_IMPLEMENTATION
@@ -134,6 +137,47 @@ static int run(const char *dir, const reference *r, vit_dtype dt, int max_batch,
     return ok;
 }
 
+// Runs batches 1 and 3 (images cycled from the reference's) several times; all
+// results must be bit-identical, graphs or not. splitk: 0 (default policy) or forced.
+static int determinism(const char *dir, const reference *r, vit_dtype dt, int splitk) {
+    char path[1200];
+    snprintf(path, sizeof(path), "%s/model.safetensors", dir);
+    vit_options o;
+    memset(&o, 0, sizeof(o));
+    o.device = VIT_DEVICE_CUDA;
+    o.dtype = dt;
+    o.max_batch = 3;
+    vit_model *m = NULL;
+    vit_status st = vit_load(path, &o, &m);
+    if (st != VIT_OK) { printf("NOT OK %s %s: load: %s\n", dir, dtname(dt), vit_last_error(NULL)); return 0; }
+    m->cuda->splitk = splitk;
+    size_t per = (size_t)r->c * r->h * r->w, outw = r->k ? (size_t)r->k : (size_t)r->d;
+    float *img = (float *)malloc(3 * per * 4), *got[4];
+    for (int i = 0; i < 3; i++) memcpy(img + i * per, r->input + (size_t)(i % r->n) * per, per * 4);
+    int ok = 1, maxsplit = 1;
+    for (int B = 1; B <= 3; B += 2) {
+        for (int run = 0; run < 4; run++) {
+            got[run] = (float *)malloc(B * outw * 4);
+            memset(got[run], 0xFF, B * outw * 4);
+            m->cuda->use_graphs = run < 3;
+            st = r->k ? vit_forward(m, img, B, got[run]) : vit_embed(m, img, B, got[run]);
+            if (m->cuda->last_split > maxsplit) maxsplit = m->cuda->last_split;
+            if (st != VIT_OK) { printf("NOT OK %s %s: forward: %s\n", dir, dtname(dt), vit_last_error(m)); ok = 0; }
+        }
+        int same = 1;
+        for (int run = 1; run < 4; run++) same &= !memcmp(got[0], got[run], B * outw * 4);
+        double e = 0;
+        for (size_t i = 0; i < B * outw; i++) e = fmax(e, fabs((double)got[3][i] - got[0][i]));
+        printf("%s %s %s batch %d split-K %s (up to %d slices): 3 graph runs + 1 without graphs bit-identical (max diff %.3g)\n", same ? "OK" : "NOT OK", dir,
+               dtname(dt), B, splitk ? "forced 4" : "default", maxsplit, e);
+        ok &= same;
+        for (int run = 0; run < 4; run++) free(got[run]);
+    }
+    free(img);
+    vit_free(m);
+    return ok;
+}
+
 int main(int argc, char **argv) {
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
@@ -161,6 +205,10 @@ int main(int argc, char **argv) {
         }
         if (!timm) ok &= run(argv[i], &r, VIT_DTYPE_BF16, 2, 2);
         else ok &= run(argv[i], &r, VIT_DTYPE_BF16, r.n, 1);
+        for (int d = 0; d < 3; d++) {
+            ok &= determinism(argv[i], &r, dts[d], 0);
+            ok &= determinism(argv[i], &r, dts[d], 4);
+        }
         if (ok) passed++; else failed++;
         free(r.input); free(r.logits); free(r.features);
     }

@@ -169,7 +169,7 @@ static const char *gemm_name(int ran) {
 
 // ---- linear
 template <typename T>
-static void test_linear(vit_model *m, int rows, int in, int out, vit__epilogue ep, int layer_scale, int path) {
+static void test_linear(vit_model *m, int rows, int in, int out, vit__epilogue ep, int layer_scale, int path, int splitk = 0) {
     float *x = hrand((size_t)rows * in, 1.0f), *w = hrand((size_t)in * out, 1.0f / sqrtf((float)in));
     float *b = hrand((size_t)out, 0.5f), *ls = layer_scale ? hrand((size_t)out, 1.0f) : NULL;
     round_to<T>(x, (size_t)rows * in);
@@ -181,6 +181,7 @@ static void test_linear(vit_model *m, int rows, int in, int out, vit__epilogue e
     int res = ep == VIT__EP_BIAS_RESIDUAL;
     dbuf dout = res ? dupload<float>(ref, no) : dalloc(no * sizeof(T));
     m->cuda->gemm_path = path;
+    m->cuda->splitk = splitk;
     m->cuda->last_gemm = 0;
     vit_status st = vit__linear_cuda<T>(dout.p, (const T *)dx.p, (const T *)dw.p, (const float *)db.p, rows, in, out, ep, (const float *)dls.p, m, 0);
     cudaDeviceSynchronize();
@@ -188,13 +189,57 @@ static void test_linear(vit_model *m, int rows, int in, int out, vit__epilogue e
     float *got = res ? ddownload<float>(dout, no) : ddownload<T>(dout, no);
     char name[160];
     const char *epn = ep == VIT__EP_BIAS ? "bias" : ep == VIT__EP_BIAS_GELU ? "bias+gelu" : layer_scale ? "bias+residual*ls" : "bias+residual";
-    snprintf(name, sizeof(name), "linear %s %s %dx%d->%d %s", dname<T>(), gemm_name(m->cuda->last_gemm), rows, in, out, epn);
+    snprintf(name, sizeof(name), "linear %s %s %dx%d->%d %s split %d", dname<T>(), gemm_name(m->cuda->last_gemm), rows, in, out, epn, m->cuda->last_split);
     // the residual output is fp32: the GEMM's own rounding is that of its bf16 inputs only
     check(name, st, m, got, ref, no, tol<T>(), tol<T>(), guard_ok(dout));
     free(x); free(w); free(b); free(ls); free(ref); free(got);
     dfree(dx); dfree(dw); dfree(db); dfree(dout);
     if (dls.p) dfree(dls);
     m->cuda->gemm_path = VIT__GEMM_AUTO;
+    m->cuda->splitk = 0;
+}
+
+// ---- linear (residual) + layernorm, as the forward pass runs proj + ln2 and
+// fc2 + the next ln1: x += ls * (xin W + b), then xn = LayerNorm(x); the split-K
+// reduction inside the LayerNorm kernel when the GEMM splits. Checks x and xn,
+// and that a second run gives the same bits.
+template <typename T>
+static void test_linear_ln(vit_model *m, int rows, int in, int C, int layer_scale, int splitk) {
+    float *xin = hrand((size_t)rows * in, 1.0f), *w = hrand((size_t)in * C, 1.0f / sqrtf((float)in));
+    float *b = hrand((size_t)C, 0.5f), *ls = layer_scale ? hrand((size_t)C, 1.0f) : NULL;
+    float *lw = hrand((size_t)C, 1.0f), *lb = hrand((size_t)C, 0.5f);
+    round_to<T>(xin, (size_t)rows * in);
+    round_to<T>(w, (size_t)in * C);
+    size_t no = (size_t)rows * C;
+    float *x = hrand(no, 1.0f), *refn = (float *)malloc(no * sizeof(float));
+    dbuf dxin = dupload<T>(xin, (size_t)rows * in), dw = dupload_linear<T>(w, in, C), db = dupload<float>(b, (size_t)C);
+    dbuf dls = ls ? dupload<float>(ls, (size_t)C) : dbuf{NULL, 0};
+    dbuf dlw = dupload<float>(lw, (size_t)C), dlb = dupload<float>(lb, (size_t)C);
+    dbuf dx = dupload<float>(x, no), dx2 = dupload<float>(x, no), dn = dalloc(no * sizeof(T)), dn2 = dalloc(no * sizeof(T));
+    m->cuda->splitk = splitk;
+    vit_status st = vit__linear_ln_cuda<T>((T *)dn.p, (float *)dx.p, (const T *)dxin.p, (const T *)dw.p, (const float *)db.p, (const float *)dls.p, rows, in, C,
+                                           (const float *)dlw.p, (const float *)dlb.p, 1e-6f, m, 0);
+    int split = m->cuda->last_split;
+    if (st == VIT_OK)
+        st = vit__linear_ln_cuda<T>((T *)dn2.p, (float *)dx2.p, (const T *)dxin.p, (const T *)dw.p, (const float *)db.p, (const float *)dls.p, rows, in, C,
+                                    (const float *)dlw.p, (const float *)dlb.p, 1e-6f, m, 0);
+    cudaDeviceSynchronize();
+    m->cuda->splitk = 0;
+    vit__linear_cpu(x, xin, w, b, rows, in, C, VIT__EP_BIAS_RESIDUAL, ls, cpu_threads);
+    vit__layernorm_cpu(refn, x, lw, lb, rows, C, (size_t)C, 1e-6f, cpu_threads);
+    float *gx = ddownload<float>(dx, no), *gn = ddownload<T>(dn, no), *gx2 = ddownload<float>(dx2, no), *gn2 = ddownload<T>(dn2, no);
+    char name[160];
+    snprintf(name, sizeof(name), "linear+layernorm %s %dx%d->%d%s split %d: x", dname<T>(), rows, in, C, layer_scale ? " *ls" : "", split);
+    check(name, st, m, gx, x, no, tol<T>(), tol<T>(), guard_ok(dx));
+    snprintf(name, sizeof(name), "linear+layernorm %s %dx%d->%d%s split %d: xn", dname<T>(), rows, in, C, layer_scale ? " *ls" : "", split);
+    // xn is normalised x: the GPU's x error (relative to |x|) is scaled up by rstd
+    check(name, st, m, gn, refn, no, 2 * tol<T>(), 2 * tol<T>(), guard_ok(dn));
+    int same = !memcmp(gx, gx2, no * sizeof(float)) && !memcmp(gn, gn2, no * sizeof(float));
+    printf("%s linear+layernorm %s %dx%d->%d split %d: two runs bit-identical\n", same ? "OK" : "NOT OK", dname<T>(), rows, in, C, split);
+    if (same) passed++; else failed++;
+    free(xin); free(w); free(b); free(ls); free(lw); free(lb); free(x); free(refn); free(gx); free(gn); free(gx2); free(gn2);
+    dfree(dxin); dfree(dw); dfree(db); dfree(dlw); dfree(dlb); dfree(dx); dfree(dx2); dfree(dn); dfree(dn2);
+    if (dls.p) dfree(dls);
 }
 
 // ---- patch embedding: plain (= vit__patch_embed_cpu) and fused (class token, position embedding)
@@ -263,7 +308,7 @@ static void test_layernorm(vit_model *m, int rows, int C, size_t stride, int inp
 
 // ---- attention
 template <typename T>
-static void test_attention(vit_model *m, int B, int N, int C, int H) {
+static void test_attention_w(vit_model *m, int B, int N, int C, int H, int warps) {
     size_t nq = (size_t)B * N * 3 * C, no = (size_t)B * N * C;
     float *qkv = hrand(nq, 2.0f);
     round_to<T>(qkv, nq);
@@ -273,13 +318,26 @@ static void test_attention(vit_model *m, int B, int N, int C, int H) {
     float *scratch = (float *)malloc((size_t)cpu_threads * ((size_t)(VIT__MB + 1) * N + (size_t)D * N) * sizeof(float));
     vit__attention_cpu(ref, qkv, B, N, C, H, scratch, cpu_threads);
     dbuf dq = dupload<T>(qkv, nq), dout = dalloc(no * sizeof(T));
+    m->cuda->attn_warps = warps;
+    m->cuda->last_attn_warps = 0;
     vit_status st = vit__attention_cuda<T>((T *)dout.p, (const T *)dq.p, B, N, C, H, m, 0);
+    m->cuda->attn_warps = 0;
     float *got = ddownload<T>(dout, no);
     char name[160];
-    snprintf(name, sizeof(name), "attention %s B=%d N=%d C=%d H=%d (head size %d)", dname<T>(), B, N, C, H, D);
+    snprintf(name, sizeof(name), "attention %s B=%d N=%d C=%d H=%d (head size %d) warps %d", dname<T>(), B, N, C, H, D, m->cuda->last_attn_warps);
     check(name, st, m, got, ref, no, tol<T>(), tol<T>(), guard_ok(dout));
     free(qkv); free(ref); free(scratch); free(got);
     dfree(dq); dfree(dout);
+}
+
+// every launch configuration: default, then 1 and 4 warps per CTA forced (bf16/fp16)
+template <typename T>
+static void test_attention(vit_model *m, int B, int N, int C, int H) {
+    test_attention_w<T>(m, B, N, C, H, 0);
+    if (sizeof(T) == 2) {
+        test_attention_w<T>(m, B, N, C, H, 1);
+        test_attention_w<T>(m, B, N, C, H, 4);
+    }
 }
 
 // ---- pool (+ fc_norm)
@@ -352,6 +410,31 @@ static void run_dtype(vit_model *m) {
             test_linear<T>(m, 197, 3072, 768, VIT__EP_BIAS_RESIDUAL, 1, p); // ViT-B fc2 at batch 1: split-K
         }
     }
+    // split-K forced on every epilogue (its reduction kernel), odd slice counts and K tails
+    if (half) {
+        int splits[3] = {2, 3, 8};
+        for (int si = 0; si < 3; si++) {
+            test_linear<T>(m, 50, 33, 99, VIT__EP_BIAS, 0, VIT__GEMM_MMA64, splits[si]);
+            test_linear<T>(m, 197, 136, 132, VIT__EP_BIAS_GELU, 0, VIT__GEMM_MMA64, splits[si]);
+            test_linear<T>(m, 100, 264, 392, VIT__EP_BIAS_RESIDUAL, 1, VIT__GEMM_MMA, splits[si]);
+            test_linear<T>(m, 3, 300, 40, VIT__EP_BIAS_RESIDUAL, 0, VIT__GEMM_MMA64, splits[si]);
+        }
+        if (!small_only) {
+            test_linear<T>(m, 197, 768, 2304, VIT__EP_BIAS, 0, VIT__GEMM_AUTO, 2); // ViT-B qkv / fc1 at batch 1, split
+            test_linear<T>(m, 197, 768, 3072, VIT__EP_BIAS_GELU, 0, VIT__GEMM_AUTO, 2);
+        }
+    }
+    // the residual GEMM + LayerNorm pair (split: the reduction inside the LayerNorm)
+    test_linear_ln<T>(m, 1, 33, 33, 1, 0);
+    test_linear_ln<T>(m, 64, 512, 64, 0, 0);
+    test_linear_ln<T>(m, 3, 300, 40, 1, half ? 3 : 0);
+    test_linear_ln<T>(m, 7, 1024, 1100, 1, half ? 4 : 0); // C > 1024: the three-pass rows
+    if (!small_only) {
+        test_linear_ln<T>(m, 197, 3072, 768, 1, 0); // ViT-B fc2 + ln1 at batch 1
+        test_linear_ln<T>(m, 197, 768, 768, 0, 0);  // ViT-B proj + ln2 at batch 1
+        test_linear_ln<T>(m, 591, 3072, 768, 0, 0); // batch 3
+        test_linear_ln<T>(m, 1576, 768, 768, 1, 0); // batch 8: no split
+    }
     // attention
     test_attention<T>(m, 1, 50, 33, 3);   // head size 11
     test_attention<T>(m, 1, 1, 33, 1);    // N = 1, head size 33
@@ -387,6 +470,9 @@ int main(int argc, char **argv) {
         printf("0 passed, 1 failed\n");
         return 1;
     }
+    // the split-K partial-sum buffer (vit_load puts it in the arena)
+    m->cuda->part_floats = (size_t)16 << 20;
+    if (!cuda_ok(cudaMalloc((void **)&m->cuda->part, m->cuda->part_floats * sizeof(float)), "cudaMalloc part")) return 1;
     cudaDeviceProp prop;
     cudaGetDeviceProperties(&prop, 0);
     printf("# %s, sm_%d, %d SMs, wgmma kernels %s\n", prop.name, m->cuda->cc, m->cuda->sm_count, m->cuda->wgmma ? "on" : "off");
@@ -401,6 +487,7 @@ int main(int argc, char **argv) {
     test_pool(m, 3, 197, 768, VIT_POOL_AVG, 1, 1);
     test_pool(m, 1, 50, 33, VIT_POOL_AVG, 0, 1);
     test_pool(m, 3, 1, 132, VIT_POOL_TOKEN, 1, 1);
+    cudaFree(m->cuda->part);
     vit__cuda_free(m);
     free(m);
     printf("%d passed, %d failed\n", passed, failed);

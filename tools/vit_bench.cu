@@ -7,8 +7,14 @@
 //       the model holds (weights + arena + graph, by cudaMemGetInfo) and, for
 //       reference, the median of vit_forward with host images.
 //   vit_bench layer DIR DTYPE BATCH ITERS
-//       each op of the forward pass (block 0) timed alone: median ms per op and
-//       the share of one whole forward pass (depth blocks) it stands for.
+//       each op of the forward pass (block 0) timed alone, as the forward pass
+//       launches it: the median over ITERS of (10 back-to-back launches) / 10,
+//       so launch latency mostly hides as it does in the graph; per op
+//       [ms, GEMM kernel, split-K slices], and sum_ms, the whole forward pass
+//       (depth blocks) the ops stand for.
+//   VIT_SPLITK=n in the environment sets the split-K policy (vit__cuda_state.splitk:
+//   0 default, 1 never, n >= 2 forced) for model and layer; VIT_ATTN_WARPS=1|4
+//   forces the warps per attention CTA (vit__cuda_state.attn_warps).
 //   vit_bench gemm M N K ITERS
 //       one bf16 GEMM (out = A W^T + bias) through vit__linear_cuda, the kernel
 //       the forward pass picks; prints median ms and TFLOP/s.
@@ -48,6 +54,8 @@ static int bench_model(const char *dir, const char *dtype, int batch, int iters)
     vit_model *m = NULL;
     vit_status st = vit_load(path, &o, &m);
     if (st != VIT_OK) { printf("{\"error\": \"load: %s\"}\n", vit_last_error(NULL)); return 1; }
+    if (getenv("VIT_SPLITK")) m->cuda->splitk = atoi(getenv("VIT_SPLITK"));
+    if (getenv("VIT_ATTN_WARPS")) m->cuda->attn_warps = atoi(getenv("VIT_ATTN_WARPS"));
     const vit_config *c = vit_model_config(m);
     size_t per = (size_t)c->in_chans * c->image_size * c->image_size, K = (size_t)(c->num_classes ? c->num_classes : 1);
     float *h = (float *)malloc(per * batch * sizeof(float));
@@ -88,8 +96,8 @@ static int bench_model(const char *dir, const char *dtype, int batch, int iters)
     }
     float hmed = median(t, hi);
     int ran = m->cuda->last_gemm;
-    printf("{\"ms\": %.4f, \"min_ms\": %.4f, \"img_s\": %.1f, \"host_api_ms\": %.4f, \"mem_bytes\": %zu, \"weights_bytes\": %zu, \"arena_bytes\": %zu, \"gemm\": %d, \"dtype\": \"%s\", \"batch\": %d}\n",
-           med, mn, batch / (med * 1e-3), hmed, free0 - free1, m->cuda->weights_bytes, m->cuda->arena_bytes, ran, dtype, batch);
+    printf("{\"ms\": %.4f, \"min_ms\": %.4f, \"img_s\": %.1f, \"host_api_ms\": %.4f, \"mem_bytes\": %zu, \"weights_bytes\": %zu, \"arena_bytes\": %zu, \"gemm\": %d, \"splitk\": %d, \"dtype\": \"%s\", \"batch\": %d}\n",
+           med, mn, batch / (med * 1e-3), hmed, free0 - free1, m->cuda->weights_bytes, m->cuda->arena_bytes, ran, m->cuda->splitk, dtype, batch);
     vit_free(m);
     return 0;
 }
@@ -105,15 +113,17 @@ typedef struct op_timer {
     do {                                                                                             \
         for (int i_ = -2; i_ < ot.iters; i_++) {                                                     \
             CK(cudaEventRecord(ot.e0, ot.s));                                                        \
-            vit_status st_ = (call);                                                                 \
-            if (st_ != VIT_OK) { printf("{\"error\": \"%s: %s\"}\n", name, vit_last_error(m)); return 1; } \
+            for (int r_ = 0; r_ < 10; r_++) {                                                        \
+                vit_status st_ = (call);                                                             \
+                if (st_ != VIT_OK) { printf("{\"error\": \"%s: %s\"}\n", name, vit_last_error(m)); return 1; } \
+            }                                                                                        \
             CK(cudaEventRecord(ot.e1, ot.s));                                                        \
             CK(cudaEventSynchronize(ot.e1));                                                         \
-            if (i_ >= 0) CK(cudaEventElapsedTime(&ot.t[i_], ot.e0, ot.e1));                          \
+            if (i_ >= 0) { CK(cudaEventElapsedTime(&ot.t[i_], ot.e0, ot.e1)); ot.t[i_] /= 10; }      \
         }                                                                                            \
         float med_ = median(ot.t, ot.iters);                                                         \
         total += med_ * (scale);                                                                     \
-        printf("%s\"%s\": [%.4f, %d]", first ? "" : ", ", name, med_, m->cuda->last_gemm);           \
+        printf("%s\"%s\": [%.4f, %d, %d]", first ? "" : ", ", name, med_, m->cuda->last_gemm, m->cuda->last_split); \
         first = 0;                                                                                   \
     } while (0)
 
@@ -131,16 +141,16 @@ static int layer_ops(vit_model *m, int B, op_timer ot) {
     m->cuda->last_gemm = 0;
     TIME_OP("patch_embed", 1, (vit__patch_embed_cuda<T>(s->x, s->images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_size, c->patch_size, C, &fz, m, ot.s)));
     m->cuda->last_gemm = 0;
-    TIME_OP("ln1", D, (vit__layernorm_cuda<T>(xn, s->x, k->ln1_w, k->ln1_b, rows, C, (size_t)C, c->eps, m, ot.s)));
+    TIME_OP("ln1", 1, (vit__layernorm_cuda<T>(xn, s->x, k->ln1_w, k->ln1_b, rows, C, (size_t)C, c->eps, m, ot.s))); // block 0's; the others ride on fc2
     TIME_OP("qkv", D, (vit__linear_cuda<T>(big, xn, (const T *)k->qkv_w, k->qkv_b, rows, C, 3 * C, VIT__EP_BIAS, NULL, m, ot.s)));
     m->cuda->last_gemm = 0;
+    m->cuda->last_split = 1;
     TIME_OP("attention", D, (vit__attention_cuda<T>(xn, big, B, N, C, H, m, ot.s)));
-    TIME_OP("proj", D, (vit__linear_cuda<T>(s->x, xn, (const T *)k->proj_w, k->proj_b, rows, C, C, VIT__EP_BIAS_RESIDUAL, k->ls1, m, ot.s)));
-    m->cuda->last_gemm = 0;
-    TIME_OP("ln2", D, (vit__layernorm_cuda<T>(xn, s->x, k->ln2_w, k->ln2_b, rows, C, (size_t)C, c->eps, m, ot.s)));
+    TIME_OP("proj+ln2", D, (vit__linear_ln_cuda<T>(xn, s->x, xn, (const T *)k->proj_w, k->proj_b, k->ls1, rows, C, C, k->ln2_w, k->ln2_b, c->eps, m, ot.s)));
     TIME_OP("fc1", D, (vit__linear_cuda<T>(big, xn, (const T *)k->fc1_w, k->fc1_b, rows, C, M, VIT__EP_BIAS_GELU, NULL, m, ot.s)));
-    TIME_OP("fc2", D, (vit__linear_cuda<T>(s->x, big, (const T *)k->fc2_w, k->fc2_b, rows, M, C, VIT__EP_BIAS_RESIDUAL, k->ls2, m, ot.s)));
+    TIME_OP("fc2+ln1", D, (vit__linear_ln_cuda<T>(xn, s->x, big, (const T *)k->fc2_w, k->fc2_b, k->ls2, rows, M, C, k->ln1_w, k->ln1_b, c->eps, m, ot.s)));
     m->cuda->last_gemm = 0;
+    m->cuda->last_split = 1;
     TIME_OP("pool_head", 1, (vit__pool_cuda(s->pooled, s->x, B, N, C, c->pool, c->class_token, s->fcn_w, s->fcn_b, c->eps, m, ot.s) ||
                               vit__head_cuda<T>(s->out, s->pooled, (const T *)s->head_w, s->head_b, B, C, c->num_classes, m, ot.s) ? VIT_ERROR_CUDA : VIT_OK));
     printf(", \"sum_ms\": %.4f}\n", total);
@@ -157,6 +167,8 @@ static int bench_layer(const char *dir, const char *dtype, int batch, int iters)
     o.max_batch = batch;
     vit_model *m = NULL;
     if (vit_load(path, &o, &m) != VIT_OK) { printf("{\"error\": \"load: %s\"}\n", vit_last_error(NULL)); return 1; }
+    if (getenv("VIT_SPLITK")) m->cuda->splitk = atoi(getenv("VIT_SPLITK"));
+    if (getenv("VIT_ATTN_WARPS")) m->cuda->attn_warps = atoi(getenv("VIT_ATTN_WARPS"));
     const vit_config *c = vit_model_config(m);
     size_t per = (size_t)c->in_chans * c->image_size * c->image_size;
     float *h = (float *)malloc(per * batch * sizeof(float));
