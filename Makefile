@@ -51,7 +51,7 @@ $(BUILD)/bench_cpu: tools/bench_cpu.c vit.h | $(BUILD) deps
 
 # CPU benchmark beside timm (needs python3 with torch and timm)
 bench-cpu: $(BUILD)/bench_cpu
-	OMP_WAIT_POLICY=active python3 tools/bench_cpu.py
+	env -u OMP_WAIT_POLICY python3 tools/bench_cpu.py
 
 $(BUILD)/vit-similar: examples/similar.c vit.h | $(BUILD)
 	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
@@ -157,13 +157,17 @@ test-valgrind: $(BUILD)/vg_test_model $(BUILD)/vg_test_preprocess $(BUILD)/vg_te
 # fuzz-smoke replays the committed corpus and fuzzes each harness briefly
 FUZZ_SECONDS ?= 60
 FUZZERS = $(BUILD)/fuzz_load $(BUILD)/fuzz_preprocess $(BUILD)/fuzz_forward
+# shifts and signed overflow stay recoverable only so that tests/fuzz/ubsan.supp can
+# name the ones inside stb_image; halt_on_error makes every other report fatal
 $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c vit.h | $(BUILD) deps
-	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I. $< -o $@ -lm
+	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	    -fsanitize-recover=shift,signed-integer-overflow -I. $< -o $@ -lm
 
 fuzz: $(FUZZERS)
 	@for f in load preprocess forward; do \
 	    mkdir -p $(BUILD)/corpus_$$f; \
 	    echo "fuzz_$$f: $(FUZZ_SECONDS) s"; \
+	    UBSAN_OPTIONS=suppressions=tests/fuzz/ubsan.supp:halt_on_error=1:print_stacktrace=1 \
 	    $(BUILD)/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -max_len=16384 -print_final_stats=1 \
 	        -artifact_prefix=$(BUILD)/ $(BUILD)/corpus_$$f tests/fuzz/corpus_$$f > $(BUILD)/fuzz_$$f.log 2>&1; rc=$$?; \
 	    grep -E "^(Done|stat::number_of_executed_units|stat::peak_rss_mb)|DONE" $(BUILD)/fuzz_$$f.log; \

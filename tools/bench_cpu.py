@@ -36,8 +36,11 @@ def main():
         with tempfile.TemporaryDirectory() as d:
             save_for_hf(model, d, safe_serialization=True)
             for b in map(int, args.batches.split(",")):
+                # vit.h's OpenMP threads spin between ops (as torch's do inside an op);
+                # torch's pool in this process is idle while the child runs
+                env = dict(os.environ, OMP_WAIT_POLICY="active")
                 out = subprocess.run([args.bin, os.path.join(d, "model.safetensors"), str(b), str(args.reps)],
-                                     capture_output=True, text=True, check=True).stdout
+                                     capture_output=True, text=True, check=True, env=env).stdout
                 ours = float(re.search(r"median ([0-9.]+) ms", out).group(1))
                 theirs = torch_ms(model, b, args.reps)
                 rows.append((name, b, ours, b / ours * 1e3, theirs, b / theirs * 1e3, theirs / ours))
