@@ -1910,7 +1910,7 @@ static vit_status vit__forward_cuda_async(vit_model *m, const float *images, int
 This software is available under 2 licenses -- choose whichever you prefer.
 ------------------------------------------------------------------------------
 ALTERNATIVE A - MIT License
-Copyright (c) 2026 vit.h authors
+Copyright (c) 2026 the vit.h developers
 Permission is hereby granted, free of charge, to any person obtaining a copy of
 this software and associated documentation files (the "Software"), to deal in
 the Software without restriction, including without limitation the rights to
