@@ -124,6 +124,7 @@ struct vit__cuda_state {
     int attn_warps;               // 0 (default) or 4: 4 warps per attention CTA; 1: one warp (tests)
                                   // CTAs; 1 or 4: forced (tests)
     int last_attn_warps;          // warps per CTA of the last bf16/fp16 attention launch
+    int pdl;                      // 1: launches may overlap the previous kernel's tail (see vit__launch)
     void *encode;                 // cuTensorMapEncodeTiled
     cudaStream_t stream;          // capture and host-API stream
     cudaEvent_t done;             // last use of the arena
@@ -157,6 +158,42 @@ struct vit__cuda_state {
     vit__cuda_graph graphs[VIT__CUDA_GRAPHS];
     unsigned long long tick;
 };
+
+// Launches kernel k(args) on st; with m->cuda->pdl (the GPU and every kernel in
+// the binary are sm_90+) as a programmatic dependent launch, so that the launch
+// and prologue overlap the previous kernel (graph capture keeps the edge).
+template <typename... P, typename... A>
+static cudaError_t vit__launch(vit_model *m, void (*k)(P...), dim3 grid, dim3 block, size_t smem, cudaStream_t st, A... args) {
+    cudaLaunchAttribute at[1] = {};
+    at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    at[0].val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = grid;
+    cfg.blockDim = block;
+    cfg.dynamicSmemBytes = smem;
+    cfg.stream = st;
+    cfg.attrs = at;
+    cfg.numAttrs = m->cuda->pdl ? 1 : 0;
+    cudaError_t e = cudaLaunchKernelEx(&cfg, k, ((P)args)...);
+    return e != cudaSuccess ? e : cudaGetLastError();
+}
+
+// Programmatic dependent launch (sm_90+). Every kernel calls vit__pdl_wait()
+// before it touches memory that an earlier kernel writes, or writes memory an
+// earlier kernel reads: it returns once the previous grid on the stream has
+// completed and its writes are visible (at once without PDL). Before it, a
+// kernel may only read what no kernel writes (weights). vit__pdl_launch() lets
+// the next kernel start its own prologue on SMs this grid leaves free.
+static __device__ __forceinline__ void vit__pdl_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;\n" ::: "memory");
+#endif
+}
+static __device__ __forceinline__ void vit__pdl_launch() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
+#endif
+}
 
 static __device__ __forceinline__ float vit__f32(float x) { return x; }
 static __device__ __forceinline__ float vit__f32(__nv_bfloat16 x) { return __bfloat162float(x); }
@@ -477,6 +514,8 @@ static __device__ __forceinline__ float vit__im2col_at(const vit__gemm_args &g, 
 // AMODE 0: A dense (M, K); 2: A is the im2col of fp32 images. VEC: float4 loads.
 template <int EP, int AMODE, bool VEC>
 __global__ void __launch_bounds__(256, 2) vit__linear_fma_kernel(vit__gemm_args g) {
+    vit__pdl_wait();
+    vit__pdl_launch();
     const int BM = 128, BN = 128, BK = 8, LDS = BM + 4;
     __shared__ __align__(16) float sA[2][BK][LDS];
     __shared__ __align__(16) float sB[2][BK][LDS];
@@ -581,12 +620,13 @@ __global__ void __launch_bounds__(WM * WN * 32) vit__linear_mma_kernel(vit__gemm
     const T *A = (const T *)g.a, *W = (const T *)g.w;
     for (int mt = blockIdx.y; mt < mtiles; mt += gridDim.y) {
         int m0 = mt * BM;
-        auto load = [&](int s, int kb) {
+        // part 1: the A (activation) tile of stage s, 2: the W tile, 3: both
+        auto load = [&](int s, int kb, int part) {
 #pragma unroll
             for (int c = tid; c < (BM > BN ? BM : BN) * 4; c += NT) {
                 int row = c >> 2, ch = c & 3, k = kb * BK + ch * 8;
                 int sw = (ch ^ ((row >> 1) & 3)) << 3;
-                if (row < BM) {
+                if ((part & 1) && row < BM) {
                     T *da = sA + (s * BM + row) * BK + sw;
                     int ar = m0 + row;
                     if (AMODE == 0) {
@@ -610,7 +650,7 @@ __global__ void __launch_bounds__(WM * WN * 32) vit__linear_mma_kernel(vit__gemm
                         *(uint4 *)da = make_uint4(vit__pack2<T>(v[0], v[1]), vit__pack2<T>(v[2], v[3]), vit__pack2<T>(v[4], v[5]), vit__pack2<T>(v[6], v[7]));
                     }
                 }
-                if (row < BN) {
+                if ((part & 2) && row < BN) {
                     T *db = sB + (s * BN + row) * BK + sw;
                     int br = n0 + row;
                     if (BVEC) {
@@ -633,16 +673,31 @@ __global__ void __launch_bounds__(WM * WN * 32) vit__linear_mma_kernel(vit__gemm
 #pragma unroll
                 for (int e = 0; e < 4; e++) acc[i][j][e] = 0.0f;
         __syncthreads(); // the previous M tile's last reads of the ring are done
+        if (mt == (int)blockIdx.y) {
+            // first tile: the weights' first stages stream in while the previous
+            // kernel finishes (PDL), the activations after it has
 #pragma unroll
-        for (int s = 0; s < ST - 1; s++) {
-            if (kb0 + s < kb1) load(s, kb0 + s);
-            vit__cp_commit();
+            for (int s = 0; s < ST - 1; s++)
+                if (kb0 + s < kb1) load(s, kb0 + s, 2);
+            vit__pdl_wait();
+            vit__pdl_launch();
+#pragma unroll
+            for (int s = 0; s < ST - 1; s++) {
+                if (kb0 + s < kb1) load(s, kb0 + s, 1);
+                vit__cp_commit();
+            }
+        } else {
+#pragma unroll
+            for (int s = 0; s < ST - 1; s++) {
+                if (kb0 + s < kb1) load(s, kb0 + s, 3);
+                vit__cp_commit();
+            }
         }
         for (int kb = kb0; kb < kb1; kb++) {
             int i = kb - kb0;
             vit__cp_wait<ST - 2>();
             __syncthreads();
-            if (kb + ST - 1 < kb1) load((i + ST - 1) % ST, kb + ST - 1);
+            if (kb + ST - 1 < kb1) load((i + ST - 1) % ST, kb + ST - 1, 3);
             vit__cp_commit();
             const T *As = sA + (i % ST) * BM * BK, *Bs = sB + (i % ST) * BN * BK;
 #pragma unroll
@@ -689,10 +744,13 @@ __global__ void __launch_bounds__(WM * WN * 32) vit__linear_mma_kernel(vit__gemm
 #define VIT__WG_BM 128
 #define VIT__WG_BK 64
 #define VIT__WG_ST(BN) ((BN) == 256 ? 4 : 6)
-#define VIT__WG_SMEM(BN) (VIT__WG_ST(BN) * (VIT__WG_BM + (BN)) * VIT__WG_BK * 2 + 2 * VIT__WG_ST(BN) * 8 + 1024)
+// ring + its barriers + per consumer warpgroup two (parity) tiles' bias and scale + alignment
+#define VIT__WG_SMEM(BN) (VIT__WG_ST(BN) * (VIT__WG_BM + (BN)) * VIT__WG_BK * 2 + 2 * VIT__WG_ST(BN) * 8 + 2 * 2 * 2 * (BN) * 4 + 1024)
 
 template <typename T, int BN, int EP>
 __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_constant__ CUtensorMap tma, const __grid_constant__ CUtensorMap tmb, vit__gemm_args g) {
+    vit__pdl_wait();
+    vit__pdl_launch();
 #ifdef VIT__SM90A
     const int BM = VIT__WG_BM, BK = VIT__WG_BK, ST = VIT__WG_ST(BN);
     extern __shared__ __align__(1024) unsigned char vit__smem_wg[];
@@ -700,6 +758,7 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
     T *sA = (T *)base;         // [ST][BM][BK]
     T *sB = sA + ST * BM * BK; // [ST][BN][BK]
     uint64_t *full = (uint64_t *)(sB + ST * BN * BK), *empty = full + ST;
+    float *sEp = (float *)(empty + ST); // [2 consumer wg][2 parity][bias, scale][BN]
     int wg = threadIdx.x >> 7, t = threadIdx.x & 127;
     if (threadIdx.x == 0) {
         for (int s = 0; s < ST; s++) { vit__mbar_init(&full[s], 1); vit__mbar_init(&empty[s], 2); }
@@ -724,10 +783,19 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
         }
     } else {
         asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n");
-        int warp = t >> 5, lane = t & 31, it = 0;
+        int warp = t >> 5, lane = t & 31, it = 0, par = 0;
         float d[BN / 2];
-        for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x, par ^= 1) {
             int m0 = (tile / nt) * BM, n0 = (tile % nt) * BN;
+            // the tile's bias and scale columns: loaded now, stored to shared
+            // memory after the main loop (the epilogue then never waits on them)
+            float breg[BN / 128], sreg[BN / 128];
+#pragma unroll
+            for (int j = 0; j < BN / 128; j++) {
+                int col = n0 + t + 128 * j;
+                breg[j] = g.bias && col < g.N ? __ldg(g.bias + col) : 0.0f;
+                sreg[j] = g.scale && col < g.N ? __ldg(g.scale + col) : 1.0f;
+            }
 #pragma unroll
             for (int i = 0; i < BN / 2; i++) d[i] = 0.0f;
             vit__wg_fence_regs<BN / 2>(d);
@@ -750,6 +818,10 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
             vit__wg_wait<0>();
             vit__wg_fence_regs<BN / 2>(d);
             if (t == 0) vit__mbar_arrive(&empty[(it - 1) % ST]);
+            float *eb = sEp + ((wg - 1) * 2 + par) * 2 * BN, *es = eb + BN;
+#pragma unroll
+            for (int j = 0; j < BN / 128; j++) { eb[t + 128 * j] = breg[j]; es[t + 128 * j] = sreg[j]; }
+            asm volatile("bar.sync %0, 128;\n" ::"r"(wg) : "memory"); // this warpgroup's named barrier (1 or 2)
             int row = m0 + (wg - 1) * 64 + warp * 16 + (lane >> 2), q = lane & 3;
             if (EP == VIT__EP_BIAS || EP == VIT__EP_BIAS_GELU) {
                 // 16-byte stores: a 4x4 transpose of bf16/fp16 pairs inside each quad
@@ -761,9 +833,8 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
                         uint32_t p[4], o[4] = {0u, 0u, 0u, 0u};
 #pragma unroll
                         for (int jj = 0; jj < 4; jj++) {
-                            int col = n0 + (j0 + jj) * 8 + q * 2;
-                            float v0 = d[4 * (j0 + jj) + 2 * hr], v1 = d[4 * (j0 + jj) + 2 * hr + 1];
-                            if (g.bias && col < g.N) { v0 += __ldg(g.bias + col); v1 += __ldg(g.bias + col + 1); }
+                            float2 bb = *(const float2 *)(eb + (j0 + jj) * 8 + q * 2);
+                            float v0 = d[4 * (j0 + jj) + 2 * hr] + bb.x, v1 = d[4 * (j0 + jj) + 2 * hr + 1] + bb.y;
                             if (EP == VIT__EP_BIAS_GELU) { v0 = vit__gelu_dev(v0); v1 = vit__gelu_dev(v1); }
                             p[jj] = vit__pack2<T>(v0, v1);
                         }
@@ -795,8 +866,8 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
                     for (int jj = 0; jj < 8; jj++) {
                         int col = n0 + (j0 + jj) * 8 + q * 2;
                         if (col >= g.N) continue;
-                        float b0 = g.bias ? __ldg(g.bias + col) : 0.0f, b1 = g.bias ? __ldg(g.bias + col + 1) : 0.0f;
-                        float s0 = g.scale ? __ldg(g.scale + col) : 1.0f, s1 = g.scale ? __ldg(g.scale + col + 1) : 1.0f;
+                        float2 bb = *(const float2 *)(eb + (j0 + jj) * 8 + q * 2), sc = *(const float2 *)(es + (j0 + jj) * 8 + q * 2);
+                        float b0 = bb.x, b1 = bb.y, s0 = sc.x, s1 = sc.y;
 #pragma unroll
                         for (int hr = 0; hr < 2; hr++) {
                             int r = row + 8 * hr;
@@ -808,12 +879,15 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
                         }
                     }
                 }
-            } else {
+            } else { // the patch GEMM: bias from shared memory, the rest in vit__ep_store
+                vit__gemm_args gn = g;
+                gn.bias = NULL;
 #pragma unroll
                 for (int j = 0; j < BN / 8; j++) {
                     int col = n0 + j * 8 + q * 2;
-                    vit__ep_store<T, EP>(g, NULL, row, col, d[4 * j], d[4 * j + 1]);
-                    vit__ep_store<T, EP>(g, NULL, row + 8, col, d[4 * j + 2], d[4 * j + 3]);
+                    float2 bb = *(const float2 *)(eb + j * 8 + q * 2);
+                    vit__ep_store<T, EP>(gn, NULL, row, col, d[4 * j] + bb.x, d[4 * j + 1] + bb.y);
+                    vit__ep_store<T, EP>(gn, NULL, row + 8, col, d[4 * j + 2] + bb.x, d[4 * j + 3] + bb.y);
                 }
             }
         }
@@ -836,6 +910,8 @@ static __device__ __forceinline__ float vit__split_sum(const float *part, size_t
 // Parallel over elements: a grid-stride loop, one element per thread per step.
 template <typename T, int EP>
 __global__ void __launch_bounds__(256) vit__splitk_reduce_kernel(vit__gemm_args g, int split) {
+    vit__pdl_wait();
+    vit__pdl_launch();
     size_t plane = (size_t)g.M * g.N;
     for (size_t i = (size_t)blockIdx.x * 256 + threadIdx.x; i < plane; i += (size_t)gridDim.x * 256) {
         int col = (int)(i % (size_t)g.N);
@@ -850,13 +926,17 @@ __global__ void __launch_bounds__(256) vit__splitk_reduce_kernel(vit__gemm_args 
     }
 }
 
-// Reports whether this binary holds sm_90a code for the running GPU.
+// Reports what the code this binary runs on the GPU was built for: bit 0, sm_90a
+// (wgmma, TMA); bit 1, sm_90 or newer (griddepcontrol, so PDL is safe).
 __global__ void vit__probe_sm90a_kernel(int *flag) {
+    int f = 0;
 #ifdef VIT__SM90A
-    *flag = 1;
-#else
-    *flag = 0;
+    f |= 1;
 #endif
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    f |= 2;
+#endif
+    *flag = f;
 }
 
 // 2-D tensor map of a row-major (rows, cols) bf16/fp16 matrix, boxes of
@@ -887,7 +967,7 @@ static unsigned vit__mgrid(int M, int bm) {
 template <int EP, int AMODE, bool VEC>
 static vit_status vit__gemm_fma_launch(const vit__gemm_args &g, vit_model *m, cudaStream_t st) {
     dim3 grid((unsigned)((g.N + 127) / 128), vit__mgrid(g.M, 128));
-    VIT__CUDA_TRY(m, (vit__linear_fma_kernel<EP, AMODE, VEC><<<grid, 256, 0, st>>>(g), cudaGetLastError()));
+    VIT__CUDA_TRY(m, vit__launch(m, vit__linear_fma_kernel<EP, AMODE, VEC>, grid, 256, 0, st, g));
     m->cuda->last_gemm = VIT__RAN_FMA;
     return VIT_OK;
 }
@@ -916,7 +996,7 @@ static int vit__splitk(const vit__cuda_state *s, int ep, int tiles, int KB, size
 template <typename T, int EP>
 static vit_status vit__splitk_reduce_launch(const vit__gemm_args &g, int split, vit_model *m, cudaStream_t st) {
     size_t blocks = ((size_t)g.M * g.N + 255) / 256, cap = (size_t)m->cuda->sm_count * 8;
-    VIT__CUDA_TRY(m, (vit__splitk_reduce_kernel<T, EP><<<(unsigned)(blocks < cap ? blocks : cap), 256, 0, st>>>(g, split), cudaGetLastError()));
+    VIT__CUDA_TRY(m, vit__launch(m, vit__splitk_reduce_kernel<T, EP>, (unsigned)(blocks < cap ? blocks : cap), 256, 0, st, g, split));
     return VIT_OK;
 }
 
@@ -930,7 +1010,7 @@ static vit_status vit__gemm_mma_tiles(vit__gemm_args g, vit_model *m, cudaStream
     g.part = split > 1 ? m->cuda->part : NULL;
     dim3 grid((unsigned)ntiles, vit__mgrid(g.M, BM), (unsigned)split);
     VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__linear_mma_kernel<T, EP, AMODE, BVEC, BM, BN, WM, WN>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__MMA_SMEM(BM, BN)));
-    VIT__CUDA_TRY(m, (vit__linear_mma_kernel<T, EP, AMODE, BVEC, BM, BN, WM, WN><<<grid, WM * WN * 32, VIT__MMA_SMEM(BM, BN), st>>>(g), cudaGetLastError()));
+    VIT__CUDA_TRY(m, vit__launch(m, vit__linear_mma_kernel<T, EP, AMODE, BVEC, BM, BN, WM, WN>, grid, WM * WN * 32, VIT__MMA_SMEM(BM, BN), st, g));
     m->cuda->last_gemm = (AMODE == 0 ? VIT__RAN_MMA_VEC : VIT__RAN_MMA_SCALAR) + (BM == 64 ? 10 : 0);
     m->cuda->last_split = split;
     if (split > 1 && !g.defer && EP != VIT__EP_PATCH) return vit__splitk_reduce_launch<T, EP == VIT__EP_PATCH ? VIT__EP_BIAS : EP>(g, split, m, st);
@@ -955,7 +1035,7 @@ static vit_status vit__gemm_wgmma_launch(const vit__gemm_args &g, vit_model *m, 
     int tiles = ((g.M + VIT__WG_BM - 1) / VIT__WG_BM) * ((g.N + BN - 1) / BN);
     int grid = tiles < m->cuda->sm_count ? tiles : m->cuda->sm_count;
     VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__linear_wgmma_kernel<T, BN, EP>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__WG_SMEM(BN)));
-    VIT__CUDA_TRY(m, (vit__linear_wgmma_kernel<T, BN, EP><<<grid, 384, VIT__WG_SMEM(BN), st>>>(ma, mb, g), cudaGetLastError()));
+    VIT__CUDA_TRY(m, vit__launch(m, vit__linear_wgmma_kernel<T, BN, EP>, grid, 384, VIT__WG_SMEM(BN), st, ma, mb, g));
     m->cuda->last_gemm = BN == 256 ? VIT__RAN_WGMMA256 : VIT__RAN_WGMMA128;
     return VIT_OK;
 }
@@ -1027,18 +1107,46 @@ typedef struct vit__embed_fuse {
 
 // x[b, 0, :] = cls + pos[0]. Parallel over (C / 256, B); one thread per element.
 __global__ void vit__cls_kernel(float *x, const float *cls, const float *pos, int N, int C) {
+    vit__pdl_wait();
+    vit__pdl_launch();
     int c = blockIdx.x * blockDim.x + threadIdx.x, b = blockIdx.y;
     if (c < C) x[(size_t)b * N * C + c] = cls[c] + (pos ? pos[c] : 0.0f);
 }
 
+// scratch (M, K) = im2col(images) in T, K % 8 == 0: row r is patch r, column k
+// is (channel, ky, kx) as patch_w's. Grid-stride over runs of 8 columns.
+template <typename T>
+__global__ void __launch_bounds__(256) vit__im2col_kernel(T *scratch, vit__gemm_args g) {
+    vit__pdl_wait();
+    vit__pdl_launch();
+    size_t runs = (size_t)g.K / 8, total = (size_t)g.M * runs;
+    for (size_t i = (size_t)blockIdx.x * 256 + threadIdx.x; i < total; i += (size_t)gridDim.x * 256) {
+        int r = (int)(i / runs), k = (int)(i % runs) * 8;
+        float v[8];
+        if (g.img_vec) {
+            const float4 *src = (const float4 *)vit__im2col_ptr(g, r, k);
+            float4 lo = __ldg(src), hi = __ldg(src + 1);
+            v[0] = lo.x; v[1] = lo.y; v[2] = lo.z; v[3] = lo.w; v[4] = hi.x; v[5] = hi.y; v[6] = hi.z; v[7] = hi.w;
+        } else {
+#pragma unroll
+            for (int e = 0; e < 8; e++) v[e] = vit__im2col_at(g, r, k + e);
+        }
+        *(uint4 *)(scratch + (size_t)r * g.K + k) = make_uint4(vit__pack2<T>(v[0], v[1]), vit__pack2<T>(v[2], v[3]), vit__pack2<T>(v[4], v[5]), vit__pack2<T>(v[6], v[7]));
+    }
+}
+
 // Patch embedding as one GEMM: tokens = im2col(images) @ patch_w + patch_b, the
-// im2col done while loading A (the kernels are the linear ones, AMODE 2).
+// im2col done while loading A (the kernels are the linear ones, AMODE 2). Or,
+// bf16/fp16 with scratch room for (M, K) in T and a batch that fills the GPU
+// with big tiles (any batch when a test forces the GEMM path): im2col into
+// scratch first, then the GEMM the linear layers use (wgmma on sm_90a): the
+// fused im2col load feeds only mma.sync.
 // fuse NULL: tokens is (B*G*G, C), exactly vit__patch_embed_cpu's output.
 // fuse set: tokens is x (B, N, C): patch rows after the class token, + pos, and
 // the class-token rows written too. patch_w is (C, Cin*P*P) in T.
 template <typename T>
 static vit_status vit__patch_embed_cuda(float *tokens, const float *images, const T *patch_w, const float *patch_b, int B, int Cin, int S, int P,
-                                        int C, const vit__embed_fuse *fuse, vit_model *m, cudaStream_t st) {
+                                        int C, const vit__embed_fuse *fuse, void *scratch, size_t scratch_elems, vit_model *m, cudaStream_t st) {
     int G = S / P;
     vit__gemm_args g;
     memset(&g, 0, sizeof(g));
@@ -1053,11 +1161,20 @@ static vit_status vit__patch_embed_cuda(float *tokens, const float *images, cons
         g.pos = fuse->pos ? fuse->pos + (fuse->prefix && fuse->pos_embed_class ? C : 0) : NULL;
         if (fuse->prefix) {
             dim3 grid((unsigned)((C + 255) / 256), (unsigned)B);
-            VIT__CUDA_TRY(m, (vit__cls_kernel<<<grid, 256, 0, st>>>(tokens, fuse->cls, fuse->pos_embed_class ? fuse->pos : NULL, fuse->tokens, C), cudaGetLastError()));
+            VIT__CUDA_TRY(m, vit__launch(m, vit__cls_kernel, grid, 256, 0, st, tokens, fuse->cls, fuse->pos_embed_class ? fuse->pos : NULL, fuse->tokens, C));
         }
     }
     if (g.M <= 0) return VIT_OK;
     if (sizeof(T) == 4) return vit__gemm_fma_launch<VIT__EP_PATCH, 2, false>(g, m, st);
+    size_t big_tiles = ((size_t)g.M / VIT__WG_BM) * ((size_t)g.N / 256);
+    if (scratch && (size_t)g.M * g.K <= scratch_elems && g.K % 8 == 0 && vit__aligned16(scratch) &&
+        (m->cuda->gemm_path != VIT__GEMM_AUTO || (m->cuda->wgmma && big_tiles >= (size_t)m->cuda->sm_count))) {
+        typedef typename vit__half_t<T>::type H;
+        size_t blocks = ((size_t)g.M * (g.K / 8) + 255) / 256, cap = (size_t)m->cuda->sm_count * 8;
+        VIT__CUDA_TRY(m, vit__launch(m, vit__im2col_kernel<H>, (unsigned)(blocks < cap ? blocks : cap), 256, 0, st, (H *)scratch, g));
+        g.a = scratch;
+        return vit__linear_go<VIT__EP_PATCH>(g, m, st, (H *)0);
+    }
     if (g.K % 8 == 0 && vit__aligned16(patch_w)) return vit__gemm_mma_launch<typename vit__half_t<T>::type, VIT__EP_PATCH, 2, true>(g, m, st);
     return vit__gemm_mma_launch<typename vit__half_t<T>::type, VIT__EP_PATCH, 2, false>(g, m, st);
 }
@@ -1073,23 +1190,110 @@ typedef struct vit__residual {
     const float *scale;   // (C) layer scale or NULL
 } vit__residual;
 
+// Four consecutive elements of a row, or zeros past its end (C % 4 == 0).
+static __device__ __forceinline__ float4 vit__ld4(const float *p, bool in) { return in ? *(const float4 *)p : make_float4(0.f, 0.f, 0.f, 0.f); }
+static __device__ __forceinline__ void vit__add4(float4 &a, float4 b) { a.x += b.x; a.y += b.y; a.z += b.z; a.w += b.w; }
+static __device__ __forceinline__ void vit__store4(float *o, float4 v) { *(float4 *)o = v; }
+template <typename T> static __device__ __forceinline__ void vit__store4(T *o, float4 v) { *(uint2 *)o = make_uint2(vit__pack2<T>(v.x, v.y), vit__pack2<T>(v.z, v.w)); }
+
 // out (rows, C) = LayerNorm(inp) * w + b, row r at r * stride (in place allowed).
 // Parallel over rows: one warp per row, blockDim.x / 32 rows per block (8; 2
-// with RES, whose rows read split times more). Rows up to 1024 wide stay in
-// registers (two passes: mean, then centred variance, as the CPU does); wider
-// rows are read three times. RES: first finish the split-K residual GEMM that
-// wrote inp's row (stride = C): inp += scale * (sum of slices + bias), the
-// slices added in order as vit__split_sum does (each slice's loads of the row
-// issued together), then normalise the new row (each lane rereads only what it
-// wrote itself).
-template <typename TO, bool RES>
+// with RES, whose rows read split times more). VEC (C % 4 == 0, C <= 1024,
+// 16-byte aligned rows and vectors): lane l holds elements 4 (l + 32 i) .. +3
+// in registers, all loads of a row issued before the first use. Otherwise
+// rows up to 1024 wide stay in registers one element per lane-step, wider rows
+// are read three times. Both: two passes (mean, then centred variance), as the
+// CPU does. RES: first finish the split-K residual GEMM that wrote inp's row
+// (stride = C): inp += scale * (sum of slices + bias), the slices added in
+// order as vit__split_sum does, then normalise the new row (each lane rereads
+// only what it wrote itself).
+template <typename TO, bool RES, bool VEC>
 __global__ void __launch_bounds__(256) vit__layernorm_kernel(TO *out, const float *inp, const float *w, const float *b, int rows, int C, size_t stride, float eps,
                                                              vit__residual res) {
+    vit__pdl_wait();
+    vit__pdl_launch();
     int row = blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5), lane = threadIdx.x & 31;
     if (row >= rows) return;
     const float *x = inp + (size_t)row * stride;
     TO *y = out + (size_t)row * stride;
     size_t plane = (size_t)rows * C;
+    if (VEC) {
+        const int R = 8;
+        float4 v[R];
+        float sum = 0.0f, var = 0.0f;
+        if (RES) {
+            const float *p = res.part + (size_t)row * C;
+            float4 xr[R];
+#pragma unroll
+            for (int i = 0; i < R; i++) {
+                int c = 4 * (lane + 32 * i);
+                v[i] = vit__ld4(p + c, c < C);
+                xr[i] = vit__ld4(x + c, c < C);
+            }
+            int z = 1;
+            for (; z + 1 < res.split; z += 2) { // two slices' loads in flight at a time
+                float4 u0[R], u1[R];
+#pragma unroll
+                for (int i = 0; i < R; i++) {
+                    int c = 4 * (lane + 32 * i);
+                    u0[i] = vit__ld4(p + (size_t)z * plane + c, c < C);
+                    u1[i] = vit__ld4(p + (size_t)(z + 1) * plane + c, c < C);
+                }
+#pragma unroll
+                for (int i = 0; i < R; i++) { vit__add4(v[i], u0[i]); vit__add4(v[i], u1[i]); }
+            }
+            if (z < res.split) {
+#pragma unroll
+                for (int i = 0; i < R; i++) {
+                    int c = 4 * (lane + 32 * i);
+                    vit__add4(v[i], vit__ld4(p + (size_t)z * plane + c, c < C));
+                }
+            }
+#pragma unroll
+            for (int i = 0; i < R; i++) {
+                int c = 4 * (lane + 32 * i);
+                if (c < C) {
+                    float4 bi = res.bias ? __ldg((const float4 *)(res.bias + c)) : make_float4(0.f, 0.f, 0.f, 0.f);
+                    float4 sc = res.scale ? __ldg((const float4 *)(res.scale + c)) : make_float4(1.f, 1.f, 1.f, 1.f);
+                    v[i].x = xr[i].x + sc.x * (v[i].x + bi.x);
+                    v[i].y = xr[i].y + sc.y * (v[i].y + bi.y);
+                    v[i].z = xr[i].z + sc.z * (v[i].z + bi.z);
+                    v[i].w = xr[i].w + sc.w * (v[i].w + bi.w);
+                    vit__store4((float *)x + c, v[i]);
+                }
+            }
+        } else {
+#pragma unroll
+            for (int i = 0; i < R; i++) {
+                int c = 4 * (lane + 32 * i);
+                v[i] = vit__ld4(x + c, c < C);
+            }
+        }
+#pragma unroll
+        for (int i = 0; i < R; i++) sum += (v[i].x + v[i].y) + (v[i].z + v[i].w);
+        float mean = vit__warp_sum(sum) / (float)C;
+#pragma unroll
+        for (int i = 0; i < R; i++) {
+            if (4 * (lane + 32 * i) < C) {
+                float d0 = v[i].x - mean, d1 = v[i].y - mean, d2 = v[i].z - mean, d3 = v[i].w - mean;
+                var += (d0 * d0 + d1 * d1) + (d2 * d2 + d3 * d3);
+            }
+        }
+        float rstd = 1.0f / sqrtf(vit__warp_sum(var) / (float)C + eps);
+#pragma unroll
+        for (int i = 0; i < R; i++) {
+            int c = 4 * (lane + 32 * i);
+            if (c < C) {
+                float4 wi = __ldg((const float4 *)(w + c)), bi = __ldg((const float4 *)(b + c)), o;
+                o.x = (v[i].x - mean) * rstd * wi.x + bi.x;
+                o.y = (v[i].y - mean) * rstd * wi.y + bi.y;
+                o.z = (v[i].z - mean) * rstd * wi.z + bi.z;
+                o.w = (v[i].w - mean) * rstd * wi.w + bi.w;
+                vit__store4(y + c, o);
+            }
+        }
+        return;
+    }
     const int R = 32;
     if (RES && C > 32 * R)
         for (int c = lane; c < C; c += 32) {
@@ -1103,10 +1307,11 @@ __global__ void __launch_bounds__(256) vit__layernorm_kernel(TO *out, const floa
 #pragma unroll
             for (int i = 0; i < R; i++) v[i] = lane + 32 * i < C ? p[lane + 32 * i] : 0.0f;
             for (int z = 1; z < res.split; z++) {
-                p += plane;
+                float u[R]; // all of a slice's loads first, then the adds
 #pragma unroll
-                for (int i = 0; i < R; i++)
-                    if (lane + 32 * i < C) v[i] += p[lane + 32 * i];
+                for (int i = 0; i < R; i++) u[i] = lane + 32 * i < C ? p[(size_t)z * plane + lane + 32 * i] : 0.0f;
+#pragma unroll
+                for (int i = 0; i < R; i++) v[i] += u[i];
             }
 #pragma unroll
             for (int i = 0; i < R; i++) {
@@ -1147,13 +1352,22 @@ __global__ void __launch_bounds__(256) vit__layernorm_kernel(TO *out, const floa
     }
 }
 
+// Whether vit__layernorm_kernel may take its VEC path for these rows.
+static int vit__ln_vec(const void *out, const float *inp, const float *w, const float *b, int C, size_t stride, const vit__residual *res) {
+    int ok = C % 4 == 0 && C <= 1024 && stride % 4 == 0 && vit__aligned16(out) && vit__aligned16(inp) && vit__aligned16(w) && vit__aligned16(b);
+    if (res) ok = ok && vit__aligned16(res->part) && (!res->bias || vit__aligned16(res->bias)) && (!res->scale || vit__aligned16(res->scale));
+    return ok;
+}
+
 // The GPU twin of vit__layernorm_cpu: out may be fp32 or the compute dtype.
 template <typename TO>
 static vit_status vit__layernorm_cuda(TO *out, const float *inp, const float *w, const float *b, int rows, int C, size_t stride, float eps,
                                       vit_model *m, cudaStream_t st) {
     if (rows <= 0) return VIT_OK;
     vit__residual none = {NULL, 0, NULL, NULL};
-    VIT__CUDA_TRY(m, (vit__layernorm_kernel<TO, false><<<(unsigned)((rows + 7) / 8), 256, 0, st>>>(out, inp, w, b, rows, C, stride, eps, none), cudaGetLastError()));
+    dim3 grid((unsigned)((rows + 7) / 8));
+    if (vit__ln_vec(out, inp, w, b, C, stride, NULL)) VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<TO, false, true>, grid, 256, 0, st, out, inp, w, b, rows, C, stride, eps, none));
+    else VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<TO, false, false>, grid, 256, 0, st, out, inp, w, b, rows, C, stride, eps, none));
     return VIT_OK;
 }
 
@@ -1168,8 +1382,10 @@ static vit_status vit__linear_ln_cuda(T *xn, float *x, const T *inp, const T *we
     if (m->cuda->last_split <= 1) return vit__layernorm_cuda<T>(xn, x, ln_w, ln_b, rows, out_dim, (size_t)out_dim, eps, m, st);
     if (rows <= 0) return VIT_OK;
     vit__residual res = {m->cuda->part, m->cuda->last_split, bias, scale};
-    VIT__CUDA_TRY(m, (vit__layernorm_kernel<T, true><<<(unsigned)((rows + 1) / 2), 64, 0, st>>>(xn, x, ln_w, ln_b, rows, out_dim, (size_t)out_dim, eps, res),
-                      cudaGetLastError()));
+    dim3 grid((unsigned)((rows + 1) / 2));
+    size_t C = (size_t)out_dim;
+    if (vit__ln_vec(xn, x, ln_w, ln_b, out_dim, C, &res)) VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<T, true, true>, grid, 64, 0, st, xn, x, ln_w, ln_b, rows, out_dim, C, eps, res));
+    else VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<T, true, false>, grid, 64, 0, st, xn, x, ln_w, ln_b, rows, out_dim, C, eps, res));
     return VIT_OK;
 }
 
@@ -1185,6 +1401,8 @@ static vit_status vit__linear_ln_cuda(T *xn, float *x, const T *inp, const T *we
 // masked. VEC: 16-byte cp.async loads (D and C multiples of 8), else scalar.
 template <typename T, int DP, bool VEC, int NW>
 __global__ void __launch_bounds__(NW * 32) vit__attention_mma_kernel(T *out, const T *qkv, int N, int C, int H, float sl2) {
+    vit__pdl_wait();
+    vit__pdl_launch();
     const int BQ = 16 * NW, BKV = 64, LD = DP + 8, NT = NW * 32; // +8: rows 16 bytes apart in bank space, ldmatrix conflict-free
     extern __shared__ __align__(128) unsigned char vit__smem_att[];
     T *sQ = (T *)vit__smem_att; // [BQ][LD]
@@ -1221,6 +1439,10 @@ __global__ void __launch_bounds__(NW * 32) vit__attention_mma_kernel(T *out, con
 #pragma unroll
         for (int e = 0; e < 4; e++) o[i][e] = 0.0f;
     uint32_t qf[DP / 16][4];
+    // warps whose 16 rows are all past N only help load; key chunks of 16 past
+    // N are skipped (their probabilities are exactly 0): at N = 197 the last
+    // query tile runs 1 warp of 4 and the last key tile 1 chunk of 4
+    bool act = q0 + warp * 16 < N;
     for (int j = 0; j < nkv; j++) {
         if (j + 1 < nkv) {
             load(sK + ((j + 1) & 1) * BKV * LD, base + C, (j + 1) * BKV, BKV);
@@ -1229,12 +1451,14 @@ __global__ void __launch_bounds__(NW * 32) vit__attention_mma_kernel(T *out, con
         vit__cp_commit();
         vit__cp_wait<1>();
         __syncthreads();
+        if (!act) { __syncthreads(); continue; }
         if (j == 0) {
 #pragma unroll
             for (int kk = 0; kk < DP / 16; kk++)
                 vit__ldsm4(qf[kk], sQ + (warp * 16 + (lane & 15)) * LD + kk * 16 + ((lane >> 4) << 3));
         }
         const T *Ks = sK + (j & 1) * BKV * LD, *Vs = sV + (j & 1) * BKV * LD;
+        int kvalid = N - j * BKV; // keys of this tile below N (> BKV: all)
         float s[8][4];
 #pragma unroll
         for (int i = 0; i < 8; i++)
@@ -1244,6 +1468,7 @@ __global__ void __launch_bounds__(NW * 32) vit__attention_mma_kernel(T *out, con
         for (int kk = 0; kk < DP / 16; kk++)
 #pragma unroll
             for (int np = 0; np < 4; np++) {
+                if (np * 16 >= kvalid) break;
                 uint32_t r[4];
                 vit__ldsm4(r, Ks + (np * 16 + (lane & 7) + ((lane >> 4) << 3)) * LD + kk * 16 + (((lane >> 3) & 1) << 3));
                 vit__mma(s[2 * np], qf[kk], r, (T *)0);
@@ -1280,6 +1505,7 @@ __global__ void __launch_bounds__(NW * 32) vit__attention_mma_kernel(T *out, con
         // O += P V: the S accumulator layout of two n8 tiles is the A layout of one k16 step
 #pragma unroll
         for (int kc = 0; kc < BKV / 16; kc++) {
+            if (kc * 16 >= kvalid) break;
             uint32_t a[4] = {vit__pack2<T>(s[2 * kc][0], s[2 * kc][1]), vit__pack2<T>(s[2 * kc][2], s[2 * kc][3]),
                              vit__pack2<T>(s[2 * kc + 1][0], s[2 * kc + 1][1]), vit__pack2<T>(s[2 * kc + 1][2], s[2 * kc + 1][3])};
 #pragma unroll
@@ -1317,6 +1543,8 @@ __global__ void __launch_bounds__(NW * 32) vit__attention_mma_kernel(T *out, con
 // through shared memory. Online softmax as in the mma kernel.
 template <int DP>
 __global__ void __launch_bounds__(256) vit__attention_fma_kernel(float *out, const float *qkv, int N, int C, int H, float sl2) {
+    vit__pdl_wait();
+    vit__pdl_launch();
     const int BQ = 64, BKV = 32, LQ = BQ + 4, LK = BKV + 2;
     extern __shared__ __align__(128) unsigned char vit__smem_attf[];
     float *sQ = (float *)vit__smem_attf; // [DP][LQ]
@@ -1407,7 +1635,7 @@ static vit_status vit__attention_mma_nw(T *out, const T *qkv, int B, int N, int 
     const int smem = (16 * NW + 4 * 64) * (DP + 8) * (int)sizeof(T);
     dim3 grid((unsigned)((N + 16 * NW - 1) / (16 * NW)), (unsigned)H, (unsigned)B);
     VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__attention_mma_kernel<T, DP, VEC, NW>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-    VIT__CUDA_TRY(m, (vit__attention_mma_kernel<T, DP, VEC, NW><<<grid, NW * 32, smem, st>>>(out, qkv, N, C, H, sl2), cudaGetLastError()));
+    VIT__CUDA_TRY(m, vit__launch(m, vit__attention_mma_kernel<T, DP, VEC, NW>, grid, NW * 32, smem, st, out, qkv, N, C, H, sl2));
     m->cuda->last_attn_warps = NW;
     return VIT_OK;
 }
@@ -1425,7 +1653,7 @@ static vit_status vit__attention_fma_launch(float *out, const float *qkv, int B,
     const int smem = (DP * (64 + 4) + DP * (32 + 2) + 32 * DP + 32 * (64 + 4)) * 4;
     dim3 grid((unsigned)((N + 63) / 64), (unsigned)H, (unsigned)B);
     VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__attention_fma_kernel<DP>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-    VIT__CUDA_TRY(m, (vit__attention_fma_kernel<DP><<<grid, 256, smem, st>>>(out, qkv, N, C, H, sl2), cudaGetLastError()));
+    VIT__CUDA_TRY(m, vit__launch(m, vit__attention_fma_kernel<DP>, grid, 256, smem, st, out, qkv, N, C, H, sl2));
     return VIT_OK;
 }
 
@@ -1461,6 +1689,8 @@ static vit_status vit__attention_cuda(T *out, const T *qkv, int B, int N, int C,
 // pooled (B, C) = class token or mean of the patch tokens. Parallel over
 // (C / 256, B); each thread sums its column over tokens in order, as the CPU does.
 __global__ void vit__pool_kernel(float *pooled, const float *x, int N, int C, int avg, int prefix) {
+    vit__pdl_wait();
+    vit__pdl_launch();
     int c = blockIdx.x * blockDim.x + threadIdx.x, b = blockIdx.y;
     if (c >= C) return;
     const float *xb = x + (size_t)b * N * C;
@@ -1475,7 +1705,7 @@ static vit_status vit__pool_cuda(float *pooled, const float *x, int B, int N, in
                                  const float *fc_norm_b, float eps, vit_model *m, cudaStream_t st) {
     if (B <= 0) return VIT_OK;
     dim3 grid((unsigned)((C + 255) / 256), (unsigned)B);
-    VIT__CUDA_TRY(m, (vit__pool_kernel<<<grid, 256, 0, st>>>(pooled, x, N, C, pool == VIT_POOL_AVG, prefix), cudaGetLastError()));
+    VIT__CUDA_TRY(m, vit__launch(m, vit__pool_kernel, grid, 256, 0, st, pooled, x, N, C, pool == VIT_POOL_AVG, prefix));
     if (fc_norm_w) return vit__layernorm_cuda<float>(pooled, pooled, fc_norm_w, fc_norm_b, B, C, (size_t)C, eps, m, st);
     return VIT_OK;
 }
@@ -1489,6 +1719,8 @@ static vit_status vit__pool_cuda(float *pooled, const float *x, int B, int N, in
 // small batches), then the partial sums meet in shared memory in warp order.
 template <typename TW>
 __global__ void __launch_bounds__(1024) vit__head_kernel(float *logits, const float *pooled, const TW *w, const float *bias, int B, int C, int K) {
+    vit__pdl_wait();
+    vit__pdl_launch();
     __shared__ float part[32][8][33];
     int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, k = blockIdx.x * 32 + lane, b0 = blockIdx.y * 8;
     int nb = B - b0 < 8 ? B - b0 : 8;
@@ -1514,7 +1746,7 @@ template <typename T>
 static vit_status vit__head_cuda(float *logits, const float *pooled, const T *head_w, const float *head_b, int B, int C, int K, vit_model *m, cudaStream_t st) {
     if (B <= 0 || K <= 0) return VIT_OK;
     dim3 grid((unsigned)((K + 31) / 32), (unsigned)((B + 7) / 8));
-    VIT__CUDA_TRY(m, (vit__head_kernel<T><<<grid, 1024, 0, st>>>(logits, pooled, head_w, head_b, B, C, K), cudaGetLastError()));
+    VIT__CUDA_TRY(m, vit__launch(m, vit__head_kernel<T>, grid, 1024, 0, st, logits, pooled, head_w, head_b, B, C, K));
     return VIT_OK;
 }
 
@@ -1531,7 +1763,8 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st) {
     T *xn = (T *)s->xn, *big = (T *)s->big;
     vit__embed_fuse fz;
     fz.cls = s->cls; fz.pos = s->pos; fz.tokens = N; fz.prefix = c->class_token; fz.pos_embed_class = c->pos_embed_class;
-    VIT__TRY(vit__patch_embed_cuda<T>(s->x, s->images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_size, c->patch_size, C, &fz, m, st));
+    size_t big_elems = (size_t)rows * (3 * C > M ? 3 * C : M); // s->big: free until the first qkv
+    VIT__TRY(vit__patch_embed_cuda<T>(s->x, s->images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_size, c->patch_size, C, &fz, big, big_elems, m, st));
     if (s->pre_w) VIT__TRY(vit__layernorm_cuda<float>(s->x, s->x, s->pre_w, s->pre_b, rows, C, (size_t)C, eps, m, st));
     if (c->depth > 0) VIT__TRY(vit__layernorm_cuda<T>(xn, s->x, s->blocks[0].ln1_w, s->blocks[0].ln1_b, rows, C, (size_t)C, eps, m, st));
     for (int l = 0; l < c->depth; l++) {
@@ -1819,7 +2052,7 @@ static vit_status vit__cuda_open(vit_model *m, int dev) {
     s->cc = major * 10 + minor;
     VIT__CUDA_TRY(m, cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking));
     VIT__CUDA_TRY(m, cudaEventCreateWithFlags(&s->done, cudaEventDisableTiming));
-    if (s->cc == 90) {
+    if (s->cc >= 90) {
         int *flag = NULL, on = 0;
         VIT__CUDA_TRY(m, cudaMalloc((void **)&flag, sizeof(int)));
         cudaError_t e = cudaSuccess;
@@ -1830,7 +2063,8 @@ static vit_status vit__cuda_open(vit_model *m, int dev) {
         VIT__CUDA_TRY(m, e);
         cudaDriverEntryPointQueryResult q;
         void *fn = NULL;
-        if (on && cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &q) == cudaSuccess &&
+        s->pdl = (on & 2) ? 1 : 0;
+        if (s->cc == 90 && (on & 1) && cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &q) == cudaSuccess &&
             q == cudaDriverEntryPointSuccess && fn) {
             s->encode = fn;
             s->wgmma = 1;

@@ -254,7 +254,7 @@ static void test_patch(vit_model *m, int B, int Cin, int S, int P, int C, int cl
     vit__patch_embed_cpu(ref, img, w, b, B, Cin, S, P, C, scratch, cpu_threads);
     dbuf dimg = dupload<float>(img, ni), dw = dupload_linear<T>(w, CPP, C), db = dupload<float>(b, (size_t)C);
     dbuf dout = dalloc(nt * sizeof(float));
-    vit_status st = vit__patch_embed_cuda<T>((float *)dout.p, (const float *)dimg.p, (const T *)dw.p, (const float *)db.p, B, Cin, S, P, C, NULL, m, 0);
+    vit_status st = vit__patch_embed_cuda<T>((float *)dout.p, (const float *)dimg.p, (const T *)dw.p, (const float *)db.p, B, Cin, S, P, C, NULL, NULL, 0, m, 0);
     float *got = ddownload<float>(dout, nt);
     char name[160];
     snprintf(name, sizeof(name), "patch_embed %s %s B=%d Cin=%d S=%d P=%d C=%d", dname<T>(), gemm_name(m->cuda->last_gemm), B, Cin, S, P, C);
@@ -275,10 +275,28 @@ static void test_patch(vit_model *m, int B, int Cin, int S, int P, int C, int cl
     dbuf dcl = dupload<float>(cl, (size_t)C), dpos = dupload<float>(pos, (size_t)npos * C), dx = dalloc(nx * sizeof(float));
     vit__embed_fuse fz;
     fz.cls = cls ? (const float *)dcl.p : NULL; fz.pos = (const float *)dpos.p; fz.tokens = N; fz.prefix = cls; fz.pos_embed_class = pec;
-    st = vit__patch_embed_cuda<T>((float *)dx.p, (const float *)dimg.p, (const T *)dw.p, (const float *)db.p, B, Cin, S, P, C, &fz, m, 0);
+    st = vit__patch_embed_cuda<T>((float *)dx.p, (const float *)dimg.p, (const T *)dw.p, (const float *)db.p, B, Cin, S, P, C, &fz, NULL, 0, m, 0);
     float *gotx = ddownload<float>(dx, nx);
     snprintf(name, sizeof(name), "patch_embed+cls+pos %s B=%d S=%d P=%d C=%d cls=%d pos_embed_class=%d", dname<T>(), B, S, P, C, cls, pec);
     check(name, st, m, gotx, want, nx, tol<T>(), tol<T>(), guard_ok(dx));
+    if (sizeof(T) == 2 && CPP % 8 == 0) {
+        // im2col into a scratch buffer, then the linear layers' GEMM (what large
+        // batches run), the GEMM kernel forced: wgmma where there is one
+        size_t ns = (size_t)B * G * G * CPP;
+        dbuf dscr = dalloc(ns * sizeof(T));
+        int paths[2] = {VIT__GEMM_WGMMA256, VIT__GEMM_MMA};
+        for (int pi = m->cuda->wgmma ? 0 : 1; pi < 2; pi++) {
+            m->cuda->gemm_path = paths[pi];
+            cudaMemset(dx.p, 0xFF, dx.bytes); // poisoned again
+            st = vit__patch_embed_cuda<T>((float *)dx.p, (const float *)dimg.p, (const T *)dw.p, (const float *)db.p, B, Cin, S, P, C, &fz, dscr.p, ns, m, 0);
+            m->cuda->gemm_path = VIT__GEMM_AUTO;
+            free(gotx);
+            gotx = ddownload<float>(dx, nx);
+            snprintf(name, sizeof(name), "patch_embed+cls+pos im2col+%s %s B=%d S=%d P=%d C=%d cls=%d", gemm_name(m->cuda->last_gemm), dname<T>(), B, S, P, C, cls);
+            check(name, st, m, gotx, want, nx, tol<T>(), tol<T>(), guard_ok(dx) && guard_ok(dscr));
+        }
+        dfree(dscr);
+    }
     free(img); free(w); free(b); free(ref); free(scratch); free(got); free(cl); free(pos); free(want); free(gotx);
     dfree(dimg); dfree(dw); dfree(db); dfree(dout); dfree(dcl); dfree(dpos); dfree(dx);
 }

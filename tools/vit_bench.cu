@@ -14,7 +14,8 @@
 //       (depth blocks) the ops stand for.
 //   VIT_SPLITK=n in the environment sets the split-K policy (vit__cuda_state.splitk:
 //   0 default, 1 never, n >= 2 forced) for model and layer; VIT_ATTN_WARPS=1|4
-//   forces the warps per attention CTA (vit__cuda_state.attn_warps).
+//   forces the warps per attention CTA (vit__cuda_state.attn_warps); VIT_PDL=0
+//   turns programmatic dependent launches off (vit__cuda_state.pdl).
 //   vit_bench gemm M N K ITERS
 //       one bf16 GEMM (out = A W^T + bias) through vit__linear_cuda, the kernel
 //       the forward pass picks; prints median ms and TFLOP/s.
@@ -56,6 +57,7 @@ static int bench_model(const char *dir, const char *dtype, int batch, int iters)
     if (st != VIT_OK) { printf("{\"error\": \"load: %s\"}\n", vit_last_error(NULL)); return 1; }
     if (getenv("VIT_SPLITK")) m->cuda->splitk = atoi(getenv("VIT_SPLITK"));
     if (getenv("VIT_ATTN_WARPS")) m->cuda->attn_warps = atoi(getenv("VIT_ATTN_WARPS"));
+    if (getenv("VIT_PDL")) m->cuda->pdl = atoi(getenv("VIT_PDL"));
     const vit_config *c = vit_model_config(m);
     size_t per = (size_t)c->in_chans * c->image_size * c->image_size, K = (size_t)(c->num_classes ? c->num_classes : 1);
     float *h = (float *)malloc(per * batch * sizeof(float));
@@ -139,7 +141,7 @@ static int layer_ops(vit_model *m, int B, op_timer ot) {
     fz.cls = s->cls; fz.pos = s->pos; fz.tokens = N; fz.prefix = c->class_token; fz.pos_embed_class = c->pos_embed_class;
     printf("{");
     m->cuda->last_gemm = 0;
-    TIME_OP("patch_embed", 1, (vit__patch_embed_cuda<T>(s->x, s->images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_size, c->patch_size, C, &fz, m, ot.s)));
+    TIME_OP("patch_embed", 1, (vit__patch_embed_cuda<T>(s->x, s->images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_size, c->patch_size, C, &fz, s->big, (size_t)rows * (3 * C > M ? 3 * C : M), m, ot.s)));
     m->cuda->last_gemm = 0;
     TIME_OP("ln1", 1, (vit__layernorm_cuda<T>(xn, s->x, k->ln1_w, k->ln1_b, rows, C, (size_t)C, c->eps, m, ot.s))); // block 0's; the others ride on fc2
     TIME_OP("qkv", D, (vit__linear_cuda<T>(big, xn, (const T *)k->qkv_w, k->qkv_b, rows, C, 3 * C, VIT__EP_BIAS, NULL, m, ot.s)));
@@ -169,6 +171,7 @@ static int bench_layer(const char *dir, const char *dtype, int batch, int iters)
     if (vit_load(path, &o, &m) != VIT_OK) { printf("{\"error\": \"load: %s\"}\n", vit_last_error(NULL)); return 1; }
     if (getenv("VIT_SPLITK")) m->cuda->splitk = atoi(getenv("VIT_SPLITK"));
     if (getenv("VIT_ATTN_WARPS")) m->cuda->attn_warps = atoi(getenv("VIT_ATTN_WARPS"));
+    if (getenv("VIT_PDL")) m->cuda->pdl = atoi(getenv("VIT_PDL"));
     const vit_config *c = vit_model_config(m);
     size_t per = (size_t)c->in_chans * c->image_size * c->image_size;
     float *h = (float *)malloc(per * batch * sizeof(float));
