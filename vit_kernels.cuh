@@ -124,7 +124,11 @@ struct vit__cuda_state {
     int attn_warps;               // 0 (default) or 4: 4 warps per attention CTA; 1: one warp (tests)
                                   // CTAs; 1 or 4: forced (tests)
     int last_attn_warps;          // warps per CTA of the last bf16/fp16 attention launch
+    int attn_full;                // 0 (default): whole-sequence K/V CTAs for short sequences at large
+                                  // batch; 1: never; 2: whenever N fits (tests, benchmarks)
+    int last_attn_full;           // whether the last bf16/fp16 attention launch was the FULL kernel
     int pdl;                      // 1: launches may overlap the previous kernel's tail (see vit__launch)
+    int pdl_now;                  // and this forward pass is small enough to gain from it
     void *encode;                 // cuTensorMapEncodeTiled
     cudaStream_t stream;          // capture and host-API stream
     cudaEvent_t done;             // last use of the arena
@@ -173,7 +177,7 @@ static cudaError_t vit__launch(vit_model *m, void (*k)(P...), dim3 grid, dim3 bl
     cfg.dynamicSmemBytes = smem;
     cfg.stream = st;
     cfg.attrs = at;
-    cfg.numAttrs = m->cuda->pdl ? 1 : 0;
+    cfg.numAttrs = m->cuda->pdl && m->cuda->pdl_now ? 1 : 0;
     cudaError_t e = cudaLaunchKernelEx(&cfg, k, ((P)args)...);
     return e != cudaSuccess ? e : cudaGetLastError();
 }
@@ -849,9 +853,19 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
                         int r = row + 8 * hr, col = n0 + (j0 + q) * 8;
                         if (r < g.M && col < g.N) *(uint4 *)((T *)g.out + (size_t)r * g.N + col) = make_uint4(o[0], o[1], o[2], o[3]);
                     }
-            } else if (EP == VIT__EP_BIAS_RESIDUAL) {
-                // x += scale * (acc + bias), fp32: the loads of 8 chunks go out together
-                // (one at a time, each would wait for the store before it, which may alias)
+            } else {
+                // BIAS_RESIDUAL: x += scale * (acc + bias), fp32, in place. PATCH: token
+                // row of patch r = acc + bias + pos. The loads of 8 chunks (x, or pos)
+                // go out together (one at a time, each would wait for the store
+                // before it, which may alias).
+                auto src = [&](int r, int col) -> const float * {
+                    if (EP == VIT__EP_PATCH) return g.pos ? g.pos + (size_t)(r % g.gg) * g.N + col : NULL;
+                    return (const float *)g.out + (size_t)r * g.N + col;
+                };
+                auto dst = [&](int r, int col) -> float * {
+                    if (EP == VIT__EP_PATCH) return (float *)g.out + ((size_t)(r / g.gg) * g.tokens + g.prefix + r % g.gg) * g.N + col;
+                    return (float *)g.out + (size_t)r * g.N + col;
+                };
 #pragma unroll
                 for (int j0 = 0; j0 < BN / 8; j0 += 8) {
                     float2 xr[8][2];
@@ -860,34 +874,25 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
 #pragma unroll
                         for (int hr = 0; hr < 2; hr++) {
                             int r = row + 8 * hr, col = n0 + (j0 + jj) * 8 + q * 2;
-                            xr[jj][hr] = (r < g.M && col < g.N) ? *(const float2 *)((const float *)g.out + (size_t)r * g.N + col) : make_float2(0.0f, 0.0f);
+                            const float *p = r < g.M && col < g.N ? src(r, col) : NULL;
+                            xr[jj][hr] = p ? *(const float2 *)p : make_float2(0.0f, 0.0f);
                         }
 #pragma unroll
                     for (int jj = 0; jj < 8; jj++) {
                         int col = n0 + (j0 + jj) * 8 + q * 2;
                         if (col >= g.N) continue;
                         float2 bb = *(const float2 *)(eb + (j0 + jj) * 8 + q * 2), sc = *(const float2 *)(es + (j0 + jj) * 8 + q * 2);
-                        float b0 = bb.x, b1 = bb.y, s0 = sc.x, s1 = sc.y;
 #pragma unroll
                         for (int hr = 0; hr < 2; hr++) {
                             int r = row + 8 * hr;
                             if (r >= g.M) continue;
                             float2 x = xr[jj][hr];
-                            x.x += s0 * (d[4 * (j0 + jj) + 2 * hr] + b0);
-                            x.y += s1 * (d[4 * (j0 + jj) + 2 * hr + 1] + b1);
-                            *(float2 *)((float *)g.out + (size_t)r * g.N + col) = x;
+                            float v0 = d[4 * (j0 + jj) + 2 * hr] + bb.x, v1 = d[4 * (j0 + jj) + 2 * hr + 1] + bb.y;
+                            if (EP == VIT__EP_PATCH) { x.x = v0 + x.x; x.y = v1 + x.y; }
+                            else { x.x += sc.x * v0; x.y += sc.y * v1; }
+                            *(float2 *)dst(r, col) = x;
                         }
                     }
-                }
-            } else { // the patch GEMM: bias from shared memory, the rest in vit__ep_store
-                vit__gemm_args gn = g;
-                gn.bias = NULL;
-#pragma unroll
-                for (int j = 0; j < BN / 8; j++) {
-                    int col = n0 + j * 8 + q * 2;
-                    float2 bb = *(const float2 *)(eb + j * 8 + q * 2);
-                    vit__ep_store<T, EP>(gn, NULL, row, col, d[4 * j] + bb.x, d[4 * j + 1] + bb.y);
-                    vit__ep_store<T, EP>(gn, NULL, row + 8, col, d[4 * j + 2] + bb.x, d[4 * j + 3] + bb.y);
                 }
             }
         }
@@ -1399,15 +1404,19 @@ static vit_status vit__linear_ln_cuda(T *xn, float *x, const T *inp, const T *we
 // with the scale folded in), so no N x N matrix exists anywhere. The head size D
 // is zero-padded to DP (16, 32, 64 or 128) in shared memory; keys >= N are
 // masked. VEC: 16-byte cp.async loads (D and C multiples of 8), else scalar.
-template <typename T, int DP, bool VEC, int NW>
-__global__ void __launch_bounds__(NW * 32) vit__attention_mma_kernel(T *out, const T *qkv, int N, int C, int H, float sl2) {
+// FULL (short sequences, N <= VIT__ATTN_FULL_MAX): all of K and V are loaded
+// at once and stay, one wait and one barrier per CTA instead of two per tile.
+#define VIT__ATTN_FULL_MAX 256
+template <typename T, int DP, bool VEC, int NW, bool FULL>
+__global__ void __launch_bounds__(NW * 32, NW == 8 && DP <= 64 ? 2 : 1) vit__attention_mma_kernel(T *out, const T *qkv, int N, int C, int H, float sl2) {
     vit__pdl_wait();
     vit__pdl_launch();
     const int BQ = 16 * NW, BKV = 64, LD = DP + 8, NT = NW * 32; // +8: rows 16 bytes apart in bank space, ldmatrix conflict-free
     extern __shared__ __align__(128) unsigned char vit__smem_att[];
     T *sQ = (T *)vit__smem_att; // [BQ][LD]
-    T *sK = sQ + BQ * LD;       // [2][BKV][LD]
-    T *sV = sK + 2 * BKV * LD;  // [2][BKV][LD]
+    int NK = FULL ? (N + 15) & ~15 : 2 * BKV;
+    T *sK = sQ + BQ * LD;       // [2][BKV][LD], FULL: [NK][LD]
+    T *sV = sK + NK * LD;
     int b = blockIdx.z, h = blockIdx.y, q0 = blockIdx.x * BQ, D = C / H;
     int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     size_t rs = 3 * (size_t)C;
@@ -1430,8 +1439,8 @@ __global__ void __launch_bounds__(NW * 32) vit__attention_mma_kernel(T *out, con
     };
     int nkv = (N + BKV - 1) / BKV;
     load(sQ, base, q0, BQ);
-    load(sK, base + C, 0, BKV);
-    load(sV, base + 2 * C, 0, BKV);
+    load(sK, base + C, 0, FULL ? NK : BKV);
+    load(sV, base + 2 * C, 0, FULL ? NK : BKV);
     vit__cp_commit();
     float o[DP / 8][4], mrow[2] = {-INFINITY, -INFINITY}, lrow[2] = {0.0f, 0.0f};
 #pragma unroll
@@ -1444,20 +1453,28 @@ __global__ void __launch_bounds__(NW * 32) vit__attention_mma_kernel(T *out, con
     // query tile runs 1 warp of 4 and the last key tile 1 chunk of 4
     bool act = q0 + warp * 16 < N;
     for (int j = 0; j < nkv; j++) {
-        if (j + 1 < nkv) {
-            load(sK + ((j + 1) & 1) * BKV * LD, base + C, (j + 1) * BKV, BKV);
-            load(sV + ((j + 1) & 1) * BKV * LD, base + 2 * C, (j + 1) * BKV, BKV);
+        if (FULL) {
+            if (j == 0) {
+                vit__cp_wait<0>();
+                __syncthreads();
+            }
+            if (!act) break;
+        } else {
+            if (j + 1 < nkv) {
+                load(sK + ((j + 1) & 1) * BKV * LD, base + C, (j + 1) * BKV, BKV);
+                load(sV + ((j + 1) & 1) * BKV * LD, base + 2 * C, (j + 1) * BKV, BKV);
+            }
+            vit__cp_commit();
+            vit__cp_wait<1>();
+            __syncthreads();
+            if (!act) { __syncthreads(); continue; }
         }
-        vit__cp_commit();
-        vit__cp_wait<1>();
-        __syncthreads();
-        if (!act) { __syncthreads(); continue; }
         if (j == 0) {
 #pragma unroll
             for (int kk = 0; kk < DP / 16; kk++)
                 vit__ldsm4(qf[kk], sQ + (warp * 16 + (lane & 15)) * LD + kk * 16 + ((lane >> 4) << 3));
         }
-        const T *Ks = sK + (j & 1) * BKV * LD, *Vs = sV + (j & 1) * BKV * LD;
+        const T *Ks = sK + (FULL ? j : j & 1) * BKV * LD, *Vs = sV + (FULL ? j : j & 1) * BKV * LD;
         int kvalid = N - j * BKV; // keys of this tile below N (> BKV: all)
         float s[8][4];
 #pragma unroll
@@ -1516,7 +1533,7 @@ __global__ void __launch_bounds__(NW * 32) vit__attention_mma_kernel(T *out, con
                 vit__mma(o[2 * dp + 1], a, r + 2, (T *)0);
             }
         }
-        __syncthreads(); // this buffer is reloaded next iteration
+        if (!FULL) __syncthreads(); // this buffer is reloaded next iteration
     }
 #pragma unroll
     for (int hr = 0; hr < 2; hr++) {
@@ -1630,22 +1647,37 @@ __global__ void __launch_bounds__(256) vit__attention_fma_kernel(float *out, con
     }
 }
 
-template <typename T, int DP, bool VEC, int NW>
+template <typename T, int DP, bool VEC, int NW, bool FULL>
 static vit_status vit__attention_mma_nw(T *out, const T *qkv, int B, int N, int C, int H, float sl2, vit_model *m, cudaStream_t st) {
-    const int smem = (16 * NW + 4 * 64) * (DP + 8) * (int)sizeof(T);
+    int nk = FULL ? (N + 15) & ~15 : 2 * 64, smem = (16 * NW + 2 * nk) * (DP + 8) * (int)sizeof(T);
     dim3 grid((unsigned)((N + 16 * NW - 1) / (16 * NW)), (unsigned)H, (unsigned)B);
-    VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__attention_mma_kernel<T, DP, VEC, NW>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-    VIT__CUDA_TRY(m, vit__launch(m, vit__attention_mma_kernel<T, DP, VEC, NW>, grid, NW * 32, smem, st, out, qkv, N, C, H, sl2));
+    VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__attention_mma_kernel<T, DP, VEC, NW, FULL>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    VIT__CUDA_TRY(m, vit__launch(m, vit__attention_mma_kernel<T, DP, VEC, NW, FULL>, grid, NW * 32, smem, st, out, qkv, N, C, H, sl2));
     m->cuda->last_attn_warps = NW;
+    m->cuda->last_attn_full = FULL;
     return VIT_OK;
+}
+
+// Default: 4 warps per CTA streaming K/V tiles (measured faster than 1-warp
+// CTAs even for batch-1 grids: 8.9 vs 10.2 us, ViT-B, H100); with N <= 256 and
+// a grid of 8-warp CTAs that fills the GPU twice over, the FULL kernel with 8
+// warps. Tests force each (attn_warps 1/4/8, attn_full 1 never, 2 when N fits).
+template <typename T, int DP, bool VEC>
+static vit_status vit__attention_mma_pick(T *out, const T *qkv, int B, int N, int C, int H, float sl2, vit_model *m, cudaStream_t st) {
+    int fits = N <= VIT__ATTN_FULL_MAX, af = m->cuda->attn_full, nw = m->cuda->attn_warps;
+    int full = af == 2 ? fits : af == 1 ? 0 : fits && (size_t)((N + 127) / 128) * H * B >= (size_t)2 * m->cuda->sm_count;
+    if (!nw) nw = full ? 8 : 4;
+    if (full) return nw == 8 ? vit__attention_mma_nw<T, DP, VEC, 8, true>(out, qkv, B, N, C, H, sl2, m, st)
+                             : vit__attention_mma_nw<T, DP, VEC, 4, true>(out, qkv, B, N, C, H, sl2, m, st);
+    return nw == 1 ? vit__attention_mma_nw<T, DP, VEC, 1, false>(out, qkv, B, N, C, H, sl2, m, st)
+                   : vit__attention_mma_nw<T, DP, VEC, 4, false>(out, qkv, B, N, C, H, sl2, m, st);
 }
 
 template <typename T, int DP>
 static vit_status vit__attention_mma_launch(T *out, const T *qkv, int B, int N, int C, int H, float sl2, vit_model *m, cudaStream_t st) {
     int D = C / H, vec = D % 8 == 0 && C % 8 == 0 && vit__aligned16(qkv);
-    int one = m->cuda->attn_warps == 1; // 4 warps measured faster even for bs-1 grids (8.9 vs 10.2 us, ViT-B, H100)
-    if (vec) return one ? vit__attention_mma_nw<T, DP, true, 1>(out, qkv, B, N, C, H, sl2, m, st) : vit__attention_mma_nw<T, DP, true, 4>(out, qkv, B, N, C, H, sl2, m, st);
-    return one ? vit__attention_mma_nw<T, DP, false, 1>(out, qkv, B, N, C, H, sl2, m, st) : vit__attention_mma_nw<T, DP, false, 4>(out, qkv, B, N, C, H, sl2, m, st);
+    if (vec) return vit__attention_mma_pick<T, DP, true>(out, qkv, B, N, C, H, sl2, m, st);
+    return vit__attention_mma_pick<T, DP, false>(out, qkv, B, N, C, H, sl2, m, st);
 }
 
 template <int DP>
@@ -1763,6 +1795,9 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st) {
     T *xn = (T *)s->xn, *big = (T *)s->big;
     vit__embed_fuse fz;
     fz.cls = s->cls; fz.pos = s->pos; fz.tokens = N; fz.prefix = c->class_token; fz.pos_embed_class = c->pos_embed_class;
+    // PDL pays at small batches (ViT-B bs 1, H100: 1.060 -> 1.026 ms) and costs
+    // at large ones (bs 256: 26.11 -> 26.52 ms), where kernels are long
+    s->pdl_now = rows <= 32 * s->sm_count;
     size_t big_elems = (size_t)rows * (3 * C > M ? 3 * C : M); // s->big: free until the first qkv
     VIT__TRY(vit__patch_embed_cuda<T>(s->x, s->images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_size, c->patch_size, C, &fz, big, big_elems, m, st));
     if (s->pre_w) VIT__TRY(vit__layernorm_cuda<float>(s->x, s->x, s->pre_w, s->pre_b, rows, C, (size_t)C, eps, m, st));
@@ -2042,6 +2077,7 @@ static vit_status vit__cuda_open(vit_model *m, int dev) {
     m->cuda = s;
     s->device = dev;
     s->use_graphs = 1;
+    s->pdl_now = 1;
     s->dtype = VIT_DTYPE_BF16;
     s->esize = 2;
     int major = 0, minor = 0;

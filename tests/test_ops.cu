@@ -326,7 +326,7 @@ static void test_layernorm(vit_model *m, int rows, int C, size_t stride, int inp
 
 // ---- attention
 template <typename T>
-static void test_attention_w(vit_model *m, int B, int N, int C, int H, int warps) {
+static void test_attention_w(vit_model *m, int B, int N, int C, int H, int warps, int full = 0) {
     size_t nq = (size_t)B * N * 3 * C, no = (size_t)B * N * C;
     float *qkv = hrand(nq, 2.0f);
     round_to<T>(qkv, nq);
@@ -337,24 +337,31 @@ static void test_attention_w(vit_model *m, int B, int N, int C, int H, int warps
     vit__attention_cpu(ref, qkv, B, N, C, H, scratch, cpu_threads);
     dbuf dq = dupload<T>(qkv, nq), dout = dalloc(no * sizeof(T));
     m->cuda->attn_warps = warps;
+    m->cuda->attn_full = full;
     m->cuda->last_attn_warps = 0;
+    m->cuda->last_attn_full = 0;
     vit_status st = vit__attention_cuda<T>((T *)dout.p, (const T *)dq.p, B, N, C, H, m, 0);
     m->cuda->attn_warps = 0;
+    m->cuda->attn_full = 0;
     float *got = ddownload<T>(dout, no);
     char name[160];
-    snprintf(name, sizeof(name), "attention %s B=%d N=%d C=%d H=%d (head size %d) warps %d", dname<T>(), B, N, C, H, D, m->cuda->last_attn_warps);
+    snprintf(name, sizeof(name), "attention %s B=%d N=%d C=%d H=%d (head size %d) warps %d%s", dname<T>(), B, N, C, H, D, m->cuda->last_attn_warps,
+             m->cuda->last_attn_full ? " whole K/V" : "");
     check(name, st, m, got, ref, no, tol<T>(), tol<T>(), guard_ok(dout));
     free(qkv); free(ref); free(scratch); free(got);
     dfree(dq); dfree(dout);
 }
 
-// every launch configuration: default, then 1 and 4 warps per CTA forced (bf16/fp16)
+// every launch configuration: default, then 1 and 4 warps per CTA streaming
+// K/V tiles, and the whole-K/V kernel with 4 and 8 warps (bf16/fp16)
 template <typename T>
 static void test_attention(vit_model *m, int B, int N, int C, int H) {
     test_attention_w<T>(m, B, N, C, H, 0);
     if (sizeof(T) == 2) {
-        test_attention_w<T>(m, B, N, C, H, 1);
-        test_attention_w<T>(m, B, N, C, H, 4);
+        test_attention_w<T>(m, B, N, C, H, 1, 1);
+        test_attention_w<T>(m, B, N, C, H, 4, 1);
+        test_attention_w<T>(m, B, N, C, H, 4, 2);
+        test_attention_w<T>(m, B, N, C, H, 8, 2);
     }
 }
 
@@ -464,6 +471,7 @@ static void run_dtype(vit_model *m) {
         test_attention<T>(m, 3, 197, 768, 12); // ViT-B
         test_attention<T>(m, 1, 197, 256, 2);  // head size 128
         test_attention<T>(m, 3, 197, 384, 6);  // ViT-S
+        test_attention<T>(m, 1, 300, 128, 2);  // N past the whole-K/V kernel's limit
     }
     // head
     test_head<T>(m, 1, 33, 10);

@@ -15,7 +15,8 @@
 //   VIT_SPLITK=n in the environment sets the split-K policy (vit__cuda_state.splitk:
 //   0 default, 1 never, n >= 2 forced) for model and layer; VIT_ATTN_WARPS=1|4
 //   forces the warps per attention CTA (vit__cuda_state.attn_warps); VIT_PDL=0
-//   turns programmatic dependent launches off (vit__cuda_state.pdl).
+//   turns programmatic dependent launches off (vit__cuda_state.pdl); VIT_ATTN_FULL=1|2
+//   never/always takes the whole-K/V attention kernel (vit__cuda_state.attn_full).
 //   vit_bench gemm M N K ITERS
 //       one bf16 GEMM (out = A W^T + bias) through vit__linear_cuda, the kernel
 //       the forward pass picks; prints median ms and TFLOP/s.
@@ -58,6 +59,7 @@ static int bench_model(const char *dir, const char *dtype, int batch, int iters)
     if (getenv("VIT_SPLITK")) m->cuda->splitk = atoi(getenv("VIT_SPLITK"));
     if (getenv("VIT_ATTN_WARPS")) m->cuda->attn_warps = atoi(getenv("VIT_ATTN_WARPS"));
     if (getenv("VIT_PDL")) m->cuda->pdl = atoi(getenv("VIT_PDL"));
+    if (getenv("VIT_ATTN_FULL")) m->cuda->attn_full = atoi(getenv("VIT_ATTN_FULL"));
     const vit_config *c = vit_model_config(m);
     size_t per = (size_t)c->in_chans * c->image_size * c->image_size, K = (size_t)(c->num_classes ? c->num_classes : 1);
     float *h = (float *)malloc(per * batch * sizeof(float));
@@ -172,6 +174,7 @@ static int bench_layer(const char *dir, const char *dtype, int batch, int iters)
     if (getenv("VIT_SPLITK")) m->cuda->splitk = atoi(getenv("VIT_SPLITK"));
     if (getenv("VIT_ATTN_WARPS")) m->cuda->attn_warps = atoi(getenv("VIT_ATTN_WARPS"));
     if (getenv("VIT_PDL")) m->cuda->pdl = atoi(getenv("VIT_PDL"));
+    if (getenv("VIT_ATTN_FULL")) m->cuda->attn_full = atoi(getenv("VIT_ATTN_FULL"));
     const vit_config *c = vit_model_config(m);
     size_t per = (size_t)c->in_chans * c->image_size * c->image_size;
     float *h = (float *)malloc(per * batch * sizeof(float));
