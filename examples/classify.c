@@ -3,6 +3,8 @@
 //   vit-classify [--top K] [--device auto|cpu|cuda] [--dtype fp32|bf16|fp16]
 //                [--threads N] MODEL.safetensors IMAGE...
 //
+// Options may also follow the model or the images; after "--" every argument
+// is a file name, even one that starts with "--".
 // Results go to stdout, timing and device to stderr. Exit status: 0 when every
 // image was classified, 1 when the model or any image failed, 2 on bad usage.
 #if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
@@ -39,50 +41,66 @@ static int positive(const char *s) {
     return (*s && !*end && v > 0 && v <= 1000000) ? (int)v : 0;
 }
 
-int main(int argc, char **argv) {
-    vit_options opts;
-    memset(&opts, 0, sizeof(opts));
-    int top = 5, i = 1;
+// Reads the options (anywhere before a "--") into opts and top, and the other
+// arguments' indices into pos. Returns 0, 2 after printing the usage error, or
+// -1 for --help.
+static int parse_args(int argc, char **argv, vit_options *opts, int *top, int *pos, int *npos) {
     char why[256];
-    for (; i < argc && argv[i][0] == '-' && argv[i][1] == '-'; i++) {
+    int only_pos = 0;
+    for (int i = 1; i < argc; i++) {
         const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(opt, "--")) { i++; break; }
-        if (!strcmp(opt, "--help")) { usage("classify images with a ViT"); return 0; }
-        if (!val) { snprintf(why, sizeof(why), "option %s needs a value", opt); return usage(why); }
-        i++;
-        if (!strcmp(opt, "--top")) {
-            if (!(top = positive(val))) { snprintf(why, sizeof(why), "--top wants a positive number, not '%s'", val); return usage(why); }
-        } else if (!strcmp(opt, "--threads")) {
-            if (!(opts.num_threads = positive(val))) { snprintf(why, sizeof(why), "--threads wants a positive number, not '%s'", val); return usage(why); }
-        } else if (!strcmp(opt, "--device")) {
-            if (!strcmp(val, "auto")) opts.device = VIT_DEVICE_DEFAULT;
-            else if (!strcmp(val, "cpu")) opts.device = VIT_DEVICE_CPU;
-            else if (!strcmp(val, "cuda")) opts.device = VIT_DEVICE_CUDA;
-            else { snprintf(why, sizeof(why), "--device wants auto, cpu or cuda, not '%s'", val); return usage(why); }
-        } else if (!strcmp(opt, "--dtype")) {
-            if (!strcmp(val, "fp32")) opts.dtype = VIT_DTYPE_F32;
-            else if (!strcmp(val, "bf16")) opts.dtype = VIT_DTYPE_BF16;
-            else if (!strcmp(val, "fp16")) opts.dtype = VIT_DTYPE_F16;
-            else { snprintf(why, sizeof(why), "--dtype wants fp32, bf16 or fp16, not '%s'", val); return usage(why); }
-        } else {
+        if (only_pos || opt[0] != '-' || opt[1] != '-') { pos[(*npos)++] = i; continue; }
+        if (!strcmp(opt, "--")) { only_pos = 1; continue; }
+        if (!strcmp(opt, "--help")) { usage("classify images with a ViT"); return -1; }
+        if (strcmp(opt, "--top") && strcmp(opt, "--threads") && strcmp(opt, "--device") && strcmp(opt, "--dtype")) {
             snprintf(why, sizeof(why), "unknown option '%s'", opt);
             return usage(why);
         }
+        if (!val) { snprintf(why, sizeof(why), "option %s needs a value", opt); return usage(why); }
+        i++;
+        if (!strcmp(opt, "--top")) {
+            if (!(*top = positive(val))) { snprintf(why, sizeof(why), "--top wants a positive number, not '%s'", val); return usage(why); }
+        } else if (!strcmp(opt, "--threads")) {
+            if (!(opts->num_threads = positive(val))) { snprintf(why, sizeof(why), "--threads wants a positive number, not '%s'", val); return usage(why); }
+        } else if (!strcmp(opt, "--device")) {
+            if (!strcmp(val, "auto")) opts->device = VIT_DEVICE_DEFAULT;
+            else if (!strcmp(val, "cpu")) opts->device = VIT_DEVICE_CPU;
+            else if (!strcmp(val, "cuda")) opts->device = VIT_DEVICE_CUDA;
+            else { snprintf(why, sizeof(why), "--device wants auto, cpu or cuda, not '%s'", val); return usage(why); }
+        } else { // --dtype
+            if (!strcmp(val, "fp32")) opts->dtype = VIT_DTYPE_F32;
+            else if (!strcmp(val, "bf16")) opts->dtype = VIT_DTYPE_BF16;
+            else if (!strcmp(val, "fp16")) opts->dtype = VIT_DTYPE_F16;
+            else { snprintf(why, sizeof(why), "--dtype wants fp32, bf16 or fp16, not '%s'", val); return usage(why); }
+        }
     }
-    if (argc - i < 2) return usage(argc - i < 1 ? "no model given" : "no image given");
-    const char *model_path = argv[i++];
+    if (*npos < 2) return usage(*npos < 1 ? "no model given" : "no image given");
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    vit_options opts;
+    memset(&opts, 0, sizeof(opts));
+    int top = 5, npos = 0;
+    int *pos = (int *)malloc((size_t)argc * sizeof(int));
+    if (!pos) { fprintf(stderr, "vit-classify: out of memory\n"); return 1; }
+    int rc = parse_args(argc, argv, &opts, &top, pos, &npos);
+    if (rc) { free(pos); return rc < 0 ? 0 : rc; }
+    const char *model_path = argv[pos[0]];
 
     double t0 = seconds();
     vit_model *model = NULL;
     vit_status st = vit_load(model_path, &opts, &model);
     if (st != VIT_OK) {
         fprintf(stderr, "vit-classify: cannot load '%s': %s: %s\n", model_path, vit_status_string(st), vit_last_error(NULL));
+        free(pos);
         return 1;
     }
     const vit_config *cfg = vit_model_config(model);
     if (cfg->num_classes == 0) {
         fprintf(stderr, "vit-classify: '%s' has no classifier head (a feature extractor); nothing to classify\n", model_path);
         vit_free(model);
+        free(pos);
         return 1;
     }
     fprintf(stderr, "model: %s ViT, %dx%d input, %d channels, width %d, depth %d, %d heads, %d classes; %s %s; loaded in %.0f ms\n",
@@ -92,23 +110,25 @@ int main(int argc, char **argv) {
     if (top > cfg->num_classes) top = cfg->num_classes;
     int *classes = (int *)malloc((size_t)top * sizeof(int));
     float *probs = (float *)malloc((size_t)top * sizeof(float));
-    if (!classes || !probs) { fprintf(stderr, "vit-classify: out of memory\n"); vit_free(model); return 1; }
+    if (!classes || !probs) { fprintf(stderr, "vit-classify: out of memory\n"); free(classes); free(probs); free(pos); vit_free(model); return 1; }
     int failed = 0;
-    for (; i < argc; i++) {
+    for (int p = 1; p < npos; p++) {
+        const char *image = argv[pos[p]];
         double t = seconds();
-        st = vit_classify_file(model, argv[i], top, classes, probs);
+        st = vit_classify_file(model, image, top, classes, probs);
         if (st != VIT_OK) {
             fprintf(stderr, "vit-classify: %s: %s\n", vit_status_string(st), vit_last_error(model));
             failed++;
             continue;
         }
-        printf("%s\n", argv[i]);
+        printf("%s\n", image);
         for (int k = 0; k < top; k++) printf("  %6.2f%%  %s (%d)\n", probs[k] * 100.0f, vit_label(model, classes[k]), classes[k]);
         fflush(stdout);
-        fprintf(stderr, "%s: %.1f ms\n", argv[i], (seconds() - t) * 1e3);
+        fprintf(stderr, "%s: %.1f ms\n", image, (seconds() - t) * 1e3);
     }
     free(classes);
     free(probs);
+    free(pos);
     vit_free(model);
     return failed ? 1 : 0;
 }

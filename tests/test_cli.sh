@@ -121,6 +121,15 @@ lines_per_image() { awk '/^ /{n++; next} {if (seen) printf "%d ", n; n = 0; seen
 run "$CLASSIFY" --top 3 "$MODEL" "$GOOD1" "$GOOD2"
 got=$(lines_per_image "$TMP/out")
 [ "$rc" -eq 0 ] && [ "$got" = "3 3 " ] && ok "classify: --top 3 prints 3 lines per image" || not_ok "classify: --top 3: exit $rc, lines per image '$got' (want '3 3 ')"
+run "$CLASSIFY" "$MODEL" --top 3 "$GOOD1" --threads 1 "$GOOD2"
+got=$(lines_per_image "$TMP/out")
+[ "$rc" -eq 0 ] && [ "$got" = "3 3 " ] && ok "classify: options after the model and between images" ||
+    not_ok "classify: options after the model: exit $rc, lines per image '$got' (want '3 3 ')"
+cp "$GOOD1" "$TMP/--top"
+run "$CLASSIFY" --top 1 -- "$MODEL" "$TMP/--top"
+[ "$rc" -eq 0 ] && [ "$(head -1 "$TMP/out")" = "$TMP/--top" ] && ok "classify: after --, a file named like an option is an image" ||
+    not_ok "classify: after --: exit $rc, stdout '$(head -c 200 "$TMP/out" | tr '\n' '|')'"
+expect "classify: unknown option after the model" 2 "unknown option '--bogus'" "$CLASSIFY" "$MODEL" "$GOOD1" --bogus
 run "$CLASSIFY" --top 50 "$MODEL" "$GOOD1"
 got=$(lines_per_image "$TMP/out")
 [ "$rc" -eq 0 ] && [ "$got" = "10 " ] && ok "classify: --top 50 on a 10-class model prints 10" || not_ok "classify: --top 50: exit $rc, lines '$got' (want '10 ')"
