@@ -17,6 +17,7 @@
 // usage: test_gpu_model DIR... [--timm DIR...]
 #define VIT_IMPLEMENTATION
 #include "../vit.h"
+#include "test_util.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,40 +30,6 @@ int main(void) {
     return 0;
 }
 #else
-
-typedef struct reference {
-    int n, c, h, w, k, d;
-    float *input, *logits, *features;
-} reference;
-
-static int read_reference(const char *path, reference *r) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return 0;
-    int hdr[8];
-    int ok = fread(hdr, sizeof(int), 8, f) == 8 && hdr[0] == 0x46455256;
-    if (ok) {
-        r->n = hdr[1]; r->c = hdr[2]; r->h = hdr[3]; r->w = hdr[4]; r->k = hdr[5]; r->d = hdr[6];
-        size_t ni = (size_t)r->n * r->c * r->h * r->w, nl = (size_t)r->n * r->k, nf = (size_t)r->n * r->d;
-        r->input = (float *)malloc(ni * 4 + 4);
-        r->logits = (float *)malloc(nl * 4 + 4);
-        r->features = (float *)malloc(nf * 4 + 4);
-        ok = fread(r->input, 4, ni, f) == ni && fread(r->logits, 4, nl, f) == nl && fread(r->features, 4, nf, f) == nf;
-    }
-    fclose(f);
-    return ok;
-}
-
-// max |a - b| / max |b|; NaN or Inf in a gives +inf
-static double rel_err(const float *a, const float *b, size_t n) {
-    double md = 0, mr = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!isfinite(a[i])) return INFINITY;
-        double d = fabs((double)a[i] - b[i]);
-        if (d > md) md = d;
-        if (fabs(b[i]) > mr) mr = fabs(b[i]);
-    }
-    return mr > 0 ? md / mr : md;
-}
 
 // images whose top-1 differs although the reference's lead exceeds 2 * tol * max|ref|
 static int top1_diff(const float *got, const float *ref, int n, int k, double tol, int *ties) {
