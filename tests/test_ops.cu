@@ -2,7 +2,8 @@
 // launchers (vit__<op>_cuda) the forward pass uses, on fresh random data from a
 // fixed-seed PRNG. Awkward sizes (N = 197, 50, 1; C = 33, 132 and head sizes
 // from them; batch 1 and 3) and real ViT sizes; fp32, bf16 and fp16; every GEMM
-// kernel (FMA, mma.sync vector/scalar loads, wgmma 128/256 where the GPU has it).
+// kernel (FMA, mma.sync vector/scalar loads, wgmma cooperative 128/256 and
+// ping-pong 128 where the GPU has it).
 // Outputs are poisoned with NaN before each run and a guard region after each
 // output must stay unchanged.
 //
@@ -163,6 +164,7 @@ static const char *gemm_name(int ran) {
     case VIT__RAN_MMA_SCALAR + 10: return "mma64-scalar";
     case VIT__RAN_WGMMA128: return "wgmma128";
     case VIT__RAN_WGMMA256: return "wgmma256";
+    case VIT__RAN_PP128: return "wgmma-pingpong128";
     default: return "?";
     }
 }
@@ -284,8 +286,8 @@ static void test_patch(vit_model *m, int B, int Cin, int S, int P, int C, int cl
         // batches run), the GEMM kernel forced: wgmma where there is one
         size_t ns = (size_t)B * G * G * CPP;
         dbuf dscr = dalloc(ns * sizeof(T));
-        int paths[2] = {VIT__GEMM_WGMMA256, VIT__GEMM_MMA};
-        for (int pi = m->cuda->wgmma ? 0 : 1; pi < 2; pi++) {
+        int paths[3] = {VIT__GEMM_WGMMA256, VIT__GEMM_PP128, VIT__GEMM_MMA};
+        for (int pi = m->cuda->wgmma ? 0 : 2; pi < 3; pi++) {
             m->cuda->gemm_path = paths[pi];
             cudaMemset(dx.p, 0xFF, dx.bytes); // poisoned again
             st = vit__patch_embed_cuda<T>((float *)dx.p, (const float *)dimg.p, (const T *)dw.p, (const float *)db.p, B, Cin, S, P, C, &fz, dscr.p, ns, m, 0);
@@ -402,8 +404,8 @@ static void test_head(vit_model *m, int B, int C, int K) {
 template <typename T>
 static void run_dtype(vit_model *m) {
     int half = sizeof(T) == 2;
-    int paths[5] = {VIT__GEMM_AUTO, VIT__GEMM_MMA, VIT__GEMM_MMA64, VIT__GEMM_WGMMA128, VIT__GEMM_WGMMA256};
-    int npaths = half ? (m->cuda->wgmma ? 5 : 3) : 1;
+    int paths[6] = {VIT__GEMM_AUTO, VIT__GEMM_MMA, VIT__GEMM_MMA64, VIT__GEMM_WGMMA128, VIT__GEMM_WGMMA256, VIT__GEMM_PP128};
+    int npaths = half ? (m->cuda->wgmma ? 6 : 3) : 1;
     if (half && !m->cuda->wgmma) printf("SKIP linear %s wgmma: no sm_90a GPU/code here\n", dname<T>());
     // patch embedding
     test_patch<T>(m, 1, 3, 40, 8, 72, 1, 1);
@@ -433,6 +435,11 @@ static void run_dtype(vit_model *m) {
             test_linear<T>(m, 591, 768, 768, VIT__EP_BIAS_RESIDUAL, 0, p);
             test_linear<T>(m, 394, 192, 576, VIT__EP_BIAS, 0, p); // ViT-Ti qkv, batch 2
             test_linear<T>(m, 197, 3072, 768, VIT__EP_BIAS_RESIDUAL, 1, p); // ViT-B fc2 at batch 1: split-K
+            // more tiles than CTAs: the persistent kernels' later tiles, ring phases
+            // wrapping, both ping-pong consumers busy (K = 128: fewer k-steps than stages)
+            test_linear<T>(m, 6000, 320, 1024, VIT__EP_BIAS_GELU, 0, p);
+            test_linear<T>(m, 6000, 128, 512, VIT__EP_BIAS, 0, p);
+            test_linear<T>(m, 5000, 512, 776, VIT__EP_BIAS_RESIDUAL, 1, p);
         }
     }
     // split-K forced on every epilogue (its reduction kernel), odd slice counts and K tails
@@ -479,6 +486,37 @@ static void run_dtype(vit_model *m) {
     if (!small_only) test_head<T>(m, 17, 768, 1000);
 }
 
+// ---- GELU of the bf16/fp16 epilogues (vit__gelu_fast) against erf in double,
+// on every 1/1024 step of [-32, 32] and at the infinities
+__global__ void gelu_fast_kernel(float *out, const float *x, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = vit__gelu_fast(x[i]);
+}
+
+static void test_gelu_fast(void) {
+    int n = 64 * 1024 + 1 + 2;
+    float *x = (float *)malloc(sizeof(float) * n), *got;
+    for (int i = 0; i < n - 2; i++) x[i] = -32.0f + (float)i / 1024.0f;
+    x[n - 2] = INFINITY;
+    x[n - 1] = 1e-30f;
+    dbuf dx = dupload<float>(x, (size_t)n), dout = dalloc(sizeof(float) * n);
+    gelu_fast_kernel<<<(n + 255) / 256, 256>>>((float *)dout.p, (const float *)dx.p, n);
+    vit_status st = cuda_ok(cudaDeviceSynchronize(), "gelu_fast_kernel") ? VIT_OK : VIT_ERROR_CUDA;
+    got = ddownload<float>(dout, (size_t)n);
+    double worst = 0.0;
+    int ok = st == VIT_OK && guard_ok(dout) && got[n - 2] == INFINITY;
+    for (int i = 0; i < n; i++) {
+        if (i == n - 2) continue;
+        double ref = 0.5 * x[i] * erfc(-x[i] / sqrt(2.0)), e = fabs(got[i] - ref);
+        if (!(e <= 2e-5)) ok = 0; // NaN fails too
+        if (e > worst) worst = e;
+    }
+    if (ok) passed++; else failed++;
+    printf("%s gelu_fast on [-32, 32] step 1/1024, +inf, 1e-30: max |gpu - erf GELU| %.3e (tol 2e-5)\n", ok ? "OK" : "NOT OK", worst);
+    free(x); free(got);
+    dfree(dx); dfree(dout);
+}
+
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0); // progress survives a crash
     for (int i = 1; i < argc; i++) if (!strcmp(argv[i], "--small")) small_only = 1;
@@ -502,6 +540,7 @@ int main(int argc, char **argv) {
     cudaDeviceProp prop;
     cudaGetDeviceProperties(&prop, 0);
     printf("# %s, sm_%d, %d SMs, wgmma kernels %s\n", prop.name, m->cuda->cc, m->cuda->sm_count, m->cuda->wgmma ? "on" : "off");
+    test_gelu_fast();
     run_dtype<float>(m);
     run_dtype<__nv_bfloat16>(m);
     run_dtype<__half>(m);

@@ -16,10 +16,12 @@
 //   0 default, 1 never, n >= 2 forced) for model and layer; VIT_ATTN_WARPS=1|4
 //   forces the warps per attention CTA (vit__cuda_state.attn_warps); VIT_PDL=0
 //   turns programmatic dependent launches off (vit__cuda_state.pdl); VIT_ATTN_FULL=1|2
-//   never/always takes the whole-K/V attention kernel (vit__cuda_state.attn_full).
+//   never/always takes the whole-K/V attention kernel (vit__cuda_state.attn_full);
+//   VIT_GEMM=n forces the bf16/fp16 GEMM kernel (vit__cuda_state.gemm_path, VIT__GEMM_*).
 //   vit_bench gemm M N K ITERS
 //       one bf16 GEMM (out = A W^T + bias) through vit__linear_cuda, the kernel
-//       the forward pass picks; prints median ms and TFLOP/s.
+//       the forward pass picks (or VIT_GEMM's); prints median ms and TFLOP/s.
+//       VIT_EP=1: bias + GELU epilogue; 2: fp32 out += result (the residual).
 #define VIT_IMPLEMENTATION
 #include "../vit.h"
 #include <stdio.h>
@@ -60,6 +62,7 @@ static int bench_model(const char *dir, const char *dtype, int batch, int iters)
     if (getenv("VIT_ATTN_WARPS")) m->cuda->attn_warps = atoi(getenv("VIT_ATTN_WARPS"));
     if (getenv("VIT_PDL")) m->cuda->pdl = atoi(getenv("VIT_PDL"));
     if (getenv("VIT_ATTN_FULL")) m->cuda->attn_full = atoi(getenv("VIT_ATTN_FULL"));
+    if (getenv("VIT_GEMM")) m->cuda->gemm_path = atoi(getenv("VIT_GEMM"));
     const vit_config *c = vit_model_config(m);
     size_t per = (size_t)c->in_chans * c->image_size * c->image_size, K = (size_t)(c->num_classes ? c->num_classes : 1);
     float *h = (float *)malloc(per * batch * sizeof(float));
@@ -175,6 +178,7 @@ static int bench_layer(const char *dir, const char *dtype, int batch, int iters)
     if (getenv("VIT_ATTN_WARPS")) m->cuda->attn_warps = atoi(getenv("VIT_ATTN_WARPS"));
     if (getenv("VIT_PDL")) m->cuda->pdl = atoi(getenv("VIT_PDL"));
     if (getenv("VIT_ATTN_FULL")) m->cuda->attn_full = atoi(getenv("VIT_ATTN_FULL"));
+    if (getenv("VIT_GEMM")) m->cuda->gemm_path = atoi(getenv("VIT_GEMM"));
     const vit_config *c = vit_model_config(m);
     size_t per = (size_t)c->in_chans * c->image_size * c->image_size;
     float *h = (float *)malloc(per * batch * sizeof(float));
@@ -194,6 +198,8 @@ static int bench_layer(const char *dir, const char *dtype, int batch, int iters)
 static int bench_gemm(int M, int N, int K, int iters) {
     vit_model *m = (vit_model *)calloc(1, sizeof(vit_model));
     if (vit__cuda_open(m, 0) != VIT_OK) { printf("{\"error\": \"%s\"}\n", m->error); return 1; }
+    if (getenv("VIT_GEMM")) m->cuda->gemm_path = atoi(getenv("VIT_GEMM"));
+    int ep = getenv("VIT_EP") ? atoi(getenv("VIT_EP")) : 0;
     size_t na = (size_t)M * K, nw = (size_t)N * K;
     __nv_bfloat16 *ha = (__nv_bfloat16 *)malloc(na * 2), *hw = (__nv_bfloat16 *)malloc(nw * 2);
     float *tmp = (float *)malloc((na > nw ? na : nw) * 4);
@@ -205,7 +211,8 @@ static int bench_gemm(int M, int N, int K, int iters) {
     float *db;
     CK(cudaMalloc(&da, na * 2));
     CK(cudaMalloc(&dw, nw * 2));
-    CK(cudaMalloc(&dout, (size_t)M * N * 2));
+    CK(cudaMalloc(&dout, (size_t)M * N * 4));
+    CK(cudaMemset(dout, 0, (size_t)M * N * 4));
     CK(cudaMalloc((void **)&db, (size_t)N * 4));
     CK(cudaMemset(db, 0, (size_t)N * 4));
     CK(cudaMemcpy(da, ha, na * 2, cudaMemcpyHostToDevice));
@@ -216,7 +223,8 @@ static int bench_gemm(int M, int N, int K, int iters) {
     float *t = (float *)malloc(sizeof(float) * iters);
     for (int i = -3; i < iters; i++) {
         CK(cudaEventRecord(e0, 0));
-        vit_status st = vit__linear_cuda<__nv_bfloat16>(dout, (const __nv_bfloat16 *)da, (const __nv_bfloat16 *)dw, db, M, K, N, VIT__EP_BIAS, NULL, m, 0);
+        vit_status st = vit__linear_cuda<__nv_bfloat16>(dout, (const __nv_bfloat16 *)da, (const __nv_bfloat16 *)dw, db, M, K, N,
+                                                           ep == 1 ? VIT__EP_BIAS_GELU : ep == 2 ? VIT__EP_BIAS_RESIDUAL : VIT__EP_BIAS, NULL, m, 0);
         if (st != VIT_OK) { printf("{\"error\": \"%s\"}\n", m->error); return 1; }
         CK(cudaEventRecord(e1, 0));
         CK(cudaEventSynchronize(e1));
