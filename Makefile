@@ -26,7 +26,7 @@ SHELL      := /bin/bash
 export OMP_WAIT_POLICY ?= passive  # the tests share 2 cores with the build; spinning threads starve it
 
 .PHONY: bench-cpu lint
-.PHONY: all cpu cuda test test-cpu test-asan test-tsan test-valgrind test-compile test-gpu bench demo clean deps fuzz fuzz-smoke
+.PHONY: all cpu cuda test test-cpu test-asan test-tsan test-valgrind test-compile test-gpu bench bench-max-autotune demo clean deps fuzz fuzz-smoke
 
 all: cpu cuda
 
@@ -222,6 +222,11 @@ test-gpu: $(BUILD)/test_ops $(BUILD)/test_gpu_model $(BUILD)/test_gpu_faults
 # vit.h vs timm eager / torch.compile, written to BENCHMARKS.md (needs torch, timm, a GPU)
 bench: $(BUILD)/vit_bench
 	python3 tools/bench.py --bin $(BUILD)/vit_bench --out BENCHMARKS.md
+
+# ViT-B/16 batch 256 against torch.compile max-autotune-no-cudagraphs alone (its
+# compile takes minutes: a second device call), to bench-max-autotune.md
+bench-max-autotune: $(BUILD)/vit_bench
+	python3 tools/bench.py --bin $(BUILD)/vit_bench --max-autotune --out bench-max-autotune.md --command "make bench-max-autotune"
 
 clean:
 	rm -rf $(BUILD)

@@ -324,6 +324,12 @@ static __device__ __forceinline__ void vit__tma_reduce_add(const CUtensorMap *ma
                  ::"l"((uint64_t)map), "r"(c0), "r"(c1), "r"(vit__smem_u32(src)) : "memory");
     asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
 }
+// shared -> global: the smem box to (c0 = column, c1 = row) of the tensor map's matrix
+static __device__ __forceinline__ void vit__tma_store(const CUtensorMap *map, const void *src, int c0, int c1) {
+    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];\n"
+                 ::"l"((uint64_t)map), "r"(c0), "r"(c1), "r"(vit__smem_u32(src)) : "memory");
+    asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+}
 static __device__ __forceinline__ void vit__wg_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
 static __device__ __forceinline__ void vit__wg_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
 template <int N> static __device__ __forceinline__ void vit__wg_wait() { asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory"); }
@@ -716,125 +722,97 @@ __global__ void __launch_bounds__(WM * WN * 32) vit__linear_mma_kernel(vit__gemm
 //   cooperative (PP false): both consumers work on one 128 x BN tile, 64 rows
 //     each, and so run their epilogues at the same time, tensor cores idle;
 //   ping-pong (PP true, BN 128): each consumer owns every other 128 x 128 tile
-//     (two 64-row wgmma blocks), so one's epilogue (GELU, the residual's loads) runs while the
+//     (two 64-row wgmma blocks), so one's epilogue (GELU, say) runs while the
 //     other's main loop keeps the tensor cores busy. The ring is filled in tile
 //     order; named barriers 3 and 4 keep the main loops in that order too.
-// Out-of-range rows/columns/K are zero-filled by TMA.
+// The epilogue goes out through shared memory and the TMA (vit__wg_epilogue_tma)
+// except for the patch embedding's scattered token rows (vit__wg_epilogue).
+// Out-of-range rows/columns/K are zero-filled by TMA loads and skipped by its stores.
 #define VIT__WG_BK 64
 #define VIT__WG_BM 128 // tile rows
-// ring stages; one fewer with R, the residual epilogue's staging boxes
-#define VIT__WG_ST(BN, R) (((BN) == 256 ? 4 : 6) - (R))
-#define VIT__WG_RED_BOX (64 * 32) // fp32 staging box of the residual epilogue: 64 rows x 128 bytes
-// ring + residual staging (2 consumer wg x 2 boxes) + the ring's barriers + per
+// ring stages; one fewer with S, the TMA epilogue's staging boxes
+#define VIT__WG_ST(BN, S) (((BN) == 256 ? 4 : 6) - (S))
+#define VIT__WG_BOX 8192 // bytes of one epilogue staging box: 64 rows x 128 bytes
+// ring + epilogue staging (2 consumer wg x 2 boxes) + the ring's barriers + per
 // consumer warpgroup two (parity) tiles' bias and scale + alignment
-#define VIT__WG_SMEM(BN, R) (VIT__WG_ST(BN, R) * (VIT__WG_BM + (BN)) * VIT__WG_BK * 2 + (R) * 2 * 2 * VIT__WG_RED_BOX * 4 + 2 * VIT__WG_ST(BN, R) * 8 + \
+#define VIT__WG_SMEM(BN, S) (VIT__WG_ST(BN, S) * (VIT__WG_BM + (BN)) * VIT__WG_BK * 2 + (S) * 2 * 2 * VIT__WG_BOX + 2 * VIT__WG_ST(BN, S) * 8 + \
                              2 * 2 * 2 * (BN) * 4 + 1024)
 
-// The epilogue of one 64-row wgmma block d (this thread: rows row and row + 8,
-// columns n0 + 8 j + 2 q, +1), bias and scale of the tile's columns in eb, es.
-template <typename T, int BN, int EP>
-static __device__ __forceinline__ void vit__wg_epilogue(const vit__gemm_args &g, const float *d, int row, int n0, const float *eb, const float *es, int q) {
-    if (EP == VIT__EP_BIAS || EP == VIT__EP_BIAS_GELU) {
-        // 16-byte stores: a 4x4 transpose of bf16/fp16 pairs inside each quad
-        // gives lane q the 8 columns of chunk j0 + q (N % 8 == 0 on this path)
+// The patch embedding's epilogue of one 64-row wgmma block d (this thread: rows
+// row and row + 8, columns n0 + 8 j + 2 q, +1; bias of the tile's columns in eb):
+// token row of patch r = acc + bias + pos, fp32. The loads of 8 chunks of pos go
+// out together.
+template <int BN>
+static __device__ __forceinline__ void vit__wg_epilogue_patch(const vit__gemm_args &g, const float *d, int row, int n0, const float *eb, int q) {
 #pragma unroll
-        for (int j0 = 0; j0 < BN / 8; j0 += 4)
+    for (int j0 = 0; j0 < BN / 8; j0 += 8) {
+        float2 pr[8][2];
+#pragma unroll
+        for (int jj = 0; jj < 8; jj++)
 #pragma unroll
             for (int hr = 0; hr < 2; hr++) {
-                uint32_t p[4], o[4] = {0u, 0u, 0u, 0u};
-#pragma unroll
-                for (int jj = 0; jj < 4; jj++) {
-                    float2 bb = *(const float2 *)(eb + (j0 + jj) * 8 + q * 2);
-                    float v0 = d[4 * (j0 + jj) + 2 * hr] + bb.x, v1 = d[4 * (j0 + jj) + 2 * hr + 1] + bb.y;
-                    if (EP == VIT__EP_BIAS_GELU) { v0 = vit__gelu_fast(v0); v1 = vit__gelu_fast(v1); }
-                    p[jj] = vit__pack2<T>(v0, v1);
-                }
-#pragma unroll
-                for (int r = 0; r < 4; r++) {
-                    int k = q ^ r; // send my pair of chunk k; receive lane k's pair of chunk q
-                    uint32_t send = k == 0 ? p[0] : k == 1 ? p[1] : k == 2 ? p[2] : p[3];
-                    uint32_t got = __shfl_xor_sync(0xffffffffu, send, r);
-#pragma unroll
-                    for (int e = 0; e < 4; e++) o[e] = e == k ? got : o[e];
-                }
-                int r = row + 8 * hr, col = n0 + (j0 + q) * 8;
-                if (r < g.M && col < g.N) *(uint4 *)((T *)g.out + (size_t)r * g.N + col) = make_uint4(o[0], o[1], o[2], o[3]);
+                int r = row + 8 * hr, col = n0 + (j0 + jj) * 8 + q * 2;
+                pr[jj][hr] = g.pos && r < g.M && col < g.N ? *(const float2 *)(g.pos + (size_t)(r % g.gg) * g.N + col) : make_float2(0.0f, 0.0f);
             }
-    } else {
-        // BIAS_RESIDUAL: x += scale * (acc + bias), fp32, in place. PATCH: token
-        // row of patch r = acc + bias + pos. The loads of 8 chunks (x, or pos)
-        // go out together (one at a time, each would wait for the store
-        // before it, which may alias).
-        auto src = [&](int r, int col) -> const float * {
-            if (EP == VIT__EP_PATCH) return g.pos ? g.pos + (size_t)(r % g.gg) * g.N + col : NULL;
-            return (const float *)g.out + (size_t)r * g.N + col;
-        };
-        auto dst = [&](int r, int col) -> float * {
-            if (EP == VIT__EP_PATCH) return (float *)g.out + ((size_t)(r / g.gg) * g.tokens + g.prefix + r % g.gg) * g.N + col;
-            return (float *)g.out + (size_t)r * g.N + col;
-        };
 #pragma unroll
-        for (int j0 = 0; j0 < BN / 8; j0 += 8) {
-            float2 xr[8][2];
+        for (int jj = 0; jj < 8; jj++) {
+            int col = n0 + (j0 + jj) * 8 + q * 2;
+            if (col >= g.N) continue;
+            float2 bb = *(const float2 *)(eb + (j0 + jj) * 8 + q * 2);
 #pragma unroll
-            for (int jj = 0; jj < 8; jj++)
-#pragma unroll
-                for (int hr = 0; hr < 2; hr++) {
-                    int r = row + 8 * hr, col = n0 + (j0 + jj) * 8 + q * 2;
-                    const float *p = r < g.M && col < g.N ? src(r, col) : NULL;
-                    xr[jj][hr] = p ? *(const float2 *)p : make_float2(0.0f, 0.0f);
-                }
-#pragma unroll
-            for (int jj = 0; jj < 8; jj++) {
-                int col = n0 + (j0 + jj) * 8 + q * 2;
-                if (col >= g.N) continue;
-                float2 bb = *(const float2 *)(eb + (j0 + jj) * 8 + q * 2), sc = *(const float2 *)(es + (j0 + jj) * 8 + q * 2);
-#pragma unroll
-                for (int hr = 0; hr < 2; hr++) {
-                    int r = row + 8 * hr;
-                    if (r >= g.M) continue;
-                    float2 x = xr[jj][hr];
-                    float v0 = d[4 * (j0 + jj) + 2 * hr] + bb.x, v1 = d[4 * (j0 + jj) + 2 * hr + 1] + bb.y;
-                    if (EP == VIT__EP_PATCH) { x.x = v0 + x.x; x.y = v1 + x.y; }
-                    else { x.x += sc.x * v0; x.y += sc.y * v1; }
-                    *(float2 *)dst(r, col) = x;
-                }
+            for (int hr = 0; hr < 2; hr++) {
+                int r = row + 8 * hr;
+                if (r >= g.M) continue;
+                float *o = (float *)g.out + ((size_t)(r / g.gg) * g.tokens + g.prefix + r % g.gg) * g.N + col;
+                *(float2 *)o = make_float2(d[4 * (j0 + jj) + 2 * hr] + bb.x + pr[jj][hr].x, d[4 * (j0 + jj) + 2 * hr + 1] + bb.y + pr[jj][hr].y);
             }
         }
     }
 }
-
 #ifdef VIT__SM90A
-// BIAS_RESIDUAL: x += scale * (acc + bias) as an add in L2 (a TMA reduction):
-// the warpgroup writes 64 x 32 fp32 boxes to shared memory (128-byte swizzle,
-// two boxes it alternates between) and one thread sends each to x, so no load
-// of x holds up the epilogue and the adds overlap the next tile's main loop.
-// Each element gets one add: the same bits on every run. r0: the block's first
-// row; nbox counts this warpgroup's boxes (which one is free).
-template <int BN>
-static __device__ __forceinline__ void vit__wg_epilogue_reduce(const CUtensorMap *tmo, const float *d, int r0, int n0, const float *eb, const float *es,
-                                                               float *stage, int &nbox, int bar, int t) {
+// The epilogue of one 64-row wgmma block d through the TMA: the warpgroup writes
+// 64-row x 128-byte boxes of results to shared memory (128-byte swizzle, two
+// boxes it alternates between) and one thread sends each out, so the epilogue
+// never waits on global memory and the copies overlap the next tile's main loop.
+//   BIAS, BIAS_GELU: act(acc + bias) in T, 64 x 64 boxes, stored;
+//   BIAS_RESIDUAL: scale * (acc + bias) in fp32, 64 x 32 boxes, added to x in
+//     L2 (a TMA reduction; each element gets one add: the same bits every run).
+// This thread holds rows rl0 and rl0 + 8 of the block, columns 8 j + 2 q, +1.
+// r0: the block's first row; nbox counts this warpgroup's boxes (which is free).
+template <typename T, int BN, int EP>
+static __device__ __forceinline__ void vit__wg_epilogue_tma(const CUtensorMap *tmo, const float *d, int r0, int n0, const float *eb, const float *es,
+                                                            unsigned char *stage, int &nbox, int bar, int t) {
+    const int RES = EP == VIT__EP_BIAS_RESIDUAL, ES = RES ? 4 : 2, W = 128 / ES; // element size, box width
     int rl0 = (t >> 5) * 16 + ((t & 31) >> 2), q = t & 3;
 #pragma unroll
-    for (int jb = 0; jb < BN / 32; jb++, nbox++) {
-        float *box = stage + (nbox & 1) * VIT__WG_RED_BOX;
+    for (int jb = 0; jb < BN / W; jb++, nbox++) {
+        unsigned char *box = stage + (nbox & 1) * VIT__WG_BOX;
         if (t == 0) asm volatile("cp.async.bulk.wait_group.read 1;\n" ::: "memory"); // the box sent two boxes ago has been read
         asm volatile("bar.sync %0, 128;\n" ::"r"(bar) : "memory");
 #pragma unroll
-        for (int jj = 0; jj < 4; jj++) {
-            int j = jb * 4 + jj, c = jj * 8 + 2 * q; // c: column inside the box
+        for (int jj = 0; jj < W / 8; jj++) {
+            int j = jb * (W / 8) + jj, cb = (jj * 8 + 2 * q) * ES; // cb: byte of the column pair in the box row
             float2 bb = *(const float2 *)(eb + j * 8 + 2 * q), sc = *(const float2 *)(es + j * 8 + 2 * q);
 #pragma unroll
             for (int hr = 0; hr < 2; hr++) {
                 int rl = rl0 + 8 * hr;
-                float v0 = sc.x * (d[4 * j + 2 * hr] + bb.x), v1 = sc.y * (d[4 * j + 2 * hr + 1] + bb.y);
-                // 128-byte swizzle: 16-byte chunk c / 4 of row rl sits at chunk (c / 4) ^ (rl % 8)
-                *(float2 *)((char *)box + rl * 128 + ((((c >> 2) ^ rl) & 7) << 4) + (c & 3) * 4) = make_float2(v0, v1);
+                float v0 = d[4 * j + 2 * hr] + bb.x, v1 = d[4 * j + 2 * hr + 1] + bb.y;
+                // 128-byte swizzle: 16-byte chunk k of row rl sits at chunk k ^ (rl % 8)
+                unsigned char *o = box + rl * 128 + ((((cb >> 4) ^ rl) & 7) << 4) + (cb & 15);
+                if (RES) {
+                    *(float2 *)o = make_float2(sc.x * v0, sc.y * v1);
+                } else {
+                    if (EP == VIT__EP_BIAS_GELU) { v0 = vit__gelu_fast(v0); v1 = vit__gelu_fast(v1); }
+                    *(uint32_t *)o = vit__pack2<T>(v0, v1);
+                }
             }
         }
         asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); // the writes, seen by the TMA unit
         asm volatile("bar.sync %0, 128;\n" ::"r"(bar) : "memory");
-        if (t == 0) vit__tma_reduce_add(tmo, box, n0 + jb * 32, r0);
+        if (t == 0) {
+            if (RES) vit__tma_reduce_add(tmo, box, n0 + jb * W, r0);
+            else vit__tma_store(tmo, box, n0 + jb * W, r0);
+        }
     }
 }
 #endif
@@ -845,16 +823,16 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
     vit__pdl_wait();
     vit__pdl_launch();
 #ifdef VIT__SM90A
-    const int R = EP == VIT__EP_BIAS_RESIDUAL; // the residual through TMA reductions (tmo: x as fp32 64 x 32 boxes)
+    const int S = EP != VIT__EP_PATCH; // the epilogue through the TMA (tmo: the output in 64-row x 128-byte boxes)
     static_assert(!PP || BN == 128, "ping-pong: 128 x 128 tiles (two 64 x 128 accumulator blocks per thread)");
-    const int BM = VIT__WG_BM, BK = VIT__WG_BK, ST = VIT__WG_ST(BN, R);
+    const int BM = VIT__WG_BM, BK = VIT__WG_BK, ST = VIT__WG_ST(BN, S);
     const int MI = PP ? 2 : 1; // 64-row wgmma blocks per consumer and tile
     extern __shared__ __align__(1024) unsigned char vit__smem_wg[];
     unsigned char *base = (unsigned char *)(((uintptr_t)vit__smem_wg + 1023) & ~(uintptr_t)1023); // 128B swizzle atoms need 1024-byte alignment
     T *sA = (T *)base;         // [ST][BM][BK]
     T *sB = sA + ST * BM * BK; // [ST][BN][BK]
-    float *sRed = (float *)(sB + ST * BN * BK); // R: [2 consumer wg][2][VIT__WG_RED_BOX]
-    uint64_t *full = (uint64_t *)(sRed + R * 2 * 2 * VIT__WG_RED_BOX), *empty = full + ST;
+    unsigned char *sOut = (unsigned char *)(sB + ST * BN * BK); // S: [2 consumer wg][2][VIT__WG_BOX]
+    uint64_t *full = (uint64_t *)(sOut + S * 2 * 2 * VIT__WG_BOX), *empty = full + ST;
     float *sEp = (float *)(empty + ST); // [2 consumer wg][2 parity][bias, scale][BN]
     int wg = threadIdx.x >> 7, t = threadIdx.x & 127;
     if (threadIdx.x == 0) {
@@ -935,11 +913,11 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
             asm volatile("bar.sync %0, 128;\n" ::"r"(wg) : "memory"); // this warpgroup's named barrier (1 or 2)
 #pragma unroll
             for (int mi = 0; mi < MI; mi++) {
-                if (R) vit__wg_epilogue_reduce<BN>(&tmo, d[mi], m0 + (PP ? mi : c) * 64, n0, eb, es, sRed + c * 2 * VIT__WG_RED_BOX, nbox, wg, t);
-                else vit__wg_epilogue<T, BN, EP>(g, d[mi], m0 + (PP ? mi : c) * 64 + warp * 16 + (lane >> 2), n0, eb, es, lane & 3);
+                if (S) vit__wg_epilogue_tma<T, BN, EP>(&tmo, d[mi], m0 + (PP ? mi : c) * 64, n0, eb, es, sOut + c * 2 * VIT__WG_BOX, nbox, wg, t);
+                else vit__wg_epilogue_patch<BN>(g, d[mi], m0 + (PP ? mi : c) * 64 + warp * 16 + (lane >> 2), n0, eb, lane & 3);
             }
         }
-        if (R && t == 0) asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory"); // the last adds done before the CTA ends
+        if (S && t == 0) asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory"); // the last stores done before the CTA ends
     }
 #else
     (void)tma; (void)tmb; (void)tmo; (void)g;
@@ -1079,16 +1057,17 @@ static vit_status vit__gemm_mma_launch(const vit__gemm_args &g, vit_model *m, cu
 template <typename T, int BN, int EP, bool PP>
 static vit_status vit__gemm_wgmma_launch(const vit__gemm_args &g, vit_model *m, cudaStream_t st) {
     CUtensorMap ma, mb, mo;
-    const int R = EP == VIT__EP_BIAS_RESIDUAL;
+    const int S = EP != VIT__EP_PATCH;
     int bf16 = vit__is_bf16<T>::value, rows = VIT__WG_BM;
     VIT__TRY(vit__tensor_map(m, &ma, g.a, g.M, g.K, rows, bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, VIT__WG_BK));
     VIT__TRY(vit__tensor_map(m, &mb, g.w, g.N, g.K, BN, bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, VIT__WG_BK));
     memset(&mo, 0, sizeof(mo));
-    if (R) VIT__TRY(vit__tensor_map(m, &mo, g.out, g.M, g.N, 64, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 32));
+    if (EP == VIT__EP_BIAS_RESIDUAL) VIT__TRY(vit__tensor_map(m, &mo, g.out, g.M, g.N, 64, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 32));
+    else if (S) VIT__TRY(vit__tensor_map(m, &mo, g.out, g.M, g.N, 64, bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 64));
     int tiles = ((g.M + rows - 1) / rows) * ((g.N + BN - 1) / BN);
     int grid = tiles < m->cuda->sm_count ? tiles : m->cuda->sm_count;
-    VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__linear_wgmma_kernel<T, BN, EP, PP>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__WG_SMEM(BN, R)));
-    VIT__CUDA_TRY(m, vit__launch(m, vit__linear_wgmma_kernel<T, BN, EP, PP>, grid, 384, VIT__WG_SMEM(BN, R), st, ma, mb, mo, g));
+    VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__linear_wgmma_kernel<T, BN, EP, PP>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__WG_SMEM(BN, S)));
+    VIT__CUDA_TRY(m, vit__launch(m, vit__linear_wgmma_kernel<T, BN, EP, PP>, grid, 384, VIT__WG_SMEM(BN, S), st, ma, mb, mo, g));
     m->cuda->last_gemm = PP ? VIT__RAN_PP128 : BN == 256 ? VIT__RAN_WGMMA256 : VIT__RAN_WGMMA128;
     return VIT_OK;
 }

@@ -11,6 +11,9 @@ against torch (cuBLAS) on the ViT-B/16 GEMM shapes at batch 256, and device
 memory. Writes a markdown report.
 
 usage: python3 tools/bench.py --bin build/vit_bench --out BENCHMARKS.md [--deadline 420]
+       python3 tools/bench.py --bin build/vit_bench --max-autotune --out F.md
+           (only ViT-B/16 bf16 batch 256: torch.compile max-autotune-no-cudagraphs,
+           whose compile takes minutes, against eager bf16 and vit.h in the same run)
 """
 
 import argparse
@@ -32,7 +35,8 @@ import timm  # noqa: E402
 from timm.models._hub import save_for_hf  # noqa: E402
 
 T0 = time.time()
-GEMM_NAMES = {1: "fma", 2: "mma.sync", 3: "mma.sync (scalar loads)", 4: "wgmma 128x128", 5: "wgmma 128x256"}
+GEMM_NAMES = {1: "fma", 2: "mma.sync", 3: "mma.sync (scalar loads)", 4: "wgmma 128x128", 5: "wgmma 128x256",
+              6: "wgmma ping-pong 128x128"}
 
 
 def log(*a):
@@ -85,7 +89,10 @@ def main():
     ap.add_argument("--out", default="BENCHMARKS.md")
     ap.add_argument("--deadline", type=float, default=420.0, help="seconds; optional items are skipped after it")
     ap.add_argument("--command", default="make bench")
+    ap.add_argument("--max-autotune", action="store_true", help="only the max-autotune comparison (see usage)")
     args = ap.parse_args()
+    if args.max_autotune:
+        return max_autotune_only(args)
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
     dev = torch.cuda.get_device_name()
@@ -196,6 +203,39 @@ def main():
         json.dump(results, f, indent=1)
     write_report(results, args)
     log("done")
+
+
+def max_autotune_only(args):
+    dev = torch.cuda.get_device_name()
+    log("device", dev, "torch", torch.__version__, "timm", timm.__version__)
+    torch.manual_seed(0)
+    model = timm.create_model("vit_base_patch16_224", pretrained=False).eval()
+    d = os.path.join(tempfile.mkdtemp(prefix="vit_bench_"), "vit_base_patch16_224")
+    save_for_hf(model, d, safe_serialization=True)
+    model = model.cuda().bfloat16()
+    xbf = torch.randn(256, 3, 224, 224, device="cuda").bfloat16()
+    r = {"device": dev, "torch": torch.__version__}
+    with torch.no_grad():
+        r["eager_ms"] = cuda_time(lambda: model(xbf), 20)
+        t = time.time()
+        cm = torch.compile(model, mode="max-autotune-no-cudagraphs", dynamic=False)
+        cm(xbf)
+        torch.cuda.synchronize()
+        r["compile_s"] = time.time() - t
+        r["max_autotune_ms"] = cuda_time(lambda: cm(xbf), 20)
+    del cm
+    torch.cuda.empty_cache()
+    r["ours_ms"] = vit_bench(args.bin, "model", d, "bf16", 256, 20).get("ms")
+    log(json.dumps(r))
+    ips = lambda ms: 256 / (ms * 1e-3)  # noqa: E731
+    txt = (f"ViT-B/16 bf16 batch 256, {dev}, torch {r['torch']}, same run (`{args.command}`): "
+           f"timm eager bf16 {ips(r['eager_ms']):,.0f} img/s ({r['eager_ms']:.2f} ms); "
+           f"torch.compile max-autotune-no-cudagraphs {ips(r['max_autotune_ms']):,.0f} img/s ({r['max_autotune_ms']:.2f} ms, "
+           f"compiled in {r['compile_s']:.0f} s); vit.h {ips(r['ours_ms']):,.0f} img/s ({r['ours_ms']:.2f} ms); "
+           f"vit.h / max-autotune = {r['max_autotune_ms'] / r['ours_ms']:.2f}x.\n")
+    with open(args.out, "w") as f:
+        f.write(txt)
+    print(txt)
 
 
 def fmt(v, spec=".2f"):
