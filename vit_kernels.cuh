@@ -6,8 +6,10 @@
    WHAT RUNS WHERE
       compute dtype  GEMMs                                       attention
       bf16 / fp16    sm_90a: wgmma + TMA, warp-specialised,      mma.sync flash attention
-                     persistent (128x256 or 128x128 tiles);      (online softmax, head size
-                     sm_80/86/89: mma.sync + ldmatrix +          zero-padded to 16/32/64/128)
+                     persistent, ping-pong consumers on 128x128  (online softmax, head size
+                     tiles, epilogue stored (or, for the         zero-padded to 16/32/64/128)
+                     residual, added in L2) by the TMA;
+                     sm_80/86/89: mma.sync + ldmatrix +
                      4-stage cp.async (128x128x32 tiles)
       fp32           FMA SGEMM (128x128x8, no TF32)              FMA flash attention
       Matrices are stored in the compute dtype as (out, in) row-major (K-major),
