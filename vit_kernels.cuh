@@ -968,17 +968,18 @@ __global__ void vit__probe_sm90a_kernel(int *flag) {
     *flag = f;
 }
 
-// 2-D tensor map of a row-major (rows, cols) matrix of type, boxes of box_rows x
-// box_cols (box_cols * element size = 128 bytes) with 128-byte swizzle;
-// out-of-range elements read as zero and are skipped by stores and reductions.
-static vit_status vit__tensor_map(vit_model *m, CUtensorMap *map, const void *ptr, int rows, int cols, int box_rows, CUtensorMapDataType type, int box_cols) {
+// 2-D tensor map of a row-major (rows, cols) matrix of type (fp32, bf16 or fp16),
+// boxes of box_rows x 128 bytes with 128-byte swizzle; out-of-range elements
+// read as zero and are skipped by stores and reductions.
+static vit_status vit__tensor_map(vit_model *m, CUtensorMap *map, const void *ptr, int rows, int cols, int box_rows, CUtensorMapDataType type) {
     typedef CUresult (*encode_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *, const cuuint64_t *,
                                   const cuuint32_t *, const cuuint32_t *, CUtensorMapInterleave, CUtensorMapSwizzle,
                                   CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
     encode_fn enc = (encode_fn)m->cuda->encode;
     cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows};
-    cuuint64_t strides[1] = {(cuuint64_t)cols * (type == CU_TENSOR_MAP_DATA_TYPE_FLOAT32 ? 4 : 2)};
-    cuuint32_t box[2] = {(cuuint32_t)box_cols, (cuuint32_t)box_rows};
+    cuuint32_t esize = type == CU_TENSOR_MAP_DATA_TYPE_FLOAT32 ? 4 : 2;
+    cuuint64_t strides[1] = {(cuuint64_t)cols * esize};
+    cuuint32_t box[2] = {128 / esize, (cuuint32_t)box_rows};
     cuuint32_t estr[2] = {1, 1};
     CUresult r = enc(map, type, 2, (void *)ptr, dims, strides, box, estr,
                      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
@@ -1060,13 +1061,12 @@ template <typename T, int BN, int EP, bool PP>
 static vit_status vit__gemm_wgmma_launch(const vit__gemm_args &g, vit_model *m, cudaStream_t st) {
     CUtensorMap ma, mb, mo;
     const int S = EP != VIT__EP_PATCH;
-    int bf16 = vit__is_bf16<T>::value, rows = VIT__WG_BM;
-    VIT__TRY(vit__tensor_map(m, &ma, g.a, g.M, g.K, rows, bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, VIT__WG_BK));
-    VIT__TRY(vit__tensor_map(m, &mb, g.w, g.N, g.K, BN, bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, VIT__WG_BK));
+    CUtensorMapDataType ty = vit__is_bf16<T>::value ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+    VIT__TRY(vit__tensor_map(m, &ma, g.a, g.M, g.K, VIT__WG_BM, ty)); // 128 bytes = VIT__WG_BK elements
+    VIT__TRY(vit__tensor_map(m, &mb, g.w, g.N, g.K, BN, ty));
     memset(&mo, 0, sizeof(mo));
-    if (EP == VIT__EP_BIAS_RESIDUAL) VIT__TRY(vit__tensor_map(m, &mo, g.out, g.M, g.N, 64, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 32));
-    else if (S) VIT__TRY(vit__tensor_map(m, &mo, g.out, g.M, g.N, 64, bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 64));
-    int tiles = ((g.M + rows - 1) / rows) * ((g.N + BN - 1) / BN);
+    if (S) VIT__TRY(vit__tensor_map(m, &mo, g.out, g.M, g.N, 64, EP == VIT__EP_BIAS_RESIDUAL ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : ty));
+    int tiles = ((g.M + VIT__WG_BM - 1) / VIT__WG_BM) * ((g.N + BN - 1) / BN);
     int grid = tiles < m->cuda->sm_count ? tiles : m->cuda->sm_count;
     VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__linear_wgmma_kernel<T, BN, EP, PP>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__WG_SMEM(BN, S)));
     VIT__CUDA_TRY(m, vit__launch(m, vit__linear_wgmma_kernel<T, BN, EP, PP>, grid, 384, VIT__WG_SMEM(BN, S), st, ma, mb, mo, g));
@@ -1093,7 +1093,7 @@ static vit_status vit__linear_go(const vit__gemm_args &g, vit_model *m, cudaStre
         if (path == VIT__GEMM_WGMMA256) return vit__gemm_wgmma_launch<T, 256, EP, false>(g, m, st);
         if (path == VIT__GEMM_WGMMA128) return vit__gemm_wgmma_launch<T, 128, EP, false>(g, m, st);
         // small batches: too few tiles to fill the GPU, the 64x64 mma.sync tiles do better
-        if (path == VIT__GEMM_PP128 || ((g.M + 127) / 128) * ((g.N + 127) / 128) >= m->cuda->sm_count) return vit__gemm_wgmma_launch<T, 128, EP, true>(g, m, st);
+        if (path == VIT__GEMM_PP128 || ((g.M + VIT__WG_BM - 1) / VIT__WG_BM) * ((g.N + 127) / 128) >= m->cuda->sm_count) return vit__gemm_wgmma_launch<T, 128, EP, true>(g, m, st);
     }
     if (vec) return vit__gemm_mma_launch<T, EP, 0, true>(g, m, st);
     return vit__gemm_mma_launch<T, EP, 1, false>(g, m, st);

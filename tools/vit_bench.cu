@@ -44,6 +44,15 @@ static void fill(float *h, size_t n, unsigned seed) {
     for (size_t i = 0; i < n; i++) { s = s * 1664525u + 1013904223u; h[i] = (float)((s >> 8) * (1.0 / 16777216.0)) * 2.0f - 1.0f; }
 }
 
+// the VIT_* environment knobs described at the top
+static void env_knobs(vit_model *m) {
+    if (getenv("VIT_SPLITK")) m->cuda->splitk = atoi(getenv("VIT_SPLITK"));
+    if (getenv("VIT_ATTN_WARPS")) m->cuda->attn_warps = atoi(getenv("VIT_ATTN_WARPS"));
+    if (getenv("VIT_PDL")) m->cuda->pdl = atoi(getenv("VIT_PDL"));
+    if (getenv("VIT_ATTN_FULL")) m->cuda->attn_full = atoi(getenv("VIT_ATTN_FULL"));
+    if (getenv("VIT_GEMM")) m->cuda->gemm_path = atoi(getenv("VIT_GEMM"));
+}
+
 static int bench_model(const char *dir, const char *dtype, int batch, int iters) {
     char path[1200];
     snprintf(path, sizeof(path), "%s/model.safetensors", dir);
@@ -58,11 +67,7 @@ static int bench_model(const char *dir, const char *dtype, int batch, int iters)
     vit_model *m = NULL;
     vit_status st = vit_load(path, &o, &m);
     if (st != VIT_OK) { printf("{\"error\": \"load: %s\"}\n", vit_last_error(NULL)); return 1; }
-    if (getenv("VIT_SPLITK")) m->cuda->splitk = atoi(getenv("VIT_SPLITK"));
-    if (getenv("VIT_ATTN_WARPS")) m->cuda->attn_warps = atoi(getenv("VIT_ATTN_WARPS"));
-    if (getenv("VIT_PDL")) m->cuda->pdl = atoi(getenv("VIT_PDL"));
-    if (getenv("VIT_ATTN_FULL")) m->cuda->attn_full = atoi(getenv("VIT_ATTN_FULL"));
-    if (getenv("VIT_GEMM")) m->cuda->gemm_path = atoi(getenv("VIT_GEMM"));
+    env_knobs(m);
     const vit_config *c = vit_model_config(m);
     size_t per = (size_t)c->in_chans * c->image_size * c->image_size, K = (size_t)(c->num_classes ? c->num_classes : 1);
     float *h = (float *)malloc(per * batch * sizeof(float));
@@ -174,11 +179,7 @@ static int bench_layer(const char *dir, const char *dtype, int batch, int iters)
     o.max_batch = batch;
     vit_model *m = NULL;
     if (vit_load(path, &o, &m) != VIT_OK) { printf("{\"error\": \"load: %s\"}\n", vit_last_error(NULL)); return 1; }
-    if (getenv("VIT_SPLITK")) m->cuda->splitk = atoi(getenv("VIT_SPLITK"));
-    if (getenv("VIT_ATTN_WARPS")) m->cuda->attn_warps = atoi(getenv("VIT_ATTN_WARPS"));
-    if (getenv("VIT_PDL")) m->cuda->pdl = atoi(getenv("VIT_PDL"));
-    if (getenv("VIT_ATTN_FULL")) m->cuda->attn_full = atoi(getenv("VIT_ATTN_FULL"));
-    if (getenv("VIT_GEMM")) m->cuda->gemm_path = atoi(getenv("VIT_GEMM"));
+    env_knobs(m);
     const vit_config *c = vit_model_config(m);
     size_t per = (size_t)c->in_chans * c->image_size * c->image_size;
     float *h = (float *)malloc(per * batch * sizeof(float));
