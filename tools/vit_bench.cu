@@ -19,7 +19,7 @@
 //   never/always takes the whole-K/V attention kernel (vit__cuda_state.attn_full);
 //   VIT_GEMM=n forces the bf16/fp16 GEMM kernel (vit__cuda_state.gemm_path, VIT__GEMM_*).
 //   vit_bench gemm M N K ITERS
-//       one bf16 GEMM (out = A W^T + bias) through vit__linear_cuda, the kernel
+//       one bf16 (VIT_DTYPE=f32: fp32) GEMM (out = A W^T + bias) through vit__linear_cuda, the kernel
 //       the forward pass picks (or VIT_GEMM's); prints median ms and TFLOP/s.
 //       VIT_EP=1: bias + GELU epilogue; 2: fp32 out += result (the residual).
 #define VIT_IMPLEMENTATION
@@ -196,35 +196,36 @@ static int bench_layer(const char *dir, const char *dtype, int batch, int iters)
     return r;
 }
 
+template <typename T>
 static int bench_gemm(int M, int N, int K, int iters) {
     vit_model *m = (vit_model *)calloc(1, sizeof(vit_model));
     if (vit__cuda_open(m, 0) != VIT_OK) { printf("{\"error\": \"%s\"}\n", m->error); return 1; }
     if (getenv("VIT_GEMM")) m->cuda->gemm_path = atoi(getenv("VIT_GEMM"));
     int ep = getenv("VIT_EP") ? atoi(getenv("VIT_EP")) : 0;
     size_t na = (size_t)M * K, nw = (size_t)N * K;
-    __nv_bfloat16 *ha = (__nv_bfloat16 *)malloc(na * 2), *hw = (__nv_bfloat16 *)malloc(nw * 2);
+    T *ha = (T *)malloc(na * sizeof(T)), *hw = (T *)malloc(nw * sizeof(T));
     float *tmp = (float *)malloc((na > nw ? na : nw) * 4);
     fill(tmp, na, 1);
-    for (size_t i = 0; i < na; i++) ha[i] = __float2bfloat16_rn(tmp[i]);
+    for (size_t i = 0; i < na; i++) ha[i] = (T)tmp[i];
     fill(tmp, nw, 2);
-    for (size_t i = 0; i < nw; i++) hw[i] = __float2bfloat16_rn(tmp[i] * 0.05f);
+    for (size_t i = 0; i < nw; i++) hw[i] = (T)(tmp[i] * 0.05f);
     void *da, *dw, *dout;
     float *db;
-    CK(cudaMalloc(&da, na * 2));
-    CK(cudaMalloc(&dw, nw * 2));
+    CK(cudaMalloc(&da, na * sizeof(T)));
+    CK(cudaMalloc(&dw, nw * sizeof(T)));
     CK(cudaMalloc(&dout, (size_t)M * N * 4));
     CK(cudaMemset(dout, 0, (size_t)M * N * 4));
     CK(cudaMalloc((void **)&db, (size_t)N * 4));
     CK(cudaMemset(db, 0, (size_t)N * 4));
-    CK(cudaMemcpy(da, ha, na * 2, cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(dw, hw, nw * 2, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(da, ha, na * sizeof(T), cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(dw, hw, nw * sizeof(T), cudaMemcpyHostToDevice));
     cudaEvent_t e0, e1;
     CK(cudaEventCreate(&e0));
     CK(cudaEventCreate(&e1));
     float *t = (float *)malloc(sizeof(float) * iters);
     for (int i = -3; i < iters; i++) {
         CK(cudaEventRecord(e0, 0));
-        vit_status st = vit__linear_cuda<__nv_bfloat16>(dout, (const __nv_bfloat16 *)da, (const __nv_bfloat16 *)dw, db, M, K, N,
+        vit_status st = vit__linear_cuda<T>(dout, (const T *)da, (const T *)dw, db, M, K, N,
                                                            ep == 1 ? VIT__EP_BIAS_GELU : ep == 2 ? VIT__EP_BIAS_RESIDUAL : VIT__EP_BIAS, NULL, m, 0);
         if (st != VIT_OK) { printf("{\"error\": \"%s\"}\n", m->error); return 1; }
         CK(cudaEventRecord(e1, 0));
@@ -242,7 +243,10 @@ static int bench_gemm(int M, int N, int K, int iters) {
 int main(int argc, char **argv) {
     if (argc >= 6 && !strcmp(argv[1], "model")) return bench_model(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]));
     if (argc >= 6 && !strcmp(argv[1], "layer")) return bench_layer(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]));
-    if (argc >= 6 && !strcmp(argv[1], "gemm")) return bench_gemm(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]), atoi(argv[5]));
+    if (argc >= 6 && !strcmp(argv[1], "gemm")) {
+        int M = atoi(argv[2]), N = atoi(argv[3]), K = atoi(argv[4]), it = atoi(argv[5]);
+        return getenv("VIT_DTYPE") && !strcmp(getenv("VIT_DTYPE"), "f32") ? bench_gemm<float>(M, N, K, it) : bench_gemm<__nv_bfloat16>(M, N, K, it);
+    }
     fprintf(stderr, "usage: vit_bench model DIR f32|bf16|f16 BATCH ITERS | vit_bench gemm M N K ITERS\n");
     return 2;
 }
