@@ -527,7 +527,7 @@ __global__ void __launch_bounds__(256, 2) vit__linear_fma_kernel(vit__gemm_args 
                 if (br < g.N && k < g.K) vb = *(const float4 *)(W + (size_t)br * g.K + k);
                 ra[0] = va.x; ra[1] = va.y; ra[2] = va.z; ra[3] = va.w;
                 rb[0] = vb.x; rb[1] = vb.y; rb[2] = vb.z; rb[3] = vb.w;
-            } else if (AMODE == 2 && g.img_vec) {
+            } else if (AMODE == 2 && g.img_vec) { // 4 pixels of one patch row: one float4
                 float4 va = make_float4(0.f, 0.f, 0.f, 0.f);
                 if (ar < g.M && k < g.K) va = __ldg((const float4 *)vit__im2col_ptr(g, ar, k));
                 ra[0] = va.x; ra[1] = va.y; ra[2] = va.z; ra[3] = va.w;
