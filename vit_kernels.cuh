@@ -86,10 +86,10 @@
 #define VIT__SPLITK_MAX 8 // K slices of a split-K GEMM at most
 
 // GEMM kernel choice for bf16/fp16 (tests force each one)
-enum { VIT__GEMM_AUTO = 0, VIT__GEMM_MMA, VIT__GEMM_MMA64, VIT__GEMM_WGMMA128, VIT__GEMM_WGMMA256, VIT__GEMM_PP128 };
+enum { VIT__GEMM_AUTO = 0, VIT__GEMM_MMA, VIT__GEMM_MMA64, VIT__GEMM_WGMMA128, VIT__GEMM_WGMMA256, VIT__GEMM_PP128, VIT__GEMM_WGMMA64 };
 // which kernel the last vit__linear_cuda used (for tests and benchmarks); the
 // mma.sync ones + 10 with 64x64 tiles
-enum { VIT__RAN_FMA = 1, VIT__RAN_MMA_VEC, VIT__RAN_MMA_SCALAR, VIT__RAN_WGMMA128, VIT__RAN_WGMMA256, VIT__RAN_PP128 };
+enum { VIT__RAN_FMA = 1, VIT__RAN_MMA_VEC, VIT__RAN_MMA_SCALAR, VIT__RAN_WGMMA128, VIT__RAN_WGMMA256, VIT__RAN_PP128, VIT__RAN_WGMMA64 };
 
 // One block's weights on the device. Matrices in the compute dtype, (out, in).
 typedef struct vit__cuda_block {
@@ -332,6 +332,12 @@ static __device__ __forceinline__ void vit__tma_store(const CUtensorMap *map, co
                  ::"l"((uint64_t)map), "r"(c0), "r"(c1), "r"(vit__smem_u32(src)) : "memory");
     asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
 }
+// shared -> global: the smem box to (c0 = column, c1 = row, c2 = plane) of a 3-D tensor map
+static __device__ __forceinline__ void vit__tma_store3(const CUtensorMap *map, const void *src, int c0, int c1, int c2) {
+    asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%1, %2, %3}], [%4];\n"
+                 ::"l"((uint64_t)map), "r"(c0), "r"(c1), "r"(c2), "r"(vit__smem_u32(src)) : "memory");
+    asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+}
 static __device__ __forceinline__ void vit__wg_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
 static __device__ __forceinline__ void vit__wg_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
 template <int N> static __device__ __forceinline__ void vit__wg_wait() { asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory"); }
@@ -373,6 +379,22 @@ static __device__ __forceinline__ uint64_t vit__wg_desc(const void *p) {
                  "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])  \
                  : "l"(da), "l"(db), "r"(1));
 
+#define VIT__WGMMA64_ASM(TY)                                                                                             \
+    asm volatile("{\n"                                                                                                   \
+                 ".reg .pred p;\n"                                                                                       \
+                 "setp.ne.b32 p, %34, 0;\n"                                                                              \
+                 "wgmma.mma_async.sync.aligned.m64n64k16.f32." TY "." TY " "                                             \
+                 "{"                                                                                                     \
+                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                                \
+                 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"                        \
+                 "}, %32, %33, p, 1, 1, 0, 0;\n"                                                                         \
+                 "}\n"                                                                                                   \
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),       \
+                 "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),   \
+                 "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+                 "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])  \
+                 : "l"(da), "l"(db), "r"(1));
+
 #define VIT__WGMMA256_ASM(TY) \
     asm volatile("{\n"                                                                                                           \
                  ".reg .pred p;\n"                                                                                               \
@@ -410,6 +432,8 @@ static __device__ __forceinline__ uint64_t vit__wg_desc(const void *p) {
 // d (64 x N per warpgroup, fp32) += A (64x16, smem) B (Nx16, smem)
 static __device__ __forceinline__ void vit__wgmma128(float *d, uint64_t da, uint64_t db, __nv_bfloat16 *) { VIT__WGMMA128_ASM("bf16"); }
 static __device__ __forceinline__ void vit__wgmma128(float *d, uint64_t da, uint64_t db, __half *) { VIT__WGMMA128_ASM("f16"); }
+static __device__ __forceinline__ void vit__wgmma64(float *d, uint64_t da, uint64_t db, __nv_bfloat16 *) { VIT__WGMMA64_ASM("bf16"); }
+static __device__ __forceinline__ void vit__wgmma64(float *d, uint64_t da, uint64_t db, __half *) { VIT__WGMMA64_ASM("f16"); }
 static __device__ __forceinline__ void vit__wgmma256(float *d, uint64_t da, uint64_t db, __nv_bfloat16 *) { VIT__WGMMA256_ASM("bf16"); }
 static __device__ __forceinline__ void vit__wgmma256(float *d, uint64_t da, uint64_t db, __half *) { VIT__WGMMA256_ASM("f16"); }
 #endif // VIT__SM90A
@@ -736,7 +760,9 @@ __global__ void __launch_bounds__(WM * WN * 32) vit__linear_mma_kernel(vit__gemm
 
 // ---- bf16/fp16 on sm_90a: wgmma + TMA
 // Persistent: each CTA walks output tiles tile += gridDim.x, N fastest so CTAs
-// running together share A rows in L2. Warpgroup 0 is the producer (one thread
+// running together share A rows in L2. Split-K (small batches, fewer tiles than
+// SMs): the work items are (tile, K slice) pairs, each slice's raw sums stored
+// in fp32 for a reduction after the kernel (as the mma.sync path does). Warpgroup 0 is the producer (one thread
 // issues TMA loads of ROWS x 64 A and BN x 64 W boxes, 128-byte swizzled, into
 // an ST-stage ring guarded by full/empty mbarriers); warpgroups 1 and 2 multiply
 // with wgmma (A and B from shared memory, fp32 accumulators in registers) and
@@ -798,13 +824,15 @@ static __device__ __forceinline__ void vit__wg_epilogue_patch(const vit__gemm_ar
 // never waits on global memory and the copies overlap the next tile's main loop.
 //   BIAS, BIAS_GELU: act(acc + bias) in T, 64 x 64 boxes, stored;
 //   BIAS_RESIDUAL: scale * (acc + bias) in fp32, 64 x 32 boxes, added to x in
-//     L2 (a TMA reduction; each element gets one add: the same bits every run).
+//     L2 (a TMA reduction; each element gets one add: the same bits every run);
+//   any EP with split-K (slice z >= 0): the raw sums in fp32, 64 x 32 boxes,
+//     stored to plane z of the partial sums (tmo: a 3-D map of them).
 // This thread holds rows rl0 and rl0 + 8 of the block, columns 8 j + 2 q, +1.
 // r0: the block's first row; nbox counts this warpgroup's boxes (which is free).
-template <typename T, int BN, int EP>
+template <typename T, int BN, int EP, bool SPLIT>
 static __device__ __forceinline__ void vit__wg_epilogue_tma(const CUtensorMap *tmo, const float *d, int r0, int n0, const float *eb, const float *es,
-                                                            unsigned char *stage, int &nbox, int bar, int t) {
-    const int RES = EP == VIT__EP_BIAS_RESIDUAL, ES = RES ? 4 : 2, W = 128 / ES; // element size, box width
+                                                            unsigned char *stage, int &nbox, int bar, int t, int z) {
+    const int RES = EP == VIT__EP_BIAS_RESIDUAL, F32 = RES || SPLIT, ES = F32 ? 4 : 2, W = 128 / ES; // element size, box width
     int rl0 = (t >> 5) * 16 + ((t & 31) >> 2), q = t & 3;
 #pragma unroll
     for (int jb = 0; jb < BN / W; jb++, nbox++) {
@@ -821,7 +849,9 @@ static __device__ __forceinline__ void vit__wg_epilogue_tma(const CUtensorMap *t
                 float v0 = d[4 * j + 2 * hr] + bb.x, v1 = d[4 * j + 2 * hr + 1] + bb.y;
                 // 128-byte swizzle: 16-byte chunk k of row rl sits at chunk k ^ (rl % 8)
                 unsigned char *o = box + rl * 128 + ((((cb >> 4) ^ rl) & 7) << 4) + (cb & 15);
-                if (RES) {
+                if (SPLIT) {
+                    *(float2 *)o = make_float2(d[4 * j + 2 * hr], d[4 * j + 2 * hr + 1]);
+                } else if (RES) {
                     *(float2 *)o = make_float2(sc.x * v0, sc.y * v1);
                 } else {
                     if (EP == VIT__EP_BIAS_GELU) { v0 = vit__gelu_fast(v0); v1 = vit__gelu_fast(v1); }
@@ -832,7 +862,8 @@ static __device__ __forceinline__ void vit__wg_epilogue_tma(const CUtensorMap *t
         asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); // the writes, seen by the TMA unit
         asm volatile("bar.sync %0, 128;\n" ::"r"(bar) : "memory");
         if (t == 0) {
-            if (RES) vit__tma_reduce_add(tmo, box, n0 + jb * W, r0);
+            if (SPLIT) vit__tma_store3(tmo, box, n0 + jb * W, r0, z);
+            else if (RES) vit__tma_reduce_add(tmo, box, n0 + jb * W, r0);
             else vit__tma_store(tmo, box, n0 + jb * W, r0);
         }
     }
@@ -842,7 +873,6 @@ static __device__ __forceinline__ void vit__wg_epilogue_tma(const CUtensorMap *t
 template <typename T, int BN, int EP, bool PP>
 __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_constant__ CUtensorMap tma, const __grid_constant__ CUtensorMap tmb,
                                                                    const __grid_constant__ CUtensorMap tmo, vit__gemm_args g) {
-    vit__pdl_wait();
     vit__pdl_launch();
 #ifdef VIT__SM90A
     const int S = EP != VIT__EP_PATCH; // the epilogue through the TMA (tmo: the output in 64-row x 128-byte boxes)
@@ -862,39 +892,59 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
         asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
     }
     __syncthreads();
+    // work items: output tile x K slice (split-K: g.kblocks k-steps per slice,
+    // which the launcher makes divide KB), item = slice * tiles + tile
     int nt = (g.N + BN - 1) / BN, tiles = ((g.M + BM - 1) / BM) * nt, KB = (g.K + BK - 1) / BK;
+    int kper = g.kblocks ? g.kblocks : KB, items = tiles * (KB / kper);
     if (wg == 0) {
         asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n");
         if (t == 0) {
+            // the weights of the first stages stream in while the previous
+            // kernel finishes (PDL); everything else waits for it. (Prefetching
+            // the rest of the item's weight boxes into L2 here as well made
+            // ViT-B/16 at batch 1 slower: 0.582 -> 0.598 ms, H100.)
+            int pre = (int)blockIdx.x < items ? (kper < ST ? kper : ST) : 0;
+            for (int s = 0; s < pre; s++) {
+                int tile = blockIdx.x % tiles, kb = (blockIdx.x / tiles) * kper + s;
+                vit__mbar_expect(&full[s], (BM + BN) * BK * (int)sizeof(T));
+                vit__tma_load(sB + s * BN * BK, &tmb, kb * BK, (tile % nt) * BN, &full[s]);
+            }
+            vit__pdl_wait();
             int it = 0;
-            for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-                int m0 = (tile / nt) * BM, n0 = (tile % nt) * BN;
-                for (int kb = 0; kb < KB; kb++, it++) {
+            for (int item = blockIdx.x; item < items; item += gridDim.x) {
+                int tile = item % tiles, m0 = (tile / nt) * BM, n0 = (tile % nt) * BN, kb0 = (item / tiles) * kper;
+                for (int kb = kb0; kb < kb0 + kper; kb++, it++) {
                     int s = it % ST;
-                    vit__mbar_wait(&empty[s], ((it / ST) & 1) ^ 1);
-                    vit__mbar_expect(&full[s], (BM + BN) * BK * (int)sizeof(T));
+                    if (it >= pre) {
+                        vit__mbar_wait(&empty[s], ((it / ST) & 1) ^ 1);
+                        vit__mbar_expect(&full[s], (BM + BN) * BK * (int)sizeof(T));
+                        vit__tma_load(sB + s * BN * BK, &tmb, kb * BK, n0, &full[s]);
+                    }
                     vit__tma_load(sA + s * BM * BK, &tma, kb * BK, m0, &full[s]);
-                    vit__tma_load(sB + s * BN * BK, &tmb, kb * BK, n0, &full[s]);
                 }
             }
         }
     } else {
+        vit__pdl_wait();
         asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n");
         int c = wg - 1, warp = t >> 5, lane = t & 31, par = 0, nbox = 0;
         float d[MI][BN / 2];
         // j: this CTA's j-th tile, whose k-steps are the ring's j * KB ...
         for (int j = PP ? c : 0;; j += PP ? 2 : 1, par ^= 1) {
-            int tile = blockIdx.x + j * gridDim.x;
-            if (tile >= tiles) break;
-            int m0 = (tile / nt) * BM, n0 = (tile % nt) * BN, it = j * KB;
+            int item = blockIdx.x + j * gridDim.x;
+            if (item >= items) break;
+            int tile = item % tiles, z = g.kblocks ? item / tiles : -1;
+            int m0 = (tile / nt) * BM, n0 = (tile % nt) * BN, it = j * kper;
             // the tile's bias and scale columns: loaded now, stored to shared
             // memory after the main loop (the epilogue then never waits on them)
-            float breg[BN / 128], sreg[BN / 128];
+            const int BR = (BN + 127) / 128;
+            float breg[BR], sreg[BR];
 #pragma unroll
-            for (int i = 0; i < BN / 128; i++) {
+            for (int i = 0; i < BR; i++) {
                 int col = n0 + t + 128 * i;
-                breg[i] = g.bias && col < g.N ? __ldg(g.bias + col) : 0.0f;
-                sreg[i] = g.scale && col < g.N ? __ldg(g.scale + col) : 1.0f;
+                bool in = col < g.N && t + 128 * i < BN;
+                breg[i] = g.bias && in ? __ldg(g.bias + col) : 0.0f;
+                sreg[i] = g.scale && in ? __ldg(g.scale + col) : 1.0f;
             }
 #pragma unroll
             for (int mi = 0; mi < MI; mi++) {
@@ -906,7 +956,7 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
             // has seen all its stages full, so no stage is waited on more than
             // one phase ahead (an mbarrier's parity tells only one phase apart)
             if (PP && j > 0) asm volatile("bar.sync %0, 256;\n" ::"r"(4 - c) : "memory");
-            for (int kb = 0; kb < KB; kb++, it++) {
+            for (int kb = 0; kb < kper; kb++, it++) {
                 int s = it % ST;
                 vit__mbar_wait(&full[s], (it / ST) & 1);
                 vit__wg_fence();
@@ -916,6 +966,7 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
 #pragma unroll
                     for (int mi = 0; mi < MI; mi++) {
                         if (BN == 256) vit__wgmma256(d[mi], vit__wg_desc(a + mi * 64 * BK + k * 16), vit__wg_desc(b + k * 16), (T *)0);
+                        else if (BN == 64) vit__wgmma64(d[mi], vit__wg_desc(a + mi * 64 * BK + k * 16), vit__wg_desc(b + k * 16), (T *)0);
                         else vit__wgmma128(d[mi], vit__wg_desc(a + mi * 64 * BK + k * 16), vit__wg_desc(b + k * 16), (T *)0);
                     }
                 vit__wg_commit();
@@ -924,18 +975,20 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
                     if (t == 0) vit__mbar_arrive(&empty[(it - 1) % ST]);
                 }
             }
-            if (PP && tile + (int)gridDim.x < tiles) asm volatile("bar.arrive %0, 256;\n" ::"r"(3 + c) : "memory"); // tile j + 1 may start
+            if (PP && item + (int)gridDim.x < items) asm volatile("bar.arrive %0, 256;\n" ::"r"(3 + c) : "memory"); // tile j + 1 may start
             vit__wg_wait<0>();
 #pragma unroll
             for (int mi = 0; mi < MI; mi++) vit__wg_fence_regs<BN / 2>(d[mi]);
             if (t == 0) vit__mbar_arrive(&empty[(it - 1) % ST]);
             float *eb = sEp + (c * 2 + par) * 2 * BN, *es = eb + BN;
 #pragma unroll
-            for (int i = 0; i < BN / 128; i++) { eb[t + 128 * i] = breg[i]; es[t + 128 * i] = sreg[i]; }
+            for (int i = 0; i < BR; i++)
+                if (t + 128 * i < BN) { eb[t + 128 * i] = breg[i]; es[t + 128 * i] = sreg[i]; }
             asm volatile("bar.sync %0, 128;\n" ::"r"(wg) : "memory"); // this warpgroup's named barrier (1 or 2)
 #pragma unroll
             for (int mi = 0; mi < MI; mi++) {
-                if (S) vit__wg_epilogue_tma<T, BN, EP>(&tmo, d[mi], m0 + (PP ? mi : c) * 64, n0, eb, es, sOut + c * 2 * VIT__WG_BOX, nbox, wg, t);
+                if (S && z >= 0) vit__wg_epilogue_tma<T, BN, EP, true>(&tmo, d[mi], m0 + (PP ? mi : c) * 64, n0, eb, es, sOut + c * 2 * VIT__WG_BOX, nbox, wg, t, z);
+                else if (S) vit__wg_epilogue_tma<T, BN, EP, false>(&tmo, d[mi], m0 + (PP ? mi : c) * 64, n0, eb, es, sOut + c * 2 * VIT__WG_BOX, nbox, wg, t, 0);
                 else vit__wg_epilogue_patch<BN>(g, d[mi], m0 + (PP ? mi : c) * 64 + warp * 16 + (lane >> 2), n0, eb, lane & 3);
             }
         }
@@ -990,18 +1043,20 @@ __global__ void vit__probe_sm90a_kernel(int *flag) {
 
 // 2-D tensor map of a row-major (rows, cols) matrix of type (fp32, bf16 or fp16),
 // boxes of box_rows x 128 bytes with 128-byte swizzle; out-of-range elements
-// read as zero and are skipped by stores and reductions.
-static vit_status vit__tensor_map(vit_model *m, CUtensorMap *map, const void *ptr, int rows, int cols, int box_rows, CUtensorMapDataType type) {
+// read as zero and are skipped by stores and reductions. planes > 1: a 3-D map
+// of that many such matrices one after another (boxes one plane deep), so a
+// box's rows past the end of a plane are cut off there.
+static vit_status vit__tensor_map(vit_model *m, CUtensorMap *map, const void *ptr, int rows, int cols, int box_rows, CUtensorMapDataType type, int planes = 1) {
     typedef CUresult (*encode_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *, const cuuint64_t *,
                                   const cuuint32_t *, const cuuint32_t *, CUtensorMapInterleave, CUtensorMapSwizzle,
                                   CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
     encode_fn enc = (encode_fn)m->cuda->encode;
-    cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows};
+    cuuint64_t dims[3] = {(cuuint64_t)cols, (cuuint64_t)rows, (cuuint64_t)planes};
     cuuint32_t esize = type == CU_TENSOR_MAP_DATA_TYPE_FLOAT32 ? 4 : 2;
-    cuuint64_t strides[1] = {(cuuint64_t)cols * esize};
-    cuuint32_t box[2] = {128 / esize, (cuuint32_t)box_rows};
-    cuuint32_t estr[2] = {1, 1};
-    CUresult r = enc(map, type, 2, (void *)ptr, dims, strides, box, estr,
+    cuuint64_t strides[2] = {(cuuint64_t)cols * esize, (cuuint64_t)cols * esize * (cuuint64_t)rows};
+    cuuint32_t box[3] = {128 / esize, (cuuint32_t)box_rows, 1};
+    cuuint32_t estr[3] = {1, 1, 1};
+    CUresult r = enc(map, type, planes > 1 ? 3 : 2, (void *)ptr, dims, strides, box, estr,
                      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS) return vit__fail(m->error, VIT_ERROR_CUDA, "cuTensorMapEncodeTiled failed (CUresult %d) for a %d x %d matrix", (int)r, rows, cols);
     return VIT_OK;
@@ -1077,20 +1132,43 @@ static vit_status vit__gemm_mma_launch(const vit__gemm_args &g, vit_model *m, cu
     return vit__gemm_mma_tiles<T, EP, AMODE, BVEC, 64, 64, 2, 2>(g, m, st);
 }
 
+// K slices for the wgmma kernel (one CTA per SM): a GEMM of at most half as
+// many tiles as SMs splits into as many slices as keep one work item per SM
+// when the next LayerNorm reduces them (defer); one that would need a
+// reduction kernel only below a quarter (ViT-B/16 at batch 1, H100, 128 x 128
+// tiles: qkv 6.5 us unsplit, 8.6 with 3 slices + reduction; fc2 + ln1 20.4 us
+// unsplit, 11.8 with 8). Slices divide KB evenly; never more than
+// VIT__SPLITK_MAX or than fit in s->part.
+static int vit__splitk_wg(const vit__cuda_state *s, int tiles, int KB, size_t plane, int defer) {
+    int split = 1;
+    if (!s->part || s->splitk == 1) return 1;
+    if (s->splitk >= 2) split = s->splitk;
+    else if ((defer ? 2 : 4) * tiles <= s->sm_count) split = s->sm_count / tiles;
+    if (split > VIT__SPLITK_MAX) split = VIT__SPLITK_MAX;
+    while (split > 1 && (KB % split || (size_t)split * plane > s->part_floats)) split--;
+    return split;
+}
+
 template <typename T, int BN, int EP, bool PP>
-static vit_status vit__gemm_wgmma_launch(const vit__gemm_args &g, vit_model *m, cudaStream_t st) {
+static vit_status vit__gemm_wgmma_launch(vit__gemm_args g, vit_model *m, cudaStream_t st) {
     CUtensorMap ma, mb, mo;
     const int S = EP != VIT__EP_PATCH;
     CUtensorMapDataType ty = vit__is_bf16<T>::value ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+    int tiles = ((g.M + VIT__WG_BM - 1) / VIT__WG_BM) * ((g.N + BN - 1) / BN), KB = (g.K + VIT__WG_BK - 1) / VIT__WG_BK;
+    int split = S ? vit__splitk_wg(m->cuda, tiles, KB, (size_t)g.M * g.N, g.defer) : 1;
+    g.kblocks = split > 1 ? KB / split : 0;
+    g.part = split > 1 ? m->cuda->part : NULL;
     VIT__TRY(vit__tensor_map(m, &ma, g.a, g.M, g.K, VIT__WG_BM, ty)); // 128 bytes = VIT__WG_BK elements
     VIT__TRY(vit__tensor_map(m, &mb, g.w, g.N, g.K, BN, ty));
     memset(&mo, 0, sizeof(mo));
-    if (S) VIT__TRY(vit__tensor_map(m, &mo, g.out, g.M, g.N, 64, EP == VIT__EP_BIAS_RESIDUAL ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : ty));
-    int tiles = ((g.M + VIT__WG_BM - 1) / VIT__WG_BM) * ((g.N + BN - 1) / BN);
-    int grid = tiles < m->cuda->sm_count ? tiles : m->cuda->sm_count;
+    if (split > 1) VIT__TRY(vit__tensor_map(m, &mo, g.part, g.M, g.N, 64, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, split));
+    else if (S) VIT__TRY(vit__tensor_map(m, &mo, g.out, g.M, g.N, 64, EP == VIT__EP_BIAS_RESIDUAL ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : ty));
+    int items = tiles * split, grid = items < m->cuda->sm_count ? items : m->cuda->sm_count;
     VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__linear_wgmma_kernel<T, BN, EP, PP>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__WG_SMEM(BN, S)));
     VIT__CUDA_TRY(m, vit__launch(m, vit__linear_wgmma_kernel<T, BN, EP, PP>, grid, 384, VIT__WG_SMEM(BN, S), st, ma, mb, mo, g));
-    m->cuda->last_gemm = PP ? VIT__RAN_PP128 : BN == 256 ? VIT__RAN_WGMMA256 : VIT__RAN_WGMMA128;
+    m->cuda->last_gemm = PP ? VIT__RAN_PP128 : BN == 256 ? VIT__RAN_WGMMA256 : BN == 64 ? VIT__RAN_WGMMA64 : VIT__RAN_WGMMA128;
+    m->cuda->last_split = split;
+    if (split > 1 && !g.defer) return vit__splitk_reduce_launch<T, EP == VIT__EP_PATCH ? VIT__EP_BIAS : EP>(g, split, m, st);
     return VIT_OK;
 }
 
@@ -1112,8 +1190,14 @@ static vit_status vit__linear_go(const vit__gemm_args &g, vit_model *m, cudaStre
         // against 10,740 with the cooperative 128 x 256 tiles, which stay for tests)
         if (path == VIT__GEMM_WGMMA256) return vit__gemm_wgmma_launch<T, 256, EP, false>(g, m, st);
         if (path == VIT__GEMM_WGMMA128) return vit__gemm_wgmma_launch<T, 128, EP, false>(g, m, st);
-        // small batches: too few tiles to fill the GPU, the 64x64 mma.sync tiles do better
+        if (path == VIT__GEMM_WGMMA64) return vit__gemm_wgmma_launch<T, 64, EP, false>(g, m, st);
         if (path == VIT__GEMM_PP128 || ((g.M + VIT__WG_BM - 1) / VIT__WG_BM) * ((g.N + 127) / 128) >= m->cuda->sm_count) return vit__gemm_wgmma_launch<T, 128, EP, true>(g, m, st);
+        // small batches, fewer tiles than SMs: cooperative tiles, 128 x 64 while
+        // those fit on the SMs at once, else 128 x 128; K split across idle SMs
+        // (ViT-B/16 at batch 1, H100: 0.977 -> 0.690 ms with 128 x 128 tiles
+        // against 64 x 64 mma.sync ones)
+        if (2 * ((g.M + VIT__WG_BM - 1) / VIT__WG_BM) * ((g.N + 127) / 128) <= m->cuda->sm_count) return vit__gemm_wgmma_launch<T, 64, EP, false>(g, m, st);
+        return vit__gemm_wgmma_launch<T, 128, EP, false>(g, m, st);
     }
     if (vec) return vit__gemm_mma_launch<T, EP, 0, true>(g, m, st);
     return vit__gemm_mma_launch<T, EP, 1, false>(g, m, st);
@@ -1761,15 +1845,16 @@ static vit_status vit__attention_mma_nw(T *out, const T *qkv, int B, int N, int 
     return VIT_OK;
 }
 
-// Default: 4 warps per CTA streaming K/V tiles (measured faster than 1-warp
-// CTAs even for batch-1 grids: 8.9 vs 10.2 us, ViT-B, H100); with N <= 256 and
-// a grid of 8-warp CTAs that fills the GPU twice over, the FULL kernel with 8
-// warps. Tests force each (attn_warps 1/4/8, attn_full 1 never, 2 when N fits).
+// Default: with N <= 256 the FULL kernel, 8 warps per CTA when such a grid
+// fills the GPU twice over, else 4 (ViT-B at batch 1, H100: 8.5 us against
+// 9.2 streaming K/V tiles); longer sequences stream K/V tiles with 4 warps
+// (faster than 1-warp CTAs even for batch-1 grids: 8.9 vs 10.2 us). Tests
+// force each (attn_warps 1/4/8, attn_full 1 never, 2 when N fits).
 template <typename T, int DP, bool VEC>
 static vit_status vit__attention_mma_pick(T *out, const T *qkv, int B, int N, int C, int H, float sl2, vit_model *m, cudaStream_t st) {
     int fits = N <= VIT__ATTN_FULL_MAX, af = m->cuda->attn_full, nw = m->cuda->attn_warps;
-    int full = af == 2 ? fits : af == 1 ? 0 : fits && (size_t)((N + 127) / 128) * H * B >= (size_t)2 * m->cuda->sm_count;
-    if (!nw) nw = full ? 8 : 4;
+    int full = af == 1 ? 0 : fits, wide = (size_t)((N + 127) / 128) * H * B >= (size_t)2 * m->cuda->sm_count;
+    if (!nw) nw = full && wide ? 8 : 4;
     if (full) return nw == 8 ? vit__attention_mma_nw<T, DP, VEC, 8, true>(out, qkv, B, N, C, H, sl2, m, st)
                              : vit__attention_mma_nw<T, DP, VEC, 4, true>(out, qkv, B, N, C, H, sl2, m, st);
     return nw == 1 ? vit__attention_mma_nw<T, DP, VEC, 1, false>(out, qkv, B, N, C, H, sl2, m, st)

@@ -165,6 +165,7 @@ static const char *gemm_name(int ran) {
     case VIT__RAN_WGMMA128: return "wgmma128";
     case VIT__RAN_WGMMA256: return "wgmma256";
     case VIT__RAN_PP128: return "wgmma-pingpong128";
+    case VIT__RAN_WGMMA64: return "wgmma64";
     default: return "?";
     }
 }
@@ -404,8 +405,8 @@ static void test_head(vit_model *m, int B, int C, int K) {
 template <typename T>
 static void run_dtype(vit_model *m) {
     int half = sizeof(T) == 2;
-    int paths[6] = {VIT__GEMM_AUTO, VIT__GEMM_MMA, VIT__GEMM_MMA64, VIT__GEMM_WGMMA128, VIT__GEMM_WGMMA256, VIT__GEMM_PP128};
-    int npaths = half ? (m->cuda->wgmma ? 6 : 3) : 1;
+    int paths[7] = {VIT__GEMM_AUTO, VIT__GEMM_MMA, VIT__GEMM_MMA64, VIT__GEMM_WGMMA128, VIT__GEMM_WGMMA256, VIT__GEMM_PP128, VIT__GEMM_WGMMA64};
+    int npaths = half ? (m->cuda->wgmma ? 7 : 3) : 1;
     if (half && !m->cuda->wgmma) printf("SKIP linear %s wgmma: no sm_90a GPU/code here\n", dname<T>());
     // patch embedding
     test_patch<T>(m, 1, 3, 40, 8, 72, 1, 1);
@@ -450,6 +451,12 @@ static void run_dtype(vit_model *m) {
             test_linear<T>(m, 197, 136, 132, VIT__EP_BIAS_GELU, 0, VIT__GEMM_MMA64, splits[si]);
             test_linear<T>(m, 100, 264, 392, VIT__EP_BIAS_RESIDUAL, 1, VIT__GEMM_MMA, splits[si]);
             test_linear<T>(m, 3, 300, 40, VIT__EP_BIAS_RESIDUAL, 0, VIT__GEMM_MMA64, splits[si]);
+            if (m->cuda->wgmma) { // the wgmma kernel's (tile, slice) items, slices cut to divide K's steps
+                test_linear<T>(m, 197, 512, 264, VIT__EP_BIAS_GELU, 0, VIT__GEMM_WGMMA128, splits[si]);
+                test_linear<T>(m, 100, 768, 392, VIT__EP_BIAS_RESIDUAL, 1, VIT__GEMM_WGMMA128, splits[si]);
+                test_linear<T>(m, 3, 1024, 40, VIT__EP_BIAS, 0, VIT__GEMM_PP128, splits[si]);
+                test_linear<T>(m, 197, 3072, 136, VIT__EP_BIAS_RESIDUAL, 1, VIT__GEMM_WGMMA64, splits[si]);
+            }
         }
         if (!small_only) {
             test_linear<T>(m, 197, 768, 2304, VIT__EP_BIAS, 0, VIT__GEMM_AUTO, 2); // ViT-B qkv / fc1 at batch 1, split
