@@ -126,11 +126,15 @@ struct vit__cuda_state {
     int attn_warps;               // 0 (default) or 4: 4 warps per attention CTA; 1: one warp (tests)
                                   // CTAs; 1 or 4: forced (tests)
     int last_attn_warps;          // warps per CTA of the last bf16/fp16 attention launch
-    int attn_full;                // 0 (default): whole-sequence K/V CTAs for short sequences at large
-                                  // batch; 1: never; 2: whenever N fits (tests, benchmarks)
-    int last_attn_full;           // whether the last bf16/fp16 attention launch was the FULL kernel
+    int attn_full;                // 0 (default): whole-sequence K/V CTAs for short sequences; 1: never;
+                                  // 2: whenever N fits; 3: those with keys split across warps (tests, benchmarks)
+    int last_attn_full;           // the last bf16/fp16 attention launch: 0 streaming K/V, 1 whole K/V, 2 keys split
     int pdl;                      // 1: launches may overlap the previous kernel's tail (see vit__launch)
     int pdl_now;                  // and this forward pass is small enough to gain from it
+    int prefetch;                 // 1 (default): small forward passes fetch each block's weights into L2 during its
+                                  // attention (ViT-B/16 at batch 1, H100: 0.551 -> 0.537 ms)
+    const void *pf;               // the region the next attention launch fetches into L2 (NULL: none)
+    size_t pf_bytes;
     void *encode;                 // cuTensorMapEncodeTiled
     cudaStream_t stream;          // capture and host-API stream
     cudaEvent_t done;             // last use of the arena
@@ -193,6 +197,20 @@ static cudaError_t vit__launch(vit_model *m, void (*k)(P...), dim3 grid, dim3 bl
 static __device__ __forceinline__ void vit__pdl_wait() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     asm volatile("griddepcontrol.wait;\n" ::: "memory");
+#endif
+}
+// This CTA's share of [p, p + bytes) fetched into L2 (a bulk prefetch: nothing
+// waits for it; sm_90+). Small forward passes use it to stream a block's
+// weights from HBM while its attention runs, ahead of the GEMMs that read them.
+static __device__ __forceinline__ void vit__l2_prefetch_share(const char *p, size_t bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    size_t n = (size_t)gridDim.x * gridDim.y * gridDim.z, id = blockIdx.x + (size_t)gridDim.x * (blockIdx.y + (size_t)gridDim.y * blockIdx.z);
+    size_t chunk = ((bytes + n - 1) / n + 15) & ~(size_t)15, off = id * chunk;
+    if (off >= bytes) return;
+    size_t len = (bytes - off < chunk ? bytes - off : chunk) & ~(size_t)15;
+    if (len) asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;\n" ::"l"(p + off), "r"((unsigned)len) : "memory");
+#else
+    (void)p; (void)bytes;
 #endif
 }
 static __device__ __forceinline__ void vit__pdl_launch() {
@@ -1538,19 +1556,27 @@ static vit_status vit__linear_ln_cuda(T *xn, float *x, const T *inp, const T *we
 // at once and stay, one wait and one barrier per CTA instead of two per tile
 // (ViT-B bs 256, H100: 0.406 -> 0.334 ms; a commit group per tile, the math
 // starting on each as it lands, measured 0.390: its per-tile barriers cost more).
+// KS > 1 (FULL, small batches): the CTA's KS warps share 16 query rows and take
+// every KS-th key tile each, then their partial softmax states (max, sum, O)
+// are merged through shared memory in split order: a quarter of the serial
+// mma chain per warp (ViT-B at batch 1, H100: 8.7 -> 7.8 us; the forward pass
+// 0.581 -> 0.547 ms).
 #define VIT__ATTN_FULL_MAX 256
-template <typename T, int DP, bool VEC, int NW, bool FULL>
-__global__ void __launch_bounds__(NW * 32, NW == 8 && DP <= 64 ? 2 : 1) vit__attention_mma_kernel(T *out, const T *qkv, int N, int C, int H, float sl2) {
+template <typename T, int DP, bool VEC, int NW, bool FULL, int KS>
+__global__ void __launch_bounds__(NW * 32, NW == 8 && DP <= 64 ? 2 : 1) vit__attention_mma_kernel(T *out, const T *qkv, int N, int C, int H, float sl2,
+                                                                                                      const char *pf, size_t pf_bytes) {
+    if (pf && threadIdx.x == 0) vit__l2_prefetch_share(pf, pf_bytes); // weights: no earlier kernel writes them
     vit__pdl_wait();
     vit__pdl_launch();
-    const int BQ = 16 * NW, BKV = 64, LD = DP + 8, NT = NW * 32; // +8: rows 16 bytes apart in bank space, ldmatrix conflict-free
+    static_assert(KS == 1 || FULL, "split keys: the whole-K/V kernel");
+    const int BQ = 16 * NW / KS, BKV = 64, LD = DP + 8, NT = NW * 32; // +8: rows 16 bytes apart in bank space, ldmatrix conflict-free
     extern __shared__ __align__(128) unsigned char vit__smem_att[];
     T *sQ = (T *)vit__smem_att; // [BQ][LD]
     int NK = FULL ? (N + 15) & ~15 : 2 * BKV;
     T *sK = sQ + BQ * LD;       // [2][BKV][LD], FULL: [NK][LD]
     T *sV = sK + NK * LD;
     int b = blockIdx.z, h = blockIdx.y, q0 = blockIdx.x * BQ, D = C / H;
-    int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
+    int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, qw = warp / KS, ks = warp % KS; // query rows qw * 16.., key tiles ks, ks + KS, ..
     size_t rs = 3 * (size_t)C;
     const T *base = qkv + (size_t)b * N * rs + (size_t)h * D; // q; k at +C, v at +2C
     auto load = [&](T *dst, const T *src, int r0, int nrows) {
@@ -1583,13 +1609,13 @@ __global__ void __launch_bounds__(NW * 32, NW == 8 && DP <= 64 ? 2 : 1) vit__att
     // warps whose 16 rows are all past N only help load; key chunks of 16 past
     // N are skipped (their probabilities are exactly 0): at N = 197 the last
     // query tile runs 1 warp of 4 and the last key tile 1 chunk of 4
-    bool act = q0 + warp * 16 < N;
-    for (int j = 0; j < nkv; j++) {
+    bool act = q0 + qw * 16 < N, qload = true;
+    if (FULL) {
+        vit__cp_wait<0>();
+        __syncthreads();
+    }
+    for (int j = ks; j < nkv; j += KS) {
         if (FULL) {
-            if (j == 0) {
-                vit__cp_wait<0>();
-                __syncthreads();
-            }
             if (!act) break;
         } else {
             if (j + 1 < nkv) {
@@ -1601,10 +1627,11 @@ __global__ void __launch_bounds__(NW * 32, NW == 8 && DP <= 64 ? 2 : 1) vit__att
             __syncthreads();
             if (!act) { __syncthreads(); continue; }
         }
-        if (j == 0) {
+        if (qload) {
 #pragma unroll
             for (int kk = 0; kk < DP / 16; kk++)
-                vit__ldsm4(qf[kk], sQ + (warp * 16 + (lane & 15)) * LD + kk * 16 + ((lane >> 4) << 3));
+                vit__ldsm4(qf[kk], sQ + (qw * 16 + (lane & 15)) * LD + kk * 16 + ((lane >> 4) << 3));
+            qload = false;
         }
         const T *Ks = sK + (FULL ? j : j & 1) * BKV * LD, *Vs = sV + (FULL ? j : j & 1) * BKV * LD;
         int kvalid = N - j * BKV; // keys of this tile below N (> BKV: all)
@@ -1667,20 +1694,51 @@ __global__ void __launch_bounds__(NW * 32, NW == 8 && DP <= 64 ? 2 : 1) vit__att
         }
         if (!FULL) __syncthreads(); // this buffer is reloaded next iteration
     }
+    if (KS > 1) {
+        // each warp's state to shared memory (after K/V: nothing reads them now),
+        // then each output element merged over the splits in split order
+        float *sO = (float *)(sV + NK * LD), *sM = sO + KS * BQ * DP, *sL = sM + KS * BQ; // [KS][BQ][DP], [KS][BQ] x 2
 #pragma unroll
-    for (int hr = 0; hr < 2; hr++) {
-        float l = lrow[hr];
-        l += __shfl_xor_sync(0xffffffffu, l, 1);
-        l += __shfl_xor_sync(0xffffffffu, l, 2);
-        float inv = 1.0f / l;
-        int row = q0 + warp * 16 + (lane >> 2) + hr * 8;
-        if (row >= N) continue;
-        T *op = out + ((size_t)b * N + row) * C + (size_t)h * D;
+        for (int hr = 0; hr < 2; hr++) {
+            float l = lrow[hr];
+            l += __shfl_xor_sync(0xffffffffu, l, 1);
+            l += __shfl_xor_sync(0xffffffffu, l, 2);
+            int r = ks * BQ + qw * 16 + (lane >> 2) + hr * 8;
+            if ((lane & 3) == 0) { sM[r] = mrow[hr]; sL[r] = l; }
 #pragma unroll
-        for (int i = 0; i < DP / 8; i++) {
-            int d = i * 8 + (lane & 3) * 2;
-            if (d < D) op[d] = vit__cvt<T>(o[i][2 * hr] * inv);
-            if (d + 1 < D) op[d + 1] = vit__cvt<T>(o[i][2 * hr + 1] * inv);
+            for (int i = 0; i < DP / 8; i++) *(float2 *)(sO + (size_t)r * DP + i * 8 + (lane & 3) * 2) = make_float2(o[i][2 * hr], o[i][2 * hr + 1]);
+        }
+        __syncthreads();
+        for (int idx = tid; idx < BQ * D; idx += NT) {
+            int r = idx / D, d = idx % D, row = q0 + r;
+            if (row >= N) continue;
+            float mx = -INFINITY, l = 0.0f, acc = 0.0f;
+#pragma unroll
+            for (int k = 0; k < KS; k++) mx = fmaxf(mx, sM[k * BQ + r]);
+#pragma unroll
+            for (int k = 0; k < KS; k++) {
+                float wk = exp2f(sM[k * BQ + r] - mx); // 0 for a split that saw no keys
+                l += wk * sL[k * BQ + r];
+                acc += wk * sO[(size_t)(k * BQ + r) * DP + d];
+            }
+            out[((size_t)b * N + row) * C + (size_t)h * D + d] = vit__cvt<T>(acc / l);
+        }
+    } else {
+#pragma unroll
+        for (int hr = 0; hr < 2; hr++) {
+            float l = lrow[hr];
+            l += __shfl_xor_sync(0xffffffffu, l, 1);
+            l += __shfl_xor_sync(0xffffffffu, l, 2);
+            float inv = 1.0f / l;
+            int row = q0 + qw * 16 + (lane >> 2) + hr * 8;
+            if (row >= N) continue;
+            T *op = out + ((size_t)b * N + row) * C + (size_t)h * D;
+#pragma unroll
+            for (int i = 0; i < DP / 8; i++) {
+                int d = i * 8 + (lane & 3) * 2;
+                if (d < D) op[d] = vit__cvt<T>(o[i][2 * hr] * inv);
+                if (d + 1 < D) op[d + 1] = vit__cvt<T>(o[i][2 * hr + 1] * inv);
+            }
         }
     }
 }
@@ -1834,26 +1892,33 @@ __global__ void __launch_bounds__(256) vit__attention_fma_kernel(float *out, con
     }
 }
 
-template <typename T, int DP, bool VEC, int NW, bool FULL>
+template <typename T, int DP, bool VEC, int NW, bool FULL, int KS = 1>
 static vit_status vit__attention_mma_nw(T *out, const T *qkv, int B, int N, int C, int H, float sl2, vit_model *m, cudaStream_t st) {
-    int nk = FULL ? (N + 15) & ~15 : 2 * 64, smem = (16 * NW + 2 * nk) * (DP + 8) * (int)sizeof(T);
-    dim3 grid((unsigned)((N + 16 * NW - 1) / (16 * NW)), (unsigned)H, (unsigned)B);
-    VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__attention_mma_kernel<T, DP, VEC, NW, FULL>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-    VIT__CUDA_TRY(m, vit__launch(m, vit__attention_mma_kernel<T, DP, VEC, NW, FULL>, grid, NW * 32, smem, st, out, qkv, N, C, H, sl2));
+    const int BQ = 16 * NW / KS;
+    int nk = FULL ? (N + 15) & ~15 : 2 * 64, smem = (BQ + 2 * nk) * (DP + 8) * (int)sizeof(T) + (KS > 1 ? KS * BQ * (DP + 2) * 4 : 0);
+    dim3 grid((unsigned)((N + BQ - 1) / BQ), (unsigned)H, (unsigned)B);
+    VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__attention_mma_kernel<T, DP, VEC, NW, FULL, KS>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    VIT__CUDA_TRY(m, vit__launch(m, vit__attention_mma_kernel<T, DP, VEC, NW, FULL, KS>, grid, NW * 32, smem, st, out, qkv, N, C, H, sl2,
+                                 (const char *)m->cuda->pf, m->cuda->pf_bytes));
     m->cuda->last_attn_warps = NW;
-    m->cuda->last_attn_full = FULL;
+    m->cuda->last_attn_full = FULL ? (KS > 1 ? 2 : 1) : 0;
     return VIT_OK;
 }
 
-// Default: with N <= 256 the FULL kernel, 8 warps per CTA when such a grid
-// fills the GPU twice over, else 4 (ViT-B at batch 1, H100: 8.5 us against
-// 9.2 streaming K/V tiles); longer sequences stream K/V tiles with 4 warps
-// (faster than 1-warp CTAs even for batch-1 grids: 8.9 vs 10.2 us). Tests
-// force each (attn_warps 1/4/8, attn_full 1 never, 2 when N fits).
+// Default: with N <= 256 the FULL kernel: 8 warps per CTA when such a grid
+// fills the GPU twice over, 4 splitting the keys when 4-warp CTAs would not
+// fill it once (small batches), else 4 (ViT-B at batch 1, H100: 8.5 us
+// against 9.2 streaming K/V tiles); longer sequences stream K/V tiles with 4
+// warps (faster than 1-warp CTAs even for batch-1 grids: 8.9 vs 10.2 us).
+// Tests force each (attn_warps 1/4/8, attn_full 1 never, 2 when N fits, 3
+// split keys when N fits).
 template <typename T, int DP, bool VEC>
 static vit_status vit__attention_mma_pick(T *out, const T *qkv, int B, int N, int C, int H, float sl2, vit_model *m, cudaStream_t st) {
     int fits = N <= VIT__ATTN_FULL_MAX, af = m->cuda->attn_full, nw = m->cuda->attn_warps;
     int full = af == 1 ? 0 : fits, wide = (size_t)((N + 127) / 128) * H * B >= (size_t)2 * m->cuda->sm_count;
+    // split keys when 4-warp CTAs would leave SMs idle
+    if (fits && (af == 3 || (!af && !nw && (size_t)((N + 63) / 64) * H * B < (size_t)m->cuda->sm_count)))
+        return vit__attention_mma_nw<T, DP, VEC, 4, true, 4>(out, qkv, B, N, C, H, sl2, m, st);
     if (!nw) nw = full && wide ? 8 : 4;
     if (full) return nw == 8 ? vit__attention_mma_nw<T, DP, VEC, 8, true>(out, qkv, B, N, C, H, sl2, m, st)
                              : vit__attention_mma_nw<T, DP, VEC, 4, true>(out, qkv, B, N, C, H, sl2, m, st);
@@ -2001,7 +2066,16 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st) {
         const vit__cuda_block *k = &s->blocks[l];
         // xn = ln1(x) here: from the line above, or from the previous block's fc2
         VIT__TRY(vit__linear_cuda<T>(big, xn, (const T *)k->qkv_w, k->qkv_b, rows, C, 3 * C, VIT__EP_BIAS, NULL, m, st));
-        VIT__TRY(vit__attention_cuda<T>(xn, big, B, N, C, H, m, st)); // attention output reuses xn
+        // small batches: the rest of this block's weights and the next block's
+        // qkv (contiguous, see vit__upload_all) into L2 during the attention
+        if (s->prefetch && s->pdl_now) {
+            const char *end = l + 1 < c->depth ? (const char *)s->blocks[l + 1].qkv_b : (const char *)k->fc2_w + (size_t)M * C * sizeof(T);
+            s->pf = k->proj_w;
+            s->pf_bytes = (size_t)(end - (const char *)k->proj_w);
+        }
+        vit_status r = vit__attention_cuda<T>(xn, big, B, N, C, H, m, st); // attention output reuses xn
+        s->pf = NULL;
+        VIT__TRY(r);
         VIT__TRY(vit__linear_ln_cuda<T>(xn, s->x, xn, (const T *)k->proj_w, k->proj_b, k->ls1, rows, C, C, k->ln2_w, k->ln2_b, eps, m, st));
         VIT__TRY(vit__linear_cuda<T>(big, xn, (const T *)k->fc1_w, k->fc1_b, rows, C, M, VIT__EP_BIAS_GELU, NULL, m, st));
         if (l + 1 < c->depth) // fc2 with the next block's ln1
@@ -2273,6 +2347,7 @@ static vit_status vit__cuda_open(vit_model *m, int dev) {
     s->device = dev;
     s->use_graphs = 1;
     s->pdl_now = 1;
+    s->prefetch = 1;
     s->dtype = VIT_DTYPE_BF16;
     s->esize = 2;
     int major = 0, minor = 0;

@@ -349,14 +349,15 @@ static void test_attention_w(vit_model *m, int B, int N, int C, int H, int warps
     float *got = ddownload<T>(dout, no);
     char name[160];
     snprintf(name, sizeof(name), "attention %s B=%d N=%d C=%d H=%d (head size %d) warps %d%s", dname<T>(), B, N, C, H, D, m->cuda->last_attn_warps,
-             m->cuda->last_attn_full ? " whole K/V" : "");
+             m->cuda->last_attn_full == 2 ? " whole K/V, keys split" : m->cuda->last_attn_full ? " whole K/V" : "");
     check(name, st, m, got, ref, no, tol<T>(), tol<T>(), guard_ok(dout));
     free(qkv); free(ref); free(scratch); free(got);
     dfree(dq); dfree(dout);
 }
 
 // every launch configuration: default, then 1 and 4 warps per CTA streaming
-// K/V tiles, and the whole-K/V kernel with 4 and 8 warps (bf16/fp16)
+// K/V tiles, and the whole-K/V kernel with 4 and 8 warps and with 4 warps
+// splitting the keys (bf16/fp16)
 template <typename T>
 static void test_attention(vit_model *m, int B, int N, int C, int H) {
     test_attention_w<T>(m, B, N, C, H, 0);
@@ -365,6 +366,7 @@ static void test_attention(vit_model *m, int B, int N, int C, int H) {
         test_attention_w<T>(m, B, N, C, H, 4, 1);
         test_attention_w<T>(m, B, N, C, H, 4, 2);
         test_attention_w<T>(m, B, N, C, H, 8, 2);
+        test_attention_w<T>(m, B, N, C, H, 4, 3);
     }
 }
 

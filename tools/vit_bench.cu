@@ -16,8 +16,9 @@
 //   0 default, 1 never, n >= 2 forced) for model and layer; VIT_ATTN_WARPS=1|4
 //   forces the warps per attention CTA (vit__cuda_state.attn_warps); VIT_PDL=0
 //   turns programmatic dependent launches off (vit__cuda_state.pdl); VIT_ATTN_FULL=1|2
-//   never/always takes the whole-K/V attention kernel (vit__cuda_state.attn_full);
-//   VIT_GEMM=n forces the bf16/fp16 GEMM kernel (vit__cuda_state.gemm_path, VIT__GEMM_*).
+//   never/always takes the whole-K/V attention kernel, 3 always its split-key form (vit__cuda_state.attn_full);
+//   VIT_GEMM=n forces the bf16/fp16 GEMM kernel (vit__cuda_state.gemm_path, VIT__GEMM_*);
+//   VIT_PREFETCH=0 turns the L2 weight prefetch of small forward passes off (vit__cuda_state.prefetch).
 //   vit_bench gemm M N K ITERS
 //       one bf16 (VIT_DTYPE=f32: fp32) GEMM (out = A W^T + bias) through vit__linear_cuda, the kernel
 //       the forward pass picks (or VIT_GEMM's); prints median ms and TFLOP/s.
@@ -51,6 +52,7 @@ static void env_knobs(vit_model *m) {
     if (getenv("VIT_PDL")) m->cuda->pdl = atoi(getenv("VIT_PDL"));
     if (getenv("VIT_ATTN_FULL")) m->cuda->attn_full = atoi(getenv("VIT_ATTN_FULL"));
     if (getenv("VIT_GEMM")) m->cuda->gemm_path = atoi(getenv("VIT_GEMM"));
+    if (getenv("VIT_PREFETCH")) m->cuda->prefetch = atoi(getenv("VIT_PREFETCH"));
 }
 
 static int bench_model(const char *dir, const char *dtype, int batch, int iters) {
