@@ -7,10 +7,13 @@
       compute dtype  GEMMs                                       attention
       bf16 / fp16    sm_90a: wgmma + TMA, warp-specialised,      mma.sync flash attention
                      persistent, ping-pong consumers on 128x128  (online softmax, head size
-                     tiles, epilogue stored (or, for the         zero-padded to 16/32/64/128)
-                     residual, added in L2) by the TMA;
+                     tiles, epilogue stored (or, for the         zero-padded to 16/32/64/128;
+                     residual, added in L2) by the TMA; fewer    N <= 256: whole K/V per CTA,
+                     tiles than SMs (small batches): 128x64 or   small batches: 4 warps
+                     128x128 cooperative tiles, split-K;         splitting the keys)
                      sm_80/86/89: mma.sync + ldmatrix +
-                     4-stage cp.async (128x128x32 tiles)
+                     cp.async (128x128x32 tiles; 64x64 and
+                     split-K at small batches)
       fp32           FMA SGEMM (128x128x16, no TF32)             FMA flash attention
       Matrices are stored in the compute dtype as (out, in) row-major (K-major),
       every vector (biases, LayerNorm, layer scale, cls/pos embeddings) in fp32,
@@ -778,11 +781,12 @@ __global__ void __launch_bounds__(WM * WN * 32) vit__linear_mma_kernel(vit__gemm
 
 // ---- bf16/fp16 on sm_90a: wgmma + TMA
 // Persistent: each CTA walks output tiles tile += gridDim.x, N fastest so CTAs
-// running together share A rows in L2. Split-K (small batches, fewer tiles than
-// SMs): the work items are (tile, K slice) pairs, each slice's raw sums stored
-// in fp32 for a reduction after the kernel (as the mma.sync path does). Warpgroup 0 is the producer (one thread
-// issues TMA loads of ROWS x 64 A and BN x 64 W boxes, 128-byte swizzled, into
-// an ST-stage ring guarded by full/empty mbarriers); warpgroups 1 and 2 multiply
+// running together share A rows in L2. Split-K (small batches, fewer tiles
+// than SMs): the work items are (tile, K slice) pairs, each slice's raw sums
+// stored in fp32 for a reduction after the kernel (as the mma.sync path does).
+// Warpgroup 0 is the producer (one thread issues TMA loads of ROWS x 64 A and
+// BN x 64 W boxes, 128-byte swizzled, into an ST-stage ring guarded by
+// full/empty mbarriers); warpgroups 1 and 2 multiply
 // with wgmma (A and B from shared memory, fp32 accumulators in registers) and
 // apply the epilogue straight from registers. Two ways to share the work:
 //   cooperative (PP false): both consumers work on one 128 x BN tile, 64 rows
@@ -2295,8 +2299,9 @@ static vit_status vit__cuda_arena(vit_model *m) {
     // split-K partial sums: the default policy (vit__splitk) splits a GEMM of
     // fewer than 2 * sm_count tiles into split * tiles < 4 * sm_count CTAs, so
     // 4 * sm_count 64x64 tiles' worth holds every split it makes (with 128x128
-    // tiles it splits less or not at all), and more than the outputs times
-    // VIT__SPLITK_MAX is never needed
+    // tiles it splits less or not at all; vit__splitk_wg keeps split * tiles <=
+    // sm_count tiles of 128x64 or 128x128, within it too), and more than the
+    // outputs times VIT__SPLITK_MAX is never needed
     size_t part = (size_t)4 * s->sm_count * 64 * 64, part_max = (size_t)VIT__SPLITK_MAX * B * N * W;
     if (part > part_max) part = part_max;
     size_t sizes[7] = {B * c->in_chans * c->image_size * c->image_size * 4, B * N * C * 4, B * N * C * es, B * N * W * es, B * C * 4, B * K * 4, part * 4};
