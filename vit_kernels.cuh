@@ -153,7 +153,7 @@ struct vit__cuda_state {
     float *pre_w, *pre_b;         // (C) or NULL
     float *norm_w, *norm_b;       // (C) or NULL
     float *fcn_w, *fcn_b;         // (C) or NULL
-    void *head_w;                 // (C, K) -- kept (in, out): the head kernel reads along K
+    void *head_w;                 // (K, C), as the linear layers' weights
     float *head_b;                // (K)
     vit__cuda_block *blocks;      // (depth), host array of device pointers
 
@@ -478,6 +478,8 @@ typedef struct vit__gemm_args {
     float *part;          // split-K: slice z writes its raw sums to part + z * M * N, (M, N) fp32
     int defer;            // split-K: leave the partial sums for the caller (vit__linear_ln_cuda) to reduce
     int img_vec;          // PATCH: P % 8 == 0, S % 4 == 0, images 16-byte aligned: runs of 8 pixels as 2 float4
+    const float *cls;     // vit__im2col_kernel: also writes the class-token rows of out, cls + cls_pos (C), or NULL
+    const float *cls_pos; // the class token's position row, or NULL
 } vit__gemm_args;
 
 #define VIT__EP_PATCH 3 // beyond vit__epilogue: fp32 tokens placed after the class token, + pos
@@ -800,8 +802,9 @@ __global__ void __launch_bounds__(WM * WN * 32) vit__linear_mma_kernel(vit__gemm
 // Out-of-range rows/columns/K are zero-filled by TMA loads and skipped by its stores.
 #define VIT__WG_BK 64
 #define VIT__WG_BM 128 // tile rows
-// ring stages; one fewer with S, the TMA epilogue's staging boxes
-#define VIT__WG_ST(BN, S) (((BN) == 256 ? 4 : 6) - (S))
+// ring stages (as many as fit: at small batches a CTA's few k-steps are bound
+// by the latency of its loads); one fewer with S, the TMA epilogue's staging boxes
+#define VIT__WG_ST(BN, S) (((BN) == 256 ? 4 : (BN) == 64 ? 8 : 6) - (S))
 #define VIT__WG_BOX 8192 // bytes of one epilogue staging box: 64 rows x 128 bytes
 // ring + epilogue staging (2 consumer wg x 2 boxes) + the ring's barriers + per
 // consumer warpgroup two (parity) tiles' bias and scale + alignment
@@ -1273,11 +1276,20 @@ __global__ void vit__cls_kernel(float *x, const float *cls, const float *pos, in
 }
 
 // scratch (M, K) = im2col(images) in T, K % 8 == 0: row r is patch r, column k
-// is (channel, ky, kx) as patch_w's. Grid-stride over runs of 8 columns.
+// is (channel, ky, kx) as patch_w's. Grid-stride over runs of 8 columns. With
+// g.cls, also the class-token rows of the tokens g.out, as vit__cls_kernel (one
+// launch fewer).
 template <typename T>
 __global__ void __launch_bounds__(256) vit__im2col_kernel(T *scratch, vit__gemm_args g) {
     vit__pdl_wait();
     vit__pdl_launch();
+    if (g.cls) {
+        size_t n = (size_t)(g.M / g.gg) * g.N;
+        for (size_t i = (size_t)blockIdx.x * 256 + threadIdx.x; i < n; i += (size_t)gridDim.x * 256) {
+            int b = (int)(i / (size_t)g.N), c = (int)(i % (size_t)g.N);
+            ((float *)g.out)[(size_t)b * g.tokens * g.N + c] = g.cls[c] + (g.cls_pos ? g.cls_pos[c] : 0.0f);
+        }
+    }
     size_t runs = (size_t)g.K / 8, total = (size_t)g.M * runs;
     for (size_t i = (size_t)blockIdx.x * 256 + threadIdx.x; i < total; i += (size_t)gridDim.x * 256) {
         int r = (int)(i / runs), k = (int)(i % runs) * 8;
@@ -1314,18 +1326,22 @@ static vit_status vit__patch_embed_cuda(float *tokens, const float *images, cons
     g.gg = G * G; g.tokens = G * G; g.prefix = 0;
     g.cin = Cin; g.img = S; g.patch = P; g.grid = G;
     g.img_vec = P % 8 == 0 && S % 4 == 0 && vit__aligned16(images);
+    int im2col = sizeof(T) == 2 && scratch && (size_t)g.M * g.K <= scratch_elems && g.K % 8 == 0 && vit__aligned16(scratch) && g.M > 0;
     if (fuse) {
         g.tokens = fuse->tokens;
         g.prefix = fuse->prefix;
         g.pos = fuse->pos ? fuse->pos + (fuse->prefix && fuse->pos_embed_class ? C : 0) : NULL;
-        if (fuse->prefix) {
+        if (fuse->prefix && im2col) { // the im2col kernel writes the class-token rows
+            g.cls = fuse->cls;
+            g.cls_pos = fuse->pos_embed_class ? fuse->pos : NULL;
+        } else if (fuse->prefix) {
             dim3 grid((unsigned)((C + 255) / 256), (unsigned)B);
             VIT__CUDA_TRY(m, vit__launch(m, vit__cls_kernel, grid, 256, 0, st, tokens, fuse->cls, fuse->pos_embed_class ? fuse->pos : NULL, fuse->tokens, C));
         }
     }
     if (g.M <= 0) return VIT_OK;
     if (sizeof(T) == 4) return vit__gemm_fma_launch<VIT__EP_PATCH, 2, false>(g, m, st);
-    if (scratch && (size_t)g.M * g.K <= scratch_elems && g.K % 8 == 0 && vit__aligned16(scratch)) {
+    if (im2col) {
         typedef typename vit__half_t<T>::type H;
         size_t blocks = ((size_t)g.M * (g.K / 8) + 255) / 256, cap = (size_t)m->cuda->sm_count * 8;
         VIT__CUDA_TRY(m, vit__launch(m, vit__im2col_kernel<H>, (unsigned)(blocks < cap ? blocks : cap), 256, 0, st, (H *)scratch, g));
@@ -1341,10 +1357,17 @@ static vit_status vit__patch_embed_cuda(float *tokens, const float *images, cons
 // The residual step a split-K GEMM left undone: x += scale * (sum of its
 // partial sums + bias), in place (RES of vit__layernorm_kernel).
 typedef struct vit__residual {
-    const float *part;    // (split, rows, C) partial sums of x's GEMM
+    const float *part;    // (split, rows, C) partial sums of x's GEMM, laid out as x
+    size_t plane;         // elements of one slice
     int split;
     const float *bias;    // (C) or NULL
     const float *scale;   // (C) layer scale or NULL
+    // tokens > 0: the patch GEMM's sums instead (vit__patch_ln_cuda). Row r =
+    // (b, t) of x is patch row b * gg + t - prefix of part, + bias + pos row
+    // t - prefix (x itself not read); class-token rows (t < prefix, already in
+    // x) are only normalised.
+    const float *pos;     // (gg, C) or NULL
+    int tokens, prefix, gg;
 } vit__residual;
 
 // Four consecutive elements of a row, or zeros past its end (C % 4 == 0).
@@ -1353,39 +1376,64 @@ static __device__ __forceinline__ void vit__add4(float4 &a, float4 b) { a.x += b
 static __device__ __forceinline__ void vit__store4(float *o, float4 v) { *(float4 *)o = v; }
 template <typename T> static __device__ __forceinline__ void vit__store4(T *o, float4 v) { *(uint2 *)o = make_uint2(vit__pack2<T>(v.x, v.y), vit__pack2<T>(v.z, v.w)); }
 
-// out (rows, C) = LayerNorm(inp) * w + b, row r at r * stride (in place allowed).
+// out (rows, C) = LayerNorm(inp) * w + b: input row r at inp + r * stride,
+// output row r at out + r * ostride (in place allowed).
 // Parallel over rows: one warp per row, blockDim.x / 32 rows per block (8; 2
 // with RES, whose rows read split times more). VEC (C % 4 == 0, C <= 1024,
 // 16-byte aligned rows and vectors): lane l holds elements 4 (l + 32 i) .. +3
-// in registers, all loads of a row issued before the first use. Otherwise
+// in registers, all loads of a row issued before the first use, and the
+// weight vectors (w, b; RES: the GEMM's bias and scale) are copied to shared
+// memory before the PDL wait, so at small batches their loads overlap the
+// previous kernel instead of adding a round trip after it. Otherwise
 // rows up to 1024 wide stay in registers one element per lane-step, wider rows
 // are read three times. Both: two passes (mean, then centred variance), as the
 // CPU does. RES: first finish the split-K residual GEMM that wrote inp's row
-// (stride = C): inp += scale * (sum of slices + bias), the slices added in
+// (its partial sums laid out as inp): inp += scale * (sum of slices + bias), the slices added in
 // order as vit__split_sum does, then normalise the new row (each lane rereads
 // only what it wrote itself).
 template <typename TO, bool RES, bool VEC>
-__global__ void __launch_bounds__(256) vit__layernorm_kernel(TO *out, const float *inp, const float *w, const float *b, int rows, int C, size_t stride, float eps,
-                                                             vit__residual res) {
+__global__ void __launch_bounds__(256) vit__layernorm_kernel(TO *out, const float *inp, const float *w, const float *b, int rows, int C, size_t stride,
+                                                             size_t ostride, float eps, vit__residual res) {
+    __shared__ __align__(16) float cst[VEC ? (RES ? 4 : 2) : 1][VEC ? 1024 : 1]; // w, b, bias, scale
+    if (VEC) {
+        for (int i = threadIdx.x; i < C / 4; i += blockDim.x) {
+            vit__cp16(&cst[0][4 * i], w + 4 * i, 16);
+            vit__cp16(&cst[1][4 * i], b + 4 * i, 16);
+            if (RES && res.bias) vit__cp16(&cst[RES ? 2 : 0][4 * i], res.bias + 4 * i, 16);
+            if (RES && res.scale) vit__cp16(&cst[RES ? 3 : 0][4 * i], res.scale + 4 * i, 16);
+        }
+        vit__cp_commit();
+    }
     vit__pdl_wait();
     vit__pdl_launch();
+    if (VEC) {
+        vit__cp_wait<0>();
+        __syncthreads();
+    }
     int row = blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5), lane = threadIdx.x & 31;
     if (row >= rows) return;
     const float *x = inp + (size_t)row * stride;
-    TO *y = out + (size_t)row * stride;
-    size_t plane = (size_t)rows * C;
+    TO *y = out + (size_t)row * ostride;
+    size_t plane = res.plane;
     if (VEC) {
         const int R = 8;
         float4 v[R];
         float sum = 0.0f, var = 0.0f;
-        if (RES) {
-            const float *p = res.part + (size_t)row * C;
+        const float *p = res.part + (size_t)row * stride, *xs = x; // the partial sums and what they add to
+        bool fin = RES;
+        if (RES && res.tokens) {
+            int t = row % res.tokens;
+            fin = t >= res.prefix;
+            p = res.part + ((size_t)(row / res.tokens) * res.gg + t - res.prefix) * C;
+            xs = res.pos ? res.pos + (size_t)(t - res.prefix) * C : NULL;
+        }
+        if (fin) {
             float4 xr[R];
 #pragma unroll
             for (int i = 0; i < R; i++) {
                 int c = 4 * (lane + 32 * i);
                 v[i] = vit__ld4(p + c, c < C);
-                xr[i] = vit__ld4(x + c, c < C);
+                xr[i] = xs ? vit__ld4(xs + c, c < C) : make_float4(0.f, 0.f, 0.f, 0.f);
             }
             int z = 1;
             for (; z + 1 < res.split; z += 2) { // two slices' loads in flight at a time
@@ -1410,8 +1458,8 @@ __global__ void __launch_bounds__(256) vit__layernorm_kernel(TO *out, const floa
             for (int i = 0; i < R; i++) {
                 int c = 4 * (lane + 32 * i);
                 if (c < C) {
-                    float4 bi = res.bias ? __ldg((const float4 *)(res.bias + c)) : make_float4(0.f, 0.f, 0.f, 0.f);
-                    float4 sc = res.scale ? __ldg((const float4 *)(res.scale + c)) : make_float4(1.f, 1.f, 1.f, 1.f);
+                    float4 bi = res.bias ? *(const float4 *)&cst[RES ? 2 : 0][c] : make_float4(0.f, 0.f, 0.f, 0.f);
+                    float4 sc = res.scale ? *(const float4 *)&cst[RES ? 3 : 0][c] : make_float4(1.f, 1.f, 1.f, 1.f);
                     v[i].x = xr[i].x + sc.x * (v[i].x + bi.x);
                     v[i].y = xr[i].y + sc.y * (v[i].y + bi.y);
                     v[i].z = xr[i].z + sc.z * (v[i].z + bi.z);
@@ -1441,7 +1489,7 @@ __global__ void __launch_bounds__(256) vit__layernorm_kernel(TO *out, const floa
         for (int i = 0; i < R; i++) {
             int c = 4 * (lane + 32 * i);
             if (c < C) {
-                float4 wi = __ldg((const float4 *)(w + c)), bi = __ldg((const float4 *)(b + c)), o;
+                float4 wi = *(const float4 *)&cst[0][c], bi = *(const float4 *)&cst[1][c], o;
                 o.x = (v[i].x - mean) * rstd * wi.x + bi.x;
                 o.y = (v[i].y - mean) * rstd * wi.y + bi.y;
                 o.z = (v[i].z - mean) * rstd * wi.z + bi.z;
@@ -1454,13 +1502,13 @@ __global__ void __launch_bounds__(256) vit__layernorm_kernel(TO *out, const floa
     const int R = 32;
     if (RES && C > 32 * R)
         for (int c = lane; c < C; c += 32) {
-            size_t i = (size_t)row * C + c;
+            size_t i = (size_t)row * stride + c;
             ((float *)x)[c] = x[c] + (res.scale ? __ldg(res.scale + c) : 1.0f) * vit__split_sum(res.part, plane, res.split, i, res.bias, c);
         }
     if (C <= 32 * R) {
         float v[R], sum = 0.0f, var = 0.0f;
         if (RES) {
-            const float *p = res.part + (size_t)row * C;
+            const float *p = res.part + (size_t)row * stride;
 #pragma unroll
             for (int i = 0; i < R; i++) v[i] = lane + 32 * i < C ? p[lane + 32 * i] : 0.0f;
             for (int z = 1; z < res.split; z++) {
@@ -1510,39 +1558,96 @@ __global__ void __launch_bounds__(256) vit__layernorm_kernel(TO *out, const floa
 }
 
 // Whether vit__layernorm_kernel may take its VEC path for these rows.
-static int vit__ln_vec(const void *out, const float *inp, const float *w, const float *b, int C, size_t stride, const vit__residual *res) {
-    int ok = C % 4 == 0 && C <= 1024 && stride % 4 == 0 && vit__aligned16(out) && vit__aligned16(inp) && vit__aligned16(w) && vit__aligned16(b);
+static int vit__ln_vec(const void *out, const float *inp, const float *w, const float *b, int C, size_t stride, size_t ostride, const vit__residual *res) {
+    int ok = C % 4 == 0 && C <= 1024 && stride % 4 == 0 && ostride % 4 == 0 && vit__aligned16(out) && vit__aligned16(inp) && vit__aligned16(w) &&
+             vit__aligned16(b);
     if (res) ok = ok && vit__aligned16(res->part) && (!res->bias || vit__aligned16(res->bias)) && (!res->scale || vit__aligned16(res->scale));
     return ok;
 }
 
-// The GPU twin of vit__layernorm_cpu: out may be fp32 or the compute dtype.
+// The GPU twin of vit__layernorm_cpu (which has ostride = stride): out may be
+// fp32 or the compute dtype.
 template <typename TO>
-static vit_status vit__layernorm_cuda(TO *out, const float *inp, const float *w, const float *b, int rows, int C, size_t stride, float eps,
-                                      vit_model *m, cudaStream_t st) {
+static vit_status vit__layernorm_cuda(TO *out, const float *inp, const float *w, const float *b, int rows, int C, size_t stride, size_t ostride,
+                                      float eps, vit_model *m, cudaStream_t st) {
     if (rows <= 0) return VIT_OK;
-    vit__residual none = {NULL, 0, NULL, NULL};
+    vit__residual none = {NULL, 0, 0, NULL, NULL, NULL, 0, 0, 0};
     dim3 grid((unsigned)((rows + 7) / 8));
-    if (vit__ln_vec(out, inp, w, b, C, stride, NULL)) VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<TO, false, true>, grid, 256, 0, st, out, inp, w, b, rows, C, stride, eps, none));
-    else VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<TO, false, false>, grid, 256, 0, st, out, inp, w, b, rows, C, stride, eps, none));
+    if (vit__ln_vec(out, inp, w, b, C, stride, ostride, NULL))
+        VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<TO, false, true>, grid, 256, 0, st, out, inp, w, b, rows, C, stride, ostride, eps, none));
+    else VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<TO, false, false>, grid, 256, 0, st, out, inp, w, b, rows, C, stride, ostride, eps, none));
     return VIT_OK;
 }
 
-// x (rows, C) += scale * (inp @ weight + bias), then xn = LayerNorm(x) * ln_w +
-// ln_b: vit__linear_cuda (VIT__EP_BIAS_RESIDUAL) followed by vit__layernorm_cuda,
-// except that a split-K GEMM's partial sums are reduced inside the LayerNorm
-// kernel (one launch fewer, and the same deterministic slice order).
-template <typename T>
-static vit_status vit__linear_ln_cuda(T *xn, float *x, const T *inp, const T *weight, const float *bias, const float *scale, int rows, int in_dim,
-                                      int out_dim, const float *ln_w, const float *ln_b, float eps, vit_model *m, cudaStream_t st) {
+// x (rows, C) += scale * (inp @ weight + bias), then LayerNorm(x) * ln_w + ln_b
+// into out: vit__linear_cuda (VIT__EP_BIAS_RESIDUAL) followed by
+// vit__layernorm_cuda, except that a split-K GEMM's partial sums are reduced
+// inside the LayerNorm kernel (one launch fewer, the same deterministic slice
+// order). every = 1: out is (rows, C), every row normalised. every > 1 (the
+// last block before a class-token pool): only rows 0, every, 2 every, ... are
+// finished and normalised, into out's consecutive rows; with split-K the other
+// rows of x are left without this GEMM's sums (nothing reads them again).
+template <typename T, typename TO>
+static vit_status vit__linear_ln_cuda(TO *out, float *x, const T *inp, const T *weight, const float *bias, const float *scale, int rows, int in_dim,
+                                      int out_dim, const float *ln_w, const float *ln_b, float eps, int every, vit_model *m, cudaStream_t st) {
+    size_t C = (size_t)out_dim, stride = (size_t)every * C;
+    int lnrows = (rows + every - 1) / every;
     VIT__TRY(vit__linear_do<T>(x, inp, weight, bias, rows, in_dim, out_dim, VIT__EP_BIAS_RESIDUAL, scale, 1, m, st));
-    if (m->cuda->last_split <= 1) return vit__layernorm_cuda<T>(xn, x, ln_w, ln_b, rows, out_dim, (size_t)out_dim, eps, m, st);
+    if (m->cuda->last_split <= 1) return vit__layernorm_cuda<TO>(out, x, ln_w, ln_b, lnrows, out_dim, stride, C, eps, m, st);
     if (rows <= 0) return VIT_OK;
-    vit__residual res = {m->cuda->part, m->cuda->last_split, bias, scale};
-    dim3 grid((unsigned)((rows + 1) / 2));
-    size_t C = (size_t)out_dim;
-    if (vit__ln_vec(xn, x, ln_w, ln_b, out_dim, C, &res)) VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<T, true, true>, grid, 64, 0, st, xn, x, ln_w, ln_b, rows, out_dim, C, eps, res));
-    else VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<T, true, false>, grid, 64, 0, st, xn, x, ln_w, ln_b, rows, out_dim, C, eps, res));
+    vit__residual res = {m->cuda->part, (size_t)rows * C, m->cuda->last_split, bias, scale, NULL, 0, 0, 0};
+    dim3 grid((unsigned)((lnrows + 1) / 2));
+    if (vit__ln_vec(out, x, ln_w, ln_b, out_dim, stride, C, &res))
+        VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<TO, true, true>, grid, 64, 0, st, out, x, ln_w, ln_b, lnrows, out_dim, stride, C, eps, res));
+    else VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<TO, true, false>, grid, 64, 0, st, out, x, ln_w, ln_b, lnrows, out_dim, stride, C, eps, res));
+    return VIT_OK;
+}
+
+// The patch embedding (fused: class token, position embedding; see
+// vit__patch_embed_cuda) followed by the first block's LayerNorm: x = tokens,
+// xn = LayerNorm(x) * ln_w + ln_b. Small bf16/fp16 batches on sm_90a, where the
+// patch GEMM has fewer tiles than SMs: im2col into scratch, the GEMM split
+// over K with its raw sums left in m->cuda->part, and the bias, position rows
+// and scatter into token rows done by the LayerNorm kernel as it normalises
+// (one launch fewer, all SMs on the GEMM; ViT-B/16 at batch 1 on H100: see
+// BENCHMARKS.md). Otherwise the two ops one after the other.
+template <typename T>
+static vit_status vit__patch_ln_cuda(T *xn, float *x, const float *images, const T *patch_w, const float *patch_b, int B, int Cin, int S, int P, int C,
+                                     const vit__embed_fuse *fuse, void *scratch, size_t scratch_elems, const float *ln_w, const float *ln_b, float eps,
+                                     vit_model *m, cudaStream_t st) {
+    vit__cuda_state *s = m->cuda;
+    int G = S / P, M = B * G * G, K = Cin * P * P, N = fuse->tokens, rows = B * N;
+    const float *pos = fuse->pos ? fuse->pos + (fuse->prefix && fuse->pos_embed_class ? C : 0) : NULL;
+    vit__residual res = {s->part, (size_t)M * C, 1, patch_b, NULL, pos, N, fuse->prefix, G * G};
+    int ok = sizeof(T) == 2 && s->wgmma && s->gemm_path == VIT__GEMM_AUTO && M > 0 && K % 8 == 0 && C % 8 == 0 && scratch &&
+             (size_t)M * K <= scratch_elems && vit__aligned16(scratch) && vit__aligned16(patch_w) && (!pos || vit__aligned16(pos)) &&
+             (!patch_b || vit__aligned16(patch_b)) && vit__ln_vec(xn, x, ln_w, ln_b, C, (size_t)C, (size_t)C, &res);
+    // the tile choice of vit__linear_go, then vit__splitk_wg's slices for it
+    int mt = (M + VIT__WG_BM - 1) / VIT__WG_BM, t128 = mt * ((C + 127) / 128), bn = 2 * t128 <= s->sm_count ? 64 : 128;
+    int split = ok && t128 < s->sm_count ? vit__splitk_wg(s, mt * ((C + bn - 1) / bn), (K + VIT__WG_BK - 1) / VIT__WG_BK, (size_t)M * C, 1) : 1;
+    if (split <= 1) {
+        VIT__TRY(vit__patch_embed_cuda<T>(x, images, patch_w, patch_b, B, Cin, S, P, C, fuse, scratch, scratch_elems, m, st));
+        return vit__layernorm_cuda<T>(xn, x, ln_w, ln_b, rows, C, (size_t)C, (size_t)C, eps, m, st);
+    }
+    typedef typename vit__half_t<T>::type H;
+    vit__gemm_args g;
+    memset(&g, 0, sizeof(g));
+    g.a = images; g.out = x; g.M = M; g.N = C; g.K = K;
+    g.gg = G * G; g.tokens = N; g.prefix = fuse->prefix;
+    g.cin = Cin; g.img = S; g.patch = P; g.grid = G;
+    g.img_vec = P % 8 == 0 && S % 4 == 0 && vit__aligned16(images);
+    g.cls = fuse->prefix ? fuse->cls : NULL;
+    g.cls_pos = fuse->prefix && fuse->pos_embed_class ? fuse->pos : NULL;
+    size_t blocks = ((size_t)M * (K / 8) + 255) / 256, cap = (size_t)s->sm_count * 8;
+    VIT__CUDA_TRY(m, vit__launch(m, vit__im2col_kernel<H>, (unsigned)(blocks < cap ? blocks : cap), 256, 0, st, (H *)scratch, g));
+    memset(&g, 0, sizeof(g));
+    g.a = scratch; g.w = patch_w; g.out = scratch; g.M = M; g.N = C; g.K = K; g.defer = 1; // out: unused, the sums go to part
+    if (bn == 64) VIT__TRY((vit__gemm_wgmma_launch<H, 64, VIT__EP_BIAS, false>(g, m, st)));
+    else VIT__TRY((vit__gemm_wgmma_launch<H, 128, VIT__EP_BIAS, false>(g, m, st)));
+    if (s->last_split != split) return vit__fail(m->error, VIT_ERROR_CUDA, "patch GEMM: split %d, expected %d", s->last_split, split);
+    res.split = split;
+    VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<T, true, true>, dim3((unsigned)((rows + 1) / 2)), 64, 0, st, xn, x, ln_w, ln_b, rows, C, (size_t)C,
+                                 (size_t)C, eps, res));
     return VIT_OK;
 }
 
@@ -2002,47 +2107,76 @@ static vit_status vit__pool_cuda(float *pooled, const float *x, int B, int N, in
     if (B <= 0) return VIT_OK;
     dim3 grid((unsigned)((C + 255) / 256), (unsigned)B);
     VIT__CUDA_TRY(m, vit__launch(m, vit__pool_kernel, grid, 256, 0, st, pooled, x, N, C, pool == VIT_POOL_AVG, prefix));
-    if (fc_norm_w) return vit__layernorm_cuda<float>(pooled, pooled, fc_norm_w, fc_norm_b, B, C, (size_t)C, eps, m, st);
+    if (fc_norm_w) return vit__layernorm_cuda<float>(pooled, pooled, fc_norm_w, fc_norm_b, B, C, (size_t)C, (size_t)C, eps, m, st);
     return VIT_OK;
 }
 
 // >>op head -- CPU reference: vit__head_cpu
 
-// logits (B, K) = pooled (B, C) @ head_w (C, K) + head_b. Parallel over
-// (K / 32, B / 8): lane l of every warp owns class k0 + l for 8 images; the 32
-// warps split C (warp w sums c = w, w + 32, ...; head_w reads coalesced along K;
-// 32 rather than 8 warps: more loads in flight, the head is latency-bound at
-// small batches), then the partial sums meet in shared memory in warp order.
-template <typename TW>
-__global__ void __launch_bounds__(1024) vit__head_kernel(float *logits, const float *pooled, const TW *w, const float *bias, int B, int C, int K) {
+// logits (B, K) = pooled (B, C) @ head_w^T + head_b, head_w (K, C) in T as
+// the linear layers' weights. Parallel over (K / 8, B / 8): one warp per class
+// and group of 8 images. VEC (C a multiple of 16 bytes of T, aligned): lane l
+// keeps the class's 16-byte chunks l, l + 32, ... of weights in registers,
+// loaded before the PDL wait (weights: at small batches they arrive while the
+// previous kernel runs; ViT-B/16 at batch 1 on H100, 32 CTAs of 1024 threads
+// reading (C, K) weights along K took 13.8 us, see BENCHMARKS.md), then dots
+// them with each image's pooled row; the lanes' sums meet by shuffles in a
+// fixed order (the same bits every run).
+template <typename TW, bool VEC>
+__global__ void __launch_bounds__(256) vit__head_kernel(float *logits, const float *pooled, const TW *w, const float *bias, int B, int C, int K) {
+    const int E = 16 / sizeof(TW), WV = 8; // elements per chunk; chunks a lane keeps (C <= 32 * E * WV in registers)
+    int lane = threadIdx.x & 31, k = blockIdx.x * 8 + (threadIdx.x >> 5), b0 = blockIdx.y * 8;
+    int nb = B - b0 < 8 ? B - b0 : 8, nch = VEC ? C / E : 0;
+    const TW *wk = w + (size_t)(k < K ? k : 0) * C;
+    uint4 wr[WV];
+#pragma unroll
+    for (int i = 0; i < WV; i++) wr[i] = VEC && k < K && lane + 32 * i < nch ? __ldg((const uint4 *)wk + lane + 32 * i) : make_uint4(0, 0, 0, 0);
     vit__pdl_wait();
     vit__pdl_launch();
-    __shared__ float part[32][8][33];
-    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, k = blockIdx.x * 32 + lane, b0 = blockIdx.y * 8;
-    int nb = B - b0 < 8 ? B - b0 : 8;
-    float acc[8] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-    if (k < K)
-        for (int c = warp; c < C; c += 32) {
-            float wv = vit__f32(w[(size_t)c * K + k]);
+    if (k >= K) return;
+    float acc[8];
 #pragma unroll
-            for (int i = 0; i < 8; i++)
-                if (i < nb) acc[i] = fmaf(__ldg(pooled + (size_t)(b0 + i) * C + c), wv, acc[i]);
+    for (int j = 0; j < 8; j++) {
+        acc[j] = 0.0f;
+        if (j >= nb) continue;
+        const float *p = pooled + (size_t)(b0 + j) * C;
+        if (VEC) {
+            auto dot = [&](uint4 wv, int ch) { // chunk ch of the weights . the same of the pooled row
+                const TW *we = (const TW *)&wv;
+#pragma unroll
+                for (int e = 0; e < E; e += 4) {
+                    float4 pv = *(const float4 *)(p + ch * E + e);
+                    acc[j] = fmaf(pv.x, vit__f32(we[e]), acc[j]);
+                    acc[j] = fmaf(pv.y, vit__f32(we[e + 1]), acc[j]);
+                    acc[j] = fmaf(pv.z, vit__f32(we[e + 2]), acc[j]);
+                    acc[j] = fmaf(pv.w, vit__f32(we[e + 3]), acc[j]);
+                }
+            };
+#pragma unroll
+            for (int i = 0; i < WV; i++)
+                if (lane + 32 * i < nch) dot(wr[i], lane + 32 * i);
+            for (int ch = lane + 32 * WV; ch < nch; ch += 32) dot(__ldg((const uint4 *)wk + ch), ch);
+        } else {
+            for (int c = lane; c < C; c += 32) acc[j] = fmaf(p[c], vit__f32(wk[c]), acc[j]);
         }
+        acc[j] = vit__warp_sum(acc[j]);
+    }
+    if (lane < nb) {
+        float v = acc[0];
 #pragma unroll
-    for (int i = 0; i < 8; i++) part[warp][i][lane] = acc[i];
-    __syncthreads();
-    if (warp >= nb || k >= K) return;
-    float sum = 0.0f;
-    for (int v = 0; v < 32; v++) sum += part[v][warp][lane]; // warp now indexes the image
-    logits[(size_t)(b0 + warp) * K + k] = sum + (bias ? bias[k] : 0.0f);
+        for (int j = 1; j < 8; j++) v = lane == j ? acc[j] : v;
+        logits[(size_t)(b0 + lane) * K + k] = v + (bias ? bias[k] : 0.0f);
+    }
 }
 
-// The GPU twin of vit__head_cpu; head_w is (C, K) in T.
+// The GPU twin of vit__head_cpu; head_w is (K, C) in T.
 template <typename T>
 static vit_status vit__head_cuda(float *logits, const float *pooled, const T *head_w, const float *head_b, int B, int C, int K, vit_model *m, cudaStream_t st) {
     if (B <= 0 || K <= 0) return VIT_OK;
-    dim3 grid((unsigned)((K + 31) / 32), (unsigned)((B + 7) / 8));
-    VIT__CUDA_TRY(m, vit__launch(m, vit__head_kernel<T>, grid, 1024, 0, st, logits, pooled, head_w, head_b, B, C, K));
+    dim3 grid((unsigned)((K + 7) / 8), (unsigned)((B + 7) / 8));
+    if ((C * sizeof(T)) % 16 == 0 && vit__aligned16(head_w) && vit__aligned16(pooled))
+        VIT__CUDA_TRY(m, vit__launch(m, vit__head_kernel<T, true>, grid, 256, 0, st, logits, pooled, head_w, head_b, B, C, K));
+    else VIT__CUDA_TRY(m, vit__launch(m, vit__head_kernel<T, false>, grid, 256, 0, st, logits, pooled, head_w, head_b, B, C, K));
     return VIT_OK;
 }
 
@@ -2063,9 +2197,17 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st) {
     // at large ones (bs 256: 26.11 -> 26.52 ms), where kernels are long
     s->pdl_now = rows <= 32 * s->sm_count;
     size_t big_elems = (size_t)rows * (3 * C > M ? 3 * C : M); // s->big: free until the first qkv
-    VIT__TRY(vit__patch_embed_cuda<T>(s->x, s->images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_size, c->patch_size, C, &fz, big, big_elems, m, st));
-    if (s->pre_w) VIT__TRY(vit__layernorm_cuda<float>(s->x, s->x, s->pre_w, s->pre_b, rows, C, (size_t)C, eps, m, st));
-    if (c->depth > 0) VIT__TRY(vit__layernorm_cuda<T>(xn, s->x, s->blocks[0].ln1_w, s->blocks[0].ln1_b, rows, C, (size_t)C, eps, m, st));
+    if (s->pre_w || c->depth == 0) {
+        VIT__TRY(vit__patch_embed_cuda<T>(s->x, s->images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_size, c->patch_size, C, &fz, big, big_elems, m, st));
+        if (s->pre_w) VIT__TRY(vit__layernorm_cuda<float>(s->x, s->x, s->pre_w, s->pre_b, rows, C, (size_t)C, (size_t)C, eps, m, st));
+        if (c->depth > 0) VIT__TRY(vit__layernorm_cuda<T>(xn, s->x, s->blocks[0].ln1_w, s->blocks[0].ln1_b, rows, C, (size_t)C, (size_t)C, eps, m, st));
+    } else {
+        VIT__TRY(vit__patch_ln_cuda<T>(xn, s->x, s->images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_size, c->patch_size, C, &fz, big, big_elems,
+                                       s->blocks[0].ln1_w, s->blocks[0].ln1_b, eps, m, st));
+    }
+    // the usual tail, class-token pooling after a final norm: the last fc2, its
+    // residual and the norm of the class tokens straight into s->pooled
+    int token_tail = s->norm_w && c->pool == VIT_POOL_TOKEN && !s->fcn_w && c->depth > 0;
     for (int l = 0; l < c->depth; l++) {
         const vit__cuda_block *k = &s->blocks[l];
         // xn = ln1(x) here: from the line above, or from the previous block's fc2
@@ -2080,20 +2222,25 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st) {
         vit_status r = vit__attention_cuda<T>(xn, big, B, N, C, H, m, st); // attention output reuses xn
         s->pf = NULL;
         VIT__TRY(r);
-        VIT__TRY(vit__linear_ln_cuda<T>(xn, s->x, xn, (const T *)k->proj_w, k->proj_b, k->ls1, rows, C, C, k->ln2_w, k->ln2_b, eps, m, st));
+        VIT__TRY((vit__linear_ln_cuda<T, T>(xn, s->x, xn, (const T *)k->proj_w, k->proj_b, k->ls1, rows, C, C, k->ln2_w, k->ln2_b, eps, 1, m, st)));
         VIT__TRY(vit__linear_cuda<T>(big, xn, (const T *)k->fc1_w, k->fc1_b, rows, C, M, VIT__EP_BIAS_GELU, NULL, m, st));
         if (l + 1 < c->depth) // fc2 with the next block's ln1
-            VIT__TRY(vit__linear_ln_cuda<T>(xn, s->x, big, (const T *)k->fc2_w, k->fc2_b, k->ls2, rows, M, C, s->blocks[l + 1].ln1_w, s->blocks[l + 1].ln1_b, eps, m, st));
+            VIT__TRY((vit__linear_ln_cuda<T, T>(xn, s->x, big, (const T *)k->fc2_w, k->fc2_b, k->ls2, rows, M, C, s->blocks[l + 1].ln1_w, s->blocks[l + 1].ln1_b,
+                                                eps, 1, m, st)));
+        else if (token_tail)
+            VIT__TRY((vit__linear_ln_cuda<T, float>(s->pooled, s->x, big, (const T *)k->fc2_w, k->fc2_b, k->ls2, rows, M, C, s->norm_w, s->norm_b, eps, N, m, st)));
         else
             VIT__TRY(vit__linear_cuda<T>(s->x, big, (const T *)k->fc2_w, k->fc2_b, rows, M, C, VIT__EP_BIAS_RESIDUAL, k->ls2, m, st));
     }
-    if (s->norm_w) {
-        if (c->pool == VIT_POOL_TOKEN) // only the class token is read after the norm
-            VIT__TRY(vit__layernorm_cuda<float>(s->x, s->x, s->norm_w, s->norm_b, B, C, (size_t)N * C, eps, m, st));
-        else
-            VIT__TRY(vit__layernorm_cuda<float>(s->x, s->x, s->norm_w, s->norm_b, rows, C, (size_t)C, eps, m, st));
+    if (!token_tail) {
+        if (s->norm_w) {
+            if (c->pool == VIT_POOL_TOKEN) // only the class token is read after the norm
+                VIT__TRY(vit__layernorm_cuda<float>(s->x, s->x, s->norm_w, s->norm_b, B, C, (size_t)N * C, (size_t)N * C, eps, m, st));
+            else
+                VIT__TRY(vit__layernorm_cuda<float>(s->x, s->x, s->norm_w, s->norm_b, rows, C, (size_t)C, (size_t)C, eps, m, st));
+        }
+        VIT__TRY(vit__pool_cuda(s->pooled, s->x, B, N, C, c->pool, c->class_token, s->fcn_w, s->fcn_b, eps, m, st));
     }
-    VIT__TRY(vit__pool_cuda(s->pooled, s->x, B, N, C, c->pool, c->class_token, s->fcn_w, s->fcn_b, eps, m, st));
     if (K > 0) VIT__TRY(vit__head_cuda<T>(s->out, s->pooled, (const T *)s->head_w, s->head_b, B, C, K, m, st));
     return VIT_OK;
 }
@@ -2190,11 +2337,11 @@ typedef struct vit__uploader {
     size_t esize;
 } vit__uploader;
 
-enum { VIT__UP_VEC = 0, VIT__UP_LINEAR, VIT__UP_PLAIN };
+enum { VIT__UP_VEC = 0, VIT__UP_LINEAR };
 
 // Places one tensor. VIT__UP_VEC: n = rows * cols floats as they are.
 // VIT__UP_LINEAR: host (rows = in, cols = out) -> device (out, in) in the
-// compute dtype. VIT__UP_PLAIN: host (rows, cols) -> same layout in the compute dtype.
+// compute dtype.
 static vit_status vit__up(vit__uploader *u, void **dst, const float *src, size_t rows, size_t cols, int mode) {
     *dst = NULL;
     if (!src) return VIT_OK;
@@ -2255,7 +2402,7 @@ static vit_status vit__upload_all(vit_model *m, vit__uploader *u) {
     VIT__UPV(s->fcn_w, m->fc_norm_w, C);
     VIT__UPV(s->fcn_b, m->fc_norm_b, C);
     if (K) {
-        VIT__TRY(vit__up(u, &s->head_w, m->head_w, C, K, VIT__UP_PLAIN));
+        VIT__TRY(vit__up(u, &s->head_w, m->head_w, C, K, VIT__UP_LINEAR));
         VIT__UPV(s->head_b, m->head_b, K);
     }
     return VIT_OK;

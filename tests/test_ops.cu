@@ -203,44 +203,52 @@ static void test_linear(vit_model *m, int rows, int in, int out, vit__epilogue e
 }
 
 // ---- linear (residual) + layernorm, as the forward pass runs proj + ln2 and
-// fc2 + the next ln1: x += ls * (xin W + b), then xn = LayerNorm(x); the split-K
-// reduction inside the LayerNorm kernel when the GEMM splits. Checks x and xn,
-// and that a second run gives the same bits.
-template <typename T>
-static void test_linear_ln(vit_model *m, int rows, int in, int C, int layer_scale, int splitk) {
+// fc2 + the next ln1: x += ls * (xin W + b), then LayerNorm(x) into out (TO);
+// the split-K reduction inside the LayerNorm kernel when the GEMM splits.
+// every > 1 (the last fc2 + the final norm of the class tokens): only rows 0,
+// every, ... are finished, normalised into out's consecutive rows. Checks those
+// rows of x and out, and that a second run gives the same bits.
+template <typename T, typename TO>
+static void test_linear_ln(vit_model *m, int rows, int in, int C, int layer_scale, int splitk, int every = 1) {
     float *xin = hrand((size_t)rows * in, 1.0f), *w = hrand((size_t)in * C, 1.0f / sqrtf((float)in));
     float *b = hrand((size_t)C, 0.5f), *ls = layer_scale ? hrand((size_t)C, 1.0f) : NULL;
     float *lw = hrand((size_t)C, 1.0f), *lb = hrand((size_t)C, 0.5f);
     round_to<T>(xin, (size_t)rows * in);
     round_to<T>(w, (size_t)in * C);
-    size_t no = (size_t)rows * C;
-    float *x = hrand(no, 1.0f), *refn = (float *)malloc(no * sizeof(float));
+    int lnrows = (rows + every - 1) / every;
+    size_t no = (size_t)rows * C, nn = (size_t)lnrows * C;
+    float *x = hrand(no, 1.0f), *refn = (float *)malloc(nn * sizeof(float)), *refx = (float *)malloc(nn * sizeof(float));
     dbuf dxin = dupload<T>(xin, (size_t)rows * in), dw = dupload_linear<T>(w, in, C), db = dupload<float>(b, (size_t)C);
     dbuf dls = ls ? dupload<float>(ls, (size_t)C) : dbuf{NULL, 0};
     dbuf dlw = dupload<float>(lw, (size_t)C), dlb = dupload<float>(lb, (size_t)C);
-    dbuf dx = dupload<float>(x, no), dx2 = dupload<float>(x, no), dn = dalloc(no * sizeof(T)), dn2 = dalloc(no * sizeof(T));
+    dbuf dx = dupload<float>(x, no), dx2 = dupload<float>(x, no), dn = dalloc(nn * sizeof(TO)), dn2 = dalloc(nn * sizeof(TO));
     m->cuda->splitk = splitk;
-    vit_status st = vit__linear_ln_cuda<T>((T *)dn.p, (float *)dx.p, (const T *)dxin.p, (const T *)dw.p, (const float *)db.p, (const float *)dls.p, rows, in, C,
-                                           (const float *)dlw.p, (const float *)dlb.p, 1e-6f, m, 0);
+    vit_status st = vit__linear_ln_cuda<T, TO>((TO *)dn.p, (float *)dx.p, (const T *)dxin.p, (const T *)dw.p, (const float *)db.p, (const float *)dls.p, rows, in,
+                                               C, (const float *)dlw.p, (const float *)dlb.p, 1e-6f, every, m, 0);
     int split = m->cuda->last_split;
     if (st == VIT_OK)
-        st = vit__linear_ln_cuda<T>((T *)dn2.p, (float *)dx2.p, (const T *)dxin.p, (const T *)dw.p, (const float *)db.p, (const float *)dls.p, rows, in, C,
-                                    (const float *)dlw.p, (const float *)dlb.p, 1e-6f, m, 0);
+        st = vit__linear_ln_cuda<T, TO>((TO *)dn2.p, (float *)dx2.p, (const T *)dxin.p, (const T *)dw.p, (const float *)db.p, (const float *)dls.p, rows, in, C,
+                                        (const float *)dlw.p, (const float *)dlb.p, 1e-6f, every, m, 0);
     cudaDeviceSynchronize();
     m->cuda->splitk = 0;
     vit__linear_cpu(x, xin, w, b, rows, in, C, VIT__EP_BIAS_RESIDUAL, ls, cpu_threads);
-    vit__layernorm_cpu(refn, x, lw, lb, rows, C, (size_t)C, 1e-6f, cpu_threads);
-    float *gx = ddownload<float>(dx, no), *gn = ddownload<T>(dn, no), *gx2 = ddownload<float>(dx2, no), *gn2 = ddownload<T>(dn2, no);
-    char name[160];
-    snprintf(name, sizeof(name), "linear+layernorm %s %dx%d->%d%s split %d: x", dname<T>(), rows, in, C, layer_scale ? " *ls" : "", split);
-    check(name, st, m, gx, x, no, tol<T>(), tol<T>(), guard_ok(dx));
-    snprintf(name, sizeof(name), "linear+layernorm %s %dx%d->%d%s split %d: xn", dname<T>(), rows, in, C, layer_scale ? " *ls" : "", split);
-    // xn is normalised x: the GPU's x error (relative to |x|) is scaled up by rstd
-    check(name, st, m, gn, refn, no, 2 * tol<T>(), 2 * tol<T>(), guard_ok(dn));
-    int same = !memcmp(gx, gx2, no * sizeof(float)) && !memcmp(gn, gn2, no * sizeof(float));
-    printf("%s linear+layernorm %s %dx%d->%d split %d: two runs bit-identical\n", same ? "OK" : "NOT OK", dname<T>(), rows, in, C, split);
+    for (int i = 0; i < lnrows; i++) memcpy(refx + (size_t)i * C, x + (size_t)i * every * C, (size_t)C * sizeof(float));
+    vit__layernorm_cpu(refn, refx, lw, lb, lnrows, C, (size_t)C, 1e-6f, cpu_threads);
+    float *gxall = ddownload<float>(dx, no), *gn = ddownload<TO>(dn, nn), *gx2 = ddownload<float>(dx2, no), *gn2 = ddownload<TO>(dn2, nn);
+    float *gx = (float *)malloc(nn * sizeof(float));
+    for (int i = 0; i < lnrows; i++) memcpy(gx + (size_t)i * C, gxall + (size_t)i * every * C, (size_t)C * sizeof(float));
+    char name[200], what[120];
+    snprintf(what, sizeof(what), "%s->%s %dx%d->%d%s split %d", dname<T>(), dname<TO>(), rows, in, C, layer_scale ? " *ls" : "", split);
+    if (every > 1) snprintf(what + strlen(what), sizeof(what) - strlen(what), ", rows every %d", every);
+    snprintf(name, sizeof(name), "linear+layernorm %s: x", what);
+    check(name, st, m, gx, refx, nn, tol<T>(), tol<T>(), guard_ok(dx));
+    snprintf(name, sizeof(name), "linear+layernorm %s: normalised", what);
+    // out is normalised x: the GPU's x error (relative to |x|) is scaled up by rstd
+    check(name, st, m, gn, refn, nn, 2 * tol<T>(), 2 * tol<T>(), guard_ok(dn));
+    int same = !memcmp(gxall, gx2, no * sizeof(float)) && !memcmp(gn, gn2, nn * sizeof(float));
+    printf("%s linear+layernorm %s: two runs bit-identical\n", same ? "OK" : "NOT OK", what);
     if (same) passed++; else failed++;
-    free(xin); free(w); free(b); free(ls); free(lw); free(lb); free(x); free(refn); free(gx); free(gn); free(gx2); free(gn2);
+    free(xin); free(w); free(b); free(ls); free(lw); free(lb); free(x); free(refn); free(refx); free(gx); free(gxall); free(gn); free(gx2); free(gn2);
     dfree(dxin); dfree(dw); dfree(db); dfree(dlw); dfree(dlb); dfree(dx); dfree(dx2); dfree(dn); dfree(dn2);
     if (dls.p) dfree(dls);
 }
@@ -298,33 +306,56 @@ static void test_patch(vit_model *m, int B, int Cin, int S, int P, int C, int cl
             snprintf(name, sizeof(name), "patch_embed+cls+pos im2col+%s %s B=%d S=%d P=%d C=%d cls=%d", gemm_name(m->cuda->last_gemm), dname<T>(), B, S, P, C, cls);
             check(name, st, m, gotx, want, nx, tol<T>(), tol<T>(), guard_ok(dx) && guard_ok(dscr));
         }
+        // + the first LayerNorm (the forward pass's start): split-K patch GEMM
+        // finished inside the LayerNorm kernel where it splits, else the two ops
+        float *lw = hrand((size_t)C, 1.0f), *lb = hrand((size_t)C, 0.5f), *wantn = (float *)malloc(nx * sizeof(float));
+        vit__layernorm_cpu(wantn, want, lw, lb, B * N, C, (size_t)C, 1e-6f, cpu_threads);
+        dbuf dlw = dupload<float>(lw, (size_t)C), dlb = dupload<float>(lb, (size_t)C), dxn = dalloc(nx * sizeof(T));
+        cudaMemset(dx.p, 0xFF, dx.bytes);
+        m->cuda->last_split = 1;
+        st = vit__patch_ln_cuda<T>((T *)dxn.p, (float *)dx.p, (const float *)dimg.p, (const T *)dw.p, (const float *)db.p, B, Cin, S, P, C, &fz, dscr.p, ns,
+                                   (const float *)dlw.p, (const float *)dlb.p, 1e-6f, m, 0);
+        free(gotx);
+        gotx = ddownload<float>(dx, nx);
+        float *gotn = ddownload<T>(dxn, nx);
+        snprintf(name, sizeof(name), "patch_embed+cls+pos+layernorm %s B=%d S=%d P=%d C=%d cls=%d split %d: x", dname<T>(), B, S, P, C, cls, m->cuda->last_split);
+        check(name, st, m, gotx, want, nx, tol<T>(), tol<T>(), guard_ok(dx) && guard_ok(dscr));
+        snprintf(name, sizeof(name), "patch_embed+cls+pos+layernorm %s B=%d S=%d P=%d C=%d cls=%d split %d: normalised", dname<T>(), B, S, P, C, cls,
+                 m->cuda->last_split);
+        check(name, st, m, gotn, wantn, nx, 2 * tol<T>(), 2 * tol<T>(), guard_ok(dxn));
+        free(lw); free(lb); free(wantn); free(gotn);
+        dfree(dlw); dfree(dlb); dfree(dxn);
         dfree(dscr);
     }
     free(img); free(w); free(b); free(ref); free(scratch); free(got); free(cl); free(pos); free(want); free(gotx);
     dfree(dimg); dfree(dw); dfree(db); dfree(dout); dfree(dcl); dfree(dpos); dfree(dx);
 }
 
-// ---- layernorm: fp32 in, TO out. Strided rows only in place (as the final
-// norm runs on the class tokens); elsewhere dense rows.
+// ---- layernorm: fp32 in, TO out. mode 0: dense rows; 1: strided rows in
+// place (the final norm of the class tokens before a pool); 2: strided rows
+// into dense ones (the final norm straight into the pooled rows).
 template <typename TO>
-static void test_layernorm(vit_model *m, int rows, int C, size_t stride, int inplace) {
-    if (!inplace) stride = (size_t)C;
-    size_t n = (size_t)(rows - 1) * stride + C;
+static void test_layernorm(vit_model *m, int rows, int C, size_t stride, int mode) {
+    if (mode == 0) stride = (size_t)C;
+    size_t ostride = mode == 2 ? (size_t)C : stride;
+    size_t n = (size_t)(rows - 1) * stride + C, no = (size_t)(rows - 1) * ostride + C;
     float *x = hrand(n, 2.0f), *w = hrand((size_t)C, 1.0f), *b = hrand((size_t)C, 0.5f);
     for (size_t i = 0; i < n; i++) x[i] += 0.7f; // a mean away from zero
     float *ref = (float *)malloc(n * sizeof(float));
     memcpy(ref, x, n * sizeof(float)); // in place: elements between rows keep their value
     vit__layernorm_cpu(ref, x, w, b, rows, C, stride, 1e-6f, cpu_threads);
+    if (mode == 2)
+        for (int r = 1; r < rows; r++) memmove(ref + (size_t)r * C, ref + (size_t)r * stride, (size_t)C * sizeof(float));
     dbuf dx = dupload<float>(x, n), dw = dupload<float>(w, (size_t)C), db = dupload<float>(b, (size_t)C);
-    dbuf dout = inplace ? dx : dalloc(n * sizeof(TO));
-    vit_status st = vit__layernorm_cuda<TO>((TO *)dout.p, (const float *)dx.p, (const float *)dw.p, (const float *)db.p, rows, C, stride, 1e-6f, m, 0);
-    float *got = ddownload<TO>(dout, n);
+    dbuf dout = mode == 1 ? dx : dalloc(no * sizeof(TO));
+    vit_status st = vit__layernorm_cuda<TO>((TO *)dout.p, (const float *)dx.p, (const float *)dw.p, (const float *)db.p, rows, C, stride, ostride, 1e-6f, m, 0);
+    float *got = ddownload<TO>(dout, no);
     char name[160];
-    snprintf(name, sizeof(name), "layernorm %s rows=%d C=%d stride=%zu%s", dname<TO>(), rows, C, stride, inplace ? " in place" : "");
-    check(name, st, m, got, ref, n, tol<TO>(), tol<TO>(), guard_ok(dout));
+    snprintf(name, sizeof(name), "layernorm %s rows=%d C=%d stride=%zu%s", dname<TO>(), rows, C, stride, mode == 1 ? " in place" : mode == 2 ? " into dense rows" : "");
+    check(name, st, m, got, ref, no, tol<TO>(), tol<TO>(), guard_ok(dout));
     free(x); free(w); free(b); free(ref); free(got);
     dfree(dx); dfree(dw); dfree(db);
-    if (!inplace) dfree(dout);
+    if (mode != 1) dfree(dout);
 }
 
 // ---- attention
@@ -394,7 +425,7 @@ static void test_head(vit_model *m, int B, int C, int K) {
     size_t no = (size_t)B * K;
     float *ref = (float *)malloc(no * sizeof(float));
     vit__head_cpu(ref, p, w, b, B, C, K, cpu_threads);
-    dbuf dp = dupload<float>(p, (size_t)B * C), dw = dupload<T>(w, (size_t)C * K), db = dupload<float>(b, (size_t)K), dout = dalloc(no * sizeof(float));
+    dbuf dp = dupload<float>(p, (size_t)B * C), dw = dupload_linear<T>(w, C, K), db = dupload<float>(b, (size_t)K), dout = dalloc(no * sizeof(float));
     vit_status st = vit__head_cuda<T>((float *)dout.p, (const float *)dp.p, (const T *)dw.p, (const float *)db.p, B, C, K, m, 0);
     float *got = ddownload<float>(dout, no);
     char name[160];
@@ -414,7 +445,11 @@ static void run_dtype(vit_model *m) {
     test_patch<T>(m, 1, 3, 40, 8, 72, 1, 1);
     test_patch<T>(m, 3, 1, 28, 4, 36, 0, 0);
     test_patch<T>(m, 2, 3, 32, 8, 33, 1, 0);
-    if (!small_only) test_patch<T>(m, 3, 3, 224, 16, 768, 1, 1);
+    test_patch<T>(m, 2, 3, 32, 8, 64, 0, 0); // no class token
+    if (!small_only) {
+        test_patch<T>(m, 3, 3, 224, 16, 768, 1, 1);
+        test_patch<T>(m, 1, 3, 224, 16, 768, 1, 1); // ViT-B/16 at batch 1
+    }
     // layernorm (compute-dtype output, as before qkv and fc1)
     test_layernorm<T>(m, 50, 33, 33, 0);
     test_layernorm<T>(m, 197, 132, 132, 0);
@@ -466,15 +501,22 @@ static void run_dtype(vit_model *m) {
         }
     }
     // the residual GEMM + LayerNorm pair (split: the reduction inside the LayerNorm)
-    test_linear_ln<T>(m, 1, 33, 33, 1, 0);
-    test_linear_ln<T>(m, 64, 512, 64, 0, 0);
-    test_linear_ln<T>(m, 3, 300, 40, 1, half ? 3 : 0);
-    test_linear_ln<T>(m, 7, 1024, 1100, 1, half ? 4 : 0); // C > 1024: the three-pass rows
+    test_linear_ln<T, T>(m, 1, 33, 33, 1, 0);
+    test_linear_ln<T, T>(m, 64, 512, 64, 0, 0);
+    test_linear_ln<T, T>(m, 3, 300, 40, 1, half ? 3 : 0);
+    test_linear_ln<T, T>(m, 7, 1024, 1100, 1, half ? 4 : 0); // C > 1024: the three-pass rows
     if (!small_only) {
-        test_linear_ln<T>(m, 197, 3072, 768, 1, 0); // ViT-B fc2 + ln1 at batch 1
-        test_linear_ln<T>(m, 197, 768, 768, 0, 0);  // ViT-B proj + ln2 at batch 1
-        test_linear_ln<T>(m, 591, 3072, 768, 0, 0); // batch 3
-        test_linear_ln<T>(m, 1576, 768, 768, 1, 0); // batch 8: no split
+        test_linear_ln<T, T>(m, 197, 3072, 768, 1, 0); // ViT-B fc2 + ln1 at batch 1
+        test_linear_ln<T, T>(m, 197, 768, 768, 0, 0);  // ViT-B proj + ln2 at batch 1
+        test_linear_ln<T, T>(m, 591, 3072, 768, 0, 0); // batch 3
+        test_linear_ln<T, T>(m, 1576, 768, 768, 1, 0); // batch 8: no split
+    }
+    // the last block's fc2 + the final norm of the class tokens into fp32 pooled rows
+    test_linear_ln<T, float>(m, 150, 96, 40, 1, half ? 3 : 0, 50);
+    test_linear_ln<T, float>(m, 50, 64, 33, 0, half ? 2 : 0, 50);
+    if (!small_only) {
+        test_linear_ln<T, float>(m, 197, 3072, 768, 1, 0, 197); // ViT-B at batch 1: split
+        test_linear_ln<T, float>(m, 591, 3072, 768, 0, 0, 197);
     }
     // attention
     test_attention<T>(m, 1, 50, 33, 3);   // head size 11
@@ -492,6 +534,7 @@ static void run_dtype(vit_model *m) {
     // head
     test_head<T>(m, 1, 33, 10);
     test_head<T>(m, 3, 132, 7);
+    test_head<T>(m, 2, 1280, 50); // fp32: more weights than a lane keeps in registers
     if (!small_only) test_head<T>(m, 17, 768, 1000);
 }
 
@@ -556,6 +599,8 @@ int main(int argc, char **argv) {
     // fp32-only ops (the residual stream)
     test_layernorm<float>(m, 3, 768, (size_t)197 * 768, 1); // final norm on class tokens
     test_layernorm<float>(m, 1, 33, 33, 1);
+    test_layernorm<float>(m, 3, 768, (size_t)197 * 768, 2); // final norm of the class tokens into pooled rows
+    test_layernorm<float>(m, 2, 33, (size_t)50 * 33, 2);
     test_layernorm<float>(m, 7, 2048, 2048, 0);
     test_pool(m, 3, 197, 768, VIT_POOL_TOKEN, 1, 0);
     test_pool(m, 3, 197, 768, VIT_POOL_AVG, 1, 1);

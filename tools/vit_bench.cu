@@ -163,20 +163,28 @@ static int layer_ops(vit_model *m, int B, op_timer ot) {
     fz.cls = s->cls; fz.pos = s->pos; fz.tokens = N; fz.prefix = c->class_token; fz.pos_embed_class = c->pos_embed_class;
     printf("{");
     m->cuda->last_gemm = 0;
-    TIME_OP("patch_embed", 1, (vit__patch_embed_cuda<T>(s->x, s->images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_size, c->patch_size, C, &fz, s->big, (size_t)rows * (3 * C > M ? 3 * C : M), m, ot.s)));
-    m->cuda->last_gemm = 0;
-    TIME_OP("ln1", 1, (vit__layernorm_cuda<T>(xn, s->x, k->ln1_w, k->ln1_b, rows, C, (size_t)C, c->eps, m, ot.s))); // block 0's; the others ride on fc2
+    TIME_OP("patch+ln1", 1, (vit__patch_ln_cuda<T>(xn, s->x, s->images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_size, c->patch_size, C, &fz, s->big,
+                                                    (size_t)rows * (3 * C > M ? 3 * C : M), k->ln1_w, k->ln1_b, c->eps, m, ot.s))); // block 0's ln1; the others ride on fc2
     TIME_OP("qkv", D, (vit__linear_cuda<T>(big, xn, (const T *)k->qkv_w, k->qkv_b, rows, C, 3 * C, VIT__EP_BIAS, NULL, m, ot.s)));
     m->cuda->last_gemm = 0;
     m->cuda->last_split = 1;
     TIME_OP("attention", D, (vit__attention_cuda<T>(xn, big, B, N, C, H, m, ot.s)));
-    TIME_OP("proj+ln2", D, (vit__linear_ln_cuda<T>(xn, s->x, xn, (const T *)k->proj_w, k->proj_b, k->ls1, rows, C, C, k->ln2_w, k->ln2_b, c->eps, m, ot.s)));
+    TIME_OP("proj+ln2", D, (vit__linear_ln_cuda<T, T>(xn, s->x, xn, (const T *)k->proj_w, k->proj_b, k->ls1, rows, C, C, k->ln2_w, k->ln2_b, c->eps, 1, m, ot.s)));
     TIME_OP("fc1", D, (vit__linear_cuda<T>(big, xn, (const T *)k->fc1_w, k->fc1_b, rows, C, M, VIT__EP_BIAS_GELU, NULL, m, ot.s)));
-    TIME_OP("fc2+ln1", D, (vit__linear_ln_cuda<T>(xn, s->x, big, (const T *)k->fc2_w, k->fc2_b, k->ls2, rows, M, C, k->ln1_w, k->ln1_b, c->eps, m, ot.s)));
-    m->cuda->last_gemm = 0;
-    m->cuda->last_split = 1;
-    TIME_OP("pool_head", 1, (vit__pool_cuda(s->pooled, s->x, B, N, C, c->pool, c->class_token, s->fcn_w, s->fcn_b, c->eps, m, ot.s) ||
-                              vit__head_cuda<T>(s->out, s->pooled, (const T *)s->head_w, s->head_b, B, C, c->num_classes, m, ot.s) ? VIT_ERROR_CUDA : VIT_OK));
+    int token_tail = s->norm_w && c->pool == VIT_POOL_TOKEN && !s->fcn_w; // as vit__forward_cuda_body's tail
+    TIME_OP("fc2+ln1", D - token_tail, (vit__linear_ln_cuda<T, T>(xn, s->x, big, (const T *)k->fc2_w, k->fc2_b, k->ls2, rows, M, C, k->ln1_w, k->ln1_b, c->eps, 1, m, ot.s)));
+    if (token_tail) { // the last block's fc2 with the final norm of the class tokens, then the head
+        TIME_OP("fc2+norm", 1, (vit__linear_ln_cuda<T, float>(s->pooled, s->x, big, (const T *)k->fc2_w, k->fc2_b, k->ls2, rows, M, C, s->norm_w, s->norm_b, c->eps, N, m,
+                                                               ot.s)));
+        m->cuda->last_gemm = 0;
+        m->cuda->last_split = 1;
+        TIME_OP("head", 1, (vit__head_cuda<T>(s->out, s->pooled, (const T *)s->head_w, s->head_b, B, C, c->num_classes, m, ot.s)));
+    } else {
+        m->cuda->last_gemm = 0;
+        m->cuda->last_split = 1;
+        TIME_OP("pool_head", 1, (vit__pool_cuda(s->pooled, s->x, B, N, C, c->pool, c->class_token, s->fcn_w, s->fcn_b, c->eps, m, ot.s) ||
+                                  vit__head_cuda<T>(s->out, s->pooled, (const T *)s->head_w, s->head_b, B, C, c->num_classes, m, ot.s) ? VIT_ERROR_CUDA : VIT_OK));
+    }
     printf(", \"sum_ms\": %.4f}\n", total);
     return 0;
 }
