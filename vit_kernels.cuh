@@ -802,9 +802,9 @@ __global__ void __launch_bounds__(WM * WN * 32) vit__linear_mma_kernel(vit__gemm
 // Out-of-range rows/columns/K are zero-filled by TMA loads and skipped by its stores.
 #define VIT__WG_BK 64
 #define VIT__WG_BM 128 // tile rows
-// ring stages (as many as fit: at small batches a CTA's few k-steps are bound
-// by the latency of its loads); one fewer with S, the TMA epilogue's staging boxes
-#define VIT__WG_ST(BN, S) (((BN) == 256 ? 4 : (BN) == 64 ? 8 : 6) - (S))
+// ring stages; one fewer with S, the TMA epilogue's staging boxes (8 rather
+// than 6 stages for 128 x 64 tiles measured no different at batch 1)
+#define VIT__WG_ST(BN, S) (((BN) == 256 ? 4 : 6) - (S))
 #define VIT__WG_BOX 8192 // bytes of one epilogue staging box: 64 rows x 128 bytes
 // ring + epilogue staging (2 consumer wg x 2 boxes) + the ring's barriers + per
 // consumer warpgroup two (parity) tiles' bias and scale + alignment
@@ -1665,11 +1665,13 @@ static vit_status vit__patch_ln_cuda(T *xn, float *x, const float *images, const
 // at once and stay, one wait and one barrier per CTA instead of two per tile
 // (ViT-B bs 256, H100: 0.406 -> 0.334 ms; a commit group per tile, the math
 // starting on each as it lands, measured 0.390: its per-tile barriers cost more).
-// KS > 1 (FULL, small batches): the CTA's KS warps share 16 query rows and take
+// KS > 1 (FULL, small batches): each KS warps of the CTA share 16 query rows and take
 // every KS-th key tile each, then their partial softmax states (max, sum, O)
 // are merged through shared memory in split order: a quarter of the serial
 // mma chain per warp (ViT-B at batch 1, H100: 8.7 -> 7.8 us; the forward pass
-// 0.581 -> 0.547 ms).
+// 0.581 -> 0.547 ms). 8 warps, 32 query rows per CTA: half the CTAs, each
+// loading K and V once for twice the queries (7.8 -> 6.6 us; batch 2 13.4 ->
+// 9.5 us; 4 warps splitting the keys 2 ways, 8.7 us).
 #define VIT__ATTN_FULL_MAX 256
 template <typename T, int DP, bool VEC, int NW, bool FULL, int KS>
 __global__ void __launch_bounds__(NW * 32, NW == 8 && DP <= 64 ? 2 : 1) vit__attention_mma_kernel(T *out, const T *qkv, int N, int C, int H, float sl2,
@@ -2015,7 +2017,7 @@ static vit_status vit__attention_mma_nw(T *out, const T *qkv, int B, int N, int 
 }
 
 // Default: with N <= 256 the FULL kernel: 8 warps per CTA when such a grid
-// fills the GPU twice over, 4 splitting the keys when 4-warp CTAs would not
+// fills the GPU twice over, 8 splitting the keys 4 ways when 4-warp CTAs would not
 // fill it once (small batches), else 4 (ViT-B at batch 1, H100: 8.5 us
 // against 9.2 streaming K/V tiles); longer sequences stream K/V tiles with 4
 // warps (faster than 1-warp CTAs even for batch-1 grids: 8.9 vs 10.2 us).
@@ -2027,7 +2029,7 @@ static vit_status vit__attention_mma_pick(T *out, const T *qkv, int B, int N, in
     int full = af == 1 ? 0 : fits, wide = (size_t)((N + 127) / 128) * H * B >= (size_t)2 * m->cuda->sm_count;
     // split keys when 4-warp CTAs would leave SMs idle
     if (fits && (af == 3 || (!af && !nw && (size_t)((N + 63) / 64) * H * B < (size_t)m->cuda->sm_count)))
-        return vit__attention_mma_nw<T, DP, VEC, 4, true, 4>(out, qkv, B, N, C, H, sl2, m, st);
+        return vit__attention_mma_nw<T, DP, VEC, 8, true, 4>(out, qkv, B, N, C, H, sl2, m, st);
     if (!nw) nw = full && wide ? 8 : 4;
     if (full) return nw == 8 ? vit__attention_mma_nw<T, DP, VEC, 8, true>(out, qkv, B, N, C, H, sl2, m, st)
                              : vit__attention_mma_nw<T, DP, VEC, 4, true>(out, qkv, B, N, C, H, sl2, m, st);
