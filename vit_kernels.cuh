@@ -542,7 +542,8 @@ static __device__ __forceinline__ float vit__im2col_at(const vit__gemm_args &g, 
 // K is walked 16 at a time through double-buffered shared memory (A and W both
 // k-major there, one barrier per tile), fragments double-buffered in registers
 // (the next k's loads in flight while this k's 64 FMAs issue). Each output is
-// summed over k in order, like the CPU. H100, ViT-B/16 shapes at batch 256:
+// summed over k in order, like the CPU (split-K: within each slice, slices then
+// added in order). H100, ViT-B/16 shapes at batch 256:
 // 41-42 TFLOP/s (the 128x128x8 kernel with 16x16 lanes before it: 37).
 // AMODE 0: A dense (M, K); 2: A is the im2col of fp32 images. VEC: float4 loads.
 template <int EP, int AMODE, bool VEC>
@@ -555,7 +556,9 @@ __global__ void __launch_bounds__(256, 2) vit__linear_fma_kernel(vit__gemm_args 
     int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     int am = (warp >> 1) * 32 + (lane >> 3) * 4, bn = (warp & 1) * 64 + (lane & 7) * 4; // first row / column of the lane's quads
     int lr = tid >> 1, lk = (tid & 1) * 4;
-    int n0 = blockIdx.x * BN, mtiles = (g.M + BM - 1) / BM, KB = (g.K + BK - 1) / BK;
+    int n0 = blockIdx.x * BN, mtiles = (g.M + BM - 1) / BM, KB = (g.K + BK - 1) / BK, kb0 = 0;
+    if (g.kblocks) { kb0 = blockIdx.z * g.kblocks; KB = kb0 + g.kblocks < KB ? kb0 + g.kblocks : KB; } // split-K: this slice's K tiles
+    float *part = g.kblocks ? g.part + (size_t)blockIdx.z * g.M * g.N : NULL;
     const float *A = (const float *)g.a, *W = (const float *)g.w;
     for (int mt = blockIdx.y; mt < mtiles; mt += gridDim.y) {
         int m0 = mt * BM;
@@ -603,11 +606,11 @@ __global__ void __launch_bounds__(256, 2) vit__linear_fma_kernel(vit__gemm_args 
         };
         __syncthreads(); // the previous M tile's last fragment reads are done
 #pragma unroll
-        for (int h = 0; h < BK / 8; h++) { fetch(0, h); stash(0, h); }
+        for (int h = 0; h < BK / 8; h++) { fetch(kb0, h); stash(0, h); }
         __syncthreads();
         frag(0, 0, 0);
-        for (int kb = 0; kb < KB; kb++) {
-            int cur = kb & 1;
+        for (int kb = kb0; kb < KB; kb++) {
+            int cur = (kb - kb0) & 1;
             bool more = kb + 1 < KB;
 #pragma unroll
             for (int k = 0; k < BK; k++) {
@@ -632,7 +635,7 @@ __global__ void __launch_bounds__(256, 2) vit__linear_fma_kernel(vit__gemm_args 
 #pragma unroll
             for (int j = 0; j < 8; j += 2) {
                 int col = n0 + bn + (j < 4 ? j : 28 + j);
-                vit__ep_store<float, EP>(g, NULL, row, col, acc[i][j], acc[i][j + 1]);
+                vit__ep_store<float, EP>(g, part, row, col, acc[i][j], acc[i][j + 1]);
             }
         }
     }
@@ -1095,14 +1098,6 @@ static unsigned vit__mgrid(int M, int bm) {
     return (unsigned)(t < 65535 ? t : 65535);
 }
 
-template <int EP, int AMODE, bool VEC>
-static vit_status vit__gemm_fma_launch(const vit__gemm_args &g, vit_model *m, cudaStream_t st) {
-    dim3 grid((unsigned)((g.N + 127) / 128), vit__mgrid(g.M, 128));
-    VIT__CUDA_TRY(m, vit__launch(m, vit__linear_fma_kernel<EP, AMODE, VEC>, grid, 256, 0, st, g));
-    m->cuda->last_gemm = VIT__RAN_FMA;
-    return VIT_OK;
-}
-
 // How many K slices a GEMM of tiles output tiles and KB k-steps runs as. Fewer
 // tiles than two per SM (small batches, where each CTA's k-steps wait on memory
 // latency): split K so that each SM gets about two CTAs. The residual GEMMs'
@@ -1128,6 +1123,24 @@ template <typename T, int EP>
 static vit_status vit__splitk_reduce_launch(const vit__gemm_args &g, int split, vit_model *m, cudaStream_t st) {
     size_t blocks = ((size_t)g.M * g.N + 255) / 256, cap = (size_t)m->cuda->sm_count * 8;
     VIT__CUDA_TRY(m, vit__launch(m, vit__splitk_reduce_kernel<T, EP>, (unsigned)(blocks < cap ? blocks : cap), 256, 0, st, g, split));
+    return VIT_OK;
+}
+
+template <int EP, int AMODE, bool VEC>
+static vit_status vit__gemm_fma_launch(vit__gemm_args g, vit_model *m, cudaStream_t st) {
+    // small batches: K split so that the GPU fills (the same policy and
+    // reductions as the mma kernels'; ViT-B/16 fp32 at batch 1: see BENCHMARKS.md)
+    int ntiles = (g.N + 127) / 128, mtiles = (g.M + 127) / 128, KB = (g.K + 15) / 16;
+    int split = vit__splitk(m->cuda, EP, ntiles * mtiles, KB, (size_t)g.M * g.N);
+    g.kblocks = split > 1 ? (KB + split - 1) / split : 0;
+    if (split > 1) split = (KB + g.kblocks - 1) / g.kblocks; // every slice non-empty
+    if (split == 1) g.kblocks = 0;
+    g.part = split > 1 ? m->cuda->part : NULL;
+    dim3 grid((unsigned)ntiles, vit__mgrid(g.M, 128), (unsigned)split);
+    VIT__CUDA_TRY(m, vit__launch(m, vit__linear_fma_kernel<EP, AMODE, VEC>, grid, 256, 0, st, g));
+    m->cuda->last_gemm = VIT__RAN_FMA;
+    m->cuda->last_split = split;
+    if (split > 1 && !g.defer && EP != VIT__EP_PATCH) return vit__splitk_reduce_launch<float, EP == VIT__EP_PATCH ? VIT__EP_BIAS : EP>(g, split, m, st);
     return VIT_OK;
 }
 

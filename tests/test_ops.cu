@@ -481,14 +481,15 @@ static void run_dtype(vit_model *m) {
         }
     }
     // split-K forced on every epilogue (its reduction kernel), odd slice counts and K tails
-    if (half) {
+    // (fp32: the FMA kernel's slices whatever the path)
+    {
         int splits[3] = {2, 3, 8};
         for (int si = 0; si < 3; si++) {
             test_linear<T>(m, 50, 33, 99, VIT__EP_BIAS, 0, VIT__GEMM_MMA64, splits[si]);
             test_linear<T>(m, 197, 136, 132, VIT__EP_BIAS_GELU, 0, VIT__GEMM_MMA64, splits[si]);
             test_linear<T>(m, 100, 264, 392, VIT__EP_BIAS_RESIDUAL, 1, VIT__GEMM_MMA, splits[si]);
             test_linear<T>(m, 3, 300, 40, VIT__EP_BIAS_RESIDUAL, 0, VIT__GEMM_MMA64, splits[si]);
-            if (m->cuda->wgmma) { // the wgmma kernel's (tile, slice) items, slices cut to divide K's steps
+            if (half && m->cuda->wgmma) { // the wgmma kernel's (tile, slice) items, slices cut to divide K's steps
                 test_linear<T>(m, 197, 512, 264, VIT__EP_BIAS_GELU, 0, VIT__GEMM_WGMMA128, splits[si]);
                 test_linear<T>(m, 100, 768, 392, VIT__EP_BIAS_RESIDUAL, 1, VIT__GEMM_WGMMA128, splits[si]);
                 test_linear<T>(m, 3, 1024, 40, VIT__EP_BIAS, 0, VIT__GEMM_PP128, splits[si]);
@@ -496,15 +497,15 @@ static void run_dtype(vit_model *m) {
             }
         }
         if (!small_only) {
-            test_linear<T>(m, 197, 768, 2304, VIT__EP_BIAS, 0, VIT__GEMM_AUTO, 2); // ViT-B qkv / fc1 at batch 1, split
-            test_linear<T>(m, 197, 768, 3072, VIT__EP_BIAS_GELU, 0, VIT__GEMM_AUTO, 2);
+            test_linear<T>(m, 197, 768, 2304, VIT__EP_BIAS, 0, VIT__GEMM_AUTO, half ? 2 : 0); // ViT-B qkv / fc1 at batch 1, split
+            test_linear<T>(m, 197, 768, 3072, VIT__EP_BIAS_GELU, 0, VIT__GEMM_AUTO, half ? 2 : 0);
         }
     }
     // the residual GEMM + LayerNorm pair (split: the reduction inside the LayerNorm)
     test_linear_ln<T, T>(m, 1, 33, 33, 1, 0);
     test_linear_ln<T, T>(m, 64, 512, 64, 0, 0);
-    test_linear_ln<T, T>(m, 3, 300, 40, 1, half ? 3 : 0);
-    test_linear_ln<T, T>(m, 7, 1024, 1100, 1, half ? 4 : 0); // C > 1024: the three-pass rows
+    test_linear_ln<T, T>(m, 3, 300, 40, 1, 3);
+    test_linear_ln<T, T>(m, 7, 1024, 1100, 1, 4); // C > 1024: the three-pass rows
     if (!small_only) {
         test_linear_ln<T, T>(m, 197, 3072, 768, 1, 0); // ViT-B fc2 + ln1 at batch 1
         test_linear_ln<T, T>(m, 197, 768, 768, 0, 0);  // ViT-B proj + ln2 at batch 1
@@ -512,8 +513,8 @@ static void run_dtype(vit_model *m) {
         test_linear_ln<T, T>(m, 1576, 768, 768, 1, 0); // batch 8: no split
     }
     // the last block's fc2 + the final norm of the class tokens into fp32 pooled rows
-    test_linear_ln<T, float>(m, 150, 96, 40, 1, half ? 3 : 0, 50);
-    test_linear_ln<T, float>(m, 50, 64, 33, 0, half ? 2 : 0, 50);
+    test_linear_ln<T, float>(m, 150, 96, 40, 1, 3, 50);
+    test_linear_ln<T, float>(m, 50, 64, 33, 0, 2, 50);
     if (!small_only) {
         test_linear_ln<T, float>(m, 197, 3072, 768, 1, 0, 197); // ViT-B at batch 1: split
         test_linear_ln<T, float>(m, 591, 3072, 768, 0, 0, 197);
