@@ -9,12 +9,13 @@
                      persistent, ping-pong consumers on 128x128  (online softmax, head size
                      tiles, epilogue stored (or, for the         zero-padded to 16/32/64/128;
                      residual, added in L2) by the TMA; fewer    N <= 256: whole K/V per CTA,
-                     tiles than SMs (small batches): 128x64 or   small batches: 4 warps
+                     tiles than SMs (small batches): 128x64 or   small batches: 8 warps
                      128x128 cooperative tiles, split-K;         splitting the keys)
                      sm_80/86/89: mma.sync + ldmatrix +
                      cp.async (128x128x32 tiles; 64x64 and
                      split-K at small batches)
-      fp32           FMA SGEMM (128x128x16, no TF32)             FMA flash attention
+      fp32           FMA SGEMM (128x128x16, no TF32; split-K     FMA flash attention
+                     at small batches)
       Matrices are stored in the compute dtype as (out, in) row-major (K-major),
       every vector (biases, LayerNorm, layer scale, cls/pos embeddings) in fp32,
       all in ONE device allocation. The residual stream x is fp32 for every
