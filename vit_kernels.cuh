@@ -544,14 +544,16 @@ static __device__ __forceinline__ float vit__im2col_at(const vit__gemm_args &g, 
 // k-major there, one barrier per tile), fragments double-buffered in registers
 // (the next k's loads in flight while this k's 64 FMAs issue). Each output is
 // summed over k in order, like the CPU (split-K: within each slice, slices then
-// added in order). H100, ViT-B/16 shapes at batch 256:
-// 41-42 TFLOP/s (the 128x128x8 kernel with 16x16 lanes before it: 37).
+// added in order). H100, ViT-B/16 shapes at batch 256: 45 TFLOP/s for the
+// bias epilogue, ~42 for GELU/residual (ptxas's schedule moves these by up to
+// 10% on small source edits; the 128x128x8 kernel with 16x16 lanes before it: 37).
 // AMODE 0: A dense (M, K); 2: A is the im2col of fp32 images. VEC: float4 loads.
+#define VIT__FMA_BK 16 // K tile of vit__linear_fma_kernel
 template <int EP, int AMODE, bool VEC>
 __global__ void __launch_bounds__(256, 2) vit__linear_fma_kernel(vit__gemm_args g) {
     vit__pdl_wait();
     vit__pdl_launch();
-    const int BM = 128, BN = 128, BK = 16, LDS = BM + 4;
+    const int BM = 128, BN = 128, BK = VIT__FMA_BK, LDS = BM + 4;
     __shared__ __align__(16) float sA[2][BK][LDS];
     __shared__ __align__(16) float sB[2][BK][LDS];
     int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
@@ -1127,16 +1129,22 @@ static vit_status vit__splitk_reduce_launch(const vit__gemm_args &g, int split, 
     return VIT_OK;
 }
 
+// The mma.sync and FMA kernels' K slices (grid.z): at most split slices of
+// g.kblocks k-steps each, none empty, partial sums in s->part. Returns the count.
+static int vit__split_slices(vit__gemm_args &g, const vit__cuda_state *s, int split, int KB) {
+    g.kblocks = split > 1 ? (KB + split - 1) / split : 0;
+    if (split > 1) split = (KB + g.kblocks - 1) / g.kblocks; // every slice non-empty
+    if (split == 1) g.kblocks = 0;
+    g.part = split > 1 ? s->part : NULL;
+    return split;
+}
+
 template <int EP, int AMODE, bool VEC>
 static vit_status vit__gemm_fma_launch(vit__gemm_args g, vit_model *m, cudaStream_t st) {
     // small batches: K split so that the GPU fills (the same policy and
     // reductions as the mma kernels'; ViT-B/16 fp32 at batch 1: see BENCHMARKS.md)
-    int ntiles = (g.N + 127) / 128, mtiles = (g.M + 127) / 128, KB = (g.K + 15) / 16;
-    int split = vit__splitk(m->cuda, EP, ntiles * mtiles, KB, (size_t)g.M * g.N);
-    g.kblocks = split > 1 ? (KB + split - 1) / split : 0;
-    if (split > 1) split = (KB + g.kblocks - 1) / g.kblocks; // every slice non-empty
-    if (split == 1) g.kblocks = 0;
-    g.part = split > 1 ? m->cuda->part : NULL;
+    int ntiles = (g.N + 127) / 128, mtiles = (g.M + 127) / 128, KB = (g.K + VIT__FMA_BK - 1) / VIT__FMA_BK;
+    int split = vit__split_slices(g, m->cuda, vit__splitk(m->cuda, EP, ntiles * mtiles, KB, (size_t)g.M * g.N), KB);
     dim3 grid((unsigned)ntiles, vit__mgrid(g.M, 128), (unsigned)split);
     VIT__CUDA_TRY(m, vit__launch(m, vit__linear_fma_kernel<EP, AMODE, VEC>, grid, 256, 0, st, g));
     m->cuda->last_gemm = VIT__RAN_FMA;
@@ -1148,11 +1156,7 @@ static vit_status vit__gemm_fma_launch(vit__gemm_args g, vit_model *m, cudaStrea
 template <typename T, int EP, int AMODE, bool BVEC, int BM, int BN, int WM, int WN>
 static vit_status vit__gemm_mma_tiles(vit__gemm_args g, vit_model *m, cudaStream_t st) {
     int ntiles = (g.N + BN - 1) / BN, mtiles = (g.M + BM - 1) / BM, KB = (g.K + VIT__MMA_BK - 1) / VIT__MMA_BK;
-    int split = vit__splitk(m->cuda, EP, ntiles * mtiles, KB, (size_t)g.M * g.N);
-    g.kblocks = split > 1 ? (KB + split - 1) / split : 0;
-    if (split > 1) split = (KB + g.kblocks - 1) / g.kblocks; // every slice non-empty
-    if (split == 1) g.kblocks = 0;
-    g.part = split > 1 ? m->cuda->part : NULL;
+    int split = vit__split_slices(g, m->cuda, vit__splitk(m->cuda, EP, ntiles * mtiles, KB, (size_t)g.M * g.N), KB);
     dim3 grid((unsigned)ntiles, vit__mgrid(g.M, BM), (unsigned)split);
     VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__linear_mma_kernel<T, EP, AMODE, BVEC, BM, BN, WM, WN>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__MMA_SMEM(BM, BN)));
     VIT__CUDA_TRY(m, vit__launch(m, vit__linear_mma_kernel<T, EP, AMODE, BVEC, BM, BN, WM, WN>, grid, WM * WN * 32, VIT__MMA_SMEM(BM, BN), st, g));
