@@ -14,8 +14,9 @@
                      sm_80/86/89: mma.sync + ldmatrix +
                      cp.async (128x128x32 tiles; 64x64 and
                      split-K at small batches)
-      fp32           FMA SGEMM (128x128x16, no TF32; split-K     FMA flash attention
-                     at small batches)
+      fp32           FMA SGEMM (128x128x16, no TF32; split-K     FMA flash attention (4x8
+                     at small batches)                           register tiles, 16 queries
+                                                                 per warp)
       Matrices are stored in the compute dtype as (out, in) row-major (K-major),
       every vector (biases, LayerNorm, layer scale, cls/pos embeddings) in fp32,
       all in ONE device allocation. The residual stream x is fp32 for every
@@ -127,9 +128,9 @@ struct vit__cuda_state {
     int splitk;                   // 0 (default): split K where tiles are few; 1: never; n >= 2: n slices
                                   // for every mma.sync GEMM (tests, benchmarks)
     int last_split;               // K slices of the last GEMM launch (1: not split)
-    int attn_warps;               // 0 (default) or 4: 4 warps per attention CTA; 1: one warp (tests)
-                                  // CTAs; 1 or 4: forced (tests)
-    int last_attn_warps;          // warps per CTA of the last bf16/fp16 attention launch
+    int attn_warps;               // 0 (default): warps per attention CTA by grid size; forced (tests):
+                                  // bf16/fp16 1, 4 or 8; fp32 at most 1 to 8
+    int last_attn_warps;          // warps per CTA of the last attention launch
     int attn_full;                // 0 (default): whole-sequence K/V CTAs for short sequences; 1: never;
                                   // 2: whenever N fits; 3: those with keys split across warps (tests, benchmarks)
     int last_attn_full;           // the last bf16/fp16 attention launch: 0 streaming K/V, 1 whole K/V, 2 keys split
@@ -1873,151 +1874,180 @@ __global__ void __launch_bounds__(NW * 32, NW == 8 && DP <= 64 ? 2 : 1) vit__att
 }
 
 // fp32 flash attention on FMA, register-tiled like the SGEMM. Parallel over
-// (query tiles of 64, H, B); 256 threads as 16 x 16. Per tile of 64 keys thread
-// (ty, tx) computes S for queries 4ty..4ty+3 x keys tx + 16j (j < 4) from float4
-// reads of row-major Q and K (8 shared loads per 64 FMAs), then O += P V for
-// the same queries x head dims tx*DPT..: P through shared memory, transposed.
-// Online softmax as in the mma kernel (exp2, scale folded into Q). H100, ViT-B
-// batch 256: 1.64 ms per block -> 1.47 (register tiles, skipped padding) -> 1.42
-// (K/V through cp.async under the previous tile's math).
+// (query tiles, H, B); nw = blockDim.x / 32 warps per CTA (a launch choice: the
+// query tiles of a head spread evenly over its CTAs), each warp owns 16
+// queries, lane (lq, lk) = (lane >> 3, lane & 7) the 4 queries lq + 4i. Per
+// tile of 64 keys: S for those queries x keys lk + 8j (j < 8) from float4
+// reads of row-major Q and K (12 shared loads per 128 FMAs, one wavefront
+// each), online softmax (row max over the 8 lanes of lq, the scale folded into
+// the exp2 argument), P into the warp's own transposed slice of shared memory,
+// then O += P V for the same queries x head dims 4lk + 32c: 3 shared loads per
+// 32 FMAs at head size 64. Q, K and V arrive by cp.async, K and V under the
+// previous phase's math. Warps whose queries all lie past N skip the math; the
+// last tile's key groups past N too, their count a template constant so that
+// no FMA carries a predicate. H100, ViT-B batch 256: 1.41 ms per block with
+// 4x4 lane tiles over (S, O) -> 1.10 (4x8, compile-time key groups) -> 1.08
+// (cp.async Q, the scale in the exp2, 7-warp CTAs); batch 1: 24 -> 18 us.
+#define VIT__ATTF_WQ 16 // queries per warp
+template <int V> struct vit__int { static constexpr int value = V; }; // a compile-time int for generic lambdas
+static __device__ __forceinline__ float vit__exp2_ftz(float x) { float e; asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(e) : "f"(x)); return e; }
 template <int DP, bool VEC>
-__global__ void __launch_bounds__(256) vit__attention_fma_kernel(float *out, const float *qkv, int N, int C, int H, float sl2) {
+__global__ void __launch_bounds__(256, DP <= 64 ? 2 : 1) vit__attention_fma_kernel(float *out, const float *qkv, int N, int C, int H, float sl2) {
     vit__pdl_wait();
     vit__pdl_launch();
-    const int BQ = 64, BKV = 64, LD = DP + 4, LQ = BQ + 4, DPT = DP / 16;
+    const int QI = 4, WQ = VIT__ATTF_WQ, BKV = 64, LD = DP + 4, LP = WQ + 4, DC = DP / 32, CPR = DP / 4;
+    const int nt = blockDim.x, BQ = (nt / 32) * WQ;
     extern __shared__ __align__(128) unsigned char vit__smem_attf[];
     float *sQ = (float *)vit__smem_attf; // [BQ][LD]
     float *sK = sQ + BQ * LD;            // [BKV][LD]
     float *sV = sK + BKV * LD;           // [BKV][DP]
-    float *sP = sV + BKV * DP;           // [BKV][LQ]
     int b = blockIdx.z, h = blockIdx.y, q0 = blockIdx.x * BQ, D = C / H;
-    int tid = threadIdx.x, ty = tid >> 4, tx = tid & 15;
-    bool busy = q0 + 8 * (tid >> 5) < N; // this warp has queries 8w..8w+7 of the tile
+    int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, lq = lane >> 3, lk = lane & 7;
+    float *sP = sV + BKV * DP + warp * BKV * LP; // this warp's P^T: [BKV][LP], query lq + 4i at column 4lq + i
+    int wq = q0 + warp * WQ;                     // the warp's first query
+    bool busy = wq < N;
     size_t rs = 3 * (size_t)C;
     const float *base = qkv + (size_t)b * N * rs + (size_t)h * D;
-    // rows r0.. of the (N, D) slice src (row stride rs) into dst [r][ld], zero
-    // past N and D; K and V (async: VEC, scale 1) through cp.async, one group
-    auto load_rows = [&](float *dst, int ld, const float *src, int r0, float scale, bool async) {
+    // rows r0..r0+nr-1 of the (N, D) slice src (row stride rs) into dst [r][ld],
+    // zero past N and D. VEC: 16-byte cp.async chunks, the thread's column fixed
+    // (CPR chunks per row, nt a multiple of CPR), one commit group; else plain loads
+    int lc = (tid % CPR) * 4, lr = tid / CPR, rstep = nt / CPR;
+    auto load_rows = [&](float *dst, int ld, const float *src, int r0, int nr) {
         if (VEC) {
-            for (int i = tid; i < 64 * (DP / 4); i += 256) {
-                int r = i / (DP / 4), d = (i % (DP / 4)) * 4;
-                bool ok = r0 + r < N && d < D;
-                const float *g = src + (size_t)(r0 + r) * rs + d;
-                if (async) { vit__cp16(&dst[r * ld + d], ok ? g : src, ok ? 16 : 0); continue; }
-                float4 v = make_float4(0.f, 0.f, 0.f, 0.f);
-                if (ok) v = *(const float4 *)g;
-                v.x *= scale; v.y *= scale; v.z *= scale; v.w *= scale;
-                *(float4 *)&dst[r * ld + d] = v;
+            const float *g = src + (size_t)(r0 + lr) * rs + lc;
+            for (int r = lr; r < nr; r += rstep, g += rstep * rs) {
+                bool ok = r0 + r < N && lc < D;
+                vit__cp16(&dst[r * ld + lc], ok ? g : src, ok ? 16 : 0);
             }
-            if (async) vit__cp_commit();
+            vit__cp_commit();
         } else {
-            for (int i = tid; i < 64 * DP; i += 256) {
+            for (int i = tid; i < nr * DP; i += nt) {
                 int r = i / DP, d = i % DP;
-                dst[r * ld + d] = (r0 + r < N && d < D) ? src[(size_t)(r0 + r) * rs + d] * scale : 0.0f;
+                dst[r * ld + d] = (r0 + r < N && d < D) ? src[(size_t)(r0 + r) * rs + d] : 0.0f;
             }
         }
     };
-    // K and V of tile t stream in under the previous tile's math: K(t+1) is
-    // issued once every warp is past S(t), V(t+1) once every warp is past P V(t)
+    // K(t+1) is issued once every warp is past S(t), V(t+1) once every warp is past P V(t)
     const float *gK = base + C, *gV = base + 2 * (size_t)C;
-    load_rows(sK, LD, gK, 0, 1.0f, true);
-    load_rows(sV, DP, gV, 0, 1.0f, true);
-    load_rows(sQ, LD, base, q0, sl2, false);
-    float o[4][DPT], mrow[4], lrow[4];
+    load_rows(sQ, LD, base, q0, BQ);
+    load_rows(sK, LD, gK, 0, BKV);
+    load_rows(sV, DP, gV, 0, BKV);
+    float o[QI][4 * DC], mrow[QI], lrow[QI]; // mrow: running max of the unscaled scores
 #pragma unroll
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < QI; i++) {
         mrow[i] = -INFINITY; lrow[i] = 0.0f;
 #pragma unroll
-        for (int d = 0; d < DPT; d++) o[i][d] = 0.0f;
+        for (int d = 0; d < 4 * DC; d++) o[i][d] = 0.0f;
     }
+    const float *qw = sQ + (warp * WQ + lq) * LD;
     for (int k0 = 0; k0 < N; k0 += BKV) {
         bool more = k0 + BKV < N;
-        if (VEC) vit__cp_wait<1>(); // K(t) landed; V(t) may still be in flight
+        if (VEC) vit__cp_wait<1>(); // Q and K(t) landed; V(t) may still be in flight
         __syncthreads();
-        // past N: key groups of 16 and warps whose 8 queries all lie there skip their math
-        int kn = N - k0 < BKV ? N - k0 : BKV, jn = (kn + 15) / 16;
-        if (busy) {
-            float s[4][4];
+        int kn = N - k0 < BKV ? N - k0 : BKV;
+        auto scores = [&](auto jn_const) {
+            const int JN = decltype(jn_const)::value;
+            float s[QI][JN];
 #pragma unroll
-            for (int i = 0; i < 4; i++)
+            for (int i = 0; i < QI; i++)
 #pragma unroll
-                for (int j = 0; j < 4; j++) s[i][j] = 0.0f;
-#pragma unroll 4
+                for (int j = 0; j < JN; j++) s[i][j] = 0.0f;
+            const float *kw = sK + lk * LD;
+#pragma unroll 2
             for (int d = 0; d < DP; d += 4) {
-                float4 q[4], kv[4];
+                float4 kv[JN];
 #pragma unroll
-                for (int i = 0; i < 4; i++) q[i] = *(const float4 *)&sQ[(4 * ty + i) * LD + d];
+                for (int j = 0; j < JN; j++) kv[j] = *(const float4 *)&kw[8 * j * LD + d];
 #pragma unroll
-                for (int j = 0; j < 4; j++)
-                    if (j < jn) kv[j] = *(const float4 *)&sK[(tx + 16 * j) * LD + d];
+                for (int i = 0; i < QI; i++) {
+                    float4 q = *(const float4 *)&qw[4 * i * LD + d];
 #pragma unroll
-                for (int j = 0; j < 4; j++)
-                    if (j < jn) {
-#pragma unroll
-                        for (int i = 0; i < 4; i++) {
-                            s[i][j] = fmaf(q[i].x, kv[j].x, s[i][j]);
-                            s[i][j] = fmaf(q[i].y, kv[j].y, s[i][j]);
-                            s[i][j] = fmaf(q[i].z, kv[j].z, s[i][j]);
-                            s[i][j] = fmaf(q[i].w, kv[j].w, s[i][j]);
-                        }
+                    for (int j = 0; j < JN; j++) {
+                        s[i][j] = fmaf(q.x, kv[j].x, s[i][j]);
+                        s[i][j] = fmaf(q.y, kv[j].y, s[i][j]);
+                        s[i][j] = fmaf(q.z, kv[j].z, s[i][j]);
+                        s[i][j] = fmaf(q.w, kv[j].w, s[i][j]);
                     }
+                }
             }
+            if (kn < BKV) // the last tile: keys past N out of the softmax
 #pragma unroll
-            for (int i = 0; i < 4; i++) {
+                for (int i = 0; i < QI; i++)
+#pragma unroll
+                    for (int j = 0; j < JN; j++)
+                        if (lk + 8 * j >= kn) s[i][j] = -INFINITY;
+#pragma unroll
+            for (int i = 0; i < QI; i++) {
                 float mx = -INFINITY;
 #pragma unroll
-                for (int j = 0; j < 4; j++) {
-                    if (k0 + tx + 16 * j >= N) s[i][j] = -INFINITY;
-                    mx = fmaxf(mx, s[i][j]);
-                }
+                for (int j = 0; j < JN; j++) mx = fmaxf(mx, s[i][j]);
 #pragma unroll
-                for (int off = 8; off > 0; off >>= 1) mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, off));
-                float mnew = fmaxf(mrow[i], mx), corr = exp2f(mrow[i] - mnew);
+                for (int off = 4; off > 0; off >>= 1) mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, off));
+                float mnew = fmaxf(mrow[i], mx), ms = mnew * sl2, corr = vit__exp2_ftz(fmaf(mrow[i], sl2, -ms));
                 mrow[i] = mnew;
                 float sum = 0.0f;
 #pragma unroll
-                for (int j = 0; j < 4; j++) { s[i][j] = exp2f(s[i][j] - mnew); sum += s[i][j]; }
+                for (int j = 0; j < JN; j++) { s[i][j] = vit__exp2_ftz(fmaf(s[i][j], sl2, -ms)); sum += s[i][j]; }
                 lrow[i] = lrow[i] * corr + sum;
 #pragma unroll
-                for (int d = 0; d < DPT; d++) o[i][d] *= corr;
+                for (int d = 0; d < 4 * DC; d++) o[i][d] *= corr;
             }
-            // P's columns 4ty.. are written and read by this warp alone
 #pragma unroll
-            for (int j = 0; j < 4; j++) *(float4 *)&sP[(tx + 16 * j) * LQ + 4 * ty] = make_float4(s[0][j], s[1][j], s[2][j], s[3][j]);
+            for (int j = 0; j < JN; j++) *(float4 *)(sP + (lk + 8 * j) * LP + QI * lq) = make_float4(s[0][j], s[1][j], s[2][j], s[3][j]);
+        };
+        // past N: key groups of 8 skip their math (P V reads only keys < kn)
+        if (busy) {
+            if (kn > 32) scores(vit__int<8>());
+            else if (kn > 16) scores(vit__int<4>());
+            else if (kn > 8) scores(vit__int<2>());
+            else scores(vit__int<1>());
         }
         __syncthreads(); // every warp is past S: sK is free
-        if (more) load_rows(sK, LD, gK, k0 + BKV, 1.0f, true);
+        if (more) load_rows(sK, LD, gK, k0 + BKV, BKV);
         if (VEC) { if (more) vit__cp_wait<1>(); else vit__cp_wait<0>(); } // V(t) landed
         __syncthreads();
         if (busy) {
+            const float *pw = sP + QI * lq, *vw = sV + 4 * lk;
 #pragma unroll 4
             for (int k = 0; k < kn; k++) {
-                float4 p = *(const float4 *)&sP[k * LQ + 4 * ty];
-                float v[DPT];
+                float4 p = *(const float4 *)&pw[k * LP];
 #pragma unroll
-                for (int d = 0; d < DPT; d += 2) *(float2 *)&v[d] = *(const float2 *)&sV[k * DP + tx * DPT + d];
+                for (int c = 0; c < DC; c++) {
+                    float4 v = *(const float4 *)&vw[k * DP + 32 * c];
+                    float pi[QI] = {p.x, p.y, p.z, p.w};
 #pragma unroll
-                for (int d = 0; d < DPT; d++) {
-                    o[0][d] = fmaf(p.x, v[d], o[0][d]); o[1][d] = fmaf(p.y, v[d], o[1][d]);
-                    o[2][d] = fmaf(p.z, v[d], o[2][d]); o[3][d] = fmaf(p.w, v[d], o[3][d]);
+                    for (int i = 0; i < QI; i++) {
+                        o[i][4 * c] = fmaf(pi[i], v.x, o[i][4 * c]);
+                        o[i][4 * c + 1] = fmaf(pi[i], v.y, o[i][4 * c + 1]);
+                        o[i][4 * c + 2] = fmaf(pi[i], v.z, o[i][4 * c + 2]);
+                        o[i][4 * c + 3] = fmaf(pi[i], v.w, o[i][4 * c + 3]);
+                    }
                 }
             }
         }
         __syncthreads(); // every warp is past P V: sV is free
-        if (more) load_rows(sV, DP, gV, k0 + BKV, 1.0f, true);
+        if (more) load_rows(sV, DP, gV, k0 + BKV, BKV);
     }
 #pragma unroll
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < QI; i++) {
         float l = lrow[i];
 #pragma unroll
-        for (int off = 8; off > 0; off >>= 1) l += __shfl_xor_sync(0xffffffffu, l, off);
-        int row = q0 + 4 * ty + i;
+        for (int off = 4; off > 0; off >>= 1) l += __shfl_xor_sync(0xffffffffu, l, off);
+        int row = wq + lq + 4 * i;
         if (row >= N) continue;
         float inv = 1.0f / l;
         float *op = out + ((size_t)b * N + row) * C + (size_t)h * D;
 #pragma unroll
-        for (int d = 0; d < DPT; d++)
-            if (tx * DPT + d < D) op[tx * DPT + d] = o[i][d] * inv;
+        for (int c = 0; c < DC; c++) {
+            int d = 4 * lk + 32 * c;
+            if (VEC) {
+                if (d < D) *(float4 *)&op[d] = make_float4(o[i][4 * c] * inv, o[i][4 * c + 1] * inv, o[i][4 * c + 2] * inv, o[i][4 * c + 3] * inv);
+            } else {
+#pragma unroll
+                for (int e = 0; e < 4; e++)
+                    if (d + e < D) op[d + e] = o[i][4 * c + e] * inv;
+            }
+        }
     }
 }
 
@@ -2062,19 +2092,28 @@ static vit_status vit__attention_mma_launch(T *out, const T *qkv, int B, int N, 
     return vit__attention_mma_pick<T, DP, false>(out, qkv, B, N, C, H, sl2, m, st);
 }
 
+// The query tiles of 16 of a head spread evenly over ceil(tiles / max) CTAs of
+// at most max warps: 8 when such a grid fills the GPU twice over, else 4 (small
+// batches: more CTAs); ViT-B's 13 tiles run as 2 CTAs of 7 warps (8 + 5 left
+// 3 of 16 warps idle). Tests force max (attn_warps 1, 2, 4, 8).
 template <int DP, bool VEC>
 static vit_status vit__attention_fma_launch(float *out, const float *qkv, int B, int N, int C, int H, float sl2, vit_model *m, cudaStream_t st) {
-    const int smem = (2 * 64 * (DP + 4) + 64 * DP + 64 * (64 + 4)) * 4;
-    dim3 grid((unsigned)((N + 63) / 64), (unsigned)H, (unsigned)B);
+    int tiles = (N + VIT__ATTF_WQ - 1) / VIT__ATTF_WQ, most = m->cuda->attn_warps;
+    if (most < 1 || most > 8) most = (size_t)((tiles + 7) / 8) * H * B >= (size_t)2 * m->cuda->sm_count ? 8 : 4;
+    int ctas = (tiles + most - 1) / most, nw = (tiles + ctas - 1) / ctas;
+    int smem = ((nw * VIT__ATTF_WQ + 64) * (DP + 4) + 64 * DP + nw * 64 * (VIT__ATTF_WQ + 4)) * 4;
+    dim3 grid((unsigned)ctas, (unsigned)H, (unsigned)B);
     VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__attention_fma_kernel<DP, VEC>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-    VIT__CUDA_TRY(m, vit__launch(m, vit__attention_fma_kernel<DP, VEC>, grid, 256, smem, st, out, qkv, N, C, H, sl2));
+    VIT__CUDA_TRY(m, vit__launch(m, vit__attention_fma_kernel<DP, VEC>, grid, nw * 32, smem, st, out, qkv, N, C, H, sl2));
+    m->cuda->last_attn_warps = nw;
+    m->cuda->last_attn_full = 0;
     return VIT_OK;
 }
 
 template <int DP>
 static vit_status vit__attention_fma_pick(float *out, const float *qkv, int B, int N, int C, int H, float sl2, vit_model *m, cudaStream_t st) {
     int D = C / H;
-    if (D % 4 == 0 && C % 4 == 0 && vit__aligned16(qkv)) return vit__attention_fma_launch<DP, true>(out, qkv, B, N, C, H, sl2, m, st);
+    if (D % 4 == 0 && C % 4 == 0 && vit__aligned16(qkv) && vit__aligned16(out)) return vit__attention_fma_launch<DP, true>(out, qkv, B, N, C, H, sl2, m, st);
     return vit__attention_fma_launch<DP, false>(out, qkv, B, N, C, H, sl2, m, st);
 }
 

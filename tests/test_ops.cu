@@ -386,12 +386,18 @@ static void test_attention_w(vit_model *m, int B, int N, int C, int H, int warps
     dfree(dq); dfree(dout);
 }
 
-// every launch configuration: default, then 1 and 4 warps per CTA streaming
-// K/V tiles, and the whole-K/V kernel with 4 and 8 warps and with 4 warps
-// splitting the keys (bf16/fp16)
+// every launch configuration: default, then fp32: CTAs of at most 1 to 8 warps;
+// bf16/fp16: 1 and 4 warps per CTA streaming K/V tiles, and the whole-K/V
+// kernel with 4 and 8 warps and with 4 warps splitting the keys
 template <typename T>
 static void test_attention(vit_model *m, int B, int N, int C, int H) {
     test_attention_w<T>(m, B, N, C, H, 0);
+    if (sizeof(T) == 4) { // at most 1, 2, 4, 8 warps per CTA
+        test_attention_w<T>(m, B, N, C, H, 1);
+        test_attention_w<T>(m, B, N, C, H, 2);
+        test_attention_w<T>(m, B, N, C, H, 4);
+        test_attention_w<T>(m, B, N, C, H, 8);
+    }
     if (sizeof(T) == 2) {
         test_attention_w<T>(m, B, N, C, H, 1, 1);
         test_attention_w<T>(m, B, N, C, H, 4, 1);
