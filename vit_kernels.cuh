@@ -545,9 +545,10 @@ static __device__ __forceinline__ float vit__im2col_at(const vit__gemm_args &g, 
 // k-major there, one barrier per tile), fragments double-buffered in registers
 // (the next k's loads in flight while this k's 64 FMAs issue). Each output is
 // summed over k in order, like the CPU (split-K: within each slice, slices then
-// added in order). H100, ViT-B/16 shapes at batch 256: 45 TFLOP/s for the
-// bias epilogue, ~42 for GELU/residual (ptxas's schedule moves these by up to
-// 10% on small source edits; the 128x128x8 kernel with 16x16 lanes before it: 37).
+// added in order). H100, ViT-B/16 shapes at batch 256: 44.6-47.3 TFLOP/s
+// (ptxas's schedule moves these by up to 10% on small source edits, see the FMA
+// order below; a prefetch of the next M tile's first k-tile under the last
+// one's math measured 2-5% slower; the 128x128x8 kernel with 16x16 lanes: 37).
 // AMODE 0: A dense (M, K); 2: A is the im2col of fp32 images. VEC: float4 loads.
 #define VIT__FMA_BK 16 // K tile of vit__linear_fma_kernel
 template <int EP, int AMODE, bool VEC>
@@ -627,10 +628,33 @@ __global__ void __launch_bounds__(256, 2) vit__linear_fma_kernel(vit__gemm_args 
                 } else {
                     frag((k + 1) & 1, cur, k + 1);
                 }
+                // the order of the 64 FMAs steers ptxas's register allocation and
+                // schedule; the best measured differs by epilogue (H100, ViT-B/16 at
+                // batch 256, TFLOP/s against plain row order: residual fc2 45.1 ->
+                // 47.7 and proj 43.0 -> 44.9 with rows in serpentine order; bias qkv
+                // 45.6 -> 46.4 and GELU fc1 44.6 -> 45.3 with column pairs)
+                if (EP == VIT__EP_BIAS_RESIDUAL) {
 #pragma unroll
-                for (int i = 0; i < 8; i++)
+                    for (int i = 0; i < 8; i++)
 #pragma unroll
-                    for (int j = 0; j < 8; j++) acc[i][j] = fmaf(fa[k & 1][i], fb[k & 1][j], acc[i][j]);
+                        for (int jj = 0; jj < 8; jj++) {
+                            int j = i & 1 ? 7 - jj : jj;
+                            acc[i][j] = fmaf(fa[k & 1][i], fb[k & 1][j], acc[i][j]);
+                        }
+                } else if (EP == VIT__EP_PATCH) { // (column pairs: 1.96 -> 2.15 ms)
+#pragma unroll
+                    for (int i = 0; i < 8; i++)
+#pragma unroll
+                        for (int j = 0; j < 8; j++) acc[i][j] = fmaf(fa[k & 1][i], fb[k & 1][j], acc[i][j]);
+                } else {
+#pragma unroll
+                    for (int j = 0; j < 8; j += 2)
+#pragma unroll
+                        for (int i = 0; i < 8; i++) {
+                            acc[i][j] = fmaf(fa[k & 1][i], fb[k & 1][j], acc[i][j]);
+                            acc[i][j + 1] = fmaf(fa[k & 1][i], fb[k & 1][j + 1], acc[i][j + 1]);
+                        }
+                }
             }
         }
 #pragma unroll
@@ -1886,8 +1910,9 @@ __global__ void __launch_bounds__(NW * 32, NW == 8 && DP <= 64 ? 2 : 1) vit__att
 // previous phase's math. Warps whose queries all lie past N skip the math; the
 // last tile's key groups past N too, their count a template constant so that
 // no FMA carries a predicate. H100, ViT-B batch 256: 1.41 ms per block with
-// 4x4 lane tiles over (S, O) -> 1.10 (4x8, compile-time key groups) -> 1.08
-// (cp.async Q, the scale in the exp2, 7-warp CTAs); batch 1: 24 -> 18 us.
+// 4x4 lane tiles over (S, O) -> 1.10 (4x8, compile-time key groups) -> 1.07
+// (cp.async Q, the scale in the exp2, 7-warp CTAs, P V unrolled 8 keys deep);
+// batch 1: 24 -> 18 us.
 #define VIT__ATTF_WQ 16 // queries per warp
 template <int V> struct vit__int { static constexpr int value = V; }; // a compile-time int for generic lambdas
 static __device__ __forceinline__ float vit__exp2_ftz(float x) { float e; asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(e) : "f"(x)); return e; }
@@ -2008,7 +2033,7 @@ __global__ void __launch_bounds__(256, DP <= 64 ? 2 : 1) vit__attention_fma_kern
         __syncthreads();
         if (busy) {
             const float *pw = sP + QI * lq, *vw = sV + 4 * lk;
-#pragma unroll 4
+#pragma unroll 8
             for (int k = 0; k < kn; k++) {
                 float4 p = *(const float4 *)&pw[k * LP];
 #pragma unroll
