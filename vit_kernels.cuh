@@ -260,6 +260,9 @@ static __device__ __forceinline__ float vit__gelu_dev(float x) {
     return 0.5f * x * (1.0f + erff(x * 0.70710678118654752f)); // same formula as vit__gelu
 }
 
+// 2^x on the SFU (ex2.approx, denormal results flushed to 0)
+static __device__ __forceinline__ float vit__exp2_ftz(float x) { float e; asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(e) : "f"(x)); return e; }
+
 // The same GELU for bf16/fp16 outputs, in 8 ALU + 2 SFU instructions (erff
 // takes about 25; at large batch fc1's epilogue then outlasted its main loop):
 // x * sigmoid(x P(x^2)), P a degree-3 polynomial fitted (minimax, Lawson) to
@@ -269,8 +272,7 @@ static __device__ __forceinline__ float vit__gelu_dev(float x) {
 static __device__ __forceinline__ float vit__gelu_fast(float x) {
     float u = fminf(x * x, 49.0f);
     float p = fmaf(fmaf(fmaf(2.50057456e-05f, u, 0.000734330039f), u, -0.105978146f), u, -2.30165005f); // -log2(e) P(u)
-    float e, r;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(e) : "f"(x * p));
+    float e = vit__exp2_ftz(x * p), r;
     asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(1.0f + e));
     return x * r;
 }
@@ -1915,7 +1917,6 @@ __global__ void __launch_bounds__(NW * 32, NW == 8 && DP <= 64 ? 2 : 1) vit__att
 // batch 1: 24 -> 18 us.
 #define VIT__ATTF_WQ 16 // queries per warp
 template <int V> struct vit__int { static constexpr int value = V; }; // a compile-time int for generic lambdas
-static __device__ __forceinline__ float vit__exp2_ftz(float x) { float e; asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(e) : "f"(x)); return e; }
 template <int DP, bool VEC>
 __global__ void __launch_bounds__(256, DP <= 64 ? 2 : 1) vit__attention_fma_kernel(float *out, const float *qkv, int N, int C, int H, float sl2) {
     vit__pdl_wait();
