@@ -8,9 +8,11 @@ the benchmark binary (build/vit_bench, run as a subprocess) from the saved
 file. Times are medians of CUDA-event timings after warm-up, inputs resident on
 the GPU for both. Also: the bf16 GEMM ceiling (torch.matmul 8192^3), vit.h's GEMM
 against torch (cuBLAS) on the ViT-B/16 GEMM shapes at batch 256, and device
-memory. Writes a markdown report.
+memory. Writes a markdown report: the part of --out above the line REPORT_END
+(below) is replaced, the hand-written notes after that line are kept; the raw
+results go to the .json beside it.
 
-usage: python3 tools/bench.py --bin build/vit_bench --out BENCHMARKS.md [--deadline 420]
+usage: python3 tools/bench.py --bin build/vit_bench --out BENCHMARKS.md [--deadline 420] [--commit C]
        python3 tools/bench.py --bin build/vit_bench --max-autotune --out F.md
            (only ViT-B/16 bf16 batch 256: torch.compile max-autotune-no-cudagraphs,
            whose compile takes minutes, against eager bf16 and vit.h in the same run)
@@ -89,10 +91,14 @@ def main():
     ap.add_argument("--out", default="BENCHMARKS.md")
     ap.add_argument("--deadline", type=float, default=420.0, help="seconds; optional items are skipped after it")
     ap.add_argument("--command", default="make bench")
+    ap.add_argument("--commit", default=None, help="commit vit_bench was built from (default: HEAD here, -dirty if its sources differ)")
     ap.add_argument("--max-autotune", action="store_true", help="only the max-autotune comparison (see usage)")
     args = ap.parse_args()
     if args.max_autotune:
         return max_autotune_only(args)
+    args.date = datetime.date.today().isoformat()
+    if args.commit is None:
+        args.commit = git_commit()
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
     dev = torch.cuda.get_device_name()
@@ -242,19 +248,38 @@ def fmt(v, spec=".2f"):
     return "-" if v is None else format(v, spec)
 
 
-def write_report(r, args, quiet=False):
+# The generated report ends with this line; what follows it in --out (the
+# method, per-kernel notes, CPU figures) is written by hand and kept.
+REPORT_END = "<!-- end of generated report: hand-written notes below are kept by tools/bench.py -->"
+
+
+def git_commit():
+    """HEAD of this checkout, "-dirty" if the sources vit_bench is built from differ from it."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    try:
+        r = subprocess.run(["git", "rev-parse", "--short=7", "HEAD"], capture_output=True, text=True, timeout=10, cwd=root)
+        if r.returncode or not r.stdout.strip():
+            return "unknown"
+        d = subprocess.run(["git", "diff", "--quiet", "HEAD", "--", "vit.h", "vit_kernels.cuh", "tools/vit_bench.cu"],
+                           capture_output=True, timeout=10, cwd=root)
+        return r.stdout.strip() + ("-dirty" if d.returncode else "")
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def report_text(r, args):
+    """The generated part of the report, ending with REPORT_END."""
     ceil = r["ceiling_tflops"]
     L = []
     L.append("# Benchmarks\n")
-    L.append(f"Date: 2026-11-22. Device: {r['device']}. torch {r['torch']}, timm {r['timm']}. "
-             f"Command: `{args.command}` (tools/bench.py driving build/vit_bench).\n")
-    L.append("Medians of CUDA-event timings after warm-up; images already on the GPU for every "
-             "contender (vit.h through vit_forward_async, one CUDA-graph replay per call). Same "
-             "random timm weights everywhere. eager fp32 runs with TF32 off. torch.compile runs in "
-             "bf16 with the mode shown (mode='default' instead of 'max-autotune-no-cudagraphs' to "
-             "fit the compile time into one 10-minute device call; the max-autotune number, when "
-             "there was time for it, is below the table). ratio = vit.h bf16 img/s / the best "
-             f"PyTorch bf16 img/s. bf16 GEMM ceiling (torch.matmul 8192^3): {ceil:.0f} TFLOP/s.\n")
+    L.append(f"Date: {args.date}. Device: {r['device']}. Commit: {args.commit}. torch {r['torch']}, timm {r['timm']}. "
+             f"Command: `{args.command}`.\n")
+    L.append("This part is written by tools/bench.py from one run: every PyTorch figure comes from the same run as the "
+             "vit.h figure beside it. How the numbers are taken: [Method](#method); why each kernel is as it is: "
+             "[Per-kernel notes](#per-kernel-notes).\n")
+    L.append("## vit.h vs timm eager and torch.compile\n")
+    L.append("img/s (ms per batch). torch.compile runs in bf16 in the mode in brackets. ratio bf16 = vit.h bf16 img/s / "
+             f"the best PyTorch bf16 img/s. bf16 GEMM ceiling (torch.matmul 8192^3): {ceil:.0f} TFLOP/s.\n")
     L.append("| model | batch | timm eager fp32 | timm eager bf16 | torch.compile bf16 | vit.h bf16 | vit.h fp32 | "
              "ratio bf16 | vit.h fp32 / eager fp32 | vit.h bf16 TFLOP/s (% of ceiling) | peak mem vit.h / torch.compile |")
     L.append("|---|---|---|---|---|---|---|---|---|---|---|")
@@ -294,10 +319,36 @@ def write_report(r, args, quiet=False):
     L.append("Peak memory: torch = torch.cuda.max_memory_allocated() over one timed call (weights included); "
              "vit.h = device memory the model holds after warm-up by cudaMemGetInfo (weights, activation arena "
              "for max_batch = batch, graph, module code).\n")
-    with open(args.out, "w") as f:
-        f.write("\n".join(L))
+    L.append(REPORT_END)
+    return "\n".join(L) + "\n"
+
+
+def merge_report(report, old):
+    """report (ending with REPORT_END) followed by what follows REPORT_END in old,
+    the previous contents of the file; report alone if old is None or has no
+    REPORT_END line."""
+    if old is None:
+        return report
+    at = old.find(REPORT_END)
+    if at < 0:
+        return report
+    tail = old[at + len(REPORT_END):]
+    return report + (tail[1:] if tail.startswith("\n") else tail)
+
+
+def write_report(r, args, quiet=False):
+    report = report_text(r, args)
+    try:
+        with open(args.out) as f:
+            old = f.read()
+    except FileNotFoundError:
+        old = None
+    tmp = args.out + ".tmp"  # replaced in one step: a run cut off mid-write leaves the old file whole
+    with open(tmp, "w") as f:
+        f.write(merge_report(report, old))
+    os.replace(tmp, args.out)
     if not quiet:
-        print("\n".join(L))
+        print(report)
 
 
 if __name__ == "__main__":
