@@ -1,0 +1,202 @@
+// test_act: vit__epi_apply, the activation of one GEMM-epilogue column pair,
+// against PyTorch's own definitions evaluated in float64 from float32 inputs.
+//
+// usage: test_act DIR   (DIR = tests/data/act, written by
+//                        tools/make_act_reference.py; its docstring names the
+//                        timm / Hugging Face / CLIP source of each formula)
+//
+// DIR/<name>.bin: "VACT", uint32 version 1, uint32 arity (1: x, 2: (gate, up)),
+// uint32 n, float32 in[n * arity], float64 ref[n], all little-endian.
+//
+// A finite ref passes when |got - ref| <= 1e-6 + 1e-5 |ref| (float32 math on a
+// float32 input: a few ulp relative, plus an absolute floor for the tails where
+// 1 + erf / 1 + tanh cancel). Where torch gives +-inf the result must be that
+// inf, and where it gives NaN (NaN inputs) a NaN. GELU, tanh GELU and QuickGELU
+// see each input in both slots of a pair, v = {x[i], x[i+1]}, and must return
+// 2; SwiGLU gets v = {gate, up} and must return 1. VIT__ACT_NONE must return 2
+// and leave v bit for bit unchanged. Only fast = 0 (the CPU path) is tested.
+#define VIT_IMPLEMENTATION
+#include "../vit.h"
+#include "test_util.h"
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ATOL 1e-6
+#define RTOL 1e-5
+
+// ---------------------------------------------------------------------------
+// reference files
+
+typedef struct {
+    size_t n;   // inputs (pairs for SwiGLU)
+    int arity;  // floats per input: 1, or 2 for (gate, up)
+    float *in;  // (n, arity)
+    double *ref; // (n)
+} act_ref;
+
+static uint32_t le32(const unsigned char *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+// Reads DIR/name.bin into r (arrays malloc'd, freed by the caller even on failure);
+// returns 0 and says why in err on failure.
+static int read_act(const char *dir, const char *name, int arity, act_ref *r, char *err, size_t err_size) {
+    char path[1024];
+    fmt(path, sizeof(path), "%s/%s.bin", dir, name);
+    size_t size = 0;
+    unsigned char *buf = read_all(path, &size);
+    if (!buf) { fmt(err, err_size, "cannot read %s", path); return 0; }
+    int ok = size >= 16 && !memcmp(buf, "VACT", 4) && le32(buf + 4) == 1 && le32(buf + 8) == (uint32_t)arity;
+    size_t n = ok ? le32(buf + 12) : 0;
+    // n < 2^32, so the byte count cannot overflow a 64-bit size_t
+    ok = ok && n > 0 && size - 16 == n * (size_t)arity * 4 + n * 8;
+    if (!ok) {
+        fmt(err, err_size, "%s: bad header or size (%zu bytes)", path, size);
+        free(buf);
+        return 0;
+    }
+    r->n = n;
+    r->arity = arity;
+    r->in = (float *)malloc(n * (size_t)arity * sizeof(float));
+    r->ref = (double *)malloc(n * sizeof(double));
+    ok = r->in && r->ref;
+    const unsigned char *p = buf + 16;
+    for (size_t i = 0; ok && i < n * (size_t)arity; i++, p += 4) {
+        uint32_t u = le32(p);
+        memcpy(&r->in[i], &u, 4);
+    }
+    for (size_t i = 0; ok && i < n; i++, p += 8) {
+        uint64_t u = (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
+        memcpy(&r->ref[i], &u, 8);
+    }
+    if (!ok) fmt(err, err_size, "out of memory");
+    free(buf);
+    return ok;
+}
+
+// ---------------------------------------------------------------------------
+// comparison
+
+typedef struct {
+    double max_abs, max_rel; // max |got - ref| over |ref| <= 1; max |got - ref| / |ref| over |ref| >= 0.1
+    double worst;            // max |got - ref| / (ATOL + RTOL |ref|): <= 1 passes
+    float worst_in[2];       // the input of the worst case
+    long bad;                // failures
+    char first_bad[256];     // the first failure
+} act_stats;
+
+// Compares one result with its reference, counts a failure, keeps the maxima.
+static void compare(act_stats *s, double got, double ref, const float *in, int arity, int returned, int want_returned) {
+    int ok;
+    if (isnan(ref)) ok = isnan(got);
+    else if (isinf(ref)) ok = got == ref;
+    else {
+        double d = fabs(got - ref), ratio = d / (ATOL + RTOL * fabs(ref));
+        ok = isfinite(got) && ratio <= 1;
+        if (fabs(ref) <= 1 && d > s->max_abs) s->max_abs = d;
+        if (fabs(ref) >= 0.1 && d / fabs(ref) > s->max_rel) s->max_rel = d / fabs(ref);
+        if (ratio > s->worst) {
+            s->worst = ratio;
+            s->worst_in[0] = in[0];
+            s->worst_in[1] = arity == 2 ? in[1] : 0;
+        }
+    }
+    ok = ok && returned == want_returned;
+    if (!ok && s->bad++ == 0) {
+        if (arity == 2)
+            fmt(s->first_bad, sizeof(s->first_bad), "gate %.9g up %.9g: got %.9g ref %.17g (returned %d)", (double)in[0],
+                (double)in[1], got, ref, returned);
+        else
+            fmt(s->first_bad, sizeof(s->first_bad), "x %.9g: got %.9g ref %.17g (returned %d)", (double)in[0], got, ref,
+                returned);
+    }
+}
+
+static void report(const char *name, const act_ref *r, const act_stats *s) {
+    char where[96], bad[320] = "";
+    if (r->arity == 2) fmt(where, sizeof(where), "gate %.9g up %.9g", (double)s->worst_in[0], (double)s->worst_in[1]);
+    else fmt(where, sizeof(where), "x %.9g", (double)s->worst_in[0]);
+    if (s->bad) fmt(bad, sizeof(bad), "; %ld failed, first: %s", s->bad, s->first_bad);
+    check(s->bad == 0, name, "%zu inputs, max abs err %.2e (|ref| <= 1), max rel err %.2e (|ref| >= 0.1), worst err/tol %.3f at %s%s",
+          r->n, s->max_abs, s->max_rel, s->worst, where, bad);
+}
+
+// ---------------------------------------------------------------------------
+// tests
+
+// An elementwise activation: v = {x[i], x[i+1 mod n]}, so each input is seen in both slots.
+static void test_unary(const char *dir, const char *name, vit__act act) {
+    act_ref r = {0, 0, NULL, NULL};
+    char err[1200];
+    if (!read_act(dir, name, 1, &r, err, sizeof(err))) {
+        check(0, name, "%s", err);
+    } else {
+        act_stats s;
+        memset(&s, 0, sizeof(s));
+        for (size_t i = 0; i < r.n; i++) {
+            size_t j = (i + 1) % r.n;
+            float v[2] = {r.in[i], r.in[j]};
+            int k = vit__epi_apply(act, 0, v);
+            compare(&s, v[0], r.ref[i], &r.in[i], 1, k, 2);
+            compare(&s, v[1], r.ref[j], &r.in[j], 1, k, 2);
+        }
+        report(name, &r, &s);
+    }
+    free(r.in);
+    free(r.ref);
+}
+
+static void test_swiglu(const char *dir) {
+    act_ref r = {0, 0, NULL, NULL};
+    char err[1200];
+    if (!read_act(dir, "swiglu", 2, &r, err, sizeof(err))) {
+        check(0, "swiglu", "%s", err);
+    } else {
+        act_stats s;
+        memset(&s, 0, sizeof(s));
+        for (size_t i = 0; i < r.n; i++) {
+            float v[2] = {r.in[2 * i], r.in[2 * i + 1]};
+            int k = vit__epi_apply(VIT__ACT_SWIGLU, 0, v);
+            compare(&s, v[0], r.ref[i], &r.in[2 * i], 2, k, 1);
+        }
+        report("swiglu", &r, &s);
+    }
+    free(r.in);
+    free(r.ref);
+}
+
+// VIT__ACT_NONE: returns 2 and changes no bit of v (the gelu inputs: grid, +-0, subnormals, inf, NaN).
+static void test_none(const char *dir) {
+    act_ref r = {0, 0, NULL, NULL};
+    char err[1200];
+    if (!read_act(dir, "gelu", 1, &r, err, sizeof(err))) {
+        check(0, "none", "%s", err);
+    } else {
+        long bad = 0;
+        for (size_t i = 0; i < r.n; i++) {
+            float v[2] = {r.in[i], r.in[(i + 1) % r.n]}, w[2];
+            memcpy(w, v, sizeof(w));
+            int k = vit__epi_apply(VIT__ACT_NONE, 0, v);
+            bad += k != 2 || memcmp(v, w, sizeof(v)) != 0;
+        }
+        check(bad == 0, "none", "%zu pairs, %ld did not return 2 with v unchanged", r.n, bad);
+    }
+    free(r.in);
+    free(r.ref);
+}
+
+int main(int argc, char **argv) {
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s DIR   (DIR = tests/data/act)\n", argv[0]);
+        return 2;
+    }
+    test_none(argv[1]);
+    test_unary(argv[1], "gelu", VIT__ACT_GELU);
+    test_unary(argv[1], "gelu_tanh", VIT__ACT_GELU_TANH);
+    test_unary(argv[1], "quick_gelu", VIT__ACT_QUICK_GELU);
+    test_swiglu(argv[1]);
+    return check_summary();
+}
