@@ -108,10 +108,11 @@ test: test-cpu test-compile
 
 FMNIST_FILES = $(FMNIST)/t10k-images-idx3-ubyte $(FMNIST)/t10k-labels-idx1-ubyte
 
-test-cpu: deps $(BUILD)/test_static $(BUILD)/test_model $(BUILD)/test_errors $(BUILD)/test_preprocess $(BUILD)/test_faults $(BUILD)/test_limits $(BUILD)/test_fashion_mnist $(FMNIST_FILES) cpu
+test-cpu: deps $(BUILD)/test_static $(BUILD)/test_model $(BUILD)/test_errors $(BUILD)/test_preprocess $(BUILD)/test_act $(BUILD)/test_faults $(BUILD)/test_limits $(BUILD)/test_fashion_mnist $(FMNIST_FILES) cpu
 	$(BUILD)/test_model $(REF_CASES)
 	$(BUILD)/test_errors tests/data/ref/timm_token_odd_heads
 	$(BUILD)/test_preprocess tests/data/preprocess
+	$(BUILD)/test_act tests/data/act
 	$(BUILD)/test_faults .
 	$(BUILD)/test_limits .
 	$(BUILD)/test_fashion_mnist models/fashion_mnist $(FMNIST)
@@ -120,10 +121,11 @@ test-cpu: deps $(BUILD)/test_static $(BUILD)/test_model $(BUILD)/test_errors $(B
 	bash tests/test_cli.sh $(BUILD)
 
 # the sanitizer run takes the Fashion-MNIST test on its first 300 images only
-test-asan: deps $(BUILD)/asan_test_model $(BUILD)/asan_test_errors $(BUILD)/asan_test_preprocess $(BUILD)/asan_test_faults $(BUILD)/asan_test_limits $(BUILD)/asan_test_fashion_mnist $(FMNIST_FILES)
+test-asan: deps $(BUILD)/asan_test_model $(BUILD)/asan_test_errors $(BUILD)/asan_test_preprocess $(BUILD)/asan_test_act $(BUILD)/asan_test_faults $(BUILD)/asan_test_limits $(BUILD)/asan_test_fashion_mnist $(FMNIST_FILES)
 	$(BUILD)/asan_test_model $(REF_CASES)
 	$(BUILD)/asan_test_errors tests/data/ref/timm_token_odd_heads
 	$(BUILD)/asan_test_preprocess tests/data/preprocess
+	$(BUILD)/asan_test_act tests/data/act
 	$(BUILD)/asan_test_faults .
 	$(BUILD)/asan_test_limits .
 	$(BUILD)/asan_test_fashion_mnist models/fashion_mnist $(FMNIST) 300
@@ -147,9 +149,10 @@ $(BUILD)/vg_%: tests/%.c vit.h tests/test_util.h | $(BUILD) deps
 	$(CC) -std=c99 -O1 -g $(WARN) -I. $< -o $@ $(LDLIBS)
 
 VALGRIND = valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
-test-valgrind: $(BUILD)/vg_test_model $(BUILD)/vg_test_preprocess $(BUILD)/vg_test_errors $(BUILD)/vg_test_fashion_mnist $(FMNIST_FILES)
+test-valgrind: $(BUILD)/vg_test_model $(BUILD)/vg_test_preprocess $(BUILD)/vg_test_act $(BUILD)/vg_test_errors $(BUILD)/vg_test_fashion_mnist $(FMNIST_FILES)
 	$(VALGRIND) $(BUILD)/vg_test_model $(REF_CASES)
 	$(VALGRIND) $(BUILD)/vg_test_preprocess tests/data/preprocess
+	$(VALGRIND) $(BUILD)/vg_test_act tests/data/act
 	$(VALGRIND) $(BUILD)/vg_test_errors tests/data/ref/timm_token_odd_heads
 	$(VALGRIND) $(BUILD)/vg_test_fashion_mnist models/fashion_mnist $(FMNIST) 100
 
