@@ -416,6 +416,23 @@ VITDEF void vit_softmax(float *values, int n);
 typedef struct vit__cuda_state vit__cuda_state;
 #endif
 
+// GEMM epilogues (see >>forward): an output mode times an activation
+typedef enum vit__out {
+    VIT__OUT_STORE = 0, // out = act(x W + b) (on the GPU in the compute dtype)
+    VIT__OUT_RESIDUAL,  // out (fp32) += scale * act(x W + b)   (scale NULL = 1)
+    VIT__OUT_PATCH,     // GPU: fp32 patch tokens into x's rows after the prefix tokens, + pos
+    VIT__OUT_PARTIAL    // GPU split-K: one K slice's raw fp32 sums; the epilogue runs when the slices are added
+} vit__out;
+
+typedef enum vit__act {
+    VIT__ACT_NONE = 0,
+    VIT__ACT_GELU,       // exact erf GELU (timm, HF 'gelu')
+    VIT__ACT_GELU_TANH,  // tanh GELU (HF 'gelu_pytorch_tanh', timm 'gelu_tanh')
+    VIT__ACT_QUICK_GELU, // x sigmoid(1.702 x) (OpenAI CLIP)
+    VIT__ACT_SWIGLU,     // silu(gate) * up over column pairs (gate, up): half as many outputs
+    VIT__ACT_COUNT
+} vit__act;
+
 typedef struct vit__block {
     float *ln1_w, *ln1_b;   // (C)
     float *qkv_w;           // (C, 3C) -- transposed: in x out
@@ -441,14 +458,17 @@ struct vit_model {
     size_t weights_count;   // floats in weights
     float *patch_w;         // (Cin*P*P, C)
     float *patch_b;         // (C)
-    float *cls_token;       // (C) or NULL
-    float *pos_embed;       // (Npos, C), Npos = N or N - 1 (no_embed_class)
+    float *prefix;          // (P, C) prefix tokens (class token first), or NULL
+    int num_prefix;         // P: tokens before the patches
+    float *pos_embed;       // (Npos, C), Npos = N, or N - P when it does not cover the prefix (no_embed_class)
     float *pre_norm_w, *pre_norm_b; // (C) or NULL
     vit__block *blocks;     // (depth)
     float *norm_w, *norm_b; // (C) or NULL (identity when fc_norm is used)
     float *fc_norm_w, *fc_norm_b; // (C) or NULL
-    float *head_w;          // (C, K) or NULL
-    float *head_b;          // (K)
+    float *head_w;          // (heads, C, K) or NULL
+    float *head_b;          // (heads, K)
+    int num_head;           // heads whose logits are averaged: 1 (2: DeiT's class and distillation heads)
+    vit__act act;           // the MLP's activation (SwiGLU: fc1 columns in (gate, up) pairs, M = 2 x hidden)
 
     char **labels;          // (K) or NULL
     char *label_text;       // storage for labels
@@ -459,7 +479,7 @@ struct vit_model {
     float *attn;            // (B, N, C) attention output
     float *big;             // (B, N, max(3C, M)) qkv or mlp hidden; also im2col patches
     float *att_scratch;     // (threads, N*N + D*N) attention scores and K^T
-    float *pooled;          // (B, C)
+    float *pooled;          // (heads, B, C), then with heads > 1 their mean (B, C)
 #ifdef VIT__CUDA
     vit__cuda_state *cuda;
 #endif
@@ -1534,14 +1554,14 @@ static float *vit__take(vit__bump *b, size_t n) {
     return p;
 }
 
-static void vit__layout(vit_model *m, vit__bump *b, int has_cls, int has_pre, int has_norm) {
+static void vit__layout(vit_model *m, vit__bump *b, int has_pre, int has_norm) {
     const vit_config *c = &m->cfg;
     size_t C = (size_t)c->dim, M = (size_t)c->mlp_dim, K = (size_t)c->num_classes;
     size_t CPP = (size_t)c->in_chans * c->patch_size * c->patch_size;
-    size_t npos = (size_t)c->num_tokens - (c->class_token && !c->pos_embed_class);
+    size_t P = (size_t)m->num_prefix, npos = (size_t)c->num_tokens - (c->pos_embed_class ? 0 : P);
     m->patch_w = vit__take(b, CPP * C);
     m->patch_b = vit__take(b, C);
-    m->cls_token = has_cls ? vit__take(b, C) : NULL;
+    m->prefix = P ? vit__take(b, P * C) : NULL;
     m->pos_embed = vit__take(b, npos * C);
     m->pre_norm_w = has_pre ? vit__take(b, C) : NULL;
     m->pre_norm_b = has_pre ? vit__take(b, C) : NULL;
@@ -1560,8 +1580,8 @@ static void vit__layout(vit_model *m, vit__bump *b, int has_cls, int has_pre, in
     m->norm_b = has_norm ? vit__take(b, C) : NULL;
     m->fc_norm_w = c->fc_norm ? vit__take(b, C) : NULL;
     m->fc_norm_b = c->fc_norm ? vit__take(b, C) : NULL;
-    m->head_w = K ? vit__take(b, C * K) : NULL;
-    m->head_b = K ? vit__take(b, K) : NULL;
+    m->head_w = K ? vit__take(b, (size_t)m->num_head * C * K) : NULL;
+    m->head_b = K ? vit__take(b, (size_t)m->num_head * K) : NULL;
 }
 
 // Validates every tensor the architecture needs and copies it into m->weights.
@@ -1569,7 +1589,7 @@ static void vit__layout(vit_model *m, vit__bump *b, int has_cls, int has_pre, in
 static vit_status vit__load_weights(vit__loader *L, vit_model *m, int pass) {
     const vit_config *c = &m->cfg;
     long long C = c->dim, M = c->mlp_dim, K = c->num_classes, P = c->patch_size, Ci = c->in_chans;
-    long long npos = c->num_tokens - (c->class_token && !c->pos_embed_class);
+    long long npos = c->num_tokens - (c->pos_embed_class ? 0 : m->num_prefix);
     int hf = c->source == VIT_SOURCE_HF;
     const char *pf = L->prefix;
     const vit__tensor *t, *t2, *t3;
@@ -1593,7 +1613,7 @@ static vit_status vit__load_weights(vit__loader *L, vit_model *m, int pass) {
     if (c->class_token) {
         snprintf(name, sizeof(name), hf ? "%sembeddings.cls_token" : "%scls_token", pf);
         VIT__WANT(name, 0, 3, 1, 1, C);
-        VIT__COPY(m->cls_token, 0, 0, 0);
+        VIT__COPY(m->prefix, 0, 0, 0);
     }
     snprintf(name, sizeof(name), hf ? "%sembeddings.position_embeddings" : "%spos_embed", pf);
     VIT__WANT(name, 0, 3, 1, npos, C);
@@ -2145,14 +2165,192 @@ VITDEF vit_status vit_preprocess_file(vit_model *m, const char *path, float *out
 #define VIT__THREAD_ID() 0
 #endif
 
-typedef enum vit__epilogue {
-    VIT__EP_BIAS = 0,     // out = x W + b
-    VIT__EP_BIAS_GELU,    // out = gelu(x W + b)
-    VIT__EP_BIAS_RESIDUAL // out += scale * (x W + b)   (scale NULL = 1)
-} vit__epilogue;
+// ---- GEMM epilogues: an output mode times an activation
+// The output mode is a template parameter of the CUDA GEMM kernels; the
+// activation is a runtime switch inside every epilogue, CPU and GPU alike, all
+// through vit__epi_apply.
 
-static inline float vit__gelu(float x) {
+#if defined(__CUDACC__)
+#define VIT__HD __host__ __device__ // the epilogue math is shared by the CPU and every kernel
+#else
+#define VIT__HD
+#endif
+
+static VIT__HD inline float vit__gelu(float x) {
     return 0.5f * x * (1.0f + erff(x * 0.70710678118654752f)); // exact (erf) GELU, as timm and HF use
+}
+static VIT__HD inline float vit__gelu_tanh(float x) {
+    return 0.5f * x * (1.0f + tanhf(0.79788456080286536f * (x + 0.044715f * x * x * x))); // torch approximate='tanh'
+}
+static VIT__HD inline float vit__sigmoid_times(float x, float a) {
+    return x / (1.0f + expf(-a * x)); // x sigmoid(a x); -0 where exp overflows
+}
+
+#if defined(__CUDACC__)
+// 2^x on the SFU (ex2.approx, denormal results flushed to 0)
+static __device__ __forceinline__ float vit__exp2_ftz(float x) { float e; asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(e) : "f"(x)); return e; }
+
+// GELU for bf16/fp16 outputs on the GPU, in 8 ALU + 2 SFU instructions (erff
+// takes about 25; at large batch fc1's epilogue then outlasted its main loop):
+// x * sigmoid(x P(x^2)), P a degree-3 polynomial fitted (minimax, Lawson) to
+// the logit of the normal CDF on |x| <= 7 (x^2 clamped at 49, where
+// sigmoid = 1 - 1e-6). Max |error| 1.2e-5 over all x (relative 2.3e-4 where
+// |GELU| > 0.05): under half an ulp of bf16 and about a quarter of fp16's.
+static __device__ __forceinline__ float vit__gelu_fast(float x) {
+    float u = fminf(x * x, 49.0f);
+    float p = fmaf(fmaf(fmaf(2.50057456e-05f, u, 0.000734330039f), u, -0.105978146f), u, -2.30165005f); // -log2(e) P(u)
+    float e = vit__exp2_ftz(x * p), r;
+    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(1.0f + e));
+    return x * r;
+}
+#endif
+
+// The activation of one output column pair v[0], v[1] (columns c, c + 1 with
+// c even; bias already added): results back into v, and how many there are: 2,
+// or 1 for SwiGLU (v[0] = silu(v[0]) v[1]). fast (the GPU's 16-bit outputs):
+// GELU by vit__gelu_fast.
+static VIT__HD inline int vit__epi_apply(vit__act act, int fast, float *v) {
+    (void)fast;
+    switch (act) {
+    case VIT__ACT_GELU:
+#if defined(__CUDA_ARCH__)
+        if (fast) { v[0] = vit__gelu_fast(v[0]); v[1] = vit__gelu_fast(v[1]); return 2; }
+#endif
+        v[0] = vit__gelu(v[0]); v[1] = vit__gelu(v[1]);
+        return 2;
+    case VIT__ACT_GELU_TANH: v[0] = vit__gelu_tanh(v[0]); v[1] = vit__gelu_tanh(v[1]); return 2;
+    case VIT__ACT_QUICK_GELU: v[0] = vit__sigmoid_times(v[0], 1.702f); v[1] = vit__sigmoid_times(v[1], 1.702f); return 2;
+    case VIT__ACT_SWIGLU: v[0] = vit__sigmoid_times(v[0], 1.0f) * v[1]; return 1;
+    default: return 2;
+    }
+}
+
+// VIT__OUT_RESIDUAL: the residual stream element old plus scale times the result v.
+// One rounding (fmaf): what the compilers' contraction gave before, now on every build.
+static VIT__HD inline float vit__epi_residual(float old, float scale, float v) { return fmaf(scale, v, old); }
+
+// >>op linear -- CPU reference: vit__linear_cpu
+// (Before patch_embed, out of forward order: the patch embedding is this GEMM
+// on unfolded patches; vit_kernels.cuh keeps the same order.)
+
+#if defined(__AVX512F__)
+#define VIT__MR 12 // rows per micro-tile: 12 accumulators of the 32 vector registers
+#else
+#define VIT__MR 6  // rows per micro-tile: 12 of the 16 AVX2 registers
+#endif
+#define VIT__NR 16 // columns per micro-tile: one 512-bit or two 256-bit vectors
+#define VIT__MB 48 // rows per task (a multiple of VIT__MR)
+#define VIT__NB 128 // columns per task
+
+// The epilogue of one row's nr sums acc (GEMM columns n.., n even) into o:
+// + bias, the activation, then stored or (VIT__OUT_RESIDUAL) added times
+// scale. o and scale point at the row's first output column (n, or n / 2 for
+// SwiGLU, which writes nr / 2 outputs).
+static inline void vit__epi_row_cpu(float *o, const float *acc, int nr, const float *bias, const float *scale, vit__out mode, vit__act act) {
+    for (int j = 0; j < nr; j += 2) {
+        float v[2];
+        v[0] = acc[j] + (bias ? bias[j] : 0.0f);
+        v[1] = j + 1 < nr ? acc[j + 1] + (bias ? bias[j + 1] : 0.0f) : 0.0f;
+        int n = vit__epi_apply(act, 0, v), oc = n == 2 ? j : j / 2;
+        for (int e = 0; e < n && j + e < nr; e++)
+            o[oc + e] = mode == VIT__OUT_RESIDUAL ? vit__epi_residual(o[oc + e], scale ? scale[oc + e] : 1.0f, v[e]) : v[e];
+    }
+}
+
+// One tile of up to MR x NR outputs over the whole K. GCC and clang get explicit
+// vectors with the row count a compile-time constant (their auto-vectoriser
+// turns the plain loop nest into shuffles); other compilers get plain loops.
+#if defined(__GNUC__) || defined(__clang__)
+typedef float vit__vec16 __attribute__((vector_size(64)));
+
+static inline __attribute__((always_inline)) void vit__linear_tile_vec(float *VIT__RESTRICT out, size_t ldo, const float *VIT__RESTRICT inp, size_t ldi,
+                                                                       const float *VIT__RESTRICT w, size_t ldw, int K, const int mr, int nr,
+                                                                       const float *bias, vit__out mode, vit__act act, const float *scale) {
+    VIT__STATIC_ASSERT(VIT__NR == 16, "vector tile is 16 wide");
+    vit__vec16 acc[VIT__MR];
+    for (int i = 0; i < mr; i++) acc[i] = (vit__vec16){0};
+    if (nr == VIT__NR) {
+        for (int k = 0; k < K; k++) {
+            vit__vec16 wk;
+            memcpy(&wk, w + (size_t)k * ldw, sizeof(wk));
+            for (int i = 0; i < mr; i++) acc[i] += inp[(size_t)i * ldi + k] * wk;
+        }
+    } else { // right edge: load nr columns, the rest stay zero
+        for (int k = 0; k < K; k++) {
+            vit__vec16 wk = (vit__vec16){0};
+            memcpy(&wk, w + (size_t)k * ldw, (size_t)nr * sizeof(float));
+            for (int i = 0; i < mr; i++) acc[i] += inp[(size_t)i * ldi + k] * wk;
+        }
+    }
+    for (int i = 0; i < mr; i++) {
+        float a[VIT__NR];
+        memcpy(a, &acc[i], sizeof(a));
+        vit__epi_row_cpu(out + (size_t)i * ldo, a, nr, bias, scale, mode, act);
+    }
+}
+
+static void vit__linear_tile(float *out, size_t ldo, const float *inp, size_t ldi, const float *w, size_t ldw, int K,
+                             int mr, int nr, const float *bias, vit__out mode, vit__act act, const float *scale) {
+    // the row count must be a constant for acc to live in registers: peel powers of two
+    while (mr > 0) {
+        int step = mr >= VIT__MR ? VIT__MR : mr >= 8 ? 8 : mr >= 4 ? 4 : mr >= 2 ? 2 : 1;
+        switch (step) {
+        case VIT__MR: vit__linear_tile_vec(out, ldo, inp, ldi, w, ldw, K, VIT__MR, nr, bias, mode, act, scale); break;
+#if VIT__MR > 8
+        case 8: vit__linear_tile_vec(out, ldo, inp, ldi, w, ldw, K, 8, nr, bias, mode, act, scale); break;
+#endif
+        case 4: vit__linear_tile_vec(out, ldo, inp, ldi, w, ldw, K, 4, nr, bias, mode, act, scale); break;
+        case 2: vit__linear_tile_vec(out, ldo, inp, ldi, w, ldw, K, 2, nr, bias, mode, act, scale); break;
+        default: vit__linear_tile_vec(out, ldo, inp, ldi, w, ldw, K, 1, nr, bias, mode, act, scale); break;
+        }
+        out += (size_t)step * ldo;
+        inp += (size_t)step * ldi;
+        mr -= step;
+    }
+}
+#else
+static void vit__linear_tile(float *out, size_t ldo, const float *inp, size_t ldi, const float *w, size_t ldw, int K,
+                             int mr, int nr, const float *bias, vit__out mode, vit__act act, const float *scale) {
+    float acc[VIT__MR][VIT__NR];
+    memset(acc, 0, sizeof(acc));
+    for (int k = 0; k < K; k++) {
+        const float *wk = w + (size_t)k * ldw;
+        for (int i = 0; i < mr; i++) {
+            float a = inp[(size_t)i * ldi + k];
+            for (int j = 0; j < nr; j++) acc[i][j] += a * wk[j];
+        }
+    }
+    for (int i = 0; i < mr; i++) vit__epi_row_cpu(out + (size_t)i * ldo, acc[i], nr, bias, scale, mode, act);
+}
+#endif
+
+// out (rows, out_dim) = epilogue(inp (rows, in_dim) @ weight (in_dim, out_dim) + bias (out_dim)):
+// mode VIT__OUT_STORE or VIT__OUT_RESIDUAL (out also holds the residual it is
+// added to; scale (out_dim) may be NULL), any activation. With VIT__ACT_SWIGLU
+// (out_dim even) the weight columns come in (gate, up) pairs and out is
+// (rows, out_dim / 2). Parallel over (row block, column block) tasks; each
+// output is summed over k in order by one thread.
+static void vit__linear_cpu(float *out, const float *inp, const float *weight, const float *bias, int rows, int in_dim, int out_dim,
+                            vit__out mode, vit__act act, const float *scale, int nthreads) {
+    int mblocks = (rows + VIT__MB - 1) / VIT__MB, nblocks = (out_dim + VIT__NB - 1) / VIT__NB, glu = act == VIT__ACT_SWIGLU;
+    size_t ldo = glu ? (size_t)out_dim / 2 : (size_t)out_dim;
+    VIT_ASSERT(!glu || out_dim % 2 == 0);
+    (void)nthreads;
+    VIT__PARALLEL_FOR(nthreads)
+    for (int task = 0; task < mblocks * nblocks; task++) {
+        int m0 = (task % mblocks) * VIT__MB, n0 = (task / mblocks) * VIT__NB;
+        int m1 = m0 + VIT__MB < rows ? m0 + VIT__MB : rows, n1 = n0 + VIT__NB < out_dim ? n0 + VIT__NB : out_dim;
+        for (int n = n0; n < n1; n += VIT__NR) {
+            int nr = n1 - n < VIT__NR ? n1 - n : VIT__NR, oc = glu ? n / 2 : n;
+            const float *b = bias ? bias + n : NULL, *s = scale ? scale + oc : NULL;
+            for (int m = m0; m < m1; m += VIT__MR) {
+                int mr = m1 - m < VIT__MR ? m1 - m : VIT__MR;
+                float *o = out + (size_t)m * ldo + oc;
+                const float *x = inp + (size_t)m * in_dim;
+                vit__linear_tile(o, ldo, x, (size_t)in_dim, weight + n, (size_t)out_dim, in_dim, mr, nr, b, mode, act, s);
+            }
+        }
+    }
 }
 
 // >>op patch_embed -- CPU reference: vit__patch_embed_cpu
@@ -2175,130 +2373,28 @@ static void vit__im2col(float *VIT__RESTRICT patches, const float *VIT__RESTRICT
     }
 }
 
-// >>op linear -- CPU reference: vit__linear_cpu
-
-#if defined(__AVX512F__)
-#define VIT__MR 12 // rows per micro-tile: 12 accumulators of the 32 vector registers
-#else
-#define VIT__MR 6  // rows per micro-tile: 12 of the 16 AVX2 registers
-#endif
-#define VIT__NR 16 // columns per micro-tile: one 512-bit or two 256-bit vectors
-#define VIT__MB 48 // rows per task (a multiple of VIT__MR)
-#define VIT__NB 128 // columns per task
-
-static inline float vit__epilogue_apply(vit__epilogue ep, float acc, float bias, float old, float scale) {
-    float v = acc + bias;
-    if (ep == VIT__EP_BIAS_GELU) return vit__gelu(v);
-    if (ep == VIT__EP_BIAS_RESIDUAL) return old + scale * v;
-    return v;
-}
-
-// One tile of up to MR x NR outputs over the whole K. GCC and clang get explicit
-// vectors with the row count a compile-time constant (their auto-vectoriser
-// turns the plain loop nest into shuffles); other compilers get plain loops.
-#if defined(__GNUC__) || defined(__clang__)
-typedef float vit__vec16 __attribute__((vector_size(64)));
-
-static inline __attribute__((always_inline)) void vit__linear_tile_vec(float *VIT__RESTRICT out, size_t ldo, const float *VIT__RESTRICT inp, size_t ldi,
-                                                                       const float *VIT__RESTRICT w, size_t ldw, int K, const int mr, int nr,
-                                                                       const float *bias, vit__epilogue ep, const float *scale) {
-    VIT__STATIC_ASSERT(VIT__NR == 16, "vector tile is 16 wide");
-    vit__vec16 acc[VIT__MR];
-    for (int i = 0; i < mr; i++) acc[i] = (vit__vec16){0};
-    if (nr == VIT__NR) {
-        for (int k = 0; k < K; k++) {
-            vit__vec16 wk;
-            memcpy(&wk, w + (size_t)k * ldw, sizeof(wk));
-            for (int i = 0; i < mr; i++) acc[i] += inp[(size_t)i * ldi + k] * wk;
-        }
-    } else { // right edge: load nr columns, the rest stay zero
-        for (int k = 0; k < K; k++) {
-            vit__vec16 wk = (vit__vec16){0};
-            memcpy(&wk, w + (size_t)k * ldw, (size_t)nr * sizeof(float));
-            for (int i = 0; i < mr; i++) acc[i] += inp[(size_t)i * ldi + k] * wk;
-        }
-    }
-    for (int i = 0; i < mr; i++) {
-        float a[VIT__NR];
-        memcpy(a, &acc[i], sizeof(a));
-        for (int j = 0; j < nr; j++) {
-            float *o = &out[(size_t)i * ldo + j];
-            *o = vit__epilogue_apply(ep, a[j], bias ? bias[j] : 0.0f, *o, scale ? scale[j] : 1.0f);
-        }
-    }
-}
-
-static void vit__linear_tile(float *out, size_t ldo, const float *inp, size_t ldi, const float *w, size_t ldw, int K,
-                             int mr, int nr, const float *bias, vit__epilogue ep, const float *scale) {
-    // the row count must be a constant for acc to live in registers: peel powers of two
-    while (mr > 0) {
-        int step = mr >= VIT__MR ? VIT__MR : mr >= 8 ? 8 : mr >= 4 ? 4 : mr >= 2 ? 2 : 1;
-        switch (step) {
-        case VIT__MR: vit__linear_tile_vec(out, ldo, inp, ldi, w, ldw, K, VIT__MR, nr, bias, ep, scale); break;
-#if VIT__MR > 8
-        case 8: vit__linear_tile_vec(out, ldo, inp, ldi, w, ldw, K, 8, nr, bias, ep, scale); break;
-#endif
-        case 4: vit__linear_tile_vec(out, ldo, inp, ldi, w, ldw, K, 4, nr, bias, ep, scale); break;
-        case 2: vit__linear_tile_vec(out, ldo, inp, ldi, w, ldw, K, 2, nr, bias, ep, scale); break;
-        default: vit__linear_tile_vec(out, ldo, inp, ldi, w, ldw, K, 1, nr, bias, ep, scale); break;
-        }
-        out += (size_t)step * ldo;
-        inp += (size_t)step * ldi;
-        mr -= step;
-    }
-}
-#else
-static void vit__linear_tile(float *out, size_t ldo, const float *inp, size_t ldi, const float *w, size_t ldw, int K,
-                             int mr, int nr, const float *bias, vit__epilogue ep, const float *scale) {
-    float acc[VIT__MR][VIT__NR];
-    memset(acc, 0, sizeof(acc));
-    for (int k = 0; k < K; k++) {
-        const float *wk = w + (size_t)k * ldw;
-        for (int i = 0; i < mr; i++) {
-            float a = inp[(size_t)i * ldi + k];
-            for (int j = 0; j < nr; j++) acc[i][j] += a * wk[j];
-        }
-    }
-    for (int i = 0; i < mr; i++)
-        for (int j = 0; j < nr; j++) {
-            float *o = &out[(size_t)i * ldo + j];
-            *o = vit__epilogue_apply(ep, acc[i][j], bias ? bias[j] : 0.0f, *o, scale ? scale[j] : 1.0f);
-        }
-}
-#endif
-
-// out (rows, out_dim) = epilogue(inp (rows, in_dim) @ weight (in_dim, out_dim) + bias (out_dim)).
-// For VIT__EP_BIAS_RESIDUAL out also holds the residual it is added to; scale
-// (out_dim) may be NULL. Parallel over (row block, column block) tasks; each
-// output is summed over k in order by one thread.
-static void vit__linear_cpu(float *out, const float *inp, const float *weight, const float *bias, int rows, int in_dim, int out_dim,
-                            vit__epilogue ep, const float *scale, int nthreads) {
-    int mblocks = (rows + VIT__MB - 1) / VIT__MB, nblocks = (out_dim + VIT__NB - 1) / VIT__NB;
-    (void)nthreads;
-    VIT__PARALLEL_FOR(nthreads)
-    for (int task = 0; task < mblocks * nblocks; task++) {
-        int m0 = (task % mblocks) * VIT__MB, n0 = (task / mblocks) * VIT__NB;
-        int m1 = m0 + VIT__MB < rows ? m0 + VIT__MB : rows, n1 = n0 + VIT__NB < out_dim ? n0 + VIT__NB : out_dim;
-        for (int n = n0; n < n1; n += VIT__NR) {
-            int nr = n1 - n < VIT__NR ? n1 - n : VIT__NR;
-            const float *b = bias ? bias + n : NULL, *s = scale ? scale + n : NULL;
-            for (int m = m0; m < m1; m += VIT__MR) {
-                int mr = m1 - m < VIT__MR ? m1 - m : VIT__MR;
-                float *o = out + (size_t)m * out_dim + n;
-                const float *x = inp + (size_t)m * in_dim;
-                vit__linear_tile(o, (size_t)out_dim, x, (size_t)in_dim, weight + n, (size_t)out_dim, in_dim, mr, nr, b, ep, s);
-            }
-        }
-    }
-}
-
 // Patch embedding: patch tokens (B*G*G, C) = im2col(images) @ patch_w + patch_b.
 // scratch holds (B*G*G, Cin*P*P) floats.
 static void vit__patch_embed_cpu(float *tokens, const float *images, const float *patch_w, const float *patch_b,
                                  int B, int Cin, int S, int P, int C, float *scratch, int nthreads) {
     int G = S / P;
     vit__im2col(scratch, images, B, Cin, S, P, nthreads);
-    vit__linear_cpu(tokens, scratch, patch_w, patch_b, B * G * G, Cin * P * P, C, VIT__EP_BIAS, NULL, nthreads);
+    vit__linear_cpu(tokens, scratch, patch_w, patch_b, B * G * G, Cin * P * P, C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, nthreads);
+}
+
+// The token rows: x (B, P + GG, C) = [prefix (P, C) | tokens of image b (GG, C)]
+// + pos. pos has GG + P rows when pos_prefix (it covers the prefix tokens,
+// timm's no_embed_class=False), else GG (the prefix tokens get none). P may
+// be 0 (no prefix tokens, prefix NULL).
+static void vit__embed_cpu(float *x, const float *tokens, const float *prefix, int P, const float *pos, int pos_prefix, int B, int GG, int C) {
+    size_t NC = (size_t)(P + GG) * C, PC = (size_t)P * C, TC = (size_t)GG * C;
+    const float *pp = pos_prefix ? pos : NULL, *pt = pos + (pos_prefix ? PC : 0);
+    for (int b = 0; b < B; b++) {
+        float *xb = x + (size_t)b * NC;
+        for (size_t i = 0; i < PC; i++) xb[i] = prefix[i] + (pp ? pp[i] : 0.0f);
+        const float *tok = tokens + (size_t)b * TC;
+        for (size_t i = 0; i < TC; i++) xb[PC + i] = tok[i] + pt[i];
+    }
 }
 
 // >>op layernorm -- CPU reference: vit__layernorm_cpu
@@ -2322,26 +2418,56 @@ static void vit__layernorm_cpu(float *out, const float *inp, const float *w, con
 
 // >>op attention -- CPU reference: vit__attention_cpu
 
-// out (B, N, C) = softmax(q k^T / sqrt(D)) v per head, from qkv (B, N, 3C) laid
-// out [q | k | v], each (H, D). Parallel over (b, h); each task transposes K once
-// (kt: D x N), then for blocks of MB query rows computes the scores S = q kt and
-// out = softmax(S) v with the linear tiles. scratch: threads * (MB*N + D*N).
-static void vit__attention_cpu(float *out, const float *qkv, int B, int N, int C, int H, float *scratch, int nthreads) {
-    int D = C / H;
+// What one attention reads and writes: for each image b and head h,
+// out = softmax(q k^T / sqrt(D)) v over Nq queries and Nk keys/values. Row i of
+// image b's q starts at q + b * bsq + i * ldq (likewise k and v with bsk and
+// ldk, out with bso and ldo); head h's D columns start at h * D in every row.
+// bsq 0: the same queries for every image (an attention-pooling head's
+// latents). The pointers are float on the CPU, the compute dtype on the GPU.
+typedef struct vit__attn_args {
+    void *out;
+    const void *q, *k, *v;
+    size_t ldo, ldq, ldk;  // row strides (elements); v has k's
+    size_t bso, bsq, bsk;  // image strides (elements)
+    int B, Nq, Nk, H, D;
+} vit__attn_args;
+
+// Self-attention over packed qkv (B, N, 3C) laid out [q | k | v], each (H, D),
+// into out (B, N, C).
+static vit__attn_args vit__attn_self(void *out, const void *qkv, int B, int N, int C, int H, size_t esize) {
+    vit__attn_args a;
+    a.out = out;
+    a.q = qkv;
+    a.k = (const char *)qkv + (size_t)C * esize;
+    a.v = (const char *)qkv + 2 * (size_t)C * esize;
+    a.ldo = (size_t)C; a.ldq = a.ldk = 3 * (size_t)C;
+    a.bso = (size_t)N * C; a.bsq = a.bsk = (size_t)N * 3 * C;
+    a.B = B; a.Nq = a.Nk = N; a.H = H; a.D = C / H;
+    return a;
+}
+
+// Parallel over (b, h); each task transposes K once (kt: D x Nk), then for
+// blocks of MB query rows computes the scores S = q kt and out = softmax(S) v
+// with the linear tiles. scratch: threads * (MB*Nk + D*Nk) floats.
+static void vit__attention_cpu(const vit__attn_args *a, float *scratch, int nthreads) {
+    int D = a->D, H = a->H, Nq = a->Nq, N = a->Nk;
     float scale = 1.0f / sqrtf((float)D);
-    size_t per_thread = (size_t)VIT__MB * N + (size_t)D * N, ld = 3 * (size_t)C;
+    size_t per_thread = (size_t)VIT__MB * N + (size_t)D * N;
     (void)nthreads;
     VIT__PARALLEL_FOR_DYNAMIC(nthreads)
-    for (int task = 0; task < B * H; task++) {
+    for (int task = 0; task < a->B * H; task++) {
         int b = task / H, h = task % H;
         float *S = scratch + (size_t)VIT__THREAD_ID() * per_thread, *kt = S + (size_t)VIT__MB * N;
-        const float *q = qkv + (size_t)b * N * ld + (size_t)h * D, *k = q + C, *v = q + 2 * (size_t)C;
+        const float *q = (const float *)a->q + (size_t)b * a->bsq + (size_t)h * D;
+        const float *k = (const float *)a->k + (size_t)b * a->bsk + (size_t)h * D;
+        const float *v = (const float *)a->v + (size_t)b * a->bsk + (size_t)h * D;
         for (int j = 0; j < N; j++)
-            for (int d = 0; d < D; d++) kt[(size_t)d * N + j] = k[(size_t)j * ld + d];
-        for (int i0 = 0; i0 < N; i0 += VIT__MB) {
-            int rows = N - i0 < VIT__MB ? N - i0 : VIT__MB;
+            for (int d = 0; d < D; d++) kt[(size_t)d * N + j] = k[(size_t)j * a->ldk + d];
+        for (int i0 = 0; i0 < Nq; i0 += VIT__MB) {
+            int rows = Nq - i0 < VIT__MB ? Nq - i0 : VIT__MB;
             for (int n = 0; n < N; n += VIT__NR)
-                vit__linear_tile(S + n, (size_t)N, q + (size_t)i0 * ld, ld, kt + n, (size_t)N, D, rows, N - n < VIT__NR ? N - n : VIT__NR, NULL, VIT__EP_BIAS, NULL);
+                vit__linear_tile(S + n, (size_t)N, q + (size_t)i0 * a->ldq, a->ldq, kt + n, (size_t)N, D, rows, N - n < VIT__NR ? N - n : VIT__NR, NULL,
+                                 VIT__OUT_STORE, VIT__ACT_NONE, NULL);
             for (int i = 0; i < rows; i++) {
                 float *row = S + (size_t)i * N, mx = row[0], sum = 0.0f;
                 for (int j = 1; j < N; j++) mx = row[j] > mx ? row[j] : mx;
@@ -2349,26 +2475,31 @@ static void vit__attention_cpu(float *out, const float *qkv, int B, int N, int C
                 float inv = 1.0f / sum;
                 for (int j = 0; j < N; j++) row[j] *= inv;
             }
-            float *o = out + ((size_t)b * N + i0) * C + (size_t)h * D;
+            float *o = (float *)a->out + (size_t)b * a->bso + (size_t)i0 * a->ldo + (size_t)h * D;
             for (int n = 0; n < D; n += VIT__NR)
-                vit__linear_tile(o + n, (size_t)C, S, (size_t)N, v + n, ld, N, rows, D - n < VIT__NR ? D - n : VIT__NR, NULL, VIT__EP_BIAS, NULL);
+                vit__linear_tile(o + n, a->ldo, S, (size_t)N, v + n, a->ldk, N, rows, D - n < VIT__NR ? D - n : VIT__NR, NULL, VIT__OUT_STORE,
+                                 VIT__ACT_NONE, NULL);
         }
     }
 }
 
 // >>op pool -- CPU reference: vit__pool_cpu
 
-// pooled (B, C) = [fc_norm](pool(x)), x (B, N, C) after the final norm. Pool is the
-// class token or the mean of the patch tokens (those after the class token).
-static void vit__pool_cpu(float *pooled, const float *x, int B, int N, int C, vit_pool pool, int prefix,
+// pooled (heads, B, C) = [fc_norm](pool(x)), x (B, N, C) after the final norm.
+// VIT_POOL_TOKEN: plane h holds prefix token h of every image (one plane per
+// head: the class token, then the distillation token); VIT_POOL_AVG (heads 1):
+// the mean of the tokens after the prefix tokens. With heads > 1 a further
+// plane holds the planes' mean (what vit_embed returns, as timm's pre_logits).
+static void vit__pool_cpu(float *pooled, const float *x, int B, int N, int C, vit_pool pool, int prefix, int heads,
                           const float *fc_norm_w, const float *fc_norm_b, float eps, int nthreads) {
+    size_t BC = (size_t)B * C;
     (void)nthreads;
     VIT__PARALLEL_FOR(nthreads)
     for (int b = 0; b < B; b++) {
         float *p = pooled + (size_t)b * C;
         const float *xb = x + (size_t)b * N * C;
         if (pool == VIT_POOL_TOKEN) {
-            memcpy(p, xb, (size_t)C * sizeof(float));
+            for (int h = 0; h < heads; h++) memcpy(p + h * BC, xb + (size_t)h * C, (size_t)C * sizeof(float));
         } else {
             for (int c = 0; c < C; c++) p[c] = 0.0f;
             for (int t = prefix; t < N; t++)
@@ -2377,53 +2508,61 @@ static void vit__pool_cpu(float *pooled, const float *x, int B, int N, int C, vi
             for (int c = 0; c < C; c++) p[c] *= inv;
         }
     }
-    if (fc_norm_w) vit__layernorm_cpu(pooled, pooled, fc_norm_w, fc_norm_b, B, C, (size_t)C, eps, nthreads);
+    if (fc_norm_w) vit__layernorm_cpu(pooled, pooled, fc_norm_w, fc_norm_b, heads * B, C, (size_t)C, eps, nthreads);
+    if (heads > 1) {
+        float *mean = pooled + (size_t)heads * BC, inv = 1.0f / (float)heads;
+        for (size_t i = 0; i < BC; i++) {
+            float s = pooled[i];
+            for (int h = 1; h < heads; h++) s += pooled[(size_t)h * BC + i];
+            mean[i] = s * inv;
+        }
+    }
 }
 
 // >>op head -- CPU reference: vit__head_cpu
 
-// logits (B, K) = pooled (B, C) @ head_w (C, K) + head_b.
-static void vit__head_cpu(float *logits, const float *pooled, const float *head_w, const float *head_b, int B, int C, int K, int nthreads) {
-    vit__linear_cpu(logits, pooled, head_w, head_b, B, C, K, VIT__EP_BIAS, NULL, nthreads);
+// logits (B, K) = the mean over heads h of pooled plane h (B, C) @ head_w[h]
+// (C, K) + head_b[h] (K): one head, or (DeiT distilled) the class token's and
+// the distillation token's. head_w is (heads, C, K), head_b (heads, K).
+static void vit__head_cpu(float *logits, const float *pooled, const float *head_w, const float *head_b, int B, int C, int K, int heads, int nthreads) {
+    size_t BC = (size_t)B * C, CK = (size_t)C * K;
+    vit__linear_cpu(logits, pooled, head_w, head_b, B, C, K, VIT__OUT_STORE, VIT__ACT_NONE, NULL, nthreads);
+    for (int h = 1; h < heads; h++) // in head order, each added once: (l0 + l1) / 2 as timm
+        vit__linear_cpu(logits, pooled + h * BC, head_w + h * CK, head_b + (size_t)h * K, B, C, K, VIT__OUT_RESIDUAL, VIT__ACT_NONE, NULL, nthreads);
+    if (heads > 1)
+        for (size_t i = 0; i < (size_t)B * K; i++) logits[i] *= 1.0f / (float)heads;
 }
 
-// Runs B <= max_batch images to m->pooled (B, C).
+// Runs B <= max_batch images to m->pooled (heads, B, C).
 static void vit__forward_host(vit_model *m, const float *images, int B) {
     const vit_config *c = &m->cfg;
     int C = c->dim, N = c->num_tokens, G = c->image_size / c->patch_size, nt = m->num_threads;
-    int prefix = c->class_token, M = c->mlp_dim;
+    int P = m->num_prefix, M = c->mlp_dim;
     size_t NC = (size_t)N * C;
-    // patch tokens into xn, then x = [cls | patches] + pos
+    // patch tokens into xn, then x = [prefix tokens | patches] + pos
     vit__patch_embed_cpu(m->xn, images, m->patch_w, m->patch_b, B, c->in_chans, c->image_size, c->patch_size, C, m->big, nt);
-    for (int b = 0; b < B; b++) {
-        float *xb = m->x + (size_t)b * NC;
-        const float *pe = m->pos_embed;
-        if (prefix) {
-            for (int i = 0; i < C; i++) xb[i] = m->cls_token[i] + (c->pos_embed_class ? pe[i] : 0.0f);
-            if (c->pos_embed_class) pe += C;
-        }
-        const float *tok = m->xn + (size_t)b * G * G * C;
-        for (size_t i = 0; i < (size_t)G * G * C; i++) xb[(size_t)prefix * C + i] = tok[i] + pe[i];
-    }
+    vit__embed_cpu(m->x, m->xn, m->prefix, P, m->pos_embed, c->pos_embed_class, B, G * G, C);
     int rows = B * N;
     if (m->pre_norm_w) vit__layernorm_cpu(m->x, m->x, m->pre_norm_w, m->pre_norm_b, rows, C, (size_t)C, c->eps, nt);
+    vit__attn_args att = vit__attn_self(m->attn, m->big, B, N, C, c->num_heads, sizeof(float));
     for (int l = 0; l < c->depth; l++) {
         const vit__block *k = &m->blocks[l];
         vit__layernorm_cpu(m->xn, m->x, k->ln1_w, k->ln1_b, rows, C, (size_t)C, c->eps, nt);
-        vit__linear_cpu(m->big, m->xn, k->qkv_w, k->qkv_b, rows, C, 3 * C, VIT__EP_BIAS, NULL, nt);
-        vit__attention_cpu(m->attn, m->big, B, N, C, c->num_heads, m->att_scratch, nt);
-        vit__linear_cpu(m->x, m->attn, k->proj_w, k->proj_b, rows, C, C, VIT__EP_BIAS_RESIDUAL, k->ls1, nt);
+        vit__linear_cpu(m->big, m->xn, k->qkv_w, k->qkv_b, rows, C, 3 * C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, nt);
+        vit__attention_cpu(&att, m->att_scratch, nt);
+        vit__linear_cpu(m->x, m->attn, k->proj_w, k->proj_b, rows, C, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, k->ls1, nt);
         vit__layernorm_cpu(m->xn, m->x, k->ln2_w, k->ln2_b, rows, C, (size_t)C, c->eps, nt);
-        vit__linear_cpu(m->big, m->xn, k->fc1_w, k->fc1_b, rows, C, M, VIT__EP_BIAS_GELU, NULL, nt);
-        vit__linear_cpu(m->x, m->big, k->fc2_w, k->fc2_b, rows, M, C, VIT__EP_BIAS_RESIDUAL, k->ls2, nt);
+        vit__linear_cpu(m->big, m->xn, k->fc1_w, k->fc1_b, rows, C, M, VIT__OUT_STORE, m->act, NULL, nt);
+        vit__linear_cpu(m->x, m->big, k->fc2_w, k->fc2_b, rows, m->act == VIT__ACT_SWIGLU ? M / 2 : M, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, k->ls2, nt);
     }
     if (m->norm_w) {
-        if (c->pool == VIT_POOL_TOKEN) // only the class token is read after the norm
-            vit__layernorm_cpu(m->x, m->x, m->norm_w, m->norm_b, B, C, NC, c->eps, nt);
+        if (c->pool == VIT_POOL_TOKEN) // only the pooled prefix tokens are read after the norm
+            for (int h = 0; h < m->num_head; h++)
+                vit__layernorm_cpu(m->x + (size_t)h * C, m->x + (size_t)h * C, m->norm_w, m->norm_b, B, C, NC, c->eps, nt);
         else
             vit__layernorm_cpu(m->x, m->x, m->norm_w, m->norm_b, rows, C, (size_t)C, c->eps, nt);
     }
-    vit__pool_cpu(m->pooled, m->x, B, N, C, c->pool, prefix, m->fc_norm_w, m->fc_norm_b, c->eps, nt);
+    vit__pool_cpu(m->pooled, m->x, B, N, C, c->pool, P, m->num_head, m->fc_norm_w, m->fc_norm_b, c->eps, nt);
 }
 
 // >>cuda ----------------------------------------------------------------------
@@ -2466,7 +2605,7 @@ static vit_status vit__alloc_scratch(vit_model *m, char *err) {
     if (CPP > wide) wide = CPP;
     size_t BNC, BNW, att, total;
     if (!vit__mul3(B, N, C, &BNC) || !vit__mul3(B, N, wide, &BNW) || !vit__mul((size_t)m->num_threads, (VIT__MB + D) * N, &att) ||
-        BNC > SIZE_MAX / 4 || (total = 3 * BNC + BNW) < BNW || (total += att) < att || (total += B * C + 64) < 64 ||
+        BNC > SIZE_MAX / 4 || (total = 3 * BNC + BNW) < BNW || (total += att) < att || (total += (size_t)(m->num_head + (m->num_head > 1)) * B * C + 64) < 64 ||
         total > SIZE_MAX / sizeof(float))
         return vit__fail(err, VIT_ERROR_LIMIT, "activation buffers for max_batch %d overflow", m->max_batch);
     m->scratch = (float *)vit__malloc(&m->alloc, total * sizeof(float));
@@ -2530,6 +2669,9 @@ static vit_status vit__create(const void *data, size_t size, const vit_options *
         s.mlp_ratio = 0; s.eps = 0;
         st = vit__read_config(&L, c, &s);
         if (st == VIT_OK) st = vit__infer_config(&L, c, &s);
+        m->num_prefix = c->class_token; // the families with more prefix tokens (and heads) are not read yet
+        m->num_head = 1;
+        m->act = VIT__ACT_GELU;
     }
     if (st == VIT_OK) {
         vit_config *c = &m->cfg;
@@ -2547,7 +2689,7 @@ static vit_status vit__create(const void *data, size_t size, const vit_options *
         if (!vit__mul3(C, C, 16 + 3 * (size_t)c->mlp_dim / C + 1, &need) || !vit__mul(need, (size_t)c->depth, &need))
             st = vit__fail(err, VIT_ERROR_LIMIT, "model size overflows");
         else {
-            vit__layout(m, &count, c->class_token, c->pre_norm, has_norm);
+            vit__layout(m, &count, c->pre_norm, has_norm);
             st = vit__load_weights(&L, m, 0);
         }
         if (st == VIT_OK) {
@@ -2559,7 +2701,7 @@ static vit_status vit__create(const void *data, size_t size, const vit_options *
     }
     if (st == VIT_OK) {
         vit__bump place = {m->weights, 0};
-        vit__layout(m, &place, m->cfg.class_token, m->cfg.pre_norm, has_norm);
+        vit__layout(m, &place, m->cfg.pre_norm, has_norm);
         st = vit__load_weights(&L, m, 1);
     }
     if (st == VIT_OK) st = vit__read_labels(&L, m);
@@ -2689,8 +2831,8 @@ static vit_status vit__run(vit_model *m, const float *images, int n, float *out,
     for (int i0 = 0; i0 < n; i0 += m->max_batch) {
         int B = n - i0 < m->max_batch ? n - i0 : m->max_batch;
         vit__forward_host(m, images + (size_t)i0 * per_image, B);
-        if (want_logits) vit__head_cpu(out + (size_t)i0 * per_out, m->pooled, m->head_w, m->head_b, B, c->dim, c->num_classes, m->num_threads);
-        else memcpy(out + (size_t)i0 * per_out, m->pooled, (size_t)B * per_out * sizeof(float));
+        if (want_logits) vit__head_cpu(out + (size_t)i0 * per_out, m->pooled, m->head_w, m->head_b, B, c->dim, c->num_classes, m->num_head, m->num_threads);
+        else memcpy(out + (size_t)i0 * per_out, m->pooled + (m->num_head > 1 ? (size_t)m->num_head * B * c->dim : 0), (size_t)B * per_out * sizeof(float));
     }
     return VIT_OK;
 }

@@ -92,9 +92,36 @@
 
 // GEMM kernel choice for bf16/fp16 (tests force each one)
 enum { VIT__GEMM_AUTO = 0, VIT__GEMM_MMA, VIT__GEMM_MMA64, VIT__GEMM_WGMMA128, VIT__GEMM_WGMMA256, VIT__GEMM_PP128, VIT__GEMM_WGMMA64 };
-// which kernel the last vit__linear_cuda used (for tests and benchmarks); the
-// mma.sync ones + 10 with 64x64 tiles
-enum { VIT__RAN_FMA = 1, VIT__RAN_MMA_VEC, VIT__RAN_MMA_SCALAR, VIT__RAN_WGMMA128, VIT__RAN_WGMMA256, VIT__RAN_PP128, VIT__RAN_WGMMA64 };
+// The kernel a launcher ran (vit__ran.kernel): GEMMs (the mma.sync ones + 10
+// with 64x64 tiles), then attention
+enum {
+    VIT__RAN_FMA = 1, VIT__RAN_MMA_VEC, VIT__RAN_MMA_SCALAR, VIT__RAN_WGMMA128, VIT__RAN_WGMMA256, VIT__RAN_PP128, VIT__RAN_WGMMA64,
+    VIT__RAN_MMA64_VEC = VIT__RAN_MMA_VEC + 10, VIT__RAN_MMA64_SCALAR = VIT__RAN_MMA_SCALAR + 10,
+    VIT__RAN_ATT_FMA = 20,     // fp32 FMA flash attention
+    VIT__RAN_ATT_STREAM,       // mma.sync, K/V tiles streamed
+    VIT__RAN_ATT_FULL,         // mma.sync, whole K/V per CTA
+    VIT__RAN_ATT_SPLIT_KEYS    // mma.sync, whole K/V, keys split across warps
+};
+
+// What a launcher chose, returned through its vit__ran *ran argument (NULL:
+// not wanted): tests assert it, benchmarks print it, vit__linear_ln_cuda reads
+// the split to know whether its LayerNorm finishes the GEMM.
+typedef struct vit__ran {
+    int kernel;  // VIT__RAN_*
+    int split;   // K slices of a GEMM (1: not split)
+    int warps;   // attention: warps per CTA
+} vit__ran;
+
+// Knobs for tests and benchmarks only (a launcher's const vit__force *f, NULL
+// in production; the forward pass passes vit__cuda_state.force): force a
+// kernel or a split that the default policy would not pick.
+typedef struct vit__force {
+    int gemm;         // VIT__GEMM_* (bf16/fp16; 0: by shape)
+    int splitk;       // 0: split K where tiles are few; 1: never; n >= 2: n slices for every GEMM that can
+    int attn_warps;   // 0: by grid size; bf16/fp16 1, 4 or 8; fp32 at most 1 to 8
+    int attn_full;    // 0: whole-K/V CTAs for short sequences; 1: never; 2: whenever Nk fits; 3: with keys split across warps
+    int no_prefetch;  // 1: small forward passes do not fetch each block's weights into L2 during its attention
+} vit__force;
 
 // One block's weights on the device. Matrices in the compute dtype, (out, in).
 typedef struct vit__cuda_block {
@@ -122,24 +149,10 @@ struct vit__cuda_state {
     int sm_count;
     int cc;                       // compute capability, 10 * major + minor
     int wgmma;                    // 1 when the sm_90a kernels are in the binary and the GPU runs them
-    int gemm_path;                // VIT__GEMM_* (default AUTO)
-    int last_gemm;                // VIT__RAN_* of the last GEMM launch
     int use_graphs;               // 1 (default): replay captured graphs; 0: launch directly
-    int splitk;                   // 0 (default): split K where tiles are few; 1: never; n >= 2: n slices
-                                  // for every mma.sync GEMM (tests, benchmarks)
-    int last_split;               // K slices of the last GEMM launch (1: not split)
-    int attn_warps;               // 0 (default): warps per attention CTA by grid size; forced (tests):
-                                  // bf16/fp16 1, 4 or 8; fp32 at most 1 to 8
-    int last_attn_warps;          // warps per CTA of the last attention launch
-    int attn_full;                // 0 (default): whole-sequence K/V CTAs for short sequences; 1: never;
-                                  // 2: whenever N fits; 3: those with keys split across warps (tests, benchmarks)
-    int last_attn_full;           // the last bf16/fp16 attention launch: 0 streaming K/V, 1 whole K/V, 2 keys split
     int pdl;                      // 1: launches may overlap the previous kernel's tail (see vit__launch)
     int pdl_now;                  // and this forward pass is small enough to gain from it
-    int prefetch;                 // 1 (default): small forward passes fetch each block's weights into L2 during its
-                                  // attention (ViT-B/16 at batch 1, H100: 0.551 -> 0.537 ms)
-    const void *pf;               // the region the next attention launch fetches into L2 (NULL: none)
-    size_t pf_bytes;
+    const vit__force *force;      // tests and benchmarks only (NULL): what the forward pass's launchers force
     void *encode;                 // cuTensorMapEncodeTiled
     cudaStream_t stream;          // capture and host-API stream
     cudaEvent_t done;             // last use of the arena
@@ -150,13 +163,13 @@ struct vit__cuda_state {
     size_t weights_bytes;
     void *patch_w;                // (C, Cin*P*P)
     float *patch_b;               // (C)
-    float *cls;                   // (C) or NULL
+    float *prefix;                // (P, C) prefix tokens, or NULL
     float *pos;                   // (Npos, C)
     float *pre_w, *pre_b;         // (C) or NULL
     float *norm_w, *norm_b;       // (C) or NULL
     float *fcn_w, *fcn_b;         // (C) or NULL
-    void *head_w;                 // (K, C), as the linear layers' weights
-    float *head_b;                // (K)
+    void *head_w;                 // (heads, K, C), as the linear layers' weights
+    float *head_b;                // (heads, K)
     vit__cuda_block *blocks;      // (depth), host array of device pointers
 
     unsigned char *arena;         // the one activation allocation, for B = max_batch
@@ -165,7 +178,7 @@ struct vit__cuda_state {
     float *x;                     // (B, N, C) residual stream, fp32
     void *xn;                     // (B, N, C) LayerNorm output, then attention output
     void *big;                    // (B, N, max(3C, M)) qkv, then MLP hidden
-    float *pooled;                // (B, C)
+    float *pooled;                // (heads, B, C), then with heads > 1 their mean (B, C)
     float *out;                   // (B, K) logits
     float *part;                  // (split, rows, cols) fp32 partial sums of split-K GEMMs, or NULL
     size_t part_floats;           // its size; a GEMM splits only into as many slices as fit
@@ -256,27 +269,21 @@ static __device__ __forceinline__ void vit__store2(float *o, float a, float b) {
 static __device__ __forceinline__ void vit__store2(__nv_bfloat16 *o, float a, float b) { *(__nv_bfloat162 *)o = __floats2bfloat162_rn(a, b); }
 static __device__ __forceinline__ void vit__store2(__half *o, float a, float b) { *(__half2 *)o = __floats2half2_rn(a, b); }
 
-static __device__ __forceinline__ float vit__gelu_dev(float x) {
-    return 0.5f * x * (1.0f + erff(x * 0.70710678118654752f)); // same formula as vit__gelu
-}
+template <int V> struct vit__int { static constexpr int value = V; }; // a compile-time int for generic lambdas
 
-// 2^x on the SFU (ex2.approx, denormal results flushed to 0)
-static __device__ __forceinline__ float vit__exp2_ftz(float x) { float e; asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(e) : "f"(x)); return e; }
-
-// The same GELU for bf16/fp16 outputs, in 8 ALU + 2 SFU instructions (erff
-// takes about 25; at large batch fc1's epilogue then outlasted its main loop):
-// x * sigmoid(x P(x^2)), P a degree-3 polynomial fitted (minimax, Lawson) to
-// the logit of the normal CDF on |x| <= 7 (x^2 clamped at 49, where
-// sigmoid = 1 - 1e-6). Max |error| 1.2e-5 over all x (relative 2.3e-4 where
-// |GELU| > 0.05): under half an ulp of bf16 and about a quarter of fp16's.
-static __device__ __forceinline__ float vit__gelu_fast(float x) {
-    float u = fminf(x * x, 49.0f);
-    float p = fmaf(fmaf(fmaf(2.50057456e-05f, u, 0.000734330039f), u, -0.105978146f), u, -2.30165005f); // -log2(e) P(u)
-    float e = vit__exp2_ftz(x * p), r;
-    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(1.0f + e));
-    return x * r;
+// f(vit__int<act>()): an epilogue's activation a compile-time constant inside
+// it (vit__epi_apply's switch folds away), chosen once per tile at run time.
+// Only stored outputs take an activation (the launchers refuse others).
+template <int OUT = VIT__OUT_STORE, typename F> static __device__ __forceinline__ void vit__act_dispatch(int act, F &&f) {
+    if (OUT != VIT__OUT_STORE) { f(vit__int<VIT__ACT_NONE>()); return; }
+    switch (act) {
+    case VIT__ACT_GELU: f(vit__int<VIT__ACT_GELU>()); break;
+    case VIT__ACT_GELU_TANH: f(vit__int<VIT__ACT_GELU_TANH>()); break;
+    case VIT__ACT_QUICK_GELU: f(vit__int<VIT__ACT_QUICK_GELU>()); break;
+    case VIT__ACT_SWIGLU: f(vit__int<VIT__ACT_SWIGLU>()); break;
+    default: f(vit__int<VIT__ACT_NONE>()); break;
+    }
 }
-template <typename T> static __device__ __forceinline__ float vit__gelu_out(float x) { return sizeof(T) == 2 ? vit__gelu_fast(x) : vit__gelu_dev(x); }
 
 static __device__ __forceinline__ float vit__warp_sum(float v) {
 #pragma unroll
@@ -467,56 +474,66 @@ static __device__ __forceinline__ void vit__wgmma256(float *d, uint64_t da, uint
 // (Before patch_embed, out of forward order: the patch embedding is this GEMM
 // with an im2col operand load and a token-placing epilogue.)
 
+// Operand types of a GEMM (vit__gemm_args.optype); the kernels' K step and TMA
+// box width follow from the element size (vit__op_size).
+enum { VIT__OP_BF16 = 0, VIT__OP_F16, VIT__OP_F32, VIT__OP_E4M3 };
+static __host__ __device__ constexpr int vit__op_size(int optype) { return optype == VIT__OP_F32 ? 4 : optype == VIT__OP_E4M3 ? 1 : 2; }
+static __host__ __device__ constexpr int vit__op_box_k(int optype) { return 128 / vit__op_size(optype); } // K per 128-byte TMA box row
+static __host__ __device__ constexpr int vit__op_wgmma_k(int optype) { return optype == VIT__OP_E4M3 ? 32 : 16; } // K of one wgmma
+template <typename T> struct vit__optype { enum { value = sizeof(T) == 4 ? VIT__OP_F32 : vit__is_bf16<T>::value ? VIT__OP_BF16 : VIT__OP_F16 }; };
+
 // What one GEMM reads and writes: out (M, N) = epilogue(A (M, K) W (N, K)^T).
+// The epilogue: + bias, the activation act, then the output mode (the kernels'
+// OUT template parameter, vit__out) through vit__epi_apply, as vit__linear_cpu.
 typedef struct vit__gemm_args {
     const void *a;        // (M, K) activations in T; the patch GEMM: images (B, Cin, S, S) fp32
     const void *w;        // (N, K) in T
-    void *out;            // (M, N): T for BIAS/BIAS_GELU, fp32 for BIAS_RESIDUAL/PATCH
+    void *out;            // (M, N) (SwiGLU: (M, N / 2)): T for STORE, fp32 for RESIDUAL/PATCH
     const float *bias;    // (N) or NULL
-    const float *scale;   // (N) layer scale for BIAS_RESIDUAL, or NULL
+    const float *scale;   // (N) layer scale for RESIDUAL (SwiGLU: N / 2), or NULL
+    int act;              // vit__act
+    int optype;           // VIT__OP_*: the type of a and w (vit__optype<T>)
+    const float *a_scale; // (M) dequantisation scale per row of a, or NULL (= 1); e4m3 only, no kernel takes it yet
+    const float *w_scale; // (N) dequantisation scale per row of w, or NULL (= 1); likewise
     const float *pos;     // PATCH: (gg, N) position rows of the patch tokens, or NULL
     int M, N, K;
-    int tokens, prefix, gg; // PATCH: patch row r goes to row (r / gg) * tokens + prefix + r % gg
+    int tokens, prefix, gg; // PATCH: patch row r goes to row (r / gg) * tokens + prefix + r % gg (prefix: P tokens before)
     int cin, img, patch, grid; // PATCH: image geometry for the im2col load
-    int kblocks;          // split-K (mma kernels): K steps per grid.z slice; 0 = no split
+    int kblocks;          // split-K: K steps per slice (grid.z, or a wgmma work item); 0 = no split
     float *part;          // split-K: slice z writes its raw sums to part + z * M * N, (M, N) fp32
     int defer;            // split-K: leave the partial sums for the caller (vit__linear_ln_cuda) to reduce
     int img_vec;          // PATCH: P % 8 == 0, S % 4 == 0, images 16-byte aligned: runs of 8 pixels as 2 float4
-    const float *cls;     // vit__im2col_kernel: also writes the class-token rows of out, cls + cls_pos (C), or NULL
-    const float *cls_pos; // the class token's position row, or NULL
+    const float *ptok;    // vit__im2col_kernel: also writes the prefix-token rows of out: ptok (prefix, N) + ptok_pos, or NULL
+    const float *ptok_pos; // (prefix, N) the prefix tokens' position rows, or NULL
 } vit__gemm_args;
 
-#define VIT__EP_PATCH 3 // beyond vit__epilogue: fp32 tokens placed after the class token, + pos
-
-// Applies the epilogue to out[row][col], out[row][col+1] (col is even).
-// part: a split-K slice's (M, N) plane of raw sums, or NULL. With split-K
-// (g.kblocks) every slice stores its plain sums there and the epilogue runs
-// later, in vit__splitk_reduce_kernel or vit__layernorm_kernel<TO, true>, which
-// add the slices in slice order: no atomics, the same bits on every run.
-template <typename T, int EP>
-static __device__ __forceinline__ void vit__ep_store(const vit__gemm_args &g, float *part, int row, int col, float v0, float v1) {
-    if (row >= g.M || col >= g.N) return;
-    bool two = col + 1 < g.N, vec = two && !(g.N & 1);
-    if (part) {
-        float *o = part + (size_t)row * g.N + col;
-        if (vec) *(float2 *)o = make_float2(v0, v1);
-        else { o[0] = v0; if (two) o[1] = v1; }
+// The epilogue of out[row][col], out[row][col + 1] (col even, two: col + 1 < N;
+// vec: one 8-byte store) from their sums v0, v1, bias included: the
+// activation and the output mode, as vit__epi_row_cpu. SwiGLU: one output, at
+// column col / 2 of (M, N / 2).
+template <typename T, int OUT, int ACT>
+static __device__ __forceinline__ void vit__ep_out(const vit__gemm_args &g, int row, int col, float v0, float v1, bool two, bool vec) {
+    static_assert(OUT != VIT__OUT_PARTIAL, "partial sums have no epilogue");
+    float v[2] = {v0, v1};
+    if (vit__epi_apply((vit__act)ACT, sizeof(T) == 2, v) == 1) {
+        size_t i = (size_t)row * (g.N / 2) + col / 2;
+        if (OUT == VIT__OUT_RESIDUAL) { float *o = (float *)g.out + i; *o = vit__epi_residual(*o, g.scale ? __ldg(g.scale + col / 2) : 1.0f, v[0]); }
+        else if (OUT == VIT__OUT_STORE) ((T *)g.out)[i] = vit__cvt<T>(v[0]);
         return;
     }
-    if (g.bias) { v0 += __ldg(g.bias + col); if (two) v1 += __ldg(g.bias + col + 1); }
-    if (EP == VIT__EP_BIAS_GELU) { v0 = vit__gelu_out<T>(v0); v1 = vit__gelu_out<T>(v1); }
-    if (EP == VIT__EP_BIAS_RESIDUAL) {
+    v0 = v[0]; v1 = v[1];
+    if (OUT == VIT__OUT_RESIDUAL) {
         float *o = (float *)g.out + (size_t)row * g.N + col;
         float s0 = g.scale ? __ldg(g.scale + col) : 1.0f, s1 = (g.scale && two) ? __ldg(g.scale + col + 1) : 1.0f;
         if (vec) {
             float2 r = *(float2 *)o;
-            r.x += s0 * v0; r.y += s1 * v1;
+            r.x = vit__epi_residual(r.x, s0, v0); r.y = vit__epi_residual(r.y, s1, v1);
             *(float2 *)o = r;
         } else {
-            o[0] += s0 * v0;
-            if (two) o[1] += s1 * v1;
+            o[0] = vit__epi_residual(o[0], s0, v0);
+            if (two) o[1] = vit__epi_residual(o[1], s1, v1);
         }
-    } else if (EP == VIT__EP_PATCH) {
+    } else if (OUT == VIT__OUT_PATCH) {
         int p = row % g.gg;
         float *o = (float *)g.out + ((size_t)(row / g.gg) * g.tokens + g.prefix + p) * g.N + col;
         if (g.pos) { const float *q = g.pos + (size_t)p * g.N + col; v0 += __ldg(q); if (two) v1 += __ldg(q + 1); }
@@ -527,6 +544,26 @@ static __device__ __forceinline__ void vit__ep_store(const vit__gemm_args &g, fl
         if (vec) vit__store2(o, v0, v1);
         else { o[0] = vit__cvt<T>(v0); if (two) o[1] = vit__cvt<T>(v1); }
     }
+}
+
+// The epilogue of a kernel's sums v0, v1 at out[row][col], [col + 1] (col
+// even). part: a split-K slice's (M, N) plane of raw sums, or NULL. With
+// split-K (g.kblocks) every slice stores its plain sums there
+// (VIT__OUT_PARTIAL) and the epilogue runs later, in vit__splitk_reduce_kernel
+// or vit__layernorm_kernel<TO, true>, which add the slices in slice order: no
+// atomics, the same bits on every run.
+template <typename T, int OUT, int ACT>
+static __device__ __forceinline__ void vit__ep_store(const vit__gemm_args &g, float *part, int row, int col, float v0, float v1) {
+    if (row >= g.M || col >= g.N) return;
+    bool two = col + 1 < g.N, vec = two && !(g.N & 1);
+    if (part) {
+        float *o = part + (size_t)row * g.N + col;
+        if (vec) *(float2 *)o = make_float2(v0, v1);
+        else { o[0] = v0; if (two) o[1] = v1; }
+        return;
+    }
+    if (g.bias) { v0 += __ldg(g.bias + col); if (two) v1 += __ldg(g.bias + col + 1); }
+    vit__ep_out<T, OUT, ACT>(g, row, col, v0, v1, two, vec);
 }
 
 // Address of element (r, k) of the patch GEMM's A: the image pixel of patch r at
@@ -553,7 +590,7 @@ static __device__ __forceinline__ float vit__im2col_at(const vit__gemm_args &g, 
 // one's math measured 2-5% slower; the 128x128x8 kernel with 16x16 lanes: 37).
 // AMODE 0: A dense (M, K); 2: A is the im2col of fp32 images. VEC: float4 loads.
 #define VIT__FMA_BK 16 // K tile of vit__linear_fma_kernel
-template <int EP, int AMODE, bool VEC>
+template <int OUT, int AMODE, bool VEC>
 __global__ void __launch_bounds__(256, 2) vit__linear_fma_kernel(vit__gemm_args g) {
     vit__pdl_wait();
     vit__pdl_launch();
@@ -631,11 +668,11 @@ __global__ void __launch_bounds__(256, 2) vit__linear_fma_kernel(vit__gemm_args 
                     frag((k + 1) & 1, cur, k + 1);
                 }
                 // the order of the 64 FMAs steers ptxas's register allocation and
-                // schedule; the best measured differs by epilogue (H100, ViT-B/16 at
+                // schedule; the best measured differs by output mode (H100, ViT-B/16 at
                 // batch 256, TFLOP/s against plain row order: residual fc2 45.1 ->
-                // 47.7 and proj 43.0 -> 44.9 with rows in serpentine order; bias qkv
+                // 47.7 and proj 43.0 -> 44.9 with rows in serpentine order; stored qkv
                 // 45.6 -> 46.4 and GELU fc1 44.6 -> 45.3 with column pairs)
-                if (EP == VIT__EP_BIAS_RESIDUAL) {
+                if (OUT == VIT__OUT_RESIDUAL) {
 #pragma unroll
                     for (int i = 0; i < 8; i++)
 #pragma unroll
@@ -643,7 +680,7 @@ __global__ void __launch_bounds__(256, 2) vit__linear_fma_kernel(vit__gemm_args 
                             int j = i & 1 ? 7 - jj : jj;
                             acc[i][j] = fmaf(fa[k & 1][i], fb[k & 1][j], acc[i][j]);
                         }
-                } else if (EP == VIT__EP_PATCH) { // (column pairs: 1.96 -> 2.15 ms)
+                } else if (OUT == VIT__OUT_PATCH) { // (column pairs: 1.96 -> 2.15 ms)
 #pragma unroll
                     for (int i = 0; i < 8; i++)
 #pragma unroll
@@ -659,15 +696,17 @@ __global__ void __launch_bounds__(256, 2) vit__linear_fma_kernel(vit__gemm_args 
                 }
             }
         }
+        vit__act_dispatch<OUT>(g.act, [&](auto act) {
 #pragma unroll
-        for (int i = 0; i < 8; i++) {
-            int row = m0 + am + (i < 4 ? i : 12 + i);
+            for (int i = 0; i < 8; i++) {
+                int row = m0 + am + (i < 4 ? i : 12 + i);
 #pragma unroll
-            for (int j = 0; j < 8; j += 2) {
-                int col = n0 + bn + (j < 4 ? j : 28 + j);
-                vit__ep_store<float, EP>(g, part, row, col, acc[i][j], acc[i][j + 1]);
+                for (int j = 0; j < 8; j += 2) {
+                    int col = n0 + bn + (j < 4 ? j : 28 + j);
+                    vit__ep_store<float, OUT, decltype(act)::value>(g, part, row, col, acc[i][j], acc[i][j + 1]);
+                }
             }
-        }
+        });
     }
 }
 
@@ -687,7 +726,7 @@ __global__ void __launch_bounds__(256, 2) vit__linear_fma_kernel(vit__gemm_args 
 #define VIT__MMA_ST(BM) ((BM) == 64 ? 8 : 4)
 #define VIT__MMA_SMEM(BM, BN) (VIT__MMA_ST(BM) * ((BM) + (BN)) * VIT__MMA_BK * 2)
 
-template <typename T, int EP, int AMODE, bool BVEC, int BM, int BN, int WM, int WN>
+template <typename T, int OUT, int AMODE, bool BVEC, int BM, int BN, int WM, int WN>
 __global__ void __launch_bounds__(WM * WN * 32) vit__linear_mma_kernel(vit__gemm_args g) {
     const int BK = VIT__MMA_BK, ST = VIT__MMA_ST(BM), NT = WM * WN * 32, MI = BM / WM / 16, NI = BN / WN / 8;
     extern __shared__ __align__(128) unsigned char vit__smem_mma[];
@@ -803,14 +842,16 @@ __global__ void __launch_bounds__(WM * WN * 32) vit__linear_mma_kernel(vit__gemm
             }
         }
         vit__cp_wait<0>();
+        vit__act_dispatch<OUT>(g.act, [&](auto act) {
 #pragma unroll
-        for (int mi = 0; mi < MI; mi++)
+            for (int mi = 0; mi < MI; mi++)
 #pragma unroll
-            for (int ni = 0; ni < NI; ni++) {
-                int row = m0 + wm * (BM / WM) + mi * 16 + (lane >> 2), col = n0 + wn * (BN / WN) + ni * 8 + (lane & 3) * 2;
-                vit__ep_store<T, EP>(g, part, row, col, acc[mi][ni][0], acc[mi][ni][1]);
-                vit__ep_store<T, EP>(g, part, row + 8, col, acc[mi][ni][2], acc[mi][ni][3]);
-            }
+                for (int ni = 0; ni < NI; ni++) {
+                    int row = m0 + wm * (BM / WM) + mi * 16 + (lane >> 2), col = n0 + wn * (BN / WN) + ni * 8 + (lane & 3) * 2;
+                    vit__ep_store<T, OUT, decltype(act)::value>(g, part, row, col, acc[mi][ni][0], acc[mi][ni][1]);
+                    vit__ep_store<T, OUT, decltype(act)::value>(g, part, row + 8, col, acc[mi][ni][2], acc[mi][ni][3]);
+                }
+        });
     }
 }
 
@@ -833,7 +874,7 @@ __global__ void __launch_bounds__(WM * WN * 32) vit__linear_mma_kernel(vit__gemm
 // The epilogue goes out through shared memory and the TMA (vit__wg_epilogue_tma)
 // except for the patch embedding's scattered token rows (vit__wg_epilogue).
 // Out-of-range rows/columns/K are zero-filled by TMA loads and skipped by its stores.
-#define VIT__WG_BK 64
+#define VIT__WG_BK(T) vit__op_box_k(vit__optype<T>::value) // K per stage: one 128-byte TMA box row (64 for bf16/fp16)
 #define VIT__WG_BM 128 // tile rows
 // ring stages; one fewer with S, the TMA epilogue's staging boxes (8 rather
 // than 6 stages for 128 x 64 tiles measured no different at batch 1)
@@ -841,7 +882,7 @@ __global__ void __launch_bounds__(WM * WN * 32) vit__linear_mma_kernel(vit__gemm
 #define VIT__WG_BOX 8192 // bytes of one epilogue staging box: 64 rows x 128 bytes
 // ring + epilogue staging (2 consumer wg x 2 boxes) + the ring's barriers + per
 // consumer warpgroup two (parity) tiles' bias and scale + alignment
-#define VIT__WG_SMEM(BN, S) (VIT__WG_ST(BN, S) * (VIT__WG_BM + (BN)) * VIT__WG_BK * 2 + (S) * 2 * 2 * VIT__WG_BOX + 2 * VIT__WG_ST(BN, S) * 8 + \
+#define VIT__WG_SMEM(BN, S) (VIT__WG_ST(BN, S) * (VIT__WG_BM + (BN)) * 128 + (S) * 2 * 2 * VIT__WG_BOX + 2 * VIT__WG_ST(BN, S) * 8 + \
                              2 * 2 * 2 * (BN) * 4 + 1024)
 
 // The patch embedding's epilogue of one 64-row wgmma block d (this thread: rows
@@ -875,22 +916,43 @@ static __device__ __forceinline__ void vit__wg_epilogue_patch(const vit__gemm_ar
         }
     }
 }
+
+// The epilogue of one 64-row wgmma block d from registers, column pair by
+// column pair through vit__ep_out (this thread: rows row and row + 8, columns
+// n0 + 8 j + 2 q, +1; bias in eb): for SwiGLU, whose outputs are half as many
+// as the tile's columns (the TMA boxes are cut for one output per column).
+template <typename T, int BN, int OUT, int ACT>
+static __device__ __forceinline__ void vit__wg_epilogue_regs(const vit__gemm_args &g, const float *d, int row, int n0, const float *eb, int q) {
+#pragma unroll
+    for (int j = 0; j < BN / 8; j++) {
+        int col = n0 + j * 8 + q * 2;
+        if (col >= g.N) continue;
+        float2 bb = *(const float2 *)(eb + j * 8 + q * 2);
+        bool two = col + 1 < g.N, vec = two && !(g.N & 1);
+#pragma unroll
+        for (int hr = 0; hr < 2; hr++)
+            if (row + 8 * hr < g.M) vit__ep_out<T, OUT, ACT>(g, row + 8 * hr, col, d[4 * j + 2 * hr] + bb.x, d[4 * j + 2 * hr + 1] + bb.y, two, vec);
+    }
+}
 #ifdef VIT__SM90A
 // The epilogue of one 64-row wgmma block d through the TMA: the warpgroup writes
 // 64-row x 128-byte boxes of results to shared memory (128-byte swizzle, two
 // boxes it alternates between) and one thread sends each out, so the epilogue
 // never waits on global memory and the copies overlap the next tile's main loop.
-//   BIAS, BIAS_GELU: act(acc + bias) in T, 64 x 64 boxes, stored;
-//   BIAS_RESIDUAL: scale * (acc + bias) in fp32, 64 x 32 boxes, added to x in
-//     L2 (a TMA reduction; each element gets one add: the same bits every run);
-//   any EP with split-K (slice z >= 0): the raw sums in fp32, 64 x 32 boxes,
+//   STORE: act(acc + bias) in T, 64 x 64 boxes, stored;
+//   RESIDUAL: scale * act(acc + bias) in fp32, 64 x 32 boxes, added to x in
+//     L2 (a TMA reduction; each element gets one add: the same bits every run,
+//     but the product rounded before the add, where vit__epi_residual fuses);
+//   PARTIAL (split-K, slice z >= 0): the raw sums in fp32, 64 x 32 boxes,
 //     stored to plane z of the partial sums (tmo: a 3-D map of them).
 // This thread holds rows rl0 and rl0 + 8 of the block, columns 8 j + 2 q, +1.
 // r0: the block's first row; nbox counts this warpgroup's boxes (which is free).
-template <typename T, int BN, int EP, bool SPLIT>
+template <typename T, int BN, int OUT, int ACT>
 static __device__ __forceinline__ void vit__wg_epilogue_tma(const CUtensorMap *tmo, const float *d, int r0, int n0, const float *eb, const float *es,
                                                             unsigned char *stage, int &nbox, int bar, int t, int z) {
-    const int RES = EP == VIT__EP_BIAS_RESIDUAL, F32 = RES || SPLIT, ES = F32 ? 4 : 2, W = 128 / ES; // element size, box width
+    static_assert(ACT != VIT__ACT_SWIGLU, "SwiGLU: vit__wg_epilogue_regs");
+    const bool SPLIT = OUT == VIT__OUT_PARTIAL;
+    const int RES = OUT == VIT__OUT_RESIDUAL, F32 = RES || SPLIT, ES = F32 ? 4 : 2, W = 128 / ES; // element size, box width
     int rl0 = (t >> 5) * 16 + ((t & 31) >> 2), q = t & 3;
 #pragma unroll
     for (int jb = 0; jb < BN / W; jb++, nbox++) {
@@ -909,11 +971,11 @@ static __device__ __forceinline__ void vit__wg_epilogue_tma(const CUtensorMap *t
                 unsigned char *o = box + rl * 128 + ((((cb >> 4) ^ rl) & 7) << 4) + (cb & 15);
                 if (SPLIT) {
                     *(float2 *)o = make_float2(d[4 * j + 2 * hr], d[4 * j + 2 * hr + 1]);
-                } else if (RES) {
-                    *(float2 *)o = make_float2(sc.x * v0, sc.y * v1);
                 } else {
-                    if (EP == VIT__EP_BIAS_GELU) { v0 = vit__gelu_fast(v0); v1 = vit__gelu_fast(v1); }
-                    *(uint32_t *)o = vit__pack2<T>(v0, v1);
+                    float v[2] = {v0, v1};
+                    vit__epi_apply((vit__act)ACT, 1, v);
+                    if (RES) *(float2 *)o = make_float2(sc.x * v[0], sc.y * v[1]);
+                    else *(uint32_t *)o = vit__pack2<T>(v[0], v[1]);
                 }
             }
         }
@@ -928,14 +990,14 @@ static __device__ __forceinline__ void vit__wg_epilogue_tma(const CUtensorMap *t
 }
 #endif
 
-template <typename T, int BN, int EP, bool PP>
+template <typename T, int BN, int OUT, bool PP>
 __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_constant__ CUtensorMap tma, const __grid_constant__ CUtensorMap tmb,
                                                                    const __grid_constant__ CUtensorMap tmo, vit__gemm_args g) {
     vit__pdl_launch();
 #ifdef VIT__SM90A
-    const int S = EP != VIT__EP_PATCH; // the epilogue through the TMA (tmo: the output in 64-row x 128-byte boxes)
+    const int S = OUT != VIT__OUT_PATCH; // the epilogue through the TMA (tmo: the output in 64-row x 128-byte boxes)
     static_assert(!PP || BN == 128, "ping-pong: 128 x 128 tiles (two 64 x 128 accumulator blocks per thread)");
-    const int BM = VIT__WG_BM, BK = VIT__WG_BK, ST = VIT__WG_ST(BN, S);
+    const int BM = VIT__WG_BM, BK = VIT__WG_BK(T), KW = vit__op_wgmma_k(vit__optype<T>::value), ST = VIT__WG_ST(BN, S);
     const int MI = PP ? 2 : 1; // 64-row wgmma blocks per consumer and tile
     extern __shared__ __align__(1024) unsigned char vit__smem_wg[];
     unsigned char *base = (unsigned char *)(((uintptr_t)vit__smem_wg + 1023) & ~(uintptr_t)1023); // 128B swizzle atoms need 1024-byte alignment
@@ -1020,12 +1082,12 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
                 vit__wg_fence();
                 const T *a = sA + s * BM * BK + (PP ? 0 : c * 64 * BK), *b = sB + s * BN * BK;
 #pragma unroll
-                for (int k = 0; k < BK / 16; k++)
+                for (int k = 0; k < BK / KW; k++)
 #pragma unroll
                     for (int mi = 0; mi < MI; mi++) {
-                        if (BN == 256) vit__wgmma256(d[mi], vit__wg_desc(a + mi * 64 * BK + k * 16), vit__wg_desc(b + k * 16), (T *)0);
-                        else if (BN == 64) vit__wgmma64(d[mi], vit__wg_desc(a + mi * 64 * BK + k * 16), vit__wg_desc(b + k * 16), (T *)0);
-                        else vit__wgmma128(d[mi], vit__wg_desc(a + mi * 64 * BK + k * 16), vit__wg_desc(b + k * 16), (T *)0);
+                        if (BN == 256) vit__wgmma256(d[mi], vit__wg_desc(a + mi * 64 * BK + k * KW), vit__wg_desc(b + k * KW), (T *)0);
+                        else if (BN == 64) vit__wgmma64(d[mi], vit__wg_desc(a + mi * 64 * BK + k * KW), vit__wg_desc(b + k * KW), (T *)0);
+                        else vit__wgmma128(d[mi], vit__wg_desc(a + mi * 64 * BK + k * KW), vit__wg_desc(b + k * KW), (T *)0);
                     }
                 vit__wg_commit();
                 if (kb > 0) {
@@ -1045,9 +1107,19 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
             asm volatile("bar.sync %0, 128;\n" ::"r"(wg) : "memory"); // this warpgroup's named barrier (1 or 2)
 #pragma unroll
             for (int mi = 0; mi < MI; mi++) {
-                if (S && z >= 0) vit__wg_epilogue_tma<T, BN, EP, true>(&tmo, d[mi], m0 + (PP ? mi : c) * 64, n0, eb, es, sOut + c * 2 * VIT__WG_BOX, nbox, wg, t, z);
-                else if (S) vit__wg_epilogue_tma<T, BN, EP, false>(&tmo, d[mi], m0 + (PP ? mi : c) * 64, n0, eb, es, sOut + c * 2 * VIT__WG_BOX, nbox, wg, t, 0);
-                else vit__wg_epilogue_patch<BN>(g, d[mi], m0 + (PP ? mi : c) * 64 + warp * 16 + (lane >> 2), n0, eb, lane & 3);
+                int r0 = m0 + (PP ? mi : c) * 64;
+                unsigned char *stage = sOut + c * 2 * VIT__WG_BOX;
+                if (S && z >= 0) {
+                    vit__wg_epilogue_tma<T, BN, VIT__OUT_PARTIAL, VIT__ACT_NONE>(&tmo, d[mi], r0, n0, eb, es, stage, nbox, wg, t, z);
+                } else if (S) {
+                    vit__act_dispatch<OUT>(g.act, [&](auto act) {
+                        constexpr int A = decltype(act)::value;
+                        if (A == VIT__ACT_SWIGLU) vit__wg_epilogue_regs<T, BN, OUT, A>(g, d[mi], r0 + warp * 16 + (lane >> 2), n0, eb, lane & 3);
+                        else vit__wg_epilogue_tma<T, BN, OUT, A == VIT__ACT_SWIGLU ? VIT__ACT_NONE : A>(&tmo, d[mi], r0, n0, eb, es, stage, nbox, wg, t, 0);
+                    });
+                } else {
+                    vit__wg_epilogue_patch<BN>(g, d[mi], r0 + warp * 16 + (lane >> 2), n0, eb, lane & 3);
+                }
             }
         }
         if (S && t == 0) asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory"); // the last stores done before the CTA ends
@@ -1067,23 +1139,22 @@ static __device__ __forceinline__ float vit__split_sum(const float *part, size_t
 }
 
 // The epilogue of a split GEMM over its (split, M, N) partial sums g.part.
-// Parallel over elements: a grid-stride loop, one element per thread per step.
-template <typename T, int EP>
+// Parallel over column pairs (an activation's unit): a grid-stride loop, one
+// pair per thread per step.
+template <typename T, int OUT>
 __global__ void __launch_bounds__(256) vit__splitk_reduce_kernel(vit__gemm_args g, int split) {
     vit__pdl_wait();
     vit__pdl_launch();
-    size_t plane = (size_t)g.M * g.N;
-    for (size_t i = (size_t)blockIdx.x * 256 + threadIdx.x; i < plane; i += (size_t)gridDim.x * 256) {
-        int col = (int)(i % (size_t)g.N);
-        float v = vit__split_sum(g.part, plane, split, i, g.bias, col);
-        if (EP == VIT__EP_BIAS_GELU) v = vit__gelu_out<T>(v);
-        if (EP == VIT__EP_BIAS_RESIDUAL) {
-            float *o = (float *)g.out + i;
-            *o += (g.scale ? __ldg(g.scale + col) : 1.0f) * v;
-        } else {
-            ((T *)g.out)[i] = vit__cvt<T>(v);
+    size_t plane = (size_t)g.M * g.N, np = (size_t)(g.N + 1) / 2, pairs = (size_t)g.M * np;
+    vit__act_dispatch<OUT>(g.act, [&](auto act) {
+        for (size_t p = (size_t)blockIdx.x * 256 + threadIdx.x; p < pairs; p += (size_t)gridDim.x * 256) {
+            int row = (int)(p / np), col = 2 * (int)(p % np);
+            size_t i = (size_t)row * g.N + col;
+            bool two = col + 1 < g.N;
+            float v0 = vit__split_sum(g.part, plane, split, i, g.bias, col), v1 = two ? vit__split_sum(g.part, plane, split, i + 1, g.bias, col + 1) : 0.0f;
+            vit__ep_out<T, OUT, decltype(act)::value>(g, row, col, v0, v1, two, two && !(g.N & 1));
         }
-    }
+    });
 }
 
 // Reports what the code this binary runs on the GPU was built for: bit 0, sm_90a
@@ -1122,6 +1193,10 @@ static vit_status vit__tensor_map(vit_model *m, CUtensorMap *map, const void *pt
 
 static int vit__aligned16(const void *p) { return ((uintptr_t)p & 15) == 0; }
 
+static void vit__ran_set(vit__ran *ran, int kernel, int split, int warps) {
+    if (ran) { ran->kernel = kernel; ran->split = split; ran->warps = warps; }
+}
+
 // grid.y for an M-strided GEMM
 static unsigned vit__mgrid(int M, int bm) {
     int t = (M + bm - 1) / bm;
@@ -1135,11 +1210,11 @@ static unsigned vit__mgrid(int M, int bm) {
 // (ViT-B/16 at batch 1, H100: qkv 17.0 -> 14.5 us, fc1 18.2 -> 16.2 us with it).
 // Never more slices than VIT__SPLITK_MAX, KB / 4 (forced: KB), or than fit in
 // the partial-sum buffer (split * tiles < 2 * sm + tiles <= 4 * sm tiles).
-static int vit__splitk(const vit__cuda_state *s, int ep, int tiles, int KB, size_t plane) {
-    int split = 1, sm = s->sm_count;
-    if (ep == VIT__EP_PATCH || !s->part || s->splitk == 1) return 1;
-    if (s->splitk >= 2) {
-        split = s->splitk < KB ? s->splitk : KB;
+static int vit__splitk(const vit__cuda_state *s, const vit__force *f, int out, int tiles, int KB, size_t plane) {
+    int split = 1, sm = s->sm_count, forced = f ? f->splitk : 0;
+    if (out == VIT__OUT_PATCH || !s->part || forced == 1) return 1;
+    if (forced >= 2) {
+        split = forced < KB ? forced : KB;
     } else if (tiles < 2 * sm) {
         split = (2 * sm + tiles - 1) / tiles;
         if (split > KB / 4) split = KB / 4;
@@ -1149,10 +1224,10 @@ static int vit__splitk(const vit__cuda_state *s, int ep, int tiles, int KB, size
     return split < 1 ? 1 : split;
 }
 
-template <typename T, int EP>
+template <typename T, int OUT>
 static vit_status vit__splitk_reduce_launch(const vit__gemm_args &g, int split, vit_model *m, cudaStream_t st) {
-    size_t blocks = ((size_t)g.M * g.N + 255) / 256, cap = (size_t)m->cuda->sm_count * 8;
-    VIT__CUDA_TRY(m, vit__launch(m, vit__splitk_reduce_kernel<T, EP>, (unsigned)(blocks < cap ? blocks : cap), 256, 0, st, g, split));
+    size_t blocks = ((size_t)g.M * ((g.N + 1) / 2) + 255) / 256, cap = (size_t)m->cuda->sm_count * 8;
+    VIT__CUDA_TRY(m, vit__launch(m, vit__splitk_reduce_kernel<T, OUT>, (unsigned)(blocks < cap ? blocks : cap), 256, 0, st, g, split));
     return VIT_OK;
 }
 
@@ -1166,40 +1241,41 @@ static int vit__split_slices(vit__gemm_args &g, const vit__cuda_state *s, int sp
     return split;
 }
 
-template <int EP, int AMODE, bool VEC>
-static vit_status vit__gemm_fma_launch(vit__gemm_args g, vit_model *m, cudaStream_t st) {
+// After a split GEMM: the reduction kernel applies the epilogue, unless the
+// caller finishes it (g.defer: vit__linear_ln_cuda's LayerNorm).
+#define VIT__SPLIT_DONE(T, OUT, g, split, m, st) \
+    ((split) > 1 && !(g).defer && (OUT) != VIT__OUT_PATCH ? vit__splitk_reduce_launch<T, (OUT) == VIT__OUT_PATCH ? VIT__OUT_STORE : (OUT)>(g, split, m, st) : VIT_OK)
+
+template <int OUT, int AMODE, bool VEC>
+static vit_status vit__gemm_fma_launch(vit__gemm_args g, vit_model *m, cudaStream_t st, const vit__force *f, vit__ran *ran) {
     // small batches: K split so that the GPU fills (the same policy and
     // reductions as the mma kernels'; ViT-B/16 fp32 at batch 1: see BENCHMARKS.md)
     int ntiles = (g.N + 127) / 128, mtiles = (g.M + 127) / 128, KB = (g.K + VIT__FMA_BK - 1) / VIT__FMA_BK;
-    int split = vit__split_slices(g, m->cuda, vit__splitk(m->cuda, EP, ntiles * mtiles, KB, (size_t)g.M * g.N), KB);
+    int split = vit__split_slices(g, m->cuda, vit__splitk(m->cuda, f, OUT, ntiles * mtiles, KB, (size_t)g.M * g.N), KB);
     dim3 grid((unsigned)ntiles, vit__mgrid(g.M, 128), (unsigned)split);
-    VIT__CUDA_TRY(m, vit__launch(m, vit__linear_fma_kernel<EP, AMODE, VEC>, grid, 256, 0, st, g));
-    m->cuda->last_gemm = VIT__RAN_FMA;
-    m->cuda->last_split = split;
-    if (split > 1 && !g.defer && EP != VIT__EP_PATCH) return vit__splitk_reduce_launch<float, EP == VIT__EP_PATCH ? VIT__EP_BIAS : EP>(g, split, m, st);
-    return VIT_OK;
+    VIT__CUDA_TRY(m, vit__launch(m, vit__linear_fma_kernel<OUT, AMODE, VEC>, grid, 256, 0, st, g));
+    vit__ran_set(ran, VIT__RAN_FMA, split, 8);
+    return VIT__SPLIT_DONE(float, OUT, g, split, m, st);
 }
 
-template <typename T, int EP, int AMODE, bool BVEC, int BM, int BN, int WM, int WN>
-static vit_status vit__gemm_mma_tiles(vit__gemm_args g, vit_model *m, cudaStream_t st) {
+template <typename T, int OUT, int AMODE, bool BVEC, int BM, int BN, int WM, int WN>
+static vit_status vit__gemm_mma_tiles(vit__gemm_args g, vit_model *m, cudaStream_t st, const vit__force *f, vit__ran *ran) {
     int ntiles = (g.N + BN - 1) / BN, mtiles = (g.M + BM - 1) / BM, KB = (g.K + VIT__MMA_BK - 1) / VIT__MMA_BK;
-    int split = vit__split_slices(g, m->cuda, vit__splitk(m->cuda, EP, ntiles * mtiles, KB, (size_t)g.M * g.N), KB);
+    int split = vit__split_slices(g, m->cuda, vit__splitk(m->cuda, f, OUT, ntiles * mtiles, KB, (size_t)g.M * g.N), KB);
     dim3 grid((unsigned)ntiles, vit__mgrid(g.M, BM), (unsigned)split);
-    VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__linear_mma_kernel<T, EP, AMODE, BVEC, BM, BN, WM, WN>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__MMA_SMEM(BM, BN)));
-    VIT__CUDA_TRY(m, vit__launch(m, vit__linear_mma_kernel<T, EP, AMODE, BVEC, BM, BN, WM, WN>, grid, WM * WN * 32, VIT__MMA_SMEM(BM, BN), st, g));
-    m->cuda->last_gemm = (AMODE == 0 ? VIT__RAN_MMA_VEC : VIT__RAN_MMA_SCALAR) + (BM == 64 ? 10 : 0);
-    m->cuda->last_split = split;
-    if (split > 1 && !g.defer && EP != VIT__EP_PATCH) return vit__splitk_reduce_launch<T, EP == VIT__EP_PATCH ? VIT__EP_BIAS : EP>(g, split, m, st);
-    return VIT_OK;
+    VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__linear_mma_kernel<T, OUT, AMODE, BVEC, BM, BN, WM, WN>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__MMA_SMEM(BM, BN)));
+    VIT__CUDA_TRY(m, vit__launch(m, vit__linear_mma_kernel<T, OUT, AMODE, BVEC, BM, BN, WM, WN>, grid, WM * WN * 32, VIT__MMA_SMEM(BM, BN), st, g));
+    vit__ran_set(ran, (AMODE == 0 ? VIT__RAN_MMA_VEC : VIT__RAN_MMA_SCALAR) + (BM == 64 ? 10 : 0), split, WM * WN);
+    return VIT__SPLIT_DONE(T, OUT, g, split, m, st);
 }
 
 // 128x128 tiles, or 64x64 ones (and split-K for the residual) when 128x128
 // tiles would leave most of the GPU idle (small batches).
-template <typename T, int EP, int AMODE, bool BVEC>
-static vit_status vit__gemm_mma_launch(const vit__gemm_args &g, vit_model *m, cudaStream_t st) {
-    int big = ((g.N + 127) / 128) * ((g.M + 127) / 128), path = m->cuda->gemm_path;
-    if (path == VIT__GEMM_MMA || (path != VIT__GEMM_MMA64 && big >= m->cuda->sm_count)) return vit__gemm_mma_tiles<T, EP, AMODE, BVEC, 128, 128, 2, 4>(g, m, st);
-    return vit__gemm_mma_tiles<T, EP, AMODE, BVEC, 64, 64, 2, 2>(g, m, st);
+template <typename T, int OUT, int AMODE, bool BVEC>
+static vit_status vit__gemm_mma_launch(const vit__gemm_args &g, vit_model *m, cudaStream_t st, const vit__force *f, vit__ran *ran) {
+    int big = ((g.N + 127) / 128) * ((g.M + 127) / 128), path = f ? f->gemm : VIT__GEMM_AUTO;
+    if (path == VIT__GEMM_MMA || (path != VIT__GEMM_MMA64 && big >= m->cuda->sm_count)) return vit__gemm_mma_tiles<T, OUT, AMODE, BVEC, 128, 128, 2, 4>(g, m, st, f, ran);
+    return vit__gemm_mma_tiles<T, OUT, AMODE, BVEC, 64, 64, 2, 2>(g, m, st, f, ran);
 }
 
 // K slices for the wgmma kernel (one CTA per SM): a GEMM of at most half as
@@ -1209,130 +1285,152 @@ static vit_status vit__gemm_mma_launch(const vit__gemm_args &g, vit_model *m, cu
 // tiles: qkv 6.5 us unsplit, 8.6 with 3 slices + reduction; fc2 + ln1 20.4 us
 // unsplit, 11.8 with 8). Slices divide KB evenly; never more than
 // VIT__SPLITK_MAX or than fit in s->part.
-static int vit__splitk_wg(const vit__cuda_state *s, int tiles, int KB, size_t plane, int defer) {
-    int split = 1;
-    if (!s->part || s->splitk == 1) return 1;
-    if (s->splitk >= 2) split = s->splitk;
+static int vit__splitk_wg(const vit__cuda_state *s, const vit__force *f, int tiles, int KB, size_t plane, int defer) {
+    int split = 1, forced = f ? f->splitk : 0;
+    if (!s->part || forced == 1) return 1;
+    if (forced >= 2) split = forced;
     else if ((defer ? 2 : 4) * tiles <= s->sm_count) split = s->sm_count / tiles;
     if (split > VIT__SPLITK_MAX) split = VIT__SPLITK_MAX;
     while (split > 1 && (KB % split || (size_t)split * plane > s->part_floats)) split--;
     return split;
 }
 
-template <typename T, int BN, int EP, bool PP>
-static vit_status vit__gemm_wgmma_launch(vit__gemm_args g, vit_model *m, cudaStream_t st) {
+// The wgmma kernel's tiles and K slices for an (M, N, K) GEMM whose K steps are
+// bk wide: what vit__linear_go launches, and what vit__patch_ln_cuda asks
+// before it decides how to run the patch GEMM.
+//   Ping-pong 128 x 128 (pp) when there are at least as many tiles as SMs
+//   (H100, ViT-B/16 batch 256: 11,100 img/s against 10,740 with the
+//   cooperative 128 x 256 tiles, which stay for tests); fewer (small batches):
+//   cooperative tiles, 128 x 64 while those fit on the SMs at once, else
+//   128 x 128, and K split across idle SMs (ViT-B/16 at batch 1, H100: 0.977
+//   -> 0.690 ms with 128 x 128 tiles against 64 x 64 mma.sync ones).
+typedef struct vit__wg_plan {
+    int bn, pp, split;
+} vit__wg_plan;
+
+static vit__wg_plan vit__wg_choose(int M, int N, int K, int bk, int out, int defer, const vit__cuda_state *s, const vit__force *f) {
+    int path = f ? f->gemm : VIT__GEMM_AUTO, mt = (M + VIT__WG_BM - 1) / VIT__WG_BM, t128 = mt * ((N + 127) / 128);
+    vit__wg_plan p = {128, 0, 1};
+    if (path == VIT__GEMM_WGMMA256) p.bn = 256;
+    else if (path == VIT__GEMM_WGMMA64) p.bn = 64;
+    else if (path == VIT__GEMM_PP128 || (path != VIT__GEMM_WGMMA128 && t128 >= s->sm_count)) p.pp = 1;
+    else if (path != VIT__GEMM_WGMMA128 && 2 * t128 <= s->sm_count) p.bn = 64;
+    if (out != VIT__OUT_PATCH) p.split = vit__splitk_wg(s, f, mt * ((N + p.bn - 1) / p.bn), (K + bk - 1) / bk, (size_t)M * N, defer);
+    return p;
+}
+
+template <typename T, int BN, int OUT, bool PP>
+static vit_status vit__gemm_wgmma_launch(vit__gemm_args g, int split, vit_model *m, cudaStream_t st, vit__ran *ran) {
     CUtensorMap ma, mb, mo;
-    const int S = EP != VIT__EP_PATCH;
+    const int S = OUT != VIT__OUT_PATCH, BK = VIT__WG_BK(T);
     CUtensorMapDataType ty = vit__is_bf16<T>::value ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
-    int tiles = ((g.M + VIT__WG_BM - 1) / VIT__WG_BM) * ((g.N + BN - 1) / BN), KB = (g.K + VIT__WG_BK - 1) / VIT__WG_BK;
-    int split = S ? vit__splitk_wg(m->cuda, tiles, KB, (size_t)g.M * g.N, g.defer) : 1;
+    int tiles = ((g.M + VIT__WG_BM - 1) / VIT__WG_BM) * ((g.N + BN - 1) / BN), KB = (g.K + BK - 1) / BK;
     g.kblocks = split > 1 ? KB / split : 0;
     g.part = split > 1 ? m->cuda->part : NULL;
-    VIT__TRY(vit__tensor_map(m, &ma, g.a, g.M, g.K, VIT__WG_BM, ty)); // 128 bytes = VIT__WG_BK elements
+    VIT__TRY(vit__tensor_map(m, &ma, g.a, g.M, g.K, VIT__WG_BM, ty)); // 128 bytes = BK elements
     VIT__TRY(vit__tensor_map(m, &mb, g.w, g.N, g.K, BN, ty));
     memset(&mo, 0, sizeof(mo));
     if (split > 1) VIT__TRY(vit__tensor_map(m, &mo, g.part, g.M, g.N, 64, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, split));
-    else if (S) VIT__TRY(vit__tensor_map(m, &mo, g.out, g.M, g.N, 64, EP == VIT__EP_BIAS_RESIDUAL ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : ty));
+    else if (S && g.act != VIT__ACT_SWIGLU) // (SwiGLU's outputs go out from registers)
+        VIT__TRY(vit__tensor_map(m, &mo, g.out, g.M, g.N, 64, OUT == VIT__OUT_RESIDUAL ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : ty));
     int items = tiles * split, grid = items < m->cuda->sm_count ? items : m->cuda->sm_count;
-    VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__linear_wgmma_kernel<T, BN, EP, PP>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__WG_SMEM(BN, S)));
-    VIT__CUDA_TRY(m, vit__launch(m, vit__linear_wgmma_kernel<T, BN, EP, PP>, grid, 384, VIT__WG_SMEM(BN, S), st, ma, mb, mo, g));
-    m->cuda->last_gemm = PP ? VIT__RAN_PP128 : BN == 256 ? VIT__RAN_WGMMA256 : BN == 64 ? VIT__RAN_WGMMA64 : VIT__RAN_WGMMA128;
-    m->cuda->last_split = split;
-    if (split > 1 && !g.defer) return vit__splitk_reduce_launch<T, EP == VIT__EP_PATCH ? VIT__EP_BIAS : EP>(g, split, m, st);
-    return VIT_OK;
+    VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__linear_wgmma_kernel<T, BN, OUT, PP>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__WG_SMEM(BN, S)));
+    VIT__CUDA_TRY(m, vit__launch(m, vit__linear_wgmma_kernel<T, BN, OUT, PP>, grid, 384, VIT__WG_SMEM(BN, S), st, ma, mb, mo, g));
+    vit__ran_set(ran, PP ? VIT__RAN_PP128 : BN == 256 ? VIT__RAN_WGMMA256 : BN == 64 ? VIT__RAN_WGMMA64 : VIT__RAN_WGMMA128, split, 12);
+    return VIT__SPLIT_DONE(T, OUT, g, split, m, st);
 }
 
 // fp32: the FMA SGEMM
-template <int EP>
-static vit_status vit__linear_go(const vit__gemm_args &g, vit_model *m, cudaStream_t st, float *) {
-    if (g.K % 4 == 0 && vit__aligned16(g.a) && vit__aligned16(g.w)) return vit__gemm_fma_launch<EP, 0, true>(g, m, st);
-    return vit__gemm_fma_launch<EP, 0, false>(g, m, st);
+template <int OUT>
+static vit_status vit__linear_go(const vit__gemm_args &g, vit_model *m, cudaStream_t st, const vit__force *f, vit__ran *ran, float *) {
+    if (g.K % 4 == 0 && vit__aligned16(g.a) && vit__aligned16(g.w)) return vit__gemm_fma_launch<OUT, 0, true>(g, m, st, f, ran);
+    return vit__gemm_fma_launch<OUT, 0, false>(g, m, st, f, ran);
 }
 
 // bf16/fp16: wgmma where the binary and GPU have it and the shapes suit TMA
 // (K, N multiples of 8, 16-byte aligned operands), else mma.sync.
-template <int EP, typename T>
-static vit_status vit__linear_go(const vit__gemm_args &g, vit_model *m, cudaStream_t st, T *) {
+template <int OUT, typename T>
+static vit_status vit__linear_go(const vit__gemm_args &g, vit_model *m, cudaStream_t st, const vit__force *f, vit__ran *ran, T *) {
     int vec = g.K % 8 == 0 && vit__aligned16(g.a) && vit__aligned16(g.w);
-    int path = m->cuda->gemm_path;
+    int path = f ? f->gemm : VIT__GEMM_AUTO;
     if (m->cuda->wgmma && vec && g.N % 8 == 0 && vit__aligned16(g.out) && path != VIT__GEMM_MMA && path != VIT__GEMM_MMA64) {
-        // ping-pong 128 x 128 by default (H100, ViT-B/16 batch 256: 11,100 img/s
-        // against 10,740 with the cooperative 128 x 256 tiles, which stay for tests)
-        if (path == VIT__GEMM_WGMMA256) return vit__gemm_wgmma_launch<T, 256, EP, false>(g, m, st);
-        if (path == VIT__GEMM_WGMMA128) return vit__gemm_wgmma_launch<T, 128, EP, false>(g, m, st);
-        if (path == VIT__GEMM_WGMMA64) return vit__gemm_wgmma_launch<T, 64, EP, false>(g, m, st);
-        if (path == VIT__GEMM_PP128 || ((g.M + VIT__WG_BM - 1) / VIT__WG_BM) * ((g.N + 127) / 128) >= m->cuda->sm_count) return vit__gemm_wgmma_launch<T, 128, EP, true>(g, m, st);
-        // small batches, fewer tiles than SMs: cooperative tiles, 128 x 64 while
-        // those fit on the SMs at once, else 128 x 128; K split across idle SMs
-        // (ViT-B/16 at batch 1, H100: 0.977 -> 0.690 ms with 128 x 128 tiles
-        // against 64 x 64 mma.sync ones)
-        if (2 * ((g.M + VIT__WG_BM - 1) / VIT__WG_BM) * ((g.N + 127) / 128) <= m->cuda->sm_count) return vit__gemm_wgmma_launch<T, 64, EP, false>(g, m, st);
-        return vit__gemm_wgmma_launch<T, 128, EP, false>(g, m, st);
+        vit__wg_plan p = vit__wg_choose(g.M, g.N, g.K, VIT__WG_BK(T), OUT, g.defer, m->cuda, f);
+        if (p.pp) return vit__gemm_wgmma_launch<T, 128, OUT, true>(g, p.split, m, st, ran);
+        if (p.bn == 256) return vit__gemm_wgmma_launch<T, 256, OUT, false>(g, p.split, m, st, ran);
+        if (p.bn == 64) return vit__gemm_wgmma_launch<T, 64, OUT, false>(g, p.split, m, st, ran);
+        return vit__gemm_wgmma_launch<T, 128, OUT, false>(g, p.split, m, st, ran);
     }
-    if (vec) return vit__gemm_mma_launch<T, EP, 0, true>(g, m, st);
-    return vit__gemm_mma_launch<T, EP, 1, false>(g, m, st);
+    if (vec) return vit__gemm_mma_launch<T, OUT, 0, true>(g, m, st, f, ran);
+    return vit__gemm_mma_launch<T, OUT, 1, false>(g, m, st, f, ran);
 }
 
-// out (rows, out_dim) = epilogue(inp (rows, in_dim) @ weight + bias): the GPU twin
-// of vit__linear_cpu, same arguments (nthreads replaced by model and stream).
-// Here weight is (out_dim, in_dim) in T (the CPU's is (in_dim, out_dim) fp32);
-// out is T for VIT__EP_BIAS/VIT__EP_BIAS_GELU and fp32 for VIT__EP_BIAS_RESIDUAL,
-// which adds scale (NULL = 1) times the result into it. bias may be NULL.
-// With split-K the partial sums go to m->cuda->part and a reduction kernel
-// applies the epilogue (defer: vit__linear_ln_cuda reduces them instead;
-// m->cuda->last_split says whether it must).
+// out = epilogue(inp (rows, in_dim) @ weight + bias): the GPU twin of
+// vit__linear_cpu, same arguments (nthreads replaced by model and stream;
+// f: tests' forced choices, ran: what ran). Here weight is (out_dim, in_dim)
+// in T (the CPU's is (in_dim, out_dim) fp32); out is T for VIT__OUT_STORE,
+// (rows, out_dim / 2) with SwiGLU, and fp32 for VIT__OUT_RESIDUAL, which adds
+// scale (NULL = 1) times the result into it. bias may be NULL. Activations
+// only with VIT__OUT_STORE. With split-K the partial sums go to m->cuda->part
+// and a reduction kernel applies the epilogue (defer: the caller,
+// vit__linear_ln_cuda, reduces them instead; ran->split says whether it must).
 template <typename T>
-static vit_status vit__linear_do(void *out, const T *inp, const T *weight, const float *bias, int rows, int in_dim, int out_dim,
-                                 vit__epilogue ep, const float *scale, int defer, vit_model *m, cudaStream_t st) {
-    m->cuda->last_split = 1;
+static vit_status vit__linear_do(void *out, const T *inp, const T *weight, const float *bias, int rows, int in_dim, int out_dim, vit__out mode,
+                                 vit__act act, const float *scale, int defer, vit_model *m, cudaStream_t st, const vit__force *f, vit__ran *ran) {
+    vit__ran_set(ran, 0, 1, 0);
+    if ((mode != VIT__OUT_STORE && mode != VIT__OUT_RESIDUAL) || (int)act < 0 || act >= VIT__ACT_COUNT)
+        return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "linear: output mode %d, activation %d", (int)mode, (int)act);
+    if (act != VIT__ACT_NONE && (mode != VIT__OUT_STORE || defer))
+        return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "linear: an activation on a residual GEMM");
+    if (act == VIT__ACT_SWIGLU && out_dim % 2)
+        return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "linear: SwiGLU over %d columns (gate/up pairs need an even count)", out_dim);
     if (rows <= 0 || in_dim <= 0 || out_dim <= 0) return VIT_OK;
     vit__gemm_args g;
     memset(&g, 0, sizeof(g));
-    g.a = inp; g.w = weight; g.out = out; g.bias = bias; g.scale = scale;
+    g.a = inp; g.w = weight; g.out = out; g.bias = bias; g.scale = scale; g.act = act; g.optype = vit__optype<T>::value;
     g.M = rows; g.N = out_dim; g.K = in_dim; g.defer = defer;
-    if (ep == VIT__EP_BIAS_GELU) return vit__linear_go<VIT__EP_BIAS_GELU>(g, m, st, (T *)0);
-    if (ep == VIT__EP_BIAS_RESIDUAL) return vit__linear_go<VIT__EP_BIAS_RESIDUAL>(g, m, st, (T *)0);
-    return vit__linear_go<VIT__EP_BIAS>(g, m, st, (T *)0);
+    if (mode == VIT__OUT_RESIDUAL) return vit__linear_go<VIT__OUT_RESIDUAL>(g, m, st, f, ran, (T *)0);
+    return vit__linear_go<VIT__OUT_STORE>(g, m, st, f, ran, (T *)0);
 }
 
 template <typename T>
-static vit_status vit__linear_cuda(void *out, const T *inp, const T *weight, const float *bias, int rows, int in_dim, int out_dim,
-                                   vit__epilogue ep, const float *scale, vit_model *m, cudaStream_t st) {
-    return vit__linear_do<T>(out, inp, weight, bias, rows, in_dim, out_dim, ep, scale, 0, m, st);
+static vit_status vit__linear_cuda(void *out, const T *inp, const T *weight, const float *bias, int rows, int in_dim, int out_dim, vit__out mode,
+                                   vit__act act, const float *scale, vit_model *m, cudaStream_t st, const vit__force *f = NULL, vit__ran *ran = NULL) {
+    return vit__linear_do<T>(out, inp, weight, bias, rows, in_dim, out_dim, mode, act, scale, 0, m, st, f, ran);
 }
 
 // >>op patch_embed -- CPU reference: vit__patch_embed_cpu
 
-// What the patch GEMM fuses in (vit__forward_cpu does the same after vit__patch_embed_cpu).
+// What the patch GEMM fuses in: vit__embed_cpu's work, done after vit__patch_embed_cpu on the CPU.
 typedef struct vit__embed_fuse {
-    const float *cls;    // (C) class token, or NULL
+    const float *prefix; // (P, C) prefix tokens, or NULL when P is 0
     const float *pos;    // (Npos, C) position embedding, or NULL
-    int tokens;          // N
-    int prefix;          // 1 with a class token
-    int pos_embed_class; // pos also covers the class token
+    int tokens;          // N = P + patches
+    int num_prefix;      // P
+    int pos_prefix;      // pos also covers the prefix tokens: its first P rows are theirs
 } vit__embed_fuse;
 
-// x[b, 0, :] = cls + pos[0]. Parallel over (C / 256, B); one thread per element.
-__global__ void vit__cls_kernel(float *x, const float *cls, const float *pos, int N, int C) {
+// x[b, t, :] = prefix[t] + pos[t] for the P prefix tokens t. Parallel over
+// (P * C / 256, B); one thread per element.
+__global__ void vit__prefix_kernel(float *x, const float *prefix, const float *pos, int N, int P, int C) {
     vit__pdl_wait();
     vit__pdl_launch();
-    int c = blockIdx.x * blockDim.x + threadIdx.x, b = blockIdx.y;
-    if (c < C) x[(size_t)b * N * C + c] = cls[c] + (pos ? pos[c] : 0.0f);
+    int i = blockIdx.x * blockDim.x + threadIdx.x, b = blockIdx.y;
+    if (i < P * C) x[(size_t)b * N * C + i] = prefix[i] + (pos ? pos[i] : 0.0f);
 }
 
 // scratch (M, K) = im2col(images) in T, K % 8 == 0: row r is patch r, column k
 // is (channel, ky, kx) as patch_w's. Grid-stride over runs of 8 columns. With
-// g.cls, also the class-token rows of the tokens g.out, as vit__cls_kernel (one
-// launch fewer).
+// g.ptok, also the prefix-token rows of the tokens g.out, as vit__prefix_kernel
+// (one launch fewer).
 template <typename T>
 __global__ void __launch_bounds__(256) vit__im2col_kernel(T *scratch, vit__gemm_args g) {
     vit__pdl_wait();
     vit__pdl_launch();
-    if (g.cls) {
-        size_t n = (size_t)(g.M / g.gg) * g.N;
+    if (g.ptok) {
+        size_t pn = (size_t)g.prefix * g.N, n = (size_t)(g.M / g.gg) * pn;
         for (size_t i = (size_t)blockIdx.x * 256 + threadIdx.x; i < n; i += (size_t)gridDim.x * 256) {
-            int b = (int)(i / (size_t)g.N), c = (int)(i % (size_t)g.N);
-            ((float *)g.out)[(size_t)b * g.tokens * g.N + c] = g.cls[c] + (g.cls_pos ? g.cls_pos[c] : 0.0f);
+            size_t b = i / pn, j = i % pn; // j: element of the (prefix, N) block, the same offset in x's rows
+            ((float *)g.out)[b * g.tokens * g.N + j] = g.ptok[j] + (g.ptok_pos ? g.ptok_pos[j] : 0.0f);
         }
     }
     size_t runs = (size_t)g.K / 8, total = (size_t)g.M * runs;
@@ -1351,18 +1449,10 @@ __global__ void __launch_bounds__(256) vit__im2col_kernel(T *scratch, vit__gemm_
     }
 }
 
-// Patch embedding as one GEMM: tokens = im2col(images) @ patch_w + patch_b, the
-// im2col done while loading A (the kernels are the linear ones, AMODE 2). Or,
-// bf16/fp16 with scratch room for (M, K) in T (the forward pass): im2col into
-// scratch first, then the GEMM the linear layers use, faster at every batch
-// (ViT-B/16, H100: bs 256 0.684 -> 0.356 ms, wgmma; bs 1 42 us fused, where
-// the synchronous image loads of the fused A path stall every k-step).
-// fuse NULL: tokens is (B*G*G, C), exactly vit__patch_embed_cpu's output.
-// fuse set: tokens is x (B, N, C): patch rows after the class token, + pos, and
-// the class-token rows written too. patch_w is (C, Cin*P*P) in T.
-template <typename T>
-static vit_status vit__patch_embed_cuda(float *tokens, const float *images, const T *patch_w, const float *patch_b, int B, int Cin, int S, int P,
-                                        int C, const vit__embed_fuse *fuse, void *scratch, size_t scratch_elems, vit_model *m, cudaStream_t st) {
+// The patch GEMM's arguments: images (B, Cin, S, S) as A, tokens as out, with
+// fuse the prefix-token rows and position rows (see vit__patch_embed_cuda).
+static vit__gemm_args vit__patch_args(float *tokens, const float *images, const void *patch_w, const float *patch_b, int B, int Cin, int S, int P, int C,
+                                      const vit__embed_fuse *fuse) {
     int G = S / P;
     vit__gemm_args g;
     memset(&g, 0, sizeof(g));
@@ -1371,30 +1461,56 @@ static vit_status vit__patch_embed_cuda(float *tokens, const float *images, cons
     g.gg = G * G; g.tokens = G * G; g.prefix = 0;
     g.cin = Cin; g.img = S; g.patch = P; g.grid = G;
     g.img_vec = P % 8 == 0 && S % 4 == 0 && vit__aligned16(images);
-    int im2col = sizeof(T) == 2 && scratch && (size_t)g.M * g.K <= scratch_elems && g.K % 8 == 0 && vit__aligned16(scratch) && g.M > 0;
     if (fuse) {
+        size_t pc = (size_t)fuse->num_prefix * C;
         g.tokens = fuse->tokens;
-        g.prefix = fuse->prefix;
-        g.pos = fuse->pos ? fuse->pos + (fuse->prefix && fuse->pos_embed_class ? C : 0) : NULL;
-        if (fuse->prefix && im2col) { // the im2col kernel writes the class-token rows
-            g.cls = fuse->cls;
-            g.cls_pos = fuse->pos_embed_class ? fuse->pos : NULL;
-        } else if (fuse->prefix) {
-            dim3 grid((unsigned)((C + 255) / 256), (unsigned)B);
-            VIT__CUDA_TRY(m, vit__launch(m, vit__cls_kernel, grid, 256, 0, st, tokens, fuse->cls, fuse->pos_embed_class ? fuse->pos : NULL, fuse->tokens, C));
-        }
+        g.prefix = fuse->num_prefix;
+        g.pos = fuse->pos ? fuse->pos + (fuse->pos_prefix ? pc : 0) : NULL;
+        g.ptok = fuse->num_prefix ? fuse->prefix : NULL;
+        g.ptok_pos = fuse->num_prefix && fuse->pos_prefix ? fuse->pos : NULL;
+    }
+    return g;
+}
+
+// im2col of g's images into scratch in H (and, with g.ptok, the prefix-token rows of g.out).
+template <typename H>
+static vit_status vit__im2col_launch(H *scratch, const vit__gemm_args &g, vit_model *m, cudaStream_t st) {
+    size_t blocks = ((size_t)g.M * (g.K / 8) + 255) / 256, cap = (size_t)m->cuda->sm_count * 8;
+    VIT__CUDA_TRY(m, vit__launch(m, vit__im2col_kernel<H>, (unsigned)(blocks < cap ? blocks : cap), 256, 0, st, scratch, g));
+    return VIT_OK;
+}
+
+// Patch embedding as one GEMM: tokens = im2col(images) @ patch_w + patch_b, the
+// im2col done while loading A (the kernels are the linear ones, AMODE 2). Or,
+// bf16/fp16 with scratch room for (M, K) in T (the forward pass): im2col into
+// scratch first, then the GEMM the linear layers use, faster at every batch
+// (ViT-B/16, H100: bs 256 0.684 -> 0.356 ms, wgmma; bs 1 42 us fused, where
+// the synchronous image loads of the fused A path stall every k-step).
+// fuse NULL: tokens is (B*G*G, C), exactly vit__patch_embed_cpu's output.
+// fuse set: tokens is x (B, N, C) as vit__embed_cpu makes it: patch rows after
+// the P prefix tokens, + pos, and the prefix-token rows written too. patch_w
+// is (C, Cin*P*P) in T.
+template <typename T>
+static vit_status vit__patch_embed_cuda(float *tokens, const float *images, const T *patch_w, const float *patch_b, int B, int Cin, int S, int P,
+                                        int C, const vit__embed_fuse *fuse, void *scratch, size_t scratch_elems, vit_model *m, cudaStream_t st,
+                                        const vit__force *f = NULL, vit__ran *ran = NULL) {
+    vit__gemm_args g = vit__patch_args(tokens, images, patch_w, patch_b, B, Cin, S, P, C, fuse);
+    vit__ran_set(ran, 0, 1, 0);
+    int im2col = sizeof(T) == 2 && scratch && (size_t)g.M * g.K <= scratch_elems && g.K % 8 == 0 && vit__aligned16(scratch) && g.M > 0;
+    if (g.ptok && !im2col) { // else the im2col kernel writes the prefix-token rows
+        dim3 grid((unsigned)((g.prefix * C + 255) / 256), (unsigned)B);
+        VIT__CUDA_TRY(m, vit__launch(m, vit__prefix_kernel, grid, 256, 0, st, tokens, g.ptok, g.ptok_pos, g.tokens, g.prefix, C));
     }
     if (g.M <= 0) return VIT_OK;
-    if (sizeof(T) == 4) return vit__gemm_fma_launch<VIT__EP_PATCH, 2, false>(g, m, st);
+    if (sizeof(T) == 4) return vit__gemm_fma_launch<VIT__OUT_PATCH, 2, false>(g, m, st, f, ran);
+    typedef typename vit__half_t<T>::type H;
     if (im2col) {
-        typedef typename vit__half_t<T>::type H;
-        size_t blocks = ((size_t)g.M * (g.K / 8) + 255) / 256, cap = (size_t)m->cuda->sm_count * 8;
-        VIT__CUDA_TRY(m, vit__launch(m, vit__im2col_kernel<H>, (unsigned)(blocks < cap ? blocks : cap), 256, 0, st, (H *)scratch, g));
+        VIT__TRY(vit__im2col_launch<H>((H *)scratch, g, m, st));
         g.a = scratch;
-        return vit__linear_go<VIT__EP_PATCH>(g, m, st, (H *)0);
+        return vit__linear_go<VIT__OUT_PATCH>(g, m, st, f, ran, (H *)0);
     }
-    if (g.K % 8 == 0 && vit__aligned16(patch_w)) return vit__gemm_mma_launch<typename vit__half_t<T>::type, VIT__EP_PATCH, 2, true>(g, m, st);
-    return vit__gemm_mma_launch<typename vit__half_t<T>::type, VIT__EP_PATCH, 2, false>(g, m, st);
+    if (g.K % 8 == 0 && vit__aligned16(patch_w)) return vit__gemm_mma_launch<H, VIT__OUT_PATCH, 2, true>(g, m, st, f, ran);
+    return vit__gemm_mma_launch<H, VIT__OUT_PATCH, 2, false>(g, m, st, f, ran);
 }
 
 // >>op layernorm -- CPU reference: vit__layernorm_cpu
@@ -1505,10 +1621,10 @@ __global__ void __launch_bounds__(256) vit__layernorm_kernel(TO *out, const floa
                 if (c < C) {
                     float4 bi = res.bias ? *(const float4 *)&cst[RES ? 2 : 0][c] : make_float4(0.f, 0.f, 0.f, 0.f);
                     float4 sc = res.scale ? *(const float4 *)&cst[RES ? 3 : 0][c] : make_float4(1.f, 1.f, 1.f, 1.f);
-                    v[i].x = xr[i].x + sc.x * (v[i].x + bi.x);
-                    v[i].y = xr[i].y + sc.y * (v[i].y + bi.y);
-                    v[i].z = xr[i].z + sc.z * (v[i].z + bi.z);
-                    v[i].w = xr[i].w + sc.w * (v[i].w + bi.w);
+                    v[i].x = vit__epi_residual(xr[i].x, sc.x, v[i].x + bi.x);
+                    v[i].y = vit__epi_residual(xr[i].y, sc.y, v[i].y + bi.y);
+                    v[i].z = vit__epi_residual(xr[i].z, sc.z, v[i].z + bi.z);
+                    v[i].w = vit__epi_residual(xr[i].w, sc.w, v[i].w + bi.w);
                     vit__store4((float *)x + c, v[i]);
                 }
             }
@@ -1548,7 +1664,7 @@ __global__ void __launch_bounds__(256) vit__layernorm_kernel(TO *out, const floa
     if (RES && C > 32 * R)
         for (int c = lane; c < C; c += 32) {
             size_t i = (size_t)row * stride + c;
-            ((float *)x)[c] = x[c] + (res.scale ? __ldg(res.scale + c) : 1.0f) * vit__split_sum(res.part, plane, res.split, i, res.bias, c);
+            ((float *)x)[c] = vit__epi_residual(x[c], res.scale ? __ldg(res.scale + c) : 1.0f, vit__split_sum(res.part, plane, res.split, i, res.bias, c));
         }
     if (C <= 32 * R) {
         float v[R], sum = 0.0f, var = 0.0f;
@@ -1567,7 +1683,7 @@ __global__ void __launch_bounds__(256) vit__layernorm_kernel(TO *out, const floa
             for (int i = 0; i < R; i++) {
                 int c = lane + 32 * i;
                 if (c < C) {
-                    v[i] = x[c] + (res.scale ? __ldg(res.scale + c) : 1.0f) * (v[i] + (res.bias ? __ldg(res.bias + c) : 0.0f));
+                    v[i] = vit__epi_residual(x[c], res.scale ? __ldg(res.scale + c) : 1.0f, v[i] + (res.bias ? __ldg(res.bias + c) : 0.0f));
                     ((float *)x)[c] = v[i];
                 }
                 sum += v[i];
@@ -1625,7 +1741,7 @@ static vit_status vit__layernorm_cuda(TO *out, const float *inp, const float *w,
 }
 
 // x (rows, C) += scale * (inp @ weight + bias), then LayerNorm(x) * ln_w + ln_b
-// into out: vit__linear_cuda (VIT__EP_BIAS_RESIDUAL) followed by
+// into out: vit__linear_cuda (VIT__OUT_RESIDUAL) followed by
 // vit__layernorm_cuda, except that a split-K GEMM's partial sums are reduced
 // inside the LayerNorm kernel (one launch fewer, the same deterministic slice
 // order). every = 1: out is (rows, C), every row normalised. every > 1 (the
@@ -1634,13 +1750,16 @@ static vit_status vit__layernorm_cuda(TO *out, const float *inp, const float *w,
 // rows of x are left without this GEMM's sums (nothing reads them again).
 template <typename T, typename TO>
 static vit_status vit__linear_ln_cuda(TO *out, float *x, const T *inp, const T *weight, const float *bias, const float *scale, int rows, int in_dim,
-                                      int out_dim, const float *ln_w, const float *ln_b, float eps, int every, vit_model *m, cudaStream_t st) {
+                                      int out_dim, const float *ln_w, const float *ln_b, float eps, int every, vit_model *m, cudaStream_t st,
+                                      const vit__force *f = NULL, vit__ran *ran = NULL) {
     size_t C = (size_t)out_dim, stride = (size_t)every * C;
     int lnrows = (rows + every - 1) / every;
-    VIT__TRY(vit__linear_do<T>(x, inp, weight, bias, rows, in_dim, out_dim, VIT__EP_BIAS_RESIDUAL, scale, 1, m, st));
-    if (m->cuda->last_split <= 1) return vit__layernorm_cuda<TO>(out, x, ln_w, ln_b, lnrows, out_dim, stride, C, eps, m, st);
+    vit__ran gemm;
+    VIT__TRY(vit__linear_do<T>(x, inp, weight, bias, rows, in_dim, out_dim, VIT__OUT_RESIDUAL, VIT__ACT_NONE, scale, 1, m, st, f, &gemm));
+    if (ran) *ran = gemm;
+    if (gemm.split <= 1) return vit__layernorm_cuda<TO>(out, x, ln_w, ln_b, lnrows, out_dim, stride, C, eps, m, st);
     if (rows <= 0) return VIT_OK;
-    vit__residual res = {m->cuda->part, (size_t)rows * C, m->cuda->last_split, bias, scale, NULL, 0, 0, 0};
+    vit__residual res = {m->cuda->part, (size_t)rows * C, gemm.split, bias, scale, NULL, 0, 0, 0};
     dim3 grid((unsigned)((lnrows + 1) / 2));
     if (vit__ln_vec(out, x, ln_w, ln_b, out_dim, stride, C, &res))
         VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<TO, true, true>, grid, 64, 0, st, out, x, ln_w, ln_b, lnrows, out_dim, stride, C, eps, res));
@@ -1648,49 +1767,41 @@ static vit_status vit__linear_ln_cuda(TO *out, float *x, const T *inp, const T *
     return VIT_OK;
 }
 
-// The patch embedding (fused: class token, position embedding; see
+// The patch embedding (fused: prefix tokens, position embedding; see
 // vit__patch_embed_cuda) followed by the first block's LayerNorm: x = tokens,
-// xn = LayerNorm(x) * ln_w + ln_b. Small bf16/fp16 batches on sm_90a, where the
-// patch GEMM has fewer tiles than SMs: im2col into scratch, the GEMM split
+// xn = LayerNorm(x) * ln_w + ln_b. Small bf16/fp16 batches on sm_90a, where
+// vit__wg_choose splits the patch GEMM: im2col into scratch, the GEMM split
 // over K with its raw sums left in m->cuda->part, and the bias, position rows
 // and scatter into token rows done by the LayerNorm kernel as it normalises
 // (one launch fewer, all SMs on the GEMM; ViT-B/16 at batch 1 on H100: see
-// BENCHMARKS.md). Otherwise the two ops one after the other.
+// BENCHMARKS.md). Otherwise the two ops one after the other. ran: the GEMM's.
 template <typename T>
 static vit_status vit__patch_ln_cuda(T *xn, float *x, const float *images, const T *patch_w, const float *patch_b, int B, int Cin, int S, int P, int C,
                                      const vit__embed_fuse *fuse, void *scratch, size_t scratch_elems, const float *ln_w, const float *ln_b, float eps,
-                                     vit_model *m, cudaStream_t st) {
+                                     vit_model *m, cudaStream_t st, const vit__force *f = NULL, vit__ran *ran = NULL) {
+    typedef typename vit__half_t<T>::type H;
     vit__cuda_state *s = m->cuda;
-    int G = S / P, M = B * G * G, K = Cin * P * P, N = fuse->tokens, rows = B * N;
-    const float *pos = fuse->pos ? fuse->pos + (fuse->prefix && fuse->pos_embed_class ? C : 0) : NULL;
-    vit__residual res = {s->part, (size_t)M * C, 1, patch_b, NULL, pos, N, fuse->prefix, G * G};
-    int ok = sizeof(T) == 2 && s->wgmma && s->gemm_path == VIT__GEMM_AUTO && M > 0 && K % 8 == 0 && C % 8 == 0 && scratch &&
-             (size_t)M * K <= scratch_elems && vit__aligned16(scratch) && vit__aligned16(patch_w) && (!pos || vit__aligned16(pos)) &&
+    vit__gemm_args g = vit__patch_args(x, images, patch_w, patch_b, B, Cin, S, P, C, fuse);
+    int M = g.M, K = g.K, rows = B * fuse->tokens;
+    vit__residual res = {s->part, (size_t)M * C, 1, patch_b, NULL, g.pos, g.tokens, g.prefix, g.gg};
+    int ok = sizeof(T) == 2 && s->wgmma && (!f || f->gemm == VIT__GEMM_AUTO) && M > 0 && K % 8 == 0 && C % 8 == 0 && scratch &&
+             (size_t)M * K <= scratch_elems && vit__aligned16(scratch) && vit__aligned16(patch_w) && (!g.pos || vit__aligned16(g.pos)) &&
              (!patch_b || vit__aligned16(patch_b)) && vit__ln_vec(xn, x, ln_w, ln_b, C, (size_t)C, (size_t)C, &res);
-    // the tile choice of vit__linear_go, then vit__splitk_wg's slices for it
-    int mt = (M + VIT__WG_BM - 1) / VIT__WG_BM, t128 = mt * ((C + 127) / 128), bn = 2 * t128 <= s->sm_count ? 64 : 128;
-    int split = ok && t128 < s->sm_count ? vit__splitk_wg(s, mt * ((C + bn - 1) / bn), (K + VIT__WG_BK - 1) / VIT__WG_BK, (size_t)M * C, 1) : 1;
-    if (split <= 1) {
-        VIT__TRY(vit__patch_embed_cuda<T>(x, images, patch_w, patch_b, B, Cin, S, P, C, fuse, scratch, scratch_elems, m, st));
+    // the plan vit__linear_go would make for the GEMM on the unfolded patches, its sums left to the LayerNorm
+    vit__wg_plan p = vit__wg_choose(M, C, K, VIT__WG_BK(H), VIT__OUT_STORE, 1, s, f);
+    if (!ok || p.pp || p.split <= 1) {
+        VIT__TRY(vit__patch_embed_cuda<T>(x, images, patch_w, patch_b, B, Cin, S, P, C, fuse, scratch, scratch_elems, m, st, f, ran));
         return vit__layernorm_cuda<T>(xn, x, ln_w, ln_b, rows, C, (size_t)C, (size_t)C, eps, m, st);
     }
-    typedef typename vit__half_t<T>::type H;
-    vit__gemm_args g;
-    memset(&g, 0, sizeof(g));
-    g.a = images; g.out = x; g.M = M; g.N = C; g.K = K;
-    g.gg = G * G; g.tokens = N; g.prefix = fuse->prefix;
-    g.cin = Cin; g.img = S; g.patch = P; g.grid = G;
-    g.img_vec = P % 8 == 0 && S % 4 == 0 && vit__aligned16(images);
-    g.cls = fuse->prefix ? fuse->cls : NULL;
-    g.cls_pos = fuse->prefix && fuse->pos_embed_class ? fuse->pos : NULL;
-    size_t blocks = ((size_t)M * (K / 8) + 255) / 256, cap = (size_t)s->sm_count * 8;
-    VIT__CUDA_TRY(m, vit__launch(m, vit__im2col_kernel<H>, (unsigned)(blocks < cap ? blocks : cap), 256, 0, st, (H *)scratch, g));
-    memset(&g, 0, sizeof(g));
-    g.a = scratch; g.w = patch_w; g.out = scratch; g.M = M; g.N = C; g.K = K; g.defer = 1; // out: unused, the sums go to part
-    if (bn == 64) VIT__TRY((vit__gemm_wgmma_launch<H, 64, VIT__EP_BIAS, false>(g, m, st)));
-    else VIT__TRY((vit__gemm_wgmma_launch<H, 128, VIT__EP_BIAS, false>(g, m, st)));
-    if (s->last_split != split) return vit__fail(m->error, VIT_ERROR_CUDA, "patch GEMM: split %d, expected %d", s->last_split, split);
-    res.split = split;
+    VIT__TRY(vit__im2col_launch<H>((H *)scratch, g, m, st));
+    vit__gemm_args gs;
+    memset(&gs, 0, sizeof(gs));
+    gs.a = scratch; gs.w = patch_w; gs.out = scratch; gs.M = M; gs.N = C; gs.K = K; gs.defer = 1; // out: unused, the sums go to part
+    gs.optype = vit__optype<H>::value;
+    if (p.bn == 64) VIT__TRY((vit__gemm_wgmma_launch<H, 64, VIT__OUT_STORE, false>(gs, p.split, m, st, ran)));
+    else if (p.bn == 256) VIT__TRY((vit__gemm_wgmma_launch<H, 256, VIT__OUT_STORE, false>(gs, p.split, m, st, ran)));
+    else VIT__TRY((vit__gemm_wgmma_launch<H, 128, VIT__OUT_STORE, false>(gs, p.split, m, st, ran)));
+    res.split = p.split;
     VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<T, true, true>, dim3((unsigned)((rows + 1) / 2)), 64, 0, st, xn, x, ln_w, ln_b, rows, C, (size_t)C,
                                  (size_t)C, eps, res));
     return VIT_OK;
@@ -1719,42 +1830,43 @@ static vit_status vit__patch_ln_cuda(T *xn, float *x, const float *images, const
 // 9.5 us; 4 warps splitting the keys 2 ways, 8.7 us).
 #define VIT__ATTN_FULL_MAX 256
 template <typename T, int DP, bool VEC, int NW, bool FULL, int KS>
-__global__ void __launch_bounds__(NW * 32, NW == 8 && DP <= 64 ? 2 : 1) vit__attention_mma_kernel(T *out, const T *qkv, int N, int C, int H, float sl2,
-                                                                                                      const char *pf, size_t pf_bytes) {
+__global__ void __launch_bounds__(NW * 32, NW == 8 && DP <= 64 ? 2 : 1) vit__attention_mma_kernel(vit__attn_args a, float sl2, const char *pf, size_t pf_bytes) {
     if (pf && threadIdx.x == 0) vit__l2_prefetch_share(pf, pf_bytes); // weights: no earlier kernel writes them
     vit__pdl_wait();
     vit__pdl_launch();
     static_assert(KS == 1 || FULL, "split keys: the whole-K/V kernel");
     const int BQ = 16 * NW / KS, BKV = 64, LD = DP + 8, NT = NW * 32; // +8: rows 16 bytes apart in bank space, ldmatrix conflict-free
     extern __shared__ __align__(128) unsigned char vit__smem_att[];
+    int Nq = a.Nq, N = a.Nk; // N: keys
     T *sQ = (T *)vit__smem_att; // [BQ][LD]
     int NK = FULL ? (N + 15) & ~15 : 2 * BKV;
     T *sK = sQ + BQ * LD;       // [2][BKV][LD], FULL: [NK][LD]
     T *sV = sK + NK * LD;
-    int b = blockIdx.z, h = blockIdx.y, q0 = blockIdx.x * BQ, D = C / H;
+    int b = blockIdx.z, h = blockIdx.y, q0 = blockIdx.x * BQ, D = a.D;
     int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, qw = warp / KS, ks = warp % KS; // query rows qw * 16.., key tiles ks, ks + KS, ..
-    size_t rs = 3 * (size_t)C;
-    const T *base = qkv + (size_t)b * N * rs + (size_t)h * D; // q; k at +C, v at +2C
-    auto load = [&](T *dst, const T *src, int r0, int nrows) {
+    const T *qb = (const T *)a.q + (size_t)b * a.bsq + (size_t)h * D;
+    const T *kb = (const T *)a.k + (size_t)b * a.bsk + (size_t)h * D, *vb = (const T *)a.v + (size_t)b * a.bsk + (size_t)h * D;
+    // rows r0.. of src (row stride rs, rows below nlim) into dst, zero past nlim and D
+    auto load = [&](T *dst, const T *src, size_t rs, int nlim, int r0, int nrows) {
         const int CH = DP / 8;
         for (int c = tid; c < nrows * CH; c += NT) {
             int r = c / CH, d = (c % CH) * 8, gr = r0 + r;
             T *dp = dst + r * LD + d;
             if (VEC) {
-                bool ok = gr < N && d < D;
+                bool ok = gr < nlim && d < D;
                 vit__cp16(dp, ok ? src + (size_t)gr * rs + d : src, ok ? 16 : 0);
             } else {
                 float v[8];
 #pragma unroll
-                for (int e = 0; e < 8; e++) v[e] = (gr < N && d + e < D) ? vit__f32(src[(size_t)gr * rs + d + e]) : 0.0f;
+                for (int e = 0; e < 8; e++) v[e] = (gr < nlim && d + e < D) ? vit__f32(src[(size_t)gr * rs + d + e]) : 0.0f;
                 *(uint4 *)dp = make_uint4(vit__pack2<T>(v[0], v[1]), vit__pack2<T>(v[2], v[3]), vit__pack2<T>(v[4], v[5]), vit__pack2<T>(v[6], v[7]));
             }
         }
     };
     int nkv = (N + BKV - 1) / BKV;
-    load(sQ, base, q0, BQ);
-    load(sK, base + C, 0, FULL ? NK : BKV);
-    load(sV, base + 2 * C, 0, FULL ? NK : BKV);
+    load(sQ, qb, a.ldq, Nq, q0, BQ);
+    load(sK, kb, a.ldk, N, 0, FULL ? NK : BKV);
+    load(sV, vb, a.ldk, N, 0, FULL ? NK : BKV);
     vit__cp_commit();
     float o[DP / 8][4], mrow[2] = {-INFINITY, -INFINITY}, lrow[2] = {0.0f, 0.0f};
 #pragma unroll
@@ -1765,7 +1877,7 @@ __global__ void __launch_bounds__(NW * 32, NW == 8 && DP <= 64 ? 2 : 1) vit__att
     // warps whose 16 rows are all past N only help load; key chunks of 16 past
     // N are skipped (their probabilities are exactly 0): at N = 197 the last
     // query tile runs 1 warp of 4 and the last key tile 1 chunk of 4
-    bool act = q0 + qw * 16 < N, qload = true;
+    bool act = q0 + qw * 16 < Nq, qload = true;
     if (FULL) {
         vit__cp_wait<0>();
         __syncthreads();
@@ -1775,8 +1887,8 @@ __global__ void __launch_bounds__(NW * 32, NW == 8 && DP <= 64 ? 2 : 1) vit__att
             if (!act) break;
         } else {
             if (j + 1 < nkv) {
-                load(sK + ((j + 1) & 1) * BKV * LD, base + C, (j + 1) * BKV, BKV);
-                load(sV + ((j + 1) & 1) * BKV * LD, base + 2 * C, (j + 1) * BKV, BKV);
+                load(sK + ((j + 1) & 1) * BKV * LD, kb, a.ldk, N, (j + 1) * BKV, BKV);
+                load(sV + ((j + 1) & 1) * BKV * LD, vb, a.ldk, N, (j + 1) * BKV, BKV);
             }
             vit__cp_commit();
             vit__cp_wait<1>();
@@ -1867,7 +1979,7 @@ __global__ void __launch_bounds__(NW * 32, NW == 8 && DP <= 64 ? 2 : 1) vit__att
         __syncthreads();
         for (int idx = tid; idx < BQ * D; idx += NT) {
             int r = idx / D, d = idx % D, row = q0 + r;
-            if (row >= N) continue;
+            if (row >= Nq) continue;
             float mx = -INFINITY, l = 0.0f, acc = 0.0f;
 #pragma unroll
             for (int k = 0; k < KS; k++) mx = fmaxf(mx, sM[k * BQ + r]);
@@ -1877,7 +1989,7 @@ __global__ void __launch_bounds__(NW * 32, NW == 8 && DP <= 64 ? 2 : 1) vit__att
                 l += wk * sL[k * BQ + r];
                 acc += wk * sO[(size_t)(k * BQ + r) * DP + d];
             }
-            out[((size_t)b * N + row) * C + (size_t)h * D + d] = vit__cvt<T>(acc / l);
+            ((T *)a.out)[(size_t)b * a.bso + (size_t)row * a.ldo + (size_t)h * D + d] = vit__cvt<T>(acc / l);
         }
     } else {
 #pragma unroll
@@ -1887,8 +1999,8 @@ __global__ void __launch_bounds__(NW * 32, NW == 8 && DP <= 64 ? 2 : 1) vit__att
             l += __shfl_xor_sync(0xffffffffu, l, 2);
             float inv = 1.0f / l;
             int row = q0 + qw * 16 + (lane >> 2) + hr * 8;
-            if (row >= N) continue;
-            T *op = out + ((size_t)b * N + row) * C + (size_t)h * D;
+            if (row >= Nq) continue;
+            T *op = (T *)a.out + (size_t)b * a.bso + (size_t)row * a.ldo + (size_t)h * D;
 #pragma unroll
             for (int i = 0; i < DP / 8; i++) {
                 int d = i * 8 + (lane & 3) * 2;
@@ -1916,9 +2028,8 @@ __global__ void __launch_bounds__(NW * 32, NW == 8 && DP <= 64 ? 2 : 1) vit__att
 // (cp.async Q, the scale in the exp2, 7-warp CTAs, P V unrolled 8 keys deep);
 // batch 1: 24 -> 18 us.
 #define VIT__ATTF_WQ 16 // queries per warp
-template <int V> struct vit__int { static constexpr int value = V; }; // a compile-time int for generic lambdas
 template <int DP, bool VEC>
-__global__ void __launch_bounds__(256, DP <= 64 ? 2 : 1) vit__attention_fma_kernel(float *out, const float *qkv, int N, int C, int H, float sl2) {
+__global__ void __launch_bounds__(256, DP <= 64 ? 2 : 1) vit__attention_fma_kernel(vit__attn_args a, float sl2) {
     vit__pdl_wait();
     vit__pdl_launch();
     const int QI = 4, WQ = VIT__ATTF_WQ, BKV = 64, LD = DP + 4, LP = WQ + 4, DC = DP / 32, CPR = DP / 4;
@@ -1927,37 +2038,36 @@ __global__ void __launch_bounds__(256, DP <= 64 ? 2 : 1) vit__attention_fma_kern
     float *sQ = (float *)vit__smem_attf; // [BQ][LD]
     float *sK = sQ + BQ * LD;            // [BKV][LD]
     float *sV = sK + BKV * LD;           // [BKV][DP]
-    int b = blockIdx.z, h = blockIdx.y, q0 = blockIdx.x * BQ, D = C / H;
+    int Nq = a.Nq, N = a.Nk, b = blockIdx.z, h = blockIdx.y, q0 = blockIdx.x * BQ, D = a.D; // N: keys
     int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, lq = lane >> 3, lk = lane & 7;
     float *sP = sV + BKV * DP + warp * BKV * LP; // this warp's P^T: [BKV][LP], query lq + 4i at column 4lq + i
     int wq = q0 + warp * WQ;                     // the warp's first query
-    bool busy = wq < N;
-    size_t rs = 3 * (size_t)C;
-    const float *base = qkv + (size_t)b * N * rs + (size_t)h * D;
-    // rows r0..r0+nr-1 of the (N, D) slice src (row stride rs) into dst [r][ld],
-    // zero past N and D. VEC: 16-byte cp.async chunks, the thread's column fixed
+    bool busy = wq < Nq;
+    // rows r0..r0+nr-1 of the (nlim, D) slice src (row stride rs) into dst [r][ld],
+    // zero past nlim and D. VEC: 16-byte cp.async chunks, the thread's column fixed
     // (CPR chunks per row, nt a multiple of CPR), one commit group; else plain loads
     int lc = (tid % CPR) * 4, lr = tid / CPR, rstep = nt / CPR;
-    auto load_rows = [&](float *dst, int ld, const float *src, int r0, int nr) {
+    auto load_rows = [&](float *dst, int ld, const float *src, size_t rs, int nlim, int r0, int nr) {
         if (VEC) {
             const float *g = src + (size_t)(r0 + lr) * rs + lc;
             for (int r = lr; r < nr; r += rstep, g += rstep * rs) {
-                bool ok = r0 + r < N && lc < D;
+                bool ok = r0 + r < nlim && lc < D;
                 vit__cp16(&dst[r * ld + lc], ok ? g : src, ok ? 16 : 0);
             }
             vit__cp_commit();
         } else {
             for (int i = tid; i < nr * DP; i += nt) {
                 int r = i / DP, d = i % DP;
-                dst[r * ld + d] = (r0 + r < N && d < D) ? src[(size_t)(r0 + r) * rs + d] : 0.0f;
+                dst[r * ld + d] = (r0 + r < nlim && d < D) ? src[(size_t)(r0 + r) * rs + d] : 0.0f;
             }
         }
     };
     // K(t+1) is issued once every warp is past S(t), V(t+1) once every warp is past P V(t)
-    const float *gK = base + C, *gV = base + 2 * (size_t)C;
-    load_rows(sQ, LD, base, q0, BQ);
-    load_rows(sK, LD, gK, 0, BKV);
-    load_rows(sV, DP, gV, 0, BKV);
+    const float *gQ = (const float *)a.q + (size_t)b * a.bsq + (size_t)h * D;
+    const float *gK = (const float *)a.k + (size_t)b * a.bsk + (size_t)h * D, *gV = (const float *)a.v + (size_t)b * a.bsk + (size_t)h * D;
+    load_rows(sQ, LD, gQ, a.ldq, Nq, q0, BQ);
+    load_rows(sK, LD, gK, a.ldk, N, 0, BKV);
+    load_rows(sV, DP, gV, a.ldk, N, 0, BKV);
     float o[QI][4 * DC], mrow[QI], lrow[QI]; // mrow: running max of the unscaled scores
 #pragma unroll
     for (int i = 0; i < QI; i++) {
@@ -2029,7 +2139,7 @@ __global__ void __launch_bounds__(256, DP <= 64 ? 2 : 1) vit__attention_fma_kern
             else scores(vit__int<1>());
         }
         __syncthreads(); // every warp is past S: sK is free
-        if (more) load_rows(sK, LD, gK, k0 + BKV, BKV);
+        if (more) load_rows(sK, LD, gK, a.ldk, N, k0 + BKV, BKV);
         if (VEC) { if (more) vit__cp_wait<1>(); else vit__cp_wait<0>(); } // V(t) landed
         __syncthreads();
         if (busy) {
@@ -2052,7 +2162,7 @@ __global__ void __launch_bounds__(256, DP <= 64 ? 2 : 1) vit__attention_fma_kern
             }
         }
         __syncthreads(); // every warp is past P V: sV is free
-        if (more) load_rows(sV, DP, gV, k0 + BKV, BKV);
+        if (more) load_rows(sV, DP, gV, a.ldk, N, k0 + BKV, BKV);
     }
 #pragma unroll
     for (int i = 0; i < QI; i++) {
@@ -2060,9 +2170,9 @@ __global__ void __launch_bounds__(256, DP <= 64 ? 2 : 1) vit__attention_fma_kern
 #pragma unroll
         for (int off = 4; off > 0; off >>= 1) l += __shfl_xor_sync(0xffffffffu, l, off);
         int row = wq + lq + 4 * i;
-        if (row >= N) continue;
+        if (row >= Nq) continue;
         float inv = 1.0f / l;
-        float *op = out + ((size_t)b * N + row) * C + (size_t)h * D;
+        float *op = (float *)a.out + (size_t)b * a.bso + (size_t)row * a.ldo + (size_t)h * D;
 #pragma unroll
         for (int c = 0; c < DC; c++) {
             int d = 4 * lk + 32 * c;
@@ -2078,44 +2188,53 @@ __global__ void __launch_bounds__(256, DP <= 64 ? 2 : 1) vit__attention_fma_kern
 }
 
 template <typename T, int DP, bool VEC, int NW, bool FULL, int KS = 1>
-static vit_status vit__attention_mma_nw(T *out, const T *qkv, int B, int N, int C, int H, float sl2, vit_model *m, cudaStream_t st) {
+static vit_status vit__attention_mma_nw(const vit__attn_args &a, float sl2, vit_model *m, cudaStream_t st, const char *pf, size_t pf_bytes, vit__ran *ran) {
     const int BQ = 16 * NW / KS;
-    int nk = FULL ? (N + 15) & ~15 : 2 * 64, smem = (BQ + 2 * nk) * (DP + 8) * (int)sizeof(T) + (KS > 1 ? KS * BQ * (DP + 2) * 4 : 0);
-    dim3 grid((unsigned)((N + BQ - 1) / BQ), (unsigned)H, (unsigned)B);
+    int nk = FULL ? (a.Nk + 15) & ~15 : 2 * 64, smem = (BQ + 2 * nk) * (DP + 8) * (int)sizeof(T) + (KS > 1 ? KS * BQ * (DP + 2) * 4 : 0);
+    dim3 grid((unsigned)((a.Nq + BQ - 1) / BQ), (unsigned)a.H, (unsigned)a.B);
     VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__attention_mma_kernel<T, DP, VEC, NW, FULL, KS>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-    VIT__CUDA_TRY(m, vit__launch(m, vit__attention_mma_kernel<T, DP, VEC, NW, FULL, KS>, grid, NW * 32, smem, st, out, qkv, N, C, H, sl2,
-                                 (const char *)m->cuda->pf, m->cuda->pf_bytes));
-    m->cuda->last_attn_warps = NW;
-    m->cuda->last_attn_full = FULL ? (KS > 1 ? 2 : 1) : 0;
+    VIT__CUDA_TRY(m, vit__launch(m, vit__attention_mma_kernel<T, DP, VEC, NW, FULL, KS>, grid, NW * 32, smem, st, a, sl2, pf, pf_bytes));
+    vit__ran_set(ran, FULL ? (KS > 1 ? VIT__RAN_ATT_SPLIT_KEYS : VIT__RAN_ATT_FULL) : VIT__RAN_ATT_STREAM, 1, NW);
     return VIT_OK;
 }
 
-// Default: with N <= 256 the FULL kernel: 8 warps per CTA when such a grid
+// Default: with Nk <= 256 the FULL kernel: 8 warps per CTA when such a grid
 // fills the GPU twice over, 8 splitting the keys 4 ways when 4-warp CTAs would not
 // fill it once (small batches), else 4 (ViT-B at batch 1, H100: 8.5 us
 // against 9.2 streaming K/V tiles); longer sequences stream K/V tiles with 4
 // warps (faster than 1-warp CTAs even for batch-1 grids: 8.9 vs 10.2 us).
-// Tests force each (attn_warps 1/4/8, attn_full 1 never, 2 when N fits, 3
-// split keys when N fits).
+// Tests force each (attn_warps 1/4/8, attn_full 1 never, 2 when Nk fits, 3
+// split keys when Nk fits).
 template <typename T, int DP, bool VEC>
-static vit_status vit__attention_mma_pick(T *out, const T *qkv, int B, int N, int C, int H, float sl2, vit_model *m, cudaStream_t st) {
-    int fits = N <= VIT__ATTN_FULL_MAX, af = m->cuda->attn_full, nw = m->cuda->attn_warps;
-    int full = af == 1 ? 0 : fits, wide = (size_t)((N + 127) / 128) * H * B >= (size_t)2 * m->cuda->sm_count;
+static vit_status vit__attention_mma_pick(const vit__attn_args &a, float sl2, vit_model *m, cudaStream_t st, const char *pf, size_t pf_bytes,
+                                          const vit__force *f, vit__ran *ran) {
+    int fits = a.Nk <= VIT__ATTN_FULL_MAX, af = f ? f->attn_full : 0, nw = f ? f->attn_warps : 0;
+    int full = af == 1 ? 0 : fits, wide = (size_t)((a.Nq + 127) / 128) * a.H * a.B >= (size_t)2 * m->cuda->sm_count;
     // split keys when 4-warp CTAs would leave SMs idle
-    if (fits && (af == 3 || (!af && !nw && (size_t)((N + 63) / 64) * H * B < (size_t)m->cuda->sm_count)))
-        return vit__attention_mma_nw<T, DP, VEC, 8, true, 4>(out, qkv, B, N, C, H, sl2, m, st);
+    if (fits && (af == 3 || (!af && !nw && (size_t)((a.Nq + 63) / 64) * a.H * a.B < (size_t)m->cuda->sm_count)))
+        return vit__attention_mma_nw<T, DP, VEC, 8, true, 4>(a, sl2, m, st, pf, pf_bytes, ran);
     if (!nw) nw = full && wide ? 8 : 4;
-    if (full) return nw == 8 ? vit__attention_mma_nw<T, DP, VEC, 8, true>(out, qkv, B, N, C, H, sl2, m, st)
-                             : vit__attention_mma_nw<T, DP, VEC, 4, true>(out, qkv, B, N, C, H, sl2, m, st);
-    return nw == 1 ? vit__attention_mma_nw<T, DP, VEC, 1, false>(out, qkv, B, N, C, H, sl2, m, st)
-                   : vit__attention_mma_nw<T, DP, VEC, 4, false>(out, qkv, B, N, C, H, sl2, m, st);
+    if (full) return nw == 8 ? vit__attention_mma_nw<T, DP, VEC, 8, true>(a, sl2, m, st, pf, pf_bytes, ran)
+                             : vit__attention_mma_nw<T, DP, VEC, 4, true>(a, sl2, m, st, pf, pf_bytes, ran);
+    return nw == 1 ? vit__attention_mma_nw<T, DP, VEC, 1, false>(a, sl2, m, st, pf, pf_bytes, ran)
+                   : vit__attention_mma_nw<T, DP, VEC, 4, false>(a, sl2, m, st, pf, pf_bytes, ran);
+}
+
+// Whether every row of q, k, v (and, fp32, out) starts 16 bytes aligned: the
+// kernels' vector loads (elements of esize bytes).
+static int vit__attn_vec(const vit__attn_args &a, size_t esize, int with_out) {
+    size_t e = 16 / esize;
+    int ok = a.D % e == 0 && a.ldq % e == 0 && a.ldk % e == 0 && a.bsq % e == 0 && a.bsk % e == 0 && vit__aligned16(a.q) && vit__aligned16(a.k) &&
+             vit__aligned16(a.v);
+    if (with_out) ok = ok && a.ldo % e == 0 && a.bso % e == 0 && vit__aligned16(a.out);
+    return ok;
 }
 
 template <typename T, int DP>
-static vit_status vit__attention_mma_launch(T *out, const T *qkv, int B, int N, int C, int H, float sl2, vit_model *m, cudaStream_t st) {
-    int D = C / H, vec = D % 8 == 0 && C % 8 == 0 && vit__aligned16(qkv);
-    if (vec) return vit__attention_mma_pick<T, DP, true>(out, qkv, B, N, C, H, sl2, m, st);
-    return vit__attention_mma_pick<T, DP, false>(out, qkv, B, N, C, H, sl2, m, st);
+static vit_status vit__attention_mma_launch(const vit__attn_args &a, float sl2, vit_model *m, cudaStream_t st, const char *pf, size_t pf_bytes,
+                                            const vit__force *f, vit__ran *ran) {
+    if (vit__attn_vec(a, sizeof(T), 0)) return vit__attention_mma_pick<T, DP, true>(a, sl2, m, st, pf, pf_bytes, f, ran);
+    return vit__attention_mma_pick<T, DP, false>(a, sl2, m, st, pf, pf_bytes, f, ran);
 }
 
 // The query tiles of 16 of a head spread evenly over ceil(tiles / max) CTAs of
@@ -2123,92 +2242,118 @@ static vit_status vit__attention_mma_launch(T *out, const T *qkv, int B, int N, 
 // batches: more CTAs); ViT-B's 13 tiles run as 2 CTAs of 7 warps (8 + 5 left
 // 3 of 16 warps idle). Tests force max (attn_warps 1, 2, 4, 8).
 template <int DP, bool VEC>
-static vit_status vit__attention_fma_launch(float *out, const float *qkv, int B, int N, int C, int H, float sl2, vit_model *m, cudaStream_t st) {
-    int tiles = (N + VIT__ATTF_WQ - 1) / VIT__ATTF_WQ, most = m->cuda->attn_warps;
-    if (most < 1 || most > 8) most = (size_t)((tiles + 7) / 8) * H * B >= (size_t)2 * m->cuda->sm_count ? 8 : 4;
+static vit_status vit__attention_fma_launch(const vit__attn_args &a, float sl2, vit_model *m, cudaStream_t st, const vit__force *f, vit__ran *ran) {
+    int tiles = (a.Nq + VIT__ATTF_WQ - 1) / VIT__ATTF_WQ, most = f ? f->attn_warps : 0;
+    if (most < 1 || most > 8) most = (size_t)((tiles + 7) / 8) * a.H * a.B >= (size_t)2 * m->cuda->sm_count ? 8 : 4;
     int ctas = (tiles + most - 1) / most, nw = (tiles + ctas - 1) / ctas;
     int smem = ((nw * VIT__ATTF_WQ + 64) * (DP + 4) + 64 * DP + nw * 64 * (VIT__ATTF_WQ + 4)) * 4;
-    dim3 grid((unsigned)ctas, (unsigned)H, (unsigned)B);
+    dim3 grid((unsigned)ctas, (unsigned)a.H, (unsigned)a.B);
     VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__attention_fma_kernel<DP, VEC>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-    VIT__CUDA_TRY(m, vit__launch(m, vit__attention_fma_kernel<DP, VEC>, grid, nw * 32, smem, st, out, qkv, N, C, H, sl2));
-    m->cuda->last_attn_warps = nw;
-    m->cuda->last_attn_full = 0;
+    VIT__CUDA_TRY(m, vit__launch(m, vit__attention_fma_kernel<DP, VEC>, grid, nw * 32, smem, st, a, sl2));
+    vit__ran_set(ran, VIT__RAN_ATT_FMA, 1, nw);
     return VIT_OK;
 }
 
 template <int DP>
-static vit_status vit__attention_fma_pick(float *out, const float *qkv, int B, int N, int C, int H, float sl2, vit_model *m, cudaStream_t st) {
-    int D = C / H;
-    if (D % 4 == 0 && C % 4 == 0 && vit__aligned16(qkv) && vit__aligned16(out)) return vit__attention_fma_launch<DP, true>(out, qkv, B, N, C, H, sl2, m, st);
-    return vit__attention_fma_launch<DP, false>(out, qkv, B, N, C, H, sl2, m, st);
+static vit_status vit__attention_fma_pick(const vit__attn_args &a, float sl2, vit_model *m, cudaStream_t st, const vit__force *f, vit__ran *ran) {
+    if (vit__attn_vec(a, 4, 1)) return vit__attention_fma_launch<DP, true>(a, sl2, m, st, f, ran);
+    return vit__attention_fma_launch<DP, false>(a, sl2, m, st, f, ran);
 }
 
-static vit_status vit__attention_go(float *out, const float *qkv, int B, int N, int C, int H, float sl2, vit_model *m, cudaStream_t st) {
-    int D = C / H;
-    if (D <= 32) return vit__attention_fma_pick<32>(out, qkv, B, N, C, H, sl2, m, st);
-    if (D <= 64) return vit__attention_fma_pick<64>(out, qkv, B, N, C, H, sl2, m, st);
-    return vit__attention_fma_pick<128>(out, qkv, B, N, C, H, sl2, m, st);
+// fp32 (the weights' prefetch region unused: fp32 passes are long)
+static vit_status vit__attention_go(const vit__attn_args &a, float sl2, vit_model *m, cudaStream_t st, const char *, size_t, const vit__force *f,
+                                    vit__ran *ran, float *) {
+    if (a.D <= 32) return vit__attention_fma_pick<32>(a, sl2, m, st, f, ran);
+    if (a.D <= 64) return vit__attention_fma_pick<64>(a, sl2, m, st, f, ran);
+    return vit__attention_fma_pick<128>(a, sl2, m, st, f, ran);
 }
 
 template <typename T>
-static vit_status vit__attention_go(T *out, const T *qkv, int B, int N, int C, int H, float sl2, vit_model *m, cudaStream_t st) {
-    int D = C / H;
-    if (D <= 16) return vit__attention_mma_launch<T, 16>(out, qkv, B, N, C, H, sl2, m, st);
-    if (D <= 32) return vit__attention_mma_launch<T, 32>(out, qkv, B, N, C, H, sl2, m, st);
-    if (D <= 64) return vit__attention_mma_launch<T, 64>(out, qkv, B, N, C, H, sl2, m, st);
-    return vit__attention_mma_launch<T, 128>(out, qkv, B, N, C, H, sl2, m, st);
+static vit_status vit__attention_go(const vit__attn_args &a, float sl2, vit_model *m, cudaStream_t st, const char *pf, size_t pf_bytes, const vit__force *f,
+                                    vit__ran *ran, T *) {
+    if (a.D <= 16) return vit__attention_mma_launch<T, 16>(a, sl2, m, st, pf, pf_bytes, f, ran);
+    if (a.D <= 32) return vit__attention_mma_launch<T, 32>(a, sl2, m, st, pf, pf_bytes, f, ran);
+    if (a.D <= 64) return vit__attention_mma_launch<T, 64>(a, sl2, m, st, pf, pf_bytes, f, ran);
+    return vit__attention_mma_launch<T, 128>(a, sl2, m, st, pf, pf_bytes, f, ran);
 }
 
 // The GPU twin of vit__attention_cpu (scratch and threads replaced by model and
-// stream): out (B, N, C) from qkv (B, N, 3C). Head size C/H at most 128.
+// stream): a's pointers are T. Head size D at most 128. pf, pf_bytes: a region
+// of weights the attention CTAs fetch into L2 for the GEMMs after it (NULL:
+// none); f, ran: as for vit__linear_cuda.
 template <typename T>
-static vit_status vit__attention_cuda(T *out, const T *qkv, int B, int N, int C, int H, vit_model *m, cudaStream_t st) {
-    if (B <= 0 || N <= 0) return VIT_OK;
-    if (H <= 0 || C % H || C / H > 128)
-        return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "attention: head size %d / %d; the GPU kernels take head sizes up to 128", C, H);
-    float sl2 = 1.0f / sqrtf((float)(C / H)) * 1.4426950408889634f; // softmax scale, in log2 units
-    return vit__attention_go(out, qkv, B, N, C, H, sl2, m, st);
+static vit_status vit__attention_cuda(const vit__attn_args &a, vit_model *m, cudaStream_t st, const void *pf = NULL, size_t pf_bytes = 0,
+                                      const vit__force *f = NULL, vit__ran *ran = NULL) {
+    vit__ran_set(ran, 0, 1, 0);
+    if (a.B <= 0 || a.Nq <= 0) return VIT_OK;
+    if (a.H <= 0 || a.D <= 0 || a.D > 128 || a.Nk <= 0)
+        return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "attention: head size %d, %d keys; the GPU kernels take head sizes up to 128 and at least one key", a.D,
+                         a.Nk);
+    float sl2 = 1.0f / sqrtf((float)a.D) * 1.4426950408889634f; // softmax scale, in log2 units
+    return vit__attention_go(a, sl2, m, st, (const char *)pf, pf_bytes, f, ran, (T *)0);
 }
 
 // >>op pool -- CPU reference: vit__pool_cpu
 
-// pooled (B, C) = class token or mean of the patch tokens. Parallel over
-// (C / 256, B); each thread sums its column over tokens in order, as the CPU does.
-__global__ void vit__pool_kernel(float *pooled, const float *x, int N, int C, int avg, int prefix) {
+// pooled (heads, B, C) = prefix tokens 0 .. heads-1 (VIT_POOL_TOKEN), or the
+// mean of the tokens after the prefix (avg, heads 1). Parallel over (C / 256,
+// B); each thread sums its column over tokens in order, as the CPU does.
+__global__ void vit__pool_kernel(float *pooled, const float *x, int N, int C, int avg, int prefix, int heads) {
     vit__pdl_wait();
     vit__pdl_launch();
     int c = blockIdx.x * blockDim.x + threadIdx.x, b = blockIdx.y;
+    size_t BC = (size_t)gridDim.y * C;
     if (c >= C) return;
     const float *xb = x + (size_t)b * N * C;
-    if (!avg) { pooled[(size_t)b * C + c] = xb[c]; return; }
+    if (!avg) {
+        for (int h = 0; h < heads; h++) pooled[h * BC + (size_t)b * C + c] = xb[(size_t)h * C + c];
+        return;
+    }
     float s = 0.0f;
     for (int t = prefix; t < N; t++) s += xb[(size_t)t * C + c];
     pooled[(size_t)b * C + c] = s * (1.0f / (float)(N - prefix));
 }
 
-// The GPU twin of vit__pool_cpu: pooling, then fc_norm (when given) in place.
-static vit_status vit__pool_cuda(float *pooled, const float *x, int B, int N, int C, vit_pool pool, int prefix, const float *fc_norm_w,
+// With heads > 1: plane `heads` of pooled (B, C) = the mean of the planes
+// before it, summed in plane order as the CPU does. Parallel over elements.
+__global__ void vit__pool_mean_kernel(float *pooled, size_t BC, int heads) {
+    vit__pdl_wait();
+    vit__pdl_launch();
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= BC) return;
+    float s = pooled[i];
+    for (int h = 1; h < heads; h++) s += pooled[(size_t)h * BC + i];
+    pooled[(size_t)heads * BC + i] = s * (1.0f / (float)heads);
+}
+
+// The GPU twin of vit__pool_cpu: pooling, fc_norm (when given) in place, and
+// with heads > 1 the planes' mean.
+static vit_status vit__pool_cuda(float *pooled, const float *x, int B, int N, int C, vit_pool pool, int prefix, int heads, const float *fc_norm_w,
                                  const float *fc_norm_b, float eps, vit_model *m, cudaStream_t st) {
     if (B <= 0) return VIT_OK;
+    size_t BC = (size_t)B * C;
     dim3 grid((unsigned)((C + 255) / 256), (unsigned)B);
-    VIT__CUDA_TRY(m, vit__launch(m, vit__pool_kernel, grid, 256, 0, st, pooled, x, N, C, pool == VIT_POOL_AVG, prefix));
-    if (fc_norm_w) return vit__layernorm_cuda<float>(pooled, pooled, fc_norm_w, fc_norm_b, B, C, (size_t)C, (size_t)C, eps, m, st);
+    VIT__CUDA_TRY(m, vit__launch(m, vit__pool_kernel, grid, 256, 0, st, pooled, x, N, C, pool == VIT_POOL_AVG, prefix, heads));
+    if (fc_norm_w) VIT__TRY(vit__layernorm_cuda<float>(pooled, pooled, fc_norm_w, fc_norm_b, heads * B, C, (size_t)C, (size_t)C, eps, m, st));
+    if (heads > 1) VIT__CUDA_TRY(m, vit__launch(m, vit__pool_mean_kernel, dim3((unsigned)((BC + 255) / 256)), 256, 0, st, pooled, BC, heads));
     return VIT_OK;
 }
 
 // >>op head -- CPU reference: vit__head_cpu
 
-// logits (B, K) = pooled (B, C) @ head_w^T + head_b, head_w (K, C) in T as
-// the linear layers' weights. Parallel over (K / 8, B / 8): one warp per class
-// and group of 8 images. VEC (C a multiple of 16 bytes of T, aligned): lane l
-// keeps the class's 16-byte chunks l, l + 32, ... of weights in registers,
-// loaded before the PDL wait (weights: at small batches they arrive while the
+// logits (B, K) = the mean over heads h of pooled plane h (B, C) @ head_w[h]^T
+// + head_b[h], head_w (heads, K, C) in T as the linear layers' weights.
+// Parallel over (K / 8, B / 8): one warp per class and group of 8 images. VEC
+// (C a multiple of 16 bytes of T, aligned): lane l keeps the first head's
+// 16-byte chunks l, l + 32, ... of the class's weights in registers, loaded
+// before the PDL wait (weights: at small batches they arrive while the
 // previous kernel runs; ViT-B/16 at batch 1 on H100, 32 CTAs of 1024 threads
 // reading (C, K) weights along K took 13.8 us, see BENCHMARKS.md), then dots
 // them with each image's pooled row; the lanes' sums meet by shuffles in a
-// fixed order (the same bits every run).
+// fixed order (the same bits every run), the heads' logits are added in head
+// order, as vit__head_cpu.
 template <typename TW, bool VEC>
-__global__ void __launch_bounds__(256) vit__head_kernel(float *logits, const float *pooled, const TW *w, const float *bias, int B, int C, int K) {
+__global__ void __launch_bounds__(256) vit__head_kernel(float *logits, const float *pooled, const TW *w, const float *bias, int B, int C, int K, int heads) {
     const int E = 16 / sizeof(TW), WV = 8; // elements per chunk; chunks a lane keeps (C <= 32 * E * WV in registers)
     int lane = threadIdx.x & 31, k = blockIdx.x * 8 + (threadIdx.x >> 5), b0 = blockIdx.y * 8;
     int nb = B - b0 < 8 ? B - b0 : 8, nch = VEC ? C / E : 0;
@@ -2219,49 +2364,56 @@ __global__ void __launch_bounds__(256) vit__head_kernel(float *logits, const flo
     vit__pdl_wait();
     vit__pdl_launch();
     if (k >= K) return;
-    float acc[8];
+    float tot[8];
 #pragma unroll
-    for (int j = 0; j < 8; j++) {
-        acc[j] = 0.0f;
-        if (j >= nb) continue;
-        const float *p = pooled + (size_t)(b0 + j) * C;
-        if (VEC) {
-            auto dot = [&](uint4 wv, int ch) { // chunk ch of the weights . the same of the pooled row
-                const TW *we = (const TW *)&wv;
+    for (int j = 0; j < 8; j++) tot[j] = 0.0f;
+    for (int h = 0; h < heads; h++) {
+        const TW *wh = wk + (size_t)h * K * C;
 #pragma unroll
-                for (int e = 0; e < E; e += 4) {
-                    float4 pv = *(const float4 *)(p + ch * E + e);
-                    acc[j] = fmaf(pv.x, vit__f32(we[e]), acc[j]);
-                    acc[j] = fmaf(pv.y, vit__f32(we[e + 1]), acc[j]);
-                    acc[j] = fmaf(pv.z, vit__f32(we[e + 2]), acc[j]);
-                    acc[j] = fmaf(pv.w, vit__f32(we[e + 3]), acc[j]);
-                }
-            };
+        for (int j = 0; j < 8; j++) {
+            float acc = 0.0f;
+            if (j >= nb) continue;
+            const float *p = pooled + ((size_t)h * B + b0 + j) * C;
+            if (VEC) {
+                auto dot = [&](uint4 wv, int ch) { // chunk ch of the weights . the same of the pooled row
+                    const TW *we = (const TW *)&wv;
 #pragma unroll
-            for (int i = 0; i < WV; i++)
-                if (lane + 32 * i < nch) dot(wr[i], lane + 32 * i);
-            for (int ch = lane + 32 * WV; ch < nch; ch += 32) dot(__ldg((const uint4 *)wk + ch), ch);
-        } else {
-            for (int c = lane; c < C; c += 32) acc[j] = fmaf(p[c], vit__f32(wk[c]), acc[j]);
+                    for (int e = 0; e < E; e += 4) {
+                        float4 pv = *(const float4 *)(p + ch * E + e);
+                        acc = fmaf(pv.x, vit__f32(we[e]), acc);
+                        acc = fmaf(pv.y, vit__f32(we[e + 1]), acc);
+                        acc = fmaf(pv.z, vit__f32(we[e + 2]), acc);
+                        acc = fmaf(pv.w, vit__f32(we[e + 3]), acc);
+                    }
+                };
+#pragma unroll
+                for (int i = 0; i < WV; i++)
+                    if (lane + 32 * i < nch) dot(h == 0 ? wr[i] : __ldg((const uint4 *)wh + lane + 32 * i), lane + 32 * i);
+                for (int ch = lane + 32 * WV; ch < nch; ch += 32) dot(__ldg((const uint4 *)wh + ch), ch);
+            } else {
+                for (int c = lane; c < C; c += 32) acc = fmaf(p[c], vit__f32(wh[c]), acc);
+            }
+            float v = vit__warp_sum(acc) + (bias ? bias[(size_t)h * K + k] : 0.0f);
+            tot[j] = h ? tot[j] + v : v;
         }
-        acc[j] = vit__warp_sum(acc[j]);
     }
     if (lane < nb) {
-        float v = acc[0];
+        float v = tot[0];
 #pragma unroll
-        for (int j = 1; j < 8; j++) v = lane == j ? acc[j] : v;
-        logits[(size_t)(b0 + lane) * K + k] = v + (bias ? bias[k] : 0.0f);
+        for (int j = 1; j < 8; j++) v = lane == j ? tot[j] : v;
+        logits[(size_t)(b0 + lane) * K + k] = heads > 1 ? v * (1.0f / (float)heads) : v;
     }
 }
 
-// The GPU twin of vit__head_cpu; head_w is (K, C) in T.
+// The GPU twin of vit__head_cpu; head_w is (heads, K, C) in T.
 template <typename T>
-static vit_status vit__head_cuda(float *logits, const float *pooled, const T *head_w, const float *head_b, int B, int C, int K, vit_model *m, cudaStream_t st) {
+static vit_status vit__head_cuda(float *logits, const float *pooled, const T *head_w, const float *head_b, int B, int C, int K, int heads, vit_model *m,
+                                 cudaStream_t st) {
     if (B <= 0 || K <= 0) return VIT_OK;
     dim3 grid((unsigned)((K + 7) / 8), (unsigned)((B + 7) / 8));
     if ((C * sizeof(T)) % 16 == 0 && vit__aligned16(head_w) && vit__aligned16(pooled))
-        VIT__CUDA_TRY(m, vit__launch(m, vit__head_kernel<T, true>, grid, 256, 0, st, logits, pooled, head_w, head_b, B, C, K));
-    else VIT__CUDA_TRY(m, vit__launch(m, vit__head_kernel<T, false>, grid, 256, 0, st, logits, pooled, head_w, head_b, B, C, K));
+        VIT__CUDA_TRY(m, vit__launch(m, vit__head_kernel<T, true>, grid, 256, 0, st, logits, pooled, head_w, head_b, B, C, K, heads));
+    else VIT__CUDA_TRY(m, vit__launch(m, vit__head_kernel<T, false>, grid, 256, 0, st, logits, pooled, head_w, head_b, B, C, K, heads));
     return VIT_OK;
 }
 
@@ -2273,60 +2425,62 @@ template <typename T>
 static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st) {
     vit__cuda_state *s = m->cuda;
     const vit_config *c = &m->cfg;
-    int C = c->dim, N = c->num_tokens, M = c->mlp_dim, H = c->num_heads, rows = B * N, K = c->num_classes;
+    const vit__force *f = s->force;
+    int C = c->dim, N = c->num_tokens, M = c->mlp_dim, H = c->num_heads, rows = B * N, K = c->num_classes, heads = m->num_head;
+    int hidden = m->act == VIT__ACT_SWIGLU ? M / 2 : M; // fc1's outputs, fc2's inputs
     float eps = c->eps;
     T *xn = (T *)s->xn, *big = (T *)s->big;
     vit__embed_fuse fz;
-    fz.cls = s->cls; fz.pos = s->pos; fz.tokens = N; fz.prefix = c->class_token; fz.pos_embed_class = c->pos_embed_class;
+    fz.prefix = s->prefix; fz.pos = s->pos; fz.tokens = N; fz.num_prefix = m->num_prefix; fz.pos_prefix = c->pos_embed_class;
     // PDL pays at small batches (ViT-B bs 1, H100: 1.060 -> 1.026 ms) and costs
     // at large ones (bs 256: 26.11 -> 26.52 ms), where kernels are long
     s->pdl_now = rows <= 32 * s->sm_count;
     size_t big_elems = (size_t)rows * (3 * C > M ? 3 * C : M); // s->big: free until the first qkv
     if (s->pre_w || c->depth == 0) {
-        VIT__TRY(vit__patch_embed_cuda<T>(s->x, s->images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_size, c->patch_size, C, &fz, big, big_elems, m, st));
+        VIT__TRY(vit__patch_embed_cuda<T>(s->x, s->images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_size, c->patch_size, C, &fz, big, big_elems,
+                                          m, st, f));
         if (s->pre_w) VIT__TRY(vit__layernorm_cuda<float>(s->x, s->x, s->pre_w, s->pre_b, rows, C, (size_t)C, (size_t)C, eps, m, st));
         if (c->depth > 0) VIT__TRY(vit__layernorm_cuda<T>(xn, s->x, s->blocks[0].ln1_w, s->blocks[0].ln1_b, rows, C, (size_t)C, (size_t)C, eps, m, st));
     } else {
         VIT__TRY(vit__patch_ln_cuda<T>(xn, s->x, s->images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_size, c->patch_size, C, &fz, big, big_elems,
-                                       s->blocks[0].ln1_w, s->blocks[0].ln1_b, eps, m, st));
+                                       s->blocks[0].ln1_w, s->blocks[0].ln1_b, eps, m, st, f));
     }
-    // the usual tail, class-token pooling after a final norm: the last fc2, its
-    // residual and the norm of the class tokens straight into s->pooled
-    int token_tail = s->norm_w && c->pool == VIT_POOL_TOKEN && !s->fcn_w && c->depth > 0;
+    // the usual tail, one head on the class token after a final norm: the last
+    // fc2, its residual and the norm of the class tokens straight into s->pooled
+    int token_tail = s->norm_w && c->pool == VIT_POOL_TOKEN && !s->fcn_w && c->depth > 0 && heads == 1;
+    vit__attn_args att = vit__attn_self(xn, big, B, N, C, H, sizeof(T)); // the attention output reuses xn
     for (int l = 0; l < c->depth; l++) {
         const vit__cuda_block *k = &s->blocks[l];
         // xn = ln1(x) here: from the line above, or from the previous block's fc2
-        VIT__TRY(vit__linear_cuda<T>(big, xn, (const T *)k->qkv_w, k->qkv_b, rows, C, 3 * C, VIT__EP_BIAS, NULL, m, st));
+        VIT__TRY(vit__linear_cuda<T>(big, xn, (const T *)k->qkv_w, k->qkv_b, rows, C, 3 * C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, m, st, f));
         // small batches: the rest of this block's weights and the next block's
         // qkv (contiguous, see vit__upload_all) into L2 during the attention
-        if (s->prefetch && s->pdl_now) {
-            const char *end = l + 1 < c->depth ? (const char *)s->blocks[l + 1].qkv_b : (const char *)k->fc2_w + (size_t)M * C * sizeof(T);
-            s->pf = k->proj_w;
-            s->pf_bytes = (size_t)(end - (const char *)k->proj_w);
-        }
-        vit_status r = vit__attention_cuda<T>(xn, big, B, N, C, H, m, st); // attention output reuses xn
-        s->pf = NULL;
-        VIT__TRY(r);
-        VIT__TRY((vit__linear_ln_cuda<T, T>(xn, s->x, xn, (const T *)k->proj_w, k->proj_b, k->ls1, rows, C, C, k->ln2_w, k->ln2_b, eps, 1, m, st)));
-        VIT__TRY(vit__linear_cuda<T>(big, xn, (const T *)k->fc1_w, k->fc1_b, rows, C, M, VIT__EP_BIAS_GELU, NULL, m, st));
+        const char *pf = NULL, *end = l + 1 < c->depth ? (const char *)s->blocks[l + 1].qkv_b : (const char *)k->fc2_w + (size_t)C * hidden * sizeof(T);
+        if (s->pdl_now && !(f && f->no_prefetch)) pf = (const char *)k->proj_w;
+        VIT__TRY(vit__attention_cuda<T>(att, m, st, pf, pf ? (size_t)(end - pf) : 0, f));
+        VIT__TRY((vit__linear_ln_cuda<T, T>(xn, s->x, xn, (const T *)k->proj_w, k->proj_b, k->ls1, rows, C, C, k->ln2_w, k->ln2_b, eps, 1, m, st, f)));
+        VIT__TRY(vit__linear_cuda<T>(big, xn, (const T *)k->fc1_w, k->fc1_b, rows, C, M, VIT__OUT_STORE, m->act, NULL, m, st, f));
         if (l + 1 < c->depth) // fc2 with the next block's ln1
-            VIT__TRY((vit__linear_ln_cuda<T, T>(xn, s->x, big, (const T *)k->fc2_w, k->fc2_b, k->ls2, rows, M, C, s->blocks[l + 1].ln1_w, s->blocks[l + 1].ln1_b,
-                                                eps, 1, m, st)));
+            VIT__TRY((vit__linear_ln_cuda<T, T>(xn, s->x, big, (const T *)k->fc2_w, k->fc2_b, k->ls2, rows, hidden, C, s->blocks[l + 1].ln1_w,
+                                                s->blocks[l + 1].ln1_b, eps, 1, m, st, f)));
         else if (token_tail)
-            VIT__TRY((vit__linear_ln_cuda<T, float>(s->pooled, s->x, big, (const T *)k->fc2_w, k->fc2_b, k->ls2, rows, M, C, s->norm_w, s->norm_b, eps, N, m, st)));
+            VIT__TRY((vit__linear_ln_cuda<T, float>(s->pooled, s->x, big, (const T *)k->fc2_w, k->fc2_b, k->ls2, rows, hidden, C, s->norm_w, s->norm_b, eps, N, m,
+                                                    st, f)));
         else
-            VIT__TRY(vit__linear_cuda<T>(s->x, big, (const T *)k->fc2_w, k->fc2_b, rows, M, C, VIT__EP_BIAS_RESIDUAL, k->ls2, m, st));
+            VIT__TRY(vit__linear_cuda<T>(s->x, big, (const T *)k->fc2_w, k->fc2_b, rows, hidden, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, k->ls2, m, st, f));
     }
     if (!token_tail) {
         if (s->norm_w) {
-            if (c->pool == VIT_POOL_TOKEN) // only the class token is read after the norm
-                VIT__TRY(vit__layernorm_cuda<float>(s->x, s->x, s->norm_w, s->norm_b, B, C, (size_t)N * C, (size_t)N * C, eps, m, st));
+            if (c->pool == VIT_POOL_TOKEN) // only the pooled prefix tokens are read after the norm
+                for (int h = 0; h < heads; h++)
+                    VIT__TRY(vit__layernorm_cuda<float>(s->x + (size_t)h * C, s->x + (size_t)h * C, s->norm_w, s->norm_b, B, C, (size_t)N * C, (size_t)N * C, eps,
+                                                        m, st));
             else
                 VIT__TRY(vit__layernorm_cuda<float>(s->x, s->x, s->norm_w, s->norm_b, rows, C, (size_t)C, (size_t)C, eps, m, st));
         }
-        VIT__TRY(vit__pool_cuda(s->pooled, s->x, B, N, C, c->pool, c->class_token, s->fcn_w, s->fcn_b, eps, m, st));
+        VIT__TRY(vit__pool_cuda(s->pooled, s->x, B, N, C, c->pool, m->num_prefix, heads, s->fcn_w, s->fcn_b, eps, m, st));
     }
-    if (K > 0) VIT__TRY(vit__head_cuda<T>(s->out, s->pooled, (const T *)s->head_w, s->head_b, B, C, K, m, st));
+    if (K > 0) VIT__TRY(vit__head_cuda<T>(s->out, s->pooled, (const T *)s->head_w, s->head_b, B, C, K, heads, m, st));
     return VIT_OK;
 }
 
@@ -2391,7 +2545,8 @@ static vit_status vit__cuda_chunks(vit_model *m, const float *images, int n, flo
         } else {
             VIT__TRY(vit__forward_cuda_launch(m, B, st));
         }
-        VIT__CUDA_TRY(m, cudaMemcpyAsync(out + (size_t)i0 * per_out, want_logits ? s->out : s->pooled, (size_t)B * per_out * sizeof(float),
+        const float *feat = s->pooled + (m->num_head > 1 ? (size_t)m->num_head * B * c->dim : 0); // with heads > 1: their mean
+        VIT__CUDA_TRY(m, cudaMemcpyAsync(out + (size_t)i0 * per_out, want_logits ? s->out : feat, (size_t)B * per_out * sizeof(float),
                                          host ? cudaMemcpyDeviceToHost : cudaMemcpyDeviceToDevice, st));
     }
     VIT__CUDA_TRY(m, cudaEventRecord(s->done, st));
@@ -2426,23 +2581,27 @@ enum { VIT__UP_VEC = 0, VIT__UP_LINEAR };
 
 // Places one tensor. VIT__UP_VEC: n = rows * cols floats as they are.
 // VIT__UP_LINEAR: host (rows = in, cols = out) -> device (out, in) in the
-// compute dtype.
-static vit_status vit__up(vit__uploader *u, void **dst, const float *src, size_t rows, size_t cols, int mode) {
+// compute dtype; mats such matrices one after another (the heads).
+static vit_status vit__up(vit__uploader *u, void **dst, const float *src, size_t rows, size_t cols, int mode, int mats = 1) {
     *dst = NULL;
     if (!src) return VIT_OK;
-    size_t n = rows * cols, bytes = n * (mode == VIT__UP_VEC ? sizeof(float) : u->esize);
+    size_t n = rows * cols, bytes = (size_t)mats * n * (mode == VIT__UP_VEC ? sizeof(float) : u->esize);
     if (u->base) *dst = u->base + u->used;
     u->used += (bytes + 255) & ~(size_t)255;
     if (bytes > u->max_bytes) u->max_bytes = bytes;
     if (!u->base) return VIT_OK;
-    for (size_t r = 0; r < (mode == VIT__UP_LINEAR ? cols : rows); r++) {
-        size_t inner = mode == VIT__UP_LINEAR ? rows : cols;
-        for (size_t c = 0; c < inner; c++) {
-            size_t i = r * inner + c;
-            float v = mode == VIT__UP_LINEAR ? src[c * cols + r] : src[i];
-            if (mode == VIT__UP_VEC || u->dtype == VIT_DTYPE_F32) memcpy(u->stage + i * 4, &v, 4);
-            else if (u->dtype == VIT_DTYPE_F16) { __half h = __float2half_rn(v); memcpy(u->stage + i * 2, &h, 2); }
-            else { __nv_bfloat16 h = __float2bfloat16_rn(v); memcpy(u->stage + i * 2, &h, 2); }
+    for (int mat = 0; mat < mats; mat++) {
+        const float *sm = src + (size_t)mat * n;
+        unsigned char *stage = u->stage + (size_t)mat * n * (mode == VIT__UP_VEC ? sizeof(float) : u->esize);
+        for (size_t r = 0; r < (mode == VIT__UP_LINEAR ? cols : rows); r++) {
+            size_t inner = mode == VIT__UP_LINEAR ? rows : cols;
+            for (size_t c = 0; c < inner; c++) {
+                size_t i = r * inner + c;
+                float v = mode == VIT__UP_LINEAR ? sm[c * cols + r] : sm[i];
+                if (mode == VIT__UP_VEC || u->dtype == VIT_DTYPE_F32) memcpy(stage + i * 4, &v, 4);
+                else if (u->dtype == VIT_DTYPE_F16) { __half h = __float2half_rn(v); memcpy(stage + i * 2, &h, 2); }
+                else { __nv_bfloat16 h = __float2bfloat16_rn(v); memcpy(stage + i * 2, &h, 2); }
+            }
         }
     }
     VIT__CUDA_TRY(u->m, cudaMemcpy(*dst, u->stage, bytes, cudaMemcpyHostToDevice));
@@ -2457,10 +2616,10 @@ static vit_status vit__upload_all(vit_model *m, vit__uploader *u) {
     const vit_config *c = &m->cfg;
     size_t C = (size_t)c->dim, M = (size_t)c->mlp_dim, K = (size_t)c->num_classes;
     size_t CPP = (size_t)c->in_chans * c->patch_size * c->patch_size;
-    size_t npos = (size_t)c->num_tokens - (c->class_token && !c->pos_embed_class);
+    size_t npos = (size_t)c->num_tokens - (c->pos_embed_class ? 0 : (size_t)m->num_prefix);
     VIT__TRY(vit__up(u, &s->patch_w, m->patch_w, CPP, C, VIT__UP_LINEAR));
     VIT__UPV(s->patch_b, m->patch_b, C);
-    VIT__UPV(s->cls, m->cls_token, C);
+    VIT__UPV(s->prefix, m->prefix, (size_t)m->num_prefix * C);
     VIT__UPV(s->pos, m->pos_embed, npos * C);
     VIT__UPV(s->pre_w, m->pre_norm_w, C);
     VIT__UPV(s->pre_b, m->pre_norm_b, C);
@@ -2487,8 +2646,8 @@ static vit_status vit__upload_all(vit_model *m, vit__uploader *u) {
     VIT__UPV(s->fcn_w, m->fc_norm_w, C);
     VIT__UPV(s->fcn_b, m->fc_norm_b, C);
     if (K) {
-        VIT__TRY(vit__up(u, &s->head_w, m->head_w, C, K, VIT__UP_LINEAR));
-        VIT__UPV(s->head_b, m->head_b, K);
+        VIT__TRY(vit__up(u, &s->head_w, m->head_w, C, K, VIT__UP_LINEAR, m->num_head)); // heads x (C, K) -> heads x (K, C)
+        VIT__UPV(s->head_b, m->head_b, (size_t)m->num_head * K);
     }
     return VIT_OK;
 }
@@ -2536,7 +2695,7 @@ static vit_status vit__cuda_arena(vit_model *m) {
     // outputs times VIT__SPLITK_MAX is never needed
     size_t part = (size_t)4 * s->sm_count * 64 * 64, part_max = (size_t)VIT__SPLITK_MAX * B * N * W;
     if (part > part_max) part = part_max;
-    size_t sizes[7] = {B * c->in_chans * c->image_size * c->image_size * 4, B * N * C * 4, B * N * C * es, B * N * W * es, B * C * 4, B * K * 4, part * 4};
+    size_t sizes[7] = {B * c->in_chans * c->image_size * c->image_size * 4, B * N * C * 4, B * N * C * es, B * N * W * es, (size_t)(m->num_head + (m->num_head > 1)) * B * C * 4, B * K * 4, part * 4};
     size_t off[7], total = 0;
     for (int i = 0; i < 7; i++) { off[i] = total; total += (sizes[i] + 255) & ~(size_t)255; }
     if (B * N > (size_t)INT_MAX / 2) return vit__fail(m->error, VIT_ERROR_LIMIT, "max_batch %d x %d tokens is too many rows for the GPU kernels", m->max_batch, c->num_tokens);
@@ -2584,7 +2743,6 @@ static vit_status vit__cuda_open(vit_model *m, int dev) {
     s->device = dev;
     s->use_graphs = 1;
     s->pdl_now = 1;
-    s->prefetch = 1;
     s->dtype = VIT_DTYPE_BF16;
     s->esize = 2;
     int major = 0, minor = 0;

@@ -28,56 +28,6 @@
 #define RTOL 1e-5
 
 // ---------------------------------------------------------------------------
-// reference files
-
-typedef struct {
-    size_t n;   // inputs (pairs for SwiGLU)
-    int arity;  // floats per input: 1, or 2 for (gate, up)
-    float *in;  // (n, arity)
-    double *ref; // (n)
-} act_ref;
-
-static uint32_t le32(const unsigned char *p) {
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-// Reads DIR/name.bin into r (arrays malloc'd, freed by the caller even on failure);
-// returns 0 and says why in err on failure.
-static int read_act(const char *dir, const char *name, int arity, act_ref *r, char *err, size_t err_size) {
-    char path[1024];
-    fmt(path, sizeof(path), "%s/%s.bin", dir, name);
-    size_t size = 0;
-    unsigned char *buf = read_all(path, &size);
-    if (!buf) { fmt(err, err_size, "cannot read %s", path); return 0; }
-    int ok = size >= 16 && !memcmp(buf, "VACT", 4) && le32(buf + 4) == 1 && le32(buf + 8) == (uint32_t)arity;
-    size_t n = ok ? le32(buf + 12) : 0;
-    // n < 2^32, so the byte count cannot overflow a 64-bit size_t
-    ok = ok && n > 0 && size - 16 == n * (size_t)arity * 4 + n * 8;
-    if (!ok) {
-        fmt(err, err_size, "%s: bad header or size (%zu bytes)", path, size);
-        free(buf);
-        return 0;
-    }
-    r->n = n;
-    r->arity = arity;
-    r->in = (float *)malloc(n * (size_t)arity * sizeof(float));
-    r->ref = (double *)malloc(n * sizeof(double));
-    ok = r->in && r->ref;
-    const unsigned char *p = buf + 16;
-    for (size_t i = 0; ok && i < n * (size_t)arity; i++, p += 4) {
-        uint32_t u = le32(p);
-        memcpy(&r->in[i], &u, 4);
-    }
-    for (size_t i = 0; ok && i < n; i++, p += 8) {
-        uint64_t u = (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
-        memcpy(&r->ref[i], &u, 8);
-    }
-    if (!ok) fmt(err, err_size, "out of memory");
-    free(buf);
-    return ok;
-}
-
-// ---------------------------------------------------------------------------
 // comparison
 
 typedef struct {

@@ -1,9 +1,15 @@
 // test_ops: every CUDA kernel against its CPU reference in vit.h, through the
 // launchers (vit__<op>_cuda) the forward pass uses, on fresh random data from a
 // fixed-seed PRNG. Awkward sizes (N = 197, 50, 1; C = 33, 132 and head sizes
-// from them; batch 1 and 3) and real ViT sizes; fp32, bf16 and fp16; every GEMM
-// kernel (FMA, mma.sync vector/scalar loads, wgmma cooperative 128/256 and
-// ping-pong 128 where the GPU has it).
+// from them; batch 1 and 3) and real ViT sizes up to N = 1500 (DINOv2 at 518:
+// 1370); fp32, bf16 and fp16; every GEMM kernel (FMA, mma.sync vector/scalar
+// loads, wgmma cooperative 64/128/256 and ping-pong 128 where the GPU has it)
+// with every activation (GELU, tanh GELU, QuickGELU, SwiGLU) and output mode;
+// 0 to 5 prefix tokens with and without position rows; cross-attention of a
+// few shared queries against N keys; one and two heads. Where a test forces a
+// kernel, a split or an attention shape (vit__force), it asserts that the
+// launcher ran exactly that (vit__ran). The activations are also checked on
+// the GPU against PyTorch's float64 values (tests/data/act).
 // Outputs are poisoned with NaN before each run and a guard region after each
 // output must stay unchanged.
 //
@@ -14,6 +20,7 @@
 // usage: test_ops [--small]   (--small: only the small shapes, for compute-sanitizer)
 #define VIT_IMPLEMENTATION
 #include "../vit.h"
+#include "test_util.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,46 +167,132 @@ static const char *gemm_name(int ran) {
     case VIT__RAN_FMA: return "fma";
     case VIT__RAN_MMA_VEC: return "mma128";
     case VIT__RAN_MMA_SCALAR: return "mma128-scalar";
-    case VIT__RAN_MMA_VEC + 10: return "mma64";
-    case VIT__RAN_MMA_SCALAR + 10: return "mma64-scalar";
+    case VIT__RAN_MMA64_VEC: return "mma64";
+    case VIT__RAN_MMA64_SCALAR: return "mma64-scalar";
     case VIT__RAN_WGMMA128: return "wgmma128";
     case VIT__RAN_WGMMA256: return "wgmma256";
     case VIT__RAN_PP128: return "wgmma-pingpong128";
     case VIT__RAN_WGMMA64: return "wgmma64";
+    case VIT__RAN_ATT_FMA: return "fma";
+    case VIT__RAN_ATT_STREAM: return "mma streaming K/V";
+    case VIT__RAN_ATT_FULL: return "mma whole K/V";
+    case VIT__RAN_ATT_SPLIT_KEYS: return "mma whole K/V, keys split";
     default: return "?";
     }
 }
 
+static const char *act_name(vit__act a) {
+    switch (a) {
+    case VIT__ACT_GELU: return "+gelu";
+    case VIT__ACT_GELU_TANH: return "+gelu_tanh";
+    case VIT__ACT_QUICK_GELU: return "+quick_gelu";
+    case VIT__ACT_SWIGLU: return "+swiglu";
+    default: return "";
+    }
+}
+
+// Counts one assertion about what a launcher ran.
+static void expect(int ok, const char *name, const char *what, int got, int want) {
+    if (ok) return;
+    printf("NOT OK %s: ran %s %d, forced %d\n", name, what, got, want);
+    failed++;
+}
+
+static int is_wgmma(int kernel) {
+    return kernel == VIT__RAN_WGMMA128 || kernel == VIT__RAN_WGMMA256 || kernel == VIT__RAN_WGMMA64 || kernel == VIT__RAN_PP128;
+}
+
+// The GEMM kernel a forced path must run (half: bf16/fp16; 0: not forced, any).
+// A wgmma path on a shape the TMA cannot take runs mma.sync, 128 x 128 tiles
+// where they fill the GPU, else 64 x 64.
+static int want_gemm(vit_model *m, int half, int path, int M, int N, int K) {
+    if (!half) return VIT__RAN_FMA;
+    int vec = K % 8 == 0, tma = m->cuda->wgmma && vec && N % 8 == 0, big = ((N + 127) / 128) * ((M + 127) / 128) >= m->cuda->sm_count;
+    switch (path) {
+    case VIT__GEMM_WGMMA128: if (tma) return VIT__RAN_WGMMA128; break;
+    case VIT__GEMM_WGMMA256: if (tma) return VIT__RAN_WGMMA256; break;
+    case VIT__GEMM_WGMMA64: if (tma) return VIT__RAN_WGMMA64; break;
+    case VIT__GEMM_PP128: if (tma) return VIT__RAN_PP128; break;
+    case VIT__GEMM_MMA: return vec ? VIT__RAN_MMA_VEC : VIT__RAN_MMA_SCALAR;
+    case VIT__GEMM_MMA64: return vec ? VIT__RAN_MMA64_VEC : VIT__RAN_MMA64_SCALAR;
+    default: return 0;
+    }
+    return big ? (vec ? VIT__RAN_MMA_VEC : VIT__RAN_MMA_SCALAR) : (vec ? VIT__RAN_MMA64_VEC : VIT__RAN_MMA64_SCALAR);
+}
+
+// The K slices a forced split of s must give on kernel (0: not forced): at
+// most s, VIT__SPLITK_MAX and the K steps, as many as fit the partial sums;
+// wgmma: dividing its K steps; the others: none empty.
+static int want_split(vit_model *m, int kernel, int K, size_t plane, int s) {
+    if (s < 2) return 0;
+    int wg = is_wgmma(kernel), bk = kernel == VIT__RAN_FMA ? VIT__FMA_BK : wg ? 64 : VIT__MMA_BK, KB = (K + bk - 1) / bk;
+    int split = wg ? s : s < KB ? s : KB;
+    if (split > VIT__SPLITK_MAX) split = VIT__SPLITK_MAX;
+    while (split > 1 && ((wg && KB % split) || (size_t)split * plane > m->cuda->part_floats)) split--;
+    if (!wg && split > 1) {
+        int kb = (KB + split - 1) / split;
+        split = (KB + kb - 1) / kb;
+    }
+    return split;
+}
+
 // ---- linear
+// out = epilogue(x W + b): mode VIT__OUT_STORE (activation act) or
+// VIT__OUT_RESIDUAL (into a random residual, * layer scale); the GEMM kernel
+// forced by path, split-K by splitk; asserts the kernel and split that ran.
 template <typename T>
-static void test_linear(vit_model *m, int rows, int in, int out, vit__epilogue ep, int layer_scale, int path, int splitk = 0) {
+static void test_linear(vit_model *m, int rows, int in, int out, vit__out mode, vit__act act, int layer_scale, int path, int splitk = 0) {
+    int glu = act == VIT__ACT_SWIGLU, outw = glu ? out / 2 : out;
     float *x = hrand((size_t)rows * in, 1.0f), *w = hrand((size_t)in * out, 1.0f / sqrtf((float)in));
-    float *b = hrand((size_t)out, 0.5f), *ls = layer_scale ? hrand((size_t)out, 1.0f) : NULL;
+    float *b = hrand((size_t)out, 0.5f), *ls = layer_scale ? hrand((size_t)outw, 1.0f) : NULL;
     round_to<T>(x, (size_t)rows * in);
     round_to<T>(w, (size_t)in * out);
-    size_t no = (size_t)rows * out;
-    float *ref = hrand(no, 1.0f); // the residual for VIT__EP_BIAS_RESIDUAL
+    size_t no = (size_t)rows * outw;
+    float *ref = hrand(no, 1.0f); // the residual for VIT__OUT_RESIDUAL
     dbuf dx = dupload<T>(x, (size_t)rows * in), dw = dupload_linear<T>(w, in, out), db = dupload<float>(b, (size_t)out);
-    dbuf dls = ls ? dupload<float>(ls, (size_t)out) : dbuf{NULL, 0};
-    int res = ep == VIT__EP_BIAS_RESIDUAL;
+    dbuf dls = ls ? dupload<float>(ls, (size_t)outw) : dbuf{NULL, 0};
+    int res = mode == VIT__OUT_RESIDUAL;
     dbuf dout = res ? dupload<float>(ref, no) : dalloc(no * sizeof(T));
-    m->cuda->gemm_path = path;
-    m->cuda->splitk = splitk;
-    m->cuda->last_gemm = 0;
-    vit_status st = vit__linear_cuda<T>(dout.p, (const T *)dx.p, (const T *)dw.p, (const float *)db.p, rows, in, out, ep, (const float *)dls.p, m, 0);
+    vit__force f;
+    memset(&f, 0, sizeof(f));
+    f.gemm = path;
+    f.splitk = splitk;
+    vit__ran ran = {-1, -1, -1};
+    vit_status st = vit__linear_cuda<T>(dout.p, (const T *)dx.p, (const T *)dw.p, (const float *)db.p, rows, in, out, mode, act, (const float *)dls.p, m, 0, &f, &ran);
     cudaDeviceSynchronize();
-    vit__linear_cpu(ref, x, w, b, rows, in, out, ep, ls, cpu_threads);
+    vit__linear_cpu(ref, x, w, b, rows, in, out, mode, act, ls, cpu_threads);
     float *got = res ? ddownload<float>(dout, no) : ddownload<T>(dout, no);
-    char name[160];
-    const char *epn = ep == VIT__EP_BIAS ? "bias" : ep == VIT__EP_BIAS_GELU ? "bias+gelu" : layer_scale ? "bias+residual*ls" : "bias+residual";
-    snprintf(name, sizeof(name), "linear %s %s %dx%d->%d %s split %d", dname<T>(), gemm_name(m->cuda->last_gemm), rows, in, out, epn, m->cuda->last_split);
+    char name[200];
+    snprintf(name, sizeof(name), "linear %s %s %dx%d->%d %s%s split %d", dname<T>(), gemm_name(ran.kernel), rows, in, out,
+             res ? (layer_scale ? "bias+residual*ls" : "bias+residual") : "bias", act_name(act), ran.split);
     // the residual output is fp32: the GEMM's own rounding is that of its bf16 inputs only
     check(name, st, m, got, ref, no, tol<T>(), tol<T>(), guard_ok(dout));
+    int wk = want_gemm(m, sizeof(T) == 2, path, rows, out, in), ws = want_split(m, ran.kernel, in, (size_t)rows * out, splitk);
+    expect(wk ? ran.kernel == wk : ran.kernel > 0, name, "kernel", ran.kernel, wk);
+    expect(ws ? ran.split == ws : ran.split >= 1, name, "split", ran.split, ws);
     free(x); free(w); free(b); free(ls); free(ref); free(got);
     dfree(dx); dfree(dw); dfree(db); dfree(dout);
     if (dls.p) dfree(dls);
-    m->cuda->gemm_path = VIT__GEMM_AUTO;
-    m->cuda->splitk = 0;
+}
+
+// What the GEMM launcher refuses: an activation on a residual GEMM, SwiGLU
+// over an odd column count, an unknown activation.
+template <typename T>
+static void test_linear_refusals(vit_model *m) {
+    dbuf d = dalloc(64 * 64 * 4);
+    struct { vit__out mode; vit__act act; int out; vit_status want; const char *what; } cases[] = {
+        {VIT__OUT_RESIDUAL, VIT__ACT_GELU, 16, VIT_ERROR_UNSUPPORTED, "residual + gelu"},
+        {VIT__OUT_STORE, VIT__ACT_SWIGLU, 15, VIT_ERROR_INVALID_ARGUMENT, "swiglu over 15 columns"},
+        {VIT__OUT_STORE, VIT__ACT_COUNT, 16, VIT_ERROR_INVALID_ARGUMENT, "activation out of range"},
+        {VIT__OUT_PATCH, VIT__ACT_NONE, 16, VIT_ERROR_INVALID_ARGUMENT, "patch mode through linear"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        vit_status st = vit__linear_cuda<T>(d.p, (const T *)d.p, (const T *)d.p, NULL, 4, 16, cases[i].out, cases[i].mode, cases[i].act, NULL, m, 0);
+        int ok = st == cases[i].want && cudaDeviceSynchronize() == cudaSuccess;
+        printf("%s linear %s refuses %s: %s\n", ok ? "OK" : "NOT OK", dname<T>(), cases[i].what, vit_status_string(st));
+        if (ok) passed++; else failed++;
+    }
+    dfree(d);
 }
 
 // ---- linear (residual) + layernorm, as the forward pass runs proj + ln2 and
@@ -222,16 +315,18 @@ static void test_linear_ln(vit_model *m, int rows, int in, int C, int layer_scal
     dbuf dls = ls ? dupload<float>(ls, (size_t)C) : dbuf{NULL, 0};
     dbuf dlw = dupload<float>(lw, (size_t)C), dlb = dupload<float>(lb, (size_t)C);
     dbuf dx = dupload<float>(x, no), dx2 = dupload<float>(x, no), dn = dalloc(nn * sizeof(TO)), dn2 = dalloc(nn * sizeof(TO));
-    m->cuda->splitk = splitk;
+    vit__force f;
+    memset(&f, 0, sizeof(f));
+    f.splitk = splitk;
+    vit__ran ran = {-1, -1, -1};
     vit_status st = vit__linear_ln_cuda<T, TO>((TO *)dn.p, (float *)dx.p, (const T *)dxin.p, (const T *)dw.p, (const float *)db.p, (const float *)dls.p, rows, in,
-                                               C, (const float *)dlw.p, (const float *)dlb.p, 1e-6f, every, m, 0);
-    int split = m->cuda->last_split;
+                                               C, (const float *)dlw.p, (const float *)dlb.p, 1e-6f, every, m, 0, &f, &ran);
+    int split = ran.split;
     if (st == VIT_OK)
         st = vit__linear_ln_cuda<T, TO>((TO *)dn2.p, (float *)dx2.p, (const T *)dxin.p, (const T *)dw.p, (const float *)db.p, (const float *)dls.p, rows, in, C,
-                                        (const float *)dlw.p, (const float *)dlb.p, 1e-6f, every, m, 0);
+                                        (const float *)dlw.p, (const float *)dlb.p, 1e-6f, every, m, 0, &f);
     cudaDeviceSynchronize();
-    m->cuda->splitk = 0;
-    vit__linear_cpu(x, xin, w, b, rows, in, C, VIT__EP_BIAS_RESIDUAL, ls, cpu_threads);
+    vit__linear_cpu(x, xin, w, b, rows, in, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, ls, cpu_threads);
     for (int i = 0; i < lnrows; i++) memcpy(refx + (size_t)i * C, x + (size_t)i * every * C, (size_t)C * sizeof(float));
     vit__layernorm_cpu(refn, refx, lw, lb, lnrows, C, (size_t)C, 1e-6f, cpu_threads);
     float *gxall = ddownload<float>(dx, no), *gn = ddownload<TO>(dn, nn), *gx2 = ddownload<float>(dx2, no), *gn2 = ddownload<TO>(dn2, nn);
@@ -248,15 +343,18 @@ static void test_linear_ln(vit_model *m, int rows, int in, int C, int layer_scal
     int same = !memcmp(gxall, gx2, no * sizeof(float)) && !memcmp(gn, gn2, nn * sizeof(float));
     printf("%s linear+layernorm %s: two runs bit-identical\n", same ? "OK" : "NOT OK", what);
     if (same) passed++; else failed++;
+    int ws = want_split(m, ran.kernel, in, no, splitk);
+    expect(ws ? split == ws : split >= 1, name, "split", split, ws);
     free(xin); free(w); free(b); free(ls); free(lw); free(lb); free(x); free(refn); free(refx); free(gx); free(gxall); free(gn); free(gx2); free(gn2);
     dfree(dxin); dfree(dw); dfree(db); dfree(dlw); dfree(dlb); dfree(dx); dfree(dx2); dfree(dn); dfree(dn2);
     if (dls.p) dfree(dls);
 }
 
-// ---- patch embedding: plain (= vit__patch_embed_cpu) and fused (class token, position embedding)
+// ---- patch embedding: plain (= vit__patch_embed_cpu) and fused (= + vit__embed_cpu:
+// npre prefix tokens, position rows covering them when pec)
 template <typename T>
-static void test_patch(vit_model *m, int B, int Cin, int S, int P, int C, int cls, int pec) {
-    int G = S / P, CPP = Cin * P * P, N = G * G + cls;
+static void test_patch(vit_model *m, int B, int Cin, int S, int P, int C, int npre, int pec) {
+    int G = S / P, CPP = Cin * P * P, N = G * G + npre;
     size_t ni = (size_t)B * Cin * S * S, nt = (size_t)B * G * G * C;
     float *img = hrand(ni, 1.0f), *w = hrand((size_t)CPP * C, 1.0f / sqrtf((float)CPP)), *b = hrand((size_t)C, 0.5f);
     round_to<T>(img, ni);
@@ -265,30 +363,25 @@ static void test_patch(vit_model *m, int B, int Cin, int S, int P, int C, int cl
     vit__patch_embed_cpu(ref, img, w, b, B, Cin, S, P, C, scratch, cpu_threads);
     dbuf dimg = dupload<float>(img, ni), dw = dupload_linear<T>(w, CPP, C), db = dupload<float>(b, (size_t)C);
     dbuf dout = dalloc(nt * sizeof(float));
-    vit_status st = vit__patch_embed_cuda<T>((float *)dout.p, (const float *)dimg.p, (const T *)dw.p, (const float *)db.p, B, Cin, S, P, C, NULL, NULL, 0, m, 0);
+    vit__ran ran = {-1, -1, -1};
+    vit_status st = vit__patch_embed_cuda<T>((float *)dout.p, (const float *)dimg.p, (const T *)dw.p, (const float *)db.p, B, Cin, S, P, C, NULL, NULL, 0, m, 0, NULL,
+                                             &ran);
     float *got = ddownload<float>(dout, nt);
-    char name[160];
-    snprintf(name, sizeof(name), "patch_embed %s %s B=%d Cin=%d S=%d P=%d C=%d", dname<T>(), gemm_name(m->cuda->last_gemm), B, Cin, S, P, C);
+    char name[200];
+    snprintf(name, sizeof(name), "patch_embed %s %s B=%d Cin=%d S=%d P=%d C=%d", dname<T>(), gemm_name(ran.kernel), B, Cin, S, P, C);
     check(name, st, m, got, ref, nt, tol<T>(), tol<T>(), guard_ok(dout));
-    // fused: x[b, cls + p] = token + pos, x[b, 0] = cls_token (+ pos[0]); checked against the plain CPU tokens
-    int npos = N - (cls && !pec);
-    float *cl = hrand((size_t)C, 1.0f), *pos = hrand((size_t)npos * C, 1.0f);
+    // fused: x = [prefix tokens | patch tokens] + pos, checked against vit__embed_cpu on the plain CPU tokens
+    int npos = N - (pec ? 0 : npre);
+    float *pre = hrand((size_t)(npre ? npre : 1) * C, 1.0f), *pos = hrand((size_t)npos * C, 1.0f);
     size_t nx = (size_t)B * N * C;
     float *want = (float *)malloc(nx * sizeof(float));
-    for (int bb = 0; bb < B; bb++) {
-        const float *pe = pos;
-        if (cls) {
-            for (int c = 0; c < C; c++) want[(size_t)bb * N * C + c] = cl[c] + (pec ? pos[c] : 0.0f);
-            if (pec) pe += C;
-        }
-        for (size_t i = 0; i < (size_t)G * G * C; i++) want[(size_t)bb * N * C + (size_t)cls * C + i] = ref[(size_t)bb * G * G * C + i] + pe[i];
-    }
-    dbuf dcl = dupload<float>(cl, (size_t)C), dpos = dupload<float>(pos, (size_t)npos * C), dx = dalloc(nx * sizeof(float));
+    vit__embed_cpu(want, ref, npre ? pre : NULL, npre, pos, pec, B, G * G, C);
+    dbuf dpre = dupload<float>(pre, (size_t)(npre ? npre : 1) * C), dpos = dupload<float>(pos, (size_t)npos * C), dx = dalloc(nx * sizeof(float));
     vit__embed_fuse fz;
-    fz.cls = cls ? (const float *)dcl.p : NULL; fz.pos = (const float *)dpos.p; fz.tokens = N; fz.prefix = cls; fz.pos_embed_class = pec;
+    fz.prefix = npre ? (const float *)dpre.p : NULL; fz.pos = (const float *)dpos.p; fz.tokens = N; fz.num_prefix = npre; fz.pos_prefix = pec;
     st = vit__patch_embed_cuda<T>((float *)dx.p, (const float *)dimg.p, (const T *)dw.p, (const float *)db.p, B, Cin, S, P, C, &fz, NULL, 0, m, 0);
     float *gotx = ddownload<float>(dx, nx);
-    snprintf(name, sizeof(name), "patch_embed+cls+pos %s B=%d S=%d P=%d C=%d cls=%d pos_embed_class=%d", dname<T>(), B, S, P, C, cls, pec);
+    snprintf(name, sizeof(name), "patch_embed+prefix+pos %s B=%d S=%d P=%d C=%d prefix=%d pos covers prefix=%d", dname<T>(), B, S, P, C, npre, pec);
     check(name, st, m, gotx, want, nx, tol<T>(), tol<T>(), guard_ok(dx));
     if (sizeof(T) == 2 && CPP % 8 == 0) {
         // im2col into a scratch buffer, then the linear layers' GEMM (what large
@@ -297,14 +390,18 @@ static void test_patch(vit_model *m, int B, int Cin, int S, int P, int C, int cl
         dbuf dscr = dalloc(ns * sizeof(T));
         int paths[3] = {VIT__GEMM_WGMMA256, VIT__GEMM_PP128, VIT__GEMM_MMA};
         for (int pi = m->cuda->wgmma ? 0 : 2; pi < 3; pi++) {
-            m->cuda->gemm_path = paths[pi];
+            vit__force f;
+            memset(&f, 0, sizeof(f));
+            f.gemm = paths[pi];
             cudaMemset(dx.p, 0xFF, dx.bytes); // poisoned again
-            st = vit__patch_embed_cuda<T>((float *)dx.p, (const float *)dimg.p, (const T *)dw.p, (const float *)db.p, B, Cin, S, P, C, &fz, dscr.p, ns, m, 0);
-            m->cuda->gemm_path = VIT__GEMM_AUTO;
+            st = vit__patch_embed_cuda<T>((float *)dx.p, (const float *)dimg.p, (const T *)dw.p, (const float *)db.p, B, Cin, S, P, C, &fz, dscr.p, ns, m, 0, &f,
+                                          &ran);
             free(gotx);
             gotx = ddownload<float>(dx, nx);
-            snprintf(name, sizeof(name), "patch_embed+cls+pos im2col+%s %s B=%d S=%d P=%d C=%d cls=%d", gemm_name(m->cuda->last_gemm), dname<T>(), B, S, P, C, cls);
+            snprintf(name, sizeof(name), "patch_embed+prefix+pos im2col+%s %s B=%d S=%d P=%d C=%d prefix=%d", gemm_name(ran.kernel), dname<T>(), B, S, P, C, npre);
             check(name, st, m, gotx, want, nx, tol<T>(), tol<T>(), guard_ok(dx) && guard_ok(dscr));
+            int wk = want_gemm(m, 1, paths[pi], B * G * G, C, CPP);
+            expect(ran.kernel == wk, name, "kernel", ran.kernel, wk);
         }
         // + the first LayerNorm (the forward pass's start): split-K patch GEMM
         // finished inside the LayerNorm kernel where it splits, else the two ops
@@ -312,23 +409,25 @@ static void test_patch(vit_model *m, int B, int Cin, int S, int P, int C, int cl
         vit__layernorm_cpu(wantn, want, lw, lb, B * N, C, (size_t)C, 1e-6f, cpu_threads);
         dbuf dlw = dupload<float>(lw, (size_t)C), dlb = dupload<float>(lb, (size_t)C), dxn = dalloc(nx * sizeof(T));
         cudaMemset(dx.p, 0xFF, dx.bytes);
-        m->cuda->last_split = 1;
+        ran.split = -1;
         st = vit__patch_ln_cuda<T>((T *)dxn.p, (float *)dx.p, (const float *)dimg.p, (const T *)dw.p, (const float *)db.p, B, Cin, S, P, C, &fz, dscr.p, ns,
-                                   (const float *)dlw.p, (const float *)dlb.p, 1e-6f, m, 0);
+                                   (const float *)dlw.p, (const float *)dlb.p, 1e-6f, m, 0, NULL, &ran);
         free(gotx);
         gotx = ddownload<float>(dx, nx);
         float *gotn = ddownload<T>(dxn, nx);
-        snprintf(name, sizeof(name), "patch_embed+cls+pos+layernorm %s B=%d S=%d P=%d C=%d cls=%d split %d: x", dname<T>(), B, S, P, C, cls, m->cuda->last_split);
+        snprintf(name, sizeof(name), "patch_embed+prefix+pos+layernorm %s %s B=%d S=%d P=%d C=%d prefix=%d split %d: x", dname<T>(), gemm_name(ran.kernel), B, S, P,
+                 C, npre, ran.split);
         check(name, st, m, gotx, want, nx, tol<T>(), tol<T>(), guard_ok(dx) && guard_ok(dscr));
-        snprintf(name, sizeof(name), "patch_embed+cls+pos+layernorm %s B=%d S=%d P=%d C=%d cls=%d split %d: normalised", dname<T>(), B, S, P, C, cls,
-                 m->cuda->last_split);
+        snprintf(name, sizeof(name), "patch_embed+prefix+pos+layernorm %s %s B=%d S=%d P=%d C=%d prefix=%d split %d: normalised", dname<T>(), gemm_name(ran.kernel), B,
+                 S, P, C, npre, ran.split);
         check(name, st, m, gotn, wantn, nx, 2 * tol<T>(), 2 * tol<T>(), guard_ok(dxn));
+        expect(ran.split >= 1, name, "split", ran.split, 1);
         free(lw); free(lb); free(wantn); free(gotn);
         dfree(dlw); dfree(dlb); dfree(dxn);
         dfree(dscr);
     }
-    free(img); free(w); free(b); free(ref); free(scratch); free(got); free(cl); free(pos); free(want); free(gotx);
-    dfree(dimg); dfree(dw); dfree(db); dfree(dout); dfree(dcl); dfree(dpos); dfree(dx);
+    free(img); free(w); free(b); free(ref); free(scratch); free(got); free(pre); free(pos); free(want); free(gotx);
+    dfree(dimg); dfree(dw); dfree(db); dfree(dout); dfree(dpre); dfree(dpos); dfree(dx);
 }
 
 // ---- layernorm: fp32 in, TO out. mode 0: dense rows; 1: strided rows in
@@ -358,86 +457,114 @@ static void test_layernorm(vit_model *m, int rows, int C, size_t stride, int mod
     if (mode != 1) dfree(dout);
 }
 
-// ---- attention
+// ---- attention: self-attention over packed qkv (B, N, 3C), or (nq > 0) nq
+// queries shared by every image (q's image stride 0: an attention-pooling
+// head's latents) against the N keys and values of kv (B, N, 2C) = [k | v];
+// the kernel shape forced by warps and full (vit__force.attn_warps/attn_full)
+// and asserted.
 template <typename T>
-static void test_attention_w(vit_model *m, int B, int N, int C, int H, int warps, int full = 0) {
-    size_t nq = (size_t)B * N * 3 * C, no = (size_t)B * N * C;
-    float *qkv = hrand(nq, 2.0f);
-    round_to<T>(qkv, nq);
-    int D = C / H;
-    // vit__attention_cpu's scratch: threads * (VIT__MB * N + D * N) (one score row in older versions)
+static void test_attention_w(vit_model *m, int B, int N, int C, int H, int warps, int full = 0, int nq = 0) {
+    int D = C / H, cross = nq > 0, Nq = cross ? nq : N, half = sizeof(T) == 2;
+    size_t nkv = (size_t)B * N * (cross ? 2 : 3) * C, nqe = cross ? (size_t)nq * C : 1, no = (size_t)B * Nq * C;
+    float *kv = hrand(nkv, 2.0f), *q = hrand(nqe, 2.0f);
+    round_to<T>(kv, nkv);
+    round_to<T>(q, nqe);
     float *ref = (float *)malloc(no * sizeof(float));
-    float *scratch = (float *)malloc((size_t)cpu_threads * ((size_t)(VIT__MB + 1) * N + (size_t)D * N) * sizeof(float));
-    vit__attention_cpu(ref, qkv, B, N, C, H, scratch, cpu_threads);
-    dbuf dq = dupload<T>(qkv, nq), dout = dalloc(no * sizeof(T));
-    m->cuda->attn_warps = warps;
-    m->cuda->attn_full = full;
-    m->cuda->last_attn_warps = 0;
-    m->cuda->last_attn_full = 0;
-    vit_status st = vit__attention_cuda<T>((T *)dout.p, (const T *)dq.p, B, N, C, H, m, 0);
-    m->cuda->attn_warps = 0;
-    m->cuda->attn_full = 0;
+    float *scratch = (float *)malloc((size_t)cpu_threads * ((size_t)VIT__MB * N + (size_t)D * N) * sizeof(float));
+    dbuf dkv = dupload<T>(kv, nkv), dq = dupload<T>(q, nqe), dout = dalloc(no * sizeof(T));
+    // the same attention on host and device pointers
+    auto args = [&](void *out, const void *qp, const void *kvp, size_t es) {
+        if (!cross) return vit__attn_self(out, kvp, B, N, C, H, es);
+        vit__attn_args a;
+        a.out = out; a.q = qp; a.k = kvp; a.v = (const char *)kvp + (size_t)C * es;
+        a.ldo = (size_t)C; a.ldq = (size_t)C; a.ldk = 2 * (size_t)C;
+        a.bso = (size_t)Nq * C; a.bsq = 0; a.bsk = (size_t)N * 2 * C;
+        a.B = B; a.Nq = Nq; a.Nk = N; a.H = H; a.D = D;
+        return a;
+    };
+    vit__attn_args ah = args(ref, q, kv, sizeof(float)), ad = args(dout.p, dq.p, dkv.p, sizeof(T));
+    vit__attention_cpu(&ah, scratch, cpu_threads);
+    vit__force f;
+    memset(&f, 0, sizeof(f));
+    f.attn_warps = warps;
+    f.attn_full = full;
+    vit__ran ran = {-1, -1, -1};
+    vit_status st = vit__attention_cuda<T>(ad, m, 0, NULL, 0, &f, &ran);
     float *got = ddownload<T>(dout, no);
-    char name[160];
-    snprintf(name, sizeof(name), "attention %s B=%d N=%d C=%d H=%d (head size %d) warps %d%s", dname<T>(), B, N, C, H, D, m->cuda->last_attn_warps,
-             m->cuda->last_attn_full == 2 ? " whole K/V, keys split" : m->cuda->last_attn_full ? " whole K/V" : "");
+    char name[200];
+    snprintf(name, sizeof(name), "attention %s %s B=%d Nq=%d Nk=%d C=%d H=%d (head size %d)%s warps %d", dname<T>(), gemm_name(ran.kernel), B, Nq, N, C, H, D,
+             cross ? " cross, shared queries" : "", ran.warps);
     check(name, st, m, got, ref, no, tol<T>(), tol<T>(), guard_ok(dout));
-    free(qkv); free(ref); free(scratch); free(got);
-    dfree(dq); dfree(dout);
+    // what the forced shape must run (see vit__attention_mma_pick)
+    int fits = N <= VIT__ATTN_FULL_MAX, wk = 0, ww = 0;
+    if (!half) wk = VIT__RAN_ATT_FMA;
+    else if (full == 3 && fits) { wk = VIT__RAN_ATT_SPLIT_KEYS; ww = 8; }
+    else if (full == 1 || ((full || warps) && !fits)) { wk = VIT__RAN_ATT_STREAM; ww = warps == 1 ? 1 : 4; }
+    else if (full || warps) { wk = VIT__RAN_ATT_FULL; ww = warps == 8 ? 8 : 4; }
+    expect(wk ? ran.kernel == wk : ran.kernel >= VIT__RAN_ATT_FMA, name, "kernel", ran.kernel, wk);
+    if (half) expect(ww ? ran.warps == ww : ran.warps >= 1, name, "warps", ran.warps, ww);
+    else expect(warps ? ran.warps >= 1 && ran.warps <= warps : ran.warps >= 1, name, "warps (at most)", ran.warps, warps);
+    free(kv); free(q); free(ref); free(scratch); free(got);
+    dfree(dkv); dfree(dq); dfree(dout);
 }
 
 // every launch configuration: default, then fp32: CTAs of at most 1 to 8 warps;
 // bf16/fp16: 1 and 4 warps per CTA streaming K/V tiles, and the whole-K/V
 // kernel with 4 and 8 warps and with 4 warps splitting the keys
 template <typename T>
-static void test_attention(vit_model *m, int B, int N, int C, int H) {
-    test_attention_w<T>(m, B, N, C, H, 0);
+static void test_attention(vit_model *m, int B, int N, int C, int H, int nq = 0) {
+    test_attention_w<T>(m, B, N, C, H, 0, 0, nq);
     if (sizeof(T) == 4) { // at most 1, 2, 4, 8 warps per CTA
-        test_attention_w<T>(m, B, N, C, H, 1);
-        test_attention_w<T>(m, B, N, C, H, 2);
-        test_attention_w<T>(m, B, N, C, H, 4);
-        test_attention_w<T>(m, B, N, C, H, 8);
+        test_attention_w<T>(m, B, N, C, H, 1, 0, nq);
+        test_attention_w<T>(m, B, N, C, H, 2, 0, nq);
+        test_attention_w<T>(m, B, N, C, H, 4, 0, nq);
+        test_attention_w<T>(m, B, N, C, H, 8, 0, nq);
     }
     if (sizeof(T) == 2) {
-        test_attention_w<T>(m, B, N, C, H, 1, 1);
-        test_attention_w<T>(m, B, N, C, H, 4, 1);
-        test_attention_w<T>(m, B, N, C, H, 4, 2);
-        test_attention_w<T>(m, B, N, C, H, 8, 2);
-        test_attention_w<T>(m, B, N, C, H, 4, 3);
+        test_attention_w<T>(m, B, N, C, H, 1, 1, nq);
+        test_attention_w<T>(m, B, N, C, H, 4, 1, nq);
+        test_attention_w<T>(m, B, N, C, H, 4, 2, nq);
+        test_attention_w<T>(m, B, N, C, H, 8, 2, nq);
+        test_attention_w<T>(m, B, N, C, H, 4, 3, nq);
     }
 }
 
-// ---- pool (+ fc_norm)
-static void test_pool(vit_model *m, int B, int N, int C, vit_pool pool, int prefix, int fcn) {
-    size_t nx = (size_t)B * N * C, np = (size_t)B * C;
+// ---- pool (+ fc_norm): heads planes of pooled prefix tokens, and with heads > 1 their mean
+static void test_pool(vit_model *m, int B, int N, int C, vit_pool pool, int prefix, int fcn, int heads = 1) {
+    size_t nx = (size_t)B * N * C, np = (size_t)(heads + (heads > 1)) * B * C;
     float *x = hrand(nx, 1.0f), *w = hrand((size_t)C, 1.0f), *b = hrand((size_t)C, 0.5f);
     float *ref = (float *)malloc(np * sizeof(float));
-    vit__pool_cpu(ref, x, B, N, C, pool, prefix, fcn ? w : NULL, fcn ? b : NULL, 1e-6f, cpu_threads);
+    vit__pool_cpu(ref, x, B, N, C, pool, prefix, heads, fcn ? w : NULL, fcn ? b : NULL, 1e-6f, cpu_threads);
     dbuf dx = dupload<float>(x, nx), dw = dupload<float>(w, (size_t)C), db = dupload<float>(b, (size_t)C), dout = dalloc(np * sizeof(float));
-    vit_status st = vit__pool_cuda((float *)dout.p, (const float *)dx.p, B, N, C, pool, prefix, fcn ? (const float *)dw.p : NULL, fcn ? (const float *)db.p : NULL, 1e-6f, m, 0);
+    vit_status st = vit__pool_cuda((float *)dout.p, (const float *)dx.p, B, N, C, pool, prefix, heads, fcn ? (const float *)dw.p : NULL,
+                                   fcn ? (const float *)db.p : NULL, 1e-6f, m, 0);
     float *got = ddownload<float>(dout, np);
     char name[160];
-    snprintf(name, sizeof(name), "pool %s B=%d N=%d C=%d prefix=%d%s", pool == VIT_POOL_AVG ? "avg" : "token", B, N, C, prefix, fcn ? " +fc_norm" : "");
+    snprintf(name, sizeof(name), "pool %s B=%d N=%d C=%d prefix=%d heads=%d%s", pool == VIT_POOL_AVG ? "avg" : "token", B, N, C, prefix, heads, fcn ? " +fc_norm" : "");
     check(name, st, m, got, ref, np, 1e-5, 1e-5, guard_ok(dout));
     free(x); free(w); free(b); free(ref); free(got);
     dfree(dx); dfree(dw); dfree(db); dfree(dout);
 }
 
-// ---- head
+// ---- head: the mean of heads heads' logits (DeiT distilled: 2)
 template <typename T>
-static void test_head(vit_model *m, int B, int C, int K) {
-    float *p = hrand((size_t)B * C, 1.0f), *w = hrand((size_t)C * K, 1.0f / sqrtf((float)C)), *b = hrand((size_t)K, 0.5f);
-    round_to<T>(w, (size_t)C * K);
+static void test_head(vit_model *m, int B, int C, int K, int heads = 1) {
+    size_t CK = (size_t)C * K;
+    float *p = hrand((size_t)heads * B * C, 1.0f), *w = hrand(heads * CK, 1.0f / sqrtf((float)C)), *b = hrand((size_t)heads * K, 0.5f);
+    round_to<T>(w, heads * CK);
     size_t no = (size_t)B * K;
-    float *ref = (float *)malloc(no * sizeof(float));
-    vit__head_cpu(ref, p, w, b, B, C, K, cpu_threads);
-    dbuf dp = dupload<float>(p, (size_t)B * C), dw = dupload_linear<T>(w, C, K), db = dupload<float>(b, (size_t)K), dout = dalloc(no * sizeof(float));
-    vit_status st = vit__head_cuda<T>((float *)dout.p, (const float *)dp.p, (const T *)dw.p, (const float *)db.p, B, C, K, m, 0);
+    float *ref = (float *)malloc(no * sizeof(float)), *wt = (float *)malloc(heads * CK * sizeof(float));
+    vit__head_cpu(ref, p, w, b, B, C, K, heads, cpu_threads);
+    for (int h = 0; h < heads; h++) // (C, K) -> (K, C) per head, as vit__upload_all
+        for (int c = 0; c < C; c++)
+            for (int k = 0; k < K; k++) wt[h * CK + (size_t)k * C + c] = w[h * CK + (size_t)c * K + k];
+    dbuf dp = dupload<float>(p, (size_t)heads * B * C), dw = dupload<T>(wt, heads * CK), db = dupload<float>(b, (size_t)heads * K), dout = dalloc(no * sizeof(float));
+    vit_status st = vit__head_cuda<T>((float *)dout.p, (const float *)dp.p, (const T *)dw.p, (const float *)db.p, B, C, K, heads, m, 0);
     float *got = ddownload<float>(dout, no);
     char name[160];
-    snprintf(name, sizeof(name), "head %s B=%d C=%d K=%d", dname<T>(), B, C, K);
+    snprintf(name, sizeof(name), "head %s B=%d C=%d K=%d heads=%d", dname<T>(), B, C, K, heads);
     check(name, st, m, got, ref, no, 1e-5, 1e-5, guard_ok(dout)); // fp32 pooled, weights rounded on both sides
-    free(p); free(w); free(b); free(ref); free(got);
+    free(p); free(w); free(wt); free(b); free(ref); free(got);
     dfree(dp); dfree(dw); dfree(db); dfree(dout);
 }
 
@@ -446,65 +573,84 @@ static void run_dtype(vit_model *m) {
     int half = sizeof(T) == 2;
     int paths[7] = {VIT__GEMM_AUTO, VIT__GEMM_MMA, VIT__GEMM_MMA64, VIT__GEMM_WGMMA128, VIT__GEMM_WGMMA256, VIT__GEMM_PP128, VIT__GEMM_WGMMA64};
     int npaths = half ? (m->cuda->wgmma ? 7 : 3) : 1;
+    const vit__out ST = VIT__OUT_STORE, RES = VIT__OUT_RESIDUAL;
+    const vit__act NONE = VIT__ACT_NONE, GELU = VIT__ACT_GELU, TANH = VIT__ACT_GELU_TANH, QUICK = VIT__ACT_QUICK_GELU, GLU = VIT__ACT_SWIGLU;
     if (half && !m->cuda->wgmma) printf("SKIP linear %s wgmma: no sm_90a GPU/code here\n", dname<T>());
-    // patch embedding
+    // patch embedding: 0, 1, 2 and 5 prefix tokens, position rows over them or not
     test_patch<T>(m, 1, 3, 40, 8, 72, 1, 1);
     test_patch<T>(m, 3, 1, 28, 4, 36, 0, 0);
     test_patch<T>(m, 2, 3, 32, 8, 33, 1, 0);
     test_patch<T>(m, 2, 3, 32, 8, 64, 0, 0); // no class token
+    test_patch<T>(m, 2, 3, 32, 8, 64, 2, 1); // class + distillation token
+    test_patch<T>(m, 3, 3, 28, 14, 40, 5, 0); // class + 4 registers, pos over the patches only
     if (!small_only) {
         test_patch<T>(m, 3, 3, 224, 16, 768, 1, 1);
         test_patch<T>(m, 1, 3, 224, 16, 768, 1, 1); // ViT-B/16 at batch 1
+        test_patch<T>(m, 1, 3, 224, 14, 384, 5, 0); // DINOv2-S/14 with 4 registers at 224, batch 1
     }
     // layernorm (compute-dtype output, as before qkv and fc1)
     test_layernorm<T>(m, 50, 33, 33, 0);
     test_layernorm<T>(m, 197, 132, 132, 0);
     test_layernorm<T>(m, 3, 1280, 1280, 0);
     if (!small_only) test_layernorm<T>(m, 591, 768, 768, 0);
-    // linear: every kernel on every shape
+    // linear: every kernel on every shape, every activation
     for (int pi = 0; pi < npaths; pi++) {
         int p = paths[pi];
-        test_linear<T>(m, 50, 33, 99, VIT__EP_BIAS, 0, p);        // K, N not multiples of 8: scalar loads
-        test_linear<T>(m, 197, 132, 528, VIT__EP_BIAS_GELU, 0, p); // K % 8 = 4
-        test_linear<T>(m, 1, 33, 33, VIT__EP_BIAS_RESIDUAL, 1, p);
-        test_linear<T>(m, 3, 64, 40, VIT__EP_BIAS, 0, p);          // N tail inside one tile
-        test_linear<T>(m, 150, 96, 200, VIT__EP_BIAS_GELU, 0, p);  // K < 64, M and N tails
-        test_linear<T>(m, 197, 136, 132, VIT__EP_BIAS_RESIDUAL, 0, p); // N % 8 = 4: no TMA
-        test_linear<T>(m, 100, 264, 392, VIT__EP_BIAS_RESIDUAL, 1, p); // K tail of a 64-wide step
-        test_linear<T>(m, 64, 512, 64, VIT__EP_BIAS_RESIDUAL, 0, p);   // split-K on the small tiles
+        test_linear<T>(m, 50, 33, 99, ST, NONE, 0, p);        // K, N not multiples of 8: scalar loads
+        test_linear<T>(m, 197, 132, 528, ST, GELU, 0, p);     // K % 8 = 4
+        test_linear<T>(m, 1, 33, 33, RES, NONE, 1, p);
+        test_linear<T>(m, 3, 64, 40, ST, NONE, 0, p);         // N tail inside one tile
+        test_linear<T>(m, 150, 96, 200, ST, GELU, 0, p);      // K < 64, M and N tails
+        test_linear<T>(m, 197, 136, 132, RES, NONE, 0, p);    // N % 8 = 4: no TMA
+        test_linear<T>(m, 100, 264, 392, RES, NONE, 1, p);    // K tail of a 64-wide step
+        test_linear<T>(m, 64, 512, 64, RES, NONE, 0, p);      // split-K on the small tiles
+        test_linear<T>(m, 150, 96, 200, ST, TANH, 0, p);
+        test_linear<T>(m, 197, 136, 264, ST, QUICK, 0, p);
+        test_linear<T>(m, 100, 264, 392, ST, GLU, 0, p);      // 196 outputs: N / 2 % 8 = 4
+        test_linear<T>(m, 3, 64, 40, ST, GLU, 0, p);          // one tile, 20 outputs
+        test_linear<T>(m, 50, 33, 98, ST, GLU, 0, p);         // scalar loads, 49 outputs
         if (!small_only) {
-            test_linear<T>(m, 591, 768, 2304, VIT__EP_BIAS, 0, p);
-            test_linear<T>(m, 591, 768, 3072, VIT__EP_BIAS_GELU, 0, p);
-            test_linear<T>(m, 591, 3072, 768, VIT__EP_BIAS_RESIDUAL, 1, p);
-            test_linear<T>(m, 591, 768, 768, VIT__EP_BIAS_RESIDUAL, 0, p);
-            test_linear<T>(m, 394, 192, 576, VIT__EP_BIAS, 0, p); // ViT-Ti qkv, batch 2
-            test_linear<T>(m, 197, 3072, 768, VIT__EP_BIAS_RESIDUAL, 1, p); // ViT-B fc2 at batch 1: split-K
+            test_linear<T>(m, 591, 768, 2304, ST, NONE, 0, p);
+            test_linear<T>(m, 591, 768, 3072, ST, GELU, 0, p);
+            test_linear<T>(m, 591, 3072, 768, RES, NONE, 1, p);
+            test_linear<T>(m, 591, 768, 768, RES, NONE, 0, p);
+            test_linear<T>(m, 394, 192, 576, ST, NONE, 0, p); // ViT-Ti qkv, batch 2
+            test_linear<T>(m, 197, 3072, 768, RES, NONE, 1, p); // ViT-B fc2 at batch 1: split-K
+            test_linear<T>(m, 591, 768, 3072, ST, TANH, 0, p);
+            test_linear<T>(m, 591, 768, 3072, ST, QUICK, 0, p);
+            test_linear<T>(m, 1370, 384, 2048, ST, GLU, 0, p); // DINOv2-S/14 at 518 with SwiGLU (hidden 1024)
             // more tiles than CTAs: the persistent kernels' later tiles, ring phases
             // wrapping, both ping-pong consumers busy (K = 128: fewer k-steps than stages)
-            test_linear<T>(m, 6000, 320, 1024, VIT__EP_BIAS_GELU, 0, p);
-            test_linear<T>(m, 6000, 128, 512, VIT__EP_BIAS, 0, p);
-            test_linear<T>(m, 5000, 512, 776, VIT__EP_BIAS_RESIDUAL, 1, p);
+            test_linear<T>(m, 6000, 320, 1024, ST, GELU, 0, p);
+            test_linear<T>(m, 6000, 128, 512, ST, NONE, 0, p);
+            test_linear<T>(m, 5000, 512, 776, RES, NONE, 1, p);
+            test_linear<T>(m, 6000, 320, 1024, ST, GLU, 0, p);
         }
     }
-    // split-K forced on every epilogue (its reduction kernel), odd slice counts and K tails
-    // (fp32: the FMA kernel's slices whatever the path)
+    test_linear_refusals<T>(m);
+    // split-K forced on every output mode and activation (its reduction kernel), odd
+    // slice counts and K tails (fp32: the FMA kernel's slices whatever the path)
     {
         int splits[3] = {2, 3, 8};
         for (int si = 0; si < 3; si++) {
-            test_linear<T>(m, 50, 33, 99, VIT__EP_BIAS, 0, VIT__GEMM_MMA64, splits[si]);
-            test_linear<T>(m, 197, 136, 132, VIT__EP_BIAS_GELU, 0, VIT__GEMM_MMA64, splits[si]);
-            test_linear<T>(m, 100, 264, 392, VIT__EP_BIAS_RESIDUAL, 1, VIT__GEMM_MMA, splits[si]);
-            test_linear<T>(m, 3, 300, 40, VIT__EP_BIAS_RESIDUAL, 0, VIT__GEMM_MMA64, splits[si]);
+            test_linear<T>(m, 50, 33, 99, ST, NONE, 0, VIT__GEMM_MMA64, splits[si]);
+            test_linear<T>(m, 197, 136, 132, ST, GELU, 0, VIT__GEMM_MMA64, splits[si]);
+            test_linear<T>(m, 100, 264, 392, RES, NONE, 1, VIT__GEMM_MMA, splits[si]);
+            test_linear<T>(m, 3, 300, 40, RES, NONE, 0, VIT__GEMM_MMA64, splits[si]);
+            test_linear<T>(m, 197, 136, 132, ST, GLU, 0, VIT__GEMM_MMA64, splits[si]);
+            test_linear<T>(m, 50, 264, 98, ST, QUICK, 0, VIT__GEMM_MMA, splits[si]);
             if (half && m->cuda->wgmma) { // the wgmma kernel's (tile, slice) items, slices cut to divide K's steps
-                test_linear<T>(m, 197, 512, 264, VIT__EP_BIAS_GELU, 0, VIT__GEMM_WGMMA128, splits[si]);
-                test_linear<T>(m, 100, 768, 392, VIT__EP_BIAS_RESIDUAL, 1, VIT__GEMM_WGMMA128, splits[si]);
-                test_linear<T>(m, 3, 1024, 40, VIT__EP_BIAS, 0, VIT__GEMM_PP128, splits[si]);
-                test_linear<T>(m, 197, 3072, 136, VIT__EP_BIAS_RESIDUAL, 1, VIT__GEMM_WGMMA64, splits[si]);
+                test_linear<T>(m, 197, 512, 264, ST, GELU, 0, VIT__GEMM_WGMMA128, splits[si]);
+                test_linear<T>(m, 100, 768, 392, RES, NONE, 1, VIT__GEMM_WGMMA128, splits[si]);
+                test_linear<T>(m, 3, 1024, 40, ST, NONE, 0, VIT__GEMM_PP128, splits[si]);
+                test_linear<T>(m, 197, 3072, 136, RES, NONE, 1, VIT__GEMM_WGMMA64, splits[si]);
+                test_linear<T>(m, 197, 512, 264, ST, GLU, 0, VIT__GEMM_WGMMA64, splits[si]);
+                test_linear<T>(m, 100, 768, 392, ST, TANH, 0, VIT__GEMM_WGMMA256, splits[si]);
             }
         }
         if (!small_only) {
-            test_linear<T>(m, 197, 768, 2304, VIT__EP_BIAS, 0, VIT__GEMM_AUTO, half ? 2 : 0); // ViT-B qkv / fc1 at batch 1, split
-            test_linear<T>(m, 197, 768, 3072, VIT__EP_BIAS_GELU, 0, VIT__GEMM_AUTO, half ? 2 : 0);
+            test_linear<T>(m, 197, 768, 2304, ST, NONE, 0, VIT__GEMM_AUTO, half ? 2 : 0); // ViT-B qkv / fc1 at batch 1, split
+            test_linear<T>(m, 197, 768, 3072, ST, GELU, 0, VIT__GEMM_AUTO, half ? 2 : 0);
         }
     }
     // the residual GEMM + LayerNorm pair (split: the reduction inside the LayerNorm)
@@ -532,17 +678,73 @@ static void run_dtype(vit_model *m) {
     test_attention<T>(m, 1, 197, 132, 2); // head size 66
     test_attention<T>(m, 2, 50, 64, 4);   // head size 16
     test_attention<T>(m, 3, 65, 96, 1);   // head size 96
+    test_attention<T>(m, 3, 50, 132, 4, 3); // cross: 3 shared queries, head size 33
+    test_attention<T>(m, 2, 300, 64, 1, 1); // cross: 1 query, keys past the whole-K/V limit
     if (!small_only) {
         test_attention<T>(m, 3, 197, 768, 12); // ViT-B
         test_attention<T>(m, 1, 197, 256, 2);  // head size 128
         test_attention<T>(m, 3, 197, 384, 6);  // ViT-S
         test_attention<T>(m, 1, 300, 128, 2);  // N past the whole-K/V kernel's limit
+        test_attention<T>(m, 1, 577, 768, 12); // ViT-B/16 at 384
+        test_attention<T>(m, 1, 1370, 384, 6); // DINOv2-S/14 at 518 (1369 patches + class token)
+        test_attention<T>(m, 1, 1500, 256, 2); // head size 128, N = 1500
+        test_attention<T>(m, 4, 729, 1152, 16, 1); // SigLIP-so400m's attention-pooling head: 1 latent, 729 keys, head size 72
+        test_attention<T>(m, 2, 197, 768, 12, 4);  // 4 latents against ViT-B tokens
     }
     // head
     test_head<T>(m, 1, 33, 10);
     test_head<T>(m, 3, 132, 7);
     test_head<T>(m, 2, 1280, 50); // fp32: more weights than a lane keeps in registers
-    if (!small_only) test_head<T>(m, 17, 768, 1000);
+    test_head<T>(m, 3, 64, 10, 2); // two heads (DeiT distilled)
+    test_head<T>(m, 9, 33, 5, 2);
+    if (!small_only) {
+        test_head<T>(m, 17, 768, 1000);
+        test_head<T>(m, 17, 768, 1000, 2);
+    }
+}
+
+// ---- the activations on the GPU (vit__epi_apply as every fp32 epilogue
+// calls it) against PyTorch's float64 values in tests/data/act, with
+// test_act's tolerance (1e-6 + 1e-5 |ref|; inf and NaN where torch has them)
+__global__ void act_kernel(float *out, const float *in, int n, int arity, int act) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    float v[2] = {in[(size_t)i * arity], arity == 2 ? in[(size_t)i * arity + 1] : in[((size_t)i + 1) % n]};
+    vit__epi_apply((vit__act)act, 0, v);
+    out[i] = v[0];
+}
+
+static void test_act_gpu(void) {
+    const char *names[4] = {"gelu", "gelu_tanh", "quick_gelu", "swiglu"};
+    vit__act acts[4] = {VIT__ACT_GELU, VIT__ACT_GELU_TANH, VIT__ACT_QUICK_GELU, VIT__ACT_SWIGLU};
+    for (int a = 0; a < 4; a++) {
+        act_ref r = {0, 0, NULL, NULL};
+        char err[1200];
+        int arity = acts[a] == VIT__ACT_SWIGLU ? 2 : 1, ok = read_act("tests/data/act", names[a], arity, &r, err, sizeof(err));
+        if (!ok) printf("NOT OK activation %s on the GPU: %s\n", names[a], err);
+        if (ok) {
+            int n = (int)r.n;
+            dbuf din = dupload<float>(r.in, r.n * arity), dout = dalloc(r.n * sizeof(float));
+            act_kernel<<<(n + 255) / 256, 256>>>((float *)dout.p, (const float *)din.p, n, arity, acts[a]);
+            ok = cuda_ok(cudaDeviceSynchronize(), "act_kernel");
+            float *got = ddownload<float>(dout, r.n);
+            double worst = 0;
+            long bad = 0;
+            for (size_t i = 0; ok && i < r.n; i++) {
+                double ref = r.ref[i], g = got[i];
+                int good = isnan(ref) ? isnan(g) : isinf(ref) ? g == ref : isfinite(g) && fabs(g - ref) <= 1e-6 + 1e-5 * fabs(ref);
+                if (!isnan(ref) && !isinf(ref) && fabs(g - ref) / (1e-6 + 1e-5 * fabs(ref)) > worst) worst = fabs(g - ref) / (1e-6 + 1e-5 * fabs(ref));
+                bad += !good;
+            }
+            ok = ok && bad == 0 && guard_ok(dout);
+            printf("%s activation %s on the GPU vs torch: %zu inputs, %ld outside 1e-6 + 1e-5 |ref|, worst err/tol %.3f\n", ok ? "OK" : "NOT OK", names[a], r.n, bad,
+                   worst);
+            free(got);
+            dfree(din); dfree(dout);
+        }
+        if (ok) passed++; else failed++;
+        free(r.in); free(r.ref);
+    }
 }
 
 // ---- GELU of the bf16/fp16 epilogues (vit__gelu_fast) against erf in double,
@@ -600,6 +802,7 @@ int main(int argc, char **argv) {
     cudaGetDeviceProperties(&prop, 0);
     printf("# %s, sm_%d, %d SMs, wgmma kernels %s\n", prop.name, m->cuda->cc, m->cuda->sm_count, m->cuda->wgmma ? "on" : "off");
     test_gelu_fast();
+    test_act_gpu();
     run_dtype<float>(m);
     run_dtype<__nv_bfloat16>(m);
     run_dtype<__half>(m);
@@ -613,6 +816,9 @@ int main(int argc, char **argv) {
     test_pool(m, 3, 197, 768, VIT_POOL_AVG, 1, 1);
     test_pool(m, 1, 50, 33, VIT_POOL_AVG, 0, 1);
     test_pool(m, 3, 1, 132, VIT_POOL_TOKEN, 1, 1);
+    test_pool(m, 3, 50, 64, VIT_POOL_TOKEN, 2, 0, 2); // class + distillation token, their mean
+    test_pool(m, 2, 50, 33, VIT_POOL_TOKEN, 2, 1, 2);
+    test_pool(m, 3, 201, 384, VIT_POOL_AVG, 5, 1);    // average after 1 + 4 register tokens
     cudaFree(m->cuda->part);
     vit__cuda_free(m);
     free(m);

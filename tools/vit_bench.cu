@@ -12,17 +12,18 @@
 //       launches) / 10, so launch latency hides as it does in the forward pass; per op
 //       [ms, GEMM kernel, split-K slices], and sum_ms, the whole forward pass
 //       (depth blocks) the ops stand for.
-//   VIT_SPLITK=n in the environment sets the split-K policy (vit__cuda_state.splitk:
-//   0 default, 1 never, n >= 2 forced) for model and layer; VIT_ATTN_WARPS=1|4
-//   forces the warps per attention CTA (vit__cuda_state.attn_warps); VIT_PDL=0
-//   turns programmatic dependent launches off (vit__cuda_state.pdl); VIT_ATTN_FULL=1|2
-//   never/always takes the whole-K/V attention kernel, 3 always its split-key form (vit__cuda_state.attn_full);
-//   VIT_GEMM=n forces the bf16/fp16 GEMM kernel (vit__cuda_state.gemm_path, VIT__GEMM_*);
-//   VIT_PREFETCH=0 turns the L2 weight prefetch of small forward passes off (vit__cuda_state.prefetch).
+//   The environment's knobs go to a vit__force the forward pass's launchers obey
+//   (vit__cuda_state.force): VIT_SPLITK=n the split-K policy (0 default, 1 never,
+//   n >= 2 forced) for model and layer; VIT_ATTN_WARPS=1|4 the warps per attention
+//   CTA; VIT_ATTN_FULL=1|2 never/always the whole-K/V attention kernel, 3 always
+//   its split-key form; VIT_GEMM=n the bf16/fp16 GEMM kernel (VIT__GEMM_*);
+//   VIT_PREFETCH=0 no L2 weight prefetch in small forward passes. VIT_PDL=0 turns
+//   programmatic dependent launches off (vit__cuda_state.pdl).
 //   vit_bench gemm M N K ITERS
 //       one bf16 (VIT_DTYPE=f32: fp32) GEMM (out = A W^T + bias) through vit__linear_cuda, the kernel
 //       the forward pass picks (or VIT_GEMM's); prints median ms and TFLOP/s.
-//       VIT_EP=1: bias + GELU epilogue; 2: fp32 out += result (the residual).
+//       VIT_EP=1: bias + GELU epilogue; 2: fp32 out += result (the residual);
+//       VIT_ACT=n another activation (vit__act) on the stored output.
 #define VIT_IMPLEMENTATION
 #include "../vit.h"
 #include <stdio.h>
@@ -45,14 +46,17 @@ static void fill(float *h, size_t n, unsigned seed) {
     for (size_t i = 0; i < n; i++) { s = s * 1664525u + 1013904223u; h[i] = (float)((s >> 8) * (1.0 / 16777216.0)) * 2.0f - 1.0f; }
 }
 
+static vit__force knobs;
+
 // the VIT_* environment knobs described at the top
 static void env_knobs(vit_model *m) {
-    if (getenv("VIT_SPLITK")) m->cuda->splitk = atoi(getenv("VIT_SPLITK"));
-    if (getenv("VIT_ATTN_WARPS")) m->cuda->attn_warps = atoi(getenv("VIT_ATTN_WARPS"));
+    if (getenv("VIT_SPLITK")) knobs.splitk = atoi(getenv("VIT_SPLITK"));
+    if (getenv("VIT_ATTN_WARPS")) knobs.attn_warps = atoi(getenv("VIT_ATTN_WARPS"));
     if (getenv("VIT_PDL")) m->cuda->pdl = atoi(getenv("VIT_PDL"));
-    if (getenv("VIT_ATTN_FULL")) m->cuda->attn_full = atoi(getenv("VIT_ATTN_FULL"));
-    if (getenv("VIT_GEMM")) m->cuda->gemm_path = atoi(getenv("VIT_GEMM"));
-    if (getenv("VIT_PREFETCH")) m->cuda->prefetch = atoi(getenv("VIT_PREFETCH"));
+    if (getenv("VIT_ATTN_FULL")) knobs.attn_full = atoi(getenv("VIT_ATTN_FULL"));
+    if (getenv("VIT_GEMM")) knobs.gemm = atoi(getenv("VIT_GEMM"));
+    if (getenv("VIT_PREFETCH")) knobs.no_prefetch = !atoi(getenv("VIT_PREFETCH"));
+    m->cuda->force = &knobs;
 }
 
 static int bench_model(const char *dir, const char *dtype, int batch, int iters) {
@@ -109,9 +113,8 @@ static int bench_model(const char *dir, const char *dtype, int batch, int iters)
         CK(cudaEventElapsedTime(&t[i], e0, e1));
     }
     float hmed = median(t, hi);
-    int ran = m->cuda->last_gemm;
-    printf("{\"ms\": %.4f, \"min_ms\": %.4f, \"img_s\": %.1f, \"host_api_ms\": %.4f, \"mem_bytes\": %zu, \"weights_bytes\": %zu, \"arena_bytes\": %zu, \"gemm\": %d, \"splitk\": %d, \"dtype\": \"%s\", \"batch\": %d}\n",
-           med, mn, batch / (med * 1e-3), hmed, free0 - free1, m->cuda->weights_bytes, m->cuda->arena_bytes, ran, m->cuda->splitk, dtype, batch);
+    printf("{\"ms\": %.4f, \"min_ms\": %.4f, \"img_s\": %.1f, \"host_api_ms\": %.4f, \"mem_bytes\": %zu, \"weights_bytes\": %zu, \"arena_bytes\": %zu, \"splitk\": %d, \"dtype\": \"%s\", \"batch\": %d}\n",
+           med, mn, batch / (med * 1e-3), hmed, free0 - free1, m->cuda->weights_bytes, m->cuda->arena_bytes, knobs.splitk, dtype, batch);
     vit_free(m);
     return 0;
 }
@@ -147,7 +150,7 @@ typedef struct op_timer {
         CK(cudaGraphDestroy(g_));                                                                    \
         float med_ = median(ot.t, ot.iters);                                                         \
         total += med_ * (scale);                                                                     \
-        printf("%s\"%s\": [%.4f, %d, %d]", first ? "" : ", ", name, med_, m->cuda->last_gemm, m->cuda->last_split); \
+        printf("%s\"%s\": [%.4f, %d, %d]", first ? "" : ", ", name, med_, ran.kernel, ran.split);                     \
         first = 0;                                                                                   \
     } while (0)
 
@@ -155,35 +158,35 @@ template <typename T>
 static int layer_ops(vit_model *m, int B, op_timer ot) {
     vit__cuda_state *s = m->cuda;
     const vit_config *c = &m->cfg;
+    const vit__force *f = s->force;
     int C = c->dim, N = c->num_tokens, M = c->mlp_dim, H = c->num_heads, rows = B * N, D = c->depth, first = 1;
+    int hidden = m->act == VIT__ACT_SWIGLU ? M / 2 : M;
     float total = 0.0f;
     T *xn = (T *)s->xn, *big = (T *)s->big;
     const vit__cuda_block *k = &s->blocks[0];
     vit__embed_fuse fz;
-    fz.cls = s->cls; fz.pos = s->pos; fz.tokens = N; fz.prefix = c->class_token; fz.pos_embed_class = c->pos_embed_class;
+    fz.prefix = s->prefix; fz.pos = s->pos; fz.tokens = N; fz.num_prefix = m->num_prefix; fz.pos_prefix = c->pos_embed_class;
+    vit__attn_args att = vit__attn_self(xn, big, B, N, C, H, sizeof(T));
+    vit__ran ran = {0, 1, 0}, none = {0, 1, 0};
     printf("{");
-    m->cuda->last_gemm = 0;
     TIME_OP("patch+ln1", 1, (vit__patch_ln_cuda<T>(xn, s->x, s->images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_size, c->patch_size, C, &fz, s->big,
-                                                    (size_t)rows * (3 * C > M ? 3 * C : M), k->ln1_w, k->ln1_b, c->eps, m, ot.s))); // block 0's ln1; the others ride on fc2
-    TIME_OP("qkv", D, (vit__linear_cuda<T>(big, xn, (const T *)k->qkv_w, k->qkv_b, rows, C, 3 * C, VIT__EP_BIAS, NULL, m, ot.s)));
-    m->cuda->last_gemm = 0;
-    m->cuda->last_split = 1;
-    TIME_OP("attention", D, (vit__attention_cuda<T>(xn, big, B, N, C, H, m, ot.s)));
-    TIME_OP("proj+ln2", D, (vit__linear_ln_cuda<T, T>(xn, s->x, xn, (const T *)k->proj_w, k->proj_b, k->ls1, rows, C, C, k->ln2_w, k->ln2_b, c->eps, 1, m, ot.s)));
-    TIME_OP("fc1", D, (vit__linear_cuda<T>(big, xn, (const T *)k->fc1_w, k->fc1_b, rows, C, M, VIT__EP_BIAS_GELU, NULL, m, ot.s)));
-    int token_tail = s->norm_w && c->pool == VIT_POOL_TOKEN && !s->fcn_w; // as vit__forward_cuda_body's tail
-    TIME_OP("fc2+ln1", D - token_tail, (vit__linear_ln_cuda<T, T>(xn, s->x, big, (const T *)k->fc2_w, k->fc2_b, k->ls2, rows, M, C, k->ln1_w, k->ln1_b, c->eps, 1, m, ot.s)));
+                                                    (size_t)rows * (3 * C > M ? 3 * C : M), k->ln1_w, k->ln1_b, c->eps, m, ot.s, f, &ran))); // block 0's ln1; the others ride on fc2
+    TIME_OP("qkv", D, (vit__linear_cuda<T>(big, xn, (const T *)k->qkv_w, k->qkv_b, rows, C, 3 * C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, m, ot.s, f, &ran)));
+    TIME_OP("attention", D, (vit__attention_cuda<T>(att, m, ot.s, NULL, 0, f, &ran)));
+    TIME_OP("proj+ln2", D, (vit__linear_ln_cuda<T, T>(xn, s->x, xn, (const T *)k->proj_w, k->proj_b, k->ls1, rows, C, C, k->ln2_w, k->ln2_b, c->eps, 1, m, ot.s, f, &ran)));
+    TIME_OP("fc1", D, (vit__linear_cuda<T>(big, xn, (const T *)k->fc1_w, k->fc1_b, rows, C, M, VIT__OUT_STORE, m->act, NULL, m, ot.s, f, &ran)));
+    int token_tail = s->norm_w && c->pool == VIT_POOL_TOKEN && !s->fcn_w && m->num_head == 1; // as vit__forward_cuda_body's tail
+    TIME_OP("fc2+ln1", D - token_tail, (vit__linear_ln_cuda<T, T>(xn, s->x, big, (const T *)k->fc2_w, k->fc2_b, k->ls2, rows, hidden, C, k->ln1_w, k->ln1_b, c->eps, 1, m,
+                                                                   ot.s, f, &ran)));
     if (token_tail) { // the last block's fc2 with the final norm of the class tokens, then the head
-        TIME_OP("fc2+norm", 1, (vit__linear_ln_cuda<T, float>(s->pooled, s->x, big, (const T *)k->fc2_w, k->fc2_b, k->ls2, rows, M, C, s->norm_w, s->norm_b, c->eps, N, m,
-                                                               ot.s)));
-        m->cuda->last_gemm = 0;
-        m->cuda->last_split = 1;
-        TIME_OP("head", 1, (vit__head_cuda<T>(s->out, s->pooled, (const T *)s->head_w, s->head_b, B, C, c->num_classes, m, ot.s)));
+        TIME_OP("fc2+norm", 1, (vit__linear_ln_cuda<T, float>(s->pooled, s->x, big, (const T *)k->fc2_w, k->fc2_b, k->ls2, rows, hidden, C, s->norm_w, s->norm_b, c->eps,
+                                                               N, m, ot.s, f, &ran)));
+        ran = none;
+        TIME_OP("head", 1, (vit__head_cuda<T>(s->out, s->pooled, (const T *)s->head_w, s->head_b, B, C, c->num_classes, m->num_head, m, ot.s)));
     } else {
-        m->cuda->last_gemm = 0;
-        m->cuda->last_split = 1;
-        TIME_OP("pool_head", 1, (vit__pool_cuda(s->pooled, s->x, B, N, C, c->pool, c->class_token, s->fcn_w, s->fcn_b, c->eps, m, ot.s) ||
-                                  vit__head_cuda<T>(s->out, s->pooled, (const T *)s->head_w, s->head_b, B, C, c->num_classes, m, ot.s) ? VIT_ERROR_CUDA : VIT_OK));
+        ran = none;
+        TIME_OP("pool_head", 1, (vit__pool_cuda(s->pooled, s->x, B, N, C, c->pool, m->num_prefix, m->num_head, s->fcn_w, s->fcn_b, c->eps, m, ot.s) ||
+                                  vit__head_cuda<T>(s->out, s->pooled, (const T *)s->head_w, s->head_b, B, C, c->num_classes, m->num_head, m, ot.s) ? VIT_ERROR_CUDA : VIT_OK));
     }
     printf(", \"sum_ms\": %.4f}\n", total);
     return 0;
@@ -220,8 +223,10 @@ template <typename T>
 static int bench_gemm(int M, int N, int K, int iters) {
     vit_model *m = (vit_model *)calloc(1, sizeof(vit_model));
     if (vit__cuda_open(m, 0) != VIT_OK) { printf("{\"error\": \"%s\"}\n", m->error); return 1; }
-    if (getenv("VIT_GEMM")) m->cuda->gemm_path = atoi(getenv("VIT_GEMM"));
+    if (getenv("VIT_GEMM")) knobs.gemm = atoi(getenv("VIT_GEMM"));
     int ep = getenv("VIT_EP") ? atoi(getenv("VIT_EP")) : 0;
+    vit__act act = getenv("VIT_ACT") ? (vit__act)atoi(getenv("VIT_ACT")) : ep == 1 ? VIT__ACT_GELU : VIT__ACT_NONE;
+    vit__ran ran = {0, 1, 0};
     size_t na = (size_t)M * K, nw = (size_t)N * K;
     T *ha = (T *)malloc(na * sizeof(T)), *hw = (T *)malloc(nw * sizeof(T));
     float *tmp = (float *)malloc((na > nw ? na : nw) * 4);
@@ -245,8 +250,8 @@ static int bench_gemm(int M, int N, int K, int iters) {
     float *t = (float *)malloc(sizeof(float) * iters);
     for (int i = -3; i < iters; i++) {
         CK(cudaEventRecord(e0, 0));
-        vit_status st = vit__linear_cuda<T>(dout, (const T *)da, (const T *)dw, db, M, K, N,
-                                                           ep == 1 ? VIT__EP_BIAS_GELU : ep == 2 ? VIT__EP_BIAS_RESIDUAL : VIT__EP_BIAS, NULL, m, 0);
+        vit_status st = vit__linear_cuda<T>(dout, (const T *)da, (const T *)dw, db, M, K, N, ep == 2 ? VIT__OUT_RESIDUAL : VIT__OUT_STORE, act, NULL, m, 0,
+                                            &knobs, &ran);
         if (st != VIT_OK) { printf("{\"error\": \"%s\"}\n", m->error); return 1; }
         CK(cudaEventRecord(e1, 0));
         CK(cudaEventSynchronize(e1));
@@ -254,7 +259,7 @@ static int bench_gemm(int M, int N, int K, int iters) {
     }
     float med = median(t, iters);
     printf("{\"ms\": %.4f, \"tflops\": %.1f, \"kernel\": %d, \"M\": %d, \"N\": %d, \"K\": %d}\n", med, 2.0 * M * N * K / (med * 1e-3) / 1e12,
-           m->cuda->last_gemm, M, N, K);
+           ran.kernel, M, N, K);
     vit__cuda_free(m);
     free(m);
     return 0;
