@@ -2246,7 +2246,7 @@ static VIT__HD inline float vit__epi_residual(float old, float scale, float v) {
 // + bias, the activation, then stored or (VIT__OUT_RESIDUAL) added times
 // scale. o and scale point at the row's first output column (n, or n / 2 for
 // SwiGLU, which writes nr / 2 outputs).
-static inline void vit__epi_row_cpu(float *o, const float *acc, int nr, const float *bias, const float *scale, vit__out mode, vit__act act) {
+static inline void vit__epi_row(float *o, const float *acc, int nr, const float *bias, const float *scale, vit__out mode, vit__act act) {
     for (int j = 0; j < nr; j += 2) {
         float v[2];
         v[0] = acc[j] + (bias ? bias[j] : 0.0f);
@@ -2285,7 +2285,7 @@ static inline __attribute__((always_inline)) void vit__linear_tile_vec(float *VI
     for (int i = 0; i < mr; i++) {
         float a[VIT__NR];
         memcpy(a, &acc[i], sizeof(a));
-        vit__epi_row_cpu(out + (size_t)i * ldo, a, nr, bias, scale, mode, act);
+        vit__epi_row(out + (size_t)i * ldo, a, nr, bias, scale, mode, act);
     }
 }
 
@@ -2320,7 +2320,7 @@ static void vit__linear_tile(float *out, size_t ldo, const float *inp, size_t ld
             for (int j = 0; j < nr; j++) acc[i][j] += a * wk[j];
         }
     }
-    for (int i = 0; i < mr; i++) vit__epi_row_cpu(out + (size_t)i * ldo, acc[i], nr, bias, scale, mode, act);
+    for (int i = 0; i < mr; i++) vit__epi_row(out + (size_t)i * ldo, acc[i], nr, bias, scale, mode, act);
 }
 #endif
 
@@ -2382,11 +2382,12 @@ static void vit__patch_embed_cpu(float *tokens, const float *images, const float
     vit__linear_cpu(tokens, scratch, patch_w, patch_b, B * G * G, Cin * P * P, C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, nthreads);
 }
 
-// The token rows: x (B, P + GG, C) = [prefix (P, C) | tokens of image b (GG, C)]
+// The token rows after the patch embedding (the fused part of the GPU's
+// patch_embed): x (B, P + GG, C) = [prefix (P, C) | tokens of image b (GG, C)]
 // + pos. pos has GG + P rows when pos_prefix (it covers the prefix tokens,
 // timm's no_embed_class=False), else GG (the prefix tokens get none). P may
 // be 0 (no prefix tokens, prefix NULL).
-static void vit__embed_cpu(float *x, const float *tokens, const float *prefix, int P, const float *pos, int pos_prefix, int B, int GG, int C) {
+static void vit__place_tokens(float *x, const float *tokens, const float *prefix, int P, const float *pos, int pos_prefix, int B, int GG, int C) {
     size_t NC = (size_t)(P + GG) * C, PC = (size_t)P * C, TC = (size_t)GG * C;
     const float *pp = pos_prefix ? pos : NULL, *pt = pos + (pos_prefix ? PC : 0);
     for (int b = 0; b < B; b++) {
@@ -2541,7 +2542,7 @@ static void vit__forward_host(vit_model *m, const float *images, int B) {
     size_t NC = (size_t)N * C;
     // patch tokens into xn, then x = [prefix tokens | patches] + pos
     vit__patch_embed_cpu(m->xn, images, m->patch_w, m->patch_b, B, c->in_chans, c->image_size, c->patch_size, C, m->big, nt);
-    vit__embed_cpu(m->x, m->xn, m->prefix, P, m->pos_embed, c->pos_embed_class, B, G * G, C);
+    vit__place_tokens(m->x, m->xn, m->prefix, P, m->pos_embed, c->pos_embed_class, B, G * G, C);
     int rows = B * N;
     if (m->pre_norm_w) vit__layernorm_cpu(m->x, m->x, m->pre_norm_w, m->pre_norm_b, rows, C, (size_t)C, c->eps, nt);
     vit__attn_args att = vit__attn_self(m->attn, m->big, B, N, C, c->num_heads, sizeof(float));

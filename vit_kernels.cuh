@@ -271,19 +271,21 @@ static __device__ __forceinline__ void vit__store2(__half *o, float a, float b) 
 
 template <int V> struct vit__int { static constexpr int value = V; }; // a compile-time int for generic lambdas
 
-// f(vit__int<act>()): an epilogue's activation a compile-time constant inside
-// it (vit__epi_apply's switch folds away), chosen once per tile at run time.
-// Only stored outputs take an activation (the launchers refuse others).
-template <int OUT = VIT__OUT_STORE, typename F> static __device__ __forceinline__ void vit__act_dispatch(int act, F &&f) {
-    if (OUT != VIT__OUT_STORE) { f(vit__int<VIT__ACT_NONE>()); return; }
-    switch (act) {
-    case VIT__ACT_GELU: f(vit__int<VIT__ACT_GELU>()); break;
-    case VIT__ACT_GELU_TANH: f(vit__int<VIT__ACT_GELU_TANH>()); break;
-    case VIT__ACT_QUICK_GELU: f(vit__int<VIT__ACT_QUICK_GELU>()); break;
-    case VIT__ACT_SWIGLU: f(vit__int<VIT__ACT_SWIGLU>()); break;
-    default: f(vit__int<VIT__ACT_NONE>()); break;
-    }
-}
+// CALL(A), A the epilogue's activation as a compile-time constant (so that
+// vit__epi_apply's switch folds away), chosen once per tile at run time. Only
+// stored outputs take an activation (the launchers refuse others). A macro
+// rather than a generic lambda: a lambda capturing a kernel's parameters by
+// reference makes them addressable, and the fp32 SGEMM then reloaded them
+// inside its main loop (H100: 15% slower).
+// The GEMM kernels' ACT template parameter: the epilogue's activation. Today's
+// models' (none, GELU) are compile-time constants, so their epilogues compile
+// to what they were before activations were a choice; any other activation
+// runs in the VIT__ACT_RUNTIME instance, which reads g.act at each column pair
+// (one more instance per kernel, not one per activation). One instance with a
+// compile-time switch over every activation measured slower on H100: the fp32
+// SGEMM spilled (qkv 46 -> 38 TFLOP/s), and with a per-pair switch it ran 12%
+// slower without spilling; wgmma 2-6% slower.
+#define VIT__ACT_RUNTIME (-1)
 
 static __device__ __forceinline__ float vit__warp_sum(float v) {
 #pragma unroll
@@ -485,16 +487,16 @@ template <typename T> struct vit__optype { enum { value = sizeof(T) == 4 ? VIT__
 // What one GEMM reads and writes: out (M, N) = epilogue(A (M, K) W (N, K)^T).
 // The epilogue: + bias, the activation act, then the output mode (the kernels'
 // OUT template parameter, vit__out) through vit__epi_apply, as vit__linear_cpu.
+// Kernels take it as g_in and work on a local copy g: used in place, the
+// parameter's address escaped (to the epilogue helpers) and the fields were
+// reloaded from parameter space inside the main loops (H100: the fp32 SGEMM
+// 15% slower, the wgmma GEMMs 2-6%); the copy is split into registers.
 typedef struct vit__gemm_args {
     const void *a;        // (M, K) activations in T; the patch GEMM: images (B, Cin, S, S) fp32
     const void *w;        // (N, K) in T
     void *out;            // (M, N) (SwiGLU: (M, N / 2)): T for STORE, fp32 for RESIDUAL/PATCH
     const float *bias;    // (N) or NULL
     const float *scale;   // (N) layer scale for RESIDUAL (SwiGLU: N / 2), or NULL
-    int act;              // vit__act
-    int optype;           // VIT__OP_*: the type of a and w (vit__optype<T>)
-    const float *a_scale; // (M) dequantisation scale per row of a, or NULL (= 1); e4m3 only, no kernel takes it yet
-    const float *w_scale; // (N) dequantisation scale per row of w, or NULL (= 1); likewise
     const float *pos;     // PATCH: (gg, N) position rows of the patch tokens, or NULL
     int M, N, K;
     int tokens, prefix, gg; // PATCH: patch row r goes to row (r / gg) * tokens + prefix + r % gg (prefix: P tokens before)
@@ -505,17 +507,21 @@ typedef struct vit__gemm_args {
     int img_vec;          // PATCH: P % 8 == 0, S % 4 == 0, images 16-byte aligned: runs of 8 pixels as 2 float4
     const float *ptok;    // vit__im2col_kernel: also writes the prefix-token rows of out: ptok (prefix, N) + ptok_pos, or NULL
     const float *ptok_pos; // (prefix, N) the prefix tokens' position rows, or NULL
+    int act;              // vit__act
+    int optype;           // VIT__OP_*: the type of a and w (vit__optype<T>)
+    const float *a_scale; // (M) dequantisation scale per row of a, or NULL (= 1); e4m3 only, no kernel takes it yet
+    const float *w_scale; // (N) dequantisation scale per row of w, or NULL (= 1); likewise
 } vit__gemm_args;
 
 // The epilogue of out[row][col], out[row][col + 1] (col even, two: col + 1 < N;
 // vec: one 8-byte store) from their sums v0, v1, bias included: the
-// activation and the output mode, as vit__epi_row_cpu. SwiGLU: one output, at
+// activation and the output mode, as vit__epi_row. SwiGLU: one output, at
 // column col / 2 of (M, N / 2).
 template <typename T, int OUT, int ACT>
 static __device__ __forceinline__ void vit__ep_out(const vit__gemm_args &g, int row, int col, float v0, float v1, bool two, bool vec) {
     static_assert(OUT != VIT__OUT_PARTIAL, "partial sums have no epilogue");
     float v[2] = {v0, v1};
-    if (vit__epi_apply((vit__act)ACT, sizeof(T) == 2, v) == 1) {
+    if (vit__epi_apply((vit__act)(ACT == VIT__ACT_RUNTIME ? g.act : ACT), sizeof(T) == 2, v) == 1) {
         size_t i = (size_t)row * (g.N / 2) + col / 2;
         if (OUT == VIT__OUT_RESIDUAL) { float *o = (float *)g.out + i; *o = vit__epi_residual(*o, g.scale ? __ldg(g.scale + col / 2) : 1.0f, v[0]); }
         else if (OUT == VIT__OUT_STORE) ((T *)g.out)[i] = vit__cvt<T>(v[0]);
@@ -590,8 +596,22 @@ static __device__ __forceinline__ float vit__im2col_at(const vit__gemm_args &g, 
 // one's math measured 2-5% slower; the 128x128x8 kernel with 16x16 lanes: 37).
 // AMODE 0: A dense (M, K); 2: A is the im2col of fp32 images. VEC: float4 loads.
 #define VIT__FMA_BK 16 // K tile of vit__linear_fma_kernel
-template <int OUT, int AMODE, bool VEC>
-__global__ void __launch_bounds__(256, 2) vit__linear_fma_kernel(vit__gemm_args g) {
+
+// The FMA kernel's epilogue: this lane's 8 x 8 sums, rows r0 + (0..3, 16..19)
+// and columns c0 + (0..3, 32..35).
+template <int OUT, int ACT>
+static __device__ __forceinline__ void vit__fma_epilogue(const vit__gemm_args &g, float *part, const float (&acc)[8][8], int r0, int c0) {
+#pragma unroll
+    for (int i = 0; i < 8; i++) {
+        int row = r0 + (i < 4 ? i : 12 + i);
+#pragma unroll
+        for (int j = 0; j < 8; j += 2) vit__ep_store<float, OUT, ACT>(g, part, row, c0 + (j < 4 ? j : 28 + j), acc[i][j], acc[i][j + 1]);
+    }
+}
+
+template <int OUT, int ACT, int AMODE, bool VEC>
+__global__ void __launch_bounds__(256, 2) vit__linear_fma_kernel(const vit__gemm_args g_in) {
+    const vit__gemm_args g = g_in; // a copy: see vit__gemm_args
     vit__pdl_wait();
     vit__pdl_launch();
     const int BM = 128, BN = 128, BK = VIT__FMA_BK, LDS = BM + 4;
@@ -696,17 +716,7 @@ __global__ void __launch_bounds__(256, 2) vit__linear_fma_kernel(vit__gemm_args 
                 }
             }
         }
-        vit__act_dispatch<OUT>(g.act, [&](auto act) {
-#pragma unroll
-            for (int i = 0; i < 8; i++) {
-                int row = m0 + am + (i < 4 ? i : 12 + i);
-#pragma unroll
-                for (int j = 0; j < 8; j += 2) {
-                    int col = n0 + bn + (j < 4 ? j : 28 + j);
-                    vit__ep_store<float, OUT, decltype(act)::value>(g, part, row, col, acc[i][j], acc[i][j + 1]);
-                }
-            }
-        });
+        vit__fma_epilogue<OUT, ACT>(g, part, acc, m0 + am, n0 + bn);
     }
 }
 
@@ -726,8 +736,23 @@ __global__ void __launch_bounds__(256, 2) vit__linear_fma_kernel(vit__gemm_args 
 #define VIT__MMA_ST(BM) ((BM) == 64 ? 8 : 4)
 #define VIT__MMA_SMEM(BM, BN) (VIT__MMA_ST(BM) * ((BM) + (BN)) * VIT__MMA_BK * 2)
 
-template <typename T, int OUT, int AMODE, bool BVEC, int BM, int BN, int WM, int WN>
-__global__ void __launch_bounds__(WM * WN * 32) vit__linear_mma_kernel(vit__gemm_args g) {
+// The mma kernel's epilogue: this lane's 16 x 8 accumulator tiles, rows r0 +
+// 16 mi (+ 8), columns c0 + 8 ni (+ 1).
+template <typename T, int OUT, int ACT, int MI, int NI>
+static __device__ __forceinline__ void vit__mma_epilogue(const vit__gemm_args &g, float *part, const float (&acc)[MI][NI][4], int r0, int c0) {
+#pragma unroll
+    for (int mi = 0; mi < MI; mi++)
+#pragma unroll
+        for (int ni = 0; ni < NI; ni++) {
+            int row = r0 + mi * 16, col = c0 + ni * 8;
+            vit__ep_store<T, OUT, ACT>(g, part, row, col, acc[mi][ni][0], acc[mi][ni][1]);
+            vit__ep_store<T, OUT, ACT>(g, part, row + 8, col, acc[mi][ni][2], acc[mi][ni][3]);
+        }
+}
+
+template <typename T, int OUT, int ACT, int AMODE, bool BVEC, int BM, int BN, int WM, int WN>
+__global__ void __launch_bounds__(WM * WN * 32) vit__linear_mma_kernel(const vit__gemm_args g_in) {
+    const vit__gemm_args g = g_in; // a copy: see vit__gemm_args
     const int BK = VIT__MMA_BK, ST = VIT__MMA_ST(BM), NT = WM * WN * 32, MI = BM / WM / 16, NI = BN / WN / 8;
     extern __shared__ __align__(128) unsigned char vit__smem_mma[];
     T *sA = (T *)vit__smem_mma; // [ST][BM][BK]
@@ -842,16 +867,7 @@ __global__ void __launch_bounds__(WM * WN * 32) vit__linear_mma_kernel(vit__gemm
             }
         }
         vit__cp_wait<0>();
-        vit__act_dispatch<OUT>(g.act, [&](auto act) {
-#pragma unroll
-            for (int mi = 0; mi < MI; mi++)
-#pragma unroll
-                for (int ni = 0; ni < NI; ni++) {
-                    int row = m0 + wm * (BM / WM) + mi * 16 + (lane >> 2), col = n0 + wn * (BN / WN) + ni * 8 + (lane & 3) * 2;
-                    vit__ep_store<T, OUT, decltype(act)::value>(g, part, row, col, acc[mi][ni][0], acc[mi][ni][1]);
-                    vit__ep_store<T, OUT, decltype(act)::value>(g, part, row + 8, col, acc[mi][ni][2], acc[mi][ni][3]);
-                }
-        });
+        vit__mma_epilogue<T, OUT, ACT, MI, NI>(g, part, acc, m0 + wm * (BM / WM) + (lane >> 2), n0 + wn * (BN / WN) + (lane & 3) * 2);
     }
 }
 
@@ -949,7 +965,7 @@ static __device__ __forceinline__ void vit__wg_epilogue_regs(const vit__gemm_arg
 // r0: the block's first row; nbox counts this warpgroup's boxes (which is free).
 template <typename T, int BN, int OUT, int ACT>
 static __device__ __forceinline__ void vit__wg_epilogue_tma(const CUtensorMap *tmo, const float *d, int r0, int n0, const float *eb, const float *es,
-                                                            unsigned char *stage, int &nbox, int bar, int t, int z) {
+                                                            unsigned char *stage, int &nbox, int bar, int t, int z, int act = VIT__ACT_NONE) {
     static_assert(ACT != VIT__ACT_SWIGLU, "SwiGLU: vit__wg_epilogue_regs");
     const bool SPLIT = OUT == VIT__OUT_PARTIAL;
     const int RES = OUT == VIT__OUT_RESIDUAL, F32 = RES || SPLIT, ES = F32 ? 4 : 2, W = 128 / ES; // element size, box width
@@ -973,7 +989,7 @@ static __device__ __forceinline__ void vit__wg_epilogue_tma(const CUtensorMap *t
                     *(float2 *)o = make_float2(d[4 * j + 2 * hr], d[4 * j + 2 * hr + 1]);
                 } else {
                     float v[2] = {v0, v1};
-                    vit__epi_apply((vit__act)ACT, 1, v);
+                    vit__epi_apply((vit__act)(ACT == VIT__ACT_RUNTIME ? act : ACT), 1, v);
                     if (RES) *(float2 *)o = make_float2(sc.x * v[0], sc.y * v[1]);
                     else *(uint32_t *)o = vit__pack2<T>(v[0], v[1]);
                 }
@@ -990,9 +1006,10 @@ static __device__ __forceinline__ void vit__wg_epilogue_tma(const CUtensorMap *t
 }
 #endif
 
-template <typename T, int BN, int OUT, bool PP>
+template <typename T, int BN, int OUT, int ACT, bool PP>
 __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_constant__ CUtensorMap tma, const __grid_constant__ CUtensorMap tmb,
-                                                                   const __grid_constant__ CUtensorMap tmo, vit__gemm_args g) {
+                                                                   const __grid_constant__ CUtensorMap tmo, const vit__gemm_args g_in) {
+    const vit__gemm_args g = g_in; // a copy: see vit__gemm_args
     vit__pdl_launch();
 #ifdef VIT__SM90A
     const int S = OUT != VIT__OUT_PATCH; // the epilogue through the TMA (tmo: the output in 64-row x 128-byte boxes)
@@ -1111,12 +1128,10 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
                 unsigned char *stage = sOut + c * 2 * VIT__WG_BOX;
                 if (S && z >= 0) {
                     vit__wg_epilogue_tma<T, BN, VIT__OUT_PARTIAL, VIT__ACT_NONE>(&tmo, d[mi], r0, n0, eb, es, stage, nbox, wg, t, z);
+                } else if (S && ACT == VIT__ACT_RUNTIME && g.act == VIT__ACT_SWIGLU) {
+                    vit__wg_epilogue_regs<T, BN, OUT, VIT__ACT_SWIGLU>(g, d[mi], r0 + warp * 16 + (lane >> 2), n0, eb, lane & 3);
                 } else if (S) {
-                    vit__act_dispatch<OUT>(g.act, [&](auto act) {
-                        constexpr int A = decltype(act)::value;
-                        if (A == VIT__ACT_SWIGLU) vit__wg_epilogue_regs<T, BN, OUT, A>(g, d[mi], r0 + warp * 16 + (lane >> 2), n0, eb, lane & 3);
-                        else vit__wg_epilogue_tma<T, BN, OUT, A == VIT__ACT_SWIGLU ? VIT__ACT_NONE : A>(&tmo, d[mi], r0, n0, eb, es, stage, nbox, wg, t, 0);
-                    });
+                    vit__wg_epilogue_tma<T, BN, OUT, ACT>(&tmo, d[mi], r0, n0, eb, es, stage, nbox, wg, t, 0, g.act);
                 } else {
                     vit__wg_epilogue_patch<BN>(g, d[mi], r0 + warp * 16 + (lane >> 2), n0, eb, lane & 3);
                 }
@@ -1141,20 +1156,24 @@ static __device__ __forceinline__ float vit__split_sum(const float *part, size_t
 // The epilogue of a split GEMM over its (split, M, N) partial sums g.part.
 // Parallel over column pairs (an activation's unit): a grid-stride loop, one
 // pair per thread per step.
+template <typename T, int OUT, int ACT>
+static __device__ __forceinline__ void vit__splitk_reduce(const vit__gemm_args &g, int split) {
+    size_t plane = (size_t)g.M * g.N, np = (size_t)(g.N + 1) / 2, pairs = (size_t)g.M * np;
+    for (size_t p = (size_t)blockIdx.x * 256 + threadIdx.x; p < pairs; p += (size_t)gridDim.x * 256) {
+        int row = (int)(p / np), col = 2 * (int)(p % np);
+        size_t i = (size_t)row * g.N + col;
+        bool two = col + 1 < g.N;
+        float v0 = vit__split_sum(g.part, plane, split, i, g.bias, col), v1 = two ? vit__split_sum(g.part, plane, split, i + 1, g.bias, col + 1) : 0.0f;
+        vit__ep_out<T, OUT, ACT>(g, row, col, v0, v1, two, two && !(g.N & 1));
+    }
+}
+
 template <typename T, int OUT>
-__global__ void __launch_bounds__(256) vit__splitk_reduce_kernel(vit__gemm_args g, int split) {
+__global__ void __launch_bounds__(256) vit__splitk_reduce_kernel(const vit__gemm_args g_in, int split) {
+    const vit__gemm_args g = g_in; // a copy: see vit__gemm_args
     vit__pdl_wait();
     vit__pdl_launch();
-    size_t plane = (size_t)g.M * g.N, np = (size_t)(g.N + 1) / 2, pairs = (size_t)g.M * np;
-    vit__act_dispatch<OUT>(g.act, [&](auto act) {
-        for (size_t p = (size_t)blockIdx.x * 256 + threadIdx.x; p < pairs; p += (size_t)gridDim.x * 256) {
-            int row = (int)(p / np), col = 2 * (int)(p % np);
-            size_t i = (size_t)row * g.N + col;
-            bool two = col + 1 < g.N;
-            float v0 = vit__split_sum(g.part, plane, split, i, g.bias, col), v1 = two ? vit__split_sum(g.part, plane, split, i + 1, g.bias, col + 1) : 0.0f;
-            vit__ep_out<T, OUT, decltype(act)::value>(g, row, col, v0, v1, two, two && !(g.N & 1));
-        }
-    });
+    vit__splitk_reduce<T, OUT, OUT == VIT__OUT_STORE ? VIT__ACT_RUNTIME : VIT__ACT_NONE>(g, split);
 }
 
 // Reports what the code this binary runs on the GPU was built for: bit 0, sm_90a
@@ -1246,36 +1265,36 @@ static int vit__split_slices(vit__gemm_args &g, const vit__cuda_state *s, int sp
 #define VIT__SPLIT_DONE(T, OUT, g, split, m, st) \
     ((split) > 1 && !(g).defer && (OUT) != VIT__OUT_PATCH ? vit__splitk_reduce_launch<T, (OUT) == VIT__OUT_PATCH ? VIT__OUT_STORE : (OUT)>(g, split, m, st) : VIT_OK)
 
-template <int OUT, int AMODE, bool VEC>
+template <int OUT, int ACT, int AMODE, bool VEC>
 static vit_status vit__gemm_fma_launch(vit__gemm_args g, vit_model *m, cudaStream_t st, const vit__force *f, vit__ran *ran) {
     // small batches: K split so that the GPU fills (the same policy and
     // reductions as the mma kernels'; ViT-B/16 fp32 at batch 1: see BENCHMARKS.md)
     int ntiles = (g.N + 127) / 128, mtiles = (g.M + 127) / 128, KB = (g.K + VIT__FMA_BK - 1) / VIT__FMA_BK;
     int split = vit__split_slices(g, m->cuda, vit__splitk(m->cuda, f, OUT, ntiles * mtiles, KB, (size_t)g.M * g.N), KB);
     dim3 grid((unsigned)ntiles, vit__mgrid(g.M, 128), (unsigned)split);
-    VIT__CUDA_TRY(m, vit__launch(m, vit__linear_fma_kernel<OUT, AMODE, VEC>, grid, 256, 0, st, g));
+    VIT__CUDA_TRY(m, vit__launch(m, vit__linear_fma_kernel<OUT, ACT, AMODE, VEC>, grid, 256, 0, st, g));
     vit__ran_set(ran, VIT__RAN_FMA, split, 8);
     return VIT__SPLIT_DONE(float, OUT, g, split, m, st);
 }
 
-template <typename T, int OUT, int AMODE, bool BVEC, int BM, int BN, int WM, int WN>
+template <typename T, int OUT, int ACT, int AMODE, bool BVEC, int BM, int BN, int WM, int WN>
 static vit_status vit__gemm_mma_tiles(vit__gemm_args g, vit_model *m, cudaStream_t st, const vit__force *f, vit__ran *ran) {
     int ntiles = (g.N + BN - 1) / BN, mtiles = (g.M + BM - 1) / BM, KB = (g.K + VIT__MMA_BK - 1) / VIT__MMA_BK;
     int split = vit__split_slices(g, m->cuda, vit__splitk(m->cuda, f, OUT, ntiles * mtiles, KB, (size_t)g.M * g.N), KB);
     dim3 grid((unsigned)ntiles, vit__mgrid(g.M, BM), (unsigned)split);
-    VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__linear_mma_kernel<T, OUT, AMODE, BVEC, BM, BN, WM, WN>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__MMA_SMEM(BM, BN)));
-    VIT__CUDA_TRY(m, vit__launch(m, vit__linear_mma_kernel<T, OUT, AMODE, BVEC, BM, BN, WM, WN>, grid, WM * WN * 32, VIT__MMA_SMEM(BM, BN), st, g));
+    VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__linear_mma_kernel<T, OUT, ACT, AMODE, BVEC, BM, BN, WM, WN>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__MMA_SMEM(BM, BN)));
+    VIT__CUDA_TRY(m, vit__launch(m, vit__linear_mma_kernel<T, OUT, ACT, AMODE, BVEC, BM, BN, WM, WN>, grid, WM * WN * 32, VIT__MMA_SMEM(BM, BN), st, g));
     vit__ran_set(ran, (AMODE == 0 ? VIT__RAN_MMA_VEC : VIT__RAN_MMA_SCALAR) + (BM == 64 ? 10 : 0), split, WM * WN);
     return VIT__SPLIT_DONE(T, OUT, g, split, m, st);
 }
 
 // 128x128 tiles, or 64x64 ones (and split-K for the residual) when 128x128
 // tiles would leave most of the GPU idle (small batches).
-template <typename T, int OUT, int AMODE, bool BVEC>
+template <typename T, int OUT, int ACT, int AMODE, bool BVEC>
 static vit_status vit__gemm_mma_launch(const vit__gemm_args &g, vit_model *m, cudaStream_t st, const vit__force *f, vit__ran *ran) {
     int big = ((g.N + 127) / 128) * ((g.M + 127) / 128), path = f ? f->gemm : VIT__GEMM_AUTO;
-    if (path == VIT__GEMM_MMA || (path != VIT__GEMM_MMA64 && big >= m->cuda->sm_count)) return vit__gemm_mma_tiles<T, OUT, AMODE, BVEC, 128, 128, 2, 4>(g, m, st, f, ran);
-    return vit__gemm_mma_tiles<T, OUT, AMODE, BVEC, 64, 64, 2, 2>(g, m, st, f, ran);
+    if (path == VIT__GEMM_MMA || (path != VIT__GEMM_MMA64 && big >= m->cuda->sm_count)) return vit__gemm_mma_tiles<T, OUT, ACT, AMODE, BVEC, 128, 128, 2, 4>(g, m, st, f, ran);
+    return vit__gemm_mma_tiles<T, OUT, ACT, AMODE, BVEC, 64, 64, 2, 2>(g, m, st, f, ran);
 }
 
 // K slices for the wgmma kernel (one CTA per SM): a GEMM of at most half as
@@ -1319,7 +1338,7 @@ static vit__wg_plan vit__wg_choose(int M, int N, int K, int bk, int out, int def
     return p;
 }
 
-template <typename T, int BN, int OUT, bool PP>
+template <typename T, int BN, int OUT, int ACT, bool PP>
 static vit_status vit__gemm_wgmma_launch(vit__gemm_args g, int split, vit_model *m, cudaStream_t st, vit__ran *ran) {
     CUtensorMap ma, mb, mo;
     const int S = OUT != VIT__OUT_PATCH, BK = VIT__WG_BK(T);
@@ -1334,34 +1353,34 @@ static vit_status vit__gemm_wgmma_launch(vit__gemm_args g, int split, vit_model 
     else if (S && g.act != VIT__ACT_SWIGLU) // (SwiGLU's outputs go out from registers)
         VIT__TRY(vit__tensor_map(m, &mo, g.out, g.M, g.N, 64, OUT == VIT__OUT_RESIDUAL ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : ty));
     int items = tiles * split, grid = items < m->cuda->sm_count ? items : m->cuda->sm_count;
-    VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__linear_wgmma_kernel<T, BN, OUT, PP>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__WG_SMEM(BN, S)));
-    VIT__CUDA_TRY(m, vit__launch(m, vit__linear_wgmma_kernel<T, BN, OUT, PP>, grid, 384, VIT__WG_SMEM(BN, S), st, ma, mb, mo, g));
+    VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__linear_wgmma_kernel<T, BN, OUT, ACT, PP>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__WG_SMEM(BN, S)));
+    VIT__CUDA_TRY(m, vit__launch(m, vit__linear_wgmma_kernel<T, BN, OUT, ACT, PP>, grid, 384, VIT__WG_SMEM(BN, S), st, ma, mb, mo, g));
     vit__ran_set(ran, PP ? VIT__RAN_PP128 : BN == 256 ? VIT__RAN_WGMMA256 : BN == 64 ? VIT__RAN_WGMMA64 : VIT__RAN_WGMMA128, split, 12);
     return VIT__SPLIT_DONE(T, OUT, g, split, m, st);
 }
 
 // fp32: the FMA SGEMM
-template <int OUT>
+template <int OUT, int ACT>
 static vit_status vit__linear_go(const vit__gemm_args &g, vit_model *m, cudaStream_t st, const vit__force *f, vit__ran *ran, float *) {
-    if (g.K % 4 == 0 && vit__aligned16(g.a) && vit__aligned16(g.w)) return vit__gemm_fma_launch<OUT, 0, true>(g, m, st, f, ran);
-    return vit__gemm_fma_launch<OUT, 0, false>(g, m, st, f, ran);
+    if (g.K % 4 == 0 && vit__aligned16(g.a) && vit__aligned16(g.w)) return vit__gemm_fma_launch<OUT, ACT, 0, true>(g, m, st, f, ran);
+    return vit__gemm_fma_launch<OUT, ACT, 0, false>(g, m, st, f, ran);
 }
 
 // bf16/fp16: wgmma where the binary and GPU have it and the shapes suit TMA
 // (K, N multiples of 8, 16-byte aligned operands), else mma.sync.
-template <int OUT, typename T>
+template <int OUT, int ACT, typename T>
 static vit_status vit__linear_go(const vit__gemm_args &g, vit_model *m, cudaStream_t st, const vit__force *f, vit__ran *ran, T *) {
     int vec = g.K % 8 == 0 && vit__aligned16(g.a) && vit__aligned16(g.w);
     int path = f ? f->gemm : VIT__GEMM_AUTO;
     if (m->cuda->wgmma && vec && g.N % 8 == 0 && vit__aligned16(g.out) && path != VIT__GEMM_MMA && path != VIT__GEMM_MMA64) {
         vit__wg_plan p = vit__wg_choose(g.M, g.N, g.K, VIT__WG_BK(T), OUT, g.defer, m->cuda, f);
-        if (p.pp) return vit__gemm_wgmma_launch<T, 128, OUT, true>(g, p.split, m, st, ran);
-        if (p.bn == 256) return vit__gemm_wgmma_launch<T, 256, OUT, false>(g, p.split, m, st, ran);
-        if (p.bn == 64) return vit__gemm_wgmma_launch<T, 64, OUT, false>(g, p.split, m, st, ran);
-        return vit__gemm_wgmma_launch<T, 128, OUT, false>(g, p.split, m, st, ran);
+        if (p.pp) return vit__gemm_wgmma_launch<T, 128, OUT, ACT, true>(g, p.split, m, st, ran);
+        if (p.bn == 256) return vit__gemm_wgmma_launch<T, 256, OUT, ACT, false>(g, p.split, m, st, ran);
+        if (p.bn == 64) return vit__gemm_wgmma_launch<T, 64, OUT, ACT, false>(g, p.split, m, st, ran);
+        return vit__gemm_wgmma_launch<T, 128, OUT, ACT, false>(g, p.split, m, st, ran);
     }
-    if (vec) return vit__gemm_mma_launch<T, OUT, 0, true>(g, m, st, f, ran);
-    return vit__gemm_mma_launch<T, OUT, 1, false>(g, m, st, f, ran);
+    if (vec) return vit__gemm_mma_launch<T, OUT, ACT, 0, true>(g, m, st, f, ran);
+    return vit__gemm_mma_launch<T, OUT, ACT, 1, false>(g, m, st, f, ran);
 }
 
 // out = epilogue(inp (rows, in_dim) @ weight + bias): the GPU twin of
@@ -1388,8 +1407,10 @@ static vit_status vit__linear_do(void *out, const T *inp, const T *weight, const
     memset(&g, 0, sizeof(g));
     g.a = inp; g.w = weight; g.out = out; g.bias = bias; g.scale = scale; g.act = act; g.optype = vit__optype<T>::value;
     g.M = rows; g.N = out_dim; g.K = in_dim; g.defer = defer;
-    if (mode == VIT__OUT_RESIDUAL) return vit__linear_go<VIT__OUT_RESIDUAL>(g, m, st, f, ran, (T *)0);
-    return vit__linear_go<VIT__OUT_STORE>(g, m, st, f, ran, (T *)0);
+    if (mode == VIT__OUT_RESIDUAL) return vit__linear_go<VIT__OUT_RESIDUAL, VIT__ACT_NONE>(g, m, st, f, ran, (T *)0);
+    if (act == VIT__ACT_NONE) return vit__linear_go<VIT__OUT_STORE, VIT__ACT_NONE>(g, m, st, f, ran, (T *)0);
+    if (act == VIT__ACT_GELU) return vit__linear_go<VIT__OUT_STORE, VIT__ACT_GELU>(g, m, st, f, ran, (T *)0);
+    return vit__linear_go<VIT__OUT_STORE, VIT__ACT_RUNTIME>(g, m, st, f, ran, (T *)0);
 }
 
 template <typename T>
@@ -1400,7 +1421,7 @@ static vit_status vit__linear_cuda(void *out, const T *inp, const T *weight, con
 
 // >>op patch_embed -- CPU reference: vit__patch_embed_cpu
 
-// What the patch GEMM fuses in: vit__embed_cpu's work, done after vit__patch_embed_cpu on the CPU.
+// What the patch GEMM fuses in: vit__place_tokens's work, done after vit__patch_embed_cpu on the CPU.
 typedef struct vit__embed_fuse {
     const float *prefix; // (P, C) prefix tokens, or NULL when P is 0
     const float *pos;    // (Npos, C) position embedding, or NULL
@@ -1423,7 +1444,8 @@ __global__ void vit__prefix_kernel(float *x, const float *prefix, const float *p
 // g.ptok, also the prefix-token rows of the tokens g.out, as vit__prefix_kernel
 // (one launch fewer).
 template <typename T>
-__global__ void __launch_bounds__(256) vit__im2col_kernel(T *scratch, vit__gemm_args g) {
+__global__ void __launch_bounds__(256) vit__im2col_kernel(T *scratch, const vit__gemm_args g_in) {
+    const vit__gemm_args g = g_in; // a copy: see vit__gemm_args
     vit__pdl_wait();
     vit__pdl_launch();
     if (g.ptok) {
@@ -1487,7 +1509,7 @@ static vit_status vit__im2col_launch(H *scratch, const vit__gemm_args &g, vit_mo
 // (ViT-B/16, H100: bs 256 0.684 -> 0.356 ms, wgmma; bs 1 42 us fused, where
 // the synchronous image loads of the fused A path stall every k-step).
 // fuse NULL: tokens is (B*G*G, C), exactly vit__patch_embed_cpu's output.
-// fuse set: tokens is x (B, N, C) as vit__embed_cpu makes it: patch rows after
+// fuse set: tokens is x (B, N, C) as vit__place_tokens makes it: patch rows after
 // the P prefix tokens, + pos, and the prefix-token rows written too. patch_w
 // is (C, Cin*P*P) in T.
 template <typename T>
@@ -1502,15 +1524,15 @@ static vit_status vit__patch_embed_cuda(float *tokens, const float *images, cons
         VIT__CUDA_TRY(m, vit__launch(m, vit__prefix_kernel, grid, 256, 0, st, tokens, g.ptok, g.ptok_pos, g.tokens, g.prefix, C));
     }
     if (g.M <= 0) return VIT_OK;
-    if (sizeof(T) == 4) return vit__gemm_fma_launch<VIT__OUT_PATCH, 2, false>(g, m, st, f, ran);
+    if (sizeof(T) == 4) return vit__gemm_fma_launch<VIT__OUT_PATCH, VIT__ACT_NONE, 2, false>(g, m, st, f, ran);
     typedef typename vit__half_t<T>::type H;
     if (im2col) {
         VIT__TRY(vit__im2col_launch<H>((H *)scratch, g, m, st));
         g.a = scratch;
-        return vit__linear_go<VIT__OUT_PATCH>(g, m, st, f, ran, (H *)0);
+        return vit__linear_go<VIT__OUT_PATCH, VIT__ACT_NONE>(g, m, st, f, ran, (H *)0);
     }
-    if (g.K % 8 == 0 && vit__aligned16(patch_w)) return vit__gemm_mma_launch<H, VIT__OUT_PATCH, 2, true>(g, m, st, f, ran);
-    return vit__gemm_mma_launch<H, VIT__OUT_PATCH, 2, false>(g, m, st, f, ran);
+    if (g.K % 8 == 0 && vit__aligned16(patch_w)) return vit__gemm_mma_launch<H, VIT__OUT_PATCH, VIT__ACT_NONE, 2, true>(g, m, st, f, ran);
+    return vit__gemm_mma_launch<H, VIT__OUT_PATCH, VIT__ACT_NONE, 2, false>(g, m, st, f, ran);
 }
 
 // >>op layernorm -- CPU reference: vit__layernorm_cpu
@@ -1798,9 +1820,9 @@ static vit_status vit__patch_ln_cuda(T *xn, float *x, const float *images, const
     memset(&gs, 0, sizeof(gs));
     gs.a = scratch; gs.w = patch_w; gs.out = scratch; gs.M = M; gs.N = C; gs.K = K; gs.defer = 1; // out: unused, the sums go to part
     gs.optype = vit__optype<H>::value;
-    if (p.bn == 64) VIT__TRY((vit__gemm_wgmma_launch<H, 64, VIT__OUT_STORE, false>(gs, p.split, m, st, ran)));
-    else if (p.bn == 256) VIT__TRY((vit__gemm_wgmma_launch<H, 256, VIT__OUT_STORE, false>(gs, p.split, m, st, ran)));
-    else VIT__TRY((vit__gemm_wgmma_launch<H, 128, VIT__OUT_STORE, false>(gs, p.split, m, st, ran)));
+    if (p.bn == 64) VIT__TRY((vit__gemm_wgmma_launch<H, 64, VIT__OUT_STORE, VIT__ACT_NONE, false>(gs, p.split, m, st, ran)));
+    else if (p.bn == 256) VIT__TRY((vit__gemm_wgmma_launch<H, 256, VIT__OUT_STORE, VIT__ACT_NONE, false>(gs, p.split, m, st, ran)));
+    else VIT__TRY((vit__gemm_wgmma_launch<H, 128, VIT__OUT_STORE, VIT__ACT_NONE, false>(gs, p.split, m, st, ran)));
     res.split = p.split;
     VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<T, true, true>, dim3((unsigned)((rows + 1) / 2)), 64, 0, st, xn, x, ln_w, ln_b, rows, C, (size_t)C,
                                  (size_t)C, eps, res));
@@ -2364,43 +2386,50 @@ __global__ void __launch_bounds__(256) vit__head_kernel(float *logits, const flo
     vit__pdl_wait();
     vit__pdl_launch();
     if (k >= K) return;
-    float tot[8];
+    float acc[8];
+    // chunk ch of head h's weights (the first head's first chunks from registers) . the same of p
+    auto dot = [&](float &a, const float *p, const TW *wh, int h) {
+        auto chunk = [&](uint4 wv, int ch) {
+            const TW *we = (const TW *)&wv;
 #pragma unroll
-    for (int j = 0; j < 8; j++) tot[j] = 0.0f;
-    for (int h = 0; h < heads; h++) {
-        const TW *wh = wk + (size_t)h * K * C;
-#pragma unroll
-        for (int j = 0; j < 8; j++) {
-            float acc = 0.0f;
-            if (j >= nb) continue;
-            const float *p = pooled + ((size_t)h * B + b0 + j) * C;
-            if (VEC) {
-                auto dot = [&](uint4 wv, int ch) { // chunk ch of the weights . the same of the pooled row
-                    const TW *we = (const TW *)&wv;
-#pragma unroll
-                    for (int e = 0; e < E; e += 4) {
-                        float4 pv = *(const float4 *)(p + ch * E + e);
-                        acc = fmaf(pv.x, vit__f32(we[e]), acc);
-                        acc = fmaf(pv.y, vit__f32(we[e + 1]), acc);
-                        acc = fmaf(pv.z, vit__f32(we[e + 2]), acc);
-                        acc = fmaf(pv.w, vit__f32(we[e + 3]), acc);
-                    }
-                };
+            for (int e = 0; e < E; e += 4) {
+                float4 pv = *(const float4 *)(p + ch * E + e);
+                a = fmaf(pv.x, vit__f32(we[e]), a);
+                a = fmaf(pv.y, vit__f32(we[e + 1]), a);
+                a = fmaf(pv.z, vit__f32(we[e + 2]), a);
+                a = fmaf(pv.w, vit__f32(we[e + 3]), a);
+            }
+        };
+        if (VEC) {
+            if (h == 0) {
 #pragma unroll
                 for (int i = 0; i < WV; i++)
-                    if (lane + 32 * i < nch) dot(h == 0 ? wr[i] : __ldg((const uint4 *)wh + lane + 32 * i), lane + 32 * i);
-                for (int ch = lane + 32 * WV; ch < nch; ch += 32) dot(__ldg((const uint4 *)wh + ch), ch);
-            } else {
-                for (int c = lane; c < C; c += 32) acc = fmaf(p[c], vit__f32(wh[c]), acc);
+                    if (lane + 32 * i < nch) chunk(wr[i], lane + 32 * i);
             }
-            float v = vit__warp_sum(acc) + (bias ? bias[(size_t)h * K + k] : 0.0f);
-            tot[j] = h ? tot[j] + v : v;
+            for (int ch = lane + (h == 0 ? 32 * WV : 0); ch < nch; ch += 32) chunk(__ldg((const uint4 *)wh + ch), ch);
+        } else {
+            for (int c = lane; c < C; c += 32) a = fmaf(p[c], vit__f32(wh[c]), a);
         }
-    }
-    if (lane < nb) {
-        float v = tot[0];
+    };
 #pragma unroll
-        for (int j = 1; j < 8; j++) v = lane == j ? tot[j] : v;
+    for (int j = 0; j < 8; j++) {
+        acc[j] = 0.0f;
+        if (j >= nb) continue;
+        dot(acc[j], pooled + (size_t)(b0 + j) * C, wk, 0);
+        acc[j] = vit__warp_sum(acc[j]) + (bias ? bias[k] : 0.0f);
+    }
+    for (int h = 1; h < heads; h++) // the other heads' logits, added in head order
+#pragma unroll
+        for (int j = 0; j < 8; j++) {
+            if (j >= nb) continue;
+            float a = 0.0f;
+            dot(a, pooled + ((size_t)h * B + b0 + j) * C, wk + (size_t)h * K * C, h);
+            acc[j] += vit__warp_sum(a) + (bias ? bias[(size_t)h * K + k] : 0.0f);
+        }
+    if (lane < nb) {
+        float v = acc[0];
+#pragma unroll
+        for (int j = 1; j < 8; j++) v = lane == j ? acc[j] : v;
         logits[(size_t)(b0 + lane) * K + k] = heads > 1 ? v * (1.0f / (float)heads) : v;
     }
 }

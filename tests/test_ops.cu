@@ -350,7 +350,7 @@ static void test_linear_ln(vit_model *m, int rows, int in, int C, int layer_scal
     if (dls.p) dfree(dls);
 }
 
-// ---- patch embedding: plain (= vit__patch_embed_cpu) and fused (= + vit__embed_cpu:
+// ---- patch embedding: plain (= vit__patch_embed_cpu) and fused (= + vit__place_tokens:
 // npre prefix tokens, position rows covering them when pec)
 template <typename T>
 static void test_patch(vit_model *m, int B, int Cin, int S, int P, int C, int npre, int pec) {
@@ -370,12 +370,12 @@ static void test_patch(vit_model *m, int B, int Cin, int S, int P, int C, int np
     char name[200];
     snprintf(name, sizeof(name), "patch_embed %s %s B=%d Cin=%d S=%d P=%d C=%d", dname<T>(), gemm_name(ran.kernel), B, Cin, S, P, C);
     check(name, st, m, got, ref, nt, tol<T>(), tol<T>(), guard_ok(dout));
-    // fused: x = [prefix tokens | patch tokens] + pos, checked against vit__embed_cpu on the plain CPU tokens
+    // fused: x = [prefix tokens | patch tokens] + pos, checked against vit__place_tokens on the plain CPU tokens
     int npos = N - (pec ? 0 : npre);
     float *pre = hrand((size_t)(npre ? npre : 1) * C, 1.0f), *pos = hrand((size_t)npos * C, 1.0f);
     size_t nx = (size_t)B * N * C;
     float *want = (float *)malloc(nx * sizeof(float));
-    vit__embed_cpu(want, ref, npre ? pre : NULL, npre, pos, pec, B, G * G, C);
+    vit__place_tokens(want, ref, npre ? pre : NULL, npre, pos, pec, B, G * G, C);
     dbuf dpre = dupload<float>(pre, (size_t)(npre ? npre : 1) * C), dpos = dupload<float>(pos, (size_t)npos * C), dx = dalloc(nx * sizeof(float));
     vit__embed_fuse fz;
     fz.prefix = npre ? (const float *)dpre.p : NULL; fz.pos = (const float *)dpos.p; fz.tokens = N; fz.num_prefix = npre; fz.pos_prefix = pec;

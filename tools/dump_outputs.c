@@ -3,8 +3,9 @@
 // build it against the old and the new vit.h, run both, compare with cmp.
 //
 //   cc -O3 -march=native -ffp-contract=fast -fopenmp -I DIR tools/dump_outputs.c -o dump -lm
-//   nvcc -O3 -x cu -I DIR tools/dump_outputs.c -o dump       (GPU: every dtype, batch 1 and 3)
-//   dump OUT.bin tests/data/ref/*/
+//   nvcc -O3 -x cu -I DIR tools/dump_outputs.c -o dump  (GPU too: every dtype at max_batch 1, 3, 64)
+//   dump OUTDIR tests/data/ref/*/
+// One file per case and run: OUTDIR/<case>_<device>_<dtype>_<max_batch>.bin.
 // Images: the reference inputs (io.bin). Exit 1 when a case fails to load or run.
 #define VIT_IMPLEMENTATION
 #include "vit.h"
@@ -13,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int dump(FILE *f, const char *dir, vit_device dev, vit_dtype dt, int max_batch) {
+static int dump(const char *outdir, const char *dir, vit_device dev, vit_dtype dt, int max_batch) {
     char path[1024];
     reference r;
     memset(&r, 0, sizeof(r));
@@ -34,8 +35,13 @@ static int dump(FILE *f, const char *dir, vit_device dev, vit_dtype dt, int max_
     if (ok && r.k > 0 && vit_forward(m, r.input, r.n, out + nf) != VIT_OK) ok = 0;
     if (!ok && m) fprintf(stderr, "%s: run: %s\n", dir, vit_last_error(m));
     if (ok) {
-        fprintf(f, "%s dev %d dtype %d batch %d\n", dir, (int)dev, (int)dt, max_batch);
-        fwrite(out, sizeof(float), nf + nl, f);
+        const char *end = dir + strlen(dir), *base;
+        while (end > dir && end[-1] == '/') end--;
+        for (base = end; base > dir && base[-1] != '/'; base--) {}
+        snprintf(path, sizeof(path), "%s/%.*s_%d_%d_%d.bin", outdir, (int)(end - base), base, (int)dev, (int)dt, max_batch);
+        FILE *f = fopen(path, "wb");
+        ok = f && fwrite(out, sizeof(float), nf + nl, f) == nf + nl;
+        if (f) fclose(f);
     }
     free(out);
     vit_free(m);
@@ -44,9 +50,8 @@ static int dump(FILE *f, const char *dir, vit_device dev, vit_dtype dt, int max_
 }
 
 int main(int argc, char **argv) {
-    if (argc < 3) { fprintf(stderr, "usage: dump_outputs OUT.bin DIR...\n"); return 2; }
-    FILE *f = fopen(argv[1], "wb");
-    if (!f) return 2;
+    if (argc < 3) { fprintf(stderr, "usage: dump_outputs OUTDIR DIR...\n"); return 2; }
+    const char *f = argv[1];
     int ok = 1;
     for (int i = 2; i < argc; i++) {
         ok &= dump(f, argv[i], VIT_DEVICE_CPU, VIT_DTYPE_F32, 0);
@@ -59,6 +64,5 @@ int main(int argc, char **argv) {
         }
 #endif
     }
-    fclose(f);
     return ok ? 0 : 1;
 }
