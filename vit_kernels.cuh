@@ -23,6 +23,16 @@
       compute dtype; LayerNorm outputs, qkv, attention output and the MLP hidden
       activations are in the compute dtype. Accumulation is always fp32.
 
+   EPILOGUES
+      Every GEMM ends in one epilogue: + bias, an activation, then an output
+      mode. The output mode (store in the compute dtype, add into the fp32
+      residual stream, scatter patch tokens, or fp32 split-K partial sums) is
+      a template parameter; the activation (none, GELU, tanh GELU, QuickGELU,
+      SwiGLU over (gate, up) column pairs) is vit__epi_apply in vit.h, the
+      same function the CPU reference calls. Kernels are instantiated for no
+      activation, GELU, and a third instance that switches on the others at
+      run time (see VIT__ACT_RUNTIME for why not one instance for all).
+
    MEMORY
       vit_load makes two device allocations: the weights and an activation arena
       for max_batch images (input images, x, xn, qkv/hidden, pooled, outputs,
