@@ -27,6 +27,9 @@
         allocation, activations in one arena sized for max_batch; the forward
         pass is captured as a CUDA graph the first time each batch size is
         seen (that first call allocates the graph), then replayed.
+      - Residual adds (x += scale * f(x)) are fused multiply-adds (fmaf) on the
+        CPU and the GPU alike, whatever the compiler's contraction setting
+        (without FMA hardware fmaf is a libm call, once per output element).
       - Deterministic: the same input gives bit-identical output for any thread
         count (every output element is summed by one thread in a fixed order).
       - Does NOT: train, run hybrid (CNN stem) ViTs, register tokens, qk-norm,
@@ -1543,6 +1546,11 @@ static vit_status vit__infer_config(vit__loader *L, vit_config *c, const vit__st
 
 // --- weight layout: walked twice, once to count floats and once to place them ---
 
+// fc2's input width: M, or with SwiGLU (fc1's columns in (gate, up) pairs) M / 2.
+static size_t vit__mlp_hidden(const vit_model *m) {
+    return (size_t)m->cfg.mlp_dim / (m->act == VIT__ACT_SWIGLU ? 2 : 1);
+}
+
 typedef struct vit__bump {
     float *base;  // NULL while counting
     size_t used;
@@ -1574,7 +1582,7 @@ static void vit__layout(vit_model *m, vit__bump *b, int has_pre, int has_norm) {
         k->ls2 = c->layer_scale ? vit__take(b, C) : NULL;
         k->ln2_w = vit__take(b, C); k->ln2_b = vit__take(b, C);
         k->fc1_w = vit__take(b, C * M); k->fc1_b = vit__take(b, M);
-        k->fc2_w = vit__take(b, M * C); k->fc2_b = vit__take(b, C);
+        k->fc2_w = vit__take(b, vit__mlp_hidden(m) * C); k->fc2_b = vit__take(b, C);
     }
     m->norm_w = has_norm ? vit__take(b, C) : NULL;
     m->norm_b = has_norm ? vit__take(b, C) : NULL;
@@ -1634,7 +1642,7 @@ static vit_status vit__load_weights(vit__loader *L, vit_model *m, int pass) {
             {"norm2.bias", "layernorm_after.bias", k->ln2_b, C, 0, 0, 0},
             {"mlp.fc1.weight", "intermediate.dense.weight", k->fc1_w, M, C, 1, 0},
             {"mlp.fc1.bias", "intermediate.dense.bias", k->fc1_b, M, 0, 0, 1},
-            {"mlp.fc2.weight", "output.dense.weight", k->fc2_w, C, M, 1, 0},
+            {"mlp.fc2.weight", "output.dense.weight", k->fc2_w, C, (long long)vit__mlp_hidden(m), 1, 0},
             {"mlp.fc2.bias", "output.dense.bias", k->fc2_b, C, 0, 0, 1},
         };
         for (size_t i = 0; i < sizeof(items) / sizeof(items[0]); i++) {
@@ -2443,6 +2451,7 @@ static vit__attn_args vit__attn_self(void *out, const void *qkv, int B, int N, i
     a.v = (const char *)qkv + 2 * (size_t)C * esize;
     a.ldo = (size_t)C; a.ldq = a.ldk = 3 * (size_t)C;
     a.bso = (size_t)N * C; a.bsq = a.bsk = (size_t)N * 3 * C;
+    VIT_ASSERT(H > 0 && C % H == 0);
     a.B = B; a.Nq = a.Nk = N; a.H = H; a.D = C / H;
     return a;
 }
@@ -2494,6 +2503,7 @@ static void vit__attention_cpu(const vit__attn_args *a, float *scratch, int nthr
 static void vit__pool_cpu(float *pooled, const float *x, int B, int N, int C, vit_pool pool, int prefix, int heads,
                           const float *fc_norm_w, const float *fc_norm_b, float eps, int nthreads) {
     size_t BC = (size_t)B * C;
+    VIT_ASSERT(heads >= 1 && (heads == 1 || (pool == VIT_POOL_TOKEN && heads <= prefix)));
     (void)nthreads;
     VIT__PARALLEL_FOR(nthreads)
     for (int b = 0; b < B; b++) {
@@ -2554,7 +2564,7 @@ static void vit__forward_host(vit_model *m, const float *images, int B) {
         vit__linear_cpu(m->x, m->attn, k->proj_w, k->proj_b, rows, C, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, k->ls1, nt);
         vit__layernorm_cpu(m->xn, m->x, k->ln2_w, k->ln2_b, rows, C, (size_t)C, c->eps, nt);
         vit__linear_cpu(m->big, m->xn, k->fc1_w, k->fc1_b, rows, C, M, VIT__OUT_STORE, m->act, NULL, nt);
-        vit__linear_cpu(m->x, m->big, k->fc2_w, k->fc2_b, rows, m->act == VIT__ACT_SWIGLU ? M / 2 : M, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, k->ls2, nt);
+        vit__linear_cpu(m->x, m->big, k->fc2_w, k->fc2_b, rows, (int)vit__mlp_hidden(m), C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, k->ls2, nt);
     }
     if (m->norm_w) {
         if (c->pool == VIT_POOL_TOKEN) // only the pooled prefix tokens are read after the norm

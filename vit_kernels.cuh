@@ -18,7 +18,7 @@
                      at small batches)                           register tiles, 16 queries
                                                                  per warp)
       Matrices are stored in the compute dtype as (out, in) row-major (K-major),
-      every vector (biases, LayerNorm, layer scale, cls/pos embeddings) in fp32,
+      every vector (biases, LayerNorm, layer scale, prefix tokens, position embeddings) in fp32,
       all in ONE device allocation. The residual stream x is fp32 for every
       compute dtype; LayerNorm outputs, qkv, attention output and the MLP hidden
       activations are in the compute dtype. Accumulation is always fp32.
@@ -281,12 +281,6 @@ static __device__ __forceinline__ void vit__store2(__half *o, float a, float b) 
 
 template <int V> struct vit__int { static constexpr int value = V; }; // a compile-time int for generic lambdas
 
-// CALL(A), A the epilogue's activation as a compile-time constant (so that
-// vit__epi_apply's switch folds away), chosen once per tile at run time. Only
-// stored outputs take an activation (the launchers refuse others). A macro
-// rather than a generic lambda: a lambda capturing a kernel's parameters by
-// reference makes them addressable, and the fp32 SGEMM then reloaded them
-// inside its main loop (H100: 15% slower).
 // The GEMM kernels' ACT template parameter: the epilogue's activation. Today's
 // models' (none, GELU) are compile-time constants, so their epilogues compile
 // to what they were before activations were a choice; any other activation
@@ -1369,9 +1363,20 @@ static vit_status vit__gemm_wgmma_launch(vit__gemm_args g, int split, vit_model 
     return VIT__SPLIT_DONE(T, OUT, g, split, m, st);
 }
 
+// What no kernel computes yet: operands of another type than the kernels' T
+// (e4m3), dequantisation scales. Refused, never ignored.
+template <typename T>
+static vit_status vit__gemm_refuse(const vit__gemm_args &g, vit_model *m) {
+    if (g.optype != vit__optype<T>::value || g.a_scale || g.w_scale)
+        return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "GEMM: operand type %d%s: no kernel for it yet", g.optype,
+                         g.a_scale || g.w_scale ? " with dequantisation scales" : "");
+    return VIT_OK;
+}
+
 // fp32: the FMA SGEMM
 template <int OUT, int ACT>
 static vit_status vit__linear_go(const vit__gemm_args &g, vit_model *m, cudaStream_t st, const vit__force *f, vit__ran *ran, float *) {
+    VIT__TRY(vit__gemm_refuse<float>(g, m));
     if (g.K % 4 == 0 && vit__aligned16(g.a) && vit__aligned16(g.w)) return vit__gemm_fma_launch<OUT, ACT, 0, true>(g, m, st, f, ran);
     return vit__gemm_fma_launch<OUT, ACT, 0, false>(g, m, st, f, ran);
 }
@@ -1380,6 +1385,7 @@ static vit_status vit__linear_go(const vit__gemm_args &g, vit_model *m, cudaStre
 // (K, N multiples of 8, 16-byte aligned operands), else mma.sync.
 template <int OUT, int ACT, typename T>
 static vit_status vit__linear_go(const vit__gemm_args &g, vit_model *m, cudaStream_t st, const vit__force *f, vit__ran *ran, T *) {
+    VIT__TRY(vit__gemm_refuse<T>(g, m));
     int vec = g.K % 8 == 0 && vit__aligned16(g.a) && vit__aligned16(g.w);
     int path = f ? f->gemm : VIT__GEMM_AUTO;
     if (m->cuda->wgmma && vec && g.N % 8 == 0 && vit__aligned16(g.out) && path != VIT__GEMM_MMA && path != VIT__GEMM_MMA64) {
@@ -1412,6 +1418,8 @@ static vit_status vit__linear_do(void *out, const T *inp, const T *weight, const
         return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "linear: an activation on a residual GEMM");
     if (act == VIT__ACT_SWIGLU && out_dim % 2)
         return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "linear: SwiGLU over %d columns (gate/up pairs need an even count)", out_dim);
+    if (scale && mode != VIT__OUT_RESIDUAL) // (the kernels read a scale only there; the split-K reduction has no activation there)
+        return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "linear: a layer scale on a stored output");
     if (rows <= 0 || in_dim <= 0 || out_dim <= 0) return VIT_OK;
     vit__gemm_args g;
     memset(&g, 0, sizeof(g));
@@ -1539,6 +1547,7 @@ static vit_status vit__patch_embed_cuda(float *tokens, const float *images, cons
     if (im2col) {
         VIT__TRY(vit__im2col_launch<H>((H *)scratch, g, m, st));
         g.a = scratch;
+        g.optype = vit__optype<H>::value;
         return vit__linear_go<VIT__OUT_PATCH, VIT__ACT_NONE>(g, m, st, f, ran, (H *)0);
     }
     if (g.K % 8 == 0 && vit__aligned16(patch_w)) return vit__gemm_mma_launch<H, VIT__OUT_PATCH, VIT__ACT_NONE, 2, true>(g, m, st, f, ran);
@@ -1557,7 +1566,7 @@ typedef struct vit__residual {
     const float *scale;   // (C) layer scale or NULL
     // tokens > 0: the patch GEMM's sums instead (vit__patch_ln_cuda). Row r =
     // (b, t) of x is patch row b * gg + t - prefix of part, + bias + pos row
-    // t - prefix (x itself not read); class-token rows (t < prefix, already in
+    // t - prefix (x itself not read); prefix-token rows (t < prefix, already in
     // x) are only normalised.
     const float *pos;     // (gg, C) or NULL
     int tokens, prefix, gg;
@@ -1831,7 +1840,6 @@ static vit_status vit__patch_ln_cuda(T *xn, float *x, const float *images, const
     gs.a = scratch; gs.w = patch_w; gs.out = scratch; gs.M = M; gs.N = C; gs.K = K; gs.defer = 1; // out: unused, the sums go to part
     gs.optype = vit__optype<H>::value;
     if (p.bn == 64) VIT__TRY((vit__gemm_wgmma_launch<H, 64, VIT__OUT_STORE, VIT__ACT_NONE, false>(gs, p.split, m, st, ran)));
-    else if (p.bn == 256) VIT__TRY((vit__gemm_wgmma_launch<H, 256, VIT__OUT_STORE, VIT__ACT_NONE, false>(gs, p.split, m, st, ran)));
     else VIT__TRY((vit__gemm_wgmma_launch<H, 128, VIT__OUT_STORE, VIT__ACT_NONE, false>(gs, p.split, m, st, ran)));
     res.split = p.split;
     VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<T, true, true>, dim3((unsigned)((rows + 1) / 2)), 64, 0, st, xn, x, ln_w, ln_b, rows, C, (size_t)C,
@@ -2677,7 +2685,7 @@ static vit_status vit__upload_all(vit_model *m, vit__uploader *u) {
         VIT__UPV(d->ln2_b, h->ln2_b, C);
         VIT__TRY(vit__up(u, &d->fc1_w, h->fc1_w, C, M, VIT__UP_LINEAR));
         VIT__UPV(d->fc1_b, h->fc1_b, M);
-        VIT__TRY(vit__up(u, &d->fc2_w, h->fc2_w, M, C, VIT__UP_LINEAR));
+        VIT__TRY(vit__up(u, &d->fc2_w, h->fc2_w, vit__mlp_hidden(m), C, VIT__UP_LINEAR));
         VIT__UPV(d->fc2_b, h->fc2_b, C);
     }
     VIT__UPV(s->norm_w, m->norm_w, C);

@@ -276,20 +276,37 @@ static void test_linear(vit_model *m, int rows, int in, int out, vit__out mode, 
 }
 
 // What the GEMM launcher refuses: an activation on a residual GEMM, SwiGLU
-// over an odd column count, an unknown activation.
+// over an odd column count, an unknown activation, a layer scale on a stored
+// output; and the GEMM dispatch: another operand type than the kernels' or
+// dequantisation scales (no kernel takes them yet).
 template <typename T>
 static void test_linear_refusals(vit_model *m) {
     dbuf d = dalloc(64 * 64 * 4);
-    struct { vit__out mode; vit__act act; int out; vit_status want; const char *what; } cases[] = {
-        {VIT__OUT_RESIDUAL, VIT__ACT_GELU, 16, VIT_ERROR_UNSUPPORTED, "residual + gelu"},
-        {VIT__OUT_STORE, VIT__ACT_SWIGLU, 15, VIT_ERROR_INVALID_ARGUMENT, "swiglu over 15 columns"},
-        {VIT__OUT_STORE, VIT__ACT_COUNT, 16, VIT_ERROR_INVALID_ARGUMENT, "activation out of range"},
-        {VIT__OUT_PATCH, VIT__ACT_NONE, 16, VIT_ERROR_INVALID_ARGUMENT, "patch mode through linear"},
+    struct { vit__out mode; vit__act act; int out, scale; vit_status want; const char *what; } cases[] = {
+        {VIT__OUT_RESIDUAL, VIT__ACT_GELU, 16, 0, VIT_ERROR_UNSUPPORTED, "residual + gelu"},
+        {VIT__OUT_STORE, VIT__ACT_SWIGLU, 15, 0, VIT_ERROR_INVALID_ARGUMENT, "swiglu over 15 columns"},
+        {VIT__OUT_STORE, VIT__ACT_COUNT, 16, 0, VIT_ERROR_INVALID_ARGUMENT, "activation out of range"},
+        {VIT__OUT_PATCH, VIT__ACT_NONE, 16, 0, VIT_ERROR_INVALID_ARGUMENT, "patch mode through linear"},
+        {VIT__OUT_STORE, VIT__ACT_SWIGLU, 16, 1, VIT_ERROR_INVALID_ARGUMENT, "a layer scale on a stored output"},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        vit_status st = vit__linear_cuda<T>(d.p, (const T *)d.p, (const T *)d.p, NULL, 4, 16, cases[i].out, cases[i].mode, cases[i].act, NULL, m, 0);
+        vit_status st = vit__linear_cuda<T>(d.p, (const T *)d.p, (const T *)d.p, NULL, 4, 16, cases[i].out, cases[i].mode, cases[i].act,
+                                            cases[i].scale ? (const float *)d.p : NULL, m, 0);
         int ok = st == cases[i].want && cudaDeviceSynchronize() == cudaSuccess;
         printf("%s linear %s refuses %s: %s\n", ok ? "OK" : "NOT OK", dname<T>(), cases[i].what, vit_status_string(st));
+        if (ok) passed++; else failed++;
+    }
+    for (int c = 0; c < 3; c++) {
+        vit__gemm_args g;
+        memset(&g, 0, sizeof(g));
+        g.a = d.p; g.w = d.p; g.out = d.p; g.M = 4; g.N = 16; g.K = 16;
+        g.optype = c == 0 ? (int)VIT__OP_E4M3 : (int)vit__optype<T>::value;
+        g.a_scale = c == 1 ? (const float *)d.p : NULL;
+        g.w_scale = c == 2 ? (const float *)d.p : NULL;
+        vit_status st = vit__linear_go<VIT__OUT_STORE, VIT__ACT_NONE>(g, m, 0, NULL, NULL, (T *)0);
+        int ok = st == VIT_ERROR_UNSUPPORTED && cudaDeviceSynchronize() == cudaSuccess;
+        printf("%s GEMM %s refuses %s: %s\n", ok ? "OK" : "NOT OK", dname<T>(), c == 0 ? "e4m3 operands" : c == 1 ? "row dequantisation scales" : "column dequantisation scales",
+               vit_status_string(st));
         if (ok) passed++; else failed++;
     }
     dfree(d);
