@@ -178,9 +178,17 @@ typedef enum vit_dtype {
 } vit_dtype;
 
 typedef enum vit_pool {
-    VIT_POOL_TOKEN = 0, // the class token
-    VIT_POOL_AVG        // mean of the patch tokens
+    VIT_POOL_TOKEN = 0, // the class token (with a distillation token: the mean of the two)
+    VIT_POOL_AVG,       // mean of the patch tokens
+    VIT_POOL_MAP        // attention pooling: learned latent queries over all tokens (SigLIP MAP head)
 } vit_pool;
+
+typedef enum vit_act {
+    VIT_ACT_GELU = 0,   // exact (erf) GELU: timm, HF 'gelu'
+    VIT_ACT_GELU_TANH,  // tanh GELU: HF 'gelu_pytorch_tanh' / 'gelu_new', timm GELUTanh
+    VIT_ACT_QUICK_GELU, // x sigmoid(1.702 x): OpenAI CLIP
+    VIT_ACT_SWIGLU      // silu(gate) * up (DINOv2 giant): mlp_dim counts both halves
+} vit_act;
 
 typedef enum vit_interp {
     VIT_INTERP_BICUBIC = 0,
@@ -190,7 +198,8 @@ typedef enum vit_interp {
 
 typedef enum vit_resize {
     VIT_RESIZE_SHORTER_CROP = 0, // timm: shorter side to floor(S / crop_pct), center crop S x S
-    VIT_RESIZE_SQUARE            // Hugging Face ViTImageProcessor: straight to S x S
+    VIT_RESIZE_SQUARE,           // Hugging Face ViTImageProcessor, SiglipImageProcessor: straight to H x W
+    VIT_RESIZE_SHORTER_CROP_HF   // Hugging Face CLIPImageProcessor, BitImageProcessor: shortest edge, center crop (floored offsets)
 } vit_resize;
 
 typedef enum vit_source {
@@ -216,10 +225,16 @@ typedef struct vit_options {
     const char *config_json;// vit_load_memory: config.json text (default: none)
     size_t config_json_size;// bytes of config_json (default: strlen(config_json))
     vit_allocator allocator;// host allocator (default: VIT_MALLOC/VIT_FREE)
+    int image_height;       // run at this input height, a multiple of the patch size (default: the checkpoint's)
+    int image_width;        // likewise the width; the position embedding is resampled once, at load
 } vit_options;
 
 typedef struct vit_config {
-    int image_size;     // S
+    int image_size;     // S when the input is square, else 0 (use image_height/image_width)
+    int image_height;   // the input the model runs at (vit_options.image_height, else the checkpoint's)
+    int image_width;
+    int native_height;  // the checkpoint's own input size (its position embedding's grid times P)
+    int native_width;
     int patch_size;     // P
     int in_chans;       // image channels
     int dim;            // C
@@ -227,17 +242,24 @@ typedef struct vit_config {
     int num_heads;      // H
     int mlp_dim;        // M
     int num_classes;    // K (0: no head, only vit_embed works)
-    int num_tokens;     // N = (S/P)^2 + class_token
+    int num_tokens;     // N = (H/P)(W/P) + num_prefix
+    int num_prefix;     // tokens before the patches: class, distillation and register tokens, in that order
     int class_token;    // 1 when a class token is prepended
-    int pos_embed_class;// 1 when pos_embed also covers the class token (timm no_embed_class=False)
+    int distilled;      // 1 when a distillation token follows it (DeiT: logits = mean of two heads)
+    int num_registers;  // register tokens (DINOv2 with registers)
+    int pos_embed_class;// 1 when the position embedding also covers the class token (timm no_embed_class=False, HF)
     vit_pool pool;      // pre-logits pooling
     int fc_norm;        // 1: LayerNorm after pooling (timm 'avg'), 0: LayerNorm before pooling
     int pre_norm;       // 1: LayerNorm before the blocks (timm norm_pre, CLIP style)
-    int layer_scale;    // 1: blocks scale their branches (timm ls1/ls2)
-    float eps;          // LayerNorm epsilon (timm 1e-6, HF 1e-12)
+    int layer_scale;    // 1: blocks scale their branches (timm ls1/ls2, HF DINOv2 layer_scale)
+    int qk_norm;        // 1: LayerNorm on each head's queries and keys (timm qk_norm)
+    vit_act act;        // the MLP's activation
+    int projection;     // 1: the head is an image projection (CLIP): vit_forward gives embeddings, not logits
+    float eps;          // LayerNorm epsilon (timm 1e-6, timm CLIP 1e-5, HF from config.json)
     float mean[3];      // preprocessing: per-channel mean of [0,1] pixels
     float std[3];       // preprocessing: per-channel std
-    float crop_pct;     // preprocessing: center crop fraction (timm), 1 for HF
+    float crop_pct;     // preprocessing: center crop fraction (timm), crop / shortest edge for HF
+    int resize_shorter; // preprocessing, VIT_RESIZE_SHORTER_CROP_HF: the shortest edge's size at the native resolution
     vit_interp interpolation; // preprocessing: resize filter
     vit_resize resize;  // preprocessing: resize mode
     vit_source source;  // naming the weights came with
