@@ -51,8 +51,8 @@
               return 1;
           }
           const vit_config *cfg = vit_model_config(model);
-          size_t pixels = (size_t)cfg->in_chans * cfg->image_size * cfg->image_size;
-          float *image = (float *)calloc(pixels, sizeof(float));  // one normalised image (C, S, S)
+          size_t pixels = (size_t)cfg->in_chans * cfg->image_height * cfg->image_width;
+          float *image = (float *)calloc(pixels, sizeof(float));  // one normalised image (C, H, W)
           float *logits = (float *)malloc((size_t)cfg->num_classes * sizeof(float) + 1);
           st = vit_forward(model, image, 1, logits);
           if (st != VIT_OK) {
@@ -462,6 +462,8 @@ typedef struct vit__block {
     float *ln1_w, *ln1_b;   // (C)
     float *qkv_w;           // (C, 3C) -- transposed: in x out
     float *qkv_b;           // (3C)
+    float *qn_w, *qn_b;     // (D) LayerNorm of each head's queries (qk-norm), or NULL
+    float *kn_w, *kn_b;     // (D) and keys
     float *proj_w;          // (C, C)
     float *proj_b;          // (C)
     float *ls1, *ls2;       // (C) layer scale, NULL when absent
@@ -471,6 +473,18 @@ typedef struct vit__block {
     float *fc2_w;           // (M, C)
     float *fc2_b;           // (C)
 } vit__block;
+
+// Attention pooling (SigLIP's MAP head): the first latent query attends over
+// all tokens, then proj, and a residual MLP on a LayerNorm of the result.
+typedef struct vit__map {
+    float *q;               // (C) the latent's query projection (input-independent: computed at load)
+    float *kv_w, *kv_b;     // (C, 2C), (2C) keys then values
+    float *proj_w, *proj_b; // (C, C), (C)
+    float *norm_w, *norm_b; // (C)
+    float *fc1_w, *fc1_b;   // (C, Mm), (Mm)
+    float *fc2_w, *fc2_b;   // (Mm, C), (C)
+    int mlp_dim;            // Mm
+} vit__map;
 
 struct vit_model {
     vit_config cfg;
@@ -483,15 +497,16 @@ struct vit_model {
     size_t weights_count;   // floats in weights
     float *patch_w;         // (Cin*P*P, C)
     float *patch_b;         // (C)
-    float *prefix;          // (P, C) prefix tokens (class token first), or NULL
+    float *prefix;          // (P, C) prefix tokens (class, distillation, registers) with their position rows added, or NULL
     int num_prefix;         // P: tokens before the patches
-    float *pos_embed;       // (Npos, C), Npos = N, or N - P when it does not cover the prefix (no_embed_class)
+    float *pos_embed;       // (N - P, C) the patches' rows at the grid the model runs at (the prefix tokens' are folded into prefix)
     float *pre_norm_w, *pre_norm_b; // (C) or NULL
     vit__block *blocks;     // (depth)
     float *norm_w, *norm_b; // (C) or NULL (identity when fc_norm is used)
     float *fc_norm_w, *fc_norm_b; // (C) or NULL
     float *head_w;          // (heads, C, K) or NULL
     float *head_b;          // (heads, K)
+    vit__map map;           // VIT_POOL_MAP only
     int num_head;           // heads whose logits are averaged: 1 (2: DeiT's class and distillation heads)
     vit__act act;           // the MLP's activation (SwiGLU: fc1 columns in (gate, up) pairs, M = 2 x hidden)
 
@@ -937,6 +952,7 @@ typedef enum vit__dtype { VIT__DT_F32, VIT__DT_F16, VIT__DT_BF16, VIT__DT_OTHER 
 typedef struct vit__tensor {
     char name[128];         // names longer than this are never ours: kept truncated, flagged
     int name_truncated;
+    int used;               // read by the model (vit__load_weights' check pass)
     vit__dtype dtype;
     char dtype_name[16];
     int ndim;
@@ -944,6 +960,9 @@ typedef struct vit__tensor {
     const unsigned char *data;
     size_t begin, end;      // byte offsets in the data section
 } vit__tensor;
+
+// Which library wrote the file (and so how its tensors are named).
+typedef enum vit__family { VIT__FAM_TIMM = 0, VIT__FAM_HF_VIT, VIT__FAM_HF_DEIT, VIT__FAM_HF_DINOV2, VIT__FAM_HF_CLIP, VIT__FAM_HF_SIGLIP, VIT__FAM_COUNT } vit__family;
 
 typedef struct vit__loader {
     const vit_allocator *alloc;
@@ -954,8 +973,14 @@ typedef struct vit__loader {
     int cfg_root;
     vit__json pre;          // parsed preprocessor_config.json (HF), or none
     int pre_root;
-    const char *prefix;     // HF: "vit." or ""
+    const char *prefix;     // before every name but the heads': "", "vit.", "deit.", "dinov2.", "vision_model."
     int heads_override;
+    vit__family fam;
+    int dinov2_registers;   // HF Dinov2WithRegisters (its position embedding is resampled with antialiasing)
+    int pos_cover;          // prefix tokens the position embedding has rows for (the first ones)
+    int grid_h, grid_w;     // the position embedding's native patch grid
+    int num_head;           // 2: a distillation head too
+    int map_mlp;            // attention pooling's MLP width
 } vit__loader;
 
 static size_t vit__dtype_size(vit__dtype d) {
@@ -1095,19 +1120,6 @@ static const vit__tensor *vit__find(const vit__loader *L, const char *name) {
     return NULL;
 }
 
-static const vit__tensor *vit__findf(const vit__loader *L, char *buf, size_t cap, const char *fmt, ...)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-static const vit__tensor *vit__findf(const vit__loader *L, char *buf, size_t cap, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, cap, fmt, ap);
-    va_end(ap);
-    return vit__find(L, buf);
-}
-
 static void vit__shape_str(const vit__tensor *t, char *buf, size_t cap) {
     size_t w = (size_t)snprintf(buf, cap, "[");
     for (int i = 0; i < t->ndim && w < cap; i++)
@@ -1169,20 +1181,6 @@ static float vit__tensor_at(const vit__tensor *t, size_t i) {
     return f;
 }
 
-// Copies t (numel elements) into dst as fp32. With rows > 0, t is a (rows, cols)
-// matrix stored transposed as (cols, rows) at dst with row stride ld.
-static void vit__tensor_copy(float *dst, const vit__tensor *t, size_t rows, size_t cols, size_t ld) {
-    if (!t) return;
-    if (rows == 0) {
-        size_t n = 1;
-        for (int i = 0; i < t->ndim; i++) n *= (size_t)t->shape[i];
-        for (size_t i = 0; i < n; i++) dst[i] = vit__tensor_at(t, i);
-        return;
-    }
-    for (size_t r = 0; r < rows; r++)
-        for (size_t c = 0; c < cols; c++) dst[c * ld + r] = vit__tensor_at(t, r * cols + c);
-}
-
 // --- config.json ---
 
 static int vit__cfg_num(const vit__json *j, int obj, const char *key, double *out) {
@@ -1206,18 +1204,22 @@ static vit_status vit__cfg_int(vit__loader *L, const vit__json *j, int obj, cons
     return VIT_OK;
 }
 
-// img_size may be an int or [h, w]; we run square images only.
-static vit_status vit__cfg_size(vit__loader *L, const vit__json *j, int obj, const char *key, int *out) {
-    int n = vit__json_get(j, obj, key);
+// img_size / image_size / patch_size: an int or [h, w] (w NULL: must be square).
+static vit_status vit__cfg_size(vit__loader *L, const vit__json *j, int obj, const char *key, int *h, int *w) {
+    int n = vit__json_get(j, obj, key), a, b;
     if (n >= 0 && j->nodes[n].type == VIT__J_ARR) {
-        int a, b, c0 = j->nodes[n].first_child;
+        int c0 = j->nodes[n].first_child;
         if (j->nodes[n].count != 2 || !vit__json_int(j, c0, 1, VIT_MAX_DIM, &a) || !vit__json_int(j, j->nodes[c0].next, 1, VIT_MAX_DIM, &b))
             return vit__fail(L->err, VIT_ERROR_BAD_FORMAT, "config.json: '%s' must be an integer or [h, w]", key);
-        if (a != b) return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json: non-square %s [%d, %d]", key, a, b);
-        *out = a;
+        if (!w && a != b) return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json: non-square %s [%d, %d]", key, a, b);
+        *h = a;
+        if (w) *w = b;
         return VIT_OK;
     }
-    return vit__cfg_int(L, j, obj, key, 1, VIT_MAX_DIM, out);
+    a = -1;
+    vit_status st = vit__cfg_int(L, j, obj, key, 1, VIT_MAX_DIM, &a);
+    if (st == VIT_OK && a > 0) { *h = a; if (w) *w = a; }
+    return st;
 }
 
 static vit_status vit__cfg_floats(vit__loader *L, const vit__json *j, int obj, const char *key, float *out, int n_out) {
@@ -1255,12 +1257,208 @@ static void vit__cfg_interp(const vit__json *j, int obj, const char *key, vit_in
 
 // Values the config files state; -1 = not stated.
 typedef struct vit__stated {
-    int image_size, patch_size, in_chans, dim, depth, num_heads, mlp_dim, num_classes;
-    int class_token, no_embed_class, fc_norm; // -1 unknown
+    int image_h, image_w, patch_size, in_chans, dim, depth, num_heads, mlp_dim, num_classes;
+    int class_token, no_embed_class, fc_norm, reg_tokens, qk_norm; // -1 unknown, else 0/1 (reg_tokens: a count)
     int pool;                                  // -1 unknown, else vit_pool
+    int act;                                   // -1 unknown, else vit_act
+    int projection;                            // -1 unknown, else 0/1
+    int distilled;                             // -1 unknown, else 0/1
     double mlp_ratio;                          // 0 unknown
     double eps;                                // 0 unknown
 } vit__stated;
+
+// The timm architectures (timm 1.0.31's vision_transformer and deit modules),
+// made by tools/make_timm_archs.py: config.json names the architecture, but
+// the activation and LayerNorm eps are fixed in timm's source. kind: g exact
+// GELU / eps 1e-6, G exact GELU / 1e-5, q QuickGELU / 1e-5, t tanh GELU /
+// 1e-6, s SwiGLU / 1e-6, x not computed by vit.h (why says what).
+static const struct vit__timm_arch { const char *name; char kind; const char *why; } vit__timm_archs[] = {
+    {"aimv2_1b_patch14_224", 'x', "RmsNorm"},
+    {"aimv2_1b_patch14_336", 'x', "RmsNorm"},
+    {"aimv2_1b_patch14_448", 'x', "RmsNorm"},
+    {"aimv2_3b_patch14_224", 'x', "RmsNorm"},
+    {"aimv2_3b_patch14_336", 'x', "RmsNorm"},
+    {"aimv2_3b_patch14_448", 'x', "RmsNorm"},
+    {"aimv2_huge_patch14_224", 'x', "RmsNorm"},
+    {"aimv2_huge_patch14_336", 'x', "RmsNorm"},
+    {"aimv2_huge_patch14_448", 'x', "RmsNorm"},
+    {"aimv2_large_patch14_224", 'x', "RmsNorm"},
+    {"aimv2_large_patch14_336", 'x', "RmsNorm"},
+    {"aimv2_large_patch14_448", 'x', "RmsNorm"},
+    {"beit3_base_patch16_224", 'x', "MLP norm, attention output norm"},
+    {"beit3_giant_patch14_224", 'x', "MLP norm, attention output norm"},
+    {"beit3_giant_patch14_336", 'x', "MLP norm, attention output norm"},
+    {"beit3_large_patch16_224", 'x', "MLP norm, attention output norm"},
+    {"deit3_base_patch16_224", 'g', ""},
+    {"deit3_base_patch16_384", 'g', ""},
+    {"deit3_huge_patch14_224", 'g', ""},
+    {"deit3_large_patch16_224", 'g', ""},
+    {"deit3_large_patch16_384", 'g', ""},
+    {"deit3_medium_patch16_224", 'g', ""},
+    {"deit3_small_patch16_224", 'g', ""},
+    {"deit3_small_patch16_384", 'g', ""},
+    {"deit_base_distilled_patch16_224", 'g', ""},
+    {"deit_base_distilled_patch16_384", 'g', ""},
+    {"deit_base_patch16_224", 'g', ""},
+    {"deit_base_patch16_384", 'g', ""},
+    {"deit_small_distilled_patch16_224", 'g', ""},
+    {"deit_small_patch16_224", 'g', ""},
+    {"deit_tiny_distilled_patch16_224", 'g', ""},
+    {"deit_tiny_patch16_224", 'g', ""},
+    {"eva_large_patch14_196", 'g', ""},
+    {"eva_large_patch14_336", 'g', ""},
+    {"flexivit_base", 'g', ""},
+    {"flexivit_large", 'g', ""},
+    {"flexivit_small", 'g', ""},
+    {"test_vit", 'g', ""},
+    {"test_vit2", 'g', ""},
+    {"test_vit3", 'g', ""},
+    {"test_vit4", 'x', "RmsNorm"},
+    {"vit_base_patch14_dinov2", 'g', ""},
+    {"vit_base_patch14_reg1_tipsv2", 'g', ""},
+    {"vit_base_patch14_reg4_dinov2", 'g', ""},
+    {"vit_base_patch16_18x2_224", 'x', "ParallelThingsBlock"},
+    {"vit_base_patch16_224", 'g', ""},
+    {"vit_base_patch16_224_miil", 'g', ""},
+    {"vit_base_patch16_384", 'g', ""},
+    {"vit_base_patch16_clip_224", 'G', ""},
+    {"vit_base_patch16_clip_384", 'G', ""},
+    {"vit_base_patch16_clip_quickgelu_224", 'q', ""},
+    {"vit_base_patch16_gap_224", 'g', ""},
+    {"vit_base_patch16_plus_240", 'g', ""},
+    {"vit_base_patch16_plus_clip_240", 'G', ""},
+    {"vit_base_patch16_radio_v3", 'g', ""},
+    {"vit_base_patch16_reg4_gap_256", 'g', ""},
+    {"vit_base_patch16_rpn_224", 'x', "ResPostBlock"},
+    {"vit_base_patch16_siglip_224", 'g', ""},
+    {"vit_base_patch16_siglip_256", 'g', ""},
+    {"vit_base_patch16_siglip_384", 'g', ""},
+    {"vit_base_patch16_siglip_512", 'g', ""},
+    {"vit_base_patch16_siglip_gap_224", 'g', ""},
+    {"vit_base_patch16_siglip_gap_256", 'g', ""},
+    {"vit_base_patch16_siglip_gap_384", 'g', ""},
+    {"vit_base_patch16_siglip_gap_512", 'g', ""},
+    {"vit_base_patch16_xp_224", 'x', "ParallelScalingBlock, RmsNorm"},
+    {"vit_base_patch32_224", 'g', ""},
+    {"vit_base_patch32_384", 'g', ""},
+    {"vit_base_patch32_clip_224", 'G', ""},
+    {"vit_base_patch32_clip_256", 'G', ""},
+    {"vit_base_patch32_clip_384", 'G', ""},
+    {"vit_base_patch32_clip_448", 'G', ""},
+    {"vit_base_patch32_clip_quickgelu_224", 'q', ""},
+    {"vit_base_patch32_plus_256", 'g', ""},
+    {"vit_base_patch32_siglip_256", 't', ""},
+    {"vit_base_patch32_siglip_gap_256", 't', ""},
+    {"vit_base_patch8_224", 'g', ""},
+    {"vit_betwixt_patch16_gap_256", 'g', ""},
+    {"vit_betwixt_patch16_reg1_gap_256", 'g', ""},
+    {"vit_betwixt_patch16_reg4_gap_256", 'g', ""},
+    {"vit_betwixt_patch16_reg4_gap_384", 'g', ""},
+    {"vit_betwixt_patch32_clip_224", 'G', ""},
+    {"vit_dlittle_patch16_reg1_gap_256", 'x', "DiffAttention"},
+    {"vit_dpwee_patch16_reg1_gap_256", 'x', "DiffParallelScalingBlock"},
+    {"vit_dwee_patch16_reg1_gap_256", 'x', "DiffAttention"},
+    {"vit_giant_patch14_224", 'g', ""},
+    {"vit_giant_patch14_clip_224", 'G', ""},
+    {"vit_giant_patch14_dinov2", 's', ""},
+    {"vit_giant_patch14_reg1_tipsv2", 's', ""},
+    {"vit_giant_patch14_reg4_dinov2", 's', ""},
+    {"vit_giant_patch16_gap_224", 'g', ""},
+    {"vit_giant_patch16_radio_v3", 'g', ""},
+    {"vit_giantopt_patch16_siglip_256", 't', ""},
+    {"vit_giantopt_patch16_siglip_384", 't', ""},
+    {"vit_giantopt_patch16_siglip_gap_256", 't', ""},
+    {"vit_giantopt_patch16_siglip_gap_384", 't', ""},
+    {"vit_gigantic_patch14_224", 'g', ""},
+    {"vit_gigantic_patch14_clip_224", 'G', ""},
+    {"vit_gigantic_patch14_clip_378", 'G', ""},
+    {"vit_gigantic_patch14_clip_quickgelu_224", 'q', ""},
+    {"vit_huge_patch14_224", 'g', ""},
+    {"vit_huge_patch14_clip_224", 'G', ""},
+    {"vit_huge_patch14_clip_336", 'G', ""},
+    {"vit_huge_patch14_clip_378", 'G', ""},
+    {"vit_huge_patch14_clip_quickgelu_224", 'q', ""},
+    {"vit_huge_patch14_clip_quickgelu_378", 'q', ""},
+    {"vit_huge_patch14_gap_224", 'g', ""},
+    {"vit_huge_patch14_xp_224", 'x', "ParallelScalingBlock, RmsNorm"},
+    {"vit_huge_patch16_gap_448", 'g', ""},
+    {"vit_huge_patch16_radio_v3", 'g', ""},
+    {"vit_huge_patch16_radio_v4", 'g', ""},
+    {"vit_intern300m_patch14_448", 'g', ""},
+    {"vit_large_patch14_224", 'g', ""},
+    {"vit_large_patch14_clip_224", 'G', ""},
+    {"vit_large_patch14_clip_336", 'G', ""},
+    {"vit_large_patch14_clip_quickgelu_224", 'q', ""},
+    {"vit_large_patch14_clip_quickgelu_336", 'q', ""},
+    {"vit_large_patch14_dinov2", 'g', ""},
+    {"vit_large_patch14_reg1_tipsv2", 'g', ""},
+    {"vit_large_patch14_reg4_dinov2", 'g', ""},
+    {"vit_large_patch14_xp_224", 'x', "ParallelScalingBlock, RmsNorm"},
+    {"vit_large_patch16_224", 'g', ""},
+    {"vit_large_patch16_384", 'g', ""},
+    {"vit_large_patch16_radio_v3", 'g', ""},
+    {"vit_large_patch16_siglip_256", 'g', ""},
+    {"vit_large_patch16_siglip_384", 'g', ""},
+    {"vit_large_patch16_siglip_512", 't', ""},
+    {"vit_large_patch16_siglip_gap_256", 'g', ""},
+    {"vit_large_patch16_siglip_gap_384", 'g', ""},
+    {"vit_large_patch16_siglip_gap_512", 't', ""},
+    {"vit_large_patch32_224", 'g', ""},
+    {"vit_large_patch32_384", 'g', ""},
+    {"vit_little_patch16_reg1_gap_256", 'g', ""},
+    {"vit_little_patch16_reg4_gap_256", 'g', ""},
+    {"vit_medium_patch16_clip_224", 'G', ""},
+    {"vit_medium_patch16_gap_240", 'g', ""},
+    {"vit_medium_patch16_gap_256", 'g', ""},
+    {"vit_medium_patch16_gap_384", 'g', ""},
+    {"vit_medium_patch16_reg1_gap_256", 'g', ""},
+    {"vit_medium_patch16_reg4_gap_256", 'g', ""},
+    {"vit_medium_patch32_clip_224", 'G', ""},
+    {"vit_mediumd_patch16_reg4_gap_256", 'g', ""},
+    {"vit_mediumd_patch16_reg4_gap_384", 'g', ""},
+    {"vit_pwee_patch16_reg1_gap_256", 'x', "ParallelScalingBlock"},
+    {"vit_small_patch14_dinov2", 'g', ""},
+    {"vit_small_patch14_reg4_dinov2", 'g', ""},
+    {"vit_small_patch16_18x2_224", 'x', "ParallelThingsBlock"},
+    {"vit_small_patch16_224", 'g', ""},
+    {"vit_small_patch16_36x1_224", 'g', ""},
+    {"vit_small_patch16_384", 'g', ""},
+    {"vit_small_patch32_224", 'g', ""},
+    {"vit_small_patch32_384", 'g', ""},
+    {"vit_small_patch8_224", 'g', ""},
+    {"vit_so150m2_patch16_reg1_gap_256", 'g', ""},
+    {"vit_so150m2_patch16_reg1_gap_384", 'g', ""},
+    {"vit_so150m2_patch16_reg1_gap_448", 'g', ""},
+    {"vit_so150m_patch16_reg4_gap_256", 'g', ""},
+    {"vit_so150m_patch16_reg4_gap_384", 'g', ""},
+    {"vit_so150m_patch16_reg4_map_256", 'g', ""},
+    {"vit_so400m_patch14_reg1_tipsv2", 'g', ""},
+    {"vit_so400m_patch14_siglip_224", 'g', ""},
+    {"vit_so400m_patch14_siglip_378", 'g', ""},
+    {"vit_so400m_patch14_siglip_384", 'g', ""},
+    {"vit_so400m_patch14_siglip_gap_224", 'g', ""},
+    {"vit_so400m_patch14_siglip_gap_378", 'g', ""},
+    {"vit_so400m_patch14_siglip_gap_384", 'g', ""},
+    {"vit_so400m_patch14_siglip_gap_448", 'g', ""},
+    {"vit_so400m_patch14_siglip_gap_896", 'g', ""},
+    {"vit_so400m_patch16_radio_v4", 'g', ""},
+    {"vit_so400m_patch16_siglip_256", 't', ""},
+    {"vit_so400m_patch16_siglip_384", 't', ""},
+    {"vit_so400m_patch16_siglip_512", 't', ""},
+    {"vit_so400m_patch16_siglip_gap_256", 't', ""},
+    {"vit_so400m_patch16_siglip_gap_384", 't', ""},
+    {"vit_so400m_patch16_siglip_gap_512", 't', ""},
+    {"vit_tiny_patch16_224", 'g', ""},
+    {"vit_tiny_patch16_384", 'g', ""},
+    {"vit_wee_patch16_reg1_gap_256", 'g', ""},
+    {"vit_xsmall_patch16_clip_224", 'G', ""},
+};
+
+static const struct vit__timm_arch *vit__timm_arch_find(const char *name) {
+    for (size_t i = 0; i < sizeof(vit__timm_archs) / sizeof(vit__timm_archs[0]); i++)
+        if (!strcmp(vit__timm_archs[i].name, name)) return &vit__timm_archs[i];
+    return NULL;
+}
 
 // Heads of the timm architectures whose head size is not 64.
 static int vit__arch_heads(const char *arch) {
@@ -1272,88 +1470,173 @@ static int vit__arch_heads(const char *arch) {
     return 0;
 }
 
+// Hugging Face hidden_act values -> vit_act (-1: not computed by vit.h)
+static int vit__hf_act(const vit__json *j, int n) {
+    if (vit__json_eq(j, n, "gelu")) return VIT_ACT_GELU;
+    if (vit__json_eq(j, n, "quick_gelu")) return VIT_ACT_QUICK_GELU;
+    if (vit__json_eq(j, n, "gelu_pytorch_tanh") || vit__json_eq(j, n, "gelu_new")) return VIT_ACT_GELU_TANH;
+    return -1;
+}
+
+// timm model_args keys that vit.h reads, or that do not change inference
+// (dropout rates, init schemes); any other key is refused.
+static int vit__timm_arg_known(const vit__json *j, int key) {
+    static const char *const known[] = {
+        "img_size", "patch_size", "in_chans", "embed_dim", "depth", "num_heads", "mlp_ratio", "num_classes", "global_pool",
+        "class_token", "no_embed_class", "reg_tokens", "fc_norm", "qkv_bias", "qk_norm", "init_values", "pre_norm", "act_layer",
+        "drop_rate", "pos_drop_rate", "patch_drop_rate", "proj_drop_rate", "attn_drop_rate", "drop_path_rate", "weight_init",
+        "dynamic_img_size", "dynamic_img_pad", "proj_bias", "final_norm", "pos_embed", "fix_init", "distilled"};
+    for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+        if (vit__json_eq(j, key, known[i])) return 1;
+    return 0;
+}
+
+static vit_status vit__read_config_timm(vit__loader *L, const vit__json *j, int root, vit_config *cfg, vit__stated *s) {
+    vit_status st;
+    int args = vit__json_get(j, root, "model_args");
+    int arch = vit__json_get(j, root, "architecture");
+    char name[128];
+    if (arch >= 0 && j->nodes[arch].type == VIT__J_STR) {
+        vit__json_str(j, arch, name, sizeof(name));
+        const struct vit__timm_arch *a = vit__timm_arch_find(name);
+        if (!a) return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json: architecture '%s' is not one of timm's ViT architectures that vit.h knows", name);
+        if (a->kind == 'x') return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json: architecture '%s' uses %s, which vit.h does not compute", name, a->why);
+        s->act = a->kind == 'q' ? VIT_ACT_QUICK_GELU : a->kind == 't' ? VIT_ACT_GELU_TANH : a->kind == 's' ? VIT_ACT_SWIGLU : VIT_ACT_GELU;
+        s->eps = a->kind == 'G' || a->kind == 'q' ? 1e-5 : 1e-6;
+        s->projection = strstr(name, "_clip") != NULL; // open_clip's image projection, as timm's head
+        s->distilled = strstr(name, "_distilled") != NULL; // the names say the prefix tokens the architecture makes
+        const char *rg = strstr(name, "_reg");
+        if (rg && rg[4] >= '0' && rg[4] <= '9') s->reg_tokens = atoi(rg + 4);
+        int h = vit__arch_heads(name);
+        if (h) s->num_heads = h;
+    }
+    if ((st = vit__cfg_int(L, j, root, "num_classes", 0, VIT_MAX_DIM, &s->num_classes)) != VIT_OK) return st;
+    int gp = vit__json_get(j, root, "global_pool");
+    if (args >= 0) {
+        if (j->nodes[args].type != VIT__J_OBJ) return vit__fail(L->err, VIT_ERROR_BAD_FORMAT, "config.json: model_args is not an object");
+        for (int k = j->nodes[args].first_child; k >= 0; k = j->nodes[j->nodes[k].next].next)
+            if (!vit__timm_arg_known(j, k)) {
+                vit__json_str(j, k, name, sizeof(name));
+                return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json: model_args '%s' is not computed by vit.h", name);
+            }
+        if ((st = vit__cfg_size(L, j, args, "img_size", &s->image_h, &s->image_w)) ||
+            (st = vit__cfg_size(L, j, args, "patch_size", &s->patch_size, NULL)) ||
+            (st = vit__cfg_int(L, j, args, "in_chans", 1, VIT_MAX_DIM, &s->in_chans)) ||
+            (st = vit__cfg_int(L, j, args, "embed_dim", 1, VIT_MAX_DIM, &s->dim)) ||
+            (st = vit__cfg_int(L, j, args, "depth", 1, VIT_MAX_DEPTH, &s->depth)) ||
+            (st = vit__cfg_int(L, j, args, "num_heads", 1, VIT_MAX_DIM, &s->num_heads)) ||
+            (st = vit__cfg_int(L, j, args, "num_classes", 0, VIT_MAX_DIM, &s->num_classes)) ||
+            (st = vit__cfg_int(L, j, args, "reg_tokens", 0, VIT_MAX_TOKENS, &s->reg_tokens)))
+            return st;
+        vit__cfg_num(j, args, "mlp_ratio", &s->mlp_ratio);
+        vit__cfg_bool(j, args, "class_token", &s->class_token);
+        vit__cfg_bool(j, args, "no_embed_class", &s->no_embed_class);
+        vit__cfg_bool(j, args, "fc_norm", &s->fc_norm);
+        vit__cfg_bool(j, args, "qk_norm", &s->qk_norm);
+        int r = 0, n;
+        if (vit__cfg_bool(j, args, "dynamic_img_pad", &r) && r) return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json: dynamic_img_pad is not supported");
+        if (vit__cfg_bool(j, args, "final_norm", &r) && !r) return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json: final_norm false is not supported");
+        if ((n = vit__json_get(j, args, "pos_embed")) >= 0 && !vit__json_eq(j, n, "learn"))
+            return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json: pos_embed other than 'learn' is not supported");
+        if ((n = vit__json_get(j, args, "act_layer")) >= 0) {
+            if (vit__json_eq(j, n, "gelu")) s->act = VIT_ACT_GELU;
+            else if (vit__json_eq(j, n, "gelu_tanh")) s->act = VIT_ACT_GELU_TANH;
+            else if (vit__json_eq(j, n, "quick_gelu")) s->act = VIT_ACT_QUICK_GELU;
+            else {
+                vit__json_str(j, n, name, sizeof(name));
+                return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json: act_layer '%s' is not computed by vit.h", name);
+            }
+            if (s->act == VIT_ACT_SWIGLU) return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json: act_layer with a SwiGLU architecture");
+        }
+        if (vit__json_get(j, args, "global_pool") >= 0) gp = vit__json_get(j, args, "global_pool");
+    }
+    if (gp >= 0) {
+        if (vit__json_eq(j, gp, "token")) s->pool = VIT_POOL_TOKEN;
+        else if (vit__json_eq(j, gp, "avg")) s->pool = VIT_POOL_AVG;
+        else if (vit__json_eq(j, gp, "map")) s->pool = VIT_POOL_MAP;
+        else return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json: global_pool must be 'token', 'avg' or 'map'");
+    }
+    int pc = vit__json_get(j, root, "pretrained_cfg");
+    if (pc >= 0) {
+        double d;
+        if ((st = vit__cfg_floats(L, j, pc, "mean", cfg->mean, 3)) || (st = vit__cfg_floats(L, j, pc, "std", cfg->std, 3))) return st;
+        if (vit__cfg_num(j, pc, "crop_pct", &d)) {
+            if (!(d > 0.0 && d <= 4.0)) return vit__fail(L->err, VIT_ERROR_BAD_FORMAT, "config.json: crop_pct must be in (0, 4]");
+            cfg->crop_pct = (float)d;
+        }
+        vit__cfg_interp(j, pc, "interpolation", &cfg->interpolation);
+        int cm = vit__json_get(j, pc, "crop_mode");
+        if (cm >= 0 && vit__json_eq(j, cm, "squash")) cfg->resize = VIT_RESIZE_SQUARE;
+        else if (cm >= 0 && !vit__json_eq(j, cm, "center"))
+            return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json: pretrained_cfg crop_mode must be 'center' or 'squash'");
+    }
+    return VIT_OK;
+}
+
+// Hugging Face: config.json's model_type must be the family the tensors name
+// (full CLIP/SigLIP files keep the vision tower's settings in vision_config).
+static vit_status vit__read_config_hf(vit__loader *L, const vit__json *j, int root, vit_config *cfg, vit__stated *s) {
+    static const char *const types[VIT__FAM_COUNT][2] = {
+        {"", ""}, {"vit", "vit"}, {"deit", "deit"}, {"dinov2", "dinov2_with_registers"}, {"clip", "clip_vision_model"}, {"siglip", "siglip_vision_model"}};
+    vit_status st;
+    char name[64];
+    int mt = vit__json_get(j, root, "model_type"), obj = root;
+    if (mt >= 0) {
+        if (!vit__json_eq(j, mt, types[L->fam][0]) && !vit__json_eq(j, mt, types[L->fam][1])) {
+            vit__json_str(j, mt, name, sizeof(name));
+            return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json: model_type '%s' does not match the tensors (a %s file) or is not supported", name,
+                             types[L->fam][0]);
+        }
+        if (vit__json_eq(j, mt, "clip") || vit__json_eq(j, mt, "siglip")) {
+            obj = vit__json_get(j, root, "vision_config");
+            if (obj < 0 || j->nodes[obj].type != VIT__J_OBJ) return vit__fail(L->err, VIT_ERROR_BAD_FORMAT, "config.json: no vision_config object");
+        }
+        L->dinov2_registers = vit__json_eq(j, mt, "dinov2_with_registers");
+        if (L->dinov2_registers &&
+            (st = vit__cfg_int(L, j, obj, "num_register_tokens", 0, VIT_MAX_TOKENS, &s->reg_tokens)) != VIT_OK)
+            return st;
+    }
+    int act = vit__json_get(j, obj, "hidden_act");
+    if (act >= 0 && (s->act = vit__hf_act(j, act)) < 0) {
+        vit__json_str(j, act, name, sizeof(name));
+        return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json: hidden_act '%s' is not computed by vit.h", name);
+    }
+    int swiglu = 0, use_head = 1, qkv_bias = 1;
+    if (vit__cfg_bool(j, obj, "use_swiglu_ffn", &swiglu) && swiglu) s->act = VIT_ACT_SWIGLU;
+    if (vit__cfg_bool(j, obj, "vision_use_head", &use_head) && !use_head)
+        return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json: vision_use_head false (no pooled output) is not supported");
+    (void)qkv_bias; // absent biases are read as zeros
+    if ((st = vit__cfg_int(L, j, obj, "hidden_size", 1, VIT_MAX_DIM, &s->dim)) ||
+        (st = vit__cfg_int(L, j, obj, "num_attention_heads", 1, VIT_MAX_DIM, &s->num_heads)) ||
+        (st = vit__cfg_int(L, j, obj, "num_hidden_layers", 1, VIT_MAX_DEPTH, &s->depth)) ||
+        (L->fam != VIT__FAM_HF_DINOV2 && (st = vit__cfg_int(L, j, obj, "intermediate_size", 1, VIT_MAX_DIM, &s->mlp_dim))) ||
+        (st = vit__cfg_size(L, j, obj, "image_size", &s->image_h, &s->image_w)) ||
+        (st = vit__cfg_size(L, j, obj, "patch_size", &s->patch_size, NULL)) ||
+        (st = vit__cfg_int(L, j, obj, "num_channels", 1, VIT_MAX_DIM, &s->in_chans)))
+        return st;
+    vit__cfg_num(j, obj, "layer_norm_eps", &s->eps);
+    cfg->mean[0] = cfg->mean[1] = cfg->mean[2] = 0.5f; // ViTImageProcessor's defaults, until preprocessor_config.json says otherwise
+    cfg->std[0] = cfg->std[1] = cfg->std[2] = 0.5f;
+    cfg->crop_pct = 1.0f; cfg->interpolation = VIT_INTERP_BILINEAR; cfg->resize = VIT_RESIZE_SQUARE;
+    return VIT_OK;
+}
+
 static vit_status vit__read_config(vit__loader *L, vit_config *cfg, vit__stated *s) {
     const vit__json *j = &L->cfg;
     vit_status st = VIT_OK;
     int root = L->cfg_root;
     if (root >= 0 && j->nodes[root].type != VIT__J_OBJ) return vit__fail(L->err, VIT_ERROR_BAD_FORMAT, "config.json is not a JSON object");
-    if (root >= 0 && vit__json_get(j, root, "hidden_size") >= 0) { // Hugging Face transformers
-        int mt = vit__json_get(j, root, "model_type");
-        if (mt >= 0 && !vit__json_eq(j, mt, "vit")) {
-            char name[64];
-            vit__json_str(j, mt, name, sizeof(name));
-            return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json: model_type '%s' is not 'vit'", name);
+    if (root >= 0) {
+        int hf_cfg = vit__json_get(j, root, "hidden_size") >= 0 || vit__json_get(j, root, "vision_config") >= 0 || vit__json_get(j, root, "model_type") >= 0;
+        if (hf_cfg != (L->fam != VIT__FAM_TIMM)) {
+            char mt[64] = "";
+            int n = vit__json_get(j, root, "model_type");
+            if (n >= 0) vit__json_str(j, n, mt, sizeof(mt));
+            return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json is a %s config (model_type '%s') but the tensors are named as %s writes them",
+                             hf_cfg ? "Hugging Face" : "timm", mt, L->fam == VIT__FAM_TIMM ? "timm" : "Hugging Face");
         }
-        int act = vit__json_get(j, root, "hidden_act");
-        if (act >= 0 && !vit__json_eq(j, act, "gelu"))
-            return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json: hidden_act must be 'gelu' (exact erf GELU)");
-        if ((st = vit__cfg_int(L, j, root, "hidden_size", 1, VIT_MAX_DIM, &s->dim)) ||
-            (st = vit__cfg_int(L, j, root, "num_attention_heads", 1, VIT_MAX_DIM, &s->num_heads)) ||
-            (st = vit__cfg_int(L, j, root, "num_hidden_layers", 1, VIT_MAX_DEPTH, &s->depth)) ||
-            (st = vit__cfg_int(L, j, root, "intermediate_size", 1, VIT_MAX_DIM, &s->mlp_dim)) ||
-            (st = vit__cfg_size(L, j, root, "image_size", &s->image_size)) ||
-            (st = vit__cfg_size(L, j, root, "patch_size", &s->patch_size)) ||
-            (st = vit__cfg_int(L, j, root, "num_channels", 1, VIT_MAX_DIM, &s->in_chans)))
-            return st;
-        vit__cfg_num(j, root, "layer_norm_eps", &s->eps);
-        s->class_token = 1; s->no_embed_class = 0; s->pool = VIT_POOL_TOKEN; s->fc_norm = 0;
-        cfg->mean[0] = cfg->mean[1] = cfg->mean[2] = 0.5f; // ViTImageProcessor defaults
-        cfg->std[0] = cfg->std[1] = cfg->std[2] = 0.5f;
-        cfg->crop_pct = 1.0f; cfg->interpolation = VIT_INTERP_BILINEAR; cfg->resize = VIT_RESIZE_SQUARE;
-    } else if (root >= 0) { // timm
-        int args = vit__json_get(j, root, "model_args");
-        int arch = vit__json_get(j, root, "architecture");
-        if (arch >= 0 && j->nodes[arch].type == VIT__J_STR) {
-            char name[128];
-            vit__json_str(j, arch, name, sizeof(name));
-            if (strncmp(name, "vit_", 4) != 0 && strncmp(name, "deit_", 5) != 0 && strncmp(name, "deit3_", 6) != 0)
-                return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json: architecture '%s' is not a plain ViT", name);
-            if (strstr(name, "distilled") || strstr(name, "_reg")) // extra prefix tokens
-                return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json: architecture '%s' uses extra prefix tokens", name);
-            int h = vit__arch_heads(name);
-            if (h) s->num_heads = h;
-        }
-        if ((st = vit__cfg_int(L, j, root, "num_classes", 0, VIT_MAX_DIM, &s->num_classes)) != VIT_OK) return st;
-        int gp = vit__json_get(j, root, "global_pool");
-        if (args >= 0) {
-            if (j->nodes[args].type != VIT__J_OBJ) return vit__fail(L->err, VIT_ERROR_BAD_FORMAT, "config.json: model_args is not an object");
-            if ((st = vit__cfg_size(L, j, args, "img_size", &s->image_size)) ||
-                (st = vit__cfg_size(L, j, args, "patch_size", &s->patch_size)) ||
-                (st = vit__cfg_int(L, j, args, "in_chans", 1, VIT_MAX_DIM, &s->in_chans)) ||
-                (st = vit__cfg_int(L, j, args, "embed_dim", 1, VIT_MAX_DIM, &s->dim)) ||
-                (st = vit__cfg_int(L, j, args, "depth", 1, VIT_MAX_DEPTH, &s->depth)) ||
-                (st = vit__cfg_int(L, j, args, "num_heads", 1, VIT_MAX_DIM, &s->num_heads)) ||
-                (st = vit__cfg_int(L, j, args, "num_classes", 0, VIT_MAX_DIM, &s->num_classes)))
-                return st;
-            vit__cfg_num(j, args, "mlp_ratio", &s->mlp_ratio);
-            vit__cfg_bool(j, args, "class_token", &s->class_token);
-            vit__cfg_bool(j, args, "no_embed_class", &s->no_embed_class);
-            vit__cfg_bool(j, args, "fc_norm", &s->fc_norm);
-            int r;
-            if (vit__cfg_int(L, j, args, "reg_tokens", 0, 0, &r) != VIT_OK)
-                return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json: register tokens are not supported");
-            if (vit__cfg_bool(j, args, "qk_norm", &r) && r)
-                return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json: qk_norm is not supported");
-            if (vit__json_get(j, args, "global_pool") >= 0) gp = vit__json_get(j, args, "global_pool");
-        }
-        if (gp >= 0) {
-            if (vit__json_eq(j, gp, "token")) s->pool = VIT_POOL_TOKEN;
-            else if (vit__json_eq(j, gp, "avg")) s->pool = VIT_POOL_AVG;
-            else if (!vit__json_eq(j, gp, ""))
-                return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json: global_pool must be 'token' or 'avg'");
-        }
-        int pc = vit__json_get(j, root, "pretrained_cfg");
-        if (pc >= 0) {
-            double d;
-            if ((st = vit__cfg_floats(L, j, pc, "mean", cfg->mean, 3)) || (st = vit__cfg_floats(L, j, pc, "std", cfg->std, 3))) return st;
-            if (vit__cfg_num(j, pc, "crop_pct", &d)) {
-                if (!(d > 0.0 && d <= 4.0)) return vit__fail(L->err, VIT_ERROR_BAD_FORMAT, "config.json: crop_pct must be in (0, 4]");
-                cfg->crop_pct = (float)d;
-            }
-            vit__cfg_interp(j, pc, "interpolation", &cfg->interpolation);
-            int cm = vit__json_get(j, pc, "crop_mode");
-            if (cm >= 0 && vit__json_eq(j, cm, "squash")) cfg->resize = VIT_RESIZE_SQUARE;
-        }
+        st = hf_cfg ? vit__read_config_hf(L, j, root, cfg, s) : vit__read_config_timm(L, j, root, cfg, s);
+        if (st != VIT_OK) return st;
     }
     // Hugging Face preprocessor_config.json, when present
     const vit__json *p = &L->pre;
@@ -1413,156 +1696,415 @@ static vit_status vit__read_labels(vit__loader *L, vit_model *m) {
     return st;
 }
 
-// Finds which naming the weights use and the architecture from shapes,
-// reconciling with what config.json stated.
-static vit_status vit__infer_config(vit__loader *L, vit_config *c, const vit__stated *s) {
-    char *err = L->err;
-    const vit__tensor *pw = vit__find(L, "patch_embed.proj.weight");
-    const vit__tensor *pos, *cls;
-    L->prefix = "";
-    if (pw) {
-        c->source = VIT_SOURCE_TIMM;
-        pos = vit__find(L, "pos_embed");
-        cls = vit__find(L, "cls_token");
-        if (vit__find(L, "reg_token")) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "register tokens (reg_token) are not supported");
-        if (vit__find(L, "dist_token")) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "distillation tokens (dist_token) are not supported");
-        if (vit__find(L, "blocks.0.attn.q_norm.weight")) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "qk_norm is not supported");
-        if (vit__find(L, "attn_pool.latent")) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "attention pooling (attn_pool) is not supported");
-        if (vit__find(L, "patch_embed.backbone.stem.conv.weight") || vit__find(L, "patch_embed.backbone.conv1.weight"))
-            return vit__fail(err, VIT_ERROR_UNSUPPORTED, "hybrid (CNN stem) ViTs are not supported");
-    } else {
-        if ((pw = vit__find(L, "vit.embeddings.patch_embeddings.projection.weight")) != NULL) L->prefix = "vit.";
-        else if ((pw = vit__find(L, "embeddings.patch_embeddings.projection.weight")) != NULL) L->prefix = "";
-        else return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "no patch embedding: neither timm 'patch_embed.proj.weight' nor Hugging Face 'vit.embeddings.patch_embeddings.projection.weight' found");
-        c->source = VIT_SOURCE_HF;
-        char name[160];
-        pos = vit__findf(L, name, sizeof(name), "%sembeddings.position_embeddings", L->prefix);
-        cls = vit__findf(L, name, sizeof(name), "%sembeddings.cls_token", L->prefix);
-        if (!cls) return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "tensor '%sembeddings.cls_token' not found", L->prefix);
-        if (vit__find(L, "distillation_token") || vit__findf(L, name, sizeof(name), "%sembeddings.distillation_token", L->prefix))
-            return vit__fail(err, VIT_ERROR_UNSUPPORTED, "distillation tokens are not supported");
+// ---- tensor names: one table per source, roles -> names
+
+enum { // roles; those from VIT__R_LN1_W on are per block
+    VIT__R_PATCH_W, VIT__R_PATCH_B, VIT__R_CLS, VIT__R_DIST, VIT__R_REG, VIT__R_POS, VIT__R_PRE_W, VIT__R_PRE_B,
+    VIT__R_NORM_W, VIT__R_NORM_B, VIT__R_FCN_W, VIT__R_FCN_B, VIT__R_HEAD_W, VIT__R_HEAD_B, VIT__R_HEAD2_W, VIT__R_HEAD2_B,
+    VIT__R_MAP_LATENT, VIT__R_MAP_Q_W, VIT__R_MAP_Q_B, VIT__R_MAP_KV_W, VIT__R_MAP_KV_B, VIT__R_MAP_QKV_W, VIT__R_MAP_QKV_B,
+    VIT__R_MAP_PROJ_W, VIT__R_MAP_PROJ_B, VIT__R_MAP_NORM_W, VIT__R_MAP_NORM_B, VIT__R_MAP_FC1_W, VIT__R_MAP_FC1_B,
+    VIT__R_MAP_FC2_W, VIT__R_MAP_FC2_B,
+    VIT__R_LN1_W, VIT__R_LN1_B, VIT__R_QKV_W, VIT__R_QKV_B, VIT__R_QBIAS, VIT__R_VBIAS, VIT__R_Q_W, VIT__R_Q_B, VIT__R_K_W,
+    VIT__R_K_B, VIT__R_V_W, VIT__R_V_B, VIT__R_QN_W, VIT__R_QN_B, VIT__R_KN_W, VIT__R_KN_B, VIT__R_PROJ_W, VIT__R_PROJ_B,
+    VIT__R_LS1, VIT__R_LS2, VIT__R_LN2_W, VIT__R_LN2_B, VIT__R_FC1_W, VIT__R_FC1_B, VIT__R_FC2_W, VIT__R_FC2_B
+};
+
+// Names within a source's prefix (L->prefix: "vit.", "vision_model.", ...);
+// a leading '/' means outside it (heads, projections); block roles follow
+// vit__block_names[fam] and the block number. '|' separates alternatives.
+static const struct vit__name { unsigned char fam, role; const char *name; } vit__names[] = {
+    // timm (VisionTransformer, VisionTransformerDistilled)
+    {VIT__FAM_TIMM, VIT__R_PATCH_W, "patch_embed.proj.weight"}, {VIT__FAM_TIMM, VIT__R_PATCH_B, "patch_embed.proj.bias"},
+    {VIT__FAM_TIMM, VIT__R_CLS, "cls_token"}, {VIT__FAM_TIMM, VIT__R_DIST, "dist_token"}, {VIT__FAM_TIMM, VIT__R_REG, "reg_token"},
+    {VIT__FAM_TIMM, VIT__R_POS, "pos_embed"}, {VIT__FAM_TIMM, VIT__R_PRE_W, "norm_pre.weight"}, {VIT__FAM_TIMM, VIT__R_PRE_B, "norm_pre.bias"},
+    {VIT__FAM_TIMM, VIT__R_NORM_W, "norm.weight"}, {VIT__FAM_TIMM, VIT__R_NORM_B, "norm.bias"},
+    {VIT__FAM_TIMM, VIT__R_FCN_W, "fc_norm.weight"}, {VIT__FAM_TIMM, VIT__R_FCN_B, "fc_norm.bias"},
+    {VIT__FAM_TIMM, VIT__R_HEAD_W, "head.weight"}, {VIT__FAM_TIMM, VIT__R_HEAD_B, "head.bias"},
+    {VIT__FAM_TIMM, VIT__R_HEAD2_W, "head_dist.weight"}, {VIT__FAM_TIMM, VIT__R_HEAD2_B, "head_dist.bias"},
+    {VIT__FAM_TIMM, VIT__R_MAP_LATENT, "attn_pool.latent"}, {VIT__FAM_TIMM, VIT__R_MAP_Q_W, "attn_pool.q.weight"},
+    {VIT__FAM_TIMM, VIT__R_MAP_Q_B, "attn_pool.q.bias"}, {VIT__FAM_TIMM, VIT__R_MAP_KV_W, "attn_pool.kv.weight"},
+    {VIT__FAM_TIMM, VIT__R_MAP_KV_B, "attn_pool.kv.bias"}, {VIT__FAM_TIMM, VIT__R_MAP_PROJ_W, "attn_pool.proj.weight"},
+    {VIT__FAM_TIMM, VIT__R_MAP_PROJ_B, "attn_pool.proj.bias"}, {VIT__FAM_TIMM, VIT__R_MAP_NORM_W, "attn_pool.norm.weight"},
+    {VIT__FAM_TIMM, VIT__R_MAP_NORM_B, "attn_pool.norm.bias"}, {VIT__FAM_TIMM, VIT__R_MAP_FC1_W, "attn_pool.mlp.fc1.weight"},
+    {VIT__FAM_TIMM, VIT__R_MAP_FC1_B, "attn_pool.mlp.fc1.bias"}, {VIT__FAM_TIMM, VIT__R_MAP_FC2_W, "attn_pool.mlp.fc2.weight"},
+    {VIT__FAM_TIMM, VIT__R_MAP_FC2_B, "attn_pool.mlp.fc2.bias"},
+    {VIT__FAM_TIMM, VIT__R_LN1_W, "norm1.weight"}, {VIT__FAM_TIMM, VIT__R_LN1_B, "norm1.bias"},
+    {VIT__FAM_TIMM, VIT__R_QKV_W, "attn.qkv.weight"}, {VIT__FAM_TIMM, VIT__R_QKV_B, "attn.qkv.bias"},
+    {VIT__FAM_TIMM, VIT__R_QBIAS, "attn.q_bias"}, {VIT__FAM_TIMM, VIT__R_VBIAS, "attn.v_bias"},
+    {VIT__FAM_TIMM, VIT__R_QN_W, "attn.q_norm.weight"}, {VIT__FAM_TIMM, VIT__R_QN_B, "attn.q_norm.bias"},
+    {VIT__FAM_TIMM, VIT__R_KN_W, "attn.k_norm.weight"}, {VIT__FAM_TIMM, VIT__R_KN_B, "attn.k_norm.bias"},
+    {VIT__FAM_TIMM, VIT__R_PROJ_W, "attn.proj.weight"}, {VIT__FAM_TIMM, VIT__R_PROJ_B, "attn.proj.bias"},
+    {VIT__FAM_TIMM, VIT__R_LS1, "ls1.gamma"}, {VIT__FAM_TIMM, VIT__R_LS2, "ls2.gamma"},
+    {VIT__FAM_TIMM, VIT__R_LN2_W, "norm2.weight"}, {VIT__FAM_TIMM, VIT__R_LN2_B, "norm2.bias"},
+    {VIT__FAM_TIMM, VIT__R_FC1_W, "mlp.fc1.weight"}, {VIT__FAM_TIMM, VIT__R_FC1_B, "mlp.fc1.bias"},
+    {VIT__FAM_TIMM, VIT__R_FC2_W, "mlp.fc2.weight"}, {VIT__FAM_TIMM, VIT__R_FC2_B, "mlp.fc2.bias"},
+    // HF ViT (ViTModel, ViTForImageClassification) and DeiT (DeiTModel, ...ForImageClassification[WithTeacher])
+#define VIT__HF_VIT_NAMES(F)                                                                                                          \
+    {F, VIT__R_PATCH_W, "embeddings.patch_embeddings.projection.weight"}, {F, VIT__R_PATCH_B, "embeddings.patch_embeddings.projection.bias"}, \
+    {F, VIT__R_CLS, "embeddings.cls_token"}, {F, VIT__R_POS, "embeddings.position_embeddings"},                                        \
+    {F, VIT__R_NORM_W, "layernorm.weight"}, {F, VIT__R_NORM_B, "layernorm.bias"},                                                       \
+    {F, VIT__R_Q_W, "attention.attention.query.weight"}, {F, VIT__R_Q_B, "attention.attention.query.bias"},                           \
+    {F, VIT__R_K_W, "attention.attention.key.weight"}, {F, VIT__R_K_B, "attention.attention.key.bias"},                               \
+    {F, VIT__R_V_W, "attention.attention.value.weight"}, {F, VIT__R_V_B, "attention.attention.value.bias"},                           \
+    {F, VIT__R_PROJ_W, "attention.output.dense.weight"}, {F, VIT__R_PROJ_B, "attention.output.dense.bias"}
+    VIT__HF_VIT_NAMES(VIT__FAM_HF_VIT),
+    {VIT__FAM_HF_VIT, VIT__R_LN1_W, "layernorm_before.weight"}, {VIT__FAM_HF_VIT, VIT__R_LN1_B, "layernorm_before.bias"},
+    {VIT__FAM_HF_VIT, VIT__R_LN2_W, "layernorm_after.weight"}, {VIT__FAM_HF_VIT, VIT__R_LN2_B, "layernorm_after.bias"},
+    {VIT__FAM_HF_VIT, VIT__R_FC1_W, "intermediate.dense.weight"}, {VIT__FAM_HF_VIT, VIT__R_FC1_B, "intermediate.dense.bias"},
+    {VIT__FAM_HF_VIT, VIT__R_FC2_W, "output.dense.weight"}, {VIT__FAM_HF_VIT, VIT__R_FC2_B, "output.dense.bias"},
+    {VIT__FAM_HF_VIT, VIT__R_HEAD_W, "/classifier.weight"}, {VIT__FAM_HF_VIT, VIT__R_HEAD_B, "/classifier.bias"},
+    VIT__HF_VIT_NAMES(VIT__FAM_HF_DEIT),
+    {VIT__FAM_HF_DEIT, VIT__R_DIST, "embeddings.distillation_token"},
+    {VIT__FAM_HF_DEIT, VIT__R_LN1_W, "layernorm_before.weight"}, {VIT__FAM_HF_DEIT, VIT__R_LN1_B, "layernorm_before.bias"},
+    {VIT__FAM_HF_DEIT, VIT__R_LN2_W, "layernorm_after.weight"}, {VIT__FAM_HF_DEIT, VIT__R_LN2_B, "layernorm_after.bias"},
+    {VIT__FAM_HF_DEIT, VIT__R_FC1_W, "intermediate.dense.weight"}, {VIT__FAM_HF_DEIT, VIT__R_FC1_B, "intermediate.dense.bias"},
+    {VIT__FAM_HF_DEIT, VIT__R_FC2_W, "output.dense.weight"}, {VIT__FAM_HF_DEIT, VIT__R_FC2_B, "output.dense.bias"},
+    {VIT__FAM_HF_DEIT, VIT__R_HEAD_W, "/classifier.weight|/cls_classifier.weight"}, {VIT__FAM_HF_DEIT, VIT__R_HEAD_B, "/classifier.bias|/cls_classifier.bias"},
+    {VIT__FAM_HF_DEIT, VIT__R_HEAD2_W, "/distillation_classifier.weight"}, {VIT__FAM_HF_DEIT, VIT__R_HEAD2_B, "/distillation_classifier.bias"},
+    // HF DINOv2 (Dinov2Model, Dinov2WithRegistersModel; SwiGLU: mlp.weights_in / weights_out)
+    VIT__HF_VIT_NAMES(VIT__FAM_HF_DINOV2),
+    {VIT__FAM_HF_DINOV2, VIT__R_REG, "embeddings.register_tokens"},
+    {VIT__FAM_HF_DINOV2, VIT__R_LN1_W, "norm1.weight"}, {VIT__FAM_HF_DINOV2, VIT__R_LN1_B, "norm1.bias"},
+    {VIT__FAM_HF_DINOV2, VIT__R_LS1, "layer_scale1.lambda1"}, {VIT__FAM_HF_DINOV2, VIT__R_LS2, "layer_scale2.lambda1"},
+    {VIT__FAM_HF_DINOV2, VIT__R_LN2_W, "norm2.weight"}, {VIT__FAM_HF_DINOV2, VIT__R_LN2_B, "norm2.bias"},
+    {VIT__FAM_HF_DINOV2, VIT__R_FC1_W, "mlp.fc1.weight|mlp.weights_in.weight"}, {VIT__FAM_HF_DINOV2, VIT__R_FC1_B, "mlp.fc1.bias|mlp.weights_in.bias"},
+    {VIT__FAM_HF_DINOV2, VIT__R_FC2_W, "mlp.fc2.weight|mlp.weights_out.weight"}, {VIT__FAM_HF_DINOV2, VIT__R_FC2_B, "mlp.fc2.bias|mlp.weights_out.bias"},
+#undef VIT__HF_VIT_NAMES
+    // HF CLIP and SigLIP vision towers (prefix vision_model.)
+#define VIT__HF_CLIP_NAMES(F)                                                                                                         \
+    {F, VIT__R_PATCH_W, "embeddings.patch_embedding.weight"}, {F, VIT__R_PATCH_B, "embeddings.patch_embedding.bias"},                 \
+    {F, VIT__R_POS, "embeddings.position_embedding.weight"}, {F, VIT__R_NORM_W, "post_layernorm.weight"},                             \
+    {F, VIT__R_NORM_B, "post_layernorm.bias"}, {F, VIT__R_LN1_W, "layer_norm1.weight"}, {F, VIT__R_LN1_B, "layer_norm1.bias"},         \
+    {F, VIT__R_Q_W, "self_attn.q_proj.weight"}, {F, VIT__R_Q_B, "self_attn.q_proj.bias"},                                             \
+    {F, VIT__R_K_W, "self_attn.k_proj.weight"}, {F, VIT__R_K_B, "self_attn.k_proj.bias"},                                             \
+    {F, VIT__R_V_W, "self_attn.v_proj.weight"}, {F, VIT__R_V_B, "self_attn.v_proj.bias"},                                             \
+    {F, VIT__R_PROJ_W, "self_attn.out_proj.weight"}, {F, VIT__R_PROJ_B, "self_attn.out_proj.bias"},                                   \
+    {F, VIT__R_LN2_W, "layer_norm2.weight"}, {F, VIT__R_LN2_B, "layer_norm2.bias"},                                                     \
+    {F, VIT__R_FC1_W, "mlp.fc1.weight"}, {F, VIT__R_FC1_B, "mlp.fc1.bias"}, {F, VIT__R_FC2_W, "mlp.fc2.weight"},                     \
+    {F, VIT__R_FC2_B, "mlp.fc2.bias"}
+    VIT__HF_CLIP_NAMES(VIT__FAM_HF_CLIP),
+    {VIT__FAM_HF_CLIP, VIT__R_CLS, "embeddings.class_embedding"}, {VIT__FAM_HF_CLIP, VIT__R_PRE_W, "pre_layrnorm.weight"},
+    {VIT__FAM_HF_CLIP, VIT__R_PRE_B, "pre_layrnorm.bias"}, {VIT__FAM_HF_CLIP, VIT__R_HEAD_W, "/visual_projection.weight"},
+    VIT__HF_CLIP_NAMES(VIT__FAM_HF_SIGLIP),
+    {VIT__FAM_HF_SIGLIP, VIT__R_MAP_LATENT, "head.probe"}, {VIT__FAM_HF_SIGLIP, VIT__R_MAP_QKV_W, "head.attention.in_proj_weight"},
+    {VIT__FAM_HF_SIGLIP, VIT__R_MAP_QKV_B, "head.attention.in_proj_bias"}, {VIT__FAM_HF_SIGLIP, VIT__R_MAP_PROJ_W, "head.attention.out_proj.weight"},
+    {VIT__FAM_HF_SIGLIP, VIT__R_MAP_PROJ_B, "head.attention.out_proj.bias"}, {VIT__FAM_HF_SIGLIP, VIT__R_MAP_NORM_W, "head.layernorm.weight"},
+    {VIT__FAM_HF_SIGLIP, VIT__R_MAP_NORM_B, "head.layernorm.bias"}, {VIT__FAM_HF_SIGLIP, VIT__R_MAP_FC1_W, "head.mlp.fc1.weight"},
+    {VIT__FAM_HF_SIGLIP, VIT__R_MAP_FC1_B, "head.mlp.fc1.bias"}, {VIT__FAM_HF_SIGLIP, VIT__R_MAP_FC2_W, "head.mlp.fc2.weight"},
+    {VIT__FAM_HF_SIGLIP, VIT__R_MAP_FC2_B, "head.mlp.fc2.bias"},
+#undef VIT__HF_CLIP_NAMES
+};
+
+static const char *const vit__block_names[VIT__FAM_COUNT] = {"blocks.", "encoder.layer.", "encoder.layer.", "encoder.layer.", "encoder.layers.", "encoder.layers."};
+
+// Tensors that a file of a known layout may hold but inference never reads:
+// skipped (any other tensor vit.h does not use is refused). Matched as name
+// suffixes after the prefix, or (leading '/') from the name's start.
+static const char *const vit__ignored[] = {
+    "/text_model.",      // full CLIP / SigLIP files: the text tower
+    "/text_projection.", // CLIP's text projection
+    "/logit_scale", "/logit_bias", // CLIP / SigLIP contrastive temperature and bias
+    "embeddings.mask_token",       // HF ViT / DeiT / DINOv2: masked-image-modelling token, unused without a mask
+    "embeddings.position_ids",     // older HF CLIP / SigLIP files: the constant arange buffer
+    "pooler.dense.weight", "pooler.dense.bias", // HF ViTModel's tanh pooler: vit_embed returns the normed class token instead
+};
+
+static int vit__is_ignored(const vit__loader *L, const char *name) {
+    size_t pl = strlen(L->prefix);
+    for (size_t i = 0; i < sizeof(vit__ignored) / sizeof(vit__ignored[0]); i++) {
+        const char *ig = vit__ignored[i];
+        if (ig[0] == '/') { if (!strncmp(name, ig + 1, strlen(ig + 1))) return 1; }
+        else if (!strncmp(name, L->prefix, pl) && !strcmp(name + pl, ig)) return 1;
     }
+    return 0;
+}
+
+static vit__tensor *vit__find_mut(vit__loader *L, const char *name) {
+    for (int i = 0; i < L->count; i++)
+        if (!L->tensors[i].name_truncated && !strcmp(L->tensors[i].name, name)) return &L->tensors[i];
+    return NULL;
+}
+
+// The tensor of role r (block l) in L's source: its name into buf (the first
+// alternative when none is present) and the tensor, or NULL (also when the
+// source has no such role; then buf is "").
+static vit__tensor *vit__role(vit__loader *L, int r, int l, char *buf, size_t cap) {
+    const char *names = NULL;
+    buf[0] = 0;
+    for (size_t i = 0; i < sizeof(vit__names) / sizeof(vit__names[0]); i++)
+        if (vit__names[i].fam == L->fam && vit__names[i].role == r) { names = vit__names[i].name; break; }
+    if (!names) return NULL;
+    char first[160];
+    first[0] = 0;
+    while (*names) {
+        size_t n = strcspn(names, "|");
+        char alt[96];
+        snprintf(alt, sizeof(alt), "%.*s", (int)n, names);
+        const char *nm = alt[0] == '/' ? alt + 1 : alt, *pre = alt[0] == '/' ? "" : L->prefix;
+        if (r >= VIT__R_LN1_W) snprintf(buf, cap, "%s%s%d.%s", pre, vit__block_names[L->fam], l, nm);
+        else snprintf(buf, cap, "%s%s", pre, nm);
+        if (!first[0]) snprintf(first, sizeof(first), "%s", buf);
+        vit__tensor *t = vit__find_mut(L, buf);
+        if (t) return t;
+        names += n + (names[n] == '|');
+    }
+    snprintf(buf, cap, "%s", first);
+    return NULL;
+}
+
+static int vit__has(vit__loader *L, int r, int l) {
+    char buf[192];
+    return vit__role(L, r, l, buf, sizeof(buf)) != NULL;
+}
+
+// Which source wrote the file, from its tensor names: sets L->fam and L->prefix.
+static vit_status vit__detect_family(vit__loader *L) {
+    static const char *const vit_prefixes[] = {"", "vit.", "deit.", "dinov2."};
+    char name[192];
+    L->prefix = "";
+    if (vit__find(L, "patch_embed.proj.weight")) { L->fam = VIT__FAM_TIMM; return VIT_OK; }
+    for (size_t i = 0; i < sizeof(vit_prefixes) / sizeof(vit_prefixes[0]); i++) {
+        snprintf(name, sizeof(name), "%sembeddings.patch_embeddings.projection.weight", vit_prefixes[i]);
+        if (!vit__find(L, name)) continue;
+        L->prefix = vit_prefixes[i];
+        snprintf(name, sizeof(name), "%sencoder.layer.0.norm1.weight", L->prefix);
+        if (vit__find(L, name)) { L->fam = VIT__FAM_HF_DINOV2; return VIT_OK; }
+        snprintf(name, sizeof(name), "%sembeddings.distillation_token", L->prefix);
+        L->fam = vit__find(L, name) ? VIT__FAM_HF_DEIT : VIT__FAM_HF_VIT;
+        return VIT_OK;
+    }
+    if (vit__find(L, "vision_model.embeddings.patch_embedding.weight")) {
+        L->prefix = "vision_model.";
+        L->fam = vit__find(L, "vision_model.embeddings.class_embedding") ? VIT__FAM_HF_CLIP : VIT__FAM_HF_SIGLIP;
+        return VIT_OK;
+    }
+    return vit__fail(L->err, VIT_ERROR_MISSING_TENSOR, "no patch embedding: none of timm's 'patch_embed.proj.weight', Hugging Face's "
+                     "'[vit.|deit.|dinov2.]embeddings.patch_embeddings.projection.weight' or 'vision_model.embeddings.patch_embedding.weight' found");
+}
+
+// Rows of a token tensor of shape (1, n, C), (n, C) or (C): n, or -1 for any other shape.
+static long long vit__token_rows(const vit__tensor *t, int C) {
+    if (t->ndim == 1) return t->shape[0] == (uint64_t)C ? 1 : -1;
+    if (t->ndim == 2) return t->shape[1] == (uint64_t)C && t->shape[0] > 0 ? (long long)(t->shape[0] > VIT_MAX_TOKENS ? VIT_MAX_TOKENS + 1 : t->shape[0]) : -1;
+    if (t->ndim == 3) return t->shape[0] == 1 && t->shape[2] == (uint64_t)C && t->shape[1] > 0 ? (long long)(t->shape[1] > VIT_MAX_TOKENS ? VIT_MAX_TOKENS + 1 : t->shape[1]) : -1;
+    return -1;
+}
+
+static vit_status vit__token_check(vit__loader *L, const vit__tensor *t, int C, long long want, long long *rows) {
+    char got[160];
+    *rows = vit__token_rows(t, C);
+    if (*rows > VIT_MAX_TOKENS) return vit__fail(L->err, VIT_ERROR_LIMIT, "tensor '%s' has more than VIT_MAX_TOKENS (%d) rows", t->name, VIT_MAX_TOKENS);
+    if (t->dtype == VIT__DT_OTHER) return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "tensor '%s' has dtype %s; only F32, F16 and BF16 are supported", t->name, t->dtype_name);
+    if (*rows < 0 || (want > 0 && *rows != want)) {
+        vit__shape_str(t, got, sizeof(got));
+        if (want > 0) return vit__fail(L->err, VIT_ERROR_SHAPE_MISMATCH, "tensor '%s' has shape %s, expected %lld token(s) of width %d", t->name, got, want, C);
+        return vit__fail(L->err, VIT_ERROR_SHAPE_MISMATCH, "tensor '%s' has shape %s, expected [1, tokens, %d]", t->name, got, C);
+    }
+    return VIT_OK;
+}
+
+// Finds the architecture from the tensors' shapes (names per L->fam),
+// reconciling with what config.json stated; want_h/want_w: the size to run
+// at (0 = the checkpoint's).
+static vit_status vit__infer_config(vit__loader *L, vit_config *c, const vit__stated *s, int want_h, int want_w) {
+    char *err = L->err;
+    char name[192], got[160];
+    int fam = L->fam, timm = fam == VIT__FAM_TIMM;
+    c->source = timm ? VIT_SOURCE_TIMM : VIT_SOURCE_HF;
+    if (timm && (vit__find(L, "patch_embed.backbone.stem.conv.weight") || vit__find(L, "patch_embed.backbone.conv1.weight")))
+        return vit__fail(err, VIT_ERROR_UNSUPPORTED, "hybrid (CNN stem) ViTs are not supported");
+    const vit__tensor *pw = vit__role(L, VIT__R_PATCH_W, 0, name, sizeof(name));
+    if (!pw) return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "tensor '%s' not found", name);
     if (pw->dtype == VIT__DT_OTHER) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "tensor '%s' has dtype %s; only F32, F16 and BF16 are supported", pw->name, pw->dtype_name);
-    if (pw->ndim != 4 || pw->shape[2] != pw->shape[3] || pw->shape[2] == 0 || pw->shape[0] == 0 || pw->shape[1] == 0) {
-        char got[160];
+    if (pw->ndim != 4 || pw->shape[2] == 0 || pw->shape[3] == 0 || pw->shape[0] == 0 || pw->shape[1] == 0) {
         vit__shape_str(pw, got, sizeof(got));
         return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "tensor '%s' has shape %s, expected [C, in_chans, P, P]", pw->name, got);
     }
-    if (pw->shape[0] > VIT_MAX_DIM || pw->shape[1] > 4 || pw->shape[2] > 1024)
+    if (pw->shape[0] > VIT_MAX_DIM || pw->shape[1] > 4 || pw->shape[2] > 1024 || pw->shape[3] > 1024)
         return vit__fail(err, VIT_ERROR_LIMIT, "patch embedding [%llu, %llu, %llu, %llu] exceeds the limits (C <= VIT_MAX_DIM, in_chans <= 4, P <= 1024)",
                          (unsigned long long)pw->shape[0], (unsigned long long)pw->shape[1], (unsigned long long)pw->shape[2], (unsigned long long)pw->shape[3]);
+    if (pw->shape[2] != pw->shape[3]) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "non-square %llu x %llu patches", (unsigned long long)pw->shape[2], (unsigned long long)pw->shape[3]);
     c->dim = (int)pw->shape[0];
     c->in_chans = (int)pw->shape[1];
     c->patch_size = (int)pw->shape[2];
+    int C = c->dim, Pp = c->patch_size;
     if (s->dim > 0 && s->dim != c->dim) return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "config.json says width %d but '%s' has %d", s->dim, pw->name, c->dim);
     if (s->in_chans > 0 && s->in_chans != c->in_chans) return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "config.json says %d channels but '%s' has %d", s->in_chans, pw->name, c->in_chans);
     if (s->patch_size > 0 && s->patch_size != c->patch_size) return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "config.json says patch %d but '%s' has %d", s->patch_size, pw->name, c->patch_size);
     if (c->in_chans > 3) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "%d input channels; 1 to 3 are supported", c->in_chans);
 
-    // class token, position embedding -> tokens and image size
+    // prefix tokens: class, distillation, registers (in this order, as timm and HF place them)
+    const vit__tensor *cls = vit__role(L, VIT__R_CLS, 0, name, sizeof(name)), *dist = vit__role(L, VIT__R_DIST, 0, name, sizeof(name));
+    const vit__tensor *reg = vit__role(L, VIT__R_REG, 0, name, sizeof(name));
+    long long rows;
+    vit_status st;
+    if (cls && (st = vit__token_check(L, cls, C, 1, &rows)) != VIT_OK) return st;
+    if (dist && (st = vit__token_check(L, dist, C, 1, &rows)) != VIT_OK) return st;
+    c->num_registers = 0;
+    if (reg && reg->ndim == 3 && reg->shape[0] == 1 && reg->shape[1] == 0 && reg->shape[2] == (uint64_t)C) {
+        vit__role(L, VIT__R_REG, 0, name, sizeof(name))->used = 1; // (1, 0, C): no register tokens
+    } else if (reg) {
+        if ((st = vit__token_check(L, reg, C, -1, &rows)) != VIT_OK) return st;
+        c->num_registers = (int)rows;
+    }
+    L->dinov2_registers = L->dinov2_registers || (fam == VIT__FAM_HF_DINOV2 && reg);
     c->class_token = cls != NULL;
-    if (s->class_token == 0 && cls) return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "config.json says class_token false but 'cls_token' is present");
+    c->distilled = dist != NULL;
+    if (s->class_token == 0 && cls) return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "config.json says class_token false but '%s' is present", cls->name);
     if (s->class_token == 1 && !cls) return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "config.json says class_token true but no class token tensor is present");
-    if (!pos) return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "tensor '%s' not found", c->source == VIT_SOURCE_TIMM ? "pos_embed" : "vit.embeddings.position_embeddings");
-    if (pos->ndim != 3 || pos->shape[0] != 1 || pos->shape[2] != (uint64_t)c->dim || pos->shape[1] == 0 || pos->shape[1] > VIT_MAX_TOKENS) {
-        char got[160];
-        vit__shape_str(pos, got, sizeof(got));
-        if (pos->ndim == 3 && pos->shape[0] == 1 && pos->shape[2] == (uint64_t)c->dim && pos->shape[1] > VIT_MAX_TOKENS)
-            return vit__fail(err, VIT_ERROR_LIMIT, "tensor '%s' has %llu tokens, over VIT_MAX_TOKENS (%d)", pos->name, (unsigned long long)pos->shape[1], VIT_MAX_TOKENS);
-        return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "tensor '%s' has shape %s, expected [1, tokens, %d]", pos->name, got, c->dim);
-    }
-    int npos = (int)pos->shape[1];
-    int patches = -1;
-    // timm's no_embed_class: pos_embed covers only the patches
-    int cand[2] = {npos - c->class_token, npos};
-    for (int k = 0; k < 2 && patches < 0; k++) {
-        if (k == 1 && !c->class_token) break;
-        int g = (int)floor(sqrt((double)cand[k]) + 0.5);
-        if (cand[k] > 0 && g * g == cand[k] && (s->no_embed_class < 0 || s->no_embed_class == k)) { patches = cand[k]; c->pos_embed_class = c->class_token && k == 0; }
-    }
-    if (patches < 0) return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "tensor '%s' has %d positions, which is not a square grid (+ class token)", pos->name, npos);
-    int grid = (int)floor(sqrt((double)patches) + 0.5);
-    c->image_size = grid * c->patch_size;
-    if (s->image_size > 0 && s->image_size != c->image_size)
-        return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "config.json says image size %d but '%s' gives a %dx%d grid of %d-pixel patches (%d)",
-                         s->image_size, pos->name, grid, grid, c->patch_size, c->image_size);
-    if (c->image_size > VIT_MAX_DIM) return vit__fail(err, VIT_ERROR_LIMIT, "image size %d exceeds VIT_MAX_DIM", c->image_size);
-    c->num_tokens = patches + c->class_token;
+    if (s->reg_tokens >= 0 && s->reg_tokens != c->num_registers)
+        return vit__fail(err, s->reg_tokens > c->num_registers ? VIT_ERROR_MISSING_TENSOR : VIT_ERROR_SHAPE_MISMATCH, "config.json says %d register tokens but the file has %d",
+                         s->reg_tokens, c->num_registers);
+    if (dist && !cls) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "a distillation token without a class token");
+    if (s->distilled >= 0 && s->distilled != c->distilled)
+        return vit__fail(err, s->distilled ? VIT_ERROR_MISSING_TENSOR : VIT_ERROR_SHAPE_MISMATCH, "config.json's architecture %s a distillation token but the file has %s",
+                         s->distilled ? "has" : "has no", c->distilled ? "one" : "none");
+    c->num_prefix = c->class_token + c->distilled + c->num_registers;
+    int P = c->num_prefix;
 
-    // depth: count consecutive blocks
-    char name[160];
+    // position embedding: which prefix tokens it covers (timm: all or none,
+    // HF DINOv2: the class token only, other HF: all), then the native grid
+    const vit__tensor *pos = vit__role(L, VIT__R_POS, 0, name, sizeof(name));
+    if (!pos) return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "tensor '%s' not found", name);
+    if ((st = vit__token_check(L, pos, C, -1, &rows)) != VIT_OK) return st;
+    int npos = (int)rows, covers[2], ncov = 0;
+    if (timm) {
+        if (s->no_embed_class != 1) covers[ncov++] = P;
+        if (s->no_embed_class != 0 && P > 0) covers[ncov++] = 0;
+    } else covers[ncov++] = fam == VIT__FAM_HF_DINOV2 ? c->class_token : P;
+    int gh = 0, gw = 0, cover = -1;
+    for (int k = 0; k < ncov && cover < 0; k++) {
+        int n = npos - covers[k];
+        if (n <= 0) continue;
+        if (s->image_h > 0 && s->image_w > 0) {
+            if (s->image_h % Pp || s->image_w % Pp || (long long)(s->image_h / Pp) * (s->image_w / Pp) != n) continue;
+            gh = s->image_h / Pp; gw = s->image_w / Pp;
+        } else {
+            int g = (int)floor(sqrt((double)n) + 0.5);
+            if (g * g != n) continue;
+            gh = gw = g;
+        }
+        cover = covers[k];
+    }
+    if (cover < 0) {
+        if (s->image_h > 0)
+            return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "config.json says image size %d x %d (patch %d) but '%s' has %d positions for %d prefix tokens",
+                             s->image_h, s->image_w, Pp, pos->name, npos, P);
+        return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "tensor '%s' has %d positions, which is not a square grid (+ %d prefix tokens)", pos->name, npos, P);
+    }
+    c->pos_embed_class = cover > 0;
+    L->pos_cover = cover;
+    L->grid_h = gh; L->grid_w = gw;
+    if ((long long)gh * Pp > VIT_MAX_DIM || (long long)gw * Pp > VIT_MAX_DIM) return vit__fail(err, VIT_ERROR_LIMIT, "image size exceeds VIT_MAX_DIM");
+    c->native_height = gh * Pp;
+    c->native_width = gw * Pp;
+    int th = want_h ? want_h : c->native_height, tw = want_w ? want_w : c->native_width;
+    if (th % Pp || tw % Pp)
+        return vit__fail(err, VIT_ERROR_UNSUPPORTED, "image size %d x %d is not a multiple of the patch size %d", th, tw, Pp);
+    if (th > VIT_MAX_IMAGE_SIDE || tw > VIT_MAX_IMAGE_SIDE || (long long)(th / Pp) * (tw / Pp) + P > VIT_MAX_TOKENS)
+        return vit__fail(err, VIT_ERROR_LIMIT, "image size %d x %d gives more than VIT_MAX_TOKENS (%d) tokens", th, tw, VIT_MAX_TOKENS);
+    c->image_height = th;
+    c->image_width = tw;
+    c->image_size = th == tw ? th : 0;
+    c->num_tokens = (th / Pp) * (tw / Pp) + P;
+
+    // depth: count consecutive blocks; blocks past a gap would be silently dropped
     int depth = 0;
-    while (depth <= VIT_MAX_DEPTH &&
-           (c->source == VIT_SOURCE_TIMM ? vit__findf(L, name, sizeof(name), "blocks.%d.norm1.weight", depth)
-                                         : vit__findf(L, name, sizeof(name), "%sencoder.layer.%d.layernorm_before.weight", L->prefix, depth)))
-        depth++;
+    while (depth <= VIT_MAX_DEPTH && vit__role(L, VIT__R_LN1_W, depth, name, sizeof(name))) depth++;
     if (depth > VIT_MAX_DEPTH) return vit__fail(err, VIT_ERROR_LIMIT, "more than VIT_MAX_DEPTH (%d) blocks", VIT_MAX_DEPTH);
     if (s->depth > 0 && s->depth != depth)
-        return vit__fail(err, depth < s->depth ? VIT_ERROR_MISSING_TENSOR : VIT_ERROR_SHAPE_MISMATCH,
-                         "config.json says depth %d but the file has %d blocks", s->depth, depth);
+        return vit__fail(err, depth < s->depth ? VIT_ERROR_MISSING_TENSOR : VIT_ERROR_SHAPE_MISMATCH, "config.json says depth %d but the file has %d blocks", s->depth, depth);
     if (depth == 0) return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "no transformer blocks found");
-    for (int i = 0; i < L->count; i++) { // blocks past a gap in the numbering would be silently dropped
-        const char *nm = L->tensors[i].name, *pre = c->source == VIT_SOURCE_TIMM ? "blocks." : "encoder.layer.";
-        size_t pl = strlen(L->prefix);
-        if (c->source == VIT_SOURCE_HF) { if (strncmp(nm, L->prefix, pl) != 0) continue; nm += pl; }
-        if (strncmp(nm, pre, strlen(pre)) != 0) continue;
-        long b = strtol(nm + strlen(pre), NULL, 10);
+    snprintf(name, sizeof(name), "%s%s", L->prefix, vit__block_names[fam]);
+    for (int i = 0; i < L->count; i++) {
+        const char *nm = L->tensors[i].name;
+        if (strncmp(nm, name, strlen(name)) != 0) continue;
+        long b = strtol(nm + strlen(name), NULL, 10);
         if (b >= depth)
-            return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "tensor '%s' belongs to block %ld, but block %d's norm is missing (blocks must be numbered 0..depth-1)",
-                             L->tensors[i].name, b, depth);
+            return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "tensor '%s' belongs to block %ld, but block %d's norm is missing (blocks must be numbered 0..depth-1)", nm, b, depth);
     }
     c->depth = depth;
-    const vit__tensor *fc1 = c->source == VIT_SOURCE_TIMM ? vit__find(L, "blocks.0.mlp.fc1.weight")
-                                                          : vit__findf(L, name, sizeof(name), "%sencoder.layer.0.intermediate.dense.weight", L->prefix);
-    if (!fc1) return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "tensor '%s' not found", c->source == VIT_SOURCE_TIMM ? "blocks.0.mlp.fc1.weight" : name);
-    if (fc1->ndim != 2 || fc1->shape[1] != (uint64_t)c->dim || fc1->shape[0] == 0 || fc1->shape[0] > VIT_MAX_DIM) {
-        char got[160];
+
+    // MLP width and activation (SwiGLU: fc1 holds gate and up, fc2 reads half)
+    const vit__tensor *fc1 = vit__role(L, VIT__R_FC1_W, 0, name, sizeof(name));
+    if (!fc1) return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "tensor '%s' not found", name);
+    if (fc1->ndim != 2 || fc1->shape[1] != (uint64_t)C || fc1->shape[0] == 0 || fc1->shape[0] > VIT_MAX_DIM) {
         vit__shape_str(fc1, got, sizeof(got));
-        return vit__fail(err, fc1->ndim == 2 && fc1->shape[0] > VIT_MAX_DIM ? VIT_ERROR_LIMIT : VIT_ERROR_SHAPE_MISMATCH,
-                         "tensor '%s' has shape %s, expected [mlp_dim, %d]", fc1->name, got, c->dim);
+        return vit__fail(err, fc1->ndim == 2 && fc1->shape[0] > VIT_MAX_DIM ? VIT_ERROR_LIMIT : VIT_ERROR_SHAPE_MISMATCH, "tensor '%s' has shape %s, expected [mlp_dim, %d]",
+                         fc1->name, got, C);
     }
     c->mlp_dim = (int)fc1->shape[0];
+    int act = s->act >= 0 ? s->act : fam == VIT__FAM_HF_CLIP ? VIT_ACT_QUICK_GELU : fam == VIT__FAM_HF_SIGLIP ? VIT_ACT_GELU_TANH : VIT_ACT_GELU;
+    if (fam == VIT__FAM_HF_DINOV2) { // the FFN kind is in the names as well
+        snprintf(name, sizeof(name), "%sencoder.layer.0.mlp.weights_in.weight", L->prefix);
+        int named = vit__find(L, name) != NULL;
+        if (s->act >= 0 && named != (act == VIT_ACT_SWIGLU))
+            return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "config.json's use_swiglu_ffn disagrees with the MLP tensors' names");
+        if (named) act = VIT_ACT_SWIGLU;
+    }
+    c->act = (vit_act)act;
+    if (act == VIT_ACT_SWIGLU && c->mlp_dim % 2) return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "SwiGLU fc1 '%s' has an odd width %d", fc1->name, c->mlp_dim);
     if (s->mlp_dim > 0 && s->mlp_dim != c->mlp_dim) return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "config.json says mlp width %d but '%s' has %d", s->mlp_dim, fc1->name, c->mlp_dim);
-    if (s->mlp_ratio > 0 && fabs(s->mlp_ratio * c->dim - c->mlp_dim) >= 1.0)
-        return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "config.json says mlp_ratio %g but '%s' has width %d for dim %d", s->mlp_ratio, fc1->name, c->mlp_dim, c->dim);
+    if (s->mlp_ratio > 0 && timm && fabs(s->mlp_ratio * C - c->mlp_dim) >= 1.0)
+        return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "config.json says mlp_ratio %g but '%s' has width %d for dim %d", s->mlp_ratio, fc1->name, c->mlp_dim, C);
 
     // heads: option, config, else head size 64
-    int heads = L->heads_override > 0 ? L->heads_override : s->num_heads > 0 ? s->num_heads : (c->dim % 64 == 0 ? c->dim / 64 : 0);
-    if (heads <= 0) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "width %d is not a multiple of 64 and no config.json gives num_heads: set vit_options.num_heads", c->dim);
-    if (c->dim % heads) return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "width %d is not divisible by %d heads", c->dim, heads);
+    int heads = L->heads_override > 0 ? L->heads_override : s->num_heads > 0 ? s->num_heads : (C % 64 == 0 ? C / 64 : 0);
+    if (heads <= 0) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "width %d is not a multiple of 64 and no config.json gives num_heads: set vit_options.num_heads", C);
+    if (C % heads) return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "width %d is not divisible by %d heads", C, heads);
     c->num_heads = heads;
 
-    // classes
-    const vit__tensor *hw = c->source == VIT_SOURCE_TIMM ? vit__find(L, "head.weight") : vit__find(L, "classifier.weight");
+    // heads (classifier, distillation classifier) or the image projection
+    const vit__tensor *hw = vit__role(L, VIT__R_HEAD_W, 0, name, sizeof(name)), *hw2 = vit__role(L, VIT__R_HEAD2_W, 0, name, sizeof(name));
     c->num_classes = 0;
+    L->num_head = 1;
     if (hw) {
-        if (hw->ndim != 2 || hw->shape[1] != (uint64_t)c->dim || hw->shape[0] == 0 || hw->shape[0] > VIT_MAX_DIM) {
-            char got[160];
+        if (hw->ndim != 2 || hw->shape[1] != (uint64_t)C || hw->shape[0] == 0 || hw->shape[0] > VIT_MAX_DIM) {
             vit__shape_str(hw, got, sizeof(got));
-            return vit__fail(err, hw->ndim == 2 && hw->shape[0] > VIT_MAX_DIM ? VIT_ERROR_LIMIT : VIT_ERROR_SHAPE_MISMATCH,
-                             "tensor '%s' has shape %s, expected [classes, %d]", hw->name, got, c->dim);
+            return vit__fail(err, hw->ndim == 2 && hw->shape[0] > VIT_MAX_DIM ? VIT_ERROR_LIMIT : VIT_ERROR_SHAPE_MISMATCH, "tensor '%s' has shape %s, expected [classes, %d]",
+                             hw->name, got, C);
         }
         c->num_classes = (int)hw->shape[0];
     }
-    if (s->num_classes >= 0 && s->num_classes != c->num_classes)
-        return vit__fail(err, c->num_classes == 0 ? VIT_ERROR_MISSING_TENSOR : VIT_ERROR_SHAPE_MISMATCH,
-                         "config.json says %d classes but the head has %d", s->num_classes, c->num_classes);
+    if (hw2) {
+        if (!hw || !c->distilled) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "'%s' without %s", hw2->name, hw ? "a distillation token" : "a class head");
+        L->num_head = 2;
+    }
+    if (s->num_classes >= 0 && s->num_classes != c->num_classes && !(fam == VIT__FAM_HF_CLIP))
+        return vit__fail(err, c->num_classes == 0 ? VIT_ERROR_MISSING_TENSOR : VIT_ERROR_SHAPE_MISMATCH, "config.json says %d classes but the head has %d", s->num_classes,
+                         c->num_classes);
+    c->projection = fam == VIT__FAM_HF_CLIP ? hw != NULL : timm ? (s->projection == 1 && hw != NULL) : 0;
 
     // norms and pooling
-    if (c->source == VIT_SOURCE_TIMM) {
-        c->fc_norm = vit__find(L, "fc_norm.weight") != NULL;
-        c->pre_norm = vit__find(L, "norm_pre.weight") != NULL;
-        c->layer_scale = vit__find(L, "blocks.0.ls1.gamma") != NULL;
-        c->pool = s->pool >= 0 ? (vit_pool)s->pool : (c->fc_norm || !c->class_token) ? VIT_POOL_AVG : VIT_POOL_TOKEN;
-        if (s->fc_norm >= 0 && s->fc_norm != c->fc_norm && !(s->fc_norm == 0 && c->fc_norm == 0))
-            return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "config.json says fc_norm %s but 'fc_norm.weight' is %s", s->fc_norm ? "true" : "false", c->fc_norm ? "present" : "absent");
-        c->eps = 1e-6f;
-    } else {
-        c->pool = VIT_POOL_TOKEN;
-        c->eps = 1e-12f;
-    }
-    if (s->eps > 0) c->eps = (float)s->eps;
+    c->pre_norm = vit__has(L, VIT__R_PRE_W, 0);
+    c->fc_norm = vit__has(L, VIT__R_FCN_W, 0);
+    c->layer_scale = vit__has(L, VIT__R_LS1, 0);
+    c->qk_norm = vit__has(L, VIT__R_QN_W, 0);
+    if (s->qk_norm >= 0 && s->qk_norm != c->qk_norm)
+        return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "config.json says qk_norm %s but the q_norm tensors are %s", s->qk_norm ? "true" : "false", c->qk_norm ? "present" : "absent");
+    int has_map = vit__has(L, VIT__R_MAP_LATENT, 0);
+    if (timm) {
+        c->pool = s->pool >= 0 ? (vit_pool)s->pool : has_map ? VIT_POOL_MAP : (c->fc_norm || !c->class_token) ? VIT_POOL_AVG : VIT_POOL_TOKEN;
+        if (s->fc_norm == 1 && !c->fc_norm) return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "config.json says fc_norm true but 'fc_norm.weight' is absent");
+    } else c->pool = fam == VIT__FAM_HF_SIGLIP ? VIT_POOL_MAP : VIT_POOL_TOKEN;
+    if ((c->pool == VIT_POOL_MAP) != has_map)
+        return vit__fail(err, has_map ? VIT_ERROR_UNSUPPORTED : VIT_ERROR_MISSING_TENSOR, "%s", has_map ? "attention-pooling tensors in a model that pools otherwise" : "attention pooling without its tensors");
+    if (c->pool == VIT_POOL_MAP && act == VIT_ACT_SWIGLU) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "attention pooling in a SwiGLU model");
     if (c->pool == VIT_POOL_TOKEN && !c->class_token) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "token pooling needs a class token");
+    if (L->num_head > 1 && c->pool != VIT_POOL_TOKEN) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "a distillation head with %s pooling", c->pool == VIT_POOL_AVG ? "average" : "attention");
+    if (c->pool == VIT_POOL_AVG && c->num_tokens == P) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "average pooling over no patch tokens");
+    if (c->pool == VIT_POOL_MAP) {
+        const vit__tensor *lat = vit__role(L, VIT__R_MAP_LATENT, 0, name, sizeof(name)), *f = vit__role(L, VIT__R_MAP_FC1_W, 0, name, sizeof(name));
+        if ((st = vit__token_check(L, lat, C, -1, &rows)) != VIT_OK) return st;
+        if (!f) return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "tensor '%s' not found", name);
+        if (f->ndim != 2 || f->shape[1] != (uint64_t)C || f->shape[0] == 0 || f->shape[0] > VIT_MAX_DIM) {
+            vit__shape_str(f, got, sizeof(got));
+            return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "tensor '%s' has shape %s, expected [mlp_dim, %d]", f->name, got, C);
+        }
+        L->map_mlp = (int)f->shape[0];
+    }
+    double eps = timm ? 1e-6 : fam == VIT__FAM_HF_CLIP ? 1e-5 : fam == VIT__FAM_HF_DINOV2 || fam == VIT__FAM_HF_SIGLIP ? 1e-6 : 1e-12;
+    c->eps = (float)(s->eps > 0 ? s->eps : eps);
     return VIT_OK;
 }
 
@@ -1584,21 +2126,23 @@ static float *vit__take(vit__bump *b, size_t n) {
     return p;
 }
 
-static void vit__layout(vit_model *m, vit__bump *b, int has_pre, int has_norm) {
+static void vit__layout(vit_model *m, vit__bump *b, int has_norm) {
     const vit_config *c = &m->cfg;
-    size_t C = (size_t)c->dim, M = (size_t)c->mlp_dim, K = (size_t)c->num_classes;
+    size_t C = (size_t)c->dim, M = (size_t)c->mlp_dim, K = (size_t)c->num_classes, D = C / (size_t)c->num_heads;
     size_t CPP = (size_t)c->in_chans * c->patch_size * c->patch_size;
-    size_t P = (size_t)m->num_prefix, npos = (size_t)c->num_tokens - (c->pos_embed_class ? 0 : P);
+    size_t P = (size_t)m->num_prefix, patches = (size_t)c->num_tokens - P;
     m->patch_w = vit__take(b, CPP * C);
     m->patch_b = vit__take(b, C);
     m->prefix = P ? vit__take(b, P * C) : NULL;
-    m->pos_embed = vit__take(b, npos * C);
-    m->pre_norm_w = has_pre ? vit__take(b, C) : NULL;
-    m->pre_norm_b = has_pre ? vit__take(b, C) : NULL;
+    m->pos_embed = vit__take(b, patches * C);
+    m->pre_norm_w = c->pre_norm ? vit__take(b, C) : NULL;
+    m->pre_norm_b = c->pre_norm ? vit__take(b, C) : NULL;
     for (int l = 0; l < c->depth; l++) {
         vit__block *k = &m->blocks[l];
         k->ln1_w = vit__take(b, C); k->ln1_b = vit__take(b, C);
         k->qkv_w = vit__take(b, C * 3 * C); k->qkv_b = vit__take(b, 3 * C);
+        k->qn_w = c->qk_norm ? vit__take(b, D) : NULL; k->qn_b = c->qk_norm ? vit__take(b, D) : NULL;
+        k->kn_w = c->qk_norm ? vit__take(b, D) : NULL; k->kn_b = c->qk_norm ? vit__take(b, D) : NULL;
         k->proj_w = vit__take(b, C * C); k->proj_b = vit__take(b, C);
         k->ls1 = c->layer_scale ? vit__take(b, C) : NULL;
         k->ls2 = c->layer_scale ? vit__take(b, C) : NULL;
@@ -1610,131 +2154,304 @@ static void vit__layout(vit_model *m, vit__bump *b, int has_pre, int has_norm) {
     m->norm_b = has_norm ? vit__take(b, C) : NULL;
     m->fc_norm_w = c->fc_norm ? vit__take(b, C) : NULL;
     m->fc_norm_b = c->fc_norm ? vit__take(b, C) : NULL;
+    if (c->pool == VIT_POOL_MAP) {
+        size_t Mm = (size_t)m->map.mlp_dim;
+        vit__map *p = &m->map;
+        p->q = vit__take(b, C);
+        p->kv_w = vit__take(b, C * 2 * C); p->kv_b = vit__take(b, 2 * C);
+        p->proj_w = vit__take(b, C * C); p->proj_b = vit__take(b, C);
+        p->norm_w = vit__take(b, C); p->norm_b = vit__take(b, C);
+        p->fc1_w = vit__take(b, C * Mm); p->fc1_b = vit__take(b, Mm);
+        p->fc2_w = vit__take(b, Mm * C); p->fc2_b = vit__take(b, C);
+    }
     m->head_w = K ? vit__take(b, (size_t)m->num_head * C * K) : NULL;
     m->head_b = K ? vit__take(b, (size_t)m->num_head * K) : NULL;
 }
 
+// A linear layer's weight t (out, in) rows [row0, row0 + rows) into dst as
+// (in, rows) with row stride ld (transposed: the layout vit__linear_cpu
+// reads). glu: the rows are SwiGLU's [gate | up] halves; output column 2j
+// gets gate row j and 2j + 1 up row j (vit__epi_apply's column pairs).
+static void vit__copy_linear(float *dst, const vit__tensor *t, size_t row0, size_t rows, size_t cols, size_t ld, int glu) {
+    for (size_t r = 0; r < rows; r++) {
+        size_t oc = glu ? (r < rows / 2 ? 2 * r : 2 * (r - rows / 2) + 1) : r;
+        for (size_t c = 0; c < cols; c++) dst[c * ld + oc] = vit__tensor_at(t, (row0 + r) * cols + c);
+    }
+}
+
+// Elements [at, at + n) of t into dst (glu: permuted as vit__copy_linear's columns); zeros when t is NULL.
+static void vit__copy_vec(float *dst, const vit__tensor *t, size_t at, size_t n, int glu) {
+    for (size_t i = 0; i < n; i++) {
+        size_t o = glu ? (i < n / 2 ? 2 * i : 2 * (i - n / 2) + 1) : i;
+        dst[o] = t ? vit__tensor_at(t, at + i) : 0.0f;
+    }
+}
+
+// Keys' cubic convolution kernel with parameter a (-0.5: PIL and torch's
+// antialiased bicubic; -0.75: torch's plain bicubic).
+static double vit__keys_cubic(double x, double a) {
+    if (x < 0.0) x = -x;
+    if (x < 1.0) return ((a + 2.0) * x - (a + 3.0)) * x * x + 1.0;
+    if (x < 2.0) return ((a * x - 5.0 * a) * x + 8.0 * a) * x - 4.0 * a;
+    return 0.0;
+}
+
+// Taps of 1-D bicubic resampling in_size -> out_size, as torch's interpolate
+// (mode='bicubic', align_corners=False) computes them. antialias: Keys a =
+// -0.5 over a support widened by the scale when shrinking, weights normalised
+// (torch's _upsample_bicubic2d_aa, PIL's filter); else Keys a = -0.75 on the
+// 4 nearest inputs, indices clamped at the borders (upsample_bicubic2d).
+// idx/w: (out_size, taps); returns taps, 0 on out of memory.
+static int vit__bicubic_taps(const vit_allocator *a, int in_size, int out_size, int antialias, int **idx, double **w) {
+    double scale = (double)in_size / out_size;
+    double support = antialias ? 2.0 * (scale >= 1.0 ? scale : 1.0) : 2.0;
+    int taps = antialias ? (int)ceil(support) * 2 + 1 : 4;
+    *idx = (int *)vit__malloc(a, (size_t)out_size * taps * sizeof(int));
+    *w = (double *)vit__malloc(a, (size_t)out_size * taps * sizeof(double));
+    if (!*idx || !*w) { vit__free(a, *idx); vit__free(a, *w); *idx = NULL; *w = NULL; return 0; }
+    for (int o = 0; o < out_size; o++) {
+        int *ix = *idx + (size_t)o * taps;
+        double *wx = *w + (size_t)o * taps;
+        if (antialias) {
+            double center = scale * (o + 0.5), inv = scale >= 1.0 ? 1.0 / scale : 1.0, total = 0.0;
+            int lo = (int)(center - support + 0.5), hi = (int)(center + support + 0.5);
+            if (lo < 0) lo = 0;
+            if (hi > in_size) hi = in_size;
+            for (int t = 0; t < taps; t++) {
+                ix[t] = lo;
+                wx[t] = lo + t < hi ? vit__keys_cubic((t + lo - center + 0.5) * inv, -0.5) : 0.0;
+                if (lo + t < hi) ix[t] = lo + t;
+                total += wx[t];
+            }
+            if (total != 0.0)
+                for (int t = 0; t < taps; t++) wx[t] /= total;
+        } else {
+            double x = scale * (o + 0.5) - 0.5;
+            int x0 = (int)floor(x);
+            double t = x - x0, d[4] = {t + 1.0, t, 1.0 - t, 2.0 - t};
+            for (int k = 0; k < 4; k++) {
+                wx[k] = vit__keys_cubic(d[k], -0.75);
+                int i = x0 - 1 + k;
+                ix[k] = i < 0 ? 0 : i >= in_size ? in_size - 1 : i;
+            }
+        }
+    }
+    return taps;
+}
+
+// dst (oh, ow, C) = src (ih, iw, C) resampled per vit__bicubic_taps, in double.
+static vit_status vit__resample_grid(const vit_allocator *a, float *dst, const float *src, int ih, int iw, int oh, int ow, int C, int antialias) {
+    int *yi = NULL, *xi = NULL;
+    double *yw = NULL, *xw = NULL, *row = NULL;
+    int ty = vit__bicubic_taps(a, ih, oh, antialias, &yi, &yw);
+    int tx = ty ? vit__bicubic_taps(a, iw, ow, antialias, &xi, &xw) : 0;
+    row = tx ? (double *)vit__malloc(a, (size_t)iw * C * sizeof(double)) : NULL;
+    vit_status st = row ? VIT_OK : VIT_ERROR_OUT_OF_MEMORY;
+    for (int y = 0; st == VIT_OK && y < oh; y++) {
+        // the vertical pass for output row y, then the horizontal one
+        for (size_t i = 0; i < (size_t)iw * C; i++) row[i] = 0.0;
+        for (int k = 0; k < ty; k++) {
+            double wk = yw[(size_t)y * ty + k];
+            const float *s = src + (size_t)yi[(size_t)y * ty + k] * iw * C;
+            if (wk != 0.0)
+                for (size_t i = 0; i < (size_t)iw * C; i++) row[i] += wk * s[i];
+        }
+        for (int x = 0; x < ow; x++)
+            for (int ch = 0; ch < C; ch++) {
+                double v = 0.0;
+                for (int k = 0; k < tx; k++) v += xw[(size_t)x * tx + k] * row[(size_t)xi[(size_t)x * tx + k] * C + ch];
+                dst[((size_t)y * ow + x) * C + ch] = (float)v;
+            }
+    }
+    vit__free(a, yi); vit__free(a, xi); vit__free(a, yw); vit__free(a, xw); vit__free(a, row);
+    return st;
+}
+
+// Checks the tensor of role r (block l): present unless optional, a float
+// dtype, shape dims[0..ndim) (< 0: any size); marks it used. *out = it or NULL.
+static vit_status vit__want(vit__loader *L, int r, int l, int optional, int ndim, const long long *dims, const vit__tensor **out) {
+    char name[192];
+    vit__tensor *t = vit__role(L, r, l, name, sizeof(name));
+    *out = t;
+    if (!t) {
+        if (optional) return VIT_OK;
+        return vit__fail(L->err, VIT_ERROR_MISSING_TENSOR, "tensor '%s' not found", name[0] ? name : "(no name for this role)");
+    }
+    t->used = 1;
+    if (ndim == 0) return VIT_OK; // token tensors: checked by vit__token_check
+    return vit__expect(L, t->name, optional, ndim, dims, out);
+}
+
 // Validates every tensor the architecture needs and copies it into m->weights.
-// pass 0: validate only (nothing written); pass 1: copy.
+// pass 0: validate only (nothing written) and mark the tensors read; pass 1: copy.
 static vit_status vit__load_weights(vit__loader *L, vit_model *m, int pass) {
     const vit_config *c = &m->cfg;
-    long long C = c->dim, M = c->mlp_dim, K = c->num_classes, P = c->patch_size, Ci = c->in_chans;
-    long long npos = c->num_tokens - (c->pos_embed_class ? 0 : m->num_prefix);
-    int hf = c->source == VIT_SOURCE_HF;
-    const char *pf = L->prefix;
-    const vit__tensor *t, *t2, *t3;
-    vit_status st;
-    char name[192], name2[192], name3[192];
+    long long C = c->dim, M = c->mlp_dim, K = c->num_classes, Pp = c->patch_size, Ci = c->in_chans, D = c->dim / c->num_heads;
+    long long hidden = (long long)vit__mlp_hidden(m);
     size_t uC = (size_t)C;
-#define VIT__WANT(nm, opt, nd, ...)                                                   \
+    int glu = m->act == VIT__ACT_SWIGLU;
+    const vit__tensor *t, *t2;
+    vit_status st;
+#define VIT__WANT(role, l, opt, nd, ...)                                              \
     do {                                                                            \
         const long long dims_[] = {__VA_ARGS__};                                    \
-        if ((st = vit__expect(L, nm, opt, nd, dims_, &t)) != VIT_OK) return st;     \
+        if ((st = vit__want(L, role, l, opt, nd, dims_, &t)) != VIT_OK) return st;  \
     } while (0)
-#define VIT__COPY(dst, rows, cols, ld) do { if (pass) vit__tensor_copy(dst, t, rows, cols, ld); } while (0)
 
-    // patch embedding (C, Ci, P, P) -> (Ci*P*P, C)
-    snprintf(name, sizeof(name), hf ? "%sembeddings.patch_embeddings.projection.weight" : "%spatch_embed.proj.weight", pf);
-    VIT__WANT(name, 0, 4, C, Ci, P, P);
-    VIT__COPY(m->patch_w, uC, (size_t)(Ci * P * P), uC);
-    snprintf(name, sizeof(name), hf ? "%sembeddings.patch_embeddings.projection.bias" : "%spatch_embed.proj.bias", pf);
-    VIT__WANT(name, 1, 1, C);
-    if (pass) { if (t) vit__tensor_copy(m->patch_b, t, 0, 0, 0); else memset(m->patch_b, 0, uC * sizeof(float)); }
-    if (c->class_token) {
-        snprintf(name, sizeof(name), hf ? "%sembeddings.cls_token" : "%scls_token", pf);
-        VIT__WANT(name, 0, 3, 1, 1, C);
-        VIT__COPY(m->prefix, 0, 0, 0);
+    // patch embedding (C, Ci, P, P) -> (Ci*P*P, C); CLIP has no bias
+    VIT__WANT(VIT__R_PATCH_W, 0, 0, 4, C, Ci, Pp, Pp);
+    if (pass) vit__copy_linear(m->patch_w, t, 0, uC, (size_t)(Ci * Pp * Pp), uC, 0);
+    VIT__WANT(VIT__R_PATCH_B, 0, 1, 1, C);
+    if (pass) vit__copy_vec(m->patch_b, t, 0, uC, 0);
+
+    // prefix tokens, then the position embedding: its rows for the prefix
+    // tokens are folded into them here (input-independent), the patch rows
+    // resampled to the grid the model runs at
+    int at = 0;
+    const int roles[3] = {VIT__R_CLS, VIT__R_DIST, VIT__R_REG}, counts[3] = {c->class_token, c->distilled, c->num_registers};
+    for (int i = 0; i < 3; i++) {
+        if (!counts[i]) continue;
+        VIT__WANT(roles[i], 0, 0, 0, 0);
+        if (pass) vit__copy_vec(m->prefix + (size_t)at * uC, t, 0, (size_t)counts[i] * uC, 0);
+        at += counts[i];
     }
-    snprintf(name, sizeof(name), hf ? "%sembeddings.position_embeddings" : "%spos_embed", pf);
-    VIT__WANT(name, 0, 3, 1, npos, C);
-    VIT__COPY(m->pos_embed, 0, 0, 0);
+    VIT__WANT(VIT__R_POS, 0, 0, 0, 0);
+    if (pass) {
+        int gh = c->image_height / c->patch_size, gw = c->image_width / c->patch_size;
+        size_t cover = (size_t)L->pos_cover, native = (size_t)L->grid_h * L->grid_w;
+        for (size_t i = 0; i < cover * uC; i++) m->prefix[i] += vit__tensor_at(t, i);
+        if (gh == L->grid_h && gw == L->grid_w) {
+            vit__copy_vec(m->pos_embed, t, cover * uC, native * uC, 0);
+        } else {
+            float *grid = (float *)vit__malloc(L->alloc, native * uC * sizeof(float));
+            if (!grid) return vit__fail(L->err, VIT_ERROR_OUT_OF_MEMORY, "out of memory resampling the position embedding");
+            vit__copy_vec(grid, t, cover * uC, native * uC, 0);
+            // timm (resample_abs_pos_embed) and HF DINOv2 with registers antialias; HF's other interpolate_pos_encoding do not
+            int aa = L->fam == VIT__FAM_TIMM || L->dinov2_registers;
+            st = vit__resample_grid(L->alloc, m->pos_embed, grid, L->grid_h, L->grid_w, gh, gw, (int)C, aa);
+            vit__free(L->alloc, grid);
+            if (st != VIT_OK) return vit__fail(L->err, st, "out of memory resampling the position embedding");
+        }
+    }
     if (c->pre_norm) {
-        VIT__WANT("norm_pre.weight", 0, 1, C); VIT__COPY(m->pre_norm_w, 0, 0, 0);
-        VIT__WANT("norm_pre.bias", 0, 1, C); VIT__COPY(m->pre_norm_b, 0, 0, 0);
+        VIT__WANT(VIT__R_PRE_W, 0, 0, 1, C); if (pass) vit__copy_vec(m->pre_norm_w, t, 0, uC, 0);
+        VIT__WANT(VIT__R_PRE_B, 0, 0, 1, C); if (pass) vit__copy_vec(m->pre_norm_b, t, 0, uC, 0);
     }
     for (int l = 0; l < c->depth; l++) {
         vit__block *k = &m->blocks[l];
-        // LayerNorms, attention projection, MLP: same roles, two namings
-        struct { const char *timm, *hf; float *dst; long long r, cc; int transpose, optional_zero; } items[] = {
-            {"norm1.weight", "layernorm_before.weight", k->ln1_w, C, 0, 0, 0},
-            {"norm1.bias", "layernorm_before.bias", k->ln1_b, C, 0, 0, 0},
-            {"attn.proj.weight", "attention.output.dense.weight", k->proj_w, C, C, 1, 0},
-            {"attn.proj.bias", "attention.output.dense.bias", k->proj_b, C, 0, 0, 1},
-            {"norm2.weight", "layernorm_after.weight", k->ln2_w, C, 0, 0, 0},
-            {"norm2.bias", "layernorm_after.bias", k->ln2_b, C, 0, 0, 0},
-            {"mlp.fc1.weight", "intermediate.dense.weight", k->fc1_w, M, C, 1, 0},
-            {"mlp.fc1.bias", "intermediate.dense.bias", k->fc1_b, M, 0, 0, 1},
-            {"mlp.fc2.weight", "output.dense.weight", k->fc2_w, C, (long long)vit__mlp_hidden(m), 1, 0},
-            {"mlp.fc2.bias", "output.dense.bias", k->fc2_b, C, 0, 0, 1},
+        // LayerNorms, attention projection, MLP (role, destination, rows, cols: cols 0 = a vector; optional = zeros when absent)
+        struct { int role; float *dst; long long r, cc; int optional, glu; } items[] = {
+            {VIT__R_LN1_W, k->ln1_w, C, 0, 0, 0}, {VIT__R_LN1_B, k->ln1_b, C, 0, 0, 0},
+            {VIT__R_PROJ_W, k->proj_w, C, C, 0, 0}, {VIT__R_PROJ_B, k->proj_b, C, 0, 1, 0},
+            {VIT__R_LN2_W, k->ln2_w, C, 0, 0, 0}, {VIT__R_LN2_B, k->ln2_b, C, 0, 0, 0},
+            {VIT__R_FC1_W, k->fc1_w, M, C, 0, glu}, {VIT__R_FC1_B, k->fc1_b, M, 0, 1, glu},
+            {VIT__R_FC2_W, k->fc2_w, C, hidden, 0, 0}, {VIT__R_FC2_B, k->fc2_b, C, 0, 1, 0},
         };
         for (size_t i = 0; i < sizeof(items) / sizeof(items[0]); i++) {
-            if (hf) snprintf(name, sizeof(name), "%sencoder.layer.%d.%s", pf, l, items[i].hf);
-            else snprintf(name, sizeof(name), "blocks.%d.%s", l, items[i].timm);
-            if (items[i].cc) VIT__WANT(name, 0, 2, items[i].r, items[i].cc);
-            else VIT__WANT(name, items[i].optional_zero, 1, items[i].r);
+            if (items[i].cc) VIT__WANT(items[i].role, l, 0, 2, items[i].r, items[i].cc);
+            else VIT__WANT(items[i].role, l, items[i].optional, 1, items[i].r);
             if (!pass) continue;
-            if (!t) memset(items[i].dst, 0, (size_t)items[i].r * sizeof(float));
-            else if (items[i].transpose) vit__tensor_copy(items[i].dst, t, (size_t)items[i].r, (size_t)items[i].cc, (size_t)items[i].r);
-            else vit__tensor_copy(items[i].dst, t, 0, 0, 0);
+            if (items[i].cc) vit__copy_linear(items[i].dst, t, 0, (size_t)items[i].r, (size_t)items[i].cc, (size_t)items[i].r, items[i].glu);
+            else vit__copy_vec(items[i].dst, t, 0, (size_t)items[i].r, items[i].glu);
         }
-        if (hf) { // separate q, k, v -> one (C, 3C) matrix
-            const char *parts[3] = {"query", "key", "value"};
+        if (L->fam != VIT__FAM_TIMM) { // separate q, k, v -> one (C, 3C) matrix
+            const int rw[3] = {VIT__R_Q_W, VIT__R_K_W, VIT__R_V_W}, rb[3] = {VIT__R_Q_B, VIT__R_K_B, VIT__R_V_B};
             for (int q = 0; q < 3; q++) {
-                snprintf(name, sizeof(name), "%sencoder.layer.%d.attention.attention.%s.weight", pf, l, parts[q]);
-                VIT__WANT(name, 0, 2, C, C);
-                if (pass) vit__tensor_copy(k->qkv_w + (size_t)q * uC, t, uC, uC, 3 * uC);
-                snprintf(name, sizeof(name), "%sencoder.layer.%d.attention.attention.%s.bias", pf, l, parts[q]);
-                VIT__WANT(name, 1, 1, C);
-                if (pass) { if (t) vit__tensor_copy(k->qkv_b + (size_t)q * uC, t, 0, 0, 0); else memset(k->qkv_b + (size_t)q * uC, 0, uC * sizeof(float)); }
+                VIT__WANT(rw[q], l, 0, 2, C, C);
+                if (pass) vit__copy_linear(k->qkv_w + (size_t)q * uC, t, 0, uC, uC, 3 * uC, 0);
+                VIT__WANT(rb[q], l, 1, 1, C);
+                if (pass) vit__copy_vec(k->qkv_b + (size_t)q * uC, t, 0, uC, 0);
             }
         } else {
-            snprintf(name, sizeof(name), "blocks.%d.attn.qkv.weight", l);
-            VIT__WANT(name, 0, 2, 3 * C, C);
-            VIT__COPY(k->qkv_w, 3 * uC, uC, 3 * uC);
-            snprintf(name, sizeof(name), "blocks.%d.attn.qkv.bias", l);
-            VIT__WANT(name, 1, 1, 3 * C);
+            VIT__WANT(VIT__R_QKV_W, l, 0, 2, 3 * C, C);
+            if (pass) vit__copy_linear(k->qkv_w, t, 0, 3 * uC, uC, 3 * uC, 0);
+            VIT__WANT(VIT__R_QKV_B, l, 1, 1, 3 * C);
             if (t) {
-                VIT__COPY(k->qkv_b, 0, 0, 0);
+                if (pass) vit__copy_vec(k->qkv_b, t, 0, 3 * uC, 0);
             } else { // qkv_bias=False, or q/v bias only (BEiT-style) -> zeros plus the given parts
-                snprintf(name2, sizeof(name2), "blocks.%d.attn.q_bias", l);
-                snprintf(name3, sizeof(name3), "blocks.%d.attn.v_bias", l);
-                const long long dC[] = {C};
-                if ((st = vit__expect(L, name2, 1, 1, dC, &t2)) || (st = vit__expect(L, name3, 1, 1, dC, &t3))) return st;
+                VIT__WANT(VIT__R_QBIAS, l, 1, 1, C);
+                t2 = t;
+                VIT__WANT(VIT__R_VBIAS, l, 1, 1, C);
                 if (pass) {
-                    memset(k->qkv_b, 0, 3 * uC * sizeof(float));
-                    vit__tensor_copy(k->qkv_b, t2, 0, 0, 0);
-                    vit__tensor_copy(k->qkv_b + 2 * uC, t3, 0, 0, 0);
+                    vit__copy_vec(k->qkv_b, t2, 0, uC, 0);
+                    vit__copy_vec(k->qkv_b + uC, NULL, 0, uC, 0);
+                    vit__copy_vec(k->qkv_b + 2 * uC, t, 0, uC, 0);
                 }
             }
-            if (c->layer_scale) {
-                snprintf(name, sizeof(name), "blocks.%d.ls1.gamma", l);
-                VIT__WANT(name, 0, 1, C); VIT__COPY(k->ls1, 0, 0, 0);
-                snprintf(name, sizeof(name), "blocks.%d.ls2.gamma", l);
-                VIT__WANT(name, 0, 1, C); VIT__COPY(k->ls2, 0, 0, 0);
+        }
+        if (c->qk_norm) {
+            const int qr[4] = {VIT__R_QN_W, VIT__R_QN_B, VIT__R_KN_W, VIT__R_KN_B};
+            float *qd[4] = {k->qn_w, k->qn_b, k->kn_w, k->kn_b};
+            for (int q = 0; q < 4; q++) {
+                VIT__WANT(qr[q], l, 0, 1, D);
+                if (pass) vit__copy_vec(qd[q], t, 0, (size_t)D, 0);
             }
+        }
+        if (c->layer_scale) {
+            VIT__WANT(VIT__R_LS1, l, 0, 1, C); if (pass) vit__copy_vec(k->ls1, t, 0, uC, 0);
+            VIT__WANT(VIT__R_LS2, l, 0, 1, C); if (pass) vit__copy_vec(k->ls2, t, 0, uC, 0);
         }
     }
     // final norm: timm drops it (Identity) when fc_norm is used
-    snprintf(name, sizeof(name), hf ? "%slayernorm.weight" : "%snorm.weight", pf);
-    snprintf(name2, sizeof(name2), hf ? "%slayernorm.bias" : "%snorm.bias", pf);
-    VIT__WANT(name, c->fc_norm, 1, C);
+    VIT__WANT(VIT__R_NORM_W, 0, c->fc_norm, 1, C);
     if (t) {
-        VIT__COPY(m->norm_w, 0, 0, 0);
-        VIT__WANT(name2, 0, 1, C);
-        VIT__COPY(m->norm_b, 0, 0, 0);
+        if (pass) vit__copy_vec(m->norm_w, t, 0, uC, 0);
+        VIT__WANT(VIT__R_NORM_B, 0, 0, 1, C);
+        if (pass) vit__copy_vec(m->norm_b, t, 0, uC, 0);
     }
     if (c->fc_norm) {
-        VIT__WANT("fc_norm.weight", 0, 1, C); VIT__COPY(m->fc_norm_w, 0, 0, 0);
-        VIT__WANT("fc_norm.bias", 0, 1, C); VIT__COPY(m->fc_norm_b, 0, 0, 0);
+        VIT__WANT(VIT__R_FCN_W, 0, 0, 1, C); if (pass) vit__copy_vec(m->fc_norm_w, t, 0, uC, 0);
+        VIT__WANT(VIT__R_FCN_B, 0, 0, 1, C); if (pass) vit__copy_vec(m->fc_norm_b, t, 0, uC, 0);
+    }
+    if (c->pool == VIT_POOL_MAP) { // attention pooling: q of the first latent (input-independent) computed here
+        vit__map *p = &m->map;
+        long long Mm = p->mlp_dim, qoff = 0;
+        const vit__tensor *lat, *qw, *qb, *kvw, *kvb;
+        VIT__WANT(VIT__R_MAP_LATENT, 0, 0, 0, 0);
+        lat = t;
+        if (L->fam == VIT__FAM_TIMM) {
+            VIT__WANT(VIT__R_MAP_Q_W, 0, 0, 2, C, C); qw = t;
+            VIT__WANT(VIT__R_MAP_Q_B, 0, 1, 1, C); qb = t;
+            VIT__WANT(VIT__R_MAP_KV_W, 0, 0, 2, 2 * C, C); kvw = t;
+            VIT__WANT(VIT__R_MAP_KV_B, 0, 1, 1, 2 * C); kvb = t;
+        } else { // nn.MultiheadAttention's packed in_proj: rows [q | k | v]
+            VIT__WANT(VIT__R_MAP_QKV_W, 0, 0, 2, 3 * C, C); qw = kvw = t;
+            VIT__WANT(VIT__R_MAP_QKV_B, 0, 1, 1, 3 * C); qb = kvb = t;
+            qoff = C;
+        }
+        if (pass) {
+            for (long long j = 0; j < C; j++) {
+                double s = qb ? vit__tensor_at(qb, (size_t)j) : 0.0;
+                for (long long i = 0; i < C; i++) s += (double)vit__tensor_at(lat, (size_t)i) * vit__tensor_at(qw, (size_t)(j * C + i));
+                p->q[j] = (float)s;
+            }
+            vit__copy_linear(p->kv_w, kvw, (size_t)qoff, 2 * uC, uC, 2 * uC, 0);
+            vit__copy_vec(p->kv_b, kvb, kvb ? (size_t)qoff : 0, 2 * uC, 0);
+        }
+        VIT__WANT(VIT__R_MAP_PROJ_W, 0, 0, 2, C, C); if (pass) vit__copy_linear(p->proj_w, t, 0, uC, uC, uC, 0);
+        VIT__WANT(VIT__R_MAP_PROJ_B, 0, 1, 1, C); if (pass) vit__copy_vec(p->proj_b, t, 0, uC, 0);
+        VIT__WANT(VIT__R_MAP_NORM_W, 0, 0, 1, C); if (pass) vit__copy_vec(p->norm_w, t, 0, uC, 0);
+        VIT__WANT(VIT__R_MAP_NORM_B, 0, 0, 1, C); if (pass) vit__copy_vec(p->norm_b, t, 0, uC, 0);
+        VIT__WANT(VIT__R_MAP_FC1_W, 0, 0, 2, Mm, C); if (pass) vit__copy_linear(p->fc1_w, t, 0, (size_t)Mm, uC, (size_t)Mm, 0);
+        VIT__WANT(VIT__R_MAP_FC1_B, 0, 1, 1, Mm); if (pass) vit__copy_vec(p->fc1_b, t, 0, (size_t)Mm, 0);
+        VIT__WANT(VIT__R_MAP_FC2_W, 0, 0, 2, C, Mm); if (pass) vit__copy_linear(p->fc2_w, t, 0, uC, (size_t)Mm, uC, 0);
+        VIT__WANT(VIT__R_MAP_FC2_B, 0, 1, 1, C); if (pass) vit__copy_vec(p->fc2_b, t, 0, uC, 0);
     }
     if (K) {
-        VIT__WANT(hf ? "classifier.weight" : "head.weight", 0, 2, K, C);
-        VIT__COPY(m->head_w, (size_t)K, uC, (size_t)K);
-        VIT__WANT(hf ? "classifier.bias" : "head.bias", 1, 1, K);
-        if (pass) { if (t) vit__tensor_copy(m->head_b, t, 0, 0, 0); else memset(m->head_b, 0, (size_t)K * sizeof(float)); }
+        const int hr[2][2] = {{VIT__R_HEAD_W, VIT__R_HEAD_B}, {VIT__R_HEAD2_W, VIT__R_HEAD2_B}};
+        for (int h = 0; h < m->num_head; h++) {
+            VIT__WANT(hr[h][0], 0, 0, 2, K, C);
+            if (pass) vit__copy_linear(m->head_w + (size_t)h * uC * (size_t)K, t, 0, (size_t)K, uC, (size_t)K, 0);
+            VIT__WANT(hr[h][1], 0, 1, 1, K);
+            if (pass) vit__copy_vec(m->head_b + (size_t)h * (size_t)K, t, 0, (size_t)K, 0);
+        }
     }
 #undef VIT__WANT
-#undef VIT__COPY
+    if (!pass) // a tensor the model does not read would change the answer: refuse it
+        for (int i = 0; i < L->count; i++)
+            if (!L->tensors[i].used && !vit__is_ignored(L, L->tensors[i].name))
+                return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "tensor '%s%s' is not used by vit.h's model of this file (refused rather than ignored)",
+                                 L->tensors[i].name, L->tensors[i].name_truncated ? "..." : "");
     return VIT_OK;
 }
 
@@ -2385,31 +3102,30 @@ static void vit__linear_cpu(float *out, const float *inp, const float *weight, c
 
 // >>op patch_embed -- CPU reference: vit__patch_embed_cpu
 
-// Unfolds images (B, Cin, S, S) into patches (B * (S/P)^2, Cin*P*P), rows in
-// raster order, columns in the conv weight's (c, ky, kx) order.
-static void vit__im2col(float *VIT__RESTRICT patches, const float *VIT__RESTRICT images, int B, int Cin, int S, int P, int nthreads) {
-    int G = S / P;
+// Unfolds images (B, Cin, Hs, Ws) into patches (B * (Hs/P)(Ws/P), Cin*P*P), rows
+// in raster order, columns in the conv weight's (c, ky, kx) order.
+static void vit__im2col(float *VIT__RESTRICT patches, const float *VIT__RESTRICT images, int B, int Cin, int Hs, int Ws, int P, int nthreads) {
+    int GH = Hs / P, GW = Ws / P;
     size_t CPP = (size_t)Cin * P * P;
     (void)nthreads; // unused without OpenMP
     VIT__PARALLEL_FOR(nthreads)
-    for (int row = 0; row < B * G * G; row++) {
-        int b = row / (G * G), gy = (row / G) % G, gx = row % G;
+    for (int row = 0; row < B * GH * GW; row++) {
+        int b = row / (GH * GW), gy = (row / GW) % GH, gx = row % GW;
         float *dst = patches + (size_t)row * CPP;
         for (int c = 0; c < Cin; c++)
             for (int ky = 0; ky < P; ky++) {
-                const float *src = images + (((size_t)b * Cin + c) * S + (size_t)gy * P + ky) * S + (size_t)gx * P;
+                const float *src = images + (((size_t)b * Cin + c) * Hs + (size_t)gy * P + ky) * Ws + (size_t)gx * P;
                 memcpy(dst + ((size_t)c * P + ky) * P, src, (size_t)P * sizeof(float));
             }
     }
 }
 
-// Patch embedding: patch tokens (B*G*G, C) = im2col(images) @ patch_w + patch_b.
-// scratch holds (B*G*G, Cin*P*P) floats.
+// Patch embedding: patch tokens (B*GH*GW, C) = im2col(images) @ patch_w + patch_b.
+// scratch holds (B*GH*GW, Cin*P*P) floats.
 static void vit__patch_embed_cpu(float *tokens, const float *images, const float *patch_w, const float *patch_b,
-                                 int B, int Cin, int S, int P, int C, float *scratch, int nthreads) {
-    int G = S / P;
-    vit__im2col(scratch, images, B, Cin, S, P, nthreads);
-    vit__linear_cpu(tokens, scratch, patch_w, patch_b, B * G * G, Cin * P * P, C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, nthreads);
+                                 int B, int Cin, int Hs, int Ws, int P, int C, float *scratch, int nthreads) {
+    vit__im2col(scratch, images, B, Cin, Hs, Ws, P, nthreads);
+    vit__linear_cpu(tokens, scratch, patch_w, patch_b, B * (Hs / P) * (Ws / P), Cin * P * P, C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, nthreads);
 }
 
 // The token rows after the patch embedding (the fused part of the GPU's
@@ -2566,22 +3282,54 @@ static void vit__head_cpu(float *logits, const float *pooled, const float *head_
         for (size_t i = 0; i < (size_t)B * K; i++) logits[i] *= 1.0f / (float)heads;
 }
 
+// qk-norm: LayerNorm over each head's D columns of q and of k, in place in
+// qkv (rows, 3C). Weights are shared by the heads.
+static void vit__qk_norm_cpu(float *qkv, const vit__block *k, int rows, int C, int H, float eps, int nthreads) {
+    int D = C / H;
+    for (int h = 0; h < H; h++) {
+        vit__layernorm_cpu(qkv + (size_t)h * D, qkv + (size_t)h * D, k->qn_w, k->qn_b, rows, D, 3 * (size_t)C, eps, nthreads);
+        vit__layernorm_cpu(qkv + C + (size_t)h * D, qkv + C + (size_t)h * D, k->kn_w, k->kn_b, rows, D, 3 * (size_t)C, eps, nthreads);
+    }
+}
+
+// Attention pooling of x (B, N, C), final-normed, into pooled (B, C): the
+// first latent's query (m->map.q) attends over every token; then
+// pooled = proj(attn) + mlp(norm(proj(attn))). big holds the keys/values and
+// the MLP hidden, xn and attn one row per image.
+static void vit__map_pool_cpu(vit_model *m, int B) {
+    const vit_config *c = &m->cfg;
+    const vit__map *p = &m->map;
+    int C = c->dim, N = c->num_tokens, nt = m->num_threads;
+    vit__linear_cpu(m->big, m->x, p->kv_w, p->kv_b, B * N, C, 2 * C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, nt);
+    vit__attn_args a;
+    a.out = m->attn; a.q = p->q; a.k = m->big; a.v = m->big + C;
+    a.ldo = a.ldq = (size_t)C; a.ldk = 2 * (size_t)C;
+    a.bso = (size_t)C; a.bsq = 0; a.bsk = (size_t)N * 2 * C;
+    a.B = B; a.Nq = 1; a.Nk = N; a.H = c->num_heads; a.D = C / c->num_heads;
+    vit__attention_cpu(&a, m->att_scratch, nt);
+    vit__linear_cpu(m->pooled, m->attn, p->proj_w, p->proj_b, B, C, C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, nt);
+    vit__layernorm_cpu(m->xn, m->pooled, p->norm_w, p->norm_b, B, C, (size_t)C, c->eps, nt);
+    vit__linear_cpu(m->big, m->xn, p->fc1_w, p->fc1_b, B, C, p->mlp_dim, VIT__OUT_STORE, m->act, NULL, nt);
+    vit__linear_cpu(m->pooled, m->big, p->fc2_w, p->fc2_b, B, p->mlp_dim, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, NULL, nt);
+}
+
 // Runs B <= max_batch images to m->pooled (heads, B, C).
 static void vit__forward_host(vit_model *m, const float *images, int B) {
     const vit_config *c = &m->cfg;
-    int C = c->dim, N = c->num_tokens, G = c->image_size / c->patch_size, nt = m->num_threads;
-    int P = m->num_prefix, M = c->mlp_dim;
+    int C = c->dim, N = c->num_tokens, nt = m->num_threads, H = c->num_heads;
+    int P = m->num_prefix, M = c->mlp_dim, GG = N - P;
     size_t NC = (size_t)N * C;
-    // patch tokens into xn, then x = [prefix tokens | patches] + pos
-    vit__patch_embed_cpu(m->xn, images, m->patch_w, m->patch_b, B, c->in_chans, c->image_size, c->patch_size, C, m->big, nt);
-    vit__place_tokens(m->x, m->xn, m->prefix, P, m->pos_embed, c->pos_embed_class, B, G * G, C);
+    // patch tokens into xn, then x = [prefix tokens | patches + pos] (the prefix tokens' position rows are folded in at load)
+    vit__patch_embed_cpu(m->xn, images, m->patch_w, m->patch_b, B, c->in_chans, c->image_height, c->image_width, c->patch_size, C, m->big, nt);
+    vit__place_tokens(m->x, m->xn, m->prefix, P, m->pos_embed, 0, B, GG, C);
     int rows = B * N;
     if (m->pre_norm_w) vit__layernorm_cpu(m->x, m->x, m->pre_norm_w, m->pre_norm_b, rows, C, (size_t)C, c->eps, nt);
-    vit__attn_args att = vit__attn_self(m->attn, m->big, B, N, C, c->num_heads, sizeof(float));
+    vit__attn_args att = vit__attn_self(m->attn, m->big, B, N, C, H, sizeof(float));
     for (int l = 0; l < c->depth; l++) {
         const vit__block *k = &m->blocks[l];
         vit__layernorm_cpu(m->xn, m->x, k->ln1_w, k->ln1_b, rows, C, (size_t)C, c->eps, nt);
         vit__linear_cpu(m->big, m->xn, k->qkv_w, k->qkv_b, rows, C, 3 * C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, nt);
+        if (k->qn_w) vit__qk_norm_cpu(m->big, k, rows, C, H, c->eps, nt);
         vit__attention_cpu(&att, m->att_scratch, nt);
         vit__linear_cpu(m->x, m->attn, k->proj_w, k->proj_b, rows, C, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, k->ls1, nt);
         vit__layernorm_cpu(m->xn, m->x, k->ln2_w, k->ln2_b, rows, C, (size_t)C, c->eps, nt);
@@ -2595,7 +3343,8 @@ static void vit__forward_host(vit_model *m, const float *images, int B) {
         else
             vit__layernorm_cpu(m->x, m->x, m->norm_w, m->norm_b, rows, C, (size_t)C, c->eps, nt);
     }
-    vit__pool_cpu(m->pooled, m->x, B, N, C, c->pool, P, m->num_head, m->fc_norm_w, m->fc_norm_b, c->eps, nt);
+    if (c->pool == VIT_POOL_MAP) vit__map_pool_cpu(m, B);
+    else vit__pool_cpu(m->pooled, m->x, B, N, C, c->pool, P, m->num_head, m->fc_norm_w, m->fc_norm_b, c->eps, nt);
 }
 
 // >>cuda ----------------------------------------------------------------------
@@ -2636,6 +3385,7 @@ static vit_status vit__alloc_scratch(vit_model *m, char *err) {
     size_t wide = 3 * C, CPP = (size_t)c->in_chans * c->patch_size * c->patch_size;
     if ((size_t)c->mlp_dim > wide) wide = (size_t)c->mlp_dim;
     if (CPP > wide) wide = CPP;
+    if ((size_t)m->map.mlp_dim > wide) wide = (size_t)m->map.mlp_dim; // (B rows only, < B N)
     size_t BNC, BNW, att, total;
     if (!vit__mul3(B, N, C, &BNC) || !vit__mul3(B, N, wide, &BNW) || !vit__mul((size_t)m->num_threads, (VIT__MB + D) * N, &att) ||
         BNC > SIZE_MAX / 4 || (total = 3 * BNC + BNW) < BNW || (total += att) < att || (total += (size_t)(m->num_head + (m->num_head > 1)) * B * C + 64) < 64 ||
@@ -2691,20 +3441,23 @@ static vit_status vit__create(const void *data, size_t size, const vit_options *
         m->max_batch = o.max_batch;
         m->num_threads = o.num_threads;
         vit_config *c = &m->cfg;
-        c->mean[0] = c->mean[1] = c->mean[2] = 0.5f; // timm's defaults for ViTs
+        st = vit__detect_family(&L);
+        int hf = L.fam != VIT__FAM_TIMM;
+        c->mean[0] = c->mean[1] = c->mean[2] = 0.5f; // timm's defaults for ViTs, and ViTImageProcessor's
         c->std[0] = c->std[1] = c->std[2] = 0.5f;
-        c->crop_pct = 0.9f;
-        c->interpolation = VIT_INTERP_BICUBIC;
-        c->resize = VIT_RESIZE_SHORTER_CROP;
+        c->crop_pct = hf ? 1.0f : 0.9f;
+        c->interpolation = hf ? VIT_INTERP_BILINEAR : VIT_INTERP_BICUBIC;
+        c->resize = hf ? VIT_RESIZE_SQUARE : VIT_RESIZE_SHORTER_CROP;
         vit__stated s;
-        s.image_size = s.patch_size = s.in_chans = s.dim = s.depth = s.num_heads = s.mlp_dim = s.num_classes = -1;
-        s.class_token = s.no_embed_class = s.fc_norm = s.pool = -1;
+        s.image_h = s.image_w = s.patch_size = s.in_chans = s.dim = s.depth = s.num_heads = s.mlp_dim = s.num_classes = -1;
+        s.class_token = s.no_embed_class = s.fc_norm = s.reg_tokens = s.qk_norm = s.pool = s.act = s.projection = s.distilled = -1;
         s.mlp_ratio = 0; s.eps = 0;
-        st = vit__read_config(&L, c, &s);
-        if (st == VIT_OK) st = vit__infer_config(&L, c, &s);
-        m->num_prefix = c->class_token; // the families with more prefix tokens (and heads) are not read yet
-        m->num_head = 1;
-        m->act = VIT__ACT_GELU;
+        if (st == VIT_OK) st = vit__read_config(&L, c, &s);
+        if (st == VIT_OK) st = vit__infer_config(&L, c, &s, o.image_height, o.image_width);
+        m->num_prefix = c->num_prefix;
+        m->num_head = L.num_head;
+        m->act = c->act == VIT_ACT_GELU_TANH ? VIT__ACT_GELU_TANH : c->act == VIT_ACT_QUICK_GELU ? VIT__ACT_QUICK_GELU : c->act == VIT_ACT_SWIGLU ? VIT__ACT_SWIGLU : VIT__ACT_GELU;
+        m->map.mlp_dim = L.map_mlp;
     }
     if (st == VIT_OK) {
         vit_config *c = &m->cfg;
@@ -2714,15 +3467,15 @@ static vit_status vit__create(const void *data, size_t size, const vit_options *
     int has_norm = 0;
     if (st == VIT_OK) {
         vit_config *c = &m->cfg;
-        char name[64];
-        has_norm = vit__findf(&L, name, sizeof(name), c->source == VIT_SOURCE_HF ? "%slayernorm.weight" : "%snorm.weight", L.prefix) != NULL;
+        char name[192];
+        has_norm = vit__role(&L, VIT__R_NORM_W, 0, name, sizeof(name)) != NULL;
         vit__bump count = {NULL, 0};
         // sizes are bounded by the VIT_MAX_* checks, but the product is checked anyway
         size_t C = (size_t)c->dim, need;
         if (!vit__mul3(C, C, 16 + 3 * (size_t)c->mlp_dim / C + 1, &need) || !vit__mul(need, (size_t)c->depth, &need))
             st = vit__fail(err, VIT_ERROR_LIMIT, "model size overflows");
         else {
-            vit__layout(m, &count, c->pre_norm, has_norm);
+            vit__layout(m, &count, has_norm);
             st = vit__load_weights(&L, m, 0);
         }
         if (st == VIT_OK) {
@@ -2734,10 +3487,11 @@ static vit_status vit__create(const void *data, size_t size, const vit_options *
     }
     if (st == VIT_OK) {
         vit__bump place = {m->weights, 0};
-        vit__layout(m, &place, m->cfg.pre_norm, has_norm);
+        vit__layout(m, &place, has_norm);
         st = vit__load_weights(&L, m, 1);
     }
     if (st == VIT_OK) st = vit__read_labels(&L, m);
+    if (st == VIT_OK && m->cfg.has_labels && m->cfg.source == VIT_SOURCE_TIMM) m->cfg.projection = 0; // a fine-tuned CLIP tower: a classifier
     if (st == VIT_OK && !m->labels && m->cfg.num_classes > 0) { // generated names
         size_t K = (size_t)m->cfg.num_classes;
         m->labels = (char **)vit__malloc(&alloc, K * sizeof(char *));
@@ -2856,7 +3610,7 @@ static vit_status vit__run(vit_model *m, const float *images, int n, float *out,
     const vit_config *c = &m->cfg;
     if (want_logits && c->num_classes == 0)
         return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "vit_forward: the model has no classifier head (use vit_embed)");
-    size_t per_image = (size_t)c->in_chans * c->image_size * c->image_size;
+    size_t per_image = (size_t)c->in_chans * c->image_height * c->image_width;
     size_t per_out = want_logits ? (size_t)c->num_classes : (size_t)c->dim;
 #ifdef VIT__CUDA
     if (m->cfg.device == VIT_DEVICE_CUDA) return vit__forward_cuda_host(m, images, n, out, want_logits);
@@ -2885,7 +3639,7 @@ VITDEF vit_status vit_classify_file(vit_model *m, const char *path, int k, int *
     if (!path || !classes || k < 1)
         return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "vit_classify_file: path and classes must be non-NULL and k >= 1");
     if (c->num_classes == 0) return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "vit_classify_file: the model has no classifier head");
-    size_t pixels = (size_t)c->in_chans * c->image_size * c->image_size;
+    size_t pixels = (size_t)c->in_chans * c->image_height * c->image_width;
     float *image = (float *)vit__malloc(&m->alloc, (pixels + (size_t)c->num_classes) * sizeof(float));
     if (!image) return vit__fail(m->error, VIT_ERROR_OUT_OF_MEMORY, "out of memory for one image");
     float *logits = image + pixels;

@@ -14,8 +14,8 @@ int main(int argc, char **argv) {
         return 1;
     }
     const vit_config *cfg = vit_model_config(model);
-    size_t pixels = (size_t)cfg->in_chans * cfg->image_size * cfg->image_size;
-    float *image = (float *)calloc(pixels, sizeof(float));  // one normalised image (C, S, S)
+    size_t pixels = (size_t)cfg->in_chans * cfg->image_height * cfg->image_width;
+    float *image = (float *)calloc(pixels, sizeof(float));  // one normalised image (C, H, W)
     float *logits = (float *)malloc((size_t)cfg->num_classes * sizeof(float) + 1);
     st = vit_forward(model, image, 1, logits);
     if (st != VIT_OK) {

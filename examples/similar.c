@@ -16,7 +16,7 @@ int main(int argc, char **argv) {
         return 1;
     }
     const vit_config *cfg = vit_model_config(model);
-    size_t pixels = (size_t)cfg->in_chans * cfg->image_size * cfg->image_size;
+    size_t pixels = (size_t)cfg->in_chans * cfg->image_height * cfg->image_width;
     float *images = (float *)malloc(2 * pixels * sizeof(float));
     float *features = (float *)malloc(2 * (size_t)cfg->dim * sizeof(float));
     int ok = images && features;

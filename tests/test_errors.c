@@ -592,7 +592,7 @@ static void test_container(void) {
     t_real_edit("real: mlp weight transposed", "\"shape\":[72,288],\"data_offsets\":[421056", "\"shape\":[288,72],\"data_offsets\":[421056",
                 VIT_ERROR_SHAPE_MISMATCH, "blocks.1.mlp.fc2.weight");
     t_real_edit("real: __metadata__ entry", "{\"blocks.0.attn.proj.bias\"", "{\"__metadata__\":{\"format\":\"pt\"},\"blocks.0.attn.proj.bias\"", VIT_OK, NULL);
-    t_real_edit("real: extra unused empty I64 tensor loads", "{\"blocks.0.attn.proj.bias\"", "{\"step\":{\"dtype\":\"I64\",\"shape\":[0],\"data_offsets\":[0,0]},\"blocks.0.attn.proj.bias\"", VIT_OK, NULL);
+    t_real_edit("real: an extra tensor the model does not read is refused", "{\"blocks.0.attn.proj.bias\"", "{\"step\":{\"dtype\":\"I64\",\"shape\":[0],\"data_offsets\":[0,0]},\"blocks.0.attn.proj.bias\"", VIT_ERROR_UNSUPPORTED, "'step' is not used");
     t_real_edit("real: escaped tensor name", "\"blocks.0.attn.proj.bias\"", "\"blocks.0.attn.proj\\u002ebias\"", VIT_OK, NULL);
 }
 
@@ -652,7 +652,7 @@ static void test_synthetic(void) {
     t_synth("synthetic: pos_embed width differs", &g_tl, VIT_ERROR_SHAPE_MISMATCH, "pos_embed");
     synth(&g_tl, SMALL);
     tl_shape(&g_tl, "patch_embed.proj.weight", 4, SMALL.C, SMALL.chans, SMALL.P, SMALL.P + 1);
-    t_synth("synthetic: non-square patch", &g_tl, VIT_ERROR_SHAPE_MISMATCH, "patch_embed.proj.weight");
+    t_synth("synthetic: non-square patch", &g_tl, VIT_ERROR_UNSUPPORTED, "non-square");
     synth(&g_tl, SMALL);
     tl_shape(&g_tl, "patch_embed.proj.weight", 4, 0, SMALL.chans, SMALL.P, SMALL.P);
     t_synth("synthetic: zero-width patch embedding", &g_tl, VIT_ERROR_SHAPE_MISMATCH, "patch_embed.proj.weight");
@@ -670,10 +670,10 @@ static void test_synthetic(void) {
     t_synth("synthetic: head.weight in F64", &g_tl, VIT_ERROR_UNSUPPORTED, "head.weight");
     synth(&g_tl, SMALL);
     strcpy(tl_add(&g_tl, "blocks.0.attn.q_norm.weight", 1, 4)->dtype, "F32");
-    t_synth("synthetic: qk_norm refused", &g_tl, VIT_ERROR_UNSUPPORTED, "qk_norm");
+    t_synth("synthetic: q_norm weight without its bias", &g_tl, VIT_ERROR_MISSING_TENSOR, "q_norm.bias");
     synth(&g_tl, SMALL);
     tl_add(&g_tl, "reg_token", 3, 1, 4, SMALL.C);
-    t_synth("synthetic: register tokens refused", &g_tl, VIT_ERROR_UNSUPPORTED, "reg_token");
+    t_synth("synthetic: register tokens, pos_embed without their rows", &g_tl, VIT_ERROR_SHAPE_MISMATCH, "pos_embed");
     {
         mspec s = SMALL;
         s.chans = 4;
@@ -803,16 +803,16 @@ static void test_config(void) {
     t_config_edit("config: num_heads does not divide", "\"num_heads\": 3", "\"num_heads\": 5", VIT_ERROR_SHAPE_MISMATCH, "heads");
     t_config_edit("config: mlp_ratio disagrees", "\"mlp_ratio\": 4.0", "\"mlp_ratio\": 2.0", VIT_ERROR_SHAPE_MISMATCH, "mlp_ratio");
     t_config_edit("config: img_size disagrees", "\"img_size\": [\n      40,\n      40\n    ]", "\"img_size\": 48", VIT_ERROR_SHAPE_MISMATCH, "image size");
-    t_config_edit("config: img_size not square", "\"img_size\": [\n      40,\n      40\n    ]", "\"img_size\": [40, 48]", VIT_ERROR_UNSUPPORTED, "non-square");
+    t_config_edit("config: img_size [40, 48], pos_embed square", "\"img_size\": [\n      40,\n      40\n    ]", "\"img_size\": [40, 48]", VIT_ERROR_SHAPE_MISMATCH, "image size 40 x 48");
     t_config_edit("config: img_size 3 entries", "\"img_size\": [\n      40,\n      40\n    ]", "\"img_size\": [40, 40, 40]", VIT_ERROR_BAD_FORMAT, "img_size");
     t_config_edit("config: img_size over VIT_MAX_DIM", "\"img_size\": [\n      40,\n      40\n    ]", "\"img_size\": 513", VIT_ERROR_BAD_FORMAT, "img_size");
-    t_config_edit("config: global_pool 'map'", "\"global_pool\": \"token\"", "\"global_pool\": \"map\"", VIT_ERROR_UNSUPPORTED, "global_pool");
+    t_config_edit("config: global_pool 'map' without attn_pool", "\"global_pool\": \"token\"", "\"global_pool\": \"map\"", VIT_ERROR_MISSING_TENSOR, "attention pooling");
     t_config_edit("config: architecture not a ViT", "\"vit_tiny_patch16_224\"", "\"resnet50\"", VIT_ERROR_UNSUPPORTED, "resnet50");
-    t_config_edit("config: distilled architecture", "\"vit_tiny_patch16_224\"", "\"deit_tiny_distilled_patch16_224\"", VIT_ERROR_UNSUPPORTED, "distilled");
+    t_config_edit("config: distilled architecture, no dist_token", "\"vit_tiny_patch16_224\"", "\"deit_tiny_distilled_patch16_224\"", VIT_ERROR_MISSING_TENSOR, "distillation");
     t_config_edit("config: class_token false, cls_token present", "\"global_pool\": \"token\"\n  },",
                   "\"global_pool\": \"token\", \"class_token\": false\n  },", VIT_ERROR_SHAPE_MISMATCH, "class_token");
-    t_config_edit("config: reg_tokens 4", "\"depth\": 2,", "\"depth\": 2, \"reg_tokens\": 4,", VIT_ERROR_UNSUPPORTED, "register");
-    t_config_edit("config: qk_norm true", "\"depth\": 2,", "\"depth\": 2, \"qk_norm\": true,", VIT_ERROR_UNSUPPORTED, "qk_norm");
+    t_config_edit("config: reg_tokens 4", "\"depth\": 2,", "\"depth\": 2, \"reg_tokens\": 4,", VIT_ERROR_MISSING_TENSOR, "register");
+    t_config_edit("config: qk_norm true", "\"depth\": 2,", "\"depth\": 2, \"qk_norm\": true,", VIT_ERROR_MISSING_TENSOR, "qk_norm");
     t_config_edit("config: fc_norm true, no fc_norm tensor", "\"depth\": 2,", "\"depth\": 2, \"fc_norm\": true,", VIT_ERROR_MISSING_TENSOR, "fc_norm");
     t_config_edit("config: model_args not an object", "\"model_args\": {", "\"model_args\": 1, \"x\": {", VIT_ERROR_BAD_FORMAT, "model_args");
     t_config_edit("config: crop_pct 0", "\"crop_pct\": 0.9", "\"crop_pct\": 0", VIT_ERROR_BAD_FORMAT, "crop_pct");

@@ -58,6 +58,7 @@ static int run(const char *dir, const reference *r, vit_dtype dt, int max_batch,
     o.device = VIT_DEVICE_CUDA;
     o.dtype = dt;
     o.max_batch = max_batch;
+    read_case_options(dir, &o);
     vit_model *m = NULL;
     vit_status st = vit_load(path, &o, &m);
     if (st != VIT_OK) { printf("NOT OK %s %s: load: %s: %s\n", dir, dtname(dt), vit_status_string(st), vit_last_error(NULL)); return 0; }
@@ -114,6 +115,7 @@ static int determinism(const char *dir, const reference *r, vit_dtype dt, int sp
     o.device = VIT_DEVICE_CUDA;
     o.dtype = dt;
     o.max_batch = 3;
+    read_case_options(dir, &o);
     vit_model *m = NULL;
     vit_status st = vit_load(path, &o, &m);
     if (st != VIT_OK) { printf("NOT OK %s %s: load: %s\n", dir, dtname(dt), vit_last_error(NULL)); return 0; }

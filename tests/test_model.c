@@ -25,14 +25,15 @@ static int run_case(const char *dir, int max_batch, int threads) {
     o.max_batch = max_batch;
     o.num_threads = threads;
     o.device = VIT_DEVICE_CPU;
+    if (!read_case_options(dir, &o)) { printf("NOT OK %s: unreadable options.json\n", dir); return 0; }
     vit_model *m = NULL;
     vit_status st = vit_load(path, &o, &m);
     int ok = st == VIT_OK;
     if (!ok) printf("NOT OK %s: load: %s: %s\n", dir, vit_status_string(st), vit_last_error(NULL));
     const vit_config *c = ok ? vit_model_config(m) : NULL;
-    if (ok && (c->in_chans != r.c || c->image_size != r.h || c->num_classes != r.k || c->dim != r.d)) {
-        printf("NOT OK %s: config (chans %d, size %d, classes %d, dim %d) vs reference (%d, %d, %d, %d)\n", dir,
-               c->in_chans, c->image_size, c->num_classes, c->dim, r.c, r.h, r.k, r.d);
+    if (ok && (c->in_chans != r.c || c->image_height != r.h || c->image_width != r.w || c->num_classes != r.k || c->dim != r.d)) {
+        printf("NOT OK %s: config (chans %d, size %d x %d, classes %d, dim %d) vs reference (%d, %d x %d, %d, %d)\n", dir,
+               c->in_chans, c->image_height, c->image_width, c->num_classes, c->dim, r.c, r.h, r.w, r.k, r.d);
         ok = 0;
     }
     double el = 0, ef = 0;

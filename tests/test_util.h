@@ -140,6 +140,22 @@ TEST_UNUSED static int read_reference(const char *path, reference *r) {
     return ok;
 }
 
+#ifdef VIT_H_INCLUDED // (after vit.h only)
+// The case's options.json ({"image_height": H, "image_width": W}: run the
+// model at H x W), when dir has one, into o; 0 when it is unreadable.
+TEST_UNUSED static int read_case_options(const char *dir, vit_options *o) {
+    char path[1200], text[512];
+    snprintf(path, sizeof(path), "%s/options.json", dir);
+    FILE *f = fopen(path, "rb");
+    if (!f) return 1;
+    size_t n = fread(text, 1, sizeof(text) - 1, f);
+    fclose(f);
+    text[n] = 0;
+    const char *h = strstr(text, "\"image_height\":"), *w = strstr(text, "\"image_width\":");
+    return h && w && sscanf(h + 15, "%d", &o->image_height) == 1 && sscanf(w + 14, "%d", &o->image_width) == 1;
+}
+#endif
+
 // max |a - b| / max |b|; NaN or Inf in a fails (returns +inf).
 TEST_UNUSED static double rel_err(const float *a, const float *b, size_t n) {
     double md = 0, mr = 0;
