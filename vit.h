@@ -1601,11 +1601,10 @@ static vit_status vit__read_config_hf(vit__loader *L, const vit__json *j, int ro
         vit__json_str(j, act, name, sizeof(name));
         return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json: hidden_act '%s' is not computed by vit.h", name);
     }
-    int swiglu = 0, use_head = 1, qkv_bias = 1;
+    int swiglu = 0, use_head = 1;
     if (vit__cfg_bool(j, obj, "use_swiglu_ffn", &swiglu) && swiglu) s->act = VIT_ACT_SWIGLU;
     if (vit__cfg_bool(j, obj, "vision_use_head", &use_head) && !use_head)
         return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json: vision_use_head false (no pooled output) is not supported");
-    (void)qkv_bias; // absent biases are read as zeros
     if ((st = vit__cfg_int(L, j, obj, "hidden_size", 1, VIT_MAX_DIM, &s->dim)) ||
         (st = vit__cfg_int(L, j, obj, "num_attention_heads", 1, VIT_MAX_DIM, &s->num_heads)) ||
         (st = vit__cfg_int(L, j, obj, "num_hidden_layers", 1, VIT_MAX_DEPTH, &s->depth)) ||
@@ -1873,13 +1872,17 @@ static vit_status vit__detect_family(vit__loader *L) {
         L->fam = vit__find(L, name) ? VIT__FAM_HF_DEIT : VIT__FAM_HF_VIT;
         return VIT_OK;
     }
-    if (vit__find(L, "vision_model.embeddings.patch_embedding.weight")) {
-        L->prefix = "vision_model.";
-        L->fam = vit__find(L, "vision_model.embeddings.class_embedding") ? VIT__FAM_HF_CLIP : VIT__FAM_HF_SIGLIP;
+    static const char *const tower_prefixes[] = {"vision_model.", ""}; // CLIPModel / ...WithProjection, CLIPVisionModel (transformers 5)
+    for (size_t i = 0; i < sizeof(tower_prefixes) / sizeof(tower_prefixes[0]); i++) {
+        snprintf(name, sizeof(name), "%sembeddings.patch_embedding.weight", tower_prefixes[i]);
+        if (!vit__find(L, name)) continue;
+        L->prefix = tower_prefixes[i];
+        snprintf(name, sizeof(name), "%sembeddings.class_embedding", L->prefix);
+        L->fam = vit__find(L, name) ? VIT__FAM_HF_CLIP : VIT__FAM_HF_SIGLIP;
         return VIT_OK;
     }
     return vit__fail(L->err, VIT_ERROR_MISSING_TENSOR, "no patch embedding: none of timm's 'patch_embed.proj.weight', Hugging Face's "
-                     "'[vit.|deit.|dinov2.]embeddings.patch_embeddings.projection.weight' or 'vision_model.embeddings.patch_embedding.weight' found");
+                     "'[vit.|deit.|dinov2.]embeddings.patch_embeddings.projection.weight' or '[vision_model.]embeddings.patch_embedding.weight' found");
 }
 
 // Rows of a token tensor of shape (1, n, C), (n, C) or (C): n, or -1 for any other shape.
@@ -3163,6 +3166,19 @@ static void vit__layernorm_cpu(float *out, const float *inp, const float *w, con
     }
 }
 
+// >>op qk_norm -- CPU reference: vit__qk_norm_cpu
+
+// qk-norm: LayerNorm over each head's D columns of q (weights qw, qb) and of
+// k (kw, kb), in place in qkv (rows, 3C) laid out [q | k | v]. The weights
+// (D) are shared by the heads.
+static void vit__qk_norm_cpu(float *qkv, const float *qw, const float *qb, const float *kw, const float *kb, int rows, int C, int H, float eps, int nthreads) {
+    int D = C / H;
+    for (int h = 0; h < H; h++) {
+        vit__layernorm_cpu(qkv + (size_t)h * D, qkv + (size_t)h * D, qw, qb, rows, D, 3 * (size_t)C, eps, nthreads);
+        vit__layernorm_cpu(qkv + C + (size_t)h * D, qkv + C + (size_t)h * D, kw, kb, rows, D, 3 * (size_t)C, eps, nthreads);
+    }
+}
+
 // >>op attention -- CPU reference: vit__attention_cpu
 
 // What one attention reads and writes: for each image b and head h,
@@ -3282,21 +3298,12 @@ static void vit__head_cpu(float *logits, const float *pooled, const float *head_
         for (size_t i = 0; i < (size_t)B * K; i++) logits[i] *= 1.0f / (float)heads;
 }
 
-// qk-norm: LayerNorm over each head's D columns of q and of k, in place in
-// qkv (rows, 3C). Weights are shared by the heads.
-static void vit__qk_norm_cpu(float *qkv, const vit__block *k, int rows, int C, int H, float eps, int nthreads) {
-    int D = C / H;
-    for (int h = 0; h < H; h++) {
-        vit__layernorm_cpu(qkv + (size_t)h * D, qkv + (size_t)h * D, k->qn_w, k->qn_b, rows, D, 3 * (size_t)C, eps, nthreads);
-        vit__layernorm_cpu(qkv + C + (size_t)h * D, qkv + C + (size_t)h * D, k->kn_w, k->kn_b, rows, D, 3 * (size_t)C, eps, nthreads);
-    }
-}
-
-// Attention pooling of x (B, N, C), final-normed, into pooled (B, C): the
+// Attention pooling (composed of the ops above; vit__map_pool_cuda on the GPU)
+// of x (B, N, C), final-normed, into pooled (B, C): the
 // first latent's query (m->map.q) attends over every token; then
 // pooled = proj(attn) + mlp(norm(proj(attn))). big holds the keys/values and
 // the MLP hidden, xn and attn one row per image.
-static void vit__map_pool_cpu(vit_model *m, int B) {
+static void vit__map_pool(vit_model *m, int B) {
     const vit_config *c = &m->cfg;
     const vit__map *p = &m->map;
     int C = c->dim, N = c->num_tokens, nt = m->num_threads;
@@ -3329,7 +3336,7 @@ static void vit__forward_host(vit_model *m, const float *images, int B) {
         const vit__block *k = &m->blocks[l];
         vit__layernorm_cpu(m->xn, m->x, k->ln1_w, k->ln1_b, rows, C, (size_t)C, c->eps, nt);
         vit__linear_cpu(m->big, m->xn, k->qkv_w, k->qkv_b, rows, C, 3 * C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, nt);
-        if (k->qn_w) vit__qk_norm_cpu(m->big, k, rows, C, H, c->eps, nt);
+        if (k->qn_w) vit__qk_norm_cpu(m->big, k->qn_w, k->qn_b, k->kn_w, k->kn_b, rows, C, H, c->eps, nt);
         vit__attention_cpu(&att, m->att_scratch, nt);
         vit__linear_cpu(m->x, m->attn, k->proj_w, k->proj_b, rows, C, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, k->ls1, nt);
         vit__layernorm_cpu(m->xn, m->x, k->ln2_w, k->ln2_b, rows, C, (size_t)C, c->eps, nt);
@@ -3343,7 +3350,7 @@ static void vit__forward_host(vit_model *m, const float *images, int B) {
         else
             vit__layernorm_cpu(m->x, m->x, m->norm_w, m->norm_b, rows, C, (size_t)C, c->eps, nt);
     }
-    if (c->pool == VIT_POOL_MAP) vit__map_pool_cpu(m, B);
+    if (c->pool == VIT_POOL_MAP) vit__map_pool(m, B);
     else vit__pool_cpu(m->pooled, m->x, B, N, C, c->pool, P, m->num_head, m->fc_norm_w, m->fc_norm_b, c->eps, nt);
 }
 

@@ -141,6 +141,7 @@ typedef struct vit__cuda_block {
     void *fc2_w;                  // (C, M)
     float *ln1_w, *ln1_b;         // (C)
     float *qkv_b;                 // (3C)
+    float *qn_w, *qn_b, *kn_w, *kn_b; // (D) qk-norm, or NULL
     float *proj_b;                // (C)
     float *ls1, *ls2;             // (C) or NULL
     float *ln2_w, *ln2_b;         // (C)
@@ -174,17 +175,20 @@ struct vit__cuda_state {
     void *patch_w;                // (C, Cin*P*P)
     float *patch_b;               // (C)
     float *prefix;                // (P, C) prefix tokens, or NULL
-    float *pos;                   // (Npos, C)
+    float *pos;                   // (N - P, C) the patches' position rows (the prefix tokens' are in prefix)
     float *pre_w, *pre_b;         // (C) or NULL
     float *norm_w, *norm_b;       // (C) or NULL
     float *fcn_w, *fcn_b;         // (C) or NULL
     void *head_w;                 // (heads, K, C), as the linear layers' weights
     float *head_b;                // (heads, K)
     vit__cuda_block *blocks;      // (depth), host array of device pointers
+    void *map_q;                  // VIT_POOL_MAP: (C) the latent's query in T
+    void *map_kv_w, *map_proj_w, *map_fc1_w, *map_fc2_w; // (2C, C), (C, C), (Mm, C), (C, Mm) in T
+    float *map_kv_b, *map_proj_b, *map_norm_w, *map_norm_b, *map_fc1_b, *map_fc2_b;
 
     unsigned char *arena;         // the one activation allocation, for B = max_batch
     size_t arena_bytes;
-    float *images;                // (B, Cin, S, S)
+    float *images;                // (B, Cin, H, W)
     float *x;                     // (B, N, C) residual stream, fp32
     void *xn;                     // (B, N, C) LayerNorm output, then attention output
     void *big;                    // (B, N, max(3C, M)) qkv, then MLP hidden
@@ -496,7 +500,7 @@ template <typename T> struct vit__optype { enum { value = sizeof(T) == 4 ? VIT__
 // reloaded from parameter space inside the main loops (H100: the fp32 SGEMM
 // 15% slower, the wgmma GEMMs 2-6%); the copy is split into registers.
 typedef struct vit__gemm_args {
-    const void *a;        // (M, K) activations in T; the patch GEMM: images (B, Cin, S, S) fp32
+    const void *a;        // (M, K) activations in T; the patch GEMM: images (B, Cin, Hs, Ws) fp32
     const void *w;        // (N, K) in T
     void *out;            // (M, N) (SwiGLU: (M, N / 2)): T for STORE, fp32 for RESIDUAL/PATCH
     const float *bias;    // (N) or NULL
@@ -504,11 +508,11 @@ typedef struct vit__gemm_args {
     const float *pos;     // PATCH: (gg, N) position rows of the patch tokens, or NULL
     int M, N, K;
     int tokens, prefix, gg; // PATCH: patch row r goes to row (r / gg) * tokens + prefix + r % gg (prefix: P tokens before)
-    int cin, img, patch, grid; // PATCH: image geometry for the im2col load
+    int cin, img_h, img_w, patch, grid_w; // PATCH: image geometry for the im2col load (grid_w = Ws / P patches per row)
     int kblocks;          // split-K: K steps per slice (grid.z, or a wgmma work item); 0 = no split
     float *part;          // split-K: slice z writes its raw sums to part + z * M * N, (M, N) fp32
     int defer;            // split-K: leave the partial sums for the caller (vit__linear_ln_cuda) to reduce
-    int img_vec;          // PATCH: P % 8 == 0, S % 4 == 0, images 16-byte aligned: runs of 8 pixels as 2 float4
+    int img_vec;          // PATCH: P % 8 == 0, Ws % 4 == 0, images 16-byte aligned: runs of 8 pixels as 2 float4
     const float *ptok;    // vit__im2col_kernel: also writes the prefix-token rows of out: ptok (prefix, N) + ptok_pos, or NULL
     const float *ptok_pos; // (prefix, N) the prefix tokens' position rows, or NULL
     int act;              // vit__act
@@ -579,9 +583,9 @@ static __device__ __forceinline__ void vit__ep_store(const vit__gemm_args &g, fl
 // Address of element (r, k) of the patch GEMM's A: the image pixel of patch r at
 // (channel, ky, kx) = k. Pixels k..k+n-1 are contiguous when kx + n <= P.
 static __device__ __forceinline__ const float *vit__im2col_ptr(const vit__gemm_args &g, int r, int k) {
-    int b = r / g.gg, p = r % g.gg, gy = p / g.grid, gx = p % g.grid;
+    int b = r / g.gg, p = r % g.gg, gy = p / g.grid_w, gx = p % g.grid_w;
     int pp = g.patch * g.patch, c = k / pp, ky = (k % pp) / g.patch, kx = k % g.patch;
-    return (const float *)g.a + (((size_t)b * g.cin + c) * g.img + (size_t)gy * g.patch + ky) * g.img + (size_t)gx * g.patch + kx;
+    return (const float *)g.a + (((size_t)b * g.cin + c) * g.img_h + (size_t)gy * g.patch + ky) * g.img_w + (size_t)gx * g.patch + kx;
 }
 static __device__ __forceinline__ float vit__im2col_at(const vit__gemm_args &g, int r, int k) { return *vit__im2col_ptr(g, r, k); }
 
@@ -1489,18 +1493,18 @@ __global__ void __launch_bounds__(256) vit__im2col_kernel(T *scratch, const vit_
     }
 }
 
-// The patch GEMM's arguments: images (B, Cin, S, S) as A, tokens as out, with
+// The patch GEMM's arguments: images (B, Cin, Hs, Ws) as A, tokens as out, with
 // fuse the prefix-token rows and position rows (see vit__patch_embed_cuda).
-static vit__gemm_args vit__patch_args(float *tokens, const float *images, const void *patch_w, const float *patch_b, int B, int Cin, int S, int P, int C,
+static vit__gemm_args vit__patch_args(float *tokens, const float *images, const void *patch_w, const float *patch_b, int B, int Cin, int Hs, int Ws, int P, int C,
                                       const vit__embed_fuse *fuse) {
-    int G = S / P;
+    int GG = (Hs / P) * (Ws / P);
     vit__gemm_args g;
     memset(&g, 0, sizeof(g));
     g.a = images; g.w = patch_w; g.out = tokens; g.bias = patch_b;
-    g.M = B * G * G; g.N = C; g.K = Cin * P * P;
-    g.gg = G * G; g.tokens = G * G; g.prefix = 0;
-    g.cin = Cin; g.img = S; g.patch = P; g.grid = G;
-    g.img_vec = P % 8 == 0 && S % 4 == 0 && vit__aligned16(images);
+    g.M = B * GG; g.N = C; g.K = Cin * P * P;
+    g.gg = GG; g.tokens = GG; g.prefix = 0;
+    g.cin = Cin; g.img_h = Hs; g.img_w = Ws; g.patch = P; g.grid_w = Ws / P;
+    g.img_vec = P % 8 == 0 && Ws % 4 == 0 && vit__aligned16(images);
     if (fuse) {
         size_t pc = (size_t)fuse->num_prefix * C;
         g.tokens = fuse->tokens;
@@ -1531,10 +1535,10 @@ static vit_status vit__im2col_launch(H *scratch, const vit__gemm_args &g, vit_mo
 // the P prefix tokens, + pos, and the prefix-token rows written too. patch_w
 // is (C, Cin*P*P) in T.
 template <typename T>
-static vit_status vit__patch_embed_cuda(float *tokens, const float *images, const T *patch_w, const float *patch_b, int B, int Cin, int S, int P,
-                                        int C, const vit__embed_fuse *fuse, void *scratch, size_t scratch_elems, vit_model *m, cudaStream_t st,
+static vit_status vit__patch_embed_cuda(float *tokens, const float *images, const T *patch_w, const float *patch_b, int B, int Cin, int Hs, int Ws,
+                                        int P, int C, const vit__embed_fuse *fuse, void *scratch, size_t scratch_elems, vit_model *m, cudaStream_t st,
                                         const vit__force *f = NULL, vit__ran *ran = NULL) {
-    vit__gemm_args g = vit__patch_args(tokens, images, patch_w, patch_b, B, Cin, S, P, C, fuse);
+    vit__gemm_args g = vit__patch_args(tokens, images, patch_w, patch_b, B, Cin, Hs, Ws, P, C, fuse);
     vit__ran_set(ran, 0, 1, 0);
     int im2col = sizeof(T) == 2 && scratch && (size_t)g.M * g.K <= scratch_elems && g.K % 8 == 0 && vit__aligned16(scratch) && g.M > 0;
     if (g.ptok && !im2col) { // else the im2col kernel writes the prefix-token rows
@@ -1817,12 +1821,12 @@ static vit_status vit__linear_ln_cuda(TO *out, float *x, const T *inp, const T *
 // (one launch fewer, all SMs on the GEMM; ViT-B/16 at batch 1 on H100: see
 // BENCHMARKS.md). Otherwise the two ops one after the other. ran: the GEMM's.
 template <typename T>
-static vit_status vit__patch_ln_cuda(T *xn, float *x, const float *images, const T *patch_w, const float *patch_b, int B, int Cin, int S, int P, int C,
+static vit_status vit__patch_ln_cuda(T *xn, float *x, const float *images, const T *patch_w, const float *patch_b, int B, int Cin, int Hs, int Ws, int P, int C,
                                      const vit__embed_fuse *fuse, void *scratch, size_t scratch_elems, const float *ln_w, const float *ln_b, float eps,
                                      vit_model *m, cudaStream_t st, const vit__force *f = NULL, vit__ran *ran = NULL) {
     typedef typename vit__half_t<T>::type H;
     vit__cuda_state *s = m->cuda;
-    vit__gemm_args g = vit__patch_args(x, images, patch_w, patch_b, B, Cin, S, P, C, fuse);
+    vit__gemm_args g = vit__patch_args(x, images, patch_w, patch_b, B, Cin, Hs, Ws, P, C, fuse);
     int M = g.M, K = g.K, rows = B * fuse->tokens;
     vit__residual res = {s->part, (size_t)M * C, 1, patch_b, NULL, g.pos, g.tokens, g.prefix, g.gg};
     int ok = sizeof(T) == 2 && s->wgmma && (!f || f->gemm == VIT__GEMM_AUTO) && M > 0 && K % 8 == 0 && C % 8 == 0 && scratch &&
@@ -1831,7 +1835,7 @@ static vit_status vit__patch_ln_cuda(T *xn, float *x, const float *images, const
     // the plan vit__linear_go would make for the GEMM on the unfolded patches, its sums left to the LayerNorm
     vit__wg_plan p = vit__wg_choose(M, C, K, VIT__WG_BK(H), VIT__OUT_STORE, 1, s, f);
     if (!ok || p.pp || p.split <= 1) {
-        VIT__TRY(vit__patch_embed_cuda<T>(x, images, patch_w, patch_b, B, Cin, S, P, C, fuse, scratch, scratch_elems, m, st, f, ran));
+        VIT__TRY(vit__patch_embed_cuda<T>(x, images, patch_w, patch_b, B, Cin, Hs, Ws, P, C, fuse, scratch, scratch_elems, m, st, f, ran));
         return vit__layernorm_cuda<T>(xn, x, ln_w, ln_b, rows, C, (size_t)C, (size_t)C, eps, m, st);
     }
     VIT__TRY(vit__im2col_launch<H>((H *)scratch, g, m, st));
@@ -1844,6 +1848,51 @@ static vit_status vit__patch_ln_cuda(T *xn, float *x, const float *images, const
     res.split = p.split;
     VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<T, true, true>, dim3((unsigned)((rows + 1) / 2)), 64, 0, st, xn, x, ln_w, ln_b, rows, C, (size_t)C,
                                  (size_t)C, eps, res));
+    return VIT_OK;
+}
+
+// >>op qk_norm -- CPU reference: vit__qk_norm_cpu
+
+// qk-norm in place in qkv (rows, 3C) in T: LayerNorm over each head's D
+// columns of q (weights qw, qb, shared by the heads) and of k (kw, kb).
+// Parallel over (row, head, q or k): one warp each, lane l holding columns
+// l + 32 i (D <= 128); two passes (mean, then centred variance) as the CPU.
+template <typename T>
+__global__ void __launch_bounds__(256) vit__qk_norm_kernel(T *qkv, const float *qw, const float *qb, const float *kw, const float *kb, int rows, int C, int H,
+                                                           float eps) {
+    vit__pdl_wait();
+    vit__pdl_launch();
+    int warp = blockIdx.x * 8 + (threadIdx.x >> 5), lane = threadIdx.x & 31;
+    if (warp >= rows * H * 2) return;
+    int D = C / H, r = warp / (2 * H), h = (warp >> 1) % H, isk = warp & 1;
+    T *p = qkv + (size_t)r * 3 * C + (size_t)isk * C + (size_t)h * D;
+    const float *w = isk ? kw : qw, *b = isk ? kb : qb;
+    float v[4], sum = 0.0f, var = 0.0f;
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+        int c = lane + 32 * i;
+        v[i] = c < D ? vit__f32(p[c]) : 0.0f;
+        sum += v[i];
+    }
+    float mean = vit__warp_sum(sum) / (float)D;
+#pragma unroll
+    for (int i = 0; i < 4; i++)
+        if (lane + 32 * i < D) { float d = v[i] - mean; var += d * d; }
+    float rstd = 1.0f / sqrtf(vit__warp_sum(var) / (float)D + eps);
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+        int c = lane + 32 * i;
+        if (c < D) p[c] = vit__cvt<T>((v[i] - mean) * rstd * __ldg(w + c) + __ldg(b + c));
+    }
+}
+
+template <typename T>
+static vit_status vit__qk_norm_cuda(T *qkv, const float *qw, const float *qb, const float *kw, const float *kb, int rows, int C, int H, float eps, vit_model *m,
+                                    cudaStream_t st) {
+    VIT_ASSERT(H > 0 && C % H == 0 && C / H <= 128);
+    size_t warps = (size_t)rows * H * 2;
+    if (warps == 0) return VIT_OK;
+    VIT__CUDA_TRY(m, vit__launch(m, vit__qk_norm_kernel<T>, dim3((unsigned)((warps + 7) / 8)), 256, 0, st, qkv, qw, qb, kw, kb, rows, C, H, eps));
     return VIT_OK;
 }
 
@@ -2464,6 +2513,34 @@ static vit_status vit__head_cuda(float *logits, const float *pooled, const T *he
     return VIT_OK;
 }
 
+// Attention pooling (VIT_POOL_MAP; vit__map_pool in vit.h) of x (B, N, C)
+// into s->pooled (B, C): the final LayerNorm into xn, keys/values of every
+// token (one GEMM into big), the latent's query against them (a
+// cross-attention, the query shared by the images) into xn, proj added into
+// the zeroed pooled (fp32), then pooled += fc2(act(fc1(LayerNorm(pooled)))).
+template <typename T>
+static vit_status vit__map_pool_cuda(vit_model *m, int B, cudaStream_t st) {
+    vit__cuda_state *s = m->cuda;
+    const vit_config *c = &m->cfg;
+    const vit__force *f = s->force;
+    int C = c->dim, N = c->num_tokens, Mm = m->map.mlp_dim;
+    T *xn = (T *)s->xn, *big = (T *)s->big;
+    VIT__TRY(vit__layernorm_cuda<T>(xn, s->x, s->norm_w, s->norm_b, B * N, C, (size_t)C, (size_t)C, c->eps, m, st));
+    VIT__TRY(vit__linear_cuda<T>(big, xn, (const T *)s->map_kv_w, s->map_kv_b, B * N, C, 2 * C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, m, st, f));
+    vit__attn_args a;
+    a.out = xn; a.q = s->map_q; a.k = big; a.v = big + C;
+    a.ldo = a.ldq = (size_t)C; a.ldk = 2 * (size_t)C;
+    a.bso = (size_t)C; a.bsq = 0; a.bsk = (size_t)N * 2 * C;
+    a.B = B; a.Nq = 1; a.Nk = N; a.H = c->num_heads; a.D = C / c->num_heads;
+    VIT__TRY(vit__attention_cuda<T>(a, m, st, NULL, 0, f));
+    VIT__CUDA_TRY(m, cudaMemsetAsync(s->pooled, 0, (size_t)B * C * sizeof(float), st));
+    VIT__TRY(vit__linear_cuda<T>(s->pooled, xn, (const T *)s->map_proj_w, s->map_proj_b, B, C, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, NULL, m, st, f));
+    VIT__TRY(vit__layernorm_cuda<T>(xn, s->pooled, s->map_norm_w, s->map_norm_b, B, C, (size_t)C, (size_t)C, c->eps, m, st));
+    VIT__TRY(vit__linear_cuda<T>(big, xn, (const T *)s->map_fc1_w, s->map_fc1_b, B, C, Mm, VIT__OUT_STORE, m->act, NULL, m, st, f));
+    VIT__TRY(vit__linear_cuda<T>(s->pooled, big, (const T *)s->map_fc2_w, s->map_fc2_b, B, Mm, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, NULL, m, st, f));
+    return VIT_OK;
+}
+
 // >>forward ---------------------------------------------------------------------
 // The whole forward pass for B <= max_batch images, from s->images to s->pooled
 // and s->out, as launches on one stream (captured into a graph per B).
@@ -2478,18 +2555,20 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st) {
     float eps = c->eps;
     T *xn = (T *)s->xn, *big = (T *)s->big;
     vit__embed_fuse fz;
-    fz.prefix = s->prefix; fz.pos = s->pos; fz.tokens = N; fz.num_prefix = m->num_prefix; fz.pos_prefix = c->pos_embed_class;
+    fz.prefix = s->prefix; fz.pos = s->pos; fz.tokens = N; fz.num_prefix = m->num_prefix; fz.pos_prefix = 0; // the prefix tokens' rows are folded in
     // PDL pays at small batches (ViT-B bs 1, H100: 1.060 -> 1.026 ms) and costs
     // at large ones (bs 256: 26.11 -> 26.52 ms), where kernels are long
     s->pdl_now = rows <= 32 * s->sm_count;
     size_t big_elems = (size_t)rows * (3 * C > M ? 3 * C : M); // s->big: free until the first qkv
     if (s->pre_w || c->depth == 0) {
-        VIT__TRY(vit__patch_embed_cuda<T>(s->x, s->images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_size, c->patch_size, C, &fz, big, big_elems,
+        VIT__TRY(vit__patch_embed_cuda<T>(s->x, s->images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_height, c->image_width, c->patch_size, C, &fz,
+                                          big, big_elems,
                                           m, st, f));
         if (s->pre_w) VIT__TRY(vit__layernorm_cuda<float>(s->x, s->x, s->pre_w, s->pre_b, rows, C, (size_t)C, (size_t)C, eps, m, st));
         if (c->depth > 0) VIT__TRY(vit__layernorm_cuda<T>(xn, s->x, s->blocks[0].ln1_w, s->blocks[0].ln1_b, rows, C, (size_t)C, (size_t)C, eps, m, st));
     } else {
-        VIT__TRY(vit__patch_ln_cuda<T>(xn, s->x, s->images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_size, c->patch_size, C, &fz, big, big_elems,
+        VIT__TRY(vit__patch_ln_cuda<T>(xn, s->x, s->images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_height, c->image_width, c->patch_size, C, &fz,
+                                       big, big_elems,
                                        s->blocks[0].ln1_w, s->blocks[0].ln1_b, eps, m, st, f));
     }
     // the usual tail, one head on the class token after a final norm: the last
@@ -2500,6 +2579,7 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st) {
         const vit__cuda_block *k = &s->blocks[l];
         // xn = ln1(x) here: from the line above, or from the previous block's fc2
         VIT__TRY(vit__linear_cuda<T>(big, xn, (const T *)k->qkv_w, k->qkv_b, rows, C, 3 * C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, m, st, f));
+        if (k->qn_w) VIT__TRY(vit__qk_norm_cuda<T>(big, k->qn_w, k->qn_b, k->kn_w, k->kn_b, rows, C, H, eps, m, st));
         // small batches: the rest of this block's weights and the next block's
         // qkv (contiguous, see vit__upload_all) into L2 during the attention
         const char *pf = NULL, *end = l + 1 < c->depth ? (const char *)s->blocks[l + 1].qkv_b : (const char *)k->fc2_w + (size_t)C * hidden * sizeof(T);
@@ -2516,7 +2596,9 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st) {
         else
             VIT__TRY(vit__linear_cuda<T>(s->x, big, (const T *)k->fc2_w, k->fc2_b, rows, hidden, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, k->ls2, m, st, f));
     }
-    if (!token_tail) {
+    if (!token_tail && c->pool == VIT_POOL_MAP) {
+        VIT__TRY(vit__map_pool_cuda<T>(m, B, st));
+    } else if (!token_tail) {
         if (s->norm_w) {
             if (c->pool == VIT_POOL_TOKEN) // only the pooled prefix tokens are read after the norm
                 for (int h = 0; h < heads; h++)
@@ -2578,7 +2660,7 @@ static vit_status vit__cuda_graph_get(vit_model *m, int B, cudaGraphExec_t *out)
 static vit_status vit__cuda_chunks(vit_model *m, const float *images, int n, float *out, int want_logits, cudaStream_t st, int host) {
     vit__cuda_state *s = m->cuda;
     const vit_config *c = &m->cfg;
-    size_t per_image = (size_t)c->in_chans * c->image_size * c->image_size;
+    size_t per_image = (size_t)c->in_chans * c->image_height * c->image_width;
     size_t per_out = want_logits ? (size_t)c->num_classes : (size_t)c->dim;
     VIT__CUDA_TRY(m, cudaStreamWaitEvent(st, s->done, 0)); // the arena's previous user, on any stream
     for (int i0 = 0; i0 < n; i0 += m->max_batch) {
@@ -2663,7 +2745,7 @@ static vit_status vit__upload_all(vit_model *m, vit__uploader *u) {
     const vit_config *c = &m->cfg;
     size_t C = (size_t)c->dim, M = (size_t)c->mlp_dim, K = (size_t)c->num_classes;
     size_t CPP = (size_t)c->in_chans * c->patch_size * c->patch_size;
-    size_t npos = (size_t)c->num_tokens - (c->pos_embed_class ? 0 : (size_t)m->num_prefix);
+    size_t npos = (size_t)c->num_tokens - (size_t)m->num_prefix, D = C / (size_t)c->num_heads;
     VIT__TRY(vit__up(u, &s->patch_w, m->patch_w, CPP, C, VIT__UP_LINEAR));
     VIT__UPV(s->patch_b, m->patch_b, C);
     VIT__UPV(s->prefix, m->prefix, (size_t)m->num_prefix * C);
@@ -2677,6 +2759,10 @@ static vit_status vit__upload_all(vit_model *m, vit__uploader *u) {
         VIT__UPV(d->ln1_b, h->ln1_b, C);
         VIT__TRY(vit__up(u, &d->qkv_w, h->qkv_w, C, 3 * C, VIT__UP_LINEAR));
         VIT__UPV(d->qkv_b, h->qkv_b, 3 * C);
+        VIT__UPV(d->qn_w, h->qn_w, D);
+        VIT__UPV(d->qn_b, h->qn_b, D);
+        VIT__UPV(d->kn_w, h->kn_w, D);
+        VIT__UPV(d->kn_b, h->kn_b, D);
         VIT__TRY(vit__up(u, &d->proj_w, h->proj_w, C, C, VIT__UP_LINEAR));
         VIT__UPV(d->proj_b, h->proj_b, C);
         VIT__UPV(d->ls1, h->ls1, C);
@@ -2692,6 +2778,21 @@ static vit_status vit__upload_all(vit_model *m, vit__uploader *u) {
     VIT__UPV(s->norm_b, m->norm_b, C);
     VIT__UPV(s->fcn_w, m->fc_norm_w, C);
     VIT__UPV(s->fcn_b, m->fc_norm_b, C);
+    if (c->pool == VIT_POOL_MAP) {
+        const vit__map *p = &m->map;
+        size_t Mm = (size_t)p->mlp_dim;
+        VIT__TRY(vit__up(u, &s->map_q, p->q, C, 1, VIT__UP_LINEAR)); // a (C, 1) matrix: the vector in T
+        VIT__TRY(vit__up(u, &s->map_kv_w, p->kv_w, C, 2 * C, VIT__UP_LINEAR));
+        VIT__UPV(s->map_kv_b, p->kv_b, 2 * C);
+        VIT__TRY(vit__up(u, &s->map_proj_w, p->proj_w, C, C, VIT__UP_LINEAR));
+        VIT__UPV(s->map_proj_b, p->proj_b, C);
+        VIT__UPV(s->map_norm_w, p->norm_w, C);
+        VIT__UPV(s->map_norm_b, p->norm_b, C);
+        VIT__TRY(vit__up(u, &s->map_fc1_w, p->fc1_w, C, Mm, VIT__UP_LINEAR));
+        VIT__UPV(s->map_fc1_b, p->fc1_b, Mm);
+        VIT__TRY(vit__up(u, &s->map_fc2_w, p->fc2_w, Mm, C, VIT__UP_LINEAR));
+        VIT__UPV(s->map_fc2_b, p->fc2_b, C);
+    }
     if (K) {
         VIT__TRY(vit__up(u, &s->head_w, m->head_w, C, K, VIT__UP_LINEAR, m->num_head)); // heads x (C, K) -> heads x (K, C)
         VIT__UPV(s->head_b, m->head_b, (size_t)m->num_head * K);
@@ -2742,7 +2843,7 @@ static vit_status vit__cuda_arena(vit_model *m) {
     // outputs times VIT__SPLITK_MAX is never needed
     size_t part = (size_t)4 * s->sm_count * 64 * 64, part_max = (size_t)VIT__SPLITK_MAX * B * N * W;
     if (part > part_max) part = part_max;
-    size_t sizes[7] = {B * c->in_chans * c->image_size * c->image_size * 4, B * N * C * 4, B * N * C * es, B * N * W * es, (size_t)(m->num_head + (m->num_head > 1)) * B * C * 4, B * K * 4, part * 4};
+    size_t sizes[7] = {B * c->in_chans * c->image_height * c->image_width * 4, B * N * C * 4, B * N * C * es, B * N * W * es, (size_t)(m->num_head + (m->num_head > 1)) * B * C * 4, B * K * 4, part * 4};
     size_t off[7], total = 0;
     for (int i = 0; i < 7; i++) { off[i] = total; total += (sizes[i] + 255) & ~(size_t)255; }
     if (B * N > (size_t)INT_MAX / 2) return vit__fail(m->error, VIT_ERROR_LIMIT, "max_batch %d x %d tokens is too many rows for the GPU kernels", m->max_batch, c->num_tokens);

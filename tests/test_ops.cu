@@ -370,40 +370,42 @@ static void test_linear_ln(vit_model *m, int rows, int in, int C, int layer_scal
 // ---- patch embedding: plain (= vit__patch_embed_cpu) and fused (= + vit__place_tokens:
 // npre prefix tokens, position rows covering them when pec)
 template <typename T>
-static void test_patch(vit_model *m, int B, int Cin, int S, int P, int C, int npre, int pec) {
-    int G = S / P, CPP = Cin * P * P, N = G * G + npre;
-    size_t ni = (size_t)B * Cin * S * S, nt = (size_t)B * G * G * C;
+static void test_patch(vit_model *m, int B, int Cin, int S, int P, int C, int npre, int pec, int Ws = 0) {
+    // S x Ws images (Ws 0: square); GGn below is the patch count GH * GW
+    if (!Ws) Ws = S;
+    int GGn = (S / P) * (Ws / P), CPP = Cin * P * P, N = GGn + npre;
+    size_t ni = (size_t)B * Cin * S * Ws, nt = (size_t)B * GGn * C;
     float *img = hrand(ni, 1.0f), *w = hrand((size_t)CPP * C, 1.0f / sqrtf((float)CPP)), *b = hrand((size_t)C, 0.5f);
     round_to<T>(img, ni);
     round_to<T>(w, (size_t)CPP * C);
-    float *ref = (float *)malloc(nt * sizeof(float)), *scratch = (float *)malloc((size_t)B * G * G * CPP * sizeof(float));
-    vit__patch_embed_cpu(ref, img, w, b, B, Cin, S, P, C, scratch, cpu_threads);
+    float *ref = (float *)malloc(nt * sizeof(float)), *scratch = (float *)malloc((size_t)B * GGn * CPP * sizeof(float));
+    vit__patch_embed_cpu(ref, img, w, b, B, Cin, S, Ws, P, C, scratch, cpu_threads);
     dbuf dimg = dupload<float>(img, ni), dw = dupload_linear<T>(w, CPP, C), db = dupload<float>(b, (size_t)C);
     dbuf dout = dalloc(nt * sizeof(float));
     vit__ran ran = {-1, -1, -1};
-    vit_status st = vit__patch_embed_cuda<T>((float *)dout.p, (const float *)dimg.p, (const T *)dw.p, (const float *)db.p, B, Cin, S, P, C, NULL, NULL, 0, m, 0, NULL,
+    vit_status st = vit__patch_embed_cuda<T>((float *)dout.p, (const float *)dimg.p, (const T *)dw.p, (const float *)db.p, B, Cin, S, Ws, P, C, NULL, NULL, 0, m, 0, NULL,
                                              &ran);
     float *got = ddownload<float>(dout, nt);
     char name[200];
-    snprintf(name, sizeof(name), "patch_embed %s %s B=%d Cin=%d S=%d P=%d C=%d", dname<T>(), gemm_name(ran.kernel), B, Cin, S, P, C);
+    snprintf(name, sizeof(name), "patch_embed %s %s B=%d Cin=%d %dx%d P=%d C=%d", dname<T>(), gemm_name(ran.kernel), B, Cin, S, Ws, P, C);
     check(name, st, m, got, ref, nt, tol<T>(), tol<T>(), guard_ok(dout));
     // fused: x = [prefix tokens | patch tokens] + pos, checked against vit__place_tokens on the plain CPU tokens
     int npos = N - (pec ? 0 : npre);
     float *pre = hrand((size_t)(npre ? npre : 1) * C, 1.0f), *pos = hrand((size_t)npos * C, 1.0f);
     size_t nx = (size_t)B * N * C;
     float *want = (float *)malloc(nx * sizeof(float));
-    vit__place_tokens(want, ref, npre ? pre : NULL, npre, pos, pec, B, G * G, C);
+    vit__place_tokens(want, ref, npre ? pre : NULL, npre, pos, pec, B, GGn, C);
     dbuf dpre = dupload<float>(pre, (size_t)(npre ? npre : 1) * C), dpos = dupload<float>(pos, (size_t)npos * C), dx = dalloc(nx * sizeof(float));
     vit__embed_fuse fz;
     fz.prefix = npre ? (const float *)dpre.p : NULL; fz.pos = (const float *)dpos.p; fz.tokens = N; fz.num_prefix = npre; fz.pos_prefix = pec;
-    st = vit__patch_embed_cuda<T>((float *)dx.p, (const float *)dimg.p, (const T *)dw.p, (const float *)db.p, B, Cin, S, P, C, &fz, NULL, 0, m, 0);
+    st = vit__patch_embed_cuda<T>((float *)dx.p, (const float *)dimg.p, (const T *)dw.p, (const float *)db.p, B, Cin, S, Ws, P, C, &fz, NULL, 0, m, 0);
     float *gotx = ddownload<float>(dx, nx);
-    snprintf(name, sizeof(name), "patch_embed+prefix+pos %s B=%d S=%d P=%d C=%d prefix=%d pos covers prefix=%d", dname<T>(), B, S, P, C, npre, pec);
+    snprintf(name, sizeof(name), "patch_embed+prefix+pos %s B=%d %dx%d P=%d C=%d prefix=%d pos covers prefix=%d", dname<T>(), B, S, Ws, P, C, npre, pec);
     check(name, st, m, gotx, want, nx, tol<T>(), tol<T>(), guard_ok(dx));
     if (sizeof(T) == 2 && CPP % 8 == 0) {
         // im2col into a scratch buffer, then the linear layers' GEMM (what large
         // batches run), the GEMM kernel forced: wgmma where there is one
-        size_t ns = (size_t)B * G * G * CPP;
+        size_t ns = (size_t)B * GGn * CPP;
         dbuf dscr = dalloc(ns * sizeof(T));
         int paths[3] = {VIT__GEMM_WGMMA256, VIT__GEMM_PP128, VIT__GEMM_MMA};
         for (int pi = m->cuda->wgmma ? 0 : 2; pi < 3; pi++) {
@@ -411,13 +413,13 @@ static void test_patch(vit_model *m, int B, int Cin, int S, int P, int C, int np
             memset(&f, 0, sizeof(f));
             f.gemm = paths[pi];
             cudaMemset(dx.p, 0xFF, dx.bytes); // poisoned again
-            st = vit__patch_embed_cuda<T>((float *)dx.p, (const float *)dimg.p, (const T *)dw.p, (const float *)db.p, B, Cin, S, P, C, &fz, dscr.p, ns, m, 0, &f,
+            st = vit__patch_embed_cuda<T>((float *)dx.p, (const float *)dimg.p, (const T *)dw.p, (const float *)db.p, B, Cin, S, Ws, P, C, &fz, dscr.p, ns, m, 0, &f,
                                           &ran);
             free(gotx);
             gotx = ddownload<float>(dx, nx);
             snprintf(name, sizeof(name), "patch_embed+prefix+pos im2col+%s %s B=%d S=%d P=%d C=%d prefix=%d", gemm_name(ran.kernel), dname<T>(), B, S, P, C, npre);
             check(name, st, m, gotx, want, nx, tol<T>(), tol<T>(), guard_ok(dx) && guard_ok(dscr));
-            int wk = want_gemm(m, 1, paths[pi], B * G * G, C, CPP);
+            int wk = want_gemm(m, 1, paths[pi], B * GGn, C, CPP);
             expect(ran.kernel == wk, name, "kernel", ran.kernel, wk);
         }
         // + the first LayerNorm (the forward pass's start): split-K patch GEMM
@@ -427,7 +429,7 @@ static void test_patch(vit_model *m, int B, int Cin, int S, int P, int C, int np
         dbuf dlw = dupload<float>(lw, (size_t)C), dlb = dupload<float>(lb, (size_t)C), dxn = dalloc(nx * sizeof(T));
         cudaMemset(dx.p, 0xFF, dx.bytes);
         ran.split = -1;
-        st = vit__patch_ln_cuda<T>((T *)dxn.p, (float *)dx.p, (const float *)dimg.p, (const T *)dw.p, (const float *)db.p, B, Cin, S, P, C, &fz, dscr.p, ns,
+        st = vit__patch_ln_cuda<T>((T *)dxn.p, (float *)dx.p, (const float *)dimg.p, (const T *)dw.p, (const float *)db.p, B, Cin, S, Ws, P, C, &fz, dscr.p, ns,
                                    (const float *)dlw.p, (const float *)dlb.p, 1e-6f, m, 0, NULL, &ran);
         free(gotx);
         gotx = ddownload<float>(dx, nx);
@@ -472,6 +474,28 @@ static void test_layernorm(vit_model *m, int rows, int C, size_t stride, int mod
     free(x); free(w); free(b); free(ref); free(got);
     dfree(dx); dfree(dw); dfree(db);
     if (mode != 1) dfree(dout);
+}
+
+// ---- qk-norm: in place on qkv (rows, 3C) in T, each head's q and k columns
+template <typename T>
+static void test_qk_norm(vit_model *m, int rows, int C, int H) {
+    int D = C / H;
+    size_t n = (size_t)rows * 3 * C;
+    float *x = hrand(n, 2.0f), *qw = hrand((size_t)D, 1.0f), *qb = hrand((size_t)D, 0.5f), *kw = hrand((size_t)D, 1.0f), *kb = hrand((size_t)D, 0.5f);
+    for (size_t i = 0; i < n; i++) x[i] += 0.3f; // a mean away from zero
+    round_to<T>(x, n);
+    float *ref = (float *)malloc(n * sizeof(float));
+    memcpy(ref, x, n * sizeof(float));
+    vit__qk_norm_cpu(ref, qw, qb, kw, kb, rows, C, H, 1e-6f, cpu_threads);
+    dbuf dx = dupload<T>(x, n), dqw = dupload<float>(qw, (size_t)D), dqb = dupload<float>(qb, (size_t)D), dkw = dupload<float>(kw, (size_t)D),
+         dkb = dupload<float>(kb, (size_t)D);
+    vit_status st = vit__qk_norm_cuda<T>((T *)dx.p, (const float *)dqw.p, (const float *)dqb.p, (const float *)dkw.p, (const float *)dkb.p, rows, C, H, 1e-6f, m, 0);
+    float *got = ddownload<T>(dx, n);
+    char name[160];
+    snprintf(name, sizeof(name), "qk_norm %s rows=%d C=%d H=%d (v untouched)", dname<T>(), rows, C, H);
+    check(name, st, m, got, ref, n, tol<T>(), tol<T>(), guard_ok(dx));
+    free(x); free(qw); free(qb); free(kw); free(kb); free(ref); free(got);
+    dfree(dx); dfree(dqw); dfree(dqb); dfree(dkw); dfree(dkb);
 }
 
 // ---- attention: self-attention over packed qkv (B, N, 3C), or (nq > 0) nq
@@ -600,6 +624,13 @@ static void run_dtype(vit_model *m) {
     test_patch<T>(m, 2, 3, 32, 8, 64, 0, 0); // no class token
     test_patch<T>(m, 2, 3, 32, 8, 64, 2, 1); // class + distillation token
     test_patch<T>(m, 3, 3, 28, 14, 40, 5, 0); // class + 4 registers, pos over the patches only
+    test_qk_norm<T>(m, 7, 72, 3);   // head size 24
+    test_qk_norm<T>(m, 197, 768, 12); // ViT-B
+    test_qk_norm<T>(m, 5, 256, 2);  // head size 128
+    test_qk_norm<T>(m, 3, 40, 5);   // head size 8
+    test_patch<T>(m, 2, 3, 24, 8, 40, 1, 0, 40); // non-square 24 x 40
+    test_patch<T>(m, 1, 3, 32, 8, 64, 0, 0, 16); // non-square, taller than wide, no prefix
+    test_patch<T>(m, 2, 1, 28, 4, 36, 5, 0, 20); // one channel, 7 x 5 patches, 5 prefix tokens
     if (!small_only) {
         test_patch<T>(m, 3, 3, 224, 16, 768, 1, 1);
         test_patch<T>(m, 1, 3, 224, 16, 768, 1, 1); // ViT-B/16 at batch 1

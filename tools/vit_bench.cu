@@ -75,7 +75,7 @@ static int bench_model(const char *dir, const char *dtype, int batch, int iters)
     if (st != VIT_OK) { printf("{\"error\": \"load: %s\"}\n", vit_last_error(NULL)); return 1; }
     env_knobs(m);
     const vit_config *c = vit_model_config(m);
-    size_t per = (size_t)c->in_chans * c->image_size * c->image_size, K = (size_t)(c->num_classes ? c->num_classes : 1);
+    size_t per = (size_t)c->in_chans * c->image_height * c->image_width, K = (size_t)(c->num_classes ? c->num_classes : 1);
     float *h = (float *)malloc(per * batch * sizeof(float));
     fill(h, per * batch, 7);
     float *di, *dout;
@@ -165,11 +165,11 @@ static int layer_ops(vit_model *m, int B, op_timer ot) {
     T *xn = (T *)s->xn, *big = (T *)s->big;
     const vit__cuda_block *k = &s->blocks[0];
     vit__embed_fuse fz;
-    fz.prefix = s->prefix; fz.pos = s->pos; fz.tokens = N; fz.num_prefix = m->num_prefix; fz.pos_prefix = c->pos_embed_class;
+    fz.prefix = s->prefix; fz.pos = s->pos; fz.tokens = N; fz.num_prefix = m->num_prefix; fz.pos_prefix = 0;
     vit__attn_args att = vit__attn_self(xn, big, B, N, C, H, sizeof(T));
     vit__ran ran = {0, 1, 0}, none = {0, 1, 0};
     printf("{");
-    TIME_OP("patch+ln1", 1, (vit__patch_ln_cuda<T>(xn, s->x, s->images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_size, c->patch_size, C, &fz, s->big,
+    TIME_OP("patch+ln1", 1, (vit__patch_ln_cuda<T>(xn, s->x, s->images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_height, c->image_width, c->patch_size, C, &fz, s->big,
                                                     (size_t)rows * (3 * C > M ? 3 * C : M), k->ln1_w, k->ln1_b, c->eps, m, ot.s, f, &ran))); // block 0's ln1; the others ride on fc2
     TIME_OP("qkv", D, (vit__linear_cuda<T>(big, xn, (const T *)k->qkv_w, k->qkv_b, rows, C, 3 * C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, m, ot.s, f, &ran)));
     TIME_OP("attention", D, (vit__attention_cuda<T>(att, m, ot.s, NULL, 0, f, &ran)));
@@ -204,7 +204,7 @@ static int bench_layer(const char *dir, const char *dtype, int batch, int iters)
     if (vit_load(path, &o, &m) != VIT_OK) { printf("{\"error\": \"load: %s\"}\n", vit_last_error(NULL)); return 1; }
     env_knobs(m);
     const vit_config *c = vit_model_config(m);
-    size_t per = (size_t)c->in_chans * c->image_size * c->image_size;
+    size_t per = (size_t)c->in_chans * c->image_height * c->image_width;
     float *h = (float *)malloc(per * batch * sizeof(float));
     fill(h, per * batch, 7);
     CK(cudaMemcpy(m->cuda->images, h, per * batch * sizeof(float), cudaMemcpyHostToDevice));
