@@ -84,7 +84,15 @@ expect "classify: a text file as the model" 1 "cannot load '$TMP/text.safetensor
     "$CLASSIFY" "$TMP/text.safetensors" "$GOOD1"
 expect "classify: a PNG as the model" 1 "cannot load '$TMP/image.safetensors': bad format" \
     "$CLASSIFY" "$TMP/image.safetensors" "$GOOD1"
-expect "classify: a model with no head" 1 "has no classifier head" "$CLASSIFY" "$NOHEAD" "$GOOD1"
+run "$CLASSIFY" "$NOHEAD" "$GOOD1"
+if [ "$rc" -eq 0 ] && echo "$out" | grep -Eq "embedding: 32 values, L2 norm [0-9.]+: [-0-9.]+"; then ok "classify: a model with no head prints its embedding"; else not_ok "classify: a model with no head: exit $rc, '$out' '$err'"; fi
+CLIPP=tests/data/ref/hf_clip_vision_proj/model.safetensors
+run "$CLASSIFY" "$CLIPP" "$GOOD1"
+if [ "$rc" -eq 0 ] && echo "$out" | grep -Eq "embedding: 16 values" && grep -q "projection to 16" "$TMP/err"; then ok "classify: a CLIP projection head prints the image embedding"; else not_ok "classify: CLIP projection: exit $rc, '$out' '$err'"; fi
+run "$CLASSIFY" --size 24x40 "$CLIPP" "$GOOD1"
+if [ "$rc" -eq 0 ] && grep -q "24x40 input" "$TMP/err"; then ok "classify: --size 24x40 runs the model at 24 x 40"; else not_ok "classify: --size 24x40: exit $rc, '$err'"; fi
+expect "classify: --size not a multiple of the patch" 1 "not a multiple of the patch size" "$CLASSIFY" --size 30 "$CLIPP" "$GOOD1"
+expect "classify: --size garbage" 2 "--size wants" "$CLASSIFY" --size 3x "$CLIPP" "$GOOD1"
 [ -z "$(cat "$TMP/out")" ] && ok "classify: nothing on stdout when the model fails" || not_ok "classify: stdout when the model fails: '$out'"
 
 # ---------------------------------------------------------------------------
