@@ -1613,7 +1613,9 @@ static vit_status vit__read_config_hf(vit__loader *L, const vit__json *j, int ro
         (st = vit__cfg_size(L, j, obj, "patch_size", &s->patch_size, NULL)) ||
         (st = vit__cfg_int(L, j, obj, "num_channels", 1, VIT_MAX_DIM, &s->in_chans)))
         return st;
-    vit__cfg_num(j, obj, "layer_norm_eps", &s->eps);
+    int en = vit__json_get(j, obj, "layer_norm_eps");
+    if (en >= 0 && (!vit__json_double(j, en, &s->eps) || !(s->eps > 0.0 && s->eps < 1.0)))
+        return vit__fail(L->err, VIT_ERROR_BAD_FORMAT, "config.json: layer_norm_eps must be a number in (0, 1)");
     cfg->mean[0] = cfg->mean[1] = cfg->mean[2] = 0.5f; // ViTImageProcessor's defaults, until preprocessor_config.json says otherwise
     cfg->std[0] = cfg->std[1] = cfg->std[2] = 0.5f;
     cfg->crop_pct = 1.0f; cfg->interpolation = VIT_INTERP_BILINEAR; cfg->resize = VIT_RESIZE_SQUARE;
@@ -2084,7 +2086,7 @@ static vit_status vit__infer_config(vit__loader *L, vit_config *c, const vit__st
     c->layer_scale = vit__has(L, VIT__R_LS1, 0);
     c->qk_norm = vit__has(L, VIT__R_QN_W, 0);
     if (s->qk_norm >= 0 && s->qk_norm != c->qk_norm)
-        return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "config.json says qk_norm %s but the q_norm tensors are %s", s->qk_norm ? "true" : "false", c->qk_norm ? "present" : "absent");
+        return vit__fail(err, s->qk_norm ? VIT_ERROR_MISSING_TENSOR : VIT_ERROR_UNSUPPORTED, "config.json says qk_norm %s but the q_norm tensors are %s", s->qk_norm ? "true" : "false", c->qk_norm ? "present" : "absent");
     int has_map = vit__has(L, VIT__R_MAP_LATENT, 0);
     if (timm) {
         c->pool = s->pool >= 0 ? (vit_pool)s->pool : has_map ? VIT_POOL_MAP : (c->fc_norm || !c->class_token) ? VIT_POOL_AVG : VIT_POOL_TOKEN;
@@ -3532,8 +3534,8 @@ static vit_status vit__create(const void *data, size_t size, const vit_options *
 
 static vit_status vit__check_options(const vit_options *o) {
     if (!o) return VIT_OK;
-    if (o->max_batch < 0 || o->num_threads < 0 || o->num_heads < 0 || o->device_index < 0)
-        return vit__fail(vit__load_error, VIT_ERROR_INVALID_ARGUMENT, "options: max_batch, num_threads, num_heads and device_index must be >= 0");
+    if (o->max_batch < 0 || o->num_threads < 0 || o->num_heads < 0 || o->device_index < 0 || o->image_height < 0 || o->image_width < 0)
+        return vit__fail(vit__load_error, VIT_ERROR_INVALID_ARGUMENT, "options: max_batch, num_threads, num_heads, device_index, image_height and image_width must be >= 0");
     if ((int)o->device < VIT_DEVICE_DEFAULT || (int)o->device > VIT_DEVICE_CUDA)
         return vit__fail(vit__load_error, VIT_ERROR_INVALID_ARGUMENT, "options: unknown device %d", (int)o->device);
     if ((int)o->dtype < VIT_DTYPE_DEFAULT || (int)o->dtype > VIT_DTYPE_F16)

@@ -61,7 +61,7 @@ static void reset_load_error(void) {
 // with finite set, must give finite logits. Returns 0 with a reason in why.
 static int smoke_forward(vit_model *m, int finite, char *why, size_t cap) {
     const vit_config *c = vit_model_config(m);
-    size_t pixels = (size_t)c->in_chans * c->image_size * c->image_size;
+    size_t pixels = (size_t)c->in_chans * c->image_height * c->image_width;
     float *img = (float *)calloc(pixels, sizeof(float));
     float *out = (float *)malloc(((size_t)c->num_classes + (size_t)c->dim) * sizeof(float));
     int ok = img && out;
@@ -824,6 +824,125 @@ static void test_config(void) {
 }
 
 // ---------------------------------------------------------------------------
+// 3b. the families' new tensors and fields: reference cases (DIR's siblings)
+// edited, each edit a wrong shape, dtype, name or value
+
+static char g_ref_parent[1024];
+
+// Loads reference case `cas` with `hold` replaced by `hnew` (once) in its
+// header and `cold` by `cnew` (every time) in its config.json (NULL: no edit),
+// run at img_h x img_w (0: native).
+static void t_case(const char *name, const char *cas, const char *hold, const char *hnew, const char *cold, const char *cnew, int img_h, int img_w,
+                   vit_status want, const char *needle) {
+    char path[1400];
+    size_t size, csize;
+    snprintf(path, sizeof(path), "%s/%s/model.safetensors", g_ref_parent, cas);
+    unsigned char *bytes = read_all(path, &size);
+    snprintf(path, sizeof(path), "%s/%s/config.json", g_ref_parent, cas);
+    char *cfg = (char *)read_all(path, &csize);
+    if (!bytes || !cfg || size < 8) { check(0, name, "cannot read case %s", cas); free(bytes); free(cfg); return; }
+    uint64_t hlen = 0;
+    for (int i = 7; i >= 0; i--) hlen = (hlen << 8) | bytes[i];
+    char *hdr = (char *)malloc((size_t)hlen + 1);
+    memcpy(hdr, bytes + 8, (size_t)hlen);
+    hdr[hlen] = 0;
+    int n = 1, nc = 1;
+    char *h2 = hold ? replace(hdr, hold, hnew, 0, &n) : NULL;
+    char *c2 = cold ? replace(cfg, cold, cnew, -1, &nc) : NULL;
+    if (n != 1 || nc < 1) {
+        check(0, name, "test bug: '%s' not found in %s's %s", n != 1 ? hold : cold, cas, n != 1 ? "header" : "config.json");
+    } else {
+        size_t fsize;
+        unsigned char *f = h2 ? st_file(h2, strlen(h2), bytes + 8 + hlen, size - 8 - (size_t)hlen, &fsize) : NULL;
+        vit_options o;
+        memset(&o, 0, sizeof(o));
+        o.num_threads = 1;
+        o.config_json = c2 ? c2 : cfg;
+        o.image_height = img_h;
+        o.image_width = img_w;
+        t_mem(name, f ? f : bytes, f ? fsize : size, &o, want, needle);
+        free(f);
+    }
+    free(h2); free(c2); free(hdr); free(bytes); free(cfg);
+}
+
+static void test_families(void) {
+    // every case loads as it is (the reference tests check its numbers)
+    // (the DeiT cases' 51 position rows are over this build's VIT_MAX_TOKENS: test_model covers them)
+    const char *cases[] = {"timm_reg4_dinov2", "timm_swiglu_dinov2", "timm_clip_quickgelu", "timm_siglip_map", "timm_qknorm",
+                           "hf_clip_full", "hf_siglip_full", "hf_dinov2_registers", "hf_dinov2_swiglu", "hf_vitmodel_headless"};
+    // (this build has VIT_MAX_TOKENS 50: the register cases' 54 tokens run at 24 x 24, which resamples them)
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char name[128];
+        int small = !strcmp(cases[i], "timm_reg4_dinov2") || !strcmp(cases[i], "hf_dinov2_registers");
+        snprintf(name, sizeof(name), "family: %s loads%s", cases[i], small ? " (at 24 x 24)" : "");
+        t_case(name, cases[i], NULL, NULL, NULL, NULL, small ? 24 : 0, small ? 24 : 0, VIT_OK, NULL);
+    }
+    t_case("family: 54 tokens over VIT_MAX_TOKENS (50)", "timm_reg4_dinov2", NULL, NULL, NULL, NULL, 0, 0, VIT_ERROR_LIMIT, "VIT_MAX_TOKENS");
+    // prefix tokens
+    t_case("family: dist_token of 2 tokens", "timm_deit_distilled", "\"dist_token\":{\"dtype\":\"F32\",\"shape\":[1,1,24]", "\"dist_token\":{\"dtype\":\"F32\",\"shape\":[1,2,12]",
+           NULL, NULL, 0, 0, VIT_ERROR_SHAPE_MISMATCH, "dist_token");
+    t_case("family: dist_token in I32", "timm_deit_distilled", "\"dist_token\":{\"dtype\":\"F32\"", "\"dist_token\":{\"dtype\":\"I32\"", NULL, NULL, 0, 0,
+           VIT_ERROR_UNSUPPORTED, "dist_token");
+    t_case("family: dist_token renamed (distilled architecture)", "timm_deit_distilled", "\"dist_token\"", "\"dist_tokem\"", NULL, NULL, 0, 0,
+           VIT_ERROR_MISSING_TENSOR, "distillation");
+    t_case("family: reg_token of width 32", "timm_reg4_dinov2", "\"reg_token\":{\"dtype\":\"F32\",\"shape\":[1,4,16]", "\"reg_token\":{\"dtype\":\"F32\",\"shape\":[1,2,32]",
+           NULL, NULL, 0, 0, VIT_ERROR_SHAPE_MISMATCH, "reg_token");
+    t_case("family: reg_token renamed (reg4 architecture)", "timm_reg4_dinov2", "\"reg_token\"", "\"reg_tokem\"", NULL, NULL, 0, 0, VIT_ERROR_MISSING_TENSOR,
+           "register");
+    t_case("family: HF register_tokens, config says 3", "hf_dinov2_registers", NULL, NULL, "\"num_register_tokens\": 4", "\"num_register_tokens\": 3", 0, 0,
+           VIT_ERROR_SHAPE_MISMATCH, "register");
+    // activations, norms
+    t_case("family: SwiGLU fc1 of odd width", "timm_swiglu_dinov2", "\"blocks.0.mlp.fc1.weight\":{\"dtype\":\"F32\",\"shape\":[64,16]",
+           "\"blocks.0.mlp.fc1.weight\":{\"dtype\":\"F32\",\"shape\":[16,64]", NULL, NULL, 0, 0, VIT_ERROR_SHAPE_MISMATCH, "fc1");
+    t_case("family: act_layer gelu on a SwiGLU architecture", "timm_swiglu_dinov2", NULL, NULL, "\"depth\": 2,", "\"depth\": 2, \"act_layer\": \"gelu\",", 0, 0,
+           VIT_ERROR_SHAPE_MISMATCH, "fc2");
+    t_case("family: act_layer relu", "timm_clip_quickgelu", NULL, NULL, "\"depth\": 2,", "\"depth\": 2, \"act_layer\": \"relu\",", 0, 0, VIT_ERROR_UNSUPPORTED,
+           "act_layer 'relu'");
+    t_case("family: unknown timm architecture", "timm_clip_quickgelu", NULL, NULL, "vit_base_patch32_clip_quickgelu_224", "vit_base_patch32_clip_quickgelu_999", 0, 0,
+           VIT_ERROR_UNSUPPORTED, "vit_base_patch32_clip_quickgelu_999");
+    t_case("family: timm architecture with RmsNorm", "timm_clip_quickgelu", NULL, NULL, "vit_base_patch32_clip_quickgelu_224", "aimv2_large_patch14_224", 0, 0,
+           VIT_ERROR_UNSUPPORTED, "RmsNorm");
+    t_case("family: model_args block_fn", "timm_clip_quickgelu", NULL, NULL, "\"depth\": 2,", "\"depth\": 2, \"block_fn\": \"ParallelScalingBlock\",", 0, 0,
+           VIT_ERROR_UNSUPPORTED, "block_fn");
+    t_case("family: model_args dynamic_img_pad", "timm_clip_quickgelu", NULL, NULL, "\"depth\": 2,", "\"depth\": 2, \"dynamic_img_pad\": true,", 0, 0,
+           VIT_ERROR_UNSUPPORTED, "dynamic_img_pad");
+    t_case("family: norm_pre.bias missing", "timm_clip_quickgelu", "\"norm_pre.bias\"", "\"norm_pre.biaz\"", NULL, NULL, 0, 0, VIT_ERROR_MISSING_TENSOR,
+           "norm_pre.bias");
+    t_case("family: q_norm of 2 x 4", "timm_qknorm", "\"blocks.0.attn.q_norm.weight\":{\"dtype\":\"F32\",\"shape\":[8]",
+           "\"blocks.0.attn.q_norm.weight\":{\"dtype\":\"F32\",\"shape\":[2,4]", NULL, NULL, 0, 0, VIT_ERROR_SHAPE_MISMATCH, "q_norm");
+    t_case("family: qk_norm false, q_norm present", "timm_qknorm", NULL, NULL, "\"qk_norm\": true", "\"qk_norm\": false", 0, 0, VIT_ERROR_UNSUPPORTED, "qk_norm");
+    t_case("family: HF hidden_act relu", "hf_clip_vision_proj", NULL, NULL, "\"quick_gelu\"", "\"relu\"", 0, 0, VIT_ERROR_UNSUPPORTED, "hidden_act 'relu'");
+    t_case("family: HF layer_norm_eps a string", "hf_clip_vision_proj", NULL, NULL, "\"layer_norm_eps\": 1e-05", "\"layer_norm_eps\": \"1e-5\"", 0, 0,
+           VIT_ERROR_BAD_FORMAT, "layer_norm_eps");
+    t_case("family: HF model_type bert", "hf_clip_vision_proj", NULL, NULL, "\"clip_vision_model\"", "\"bert\"", 0, 0, VIT_ERROR_UNSUPPORTED, "bert");
+    t_case("family: HF use_swiglu_ffn false, weights_in present", "hf_dinov2_swiglu", NULL, NULL, "\"use_swiglu_ffn\": true", "\"use_swiglu_ffn\": false", 0, 0,
+           VIT_ERROR_SHAPE_MISMATCH, "use_swiglu_ffn");
+    // pooling and heads
+    t_case("family: attn_pool.kv transposed", "timm_siglip_map", "\"attn_pool.kv.weight\":{\"dtype\":\"F32\",\"shape\":[32,16]",
+           "\"attn_pool.kv.weight\":{\"dtype\":\"F32\",\"shape\":[16,32]", NULL, NULL, 0, 0, VIT_ERROR_SHAPE_MISMATCH, "attn_pool.kv.weight");
+    t_case("family: attn_pool.latent renamed", "timm_siglip_map", "\"attn_pool.latent\"", "\"attn_pool.latenz\"", NULL, NULL, 0, 0, VIT_ERROR_MISSING_TENSOR,
+           "attention pooling");
+    t_case("family: global_pool avg with attn_pool tensors", "timm_siglip_map", NULL, NULL, "\"global_pool\": \"map\"", "\"global_pool\": \"avg\"", 0, 0,
+           VIT_ERROR_UNSUPPORTED, "attention-pooling");
+    t_case("family: global_pool avgmax", "timm_siglip_map", NULL, NULL, "\"global_pool\": \"map\"", "\"global_pool\": \"avgmax\"", 0, 0, VIT_ERROR_UNSUPPORTED,
+           "global_pool");
+    t_case("family: SigLIP in_proj transposed", "hf_siglip_vision", "\"head.attention.in_proj_weight\":{\"dtype\":\"F32\",\"shape\":[48,16]",
+           "\"head.attention.in_proj_weight\":{\"dtype\":\"F32\",\"shape\":[16,48]", NULL, NULL, 0, 0, VIT_ERROR_SHAPE_MISMATCH, "in_proj_weight");
+    t_case("family: SigLIP vision_use_head false", "hf_siglip_vision", NULL, NULL, "\"vision_use_head\": true", "\"vision_use_head\": false", 0, 0,
+           VIT_ERROR_UNSUPPORTED, "vision_use_head");
+    t_case("family: CLIP visual_projection transposed", "hf_clip_vision_proj", "\"visual_projection.weight\":{\"dtype\":\"F32\",\"shape\":[16,24]",
+           "\"visual_projection.weight\":{\"dtype\":\"F32\",\"shape\":[24,16]", NULL, NULL, 0, 0, VIT_ERROR_SHAPE_MISMATCH, "visual_projection.weight");
+    t_case("family: a stray tensor in a CLIP file", "hf_clip_full", "\"logit_scale\"", "\"vision_model.extra\"", NULL, NULL, 0, 0, VIT_ERROR_UNSUPPORTED,
+           "vision_model.extra");
+    // resolution
+    t_case("family: size 30 x 28 (not a multiple of the patch)", "hf_clip_vision_proj", NULL, NULL, NULL, NULL, 30, 28, VIT_ERROR_UNSUPPORTED, "multiple of the patch");
+    t_case("family: size 16 x 32 loads", "timm_reg4_dinov2", NULL, NULL, NULL, NULL, 16, 32, VIT_OK, NULL);
+    t_case("family: size over VIT_MAX_TOKENS", "timm_reg4_dinov2", NULL, NULL, NULL, NULL, 4096, 4096, VIT_ERROR_LIMIT, "VIT_MAX_TOKENS");
+    t_case("family: negative image_height", "timm_reg4_dinov2", NULL, NULL, NULL, NULL, -28, 28, VIT_ERROR_INVALID_ARGUMENT, "image_height");
+}
+
+// ---------------------------------------------------------------------------
 // 4. truncation and random corruption of the real file
 
 static void test_truncation(void) {
@@ -1371,6 +1490,7 @@ int main(int argc, char **argv) {
         if (slash) *slash = 0; else snprintf(parent, sizeof(parent), ".");
         snprintf(g_nohead_dir, sizeof(g_nohead_dir), "%s/timm_noembedclass_nohead", parent);
         snprintf(g_hf_dir, sizeof(g_hf_dir), "%s/hf_vit", parent);
+        snprintf(g_ref_parent, sizeof(g_ref_parent), "%s", parent);
     }
     char path[1200];
     size_t csize;
@@ -1399,6 +1519,7 @@ int main(int argc, char **argv) {
     test_container();
     test_synthetic();
     test_config();
+    test_families();
     test_truncation();
     test_corruption();
     test_files_options();
