@@ -11,9 +11,24 @@
       #include "vit.h"
 
    QUICK NOTES
-      - Runs timm and Hugging Face ViT image classifiers straight from their
-        .safetensors files (F32, F16, BF16); the config.json beside the file is
-        read when present, otherwise the architecture is inferred from shapes.
+      - Runs the ViT families of timm and Hugging Face transformers straight
+        from their .safetensors files (F32, F16, BF16): plain ViT and DeiT
+        classifiers (distillation token and head), DINOv2 (registers,
+        LayerScale, SwiGLU), CLIP and SigLIP image towers (QuickGELU / tanh
+        GELU, pre-norm, attention pooling, the image projection as the head),
+        qk-norm. The config.json beside the file decides (timm's
+        architecture name, model_args; HF's model_type, hidden_act,
+        layer_norm_eps ...) and the tensor shapes confirm; without one the
+        architecture is inferred from shapes.
+      - Any resolution: vit_options.image_height/image_width (multiples of the
+        patch size); the position embedding is resampled once at load exactly
+        as the source library does it (timm: bicubic with antialiasing; HF
+        interpolate_pos_encoding: bicubic, antialiased for DINOv2 with
+        registers only).
+      - Never a silent wrong answer: a config value the math does not
+        implement, or a tensor the model would not read, is refused with
+        VIT_ERROR_UNSUPPORTED naming it (see FILE FORMAT for the tensors
+        known to be irrelevant, which are skipped).
       - Complete fp32 CPU forward pass in plain C99, multi-threaded with OpenMP
         when compiled with -fopenmp (single-threaded otherwise).
       - Compiled by nvcc, the CUDA kernels in vit_kernels.cuh are pulled in and a
@@ -32,8 +47,9 @@
         (without FMA hardware fmaf is a libm call, once per output element).
       - Deterministic: the same input gives bit-identical output for any thread
         count (every output element is summed by one thread in a fixed order).
-      - Does NOT: train, run hybrid (CNN stem) ViTs, register tokens, qk-norm,
-        relative position bias (BEiT), dynamic image sizes or attention pooling.
+      - Does NOT: train, run hybrid (CNN stem) ViTs, relative position bias
+        (BEiT), rotary embeddings (EVA), RmsNorm or parallel blocks, or change
+        the input size per call (one size per loaded model).
 
    USAGE (identical to examples/minimal.c)
 
@@ -110,15 +126,32 @@
       safetensors: 8-byte little-endian header length, a JSON header mapping
       tensor names to {dtype, shape, data_offsets}, then the raw little-endian
       data, with no holes or overlaps. Every byte is treated as hostile.
-      Tensor names as written by timm (patch_embed.proj, cls_token, pos_embed,
-      blocks.N.*, norm, fc_norm, head) or by transformers ViTForImageClassification
-      (vit.embeddings.*, vit.encoder.layer.N.*, vit.layernorm, classifier).
+      Tensor names as written by timm (patch_embed.proj, cls_token,
+      dist_token, reg_token, pos_embed, norm_pre, blocks.N.*, norm, fc_norm,
+      attn_pool.*, head, head_dist) or by transformers: ViTModel /
+      ViTForImageClassification, DeiTModel / DeiTForImageClassification
+      [WithTeacher], Dinov2Model, Dinov2WithRegistersModel, CLIPVisionModel
+      [WithProjection], SiglipVisionModel, and the vision tower of a full
+      CLIPModel / SiglipModel file (vit.h's name tables: vit__names).
+      Skipped as irrelevant to inference (every other unused tensor is
+      refused): a full CLIP/SigLIP file's text_model.*, text_projection,
+      logit_scale and logit_bias; HF's embeddings.mask_token (masked image
+      modelling) and embeddings.position_ids (a constant buffer); HF
+      ViTModel's pooler.dense (its tanh pooler: vit_embed returns the
+      final-normed class token, what ViTForImageClassification classifies).
+      OUTPUTS: vit_embed gives the pooled pre-head features (after the final
+      norm / fc_norm / attention pooling; with a distillation token the mean
+      of the two tokens, as timm's pre_logits); vit_forward applies the head:
+      class logits (DeiT: the mean of both heads' logits), or for CLIP towers
+      (vit_config.projection) the projected image embedding, not normalised
+      (HF image_embeds, open_clip encode_image).
 
    LICENSE
       See end of file.
 
    RECENT REVISION HISTORY
       0.1.0 (2026-11-22) first release: safetensors loader, preprocessing, CPU and CUDA forward passes
+      (unreleased)       the ViT families (DeiT, DINOv2, CLIP, SigLIP), any resolution
 */
 
 #ifndef VIT_H_INCLUDED

@@ -2,7 +2,8 @@
 // arbitrary config.json, then a forward pass when a (small) model loads.
 // Input layout: byte 0 bit 0 set -> bytes 1..2 (little-endian) are the config
 // length L, the next L bytes the config.json text, the rest the safetensors file;
-// otherwise bytes 1.. are the safetensors file.
+// otherwise bytes 1.. are the safetensors file. Byte 0 bit 1 set: run at
+// 4 (1 + (byte 0 >> 4)) x 4 (1 + ((byte 0 >> 2) & 3)) (the position embedding resampled).
 #define VIT_IMPLEMENTATION
 #include "../../vit.h"
 #include <stdint.h>
@@ -16,6 +17,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     o.max_batch = 1;
     o.num_threads = 1;
     o.device = VIT_DEVICE_CPU;
+    if (data[0] & 2) {
+        o.image_height = 4 * (1 + (data[0] >> 4));
+        o.image_width = 4 * (1 + ((data[0] >> 2) & 3));
+    }
     const uint8_t *st = data + 1;
     size_t st_size = size - 1;
     char *cfg = NULL;
@@ -36,7 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         const vit_config *c = vit_model_config(m);
         double work = (double)c->num_tokens * c->num_tokens * c->dim * c->depth + (double)c->num_tokens * c->dim * c->mlp_dim * c->depth;
         if (work < 5e7) { // keep each execution fast
-            size_t px = (size_t)c->in_chans * c->image_size * c->image_size;
+            size_t px = (size_t)c->in_chans * c->image_height * c->image_width;
             float *img = (float *)malloc(px * sizeof(float));
             float *out = (float *)malloc(((size_t)c->num_classes + (size_t)c->dim) * sizeof(float));
             for (size_t i = 0; i < px; i++) img[i] = (float)(i % 7) - 3.0f;
