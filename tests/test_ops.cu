@@ -635,6 +635,8 @@ static void run_dtype(vit_model *m) {
         test_patch<T>(m, 3, 3, 224, 16, 768, 1, 1);
         test_patch<T>(m, 1, 3, 224, 16, 768, 1, 1); // ViT-B/16 at batch 1
         test_patch<T>(m, 1, 3, 224, 14, 384, 5, 0); // DINOv2-S/14 with 4 registers at 224, batch 1
+        test_patch<T>(m, 2, 3, 448, 14, 384, 5, 0, 224); // and at 448 x 224
+        test_patch<T>(m, 2, 3, 192, 32, 768, 1, 0, 320); // CLIP B/32 at 192 x 320 (no patch bias in CLIP: a bias here anyway)
     }
     // layernorm (compute-dtype output, as before qkv and fc1)
     test_layernorm<T>(m, 50, 33, 33, 0);
