@@ -1847,7 +1847,8 @@ static int vit__is_ignored(const vit__loader *L, const char *name) {
     size_t pl = strlen(L->prefix);
     for (size_t i = 0; i < sizeof(vit__ignored) / sizeof(vit__ignored[0]); i++) {
         const char *ig = vit__ignored[i];
-        if (ig[0] == '/') { if (!strncmp(name, ig + 1, strlen(ig + 1))) return 1; }
+        size_t il = strlen(ig);
+        if (ig[0] == '/') { if (!strncmp(name, ig + 1, il - 1)) return 1; }
         else if (!strncmp(name, L->prefix, pl) && !strcmp(name + pl, ig)) return 1;
     }
     return 0;
