@@ -212,21 +212,25 @@ $(BUILD)/test_gpu_model: tests/test_gpu_model.cu vit.h vit_kernels.cuh | $(BUILD
 $(BUILD)/vit_bench: tools/vit_bench.cu vit.h vit_kernels.cuh | $(BUILD)
 	$(NVCC) $(NVCCFLAGS) $< -o $@
 
-# test_ops (every kernel vs its CPU reference), the reference cases and timm
-# ViT-Ti/S/B/L (references made here by PyTorch on this GPU) end to end, then
-# test_ops' small shapes under compute-sanitizer memcheck and racecheck.
+# test_ops (every kernel vs its CPU reference), the reference cases, timm
+# ViT-Ti/S/B/L and the real-size families (DINOv2-S/14 reg4, CLIP B/32 and L/14,
+# SigLIP B/16, DeiT-B distilled; each native and non-square; references made
+# here by PyTorch on this GPU) end to end, then test_ops' small shapes under
+# compute-sanitizer memcheck and racecheck.
 test-gpu: $(BUILD)/test_ops $(BUILD)/test_gpu_model $(BUILD)/test_gpu_faults
 	$(BUILD)/test_ops
-	python3 tools/make_gpu_reference.py --out $(GPU_REF_DIR)
+	python3 tools/make_gpu_reference.py --out $(GPU_REF_DIR) --families
 	$(BUILD)/test_gpu_model $(REF_CASES) --timm $(GPU_REF_DIR)/*/
 	$(BUILD)/test_gpu_faults tests/data/ref/timm_token_odd_heads
 	$(SANITIZER) --tool memcheck --error-exitcode 1 $(BUILD)/test_ops --small
 	$(SANITIZER) --tool racecheck --error-exitcode 1 $(BUILD)/test_ops --small
 	@echo "make test-gpu: all passed"
 
-# vit.h vs timm eager / torch.compile, written to BENCHMARKS.md (needs torch, timm, a GPU)
+# vit.h vs timm eager / torch.compile, written to BENCHMARKS.md (needs torch, timm, a GPU);
+# BENCH_ARGS=--families: the real-size model families instead (needs transformers too;
+# a device call of its own), their table kept in BENCHMARKS.md's generated part
 bench: $(BUILD)/vit_bench
-	python3 tools/bench.py --bin $(BUILD)/vit_bench --out BENCHMARKS.md
+	python3 tools/bench.py --bin $(BUILD)/vit_bench --out BENCHMARKS.md $(BENCH_ARGS)
 
 # ViT-B/16 batch 256 against torch.compile max-autotune-no-cudagraphs alone (its
 # compile takes minutes: a second device call), to bench-max-autotune.md

@@ -12,7 +12,18 @@ memory. Writes a markdown report: the part of --out above the line REPORT_END
 (below) is replaced, the hand-written notes after that line are kept; the raw
 results go to the .json beside it.
 
+--families (its own device call: the ViT rows alone fill a 10-minute call)
+times the real-size model families vit.h loads instead, bf16 at batch 64 and 1:
+DINOv2-S/14 reg4 @518, CLIP ViT-B/32 @224, CLIP ViT-L/14 @336, SigLIP B/16 @384,
+DeiT-B distilled @224, each built random-init by tools/make_gpu_reference.py's
+family_model and saved by save_family to a temporary directory; PyTorch eager bf16
+and torch.compile (default mode) of that same model against vit_bench on the saved
+files. Its table goes between the FAMILIES_BEGIN / FAMILIES_END lines inside the
+generated part of --out (the rest of the file is kept; a run without --families
+keeps the block it finds), its raw results to <out>-families.json.
+
 usage: python3 tools/bench.py --bin build/vit_bench --out BENCHMARKS.md [--deadline 420] [--commit C]
+       python3 tools/bench.py --bin build/vit_bench --families --out BENCHMARKS.md [--deadline 420]
        python3 tools/bench.py --bin build/vit_bench --max-autotune --out F.md
            (only ViT-B/16 bf16 batch 256: torch.compile max-autotune-no-cudagraphs,
            whose compile takes minutes, against eager bf16 and vit.h in the same run)
@@ -90,15 +101,21 @@ def main():
     ap.add_argument("--bin", default="build/vit_bench")
     ap.add_argument("--out", default="BENCHMARKS.md")
     ap.add_argument("--deadline", type=float, default=420.0, help="seconds; optional items are skipped after it")
-    ap.add_argument("--command", default="make bench")
+    ap.add_argument("--command", default=None, help="the command named in the report (default: the make target)")
     ap.add_argument("--commit", default=None, help="commit vit_bench was built from (default: HEAD here, -dirty if its sources differ)")
     ap.add_argument("--max-autotune", action="store_true", help="only the max-autotune comparison (see usage)")
+    ap.add_argument("--families", action="store_true", help="only the real-size model families (see usage)")
     args = ap.parse_args()
+    if args.command is None:
+        args.command = ("make bench-max-autotune" if args.max_autotune else
+                        "make bench BENCH_ARGS=--families" if args.families else "make bench")
     if args.max_autotune:
         return max_autotune_only(args)
     args.date = datetime.date.today().isoformat()
     if args.commit is None:
         args.commit = git_commit()
+    if args.families:
+        return families_only(args)
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
     dev = torch.cuda.get_device_name()
@@ -244,6 +261,215 @@ def max_autotune_only(args):
     print(txt)
 
 
+# ---- the real-size model families (--families)
+
+# (label, family in tools/make_gpu_reference.py, family_model keyword arguments, what the row times)
+FAMILY_PLAN = [
+    ("DINOv2-S/14 reg4 @518", "dinov2_s14_reg4", dict(num_classes=1000),
+     "timm vit_small_patch14_reg4_dinov2 + a 1000-class head on the class token"),
+    ("CLIP ViT-B/32 @224", "clip_b32", {}, "HF CLIPVisionModelWithProjection, image_embeds (512)"),
+    ("CLIP ViT-L/14 @336", "clip_l14", {}, "HF CLIPVisionModelWithProjection, image_embeds (768)"),
+    ("SigLIP B/16 @384", "siglip_b16", dict(lib="timm", num_classes=1000),
+     "timm vit_base_patch16_siglip_384 (MAP head) + a 1000-class head"),
+    ("DeiT-B distilled @224", "deit_b16_dist", {}, "timm deit_base_distilled_patch16_224, mean of the two heads"),
+]
+FAMILY_BATCHES = [64, 1]
+FAMILY_COMPILE_MODE = "default"
+FAMILIES_BEGIN = "<!-- families: begin (tools/bench.py --families; kept by runs without it) -->"
+FAMILIES_END = "<!-- families: end -->"
+
+
+def family_flops(model, n_img=1):
+    """Forward FLOPs (multiply-adds x 2) of the matmuls of a timm or HF family model."""
+    if getattr(model, "vit_lib", "timm") == "timm":
+        f = model_flops(model, n_img)
+        if getattr(model, "head_dist", None) is not None:
+            f += n_img * 2 * model.embed_dim * model.num_classes
+        pool = getattr(model, "attn_pool", None)
+        if pool is not None:   # MAP: k/v of every token, then one query's attention and MLP
+            c, n = model.embed_dim, model.patch_embed.num_patches
+            f += n_img * (2 * n * c * 2 * c + 2 * 2 * n * c + 2 * (2 * c * c + 2 * c * pool.mlp.fc1.out_features))
+        return f
+    c = model.config
+    c, depth, mlp, p, img = c.hidden_size, c.num_hidden_layers, c.intermediate_size, c.patch_size, c.image_size
+    np_ = (img // p) ** 2
+    n = np_ + (1 if model.vit_lib == "hf_clip" else 0)
+    per_block = 2 * n * (4 * c * c + 2 * c * mlp) + 2 * 2 * n * n * c
+    f = depth * per_block + 2 * np_ * 3 * p * p * c
+    if model.vit_lib == "hf_clip":
+        f += 2 * c * model.config.projection_dim
+    else:
+        f += 2 * np_ * c * 2 * c + 2 * 2 * np_ * c + 2 * (2 * c * c + 2 * c * mlp)
+    return n_img * f
+
+
+class _Embeds(torch.nn.Module):
+    """HF CLIPVisionModelWithProjection as x -> image_embeds (what vit.h's vit_forward returns)."""
+
+    def __init__(self, m):
+        super().__init__()
+        self.m = m
+
+    def forward(self, x):
+        return self.m(pixel_values=x).image_embeds
+
+
+def families_only(args):
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from make_gpu_reference import family_model, save_family
+
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    dev = torch.cuda.get_device_name()
+    import transformers
+    log("device", dev, "torch", torch.__version__, "timm", timm.__version__, "transformers", transformers.__version__)
+    r = {"device": dev, "torch": torch.__version__, "timm": timm.__version__, "transformers": transformers.__version__,
+         "date": args.date, "commit": args.commit, "command": args.command, "models": []}
+    a = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
+    ms = cuda_time(lambda: torch.matmul(a, b), 10)
+    r["ceiling_tflops"] = 2 * 8192 ** 3 / (ms * 1e-3) / 1e12
+    log(f"bf16 matmul 8192^3: {ms:.3f} ms, {r['ceiling_tflops']:.0f} TFLOP/s")
+    del a, b
+    tmp = tempfile.mkdtemp(prefix="vit_bench_families_")
+    for label, key, kw, what in FAMILY_PLAN:
+        if time.time() - T0 > args.deadline:
+            log("deadline: skipping", label)
+            continue
+        t = time.time()
+        model = family_model(key, **kw)
+        d = os.path.join(tmp, key)
+        save_family(model, key, d)
+        size = model.patch_embed.img_size[0] if model.vit_lib == "timm" else model.config.image_size
+        flops = family_flops(model)
+        log(f"{label}: built and saved in {time.time() - t:.1f} s ({flops / 1e9:.1f} GFLOP/img)")
+        mbf = model.cuda().bfloat16()
+        fwd = mbf if model.vit_lib == "timm" else _Embeds(mbf)
+        for bs in FAMILY_BATCHES:
+            if time.time() - T0 > args.deadline:
+                log("deadline: skipping", label, bs)
+                continue
+            row = {"model": label, "family": key, "what": what, "batch": bs, "image": size,
+                   "gflop_per_img": flops / 1e9, "eager_f32_ms": None, "ours_f32_ms": None,
+                   "compile_mode": FAMILY_COMPILE_MODE}
+            xbf = torch.randn(bs, 3, size, size, device="cuda").bfloat16()
+            guess = flops * bs / 300e12 * 1e3
+            with torch.no_grad():
+                try:
+                    torch.cuda.reset_peak_memory_stats()
+                    row["eager_bf16_ms"] = cuda_time(lambda: fwd(xbf), iters_for(guess))
+                    row["eager_bf16_mem"] = torch.cuda.max_memory_allocated()
+                except Exception as e:  # noqa: BLE001
+                    row["eager_error"] = str(e)[:200]
+                    log(label, bs, "eager:", row["eager_error"])
+                try:
+                    t = time.time()
+                    cm = torch.compile(fwd, mode=FAMILY_COMPILE_MODE, dynamic=False)
+                    cm(xbf)
+                    cm(xbf)
+                    torch.cuda.synchronize()
+                    row["compile_s"] = time.time() - t
+                    torch.cuda.reset_peak_memory_stats()
+                    row["compile_bf16_ms"] = cuda_time(lambda: cm(xbf), iters_for(guess))
+                    row["compile_bf16_mem"] = torch.cuda.max_memory_allocated()
+                    del cm
+                except Exception as e:  # noqa: BLE001
+                    row["compile_error"] = str(e)[:200]
+                    log(label, bs, "torch.compile:", row["compile_error"])
+            torch._dynamo.reset()
+            ours = vit_bench(args.bin, "model", d, "bf16", bs, iters_for(guess))
+            row["ours_bf16_ms"] = ours.get("ms")
+            row["ours_bf16_mem"] = ours.get("mem_bytes")
+            row["ours_host_api_ms"] = ours.get("host_api_ms")
+            if "error" in ours:
+                row["ours_error"] = str(ours["error"])[:200]
+            r["models"].append(row)
+            log(json.dumps(row))
+            write_families_report(r, args, quiet=True)  # a cut-off run still leaves a report
+            del xbf
+        del mbf, fwd, model
+        torch.cuda.empty_cache()
+    with open(os.path.splitext(args.out)[0] + "-families.json", "w") as f:
+        json.dump(r, f, indent=1)
+    write_families_report(r, args)
+    log("done")
+
+
+def families_text(r):
+    """The families block, FAMILIES_BEGIN ... FAMILIES_END."""
+    ceil = r["ceiling_tflops"]
+    L = [FAMILIES_BEGIN, "## vit.h vs PyTorch on the model families (real sizes, random weights)\n"]
+    L.append(f"Date: {r['date']}. Device: {r['device']}. Commit: {r['commit']}. torch {r['torch']}, timm {r['timm']}, "
+             f"transformers {r['transformers']}. Command: `{r['command']}` (a device call of its own).\n")
+    L.append("As the table above, bf16 only (fp32 columns not run): PyTorch eager bf16 and torch.compile "
+             f"(mode '{FAMILY_COMPILE_MODE}', no CUDA graphs, also at batch 1) of the model that vit.h runs from "
+             "the saved file, in the same run. "
+             + "; ".join(f"{label}: {what}" for label, _, _, what in FAMILY_PLAN) + ".\n")
+    L.append("| model | batch | PyTorch eager fp32 | PyTorch eager bf16 | torch.compile bf16 | vit.h bf16 | vit.h fp32 | "
+             "ratio bf16 | vit.h fp32 / eager fp32 | vit.h bf16 TFLOP/s (% of ceiling) | peak mem vit.h / torch.compile |")
+    L.append("|---|---|---|---|---|---|---|---|---|---|---|")
+    L += table_rows(r["models"], ceil)
+    L.append("")
+    errs = [f"{m['model']} bs {m['batch']} {k[:-6]}: {m[k]}" for m in r["models"]
+            for k in ("eager_error", "compile_error", "ours_error") if m.get(k)]
+    if errs:
+        L.append("Failed: " + "; ".join(errs) + ".\n")
+    done = {m["family"] for m in r["models"]}
+    skipped = [label for label, key, _, _ in FAMILY_PLAN if key not in done]
+    if skipped:
+        L.append("Not reached before the deadline: " + ", ".join(skipped) + ".\n")
+    L.append("vit.h host API, for reference: " + ", ".join(
+        f"{m['model']} bs {m['batch']}: {fmt(m.get('ours_host_api_ms'), '.3f')} ms" for m in r["models"]) + ".\n")
+    L.append(FAMILIES_END)
+    return "\n".join(L) + "\n"
+
+
+def families_block(text):
+    """The families block in text (markers included, with its newline), or ""."""
+    if text is None:
+        return ""
+    i = text.find(FAMILIES_BEGIN)
+    j = text.find(FAMILIES_END, i + 1) if i >= 0 else -1
+    if i < 0 or j < 0:
+        return ""
+    j += len(FAMILIES_END)
+    return text[i:j] + ("\n" if text[j:j + 1] == "\n" else "\n")
+
+
+def with_families(report, block):
+    """report (ending with REPORT_END) with block put just before REPORT_END (after a blank line)."""
+    if not block:
+        return report
+    at = report.rfind(REPORT_END)
+    return report[:at] + block + "\n" + report[at:]
+
+
+def write_families_report(r, args, quiet=False):
+    block = families_text(r)
+    try:
+        with open(args.out) as f:
+            old = f.read()
+    except FileNotFoundError:
+        old = None
+    if old is None:
+        new = "# Benchmarks\n\n" + block + "\n" + REPORT_END + "\n"
+    elif families_block(old):
+        ob = families_block(old)
+        i = old.find(ob)
+        new = old[:i] + block + old[i + len(ob):]
+    elif REPORT_END in old:
+        at = old.find(REPORT_END)
+        new = old[:at] + block + "\n" + old[at:]
+    else:   # no generated part: the old contents stay below it as hand-written notes
+        new = block + "\n" + REPORT_END + "\n" + old
+    tmp = args.out + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(new)
+    os.replace(tmp, args.out)
+    if not quiet:
+        print(block)
+
+
 def fmt(v, spec=".2f"):
     return "-" if v is None else format(v, spec)
 
@@ -267,6 +493,32 @@ def git_commit():
         return "unknown"
 
 
+def table_rows(models, ceil):
+    """The table's rows: one per model row of a run (None / missing figures print "-")."""
+    L = []
+    for m in models:
+        bs = m["batch"]
+
+        def ips(ms):
+            return None if not ms else bs / (ms * 1e-3)
+
+        def cell(ms):
+            return "-" if not ms else f"{ips(ms):,.0f} img/s ({ms:.3f} ms)"
+        peers = [x for x in (m.get("eager_bf16_ms"), m.get("compile_bf16_ms")) if x]
+        best = min(peers) if peers else None
+        ratio = best / m["ours_bf16_ms"] if best and m.get("ours_bf16_ms") else None
+        r32 = m["eager_f32_ms"] / m["ours_f32_ms"] if m.get("eager_f32_ms") and m.get("ours_f32_ms") else None
+        tf = m["gflop_per_img"] * 1e9 * bs / (m["ours_bf16_ms"] * 1e-3) / 1e12 if m.get("ours_bf16_ms") else None
+        cmem = m.get("compile_bf16_mem")
+        omem = m.get("ours_bf16_mem")
+        mem = f"{fmt(omem / 2**20 if omem else None, ',.0f')} / {fmt(cmem / 2**20 if cmem else None, ',.0f')} MiB"
+        L.append(f"| {m['model']} | {bs} | {cell(m.get('eager_f32_ms'))} | {cell(m.get('eager_bf16_ms'))} | "
+                 f"{cell(m.get('compile_bf16_ms'))} [{m.get('compile_mode', '-')}] | {cell(m.get('ours_bf16_ms'))} | "
+                 f"{cell(m.get('ours_f32_ms'))} | {fmt(ratio)}x | {fmt(r32)}x | "
+                 f"{fmt(tf, '.0f')} ({fmt(tf / ceil * 100 if tf else None, '.0f')}%) | {mem} |")
+    return L
+
+
 def report_text(r, args):
     """The generated part of the report, ending with REPORT_END."""
     ceil = r["ceiling_tflops"]
@@ -283,22 +535,7 @@ def report_text(r, args):
     L.append("| model | batch | timm eager fp32 | timm eager bf16 | torch.compile bf16 | vit.h bf16 | vit.h fp32 | "
              "ratio bf16 | vit.h fp32 / eager fp32 | vit.h bf16 TFLOP/s (% of ceiling) | peak mem vit.h / torch.compile |")
     L.append("|---|---|---|---|---|---|---|---|---|---|---|")
-    for m in r["models"]:
-        bs = m["batch"]
-
-        def ips(ms):
-            return None if not ms else bs / (ms * 1e-3)
-
-        def cell(ms):
-            return "-" if not ms else f"{ips(ms):,.0f} img/s ({ms:.3f} ms)"
-        best = min(x for x in (m.get("eager_bf16_ms"), m.get("compile_bf16_ms")) if x)
-        ratio = best / m["ours_bf16_ms"] if m.get("ours_bf16_ms") else None
-        r32 = m["eager_f32_ms"] / m["ours_f32_ms"] if m.get("ours_f32_ms") else None
-        tf = m["gflop_per_img"] * 1e9 * bs / (m["ours_bf16_ms"] * 1e-3) / 1e12 if m.get("ours_bf16_ms") else None
-        mem = f"{(m.get('ours_bf16_mem') or 0) / 2**20:,.0f} / {m['compile_bf16_mem'] / 2**20:,.0f} MiB"
-        L.append(f"| {m['model']} | {bs} | {cell(m['eager_f32_ms'])} | {cell(m['eager_bf16_ms'])} | "
-                 f"{cell(m['compile_bf16_ms'])} [{m['compile_mode']}] | {cell(m.get('ours_bf16_ms'))} | {cell(m.get('ours_f32_ms'))} | "
-                 f"{fmt(ratio)}x | {fmt(r32)}x | {fmt(tf, '.0f')} ({fmt(tf / ceil * 100 if tf else None, '.0f')}%) | {mem} |")
+    L += table_rows(r["models"], ceil)
     L.append("")
     ma = r.get("max_autotune", {})
     if "ms" in ma:
@@ -343,6 +580,9 @@ def write_report(r, args, quiet=False):
             old = f.read()
     except FileNotFoundError:
         old = None
+    # the families block of an earlier --families run stays in the generated part
+    if old is not None and REPORT_END in old:
+        report = with_families(report, families_block(old[:old.find(REPORT_END)]))
     tmp = args.out + ".tmp"  # replaced in one step: a run cut off mid-write leaves the old file whole
     with open(tmp, "w") as f:
         f.write(merge_report(report, old))
