@@ -2702,6 +2702,11 @@ static vit_status vit__create(const void *data, size_t size, const vit_options *
         s.mlp_ratio = 0; s.eps = 0;
         st = vit__read_config(&L, c, &s);
         if (st == VIT_OK) st = vit__infer_config(&L, c, &s);
+        // TEMP shim until the loader sets these: the input and native sizes are the checkpoint's square size
+        if (c->image_height == 0) c->image_height = c->image_size;
+        if (c->image_width == 0) c->image_width = c->image_size;
+        if (c->native_height == 0) c->native_height = c->image_size;
+        if (c->native_width == 0) c->native_width = c->image_size;
         m->num_prefix = c->class_token; // the families with more prefix tokens (and heads) are not read yet
         m->num_head = 1;
         m->act = VIT__ACT_GELU;
