@@ -1770,12 +1770,17 @@ static vit_status vit__read_file(const char *path, const vit_allocator *a, int o
 #endif
 
 // >>preprocess ----------------------------------------------------------------
-// Image -> normalised (Cin, S, S) floats, reproducing timm's eval transform
-// (Resize(floor(S / crop_pct)) + CenterCrop(S) + ToTensor + Normalize) and
-// Hugging Face's ViTImageProcessor (resize to S x S). The resize is PIL's
-// convolution resampler in its 8-bit fixed-point form (antialiased when
-// shrinking, the passes in Pillow 13's order, rounded to 8 bits after each
-// pass), so the pixels match PIL's exactly.
+// Image -> normalised (Cin, H, W) floats at the model's input size (H, W) =
+// (image_height, image_width), reproducing the eval transform the model came
+// with (vit__preprocess_geometry has the rules and the code each follows):
+// timm's transforms_imagenet_eval (Resize / ResizeKeepRatio to floor(x /
+// crop_pct), torchvision CenterCrop) and the PIL backend of Hugging Face's
+// ViT, DeiT, CLIP, Bit (DINOv2) and SigLIP image processors (resize, then
+// center_crop with floored offsets), then ToTensor/rescale and Normalize. The
+// resize is PIL's convolution resampler in its 8-bit fixed-point form
+// (antialiased when shrinking, the passes in Pillow 13's order, rounded to 8
+// bits after each pass) or PIL's nearest neighbour, so the pixels match PIL's
+// exactly.
 
 #ifndef VIT_NO_STB_IMAGE
 // Set when an allocation of the private stb_image fails: stb takes a failed format
@@ -1895,15 +1900,22 @@ static unsigned char vit__clip8(int64_t v) {
 }
 
 // Resizes src (sw x sh x ch bytes, packed rows) to dst (dw x dh x ch) as PIL's
-// Image.resize does for 8-bit images. NEAREST samples pixel centres.
+// Image.resize does for 8-bit images.
 static vit_status vit__resize_u8(const vit_allocator *a, const unsigned char *src, int sw, int sh, int ch,
                                  unsigned char *dst, int dw, int dh, vit_interp interp) {
     if (interp == VIT_INTERP_NEAREST) {
-        for (int y = 0; y < dh; y++) {
-            int sy = (int)((y + 0.5) * ((double)sh / dh));
-            for (int x = 0; x < dw; x++) {
-                int sx = (int)((x + 0.5) * ((double)sw / dw));
-                memcpy(dst + ((size_t)y * dw + x) * ch, src + ((size_t)(sy < sh ? sy : sh - 1) * sw + (sx < sw ? sx : sw - 1)) * ch, (size_t)ch);
+        // PIL's ImagingScaleAffine (Geometry.c): the source position starts half a
+        // step in and is accumulated in double, step by step; (int)((x + 0.5) * step)
+        // picks a different pixel for about one size pair in five.
+        double xstep = (double)sw / dw, ystep = (double)sh / dh, yo = ystep * 0.5;
+        for (int y = 0; y < dh; y++, yo += ystep) {
+            int sy = (int)yo;
+            double xo = xstep * 0.5;
+            if (sy > sh - 1) sy = sh - 1; // never reached (the last centre is half a step inside)
+            for (int x = 0; x < dw; x++, xo += xstep) {
+                int sx = (int)xo;
+                if (sx > sw - 1) sx = sw - 1;
+                memcpy(dst + ((size_t)y * dw + x) * ch, src + ((size_t)sy * sw + sx) * ch, (size_t)ch);
             }
         }
         return VIT_OK;
@@ -1956,10 +1968,102 @@ static vit_status vit__resize_u8(const vit_allocator *a, const unsigned char *sr
     return st;
 }
 
-// Python's round() of d / 2 (half to even), as torchvision's CenterCrop uses.
-static int vit__half_round_even(int d) {
-    int k = d / 2;
-    return (d % 2 == 0 || k % 2 == 0) ? k : k + 1;
+// Python's round() of v >= 0 (half to even), as timm's ResizeKeepRatio and
+// torchvision's CenterCrop use it.
+static double vit__round_half_even(double v) {
+    double f = floor(v), d = v - f;
+    return d > 0.5 || (d == 0.5 && fmod(f, 2.0) != 0.0) ? f + 1.0 : f;
+}
+
+// Python's d // 2 (floored, also for d < 0), as Hugging Face's center_crop uses it.
+static int vit__floor_half(int d) {
+    return d >= 0 ? d / 2 : -((1 - d) / 2);
+}
+
+// torchvision CenterCrop's first source row (column) when cropping `crop` out of
+// `size`: round((size - crop) / 2), half to even; when the image is smaller it is
+// first zero-padded by (crop - size) // 2 before (the rest after).
+static int vit__crop_offset_tv(int size, int crop) {
+    if (size < crop) return -((crop - size) / 2);
+    return (int)vit__round_half_even((size - crop) / 2.0);
+}
+
+// The crop_pct timm divides by. config.json holds a decimal that Python reads as a
+// double; vit_config keeps a float, and floor(x / crop_pct) with the float is not
+// always Python's (crop_pct 0.85, x = 17k: 20k in Python, 20k - 1 with the float).
+// The decimal of at most 6 places that rounds to this float is the one the file held.
+static double vit__crop_pct(float f) {
+    double d = f, r = floor(d * 1e6 + 0.5) / 1e6;
+    return (float)r == f ? r : d;
+}
+
+// Where the eval transform puts a w x h image for the model's H x W input: the
+// resized size rw x rh and the crop's first source row and column in it (top,
+// left; negative = zero padding before the image). The rules, per vit_config:
+//
+//   timm (transforms_imagenet_eval in timm/data/transforms_factory.py, img_size
+//   (H, W)): scale = floor(x / crop_pct) per side (th, tw); then
+//     VIT_RESIZE_SHORTER_CROP (crop_mode 'center'): th == tw: torchvision
+//       Resize(th), the shorter side to th and the longer to int(th * long / short);
+//       th != tw: ResizeKeepRatio((th, tw)) (timm/data/transforms.py, longest 0):
+//       ratio = min(h / th, w / tw), each side round(side / ratio), half to even;
+//     VIT_RESIZE_SQUARE (crop_mode 'squash', and Hugging Face's plain resize with
+//       crop_pct 1): Resize((th, tw));
+//     then torchvision CenterCrop((H, W)) (vit__crop_offset_tv).
+//   Hugging Face, PIL backend (transformers/image_processing_backends.py PilBackend
+//   and image_transforms.py), resize_shorter = s > 0 with c0 = round(s * crop_pct)
+//   the processor's own crop side; at another input size the resize is scaled by
+//   max(H, W) / c0 (floored), which keeps the crop fraction and, with s >= c0,
+//   covers the crop whatever the image's aspect ratio:
+//     VIT_RESIZE_SHORTER_CROP_HF (CLIPImageProcessor, BitImageProcessor): size
+//       {"shortest_edge": se = floor(s * max(H, W) / c0)}: get_resize_output_image_size,
+//       the shorter side to se and the longer to int(se * long / short);
+//     VIT_RESIZE_SQUARE with resize_shorter > 0 (DeiTImageProcessor): size
+//       {"height": floor(s * H / c0), "width": floor(s * W / c0)};
+//     then center_crop (H, W): offsets (resized - crop) // 2, zeros outside.
+static vit_status vit__preprocess_geometry(const vit_config *c, int w, int h, int H, int W,
+                                           int *rw, int *rh, int *top, int *left, char *err) {
+    double rwd, rhd;
+    int hf = c->resize == VIT_RESIZE_SHORTER_CROP_HF || (c->resize == VIT_RESIZE_SQUARE && c->resize_shorter > 0);
+    if (hf) {
+        int64_t s = c->resize_shorter, c0 = (int64_t)floor(s * (double)c->crop_pct + 0.5), big = H > W ? H : W;
+        if (s < 1 || c0 < 1)
+            return vit__fail(err, VIT_ERROR_INVALID_ARGUMENT, "config: resize_shorter %d with crop_pct %g gives no crop", c->resize_shorter, (double)c->crop_pct);
+        if (c->resize == VIT_RESIZE_SQUARE) {
+            rhd = (double)(s * H / c0);
+            rwd = (double)(s * W / c0);
+        } else {
+            int64_t se = s * big / c0;
+            if (se < 1) se = 1;
+            if (w <= h) { rwd = (double)se; rhd = floor((double)(se * h) / w); }
+            else { rhd = (double)se; rwd = floor((double)(se * w) / h); }
+        }
+    } else {
+        double pct = vit__crop_pct(c->crop_pct);
+        if (!(pct > 0.0)) return vit__fail(err, VIT_ERROR_INVALID_ARGUMENT, "config: crop_pct %g is not positive", (double)c->crop_pct);
+        double th = floor(H / pct), tw = floor(W / pct);
+        if (th < 1) th = 1; // (timm would fail on an empty resize)
+        if (tw < 1) tw = 1;
+        if (c->resize == VIT_RESIZE_SQUARE) { rhd = th; rwd = tw; }
+        else if (th == tw) {
+            if (w <= h) { rwd = th; rhd = floor(th * h / w); }
+            else { rhd = th; rwd = floor(th * w / h); }
+        } else {
+            double ratio = fmin((double)h / th, (double)w / tw);
+            rhd = vit__round_half_even(h / ratio);
+            rwd = vit__round_half_even(w / ratio);
+        }
+    }
+    if (rwd < 1) rwd = 1;
+    if (rhd < 1) rhd = 1;
+    if (!(rwd * rhd <= (double)VIT_MAX_IMAGE_PIXELS)) // the whole resized image is made: a 32768 x 1 sliver would take gigabytes
+        return vit__fail(err, VIT_ERROR_LIMIT, "image %dx%d would be resized to %.0fx%.0f, more than VIT_MAX_IMAGE_PIXELS (%lld)",
+                         w, h, rwd, rhd, (long long)VIT_MAX_IMAGE_PIXELS);
+    *rw = (int)rwd;
+    *rh = (int)rhd;
+    if (hf) { *top = vit__floor_half(*rh - H); *left = vit__floor_half(*rw - W); }
+    else { *top = vit__crop_offset_tv(*rh, H); *left = vit__crop_offset_tv(*rw, W); }
+    return VIT_OK;
 }
 
 VITDEF vit_status vit_preprocess_rgb8(vit_model *m, const unsigned char *pixels, int width, int height, int stride, int channels, float *out) {
@@ -1971,7 +2075,12 @@ VITDEF vit_status vit_preprocess_rgb8(vit_model *m, const unsigned char *pixels,
                          width, height, VIT_MAX_IMAGE_SIDE, (long long)VIT_MAX_IMAGE_PIXELS);
     const vit_config *c = &m->cfg;
     const vit_allocator *a = &m->alloc;
-    int S = c->image_size, ch = c->in_chans == 1 ? 1 : 3;
+    int H = c->image_height, W = c->image_width, ch = c->in_chans == 1 ? 1 : 3;
+    if (H < 1 || W < 1 || H > VIT_MAX_DIM || W > VIT_MAX_DIM)
+        return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "config: input size %dx%d (image_width x image_height)", W, H);
+    int rw = 1, rh = 1, top = 0, left = 0;
+    vit_status st = vit__preprocess_geometry(c, width, height, H, W, &rw, &rh, &top, &left, m->error);
+    if (st != VIT_OK) return st;
     if (stride == 0) stride = width * channels;
     // 1. to the model's channels: drop alpha, gray -> RGB, RGB -> L (PIL's ITU-R 601-2 luma)
     unsigned char *src = (unsigned char *)vit__malloc(a, (size_t)width * height * ch);
@@ -1985,34 +2094,22 @@ VITDEF vit_status vit_preprocess_rgb8(vit_model *m, const unsigned char *pixels,
             else { d[0] = p[0]; d[1] = gray ? p[0] : p[1]; d[2] = gray ? p[0] : p[2]; }
         }
     }
-    // 2. resize: shorter side to floor(S / crop_pct) (timm), or straight to S x S (HF, squash)
-    double rwd, rhd, scale = floor(S / (double)c->crop_pct);
-    if (c->resize == VIT_RESIZE_SQUARE) rwd = rhd = scale; // HF has crop_pct 1: straight to S x S
-    else if (width <= height) { rwd = scale; rhd = floor(scale * height / width); }
-    else { rhd = scale; rwd = floor(scale * width / height); }
-    vit_status st = VIT_OK;
-    if (rwd * rhd > (double)VIT_MAX_IMAGE_PIXELS) // the whole resized image is made: a 32768 x 1 sliver would take gigabytes
-        st = vit__fail(m->error, VIT_ERROR_LIMIT, "image %dx%d would be resized to %.0fx%.0f, more than VIT_MAX_IMAGE_PIXELS (%lld)",
-                       width, height, rwd, rhd, (long long)VIT_MAX_IMAGE_PIXELS);
-    int rw = st != VIT_OK || rwd < 1 ? 1 : (int)rwd, rh = st != VIT_OK || rhd < 1 ? 1 : (int)rhd;
+    // 2. resize to rw x rh (vit__preprocess_geometry)
     unsigned char *resized = src;
-    if (st == VIT_OK && (rw != width || rh != height)) {
+    if (rw != width || rh != height) {
         resized = (unsigned char *)vit__malloc(a, (size_t)rw * rh * ch);
         st = resized ? vit__resize_u8(a, src, width, height, ch, resized, rw, rh, c->interpolation) : VIT_ERROR_OUT_OF_MEMORY;
         if (st != VIT_OK) vit__fail(m->error, st, "out of memory resizing a %dx%d image to %dx%d", width, height, rw, rh);
     }
-    // 3. center crop S x S (zero padding where the image is smaller), /255, normalise
+    // 3. crop H x W from (top, left), zeros outside the resized image; /255, normalise
     if (st == VIT_OK) {
-        int top = vit__half_round_even(rh - S), left = vit__half_round_even(rw - S);
-        if (rh < S) top = -((S - rh) / 2); // torchvision pads (S - r) // 2 before, the rest after
-        if (rw < S) left = -((S - rw) / 2);
         for (int k = 0; k < c->in_chans; k++) {
             float mean = c->mean[k < 3 ? k : 2], std = c->std[k < 3 ? k : 2];
-            for (int y = 0; y < S; y++)
-                for (int x = 0; x < S; x++) {
+            for (int y = 0; y < H; y++)
+                for (int x = 0; x < W; x++) {
                     int sy = y + top, sx = x + left;
                     float v = (sy >= 0 && sy < rh && sx >= 0 && sx < rw) ? resized[((size_t)sy * rw + sx) * ch + (ch == 1 ? 0 : k)] / 255.0f : 0.0f;
-                    out[((size_t)k * S + y) * S + x] = (v - mean) / std;
+                    out[((size_t)k * H + y) * W + x] = (v - mean) / std;
                 }
         }
     }
