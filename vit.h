@@ -2026,12 +2026,14 @@ static vit_status vit__preprocess_geometry(const vit_config *c, int w, int h, in
     double rwd, rhd;
     int hf = c->resize == VIT_RESIZE_SHORTER_CROP_HF || (c->resize == VIT_RESIZE_SQUARE && c->resize_shorter > 0);
     if (hf) {
-        int64_t s = c->resize_shorter, c0 = (int64_t)floor(s * (double)c->crop_pct + 0.5), big = H > W ? H : W;
-        if (s < 1 || c0 < 1)
+        double crop = floor(c->resize_shorter * (double)c->crop_pct + 0.5); // the processor's crop side
+        if (c->resize_shorter < 1 || !(crop >= 1.0 && crop <= (double)INT_MAX))
             return vit__fail(err, VIT_ERROR_INVALID_ARGUMENT, "config: resize_shorter %d with crop_pct %g gives no crop", c->resize_shorter, (double)c->crop_pct);
+        int64_t s = c->resize_shorter, c0 = (int64_t)crop, big = H > W ? H : W;
         if (c->resize == VIT_RESIZE_SQUARE) {
-            rhd = (double)(s * H / c0);
-            rwd = (double)(s * W / c0);
+            int64_t sh = s * H / c0, sw = s * W / c0; // floored, as Python's //
+            rhd = (double)sh;
+            rwd = (double)sw;
         } else {
             int64_t se = s * big / c0;
             if (se < 1) se = 1;
