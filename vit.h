@@ -1366,6 +1366,197 @@ static vit_status vit__read_config(vit__loader *L, vit_config *cfg, vit__stated 
     return VIT_OK;
 }
 
+// Reads a parsed Hugging Face preprocessor_config.json (root: its top object)
+// into cfg's preprocessing fields (resize, resize_shorter, crop_pct,
+// interpolation, mean, std) as transformers 5.24's PIL-backend processors apply
+// it: PilBackend._preprocess (transformers/image_processing_backends.py) resizes
+// (size.shortest_edge: get_resize_output_image_size; height/width: exactly),
+// center_crops, rescales and normalizes; absent keys take the class's defaults
+// (models/{vit,deit,clip,bit,siglip}/image_processing_pil_*.py), a JSON null is
+// Python's None: off for the do_* flags, and a missing value where one is needed
+// (transformers raises then, so do we: VIT_ERROR_BAD_FORMAT, as for ill-typed
+// values). A value that changes the pixels in a way vit_preprocess_* does not
+// reproduce is refused with VIT_ERROR_UNSUPPORTED naming the key. do_normalize
+// false is reproduced as mean 0, std 1. do_convert_rgb is accepted as it is:
+// it composites an image's alpha onto white, where vit.h drops alpha (the same
+// pixels for images without alpha). cfg is written only on success.
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((unused)) // until vit__read_config calls it (the lead's loader merge): drop then
+#endif
+static vit_status vit__read_preprocessor(const vit__json *p, int root, vit_config *cfg, char *err) {
+    static const struct {
+        const char *name;  // image_processor_type less "ImageProcessor"/"FeatureExtractor" and "Fast"/"Pil"
+        int resample;      // PIL code
+        int size, shortest;// default size: {"shortest_edge": size} when shortest, else size x size
+        int to_square;     // default_to_square: an int size means size x size (else the shortest edge)
+        int crop;          // default crop_size (0: None), and do_center_crop when > 0
+        int openai;        // default image_mean/std: OpenAI CLIP's, else 0.5 / 0.5
+    } classes[] = {
+        {"ViT", 2, 224, 0, 1, 0, 0}, {"DeiT", 3, 256, 0, 1, 224, 0}, {"CLIP", 3, 224, 1, 0, 224, 1},
+        {"Bit", 3, 224, 1, 0, 224, 1}, {"Siglip", 3, 224, 0, 0, 0, 0}};
+    static const float openai_mean[3] = {0.48145466f, 0.4578275f, 0.40821073f}, openai_std[3] = {0.26862954f, 0.26130258f, 0.27577711f};
+    static const char *const pil_filter[6] = {"NEAREST", "LANCZOS", "BILINEAR", "BICUBIC", "BOX", "HAMMING"};
+    if (root < 0 || p->nodes[root].type != VIT__J_OBJ) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "preprocessor_config.json is not a JSON object");
+    // 1. the processor class
+    int n = vit__json_get(p, root, "image_processor_type"), cls = -1;
+    if (n < 0 || p->nodes[n].type == VIT__J_NULL) n = vit__json_get(p, root, "feature_extractor_type"); // transformers < 4.26 files
+    if (n < 0 || p->nodes[n].type == VIT__J_NULL)
+        return vit__fail(err, VIT_ERROR_UNSUPPORTED, "preprocessor_config.json: no image_processor_type: which processor (and defaults) applies is not known");
+    if (p->nodes[n].type != VIT__J_STR) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "preprocessor_config.json: image_processor_type is not a string");
+    char type[64], base[64];
+    size_t tl = vit__json_str(p, n, type, sizeof(type));
+    if (tl < sizeof(type)) {
+        memcpy(base, type, tl + 1);
+        if (tl > 4 && !strcmp(base + tl - 4, "Fast")) base[tl -= 4] = 0; // the torchvision backend: same configuration
+        else if (tl > 3 && !strcmp(base + tl - 3, "Pil")) base[tl -= 3] = 0;
+        if (tl > 14 && !strcmp(base + tl - 14, "ImageProcessor")) base[tl - 14] = 0;
+        else if (tl > 16 && !strcmp(base + tl - 16, "FeatureExtractor")) base[tl - 16] = 0;
+        else base[0] = 0;
+        for (int i = 0; i < (int)(sizeof(classes) / sizeof(classes[0])); i++)
+            if (!strcmp(base, classes[i].name)) cls = i;
+    }
+    if (cls < 0)
+        return vit__fail(err, VIT_ERROR_UNSUPPORTED, "preprocessor_config.json: image_processor_type '%s' is not one vit.h reproduces "
+                         "(ViT, DeiT, CLIP, Bit and Siglip ImageProcessor)", type);
+    // 2. the do_* flags and default_to_square: absent = the class's default, null = off
+    enum { DO_RESIZE, DO_CENTER_CROP, DO_RESCALE, DO_NORMALIZE, DO_CONVERT_RGB, DO_PAD, TO_SQUARE, NFLAGS };
+    static const char *const flag_key[NFLAGS] = {"do_resize", "do_center_crop", "do_rescale", "do_normalize", "do_convert_rgb", "do_pad", "default_to_square"};
+    int flag[NFLAGS] = {1, classes[cls].crop > 0, 1, 1, 0, 0, classes[cls].to_square};
+    for (int i = 0; i < NFLAGS; i++) {
+        if ((n = vit__json_get(p, root, flag_key[i])) < 0) continue;
+        vit__jtype ty = p->nodes[n].type;
+        if (ty != VIT__J_NULL && ty != VIT__J_FALSE && ty != VIT__J_TRUE)
+            return vit__fail(err, VIT_ERROR_BAD_FORMAT, "preprocessor_config.json: '%s' must be true, false or null", flag_key[i]);
+        flag[i] = ty == VIT__J_TRUE;
+    }
+    // 3. size and crop_size: kind 0 = None, 1 = height x width, 2 = shortest edge (in hw[k][0])
+    static const char *const size_key[2] = {"size", "crop_size"};
+    int kind[2] = {classes[cls].shortest ? 2 : 1, classes[cls].crop > 0};
+    int hw[2][2] = {{classes[cls].size, classes[cls].size}, {classes[cls].crop, classes[cls].crop}};
+    for (int k = 0; k < 2; k++) {
+        if ((n = vit__json_get(p, root, size_key[k])) < 0) continue;
+        const vit__jnode *s = &p->nodes[n];
+        int ok = 1;
+        if (s->type == VIT__J_NULL) kind[k] = 0;
+        else if (s->type == VIT__J_NUM) { // get_size_dict: an int is square, or for size without default_to_square the shortest edge
+            ok = vit__json_int(p, n, 1, VIT_MAX_DIM, &hw[k][0]);
+            hw[k][1] = hw[k][0];
+            kind[k] = k == 1 || flag[TO_SQUARE] ? 1 : 2;
+        } else if (s->type == VIT__J_ARR) { // [height, width]
+            ok = s->count == 2 && vit__json_int(p, s->first_child, 1, VIT_MAX_DIM, &hw[k][0]) &&
+                 vit__json_int(p, p->nodes[s->first_child].next, 1, VIT_MAX_DIM, &hw[k][1]);
+            kind[k] = 1;
+        } else if (s->type == VIT__J_OBJ) { // exactly {height, width} or {shortest_edge}; the other key sets are refused
+            static const char *const other[5] = {"longest_edge", "max_height", "max_width", "min_pixels", "max_pixels"};
+            int h = -1, w = -1, se = -1;
+            for (int q = s->first_child; q >= 0 && ok; q = p->nodes[p->nodes[q].next].next) {
+                int v = p->nodes[q].next;
+                if (vit__json_eq(p, q, "height")) h = v;
+                else if (vit__json_eq(p, q, "width")) w = v;
+                else if (vit__json_eq(p, q, "shortest_edge")) se = v;
+                else {
+                    for (int o = 0; o < 5; o++)
+                        if (vit__json_eq(p, q, other[o]))
+                            return vit__fail(err, VIT_ERROR_UNSUPPORTED, "preprocessor_config.json: %s.%s is not reproduced (only height/width and shortest_edge)", size_key[k], other[o]);
+                    ok = 0;
+                }
+            }
+            if (ok && h >= 0 && w >= 0 && se < 0 && s->count == 2) {
+                ok = vit__json_int(p, h, 1, VIT_MAX_DIM, &hw[k][0]) && vit__json_int(p, w, 1, VIT_MAX_DIM, &hw[k][1]);
+                kind[k] = 1;
+            } else if (ok && se >= 0 && s->count == 1) {
+                ok = vit__json_int(p, se, 1, VIT_MAX_DIM, &hw[k][0]);
+                hw[k][1] = hw[k][0];
+                kind[k] = 2;
+            } else ok = 0;
+        } else ok = 0;
+        if (!ok)
+            return vit__fail(err, VIT_ERROR_BAD_FORMAT, "preprocessor_config.json: '%s' must be an integer in [1, %d], [height, width], "
+                             "{\"height\", \"width\"} or {\"shortest_edge\"}", size_key[k], VIT_MAX_DIM);
+    }
+    // 4. resample, rescale_factor, image_mean, image_std (absent = the class's default, null = None)
+    int resample = classes[cls].resample;
+    if ((n = vit__json_get(p, root, "resample")) >= 0) {
+        if (p->nodes[n].type == VIT__J_NULL) resample = -1;
+        else if (!vit__json_int(p, n, 0, 5, &resample))
+            return vit__fail(err, VIT_ERROR_BAD_FORMAT, "preprocessor_config.json: 'resample' must be a PIL filter code 0 to 5");
+    }
+    double rescale = 1.0 / 255.0;
+    if ((n = vit__json_get(p, root, "rescale_factor")) >= 0) {
+        if (p->nodes[n].type == VIT__J_NULL) rescale = -1.0;
+        else if (!vit__json_double(p, n, &rescale) || !(rescale > 0.0))
+            return vit__fail(err, VIT_ERROR_BAD_FORMAT, "preprocessor_config.json: 'rescale_factor' must be a positive number");
+    }
+    float ms[2][3];
+    for (int c = 0; c < 3; c++) {
+        ms[0][c] = classes[cls].openai ? openai_mean[c] : 0.5f;
+        ms[1][c] = classes[cls].openai ? openai_std[c] : 0.5f;
+    }
+    int ms_none[2] = {0, 0};
+    static const char *const ms_key[2] = {"image_mean", "image_std"};
+    for (int k = 0; k < 2; k++) {
+        if ((n = vit__json_get(p, root, ms_key[k])) < 0) continue;
+        const vit__jnode *s = &p->nodes[n];
+        double d = 0.0;
+        int ok = 1;
+        if (s->type == VIT__J_NULL) ms_none[k] = 1;
+        else if (s->type == VIT__J_NUM) {
+            ok = vit__json_double(p, n, &d) && fabs(d) <= FLT_MAX;
+            ms[k][0] = ms[k][1] = ms[k][2] = ok ? (float)d : 0.0f;
+        } else if (s->type == VIT__J_ARR && (s->count == 1 || s->count == 3)) {
+            int c = 0;
+            for (int q = s->first_child; q >= 0 && ok; q = p->nodes[q].next, c++) {
+                ok = vit__json_double(p, q, &d) && fabs(d) <= FLT_MAX; // finite, and a float
+                ms[k][c] = ok ? (float)d : 0.0f;
+            }
+            if (s->count == 1) ms[k][1] = ms[k][2] = ms[k][0];
+        } else ok = 0;
+        for (int c = 0; c < 3 && ok && !ms_none[k] && k == 1; c++) ok = ms[k][c] != 0.0f; // a std of 0 divides by zero
+        if (!ok) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "preprocessor_config.json: '%s' must be a number or a list of 1 or 3 numbers%s", ms_key[k], k ? ", none 0" : "");
+    }
+    // 5. what the values do to the pixels: refuse what vit_preprocess_* does not reproduce
+    if (!flag[DO_RESIZE]) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "preprocessor_config.json: do_resize false is not reproduced (the input would keep each image's size)");
+    if (kind[0] == 0 || resample < 0) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "preprocessor_config.json: do_resize needs 'size' and 'resample'");
+    if (resample != 0 && resample != 2 && resample != 3)
+        return vit__fail(err, VIT_ERROR_UNSUPPORTED, "preprocessor_config.json: resample %d (%s) is not reproduced (0 NEAREST, 2 BILINEAR, 3 BICUBIC are)", resample, pil_filter[resample]);
+    if (flag[DO_CENTER_CROP] && kind[1] != 1) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "preprocessor_config.json: do_center_crop needs crop_size {height, width}");
+    if (!flag[DO_RESCALE]) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "preprocessor_config.json: do_rescale false is not reproduced (pixels would be normalised as 0-255)");
+    if (rescale < 0.0) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "preprocessor_config.json: do_rescale needs 'rescale_factor'");
+    for (int v = 1; v < 256; v++) { // transformers rescales in double, then float32: the same floats as v / 255.0f, or refused
+        double x = v * rescale;
+        if (!(x <= FLT_MAX) || (float)x != (float)v / 255.0f)
+            return vit__fail(err, VIT_ERROR_UNSUPPORTED, "preprocessor_config.json: rescale_factor %.17g is not reproduced (only 1/255)", rescale);
+    }
+    if (flag[DO_PAD]) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "preprocessor_config.json: do_pad true is not reproduced");
+    if (flag[DO_NORMALIZE] && (ms_none[0] || ms_none[1])) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "preprocessor_config.json: do_normalize needs 'image_mean' and 'image_std'");
+    if (!flag[DO_NORMALIZE]) // (x - 0) / 1 is x: the rescaled pixels themselves
+        for (int c = 0; c < 3; c++) { ms[0][c] = 0.0f; ms[1][c] = 1.0f; }
+    vit_resize mode = VIT_RESIZE_SQUARE;
+    int shorter = 0;
+    float crop_pct = 1.0f;
+    if (kind[0] == 2) { // shortest edge, then the crop (CLIP, DINOv2)
+        if (!flag[DO_CENTER_CROP])
+            return vit__fail(err, VIT_ERROR_UNSUPPORTED, "preprocessor_config.json: size.shortest_edge without do_center_crop is not reproduced (the input would keep each image's aspect ratio)");
+        if (hw[1][0] != hw[1][1])
+            return vit__fail(err, VIT_ERROR_UNSUPPORTED, "preprocessor_config.json: crop_size %dx%d (width x height) is not square", hw[1][1], hw[1][0]);
+        mode = VIT_RESIZE_SHORTER_CROP_HF;
+        shorter = hw[0][0];
+        crop_pct = (float)((double)hw[1][0] / shorter);
+    } else if (flag[DO_CENTER_CROP] && (hw[1][0] != hw[0][0] || hw[1][1] != hw[0][1])) { // a fixed size, then the crop (DeiT)
+        if (hw[0][0] != hw[0][1] || hw[1][0] != hw[1][1])
+            return vit__fail(err, VIT_ERROR_UNSUPPORTED, "preprocessor_config.json: size %dx%d then crop_size %dx%d (width x height): only square ones are reproduced",
+                             hw[0][1], hw[0][0], hw[1][1], hw[1][0]);
+        shorter = hw[0][0];
+        crop_pct = (float)((double)hw[1][0] / shorter);
+    } // else straight to the input size (ViT, SigLIP; a crop of the whole image is none)
+    cfg->resize = mode;
+    cfg->resize_shorter = shorter;
+    cfg->crop_pct = crop_pct;
+    cfg->interpolation = resample == 3 ? VIT_INTERP_BICUBIC : resample == 2 ? VIT_INTERP_BILINEAR : VIT_INTERP_NEAREST;
+    for (int c = 0; c < 3; c++) { cfg->mean[c] = ms[0][c]; cfg->std[c] = ms[1][c]; }
+    return VIT_OK;
+}
+
 // Collects class names from label_names (timm) or id2label (HF).
 static vit_status vit__read_labels(vit__loader *L, vit_model *m) {
     const vit__json *j = &L->cfg;
