@@ -1655,6 +1655,8 @@ static vit_status vit__read_config_hf(vit__loader *L, const vit__json *j, int ro
     return VIT_OK;
 }
 
+static vit_status vit__read_preprocessor(const vit__json *p, int root, vit_config *cfg, char *err);
+
 static vit_status vit__read_config(vit__loader *L, vit_config *cfg, vit__stated *s) {
     const vit__json *j = &L->cfg;
     vit_status st = VIT_OK;
@@ -1673,13 +1675,195 @@ static vit_status vit__read_config(vit__loader *L, vit_config *cfg, vit__stated 
         if (st != VIT_OK) return st;
     }
     // Hugging Face preprocessor_config.json, when present
-    const vit__json *p = &L->pre;
-    if (L->pre_root >= 0 && p->nodes[L->pre_root].type == VIT__J_OBJ) {
-        if ((st = vit__cfg_floats(L, p, L->pre_root, "image_mean", cfg->mean, 3)) ||
-            (st = vit__cfg_floats(L, p, L->pre_root, "image_std", cfg->std, 3)))
-            return st;
-        vit__cfg_interp(p, L->pre_root, "resample", &cfg->interpolation);
+    if (L->pre_root >= 0) return vit__read_preprocessor(&L->pre, L->pre_root, cfg, L->err);
+    return VIT_OK;
+}
+
+// Reads a parsed Hugging Face preprocessor_config.json (root: its top object)
+// into cfg's preprocessing fields (resize, resize_shorter, crop_pct,
+// interpolation, mean, std) as transformers 5.24's PIL-backend processors apply
+// it: PilBackend._preprocess (transformers/image_processing_backends.py) resizes
+// (size.shortest_edge: get_resize_output_image_size; height/width: exactly),
+// center_crops, rescales and normalizes; absent keys take the class's defaults
+// (models/{vit,deit,clip,bit,siglip}/image_processing_pil_*.py), a JSON null is
+// Python's None: off for the do_* flags, and a missing value where one is needed
+// (transformers raises then, so do we: VIT_ERROR_BAD_FORMAT, as for ill-typed
+// values). A value that changes the pixels in a way vit_preprocess_* does not
+// reproduce is refused with VIT_ERROR_UNSUPPORTED naming the key. do_normalize
+// false is reproduced as mean 0, std 1. do_convert_rgb is accepted as it is:
+// it composites an image's alpha onto white, where vit.h drops alpha (the same
+// pixels for images without alpha). cfg is written only on success.
+static vit_status vit__read_preprocessor(const vit__json *p, int root, vit_config *cfg, char *err) {
+    static const struct {
+        const char *name;  // image_processor_type less "ImageProcessor"/"FeatureExtractor" and "Fast"/"Pil"
+        int resample;      // PIL code
+        int size, shortest;// default size: {"shortest_edge": size} when shortest, else size x size
+        int to_square;     // default_to_square: an int size means size x size (else the shortest edge)
+        int crop;          // default crop_size (0: None), and do_center_crop when > 0
+        int openai;        // default image_mean/std: OpenAI CLIP's, else 0.5 / 0.5
+    } classes[] = {
+        {"ViT", 2, 224, 0, 1, 0, 0}, {"DeiT", 3, 256, 0, 1, 224, 0}, {"CLIP", 3, 224, 1, 0, 224, 1},
+        {"Bit", 3, 224, 1, 0, 224, 1}, {"Siglip", 3, 224, 0, 0, 0, 0}};
+    static const float openai_mean[3] = {0.48145466f, 0.4578275f, 0.40821073f}, openai_std[3] = {0.26862954f, 0.26130258f, 0.27577711f};
+    static const char *const pil_filter[6] = {"NEAREST", "LANCZOS", "BILINEAR", "BICUBIC", "BOX", "HAMMING"};
+    if (root < 0 || p->nodes[root].type != VIT__J_OBJ) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "preprocessor_config.json is not a JSON object");
+    // 1. the processor class
+    int n = vit__json_get(p, root, "image_processor_type"), cls = -1;
+    if (n < 0 || p->nodes[n].type == VIT__J_NULL) n = vit__json_get(p, root, "feature_extractor_type"); // transformers < 4.26 files
+    if (n < 0 || p->nodes[n].type == VIT__J_NULL)
+        return vit__fail(err, VIT_ERROR_UNSUPPORTED, "preprocessor_config.json: no image_processor_type: which processor (and defaults) applies is not known");
+    if (p->nodes[n].type != VIT__J_STR) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "preprocessor_config.json: image_processor_type is not a string");
+    char type[64], base[64];
+    size_t tl = vit__json_str(p, n, type, sizeof(type));
+    if (tl < sizeof(type)) {
+        memcpy(base, type, tl + 1);
+        if (tl > 4 && !strcmp(base + tl - 4, "Fast")) base[tl -= 4] = 0; // the torchvision backend: same configuration
+        else if (tl > 3 && !strcmp(base + tl - 3, "Pil")) base[tl -= 3] = 0;
+        if (tl > 14 && !strcmp(base + tl - 14, "ImageProcessor")) base[tl - 14] = 0;
+        else if (tl > 16 && !strcmp(base + tl - 16, "FeatureExtractor")) base[tl - 16] = 0;
+        else base[0] = 0;
+        for (int i = 0; i < (int)(sizeof(classes) / sizeof(classes[0])); i++)
+            if (!strcmp(base, classes[i].name)) cls = i;
     }
+    if (cls < 0)
+        return vit__fail(err, VIT_ERROR_UNSUPPORTED, "preprocessor_config.json: image_processor_type '%s' is not one vit.h reproduces "
+                         "(ViT, DeiT, CLIP, Bit and Siglip ImageProcessor)", type);
+    // 2. the do_* flags and default_to_square: absent = the class's default, null = off
+    enum { DO_RESIZE, DO_CENTER_CROP, DO_RESCALE, DO_NORMALIZE, DO_CONVERT_RGB, DO_PAD, TO_SQUARE, NFLAGS };
+    static const char *const flag_key[NFLAGS] = {"do_resize", "do_center_crop", "do_rescale", "do_normalize", "do_convert_rgb", "do_pad", "default_to_square"};
+    int flag[NFLAGS] = {1, classes[cls].crop > 0, 1, 1, 0, 0, classes[cls].to_square};
+    for (int i = 0; i < NFLAGS; i++) {
+        if ((n = vit__json_get(p, root, flag_key[i])) < 0) continue;
+        vit__jtype ty = p->nodes[n].type;
+        if (ty != VIT__J_NULL && ty != VIT__J_FALSE && ty != VIT__J_TRUE)
+            return vit__fail(err, VIT_ERROR_BAD_FORMAT, "preprocessor_config.json: '%s' must be true, false or null", flag_key[i]);
+        flag[i] = ty == VIT__J_TRUE;
+    }
+    // 3. size and crop_size: kind 0 = None, 1 = height x width, 2 = shortest edge (in hw[k][0])
+    static const char *const size_key[2] = {"size", "crop_size"};
+    int kind[2] = {classes[cls].shortest ? 2 : 1, classes[cls].crop > 0};
+    int hw[2][2] = {{classes[cls].size, classes[cls].size}, {classes[cls].crop, classes[cls].crop}};
+    for (int k = 0; k < 2; k++) {
+        if ((n = vit__json_get(p, root, size_key[k])) < 0) continue;
+        const vit__jnode *s = &p->nodes[n];
+        int ok = 1;
+        if (s->type == VIT__J_NULL) kind[k] = 0;
+        else if (s->type == VIT__J_NUM) { // get_size_dict: an int is square, or for size without default_to_square the shortest edge
+            ok = vit__json_int(p, n, 1, VIT_MAX_DIM, &hw[k][0]);
+            hw[k][1] = hw[k][0];
+            kind[k] = k == 1 || flag[TO_SQUARE] ? 1 : 2;
+        } else if (s->type == VIT__J_ARR) { // [height, width]
+            ok = s->count == 2 && vit__json_int(p, s->first_child, 1, VIT_MAX_DIM, &hw[k][0]) &&
+                 vit__json_int(p, p->nodes[s->first_child].next, 1, VIT_MAX_DIM, &hw[k][1]);
+            kind[k] = 1;
+        } else if (s->type == VIT__J_OBJ) { // exactly {height, width} or {shortest_edge}; the other key sets are refused
+            static const char *const other[5] = {"longest_edge", "max_height", "max_width", "min_pixels", "max_pixels"};
+            int h = -1, w = -1, se = -1;
+            for (int q = s->first_child; q >= 0 && ok; q = p->nodes[p->nodes[q].next].next) {
+                int v = p->nodes[q].next;
+                if (vit__json_eq(p, q, "height")) h = v;
+                else if (vit__json_eq(p, q, "width")) w = v;
+                else if (vit__json_eq(p, q, "shortest_edge")) se = v;
+                else {
+                    for (int o = 0; o < 5; o++)
+                        if (vit__json_eq(p, q, other[o]))
+                            return vit__fail(err, VIT_ERROR_UNSUPPORTED, "preprocessor_config.json: %s.%s is not reproduced (only height/width and shortest_edge)", size_key[k], other[o]);
+                    ok = 0;
+                }
+            }
+            if (ok && h >= 0 && w >= 0 && se < 0 && s->count == 2) {
+                ok = vit__json_int(p, h, 1, VIT_MAX_DIM, &hw[k][0]) && vit__json_int(p, w, 1, VIT_MAX_DIM, &hw[k][1]);
+                kind[k] = 1;
+            } else if (ok && se >= 0 && s->count == 1) {
+                ok = vit__json_int(p, se, 1, VIT_MAX_DIM, &hw[k][0]);
+                hw[k][1] = hw[k][0];
+                kind[k] = 2;
+            } else ok = 0;
+        } else ok = 0;
+        if (!ok)
+            return vit__fail(err, VIT_ERROR_BAD_FORMAT, "preprocessor_config.json: '%s' must be an integer in [1, %d], [height, width], "
+                             "{\"height\", \"width\"} or {\"shortest_edge\"}", size_key[k], VIT_MAX_DIM);
+    }
+    // 4. resample, rescale_factor, image_mean, image_std (absent = the class's default, null = None)
+    int resample = classes[cls].resample;
+    if ((n = vit__json_get(p, root, "resample")) >= 0) {
+        if (p->nodes[n].type == VIT__J_NULL) resample = -1;
+        else if (!vit__json_int(p, n, 0, 5, &resample))
+            return vit__fail(err, VIT_ERROR_BAD_FORMAT, "preprocessor_config.json: 'resample' must be a PIL filter code 0 to 5");
+    }
+    double rescale = 1.0 / 255.0;
+    if ((n = vit__json_get(p, root, "rescale_factor")) >= 0) {
+        if (p->nodes[n].type == VIT__J_NULL) rescale = -1.0;
+        else if (!vit__json_double(p, n, &rescale) || !(rescale > 0.0))
+            return vit__fail(err, VIT_ERROR_BAD_FORMAT, "preprocessor_config.json: 'rescale_factor' must be a positive number");
+    }
+    float ms[2][3];
+    for (int c = 0; c < 3; c++) {
+        ms[0][c] = classes[cls].openai ? openai_mean[c] : 0.5f;
+        ms[1][c] = classes[cls].openai ? openai_std[c] : 0.5f;
+    }
+    int ms_none[2] = {0, 0};
+    static const char *const ms_key[2] = {"image_mean", "image_std"};
+    for (int k = 0; k < 2; k++) {
+        if ((n = vit__json_get(p, root, ms_key[k])) < 0) continue;
+        const vit__jnode *s = &p->nodes[n];
+        double d = 0.0;
+        int ok = 1;
+        if (s->type == VIT__J_NULL) ms_none[k] = 1;
+        else if (s->type == VIT__J_NUM) {
+            ok = vit__json_double(p, n, &d) && fabs(d) <= FLT_MAX;
+            ms[k][0] = ms[k][1] = ms[k][2] = ok ? (float)d : 0.0f;
+        } else if (s->type == VIT__J_ARR && (s->count == 1 || s->count == 3)) {
+            int c = 0;
+            for (int q = s->first_child; q >= 0 && ok; q = p->nodes[q].next, c++) {
+                ok = vit__json_double(p, q, &d) && fabs(d) <= FLT_MAX; // finite, and a float
+                ms[k][c] = ok ? (float)d : 0.0f;
+            }
+            if (s->count == 1) ms[k][1] = ms[k][2] = ms[k][0];
+        } else ok = 0;
+        for (int c = 0; c < 3 && ok && !ms_none[k] && k == 1; c++) ok = ms[k][c] != 0.0f; // a std of 0 divides by zero
+        if (!ok) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "preprocessor_config.json: '%s' must be a number or a list of 1 or 3 numbers%s", ms_key[k], k ? ", none 0" : "");
+    }
+    // 5. what the values do to the pixels: refuse what vit_preprocess_* does not reproduce
+    if (!flag[DO_RESIZE]) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "preprocessor_config.json: do_resize false is not reproduced (the input would keep each image's size)");
+    if (kind[0] == 0 || resample < 0) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "preprocessor_config.json: do_resize needs 'size' and 'resample'");
+    if (resample != 0 && resample != 2 && resample != 3)
+        return vit__fail(err, VIT_ERROR_UNSUPPORTED, "preprocessor_config.json: resample %d (%s) is not reproduced (0 NEAREST, 2 BILINEAR, 3 BICUBIC are)", resample, pil_filter[resample]);
+    if (flag[DO_CENTER_CROP] && kind[1] != 1) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "preprocessor_config.json: do_center_crop needs crop_size {height, width}");
+    if (!flag[DO_RESCALE]) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "preprocessor_config.json: do_rescale false is not reproduced (pixels would be normalised as 0-255)");
+    if (rescale < 0.0) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "preprocessor_config.json: do_rescale needs 'rescale_factor'");
+    for (int v = 1; v < 256; v++) { // transformers rescales in double, then float32: the same floats as v / 255.0f, or refused
+        double x = v * rescale;
+        if (!(x <= FLT_MAX) || (float)x != (float)v / 255.0f)
+            return vit__fail(err, VIT_ERROR_UNSUPPORTED, "preprocessor_config.json: rescale_factor %.17g is not reproduced (only 1/255)", rescale);
+    }
+    if (flag[DO_PAD]) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "preprocessor_config.json: do_pad true is not reproduced");
+    if (flag[DO_NORMALIZE] && (ms_none[0] || ms_none[1])) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "preprocessor_config.json: do_normalize needs 'image_mean' and 'image_std'");
+    if (!flag[DO_NORMALIZE]) // (x - 0) / 1 is x: the rescaled pixels themselves
+        for (int c = 0; c < 3; c++) { ms[0][c] = 0.0f; ms[1][c] = 1.0f; }
+    vit_resize mode = VIT_RESIZE_SQUARE;
+    int shorter = 0;
+    float crop_pct = 1.0f;
+    if (kind[0] == 2) { // shortest edge, then the crop (CLIP, DINOv2)
+        if (!flag[DO_CENTER_CROP])
+            return vit__fail(err, VIT_ERROR_UNSUPPORTED, "preprocessor_config.json: size.shortest_edge without do_center_crop is not reproduced (the input would keep each image's aspect ratio)");
+        if (hw[1][0] != hw[1][1])
+            return vit__fail(err, VIT_ERROR_UNSUPPORTED, "preprocessor_config.json: crop_size %dx%d (width x height) is not square", hw[1][1], hw[1][0]);
+        mode = VIT_RESIZE_SHORTER_CROP_HF;
+        shorter = hw[0][0];
+        crop_pct = (float)((double)hw[1][0] / shorter);
+    } else if (flag[DO_CENTER_CROP] && (hw[1][0] != hw[0][0] || hw[1][1] != hw[0][1])) { // a fixed size, then the crop (DeiT)
+        if (hw[0][0] != hw[0][1] || hw[1][0] != hw[1][1])
+            return vit__fail(err, VIT_ERROR_UNSUPPORTED, "preprocessor_config.json: size %dx%d then crop_size %dx%d (width x height): only square ones are reproduced",
+                             hw[0][1], hw[0][0], hw[1][1], hw[1][0]);
+        shorter = hw[0][0];
+        crop_pct = (float)((double)hw[1][0] / shorter);
+    } // else straight to the input size (ViT, SigLIP; a crop of the whole image is none)
+    cfg->resize = mode;
+    cfg->resize_shorter = shorter;
+    cfg->crop_pct = crop_pct;
+    cfg->interpolation = resample == 3 ? VIT_INTERP_BICUBIC : resample == 2 ? VIT_INTERP_BILINEAR : VIT_INTERP_NEAREST;
+    for (int c = 0; c < 3; c++) { cfg->mean[c] = ms[0][c]; cfg->std[c] = ms[1][c]; }
     return VIT_OK;
 }
 
@@ -2526,12 +2710,17 @@ static vit_status vit__read_file(const char *path, const vit_allocator *a, int o
 #endif
 
 // >>preprocess ----------------------------------------------------------------
-// Image -> normalised (Cin, S, S) floats, reproducing timm's eval transform
-// (Resize(floor(S / crop_pct)) + CenterCrop(S) + ToTensor + Normalize) and
-// Hugging Face's ViTImageProcessor (resize to S x S). The resize is PIL's
-// convolution resampler in its 8-bit fixed-point form (antialiased when
-// shrinking, the passes in Pillow 13's order, rounded to 8 bits after each
-// pass), so the pixels match PIL's exactly.
+// Image -> normalised (Cin, H, W) floats at the model's input size (H, W) =
+// (image_height, image_width), reproducing the eval transform the model came
+// with (vit__preprocess_geometry has the rules and the code each follows):
+// timm's transforms_imagenet_eval (Resize / ResizeKeepRatio to floor(x /
+// crop_pct), torchvision CenterCrop) and the PIL backend of Hugging Face's
+// ViT, DeiT, CLIP, Bit (DINOv2) and SigLIP image processors (resize, then
+// center_crop with floored offsets), then ToTensor/rescale and Normalize. The
+// resize is PIL's convolution resampler in its 8-bit fixed-point form
+// (antialiased when shrinking, the passes in Pillow 13's order, rounded to 8
+// bits after each pass) or PIL's nearest neighbour, so the pixels match PIL's
+// exactly.
 
 #ifndef VIT_NO_STB_IMAGE
 // Set when an allocation of the private stb_image fails: stb takes a failed format
@@ -2651,15 +2840,22 @@ static unsigned char vit__clip8(int64_t v) {
 }
 
 // Resizes src (sw x sh x ch bytes, packed rows) to dst (dw x dh x ch) as PIL's
-// Image.resize does for 8-bit images. NEAREST samples pixel centres.
+// Image.resize does for 8-bit images.
 static vit_status vit__resize_u8(const vit_allocator *a, const unsigned char *src, int sw, int sh, int ch,
                                  unsigned char *dst, int dw, int dh, vit_interp interp) {
     if (interp == VIT_INTERP_NEAREST) {
-        for (int y = 0; y < dh; y++) {
-            int sy = (int)((y + 0.5) * ((double)sh / dh));
-            for (int x = 0; x < dw; x++) {
-                int sx = (int)((x + 0.5) * ((double)sw / dw));
-                memcpy(dst + ((size_t)y * dw + x) * ch, src + ((size_t)(sy < sh ? sy : sh - 1) * sw + (sx < sw ? sx : sw - 1)) * ch, (size_t)ch);
+        // PIL's ImagingScaleAffine (Geometry.c): the source position starts half a
+        // step in and is accumulated in double, step by step; (int)((x + 0.5) * step)
+        // picks a different pixel for about one size pair in five.
+        double xstep = (double)sw / dw, ystep = (double)sh / dh, yo = ystep * 0.5;
+        for (int y = 0; y < dh; y++, yo += ystep) {
+            int sy = (int)yo;
+            double xo = xstep * 0.5;
+            if (sy > sh - 1) sy = sh - 1; // never reached (the last centre is half a step inside)
+            for (int x = 0; x < dw; x++, xo += xstep) {
+                int sx = (int)xo;
+                if (sx > sw - 1) sx = sw - 1;
+                memcpy(dst + ((size_t)y * dw + x) * ch, src + ((size_t)sy * sw + sx) * ch, (size_t)ch);
             }
         }
         return VIT_OK;
@@ -2712,10 +2908,104 @@ static vit_status vit__resize_u8(const vit_allocator *a, const unsigned char *sr
     return st;
 }
 
-// Python's round() of d / 2 (half to even), as torchvision's CenterCrop uses.
-static int vit__half_round_even(int d) {
-    int k = d / 2;
-    return (d % 2 == 0 || k % 2 == 0) ? k : k + 1;
+// Python's round() of v >= 0 (half to even), as timm's ResizeKeepRatio and
+// torchvision's CenterCrop use it.
+static double vit__round_half_even(double v) {
+    double f = floor(v), d = v - f;
+    return d > 0.5 || (d == 0.5 && fmod(f, 2.0) != 0.0) ? f + 1.0 : f;
+}
+
+// Python's d // 2 (floored, also for d < 0), as Hugging Face's center_crop uses it.
+static int vit__floor_half(int d) {
+    return d >= 0 ? d / 2 : -((1 - d) / 2);
+}
+
+// torchvision CenterCrop's first source row (column) when cropping `crop` out of
+// `size`: round((size - crop) / 2), half to even; when the image is smaller it is
+// first zero-padded by (crop - size) // 2 before (the rest after).
+static int vit__crop_offset_tv(int size, int crop) {
+    if (size < crop) return -((crop - size) / 2);
+    return (int)vit__round_half_even((size - crop) / 2.0);
+}
+
+// The crop_pct timm divides by. config.json holds a decimal that Python reads as a
+// double; vit_config keeps a float, and floor(x / crop_pct) with the float is not
+// always Python's (crop_pct 0.85, x = 17k: 20k in Python, 20k - 1 with the float).
+// The decimal of at most 6 places that rounds to this float is the one the file held.
+static double vit__crop_pct(float f) {
+    double d = f, r = floor(d * 1e6 + 0.5) / 1e6;
+    return (float)r == f ? r : d;
+}
+
+// Where the eval transform puts a w x h image for the model's H x W input: the
+// resized size rw x rh and the crop's first source row and column in it (top,
+// left; negative = zero padding before the image). The rules, per vit_config:
+//
+//   timm (transforms_imagenet_eval in timm/data/transforms_factory.py, img_size
+//   (H, W)): scale = floor(x / crop_pct) per side (th, tw); then
+//     VIT_RESIZE_SHORTER_CROP (crop_mode 'center'): th == tw: torchvision
+//       Resize(th), the shorter side to th and the longer to int(th * long / short);
+//       th != tw: ResizeKeepRatio((th, tw)) (timm/data/transforms.py, longest 0):
+//       ratio = min(h / th, w / tw), each side round(side / ratio), half to even;
+//     VIT_RESIZE_SQUARE (crop_mode 'squash', and Hugging Face's plain resize with
+//       crop_pct 1): Resize((th, tw));
+//     then torchvision CenterCrop((H, W)) (vit__crop_offset_tv).
+//   Hugging Face, PIL backend (transformers/image_processing_backends.py PilBackend
+//   and image_transforms.py), resize_shorter = s > 0 with c0 = round(s * crop_pct)
+//   the processor's own crop side; at another input size the resize is scaled by
+//   max(H, W) / c0 (floored), which keeps the crop fraction and, with s >= c0,
+//   covers the crop whatever the image's aspect ratio:
+//     VIT_RESIZE_SHORTER_CROP_HF (CLIPImageProcessor, BitImageProcessor): size
+//       {"shortest_edge": se = floor(s * max(H, W) / c0)}: get_resize_output_image_size,
+//       the shorter side to se and the longer to int(se * long / short);
+//     VIT_RESIZE_SQUARE with resize_shorter > 0 (DeiTImageProcessor): size
+//       {"height": floor(s * H / c0), "width": floor(s * W / c0)};
+//     then center_crop (H, W): offsets (resized - crop) // 2, zeros outside.
+static vit_status vit__preprocess_geometry(const vit_config *c, int w, int h, int H, int W,
+                                           int *rw, int *rh, int *top, int *left, char *err) {
+    double rwd, rhd;
+    int hf = c->resize == VIT_RESIZE_SHORTER_CROP_HF || (c->resize == VIT_RESIZE_SQUARE && c->resize_shorter > 0);
+    if (hf) {
+        double crop = floor(c->resize_shorter * (double)c->crop_pct + 0.5); // the processor's crop side
+        if (c->resize_shorter < 1 || !(crop >= 1.0 && crop <= (double)INT_MAX))
+            return vit__fail(err, VIT_ERROR_INVALID_ARGUMENT, "config: resize_shorter %d with crop_pct %g gives no crop", c->resize_shorter, (double)c->crop_pct);
+        int64_t s = c->resize_shorter, c0 = (int64_t)crop, big = H > W ? H : W;
+        if (c->resize == VIT_RESIZE_SQUARE) {
+            int64_t sh = s * H / c0, sw = s * W / c0; // floored, as Python's //
+            rhd = (double)sh;
+            rwd = (double)sw;
+        } else {
+            int64_t se = s * big / c0;
+            if (se < 1) se = 1;
+            if (w <= h) { rwd = (double)se; rhd = floor((double)(se * h) / w); }
+            else { rhd = (double)se; rwd = floor((double)(se * w) / h); }
+        }
+    } else {
+        double pct = vit__crop_pct(c->crop_pct);
+        if (!(pct > 0.0)) return vit__fail(err, VIT_ERROR_INVALID_ARGUMENT, "config: crop_pct %g is not positive", (double)c->crop_pct);
+        double th = floor(H / pct), tw = floor(W / pct);
+        if (th < 1) th = 1; // (timm would fail on an empty resize)
+        if (tw < 1) tw = 1;
+        if (c->resize == VIT_RESIZE_SQUARE) { rhd = th; rwd = tw; }
+        else if (th == tw) {
+            if (w <= h) { rwd = th; rhd = floor(th * h / w); }
+            else { rhd = th; rwd = floor(th * w / h); }
+        } else {
+            double ratio = fmin((double)h / th, (double)w / tw);
+            rhd = vit__round_half_even(h / ratio);
+            rwd = vit__round_half_even(w / ratio);
+        }
+    }
+    if (rwd < 1) rwd = 1;
+    if (rhd < 1) rhd = 1;
+    if (!(rwd * rhd <= (double)VIT_MAX_IMAGE_PIXELS)) // the whole resized image is made: a 32768 x 1 sliver would take gigabytes
+        return vit__fail(err, VIT_ERROR_LIMIT, "image %dx%d would be resized to %.0fx%.0f, more than VIT_MAX_IMAGE_PIXELS (%lld)",
+                         w, h, rwd, rhd, (long long)VIT_MAX_IMAGE_PIXELS);
+    *rw = (int)rwd;
+    *rh = (int)rhd;
+    if (hf) { *top = vit__floor_half(*rh - H); *left = vit__floor_half(*rw - W); }
+    else { *top = vit__crop_offset_tv(*rh, H); *left = vit__crop_offset_tv(*rw, W); }
+    return VIT_OK;
 }
 
 VITDEF vit_status vit_preprocess_rgb8(vit_model *m, const unsigned char *pixels, int width, int height, int stride, int channels, float *out) {
@@ -2727,7 +3017,12 @@ VITDEF vit_status vit_preprocess_rgb8(vit_model *m, const unsigned char *pixels,
                          width, height, VIT_MAX_IMAGE_SIDE, (long long)VIT_MAX_IMAGE_PIXELS);
     const vit_config *c = &m->cfg;
     const vit_allocator *a = &m->alloc;
-    int S = c->image_size, ch = c->in_chans == 1 ? 1 : 3;
+    int H = c->image_height, W = c->image_width, ch = c->in_chans == 1 ? 1 : 3;
+    if (H < 1 || W < 1 || H > VIT_MAX_DIM || W > VIT_MAX_DIM)
+        return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "config: input size %dx%d (image_width x image_height)", W, H);
+    int rw = 1, rh = 1, top = 0, left = 0;
+    vit_status st = vit__preprocess_geometry(c, width, height, H, W, &rw, &rh, &top, &left, m->error);
+    if (st != VIT_OK) return st;
     if (stride == 0) stride = width * channels;
     // 1. to the model's channels: drop alpha, gray -> RGB, RGB -> L (PIL's ITU-R 601-2 luma)
     unsigned char *src = (unsigned char *)vit__malloc(a, (size_t)width * height * ch);
@@ -2741,34 +3036,22 @@ VITDEF vit_status vit_preprocess_rgb8(vit_model *m, const unsigned char *pixels,
             else { d[0] = p[0]; d[1] = gray ? p[0] : p[1]; d[2] = gray ? p[0] : p[2]; }
         }
     }
-    // 2. resize: shorter side to floor(S / crop_pct) (timm), or straight to S x S (HF, squash)
-    double rwd, rhd, scale = floor(S / (double)c->crop_pct);
-    if (c->resize == VIT_RESIZE_SQUARE) rwd = rhd = scale; // HF has crop_pct 1: straight to S x S
-    else if (width <= height) { rwd = scale; rhd = floor(scale * height / width); }
-    else { rhd = scale; rwd = floor(scale * width / height); }
-    vit_status st = VIT_OK;
-    if (rwd * rhd > (double)VIT_MAX_IMAGE_PIXELS) // the whole resized image is made: a 32768 x 1 sliver would take gigabytes
-        st = vit__fail(m->error, VIT_ERROR_LIMIT, "image %dx%d would be resized to %.0fx%.0f, more than VIT_MAX_IMAGE_PIXELS (%lld)",
-                       width, height, rwd, rhd, (long long)VIT_MAX_IMAGE_PIXELS);
-    int rw = st != VIT_OK || rwd < 1 ? 1 : (int)rwd, rh = st != VIT_OK || rhd < 1 ? 1 : (int)rhd;
+    // 2. resize to rw x rh (vit__preprocess_geometry)
     unsigned char *resized = src;
-    if (st == VIT_OK && (rw != width || rh != height)) {
+    if (rw != width || rh != height) {
         resized = (unsigned char *)vit__malloc(a, (size_t)rw * rh * ch);
         st = resized ? vit__resize_u8(a, src, width, height, ch, resized, rw, rh, c->interpolation) : VIT_ERROR_OUT_OF_MEMORY;
         if (st != VIT_OK) vit__fail(m->error, st, "out of memory resizing a %dx%d image to %dx%d", width, height, rw, rh);
     }
-    // 3. center crop S x S (zero padding where the image is smaller), /255, normalise
+    // 3. crop H x W from (top, left), zeros outside the resized image; /255, normalise
     if (st == VIT_OK) {
-        int top = vit__half_round_even(rh - S), left = vit__half_round_even(rw - S);
-        if (rh < S) top = -((S - rh) / 2); // torchvision pads (S - r) // 2 before, the rest after
-        if (rw < S) left = -((S - rw) / 2);
         for (int k = 0; k < c->in_chans; k++) {
             float mean = c->mean[k < 3 ? k : 2], std = c->std[k < 3 ? k : 2];
-            for (int y = 0; y < S; y++)
-                for (int x = 0; x < S; x++) {
+            for (int y = 0; y < H; y++)
+                for (int x = 0; x < W; x++) {
                     int sy = y + top, sx = x + left;
                     float v = (sy >= 0 && sy < rh && sx >= 0 && sx < rw) ? resized[((size_t)sy * rw + sx) * ch + (ch == 1 ? 0 : k)] / 255.0f : 0.0f;
-                    out[((size_t)k * S + y) * S + x] = (v - mean) / std;
+                    out[((size_t)k * H + y) * W + x] = (v - mean) / std;
                 }
         }
     }

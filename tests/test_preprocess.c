@@ -4,9 +4,16 @@
 //                               tools/make_preprocess_reference.py)
 //
 // DIR/manifest.txt lists the tiny models (one per preprocessing config) and,
-// for every (model, image) pair, a reference: the uint8 (C, S, S) pixels that
-// timm's create_transform (Resize + CenterCrop) or Hugging Face's
-// ViTImageProcessor produced from DIR/images/<image> before ToTensor/Normalize.
+// for every (model, image) pair, a reference: the uint8 (C, H, W) pixels that
+// timm's create_transform (Resize + CenterCrop) or a Hugging Face image
+// processor (ViT, CLIP, Bit, Siglip, DeiT; PIL backend, and ViT's torchvision
+// backend) produced from DIR/images/<image> before ToTensor/Normalize.
+// Hugging Face configs: the model's preprocessor_config.json is read with
+// vit__read_preprocessor (a test-only call until the loader makes it: then the
+// same call again), and its fields checked against the manifest. Configs run at
+// an input size other than the checkpoint's (manifest H x W) set
+// vit_config.image_height/width directly (test-only: the preprocessing reads
+// only the config, and the loader does not take other sizes yet).
 // The model input is exactly (u8 / 255 - mean) / std, recomputed here with the
 // manifest's mean/std (not the ones vit.h parsed: those are checked against the
 // manifest first). Differences are reported in 8-bit levels, |diff| * std * 255.
@@ -16,10 +23,14 @@
 // IDCT and chroma upsampling; the lossless formats decode identically, so
 // against the PIL-made references they must be bit-exact (summary checks).
 //
-// Also: vit_preprocess_rgb8 with padded strides and 1-4 channels, truncated
-// and garbage bytes, a missing file, and headers that claim huge dimensions
-// (refused with VIT_ERROR_LIMIT before any large allocation: VIT_MALLOC is
-// wrapped to record the largest request).
+// Also: vit__preprocess_geometry against DIR/geometry.txt (resize sizes and crop
+// offsets from timm's, torchvision's and transformers' own functions for 800
+// random sizes), vit__read_preprocessor on real-world and hostile
+// preprocessor_config.json texts (what it reads, what it refuses and that it
+// leaves the config alone then), vit_preprocess_rgb8 with padded strides and
+// 1-4 channels, truncated and garbage bytes, a missing file, and headers that
+// claim huge dimensions (refused with VIT_ERROR_LIMIT before any large
+// allocation: VIT_MALLOC is wrapped to record the largest request).
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +55,7 @@ static void *test_malloc(size_t size) {
 
 typedef struct {
     char name[32], interp[16], crop_mode[16];
-    int C, S;
+    int C, S, H, W, resize_shorter; // S: the checkpoint's size; H x W: the input it runs at
     float mean[3], std[3], crop_pct;
 } config;
 
@@ -76,7 +87,13 @@ static int parse_manifest(const char *dir) {
                 p = end;
                 if (k < c->C) c->mean[k] = (float)v; else c->std[k - c->C] = (float)v;
             }
-            ok = ok && sscanf(p, "%15s %f %15s", c->interp, &c->crop_pct, c->crop_mode) == 3;
+            ok = ok && sscanf(p, "%15s %f %15s%n", c->interp, &c->crop_pct, c->crop_mode, &n) == 3;
+            int h, w, rs; // optional: older lines run at the checkpoint's size, with no Hugging Face resize
+            int more = ok ? sscanf(p + n, "%d %d %d", &h, &w, &rs) : 0;
+            c->H = more == 3 ? h : c->S;
+            c->W = more == 3 ? w : c->S;
+            c->resize_shorter = more == 3 ? rs : 0;
+            ok = ok && (more == 3 || more <= 0) && c->H >= 1 && c->W >= 1;
             g_ncfg += ok;
         } else if (!strncmp(line, "ref ", 4)) {
             ref *r = &g_ref[g_nref];
@@ -121,24 +138,59 @@ static const char *extension(const char *file) {
 #define GUARD 16
 #define GUARD_VALUE 12345.0f
 
+// The manifest's crop_mode as vit_config says it: center -> VIT_RESIZE_SHORTER_CROP,
+// squash (timm squash, Hugging Face plain resize) and hf-crop (DeiT: a fixed size,
+// then the crop) -> VIT_RESIZE_SQUARE, hf-shortest -> VIT_RESIZE_SHORTER_CROP_HF.
+static vit_resize manifest_resize(const char *crop_mode) {
+    if (!strcmp(crop_mode, "squash") || !strcmp(crop_mode, "hf-crop")) return VIT_RESIZE_SQUARE;
+    if (!strcmp(crop_mode, "hf-shortest")) return VIT_RESIZE_SHORTER_CROP_HF;
+    return VIT_RESIZE_SHORTER_CROP;
+}
+
+// Reads DIR/<config>/preprocessor_config.json, when there is one, into the model's
+// config with vit__read_preprocessor. 1 = none there or read, 0 = failed (reported).
+static int apply_preprocessor(const char *dir, const config *c, vit_model *m) {
+    char path[1024], name[128], err[VIT__ERR_LEN] = "";
+    fmt(path, sizeof(path), "%s/%s/preprocessor_config.json", dir, c->name);
+    size_t size = 0;
+    unsigned char *text = read_all(path, &size);
+    if (!text) return 1;
+    vit__json j;
+    vit_status st = vit__json_parse(&j, (const char *)text, size, NULL, err);
+    if (st == VIT_OK) {
+        st = vit__read_preprocessor(&j, 0, (vit_config *)vit_model_config(m), err); // test-only: const cast away
+        vit__json_release(&j);
+    }
+    free(text);
+    fmt(name, sizeof(name), "preprocessor_config.json %s", c->name);
+    return check(st == VIT_OK, name, "%s%s%s", vit_status_string(st), err[0] ? ": " : "", err);
+}
+
 static int check_config(const char *dir, const config *c, vit_model **out_model) {
     char name[128], path[1024];
     fmt(name, sizeof(name), "load %s", c->name);
     fmt(path, sizeof(path), "%s/%s/model.safetensors", dir, c->name);
     vit_model *m = NULL;
-    vit_status st = vit_load(path, NULL, &m);
+    vit_options o;
+    memset(&o, 0, sizeof(o));
+    if (c->H != c->S || c->W != c->S) { o.image_height = c->H; o.image_width = c->W; } // run at H x W
+    vit_status st = vit_load(path, &o, &m);
     if (!check(st == VIT_OK, name, "%s", st == VIT_OK ? "" : vit_last_error(NULL))) return 0;
-    const vit_config *mc = vit_model_config(m);
-    int ok = mc->image_size == c->S && mc->in_chans == c->C && mc->crop_pct == c->crop_pct;
+    *out_model = m;
+    if (!apply_preprocessor(dir, c, m)) return 0;
+    vit_config *mc = (vit_config *)vit_model_config(m);
+    int native = c->H == c->S && c->W == c->S;
+    int ok = mc->native_height == c->S && mc->native_width == c->S && mc->image_height == c->H && mc->image_width == c->W && mc->in_chans == c->C && mc->crop_pct == c->crop_pct && mc->resize_shorter == c->resize_shorter;
     for (int k = 0; k < c->C; k++) ok = ok && mc->mean[k] == c->mean[k] && mc->std[k] == c->std[k];
     vit_interp want_interp = !strcmp(c->interp, "bicubic") ? VIT_INTERP_BICUBIC : !strcmp(c->interp, "bilinear") ? VIT_INTERP_BILINEAR : VIT_INTERP_NEAREST;
-    vit_resize want_resize = !strcmp(c->crop_mode, "squash") ? VIT_RESIZE_SQUARE : VIT_RESIZE_SHORTER_CROP;
+    vit_resize want_resize = manifest_resize(c->crop_mode);
     ok = ok && mc->interpolation == want_interp && mc->resize == want_resize;
     fmt(name, sizeof(name), "config %s", c->name);
-    check(ok, name, "S %d/%d, C %d/%d, crop_pct %g/%g, interpolation %d/%d, resize %d/%d, mean[0] %.8g/%.8g, std[0] %.8g/%.8g (vit.h/manifest)",
-          mc->image_size, c->S, mc->in_chans, c->C, mc->crop_pct, c->crop_pct, (int)mc->interpolation, (int)want_interp,
-          (int)mc->resize, (int)want_resize, mc->mean[0], c->mean[0], mc->std[0], c->std[0]);
-    *out_model = m;
+    check(ok, name, "S %d/%d, C %d/%d, crop_pct %g/%g, resize_shorter %d/%d, interpolation %d/%d, resize %d/%d, mean[0] %.8g/%.8g, std[0] %.8g/%.8g "
+          "(vit.h/manifest); runs at %dx%d (H x W)%s",
+          mc->native_height, c->S, mc->in_chans, c->C, mc->crop_pct, c->crop_pct, mc->resize_shorter, c->resize_shorter,
+          (int)mc->interpolation, (int)want_interp, (int)mc->resize, (int)want_resize, mc->mean[0], c->mean[0], mc->std[0], c->std[0],
+          mc->image_height, mc->image_width, native ? "" : " (vit_options)");
     return 1;
 }
 
@@ -160,7 +212,7 @@ static int is_jpeg(const char *file) {
 static void check_ref(const char *dir, const config *c, vit_model *m, const ref *r) {
     char name[256], path[1024];
     fmt(name, sizeof(name), "%s %s (%s)", c->name, r->image, r->producer);
-    size_t n = (size_t)c->C * c->S * c->S, size = 0;
+    size_t n = (size_t)c->C * c->H * c->W, size = 0;
     fmt(path, sizeof(path), "%s/%s", dir, r->file);
     unsigned char *want = read_all(path, &size);
     if (!want || size != n) {
@@ -176,7 +228,7 @@ static void check_ref(const char *dir, const config *c, vit_model *m, const ref 
         check(0, name, "vit_preprocess_file: %s: %s", vit_status_string(st), vit_last_error(m));
     } else {
         double max_levels = 0, sum_levels = 0;
-        size_t differ = 0, off1 = 0, worst = 0, bad = 0, plane = (size_t)c->S * c->S;
+        size_t differ = 0, off1 = 0, worst = 0, bad = 0, plane = (size_t)c->H * c->W;
         for (size_t i = 0; i < n; i++) {
             int k = (int)(i / plane);
             float e = ((float)want[i] / 255.0f - c->mean[k]) / c->std[k];
@@ -196,7 +248,7 @@ static void check_ref(const char *dir, const config *c, vit_model *m, const ref 
         check(within && !bad && guard_ok, name,
               "max %.3g levels (tolerance %g), mean %.4f, %zu of %zu values off by >= 1 level%s (worst: c%zu y%zu x%zu got %.6g want %.6g)%s%s",
               max_levels, jpeg ? TOL_JPEG_LEVELS : TOL_LEVELS, mean_levels, off1, n, exact ? ", bit-exact" : "",
-              worst / plane, worst % plane / c->S, worst % c->S,
+              worst / plane, worst % plane / c->W, worst % c->W,
               out[worst], ((float)want[worst] / 255.0f - c->mean[worst / plane]) / c->std[worst / plane],
               bad ? ", NaN" : "", guard_ok ? "" : ", wrote past the output");
         char key[48];
@@ -223,7 +275,7 @@ static void check_rgb8(const char *dir, vit_model *m, const char *model_name, co
     fmt(name, sizeof(name), "rgb8 %s %s channels %d stride w*%d+%d", model_name, image, channels, channels, pad);
     fmt(path, sizeof(path), "%s/images/%s", dir, image);
     const vit_config *c = vit_model_config(m);
-    size_t n = (size_t)c->in_chans * c->image_size * c->image_size;
+    size_t n = (size_t)c->in_chans * c->image_height * c->image_width;
     float *a = (float *)malloc(n * sizeof(float)), *b = (float *)malloc((n + GUARD) * sizeof(float));
     for (size_t i = 0; i < n + GUARD; i++) b[i] = GUARD_VALUE;
     int w = 0, h = 0, file_n = 0;
@@ -246,7 +298,7 @@ static void check_rgb8(const char *dir, vit_model *m, const char *model_name, co
 
 static void check_rgb8_args(vit_model *m) {
     const vit_config *c = vit_model_config(m);
-    size_t n = (size_t)c->in_chans * c->image_size * c->image_size;
+    size_t n = (size_t)c->in_chans * c->image_height * c->image_width;
     float *out = (float *)malloc(n * sizeof(float));
     unsigned char *px = (unsigned char *)calloc((size_t)VIT_MAX_IMAGE_SIDE * 4, 1);
     struct { int w, h, stride, ch; vit_status want; const char *what; } cases[] = {
@@ -280,7 +332,7 @@ static void check_rgb8_args(vit_model *m) {
 
 static void expect_memory(vit_model *m, const char *name, const unsigned char *data, size_t size, vit_status want, int or_ok) {
     const vit_config *c = vit_model_config(m);
-    size_t n = (size_t)c->in_chans * c->image_size * c->image_size;
+    size_t n = (size_t)c->in_chans * c->image_height * c->image_width;
     float *out = (float *)malloc(n * sizeof(float));
     unsigned char *copy = exact_copy(data, size);
     g_largest_alloc = 0;
@@ -361,7 +413,7 @@ static void check_hostile(const char *dir, vit_model *m) {
     fmt(path, sizeof(path), "%s/images/no_such_image.png", dir);
     {
         const vit_config *c = vit_model_config(m);
-        float *out = (float *)malloc((size_t)c->in_chans * c->image_size * c->image_size * sizeof(float));
+        float *out = (float *)malloc((size_t)c->in_chans * c->image_height * c->image_width * sizeof(float));
         vit_status st = vit_preprocess_file(m, path, out);
         check(st == VIT_ERROR_IO && strstr(vit_last_error(m), "no_such_image.png") != NULL, "file: missing -> VIT_ERROR_IO",
               "%s: %s", vit_status_string(st), vit_last_error(m));
@@ -409,6 +461,223 @@ static void check_hostile(const char *dir, vit_model *m) {
 }
 
 // ---------------------------------------------------------------------------
+// vit__preprocess_geometry against the libraries' own resize sizes and crop offsets
+
+static void check_geometry(const char *dir) {
+    static const char *const modes[4] = {"center", "squash", "hf-shortest", "hf-crop"};
+    int cases[4] = {0, 0, 0, 0}, wrong[4] = {0, 0, 0, 0};
+    char path[1024], line[256], first[4][200] = {"", "", "", ""};
+    fmt(path, sizeof(path), "%s/geometry.txt", dir);
+    FILE *f = fopen(path, "r");
+    if (!f) { check(0, "geometry", "cannot open %s", path); return; }
+    int bad_lines = 0;
+    while (fgets(line, sizeof(line), f)) {
+        if (strncmp(line, "geom ", 5)) continue;
+        char mode[16];
+        float pct;
+        int shorter, H, W, w, h, want[4], got[4] = {0, 0, 0, 0}, k;
+        if (sscanf(line + 5, "%15s %f %d %d %d %d %d %d %d %d %d", mode, &pct, &shorter, &H, &W, &w, &h, &want[0], &want[1], &want[2], &want[3]) != 11) { bad_lines++; continue; }
+        for (k = 0; k < 4 && strcmp(mode, modes[k]); k++) {}
+        if (k == 4) { bad_lines++; continue; }
+        vit_config c;
+        memset(&c, 0, sizeof(c));
+        c.resize = manifest_resize(mode);
+        c.crop_pct = pct;
+        c.resize_shorter = shorter;
+        char err[VIT__ERR_LEN] = "";
+        vit_status st = vit__preprocess_geometry(&c, w, h, H, W, &got[0], &got[1], &got[2], &got[3], err);
+        cases[k]++;
+        if (st != VIT_OK || memcmp(got, want, sizeof(got))) {
+            if (!wrong[k]++)
+                fmt(first[k], sizeof(first[k]), "first: crop_pct %g, resize_shorter %d, %dx%d image at H %d W %d: got %dx%d from (%d, %d), want %dx%d from (%d, %d)%s%s",
+                    (double)pct, shorter, w, h, H, W, got[0], got[1], got[2], got[3], want[0], want[1], want[2], want[3], st ? " " : "", err);
+        }
+    }
+    fclose(f);
+    check(bad_lines == 0, "geometry.txt parses", "%d bad lines", bad_lines);
+    for (int k = 0; k < 4; k++) {
+        char name[64];
+        fmt(name, sizeof(name), "geometry %s", modes[k]);
+        check(cases[k] > 0 && wrong[k] == 0, name, "%d of %d cases match timm/torchvision/transformers%s%s", cases[k] - wrong[k], cases[k],
+              wrong[k] ? "; " : "", first[k]);
+    }
+}
+
+// Configs no loader writes (the fields are public and writable through a cast):
+// refused with a status, never a crash, an overflow or a huge allocation.
+static void check_geometry_edges(vit_model *m) {
+    static const struct { vit_resize resize; float crop_pct; int shorter, H, W; vit_status want; const char *what; } cases[] = {
+        {VIT_RESIZE_SHORTER_CROP_HF, 1.0f, 0, 32, 32, VIT_ERROR_INVALID_ARGUMENT, "HF shortest edge with resize_shorter 0"},
+        {VIT_RESIZE_SHORTER_CROP_HF, 1e30f, 224, 32, 32, VIT_ERROR_INVALID_ARGUMENT, "HF crop_pct 1e30"},
+        {VIT_RESIZE_SHORTER_CROP_HF, 1e-30f, 224, 32, 32, VIT_ERROR_INVALID_ARGUMENT, "HF crop_pct 1e-30 (no crop)"},
+        {VIT_RESIZE_SHORTER_CROP_HF, 1e-4f, 65536, 65536, 65536, VIT_ERROR_LIMIT, "HF: shortest edge 65536 * 65536 / 7"},
+        {VIT_RESIZE_SHORTER_CROP, 1e-30f, 0, 32, 32, VIT_ERROR_LIMIT, "timm crop_pct 1e-30 (infinite scale)"},
+        {VIT_RESIZE_SQUARE, 1e-30f, 0, 32, 48, VIT_ERROR_LIMIT, "squash crop_pct 1e-30"},
+        {VIT_RESIZE_SHORTER_CROP, 0.0f, 0, 32, 32, VIT_ERROR_INVALID_ARGUMENT, "timm crop_pct 0"},
+        {VIT_RESIZE_SHORTER_CROP, 0.9f, 0, 0, 32, VIT_ERROR_INVALID_ARGUMENT, "image_height 0"},
+        {VIT_RESIZE_SHORTER_CROP, 0.9f, 0, 32, VIT_MAX_DIM + 1, VIT_ERROR_INVALID_ARGUMENT, "image_width past VIT_MAX_DIM"},
+        {VIT_RESIZE_SHORTER_CROP, 1e6f, 0, 3, 5, VIT_OK, "timm crop_pct 1e6 (scale 0: resized to 1 px, then zero padding)"},
+    };
+    vit_config *c = (vit_config *)vit_model_config(m), saved = *c; // test-only: const cast away, restored below
+    float out[16];
+    unsigned char px[4 * 3 * 3];
+    memset(px, 0x80, sizeof(px));
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char name[160];
+        c->resize = cases[i].resize;
+        c->crop_pct = cases[i].crop_pct;
+        c->resize_shorter = cases[i].shorter;
+        c->image_height = cases[i].H;
+        c->image_width = cases[i].W;
+        g_largest_alloc = 0;
+        float *buf = cases[i].want == VIT_OK ? (float *)malloc((size_t)c->in_chans * cases[i].H * cases[i].W * sizeof(float)) : out;
+        vit_status st = vit_preprocess_rgb8(m, px, 4, 3, 0, 3, buf);
+        if (buf != out) free(buf);
+        fmt(name, sizeof(name), "config edge: %s -> %s", cases[i].what, vit_status_string(cases[i].want));
+        check(st == cases[i].want && g_largest_alloc < (1u << 20), name, "%s%s%s (largest allocation %zu bytes)", vit_status_string(st),
+              st ? ": " : "", st ? vit_last_error(m) : "", g_largest_alloc);
+    }
+    *c = saved;
+}
+
+// ---------------------------------------------------------------------------
+// vit__read_preprocessor: what it reads, what it refuses
+
+typedef struct {
+    const char *what, *json;
+    vit_status want;
+    const char *says;                // in the error message (failures)
+    vit_resize resize;               // expected fields (successes)
+    int shorter;
+    float crop_pct;
+    vit_interp interp;
+    float mean0, std0;
+} pre_case;
+
+#define NO_FIELDS VIT_RESIZE_SHORTER_CROP, 0, 0.0f, VIT_INTERP_BICUBIC, 0.0f, 0.0f // (a refusal writes none)
+
+static void check_read_preprocessor(void) {
+    const float oa_m = 0.48145466f, oa_s = 0.26862954f;
+    const pre_case cases[] = {
+        // real files (transformers' own, as the hub has them)
+        {"google/vit-base-patch16-224 (ViTFeatureExtractor, int size)",
+         "{\"do_normalize\": true, \"do_resize\": true, \"feature_extractor_type\": \"ViTFeatureExtractor\", \"image_mean\": [0.5, 0.5, 0.5], "
+         "\"image_std\": [0.5, 0.5, 0.5], \"resample\": 2, \"size\": 224}",
+         VIT_OK, "", VIT_RESIZE_SQUARE, 0, 1.0f, VIT_INTERP_BILINEAR, 0.5f, 0.5f},
+        {"openai/clip-vit-base-patch32 (CLIPFeatureExtractor, int size = shortest edge)",
+         "{\"crop_size\": 224, \"do_center_crop\": true, \"do_normalize\": true, \"do_resize\": true, \"feature_extractor_type\": \"CLIPFeatureExtractor\", "
+         "\"image_mean\": [0.48145466, 0.4578275, 0.40821073], \"image_std\": [0.26862954, 0.26130258, 0.27577711], \"resample\": 3, \"size\": 224}",
+         VIT_OK, "", VIT_RESIZE_SHORTER_CROP_HF, 224, 1.0f, VIT_INTERP_BICUBIC, oa_m, oa_s},
+        {"facebook/dinov2-base (BitImageProcessor)",
+         "{\"crop_size\": {\"height\": 224, \"width\": 224}, \"do_center_crop\": true, \"do_convert_rgb\": true, \"do_normalize\": true, \"do_rescale\": true, "
+         "\"do_resize\": true, \"image_mean\": [0.485, 0.456, 0.406], \"image_processor_type\": \"BitImageProcessor\", \"image_std\": [0.229, 0.224, 0.225], "
+         "\"resample\": 3, \"rescale_factor\": 0.00392156862745098, \"size\": {\"shortest_edge\": 256}}",
+         VIT_OK, "", VIT_RESIZE_SHORTER_CROP_HF, 256, 0.875f, VIT_INTERP_BICUBIC, 0.485f, 0.229f},
+        {"google/siglip-base-patch16-224 (SiglipImageProcessor)",
+         "{\"do_normalize\": true, \"do_rescale\": true, \"do_resize\": true, \"image_mean\": [0.5, 0.5, 0.5], \"image_processor_type\": \"SiglipImageProcessor\", "
+         "\"image_std\": [0.5, 0.5, 0.5], \"processor_class\": \"SiglipProcessor\", \"resample\": 3, \"rescale_factor\": 0.00392156862745098, "
+         "\"size\": {\"height\": 224, \"width\": 224}}",
+         VIT_OK, "", VIT_RESIZE_SQUARE, 0, 1.0f, VIT_INTERP_BICUBIC, 0.5f, 0.5f},
+        {"facebook/deit-base-distilled-patch16-224 (DeiTFeatureExtractor: 256 square, then 224)",
+         "{\"crop_size\": 224, \"do_center_crop\": true, \"do_normalize\": true, \"do_resize\": true, \"feature_extractor_type\": \"DeiTFeatureExtractor\", "
+         "\"image_mean\": [0.485, 0.456, 0.406], \"image_std\": [0.229, 0.224, 0.225], \"resample\": 3, \"size\": 256}",
+         VIT_OK, "", VIT_RESIZE_SQUARE, 256, 0.875f, VIT_INTERP_BICUBIC, 0.485f, 0.229f},
+        // class defaults, suffixes, nulls
+        {"CLIPImageProcessor defaults", "{\"image_processor_type\": \"CLIPImageProcessor\"}",
+         VIT_OK, "", VIT_RESIZE_SHORTER_CROP_HF, 224, 1.0f, VIT_INTERP_BICUBIC, oa_m, oa_s},
+        {"ViTImageProcessorFast defaults", "{\"image_processor_type\": \"ViTImageProcessorFast\"}",
+         VIT_OK, "", VIT_RESIZE_SQUARE, 0, 1.0f, VIT_INTERP_BILINEAR, 0.5f, 0.5f},
+        {"DeiTImageProcessorPil defaults", "{\"image_processor_type\": \"DeiTImageProcessorPil\"}",
+         VIT_OK, "", VIT_RESIZE_SQUARE, 256, 0.875f, VIT_INTERP_BICUBIC, 0.5f, 0.5f},
+        {"Siglip: resample 0 (NEAREST)", "{\"image_processor_type\": \"SiglipImageProcessor\", \"resample\": 0}",
+         VIT_OK, "", VIT_RESIZE_SQUARE, 0, 1.0f, VIT_INTERP_NEAREST, 0.5f, 0.5f},
+        {"do_normalize false: mean 0, std 1", "{\"image_processor_type\": \"ViTImageProcessor\", \"do_normalize\": false, \"image_mean\": 0.3}",
+         VIT_OK, "", VIT_RESIZE_SQUARE, 0, 1.0f, VIT_INTERP_BILINEAR, 0.0f, 1.0f},
+        {"scalar image_mean/std, [h, w] size", "{\"image_processor_type\": \"ViTImageProcessor\", \"image_mean\": 0.25, \"image_std\": [0.75], \"size\": [32, 48]}",
+         VIT_OK, "", VIT_RESIZE_SQUARE, 0, 1.0f, VIT_INTERP_BILINEAR, 0.25f, 0.75f},
+        {"DeiT: crop as big as the resize is a plain resize",
+         "{\"image_processor_type\": \"DeiTImageProcessor\", \"size\": {\"height\": 32, \"width\": 48}, \"crop_size\": [32, 48]}",
+         VIT_OK, "", VIT_RESIZE_SQUARE, 0, 1.0f, VIT_INTERP_BICUBIC, 0.5f, 0.5f},
+        {"Bit: do_center_crop null with size int + default_to_square true", // null = off; an int with default_to_square is square
+         "{\"image_processor_type\": \"BitImageProcessor\", \"do_center_crop\": null, \"default_to_square\": true, \"size\": 40}",
+         VIT_OK, "", VIT_RESIZE_SQUARE, 0, 1.0f, VIT_INTERP_BICUBIC, oa_m, oa_s},
+        {"CLIP: crop_size bigger than the shortest edge (zero padding)",
+         "{\"image_processor_type\": \"CLIPImageProcessor\", \"size\": {\"shortest_edge\": 200}, \"crop_size\": {\"width\": 250, \"height\": 250}}",
+         VIT_OK, "", VIT_RESIZE_SHORTER_CROP_HF, 200, 1.25f, VIT_INTERP_BICUBIC, oa_m, oa_s},
+        // refused: not reproduced
+        {"no processor type", "{\"size\": 224}", VIT_ERROR_UNSUPPORTED, "no image_processor_type", NO_FIELDS},
+        {"unknown processor type", "{\"image_processor_type\": \"ConvNextImageProcessor\"}", VIT_ERROR_UNSUPPORTED, "'ConvNextImageProcessor'", NO_FIELDS},
+        {"a type that only ends like one", "{\"image_processor_type\": \"ImageProcessor\"}", VIT_ERROR_UNSUPPORTED, "'ImageProcessor'", NO_FIELDS},
+        {"Siglip2 (NaFlex)", "{\"image_processor_type\": \"Siglip2ImageProcessor\"}", VIT_ERROR_UNSUPPORTED, "Siglip2ImageProcessor", NO_FIELDS},
+        {"do_resize false", "{\"image_processor_type\": \"ViTImageProcessor\", \"do_resize\": false}", VIT_ERROR_UNSUPPORTED, "do_resize", NO_FIELDS},
+        {"do_resize null", "{\"image_processor_type\": \"ViTImageProcessor\", \"do_resize\": null}", VIT_ERROR_UNSUPPORTED, "do_resize", NO_FIELDS},
+        {"resample 1 (LANCZOS)", "{\"image_processor_type\": \"ViTImageProcessor\", \"resample\": 1}", VIT_ERROR_UNSUPPORTED, "resample 1 (LANCZOS)", NO_FIELDS},
+        {"resample 4 (BOX)", "{\"image_processor_type\": \"ViTImageProcessor\", \"resample\": 4}", VIT_ERROR_UNSUPPORTED, "resample 4 (BOX)", NO_FIELDS},
+        {"resample 5 (HAMMING)", "{\"image_processor_type\": \"ViTImageProcessor\", \"resample\": 5}", VIT_ERROR_UNSUPPORTED, "resample 5 (HAMMING)", NO_FIELDS},
+        {"rescale_factor 1/127.5", "{\"image_processor_type\": \"ViTImageProcessor\", \"rescale_factor\": 0.00784313725490196}", VIT_ERROR_UNSUPPORTED, "rescale_factor", NO_FIELDS},
+        {"rescale_factor 0.0039215 (rounded by hand)", "{\"image_processor_type\": \"ViTImageProcessor\", \"rescale_factor\": 0.0039215}", VIT_ERROR_UNSUPPORTED, "rescale_factor", NO_FIELDS},
+        {"do_rescale false", "{\"image_processor_type\": \"ViTImageProcessor\", \"do_rescale\": false}", VIT_ERROR_UNSUPPORTED, "do_rescale", NO_FIELDS},
+        {"do_pad true", "{\"image_processor_type\": \"ViTImageProcessor\", \"do_pad\": true}", VIT_ERROR_UNSUPPORTED, "do_pad", NO_FIELDS},
+        {"size.longest_edge", "{\"image_processor_type\": \"CLIPImageProcessor\", \"size\": {\"shortest_edge\": 224, \"longest_edge\": 400}}",
+         VIT_ERROR_UNSUPPORTED, "size.longest_edge", NO_FIELDS},
+        {"size max_height/max_width", "{\"image_processor_type\": \"ViTImageProcessor\", \"size\": {\"max_height\": 224, \"max_width\": 224}}",
+         VIT_ERROR_UNSUPPORTED, "size.max_height", NO_FIELDS},
+        {"shortest edge without a crop", "{\"image_processor_type\": \"CLIPImageProcessor\", \"do_center_crop\": false}", VIT_ERROR_UNSUPPORTED, "do_center_crop", NO_FIELDS},
+        {"Siglip int size = shortest edge, no crop", "{\"image_processor_type\": \"SiglipImageProcessor\", \"size\": 224}", VIT_ERROR_UNSUPPORTED, "shortest_edge", NO_FIELDS},
+        {"non-square crop after the shortest edge",
+         "{\"image_processor_type\": \"CLIPImageProcessor\", \"crop_size\": {\"height\": 224, \"width\": 256}}", VIT_ERROR_UNSUPPORTED, "not square", NO_FIELDS},
+        {"non-square DeiT resize", "{\"image_processor_type\": \"DeiTImageProcessor\", \"size\": [256, 300]}", VIT_ERROR_UNSUPPORTED, "square", NO_FIELDS},
+        // malformed
+        {"not an object", "[1, 2]", VIT_ERROR_BAD_FORMAT, "not a JSON object", NO_FIELDS},
+        {"type not a string", "{\"image_processor_type\": 7}", VIT_ERROR_BAD_FORMAT, "not a string", NO_FIELDS},
+        {"flag not a bool", "{\"image_processor_type\": \"ViTImageProcessor\", \"do_resize\": 1}", VIT_ERROR_BAD_FORMAT, "do_resize", NO_FIELDS},
+        {"size 0", "{\"image_processor_type\": \"ViTImageProcessor\", \"size\": 0}", VIT_ERROR_BAD_FORMAT, "'size'", NO_FIELDS},
+        {"size 224.5", "{\"image_processor_type\": \"ViTImageProcessor\", \"size\": 224.5}", VIT_ERROR_BAD_FORMAT, "'size'", NO_FIELDS},
+        {"size with only height", "{\"image_processor_type\": \"ViTImageProcessor\", \"size\": {\"height\": 224}}", VIT_ERROR_BAD_FORMAT, "'size'", NO_FIELDS},
+        {"size with an unknown key", "{\"image_processor_type\": \"ViTImageProcessor\", \"size\": {\"height\": 224, \"width\": 224, \"depth\": 3}}",
+         VIT_ERROR_BAD_FORMAT, "'size'", NO_FIELDS},
+        {"size null", "{\"image_processor_type\": \"ViTImageProcessor\", \"size\": null}", VIT_ERROR_BAD_FORMAT, "'size'", NO_FIELDS},
+        {"size beyond VIT_MAX_DIM", "{\"image_processor_type\": \"ViTImageProcessor\", \"size\": 99999999999}", VIT_ERROR_BAD_FORMAT, "'size'", NO_FIELDS},
+        {"crop_size as shortest edge", "{\"image_processor_type\": \"CLIPImageProcessor\", \"crop_size\": {\"shortest_edge\": 224}}",
+         VIT_ERROR_BAD_FORMAT, "crop_size", NO_FIELDS},
+        {"crop_size null with a crop", "{\"image_processor_type\": \"CLIPImageProcessor\", \"crop_size\": null}", VIT_ERROR_BAD_FORMAT, "crop_size", NO_FIELDS},
+        {"resample 7", "{\"image_processor_type\": \"ViTImageProcessor\", \"resample\": 7}", VIT_ERROR_BAD_FORMAT, "resample", NO_FIELDS},
+        {"resample null", "{\"image_processor_type\": \"ViTImageProcessor\", \"resample\": null}", VIT_ERROR_BAD_FORMAT, "resample", NO_FIELDS},
+        {"resample \"bicubic\"", "{\"image_processor_type\": \"ViTImageProcessor\", \"resample\": \"bicubic\"}", VIT_ERROR_BAD_FORMAT, "resample", NO_FIELDS},
+        {"rescale_factor 1e300", "{\"image_processor_type\": \"ViTImageProcessor\", \"rescale_factor\": 1e300}", VIT_ERROR_UNSUPPORTED, "rescale_factor", NO_FIELDS},
+        {"rescale_factor null", "{\"image_processor_type\": \"ViTImageProcessor\", \"rescale_factor\": null}", VIT_ERROR_BAD_FORMAT, "rescale_factor", NO_FIELDS},
+        {"rescale_factor -1", "{\"image_processor_type\": \"ViTImageProcessor\", \"rescale_factor\": -1}", VIT_ERROR_BAD_FORMAT, "rescale_factor", NO_FIELDS},
+        {"image_std with a 0", "{\"image_processor_type\": \"ViTImageProcessor\", \"image_std\": [0.5, 0, 0.5]}", VIT_ERROR_BAD_FORMAT, "image_std", NO_FIELDS},
+        {"image_mean of 2 numbers", "{\"image_processor_type\": \"ViTImageProcessor\", \"image_mean\": [0.5, 0.5]}", VIT_ERROR_BAD_FORMAT, "image_mean", NO_FIELDS},
+        {"image_mean 1e999", "{\"image_processor_type\": \"ViTImageProcessor\", \"image_mean\": 1e999}", VIT_ERROR_BAD_FORMAT, "image_mean", NO_FIELDS},
+        {"image_std 1e300 (not a float)", "{\"image_processor_type\": \"ViTImageProcessor\", \"image_std\": [0.5, 1e300, 0.5]}", VIT_ERROR_BAD_FORMAT, "image_std", NO_FIELDS},
+        {"image_mean null with do_normalize", "{\"image_processor_type\": \"ViTImageProcessor\", \"image_mean\": null}", VIT_ERROR_BAD_FORMAT, "image_mean", NO_FIELDS},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        const pre_case *t = &cases[i];
+        char name[160], err[VIT__ERR_LEN] = "";
+        fmt(name, sizeof(name), "read_preprocessor: %s -> %s", t->what, vit_status_string(t->want));
+        vit__json j;
+        g_largest_alloc = 0;
+        vit_status st = vit__json_parse(&j, t->json, strlen(t->json), NULL, err);
+        if (st != VIT_OK) { check(0, name, "the test's JSON does not parse: %s", err); continue; }
+        vit_config c, before;
+        memset(&c, 0xA5, sizeof(c)); // a failure must leave every byte as it was
+        memcpy(&before, &c, sizeof(c));
+        st = vit__read_preprocessor(&j, 0, &c, err);
+        vit__json_release(&j);
+        int ok = st == t->want;
+        if (st != VIT_OK) ok = ok && strstr(err, t->says) != NULL && !memcmp(&c, &before, sizeof(c));
+        else ok = ok && c.resize == t->resize && c.resize_shorter == t->shorter && c.crop_pct == t->crop_pct && c.interpolation == t->interp &&
+                  c.mean[0] == t->mean0 && c.std[0] == t->std0;
+        check(ok, name, "%s%s%s; resize %d, resize_shorter %d, crop_pct %g, interpolation %d, mean[0] %g, std[0] %g",
+              vit_status_string(st), err[0] ? ": " : "", err, st == VIT_OK ? (int)c.resize : -1, st == VIT_OK ? c.resize_shorter : -1,
+              st == VIT_OK ? (double)c.crop_pct : -1.0, st == VIT_OK ? (int)c.interpolation : -1, st == VIT_OK ? (double)c.mean[0] : -1.0,
+              st == VIT_OK ? (double)c.std[0] : -1.0);
+    }
+}
+
+// ---------------------------------------------------------------------------
 
 int main(int argc, char **argv) {
     if (argc != 2) {
@@ -427,8 +696,11 @@ int main(int argc, char **argv) {
             if (!strcmp(g_ref[j].config, g_cfg[i].name)) check_ref(dir, &g_cfg[i], models[i], &g_ref[j]);
     }
 
-    // rgb8: a model per kind (RGB shorter-side crop, gray, HF square) if present
-    static const char *rgb8_models[] = {"bilinear96", "gray28", "hf32"};
+    check_geometry(dir);
+    check_read_preprocessor();
+
+    // rgb8: a model per kind (RGB shorter-side crop, gray, HF square, non-square timm, HF shortest edge at a non-square size) if present
+    static const char *rgb8_models[] = {"bilinear96", "gray28", "hf32", "timm24x40", "dinov2_24x40"};
     for (size_t k = 0; k < sizeof(rgb8_models) / sizeof(rgb8_models[0]); k++) {
         vit_model *m = NULL;
         for (int i = 0; i < g_ncfg; i++) if (!strcmp(g_cfg[i].name, rgb8_models[k])) m = models[i];
@@ -445,6 +717,7 @@ int main(int argc, char **argv) {
     for (int i = 0; i < g_ncfg && !any; i++) any = models[i];
     if (any) {
         check_rgb8_args(any);
+        check_geometry_edges(any);
         check_hostile(dir, any);
     }
 
