@@ -231,7 +231,7 @@ typedef enum vit_interp {
 
 typedef enum vit_resize {
     VIT_RESIZE_SHORTER_CROP = 0, // timm: shorter side to floor(S / crop_pct), center crop S x S
-    VIT_RESIZE_SQUARE,           // Hugging Face ViTImageProcessor, SiglipImageProcessor: straight to H x W
+    VIT_RESIZE_SQUARE,           // HF ViTImageProcessor, SiglipImageProcessor: straight to H x W (resize_shorter > 0: DeiT's square, then the crop; timm: squash)
     VIT_RESIZE_SHORTER_CROP_HF   // Hugging Face CLIPImageProcessor, BitImageProcessor: shortest edge, center crop (floored offsets)
 } vit_resize;
 
@@ -258,7 +258,7 @@ typedef struct vit_options {
     const char *config_json;// vit_load_memory: config.json text (default: none)
     size_t config_json_size;// bytes of config_json (default: strlen(config_json))
     vit_allocator allocator;// host allocator (default: VIT_MALLOC/VIT_FREE)
-    int image_height;       // run at this input height, a multiple of the patch size (default: the checkpoint's)
+    int image_height;       // run at this input height, a multiple of the patch size (default: the checkpoint's; HF: the processor's crop)
     int image_width;        // likewise the width; the position embedding is resampled once, at load
 } vit_options;
 
@@ -292,7 +292,7 @@ typedef struct vit_config {
     float mean[3];      // preprocessing: per-channel mean of [0,1] pixels
     float std[3];       // preprocessing: per-channel std
     float crop_pct;     // preprocessing: center crop fraction (timm), crop / shortest edge for HF
-    int resize_shorter; // preprocessing, VIT_RESIZE_SHORTER_CROP_HF: the shortest edge's size at the native resolution
+    int resize_shorter; // preprocessing, HF processors with a crop: their shortest edge (CLIP, Bit) or square size (DeiT) before it
     vit_interp interpolation; // preprocessing: resize filter
     vit_resize resize;  // preprocessing: resize mode
     vit_source source;  // naming the weights came with
@@ -353,9 +353,11 @@ VITDEF vit_options vit_query_defaults(const vit_options *opts);
 
 // Preprocesses 8-bit pixels (width x height, `channels` interleaved: 1 gray,
 // 2 gray+alpha, 3 RGB, 4 RGBA; stride = bytes per row, 0 = packed) into out
-// (in_chans x S x S floats) exactly as the model's eval transform: timm's
-// Resize(floor(S / crop_pct)) + CenterCrop(S), or HF's resize to S x S, with
-// PIL's resampling, then /255 and mean/std. Alpha is dropped; 1-channel models
+// (in_chans x H x W floats, H x W = image_height x image_width) exactly as the
+// model's eval transform: timm's Resize(floor(S / crop_pct)) (ResizeKeepRatio
+// for non-square sizes) + CenterCrop, or the HF processor's resize (and
+// center crop, floored offsets: CLIP, DINOv2's Bit, DeiT), with PIL's
+// resampling, then /255 and mean/std. Alpha is dropped; 1-channel models
 // get PIL's luminance. Returns VIT_ERROR_INVALID_ARGUMENT / VIT_ERROR_LIMIT /
 // VIT_ERROR_OUT_OF_MEMORY.
 VITDEF vit_status vit_preprocess_rgb8(vit_model *m, const unsigned char *pixels, int width, int height, int stride, int channels, float *out);
@@ -1014,6 +1016,7 @@ typedef struct vit__loader {
     int grid_h, grid_w;     // the position embedding's native patch grid
     int num_head;           // 2: a distillation head too
     int map_mlp;            // attention pooling's MLP width
+    int default_side;       // HF: the processor's crop, the size to run at when the options give none (0: the checkpoint's)
 } vit__loader;
 
 static size_t vit__dtype_size(vit__dtype d) {
@@ -1275,17 +1278,15 @@ static vit_status vit__cfg_floats(vit__loader *L, const vit__json *j, int obj, c
     return VIT_OK;
 }
 
-static void vit__cfg_interp(const vit__json *j, int obj, const char *key, vit_interp *out) {
+// timm's pretrained_cfg interpolation; 0 for a filter vit_preprocess_* does not reproduce.
+static int vit__cfg_interp(const vit__json *j, int obj, const char *key, vit_interp *out) {
     int n = vit__json_get(j, obj, key);
-    if (n < 0) return;
+    if (n < 0) return 1;
     if (vit__json_eq(j, n, "bicubic")) *out = VIT_INTERP_BICUBIC;
     else if (vit__json_eq(j, n, "bilinear")) *out = VIT_INTERP_BILINEAR;
     else if (vit__json_eq(j, n, "nearest")) *out = VIT_INTERP_NEAREST;
-    else if (j->nodes[n].type == VIT__J_NUM) { // PIL resample codes (HF preprocessor_config)
-        double d = 0;
-        vit__json_double(j, n, &d);
-        *out = d == 3 ? VIT_INTERP_BICUBIC : d == 0 ? VIT_INTERP_NEAREST : VIT_INTERP_BILINEAR;
-    }
+    else return 0;
+    return 1;
 }
 
 // Values the config files state; -1 = not stated.
@@ -1597,7 +1598,8 @@ static vit_status vit__read_config_timm(vit__loader *L, const vit__json *j, int 
             if (!(d > 0.0 && d <= 4.0)) return vit__fail(L->err, VIT_ERROR_BAD_FORMAT, "config.json: crop_pct must be in (0, 4]");
             cfg->crop_pct = (float)d;
         }
-        vit__cfg_interp(j, pc, "interpolation", &cfg->interpolation);
+        if (!vit__cfg_interp(j, pc, "interpolation", &cfg->interpolation))
+            return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json: pretrained_cfg interpolation must be 'bicubic', 'bilinear' or 'nearest'");
         int cm = vit__json_get(j, pc, "crop_mode");
         if (cm >= 0 && vit__json_eq(j, cm, "squash")) cfg->resize = VIT_RESIZE_SQUARE;
         else if (cm >= 0 && !vit__json_eq(j, cm, "center"))
@@ -2221,6 +2223,7 @@ static vit_status vit__infer_config(vit__loader *L, vit_config *c, const vit__st
     if ((long long)gh * Pp > VIT_MAX_DIM || (long long)gw * Pp > VIT_MAX_DIM) return vit__fail(err, VIT_ERROR_LIMIT, "image size exceeds VIT_MAX_DIM");
     c->native_height = gh * Pp;
     c->native_width = gw * Pp;
+    if (!want_h && !want_w && L->default_side > 0 && L->default_side % Pp == 0) want_h = want_w = L->default_side; // HF: as the processor crops
     int th = want_h ? want_h : c->native_height, tw = want_w ? want_w : c->native_width;
     if (th % Pp || tw % Pp)
         return vit__fail(err, VIT_ERROR_UNSUPPORTED, "image size %d x %d is not a multiple of the patch size %d", th, tw, Pp);
@@ -3779,6 +3782,8 @@ static vit_status vit__create(const void *data, size_t size, const vit_options *
         s.class_token = s.no_embed_class = s.fc_norm = s.reg_tokens = s.qk_norm = s.pool = s.act = s.projection = s.distilled = -1;
         s.mlp_ratio = 0; s.eps = 0;
         if (st == VIT_OK) st = vit__read_config(&L, c, &s);
+        // transformers runs a model on what its processor makes: DINOv2 (made at 518) on 224 crops
+        if (st == VIT_OK && hf && c->resize_shorter > 0) L.default_side = (int)floor(c->resize_shorter * (double)c->crop_pct + 0.5);
         if (st == VIT_OK) st = vit__infer_config(&L, c, &s, o.image_height, o.image_width);
         m->num_prefix = c->num_prefix;
         m->num_head = L.num_head;

@@ -12,6 +12,9 @@
 // The VIT_MAX_* limits are set small here so that their boundaries can be hit
 // with tiny synthetic models. They must still admit every reference model:
 // the largest has a 4224-byte header, 2 blocks, width 72, mlp 288, 50 tokens.
+#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L // mkdtemp
+#endif
 #define VIT_MAX_HEADER_BYTES 8192u
 #define VIT_MAX_DIM 512
 #define VIT_MAX_DEPTH 4
@@ -28,6 +31,7 @@
 #include <stdint.h>
 #include <limits.h>
 #include <math.h>
+#include <unistd.h>
 
 // ---------------------------------------------------------------------------
 // reporting
@@ -866,6 +870,50 @@ static void t_case(const char *name, const char *cas, const char *hold, const ch
     free(h2); free(c2); free(hdr); free(bytes); free(cfg);
 }
 
+// An HF model runs at its processor's crop unless the options say otherwise
+// (transformers: the processor makes the model's input): hf_dinov2 (made at
+// 28 x 28) with a Bit processor cropping 20 from a shortest edge of 24.
+static void test_hf_default_size(void) {
+    char dir[] = "/tmp/vit_test_hfsize_XXXXXX", path[1400], src[1400];
+    if (!mkdtemp(dir)) { check(0, "family: HF default size", "mkdtemp failed"); return; }
+    const char *files[2] = {"model.safetensors", "config.json"};
+    for (int i = 0; i < 2; i++) {
+        size_t n;
+        snprintf(src, sizeof(src), "%s/hf_dinov2/%s", g_ref_parent, files[i]);
+        unsigned char *b = read_all(src, &n);
+        snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+        FILE *f = fopen(path, "wb");
+        if (b && f) fwrite(b, 1, n, f);
+        if (f) fclose(f);
+        free(b);
+    }
+    snprintf(path, sizeof(path), "%s/preprocessor_config.json", dir);
+    FILE *f = fopen(path, "wb");
+    if (f) {
+        fputs("{\"image_processor_type\": \"BitImageProcessor\", \"do_resize\": true, \"size\": {\"shortest_edge\": 24}, \"do_center_crop\": true, "
+              "\"crop_size\": {\"height\": 20, \"width\": 20}, \"resample\": 3, \"do_rescale\": true, \"rescale_factor\": 0.00392156862745098, "
+              "\"do_normalize\": true, \"image_mean\": [0.485, 0.456, 0.406], \"image_std\": [0.229, 0.224, 0.225]}", f);
+        fclose(f);
+    }
+    snprintf(path, sizeof(path), "%s/model.safetensors", dir);
+    vit_model *m = NULL;
+    vit_status st = vit_load(path, NULL, &m);
+    const vit_config *c = vit_model_config(m);
+    check(st == VIT_OK && c->image_height == 20 && c->image_width == 20 && c->native_height == 28, "family: HF model defaults to its processor's crop (20 of 28)",
+          "%s: %d x %d", vit_status_string(st), c ? c->image_height : -1, c ? c->image_width : -1);
+    vit_free(m);
+    vit_options o;
+    memset(&o, 0, sizeof(o));
+    o.image_height = o.image_width = 28;
+    st = vit_load(path, &o, &m);
+    c = vit_model_config(m);
+    check(st == VIT_OK && c->image_height == 28, "family: the options' size wins over the processor's crop", "%s", vit_status_string(st));
+    vit_free(m);
+    const char *rm[3] = {"model.safetensors", "config.json", "preprocessor_config.json"};
+    for (int i = 0; i < 3; i++) { snprintf(path, sizeof(path), "%s/%s", dir, rm[i]); remove(path); }
+    rmdir(dir);
+}
+
 static void test_families(void) {
     // every case loads as it is (the reference tests check its numbers)
     // (the DeiT cases' 51 position rows are over this build's VIT_MAX_TOKENS: test_model covers them)
@@ -940,6 +988,9 @@ static void test_families(void) {
     t_case("family: size 16 x 32 loads", "timm_reg4_dinov2", NULL, NULL, NULL, NULL, 16, 32, VIT_OK, NULL);
     t_case("family: size over VIT_MAX_TOKENS", "timm_reg4_dinov2", NULL, NULL, NULL, NULL, 4096, 4096, VIT_ERROR_LIMIT, "VIT_MAX_TOKENS");
     t_case("family: negative image_height", "timm_reg4_dinov2", NULL, NULL, NULL, NULL, -28, 28, VIT_ERROR_INVALID_ARGUMENT, "image_height");
+    t_case("family: pretrained_cfg interpolation lanczos", "timm_clip_quickgelu", NULL, NULL, "\"interpolation\": \"bicubic\"", "\"interpolation\": \"lanczos\"", 0, 0,
+           VIT_ERROR_UNSUPPORTED, "interpolation");
+    test_hf_default_size();
 }
 
 // ---------------------------------------------------------------------------
