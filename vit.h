@@ -1967,18 +1967,15 @@ static const struct vit__name { unsigned char fam, role; const char *name; } vit
     {F, VIT__R_K_W, "attention.attention.key.weight"}, {F, VIT__R_K_B, "attention.attention.key.bias"},                               \
     {F, VIT__R_V_W, "attention.attention.value.weight"}, {F, VIT__R_V_B, "attention.attention.value.bias"},                           \
     {F, VIT__R_PROJ_W, "attention.output.dense.weight"}, {F, VIT__R_PROJ_B, "attention.output.dense.bias"}
-    VIT__HF_VIT_NAMES(VIT__FAM_HF_VIT),
-    {VIT__FAM_HF_VIT, VIT__R_LN1_W, "layernorm_before.weight"}, {VIT__FAM_HF_VIT, VIT__R_LN1_B, "layernorm_before.bias"},
-    {VIT__FAM_HF_VIT, VIT__R_LN2_W, "layernorm_after.weight"}, {VIT__FAM_HF_VIT, VIT__R_LN2_B, "layernorm_after.bias"},
-    {VIT__FAM_HF_VIT, VIT__R_FC1_W, "intermediate.dense.weight"}, {VIT__FAM_HF_VIT, VIT__R_FC1_B, "intermediate.dense.bias"},
-    {VIT__FAM_HF_VIT, VIT__R_FC2_W, "output.dense.weight"}, {VIT__FAM_HF_VIT, VIT__R_FC2_B, "output.dense.bias"},
+#define VIT__HF_VIT_BLOCK_NAMES(F)                                                                                                    \
+    {F, VIT__R_LN1_W, "layernorm_before.weight"}, {F, VIT__R_LN1_B, "layernorm_before.bias"},                                         \
+    {F, VIT__R_LN2_W, "layernorm_after.weight"}, {F, VIT__R_LN2_B, "layernorm_after.bias"},                                           \
+    {F, VIT__R_FC1_W, "intermediate.dense.weight"}, {F, VIT__R_FC1_B, "intermediate.dense.bias"},                                     \
+    {F, VIT__R_FC2_W, "output.dense.weight"}, {F, VIT__R_FC2_B, "output.dense.bias"}
+    VIT__HF_VIT_NAMES(VIT__FAM_HF_VIT), VIT__HF_VIT_BLOCK_NAMES(VIT__FAM_HF_VIT),
     {VIT__FAM_HF_VIT, VIT__R_HEAD_W, "/classifier.weight"}, {VIT__FAM_HF_VIT, VIT__R_HEAD_B, "/classifier.bias"},
-    VIT__HF_VIT_NAMES(VIT__FAM_HF_DEIT),
+    VIT__HF_VIT_NAMES(VIT__FAM_HF_DEIT), VIT__HF_VIT_BLOCK_NAMES(VIT__FAM_HF_DEIT),
     {VIT__FAM_HF_DEIT, VIT__R_DIST, "embeddings.distillation_token"},
-    {VIT__FAM_HF_DEIT, VIT__R_LN1_W, "layernorm_before.weight"}, {VIT__FAM_HF_DEIT, VIT__R_LN1_B, "layernorm_before.bias"},
-    {VIT__FAM_HF_DEIT, VIT__R_LN2_W, "layernorm_after.weight"}, {VIT__FAM_HF_DEIT, VIT__R_LN2_B, "layernorm_after.bias"},
-    {VIT__FAM_HF_DEIT, VIT__R_FC1_W, "intermediate.dense.weight"}, {VIT__FAM_HF_DEIT, VIT__R_FC1_B, "intermediate.dense.bias"},
-    {VIT__FAM_HF_DEIT, VIT__R_FC2_W, "output.dense.weight"}, {VIT__FAM_HF_DEIT, VIT__R_FC2_B, "output.dense.bias"},
     {VIT__FAM_HF_DEIT, VIT__R_HEAD_W, "/classifier.weight|/cls_classifier.weight"}, {VIT__FAM_HF_DEIT, VIT__R_HEAD_B, "/classifier.bias|/cls_classifier.bias"},
     {VIT__FAM_HF_DEIT, VIT__R_HEAD2_W, "/distillation_classifier.weight"}, {VIT__FAM_HF_DEIT, VIT__R_HEAD2_B, "/distillation_classifier.bias"},
     // HF DINOv2 (Dinov2Model, Dinov2WithRegistersModel; SwiGLU: mlp.weights_in / weights_out)
@@ -1990,6 +1987,7 @@ static const struct vit__name { unsigned char fam, role; const char *name; } vit
     {VIT__FAM_HF_DINOV2, VIT__R_FC1_W, "mlp.fc1.weight|mlp.weights_in.weight"}, {VIT__FAM_HF_DINOV2, VIT__R_FC1_B, "mlp.fc1.bias|mlp.weights_in.bias"},
     {VIT__FAM_HF_DINOV2, VIT__R_FC2_W, "mlp.fc2.weight|mlp.weights_out.weight"}, {VIT__FAM_HF_DINOV2, VIT__R_FC2_B, "mlp.fc2.bias|mlp.weights_out.bias"},
 #undef VIT__HF_VIT_NAMES
+#undef VIT__HF_VIT_BLOCK_NAMES
     // HF CLIP and SigLIP vision towers (prefix vision_model.)
 #define VIT__HF_CLIP_NAMES(F)                                                                                                         \
     {F, VIT__R_PATCH_W, "embeddings.patch_embedding.weight"}, {F, VIT__R_PATCH_B, "embeddings.patch_embedding.bias"},                 \
