@@ -108,10 +108,11 @@ test: test-cpu test-compile
 
 FMNIST_FILES = $(FMNIST)/t10k-images-idx3-ubyte $(FMNIST)/t10k-labels-idx1-ubyte
 
-test-cpu: deps $(BUILD)/test_static $(BUILD)/test_model $(BUILD)/test_errors $(BUILD)/test_preprocess $(BUILD)/test_act $(BUILD)/test_ops_cpu $(BUILD)/test_faults $(BUILD)/test_limits $(BUILD)/test_fashion_mnist $(FMNIST_FILES) cpu
+test-cpu: deps $(BUILD)/test_static $(BUILD)/test_model $(BUILD)/test_errors $(BUILD)/test_preprocess $(BUILD)/test_images $(BUILD)/test_act $(BUILD)/test_ops_cpu $(BUILD)/test_faults $(BUILD)/test_limits $(BUILD)/test_fashion_mnist $(FMNIST_FILES) cpu
 	$(BUILD)/test_model $(REF_CASES)
 	$(BUILD)/test_errors tests/data/ref/timm_token_odd_heads
 	$(BUILD)/test_preprocess tests/data/preprocess
+	$(BUILD)/test_images tests/data/images tests/data/preprocess
 	$(BUILD)/test_act tests/data/act
 	$(BUILD)/test_ops_cpu
 	$(BUILD)/test_faults .
@@ -122,10 +123,11 @@ test-cpu: deps $(BUILD)/test_static $(BUILD)/test_model $(BUILD)/test_errors $(B
 	bash tests/test_cli.sh $(BUILD)
 
 # the sanitizer run takes the Fashion-MNIST test on its first 300 images only
-test-asan: deps $(BUILD)/asan_test_model $(BUILD)/asan_test_errors $(BUILD)/asan_test_preprocess $(BUILD)/asan_test_act $(BUILD)/asan_test_ops_cpu $(BUILD)/asan_test_faults $(BUILD)/asan_test_limits $(BUILD)/asan_test_fashion_mnist $(FMNIST_FILES)
+test-asan: deps $(BUILD)/asan_test_model $(BUILD)/asan_test_errors $(BUILD)/asan_test_preprocess $(BUILD)/asan_test_images $(BUILD)/asan_test_act $(BUILD)/asan_test_ops_cpu $(BUILD)/asan_test_faults $(BUILD)/asan_test_limits $(BUILD)/asan_test_fashion_mnist $(FMNIST_FILES)
 	$(BUILD)/asan_test_model $(REF_CASES)
 	$(BUILD)/asan_test_errors tests/data/ref/timm_token_odd_heads
 	$(BUILD)/asan_test_preprocess tests/data/preprocess
+	$(BUILD)/asan_test_images tests/data/images tests/data/preprocess
 	$(BUILD)/asan_test_act tests/data/act
 	$(BUILD)/asan_test_ops_cpu
 	$(BUILD)/asan_test_faults .
@@ -151,9 +153,10 @@ $(BUILD)/vg_%: tests/%.c vit.h tests/test_util.h | $(BUILD) deps
 	$(CC) -std=c99 -O1 -g $(WARN) -I. $< -o $@ $(LDLIBS)
 
 VALGRIND = valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
-test-valgrind: $(BUILD)/vg_test_model $(BUILD)/vg_test_preprocess $(BUILD)/vg_test_act $(BUILD)/vg_test_errors $(BUILD)/vg_test_fashion_mnist $(FMNIST_FILES)
+test-valgrind: $(BUILD)/vg_test_model $(BUILD)/vg_test_preprocess $(BUILD)/vg_test_images $(BUILD)/vg_test_act $(BUILD)/vg_test_errors $(BUILD)/vg_test_fashion_mnist $(FMNIST_FILES)
 	$(VALGRIND) $(BUILD)/vg_test_model $(REF_CASES)
 	$(VALGRIND) $(BUILD)/vg_test_preprocess tests/data/preprocess
+	$(VALGRIND) $(BUILD)/vg_test_images tests/data/images tests/data/preprocess
 	$(VALGRIND) $(BUILD)/vg_test_act tests/data/act
 	$(VALGRIND) $(BUILD)/vg_test_errors tests/data/ref/timm_token_odd_heads
 	$(VALGRIND) $(BUILD)/vg_test_fashion_mnist models/fashion_mnist $(FMNIST) 100
@@ -192,7 +195,7 @@ lint: | $(BUILD) deps
 	clang-tidy --quiet $(BUILD)/lint.c -header-filter='.*vit\.h' -checks='$(TIDY_CHECKS)' -warnings-as-errors='*' -- -std=c99 -I. >/dev/null 2>&1
 	cppcheck --std=c99 --enable=warning,portability,performance --error-exitcode=1 -q -I. -DVIT_IMPLEMENTATION -D__GNUC__ \
 	    -U__CUDACC__ -UVIT_NO_STDIO -UVIT_NO_STB_IMAGE -D_OPENMP --suppress=missingIncludeSystem vit.h
-	for t in test_model test_errors test_preprocess test_act test_ops_cpu test_faults test_limits test_fashion_mnist; do \
+	for t in test_model test_errors test_preprocess test_images test_act test_ops_cpu test_faults test_limits test_fashion_mnist; do \
 	    clang -std=c99 -O1 -fopenmp $(WARN) -I. tests/$$t.c -o $(BUILD)/clang_$$t -lm || exit 1; done
 	@echo "lint: clang-tidy, cppcheck and clang -Werror clean"
 
