@@ -9,7 +9,8 @@ file: <file>.rgb (h, w, 3) uint8, Image.open(f).convert('RGB'); <file>.pad40.u8
 (3, 40, 40) timm's eval transform of that image (the `pad40` config of
 tests/data/preprocess: bicubic, crop_pct 1.2, zero padding) before
 ToTensor/Normalize; <file>.gray28.u8 (1, 28, 28) the `gray28` config's of
-convert('L'). Files vit.h refuses: `refuse <file> <vit status> <what PIL does>`.
+convert('L'). Files vit.h refuses: `refuse <file> <vit status> <what PIL does>`. WebP files
+(`hook <file> <w> <h>`, with <file>.pad40.u8) are checked by examples/webp_hook.c.
 Deterministic; the BMP, PNM, GIF and TGA variants PIL cannot write are
 written byte by byte here.
 """
@@ -236,6 +237,13 @@ for rle in (False, True):
 b = io.BytesIO(); pal_img.save(b, "TGA", rle=True); add("pal_rle.tga", b.getvalue())
 b = io.BytesIO(); Image.fromarray(RGB[..., 0]).save(b, "TGA"); d = bytearray(b.getvalue()); d[17] |= 0x10; add("gray_br.tga", d)
 
+# ---- WebP: vit.h does not decode it; examples/webp_hook.c does, through the decoder hook (`hook` lines)
+hooked = {}
+b = io.BytesIO(); Image.fromarray(RGB).save(b, "WEBP", lossless=True); hooked["lossless.webp"] = b.getvalue()
+rgba = np.dstack([RGB, rng.integers(0, 256, (H, W), dtype=np.uint8)])
+b = io.BytesIO(); Image.fromarray(rgba).save(b, "WEBP", lossless=True, exact=True); hooked["alpha_lossless.webp"] = b.getvalue()
+add("webp_without_hook.webp", hooked["lossless.webp"], "refuse IMAGE_DECODE decodes")
+
 # ---- the references
 def planar(a):
     return np.ascontiguousarray((a if a.ndim == 3 else a[:, :, None]).transpose(2, 0, 1))
@@ -266,6 +274,12 @@ for name, (data, expect) in sorted(files.items()):
     planar(np.asarray(geo40(rgb), dtype=np.uint8)).tofile(os.path.join(OUT, name + ".pad40.u8"))
     planar(np.asarray(geo28(l), dtype=np.uint8)).tofile(os.path.join(OUT, name + ".gray28.u8"))
     lines.append(f"ok {name} {rgb.size[0]} {rgb.size[1]} {im.mode}")
+for name, data in sorted(hooked.items()):
+    with open(os.path.join(OUT, name), "wb") as f:
+        f.write(data)
+    rgb = Image.open(io.BytesIO(data)).convert("RGB")
+    planar(np.asarray(geo40(rgb), dtype=np.uint8)).tofile(os.path.join(OUT, name + ".pad40.u8"))
+    lines.append(f"hook {name} {rgb.size[0]} {rgb.size[1]}")
 with open(os.path.join(OUT, "manifest.txt"), "w") as f:
     f.write("# made by tools/make_image_corpus.py (Pillow %s, timm %s)\n" % (Image.__version__ if hasattr(Image, "__version__") else __import__("PIL").__version__, timm.__version__))
     f.write("\n".join(lines) + "\n")
