@@ -3539,6 +3539,25 @@ static int vit__gif_first_frame(unsigned char *q, size_t size, vit__gif_frame *f
     return 1;
 }
 
+// A 4-component (CMYK) JPEG without Adobe's APP14 marker: PIL reads it as plain
+// CMYK, stb_image as YCbCr with the fourth channel ignored (up to 255 levels off).
+// Walks the segments up to the first SOS. 1 = such a JPEG.
+static int vit__jpeg_cmyk_without_adobe(const unsigned char *p, size_t size) {
+    size_t i = 2;
+    int adobe = 0, comps = 0;
+    if (size < 4 || p[0] != 0xFF || p[1] != 0xD8) return 0;
+    while (i + 4 <= size && p[i] == 0xFF) {
+        unsigned char mk = p[i + 1];
+        size_t len = (size_t)p[i + 2] << 8 | p[i + 3];
+        if (mk == 0xFF) { i++; continue; } // fill byte
+        if (mk == 0xDA || mk == 0xD9 || len < 2) break;
+        if (mk == 0xEE && len >= 7 && i + 9 <= size && !memcmp(p + i + 4, "Adobe", 5)) adobe = 1;
+        if (mk >= 0xC0 && mk <= 0xCF && mk != 0xC4 && mk != 0xC8 && mk != 0xCC && i + 10 <= size) comps = p[i + 9];
+        i += 2 + len;
+    }
+    return comps == 4 && !adobe;
+}
+
 // The magic numbers stb_image knows, for telling which decoder it used.
 static int vit__is_png(const unsigned char *p, size_t size) { return size >= 8 && !memcmp(p, "\x89PNG\r\n\x1a\n", 8); }
 static int vit__is_gif(const unsigned char *p, size_t size) { return size >= 6 && !memcmp(p, "GIF8", 4); }
@@ -3552,6 +3571,8 @@ static vit_status vit__decode_stb(vit_model *m, const unsigned char *data, size_
     *px = NULL;
     if (!vit__jpeg_tables_ok(data, size))
         return VIT__DECODE_FAIL(m, "cannot decode image: corrupt JPEG (Huffman table with more than 256 codes)");
+    if (vit__jpeg_cmyk_without_adobe(data, size))
+        return VIT__DECODE_FAIL(m, "cannot decode image: CMYK JPEG without an Adobe marker (stb_image reads it as YCbCr; use a decoder hook)");
     // check the dimensions before decoding: decompression bombs are refused unallocated
     vit__stbi_oom = 0;
     int info = stbi_info_from_memory(data, (int)size, w, h, &n);

@@ -10,7 +10,7 @@
 // PIL's Image.open(f).convert('RGB') (<file>.rgb) exactly, and vit_preprocess_file
 // must give timm's eval transform bit-exactly, for a 3-channel model (pad40:
 // bicubic, zero padding; <file>.pad40.u8) and a 1-channel one (gray28, from
-// convert('L'); <file>.gray28.u8). Every `refuse` file must fail with the status
+// convert('L'); <file>.gray28.u8); JPEG within 4 levels (README). Every `refuse` file must fail with the status
 // named there and a message. Also the decoder hook (vit_image_decoder): pass,
 // decode, fail with a message, a bad image, and free called once per image.
 #include "test_util.h"
@@ -132,6 +132,8 @@ int main(int argc, char **argv) {
             unsigned char *ref = read_all(p, &rn);
             int dw = 0, dh = 0, ch = 0, from_stb = 0, worst = -1;
             vit_status st = data && ref ? vit__decode_image(rgb, data, size, &px, &dw, &dh, &ch, &from_stb) : VIT_ERROR_IO;
+            // JPEG: stb_image and libjpeg-turbo differ by a few levels (README: 4 levels after the resize)
+            int tol = strstr(name, ".jpg") ? 4 : 0;
             if (st == VIT_OK && dw == w && dh == h && rn == (size_t)w * h * 3) {
                 worst = 0;
                 for (size_t i = 0; i < (size_t)w * h * 3; i++) {
@@ -141,10 +143,11 @@ int main(int argc, char **argv) {
             }
             if (px && from_stb) stbi_image_free(px);
             else if (px) free(px);
-            check(worst == 0, "decode", "%-30s %-5s %dx%d: %s", name, what, w, h, worst == 0 ? "= PIL convert('RGB')" : st != VIT_OK ? vit_last_error(rgb) : "differs");
+            check(worst >= 0 && worst <= tol, "decode", "%-30s %-5s %dx%d: max %d levels from PIL convert('RGB') %s", name, what, w, h, worst,
+                  st != VIT_OK ? vit_last_error(rgb) : worst > tol ? "differs" : tol ? "(JPEG: 4 allowed)" : "");
             vit_status s3, s1;
             double d3 = preprocess_diff(rgb, name, ".pad40.u8", &s3), d1 = preprocess_diff(gray, name, ".gray28.u8", &s1);
-            check(d3 < 0.01 && d1 < 0.01, "preprocess", "%-30s timm pad40 (3 ch) max %.3g levels, gray28 (L) max %.3g levels%s%s", name, d3, d1,
+            check(d3 <= tol + 0.01 && d1 <= tol + 0.01, "preprocess", "%-30s timm pad40 (3 ch) max %.3g levels, gray28 (L) max %.3g levels%s%s", name, d3, d1,
                   s3 != VIT_OK ? vit_last_error(rgb) : "", s1 != VIT_OK ? vit_last_error(gray) : "");
             free(file); free(data); free(ref);
             n_ok++;

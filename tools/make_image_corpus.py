@@ -237,6 +237,12 @@ for rle in (False, True):
 b = io.BytesIO(); pal_img.save(b, "TGA", rle=True); add("pal_rle.tga", b.getvalue())
 b = io.BytesIO(); Image.fromarray(RGB[..., 0]).save(b, "TGA"); d = bytearray(b.getvalue()); d[17] |= 0x10; add("gray_br.tga", d)
 
+# ---- JPEG: CMYK with Adobe's marker (PIL: inverted CMYK, as stb_image; within the JPEG tolerance), without it (refused)
+b = io.BytesIO(); Image.fromarray(np.dstack([RGB, RGB[..., :1]]), "CMYK").save(b, "JPEG", quality=95); d = b.getvalue()
+add("cmyk_adobe.jpg", d)
+i = d.index(b"\xff\xee")
+add("cmyk_no_adobe.jpg", d[:i] + d[i + 2 + int.from_bytes(d[i + 2:i + 4], "big"):], "refuse IMAGE_DECODE decodes")
+
 # ---- WebP: vit.h does not decode it; examples/webp_hook.c does, through the decoder hook (`hook` lines)
 hooked = {}
 b = io.BytesIO(); Image.fromarray(RGB).save(b, "WEBP", lossless=True); hooked["lossless.webp"] = b.getvalue()
