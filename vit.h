@@ -3422,6 +3422,9 @@ static vit_status vit__decode_bmp(vit_model *m, const unsigned char *p, size_t s
             if (e[0] != val || e[1] != val || e[2] != val) gray = 0;
         }
         if (gray) mode = colors <= 2 ? 1 : 8;
+        uint64_t got = size > pos ? size - pos : 0; // PIL's putpalette refuses more than 256 entries read
+        if (!mode && (got < pad * colors ? got : pad * colors) / pad > 256)
+            return VIT__DECODE_FAIL(m, "cannot decode image: BMP palette of %llu entries (PIL: invalid palette size)", (unsigned long long)colors);
     }
     int C = bits <= 8 && mode ? 1 : 3;
     vit_status st = vit__img_alloc(m, W, H, C, px);
@@ -3558,6 +3561,55 @@ static int vit__jpeg_cmyk_without_adobe(const unsigned char *p, size_t size) {
     return comps == 4 && !adobe;
 }
 
+// ---- TGA: stb_image decodes it; vit.h first checks it as PIL's TgaImagePlugin
+// does (refusing what PIL refuses: truncated pixel data, a run past the end,
+// odd depths) and hands
+// stb_image a copy where PIL reads differently: an 8-bit colormap is given
+// `first entry` zero entries before it and zeros up to 256 (PIL's palette:
+// an index past the map is black, stb_image takes entry 0 for it and skips
+// `first entry` bytes), and a colormap of a true-colour image is dropped (PIL
+// skips it, stb_image refuses the file). *copy stays NULL when none is needed.
+static vit_status vit__tga_prepare(vit_model *m, const unsigned char *p, size_t size, unsigned char **copy, size_t *copy_size) {
+    *copy = NULL;
+    if (size < 18) return VIT_OK; // stb_image says why
+    unsigned int idlen = p[0], cmtype = p[1], type = p[2], start = vit__img_le16(p + 3), len = vit__img_le16(p + 5), ebits = p[7];
+    unsigned int w = vit__img_le16(p + 12), h = vit__img_le16(p + 14), depth = p[16];
+    int indexed = (type & 7) == 1;
+    if (cmtype > 1 || (type != 1 && type != 2 && type != 3 && type != 9 && type != 10 && type != 11)) return VIT_OK;
+    if (w < 1 || h < 1 || (depth != 1 && depth != 8 && depth != 16 && depth != 24 && depth != 32) || (cmtype && ebits != 16 && ebits != 24 && ebits != 32))
+        return VIT__DECODE_FAIL(m, "cannot decode image: TGA with %ux%u pixels of %u bits (colormap entries of %u bits): PIL refuses it", w, h, depth, ebits);
+    if (indexed && depth != 8) return VIT__DECODE_FAIL(m, "cannot decode image: colormapped TGA with %u-bit indices", depth);
+    size_t eb = ebits / 8, pal = cmtype ? (size_t)len * eb : 0, pos = 18 + idlen + pal, bpp = (depth + 7) / 8, n = (size_t)w * h, count = 0;
+    if (pos > size) return VIT__DECODE_FAIL(m, "cannot decode image: TGA colormap truncated");
+    if (!(type & 8)) count = (size - pos) / bpp >= n ? n : 0;
+    else // run-length packets: a header byte, then one pixel (a run) or 1-128 pixels (literals)
+        for (size_t q = pos; count < n && q < size;) {
+            size_t k = (size_t)(p[q] & 127) + 1, need = p[q] & 128 ? bpp : k * bpp;
+            if (need > size - q - 1) break;
+            if (k > n - count) return VIT__DECODE_FAIL(m, "cannot decode image: TGA run past the image's end (PIL: buffer overrun)");
+            q += 1 + need;
+            count += k;
+        }
+    if (count < n) return VIT__DECODE_FAIL(m, "cannot decode image: TGA pixel data truncated");
+    int fix_map = indexed && cmtype && (start != 0 || start + len < 256), drop_map = !indexed && cmtype;
+    if (!fix_map && !drop_map) return VIT_OK;
+    size_t entries = drop_map ? 0 : (start + len < 256 ? 256 : (size_t)start + len);
+    *copy_size = 18 + idlen + entries * eb + (size - pos);
+    *copy = (unsigned char *)vit__malloc(&m->alloc, *copy_size);
+    if (!*copy) return vit__fail(m->error, VIT_ERROR_OUT_OF_MEMORY, "out of memory copying a %zu-byte TGA", size);
+    unsigned char *c = *copy;
+    memcpy(c, p, 18 + idlen);
+    c[1] = drop_map ? 0 : 1;
+    c[3] = c[4] = 0;
+    c[5] = (unsigned char)(entries & 255);
+    c[6] = (unsigned char)(entries >> 8);
+    if (drop_map) c[7] = 0;
+    memset(c + 18 + idlen, 0, entries * eb);
+    if (!drop_map) memcpy(c + 18 + idlen + (size_t)start * eb, p + 18 + idlen, pal);
+    memcpy(c + 18 + idlen + entries * eb, p + pos, size - pos);
+    return VIT_OK;
+}
+
 // The magic numbers stb_image knows, for telling which decoder it used.
 static int vit__is_png(const unsigned char *p, size_t size) { return size >= 8 && !memcmp(p, "\x89PNG\r\n\x1a\n", 8); }
 static int vit__is_gif(const unsigned char *p, size_t size) { return size >= 6 && !memcmp(p, "GIF8", 4); }
@@ -3618,10 +3670,17 @@ static vit_status vit__decode_stb(vit_model *m, const unsigned char *data, size_
                 for (int x = 0; x < *w; x++)
                     if (y < f.y || y >= f.y + f.h || x < f.x || x >= f.x + f.w) memcpy(*px + ((size_t)y * *w + x) * 3, f.fill, 3);
     } else {
-        *px = stbi_load_from_memory(data, (int)size, w, h, &n, want);
-        // stb_image reads TGA last: anything else it decodes has a magic number. PIL honours
-        // the right-to-left bit (0x10 of the descriptor), stb_image ignores it.
-        if (*px && !vit__is_png(data, size) && !vit__is_jpeg(data, size) && size >= 18 && (data[17] & 0x10))
+        unsigned char *copy = NULL;
+        size_t copy_size = 0;
+        int tga = !vit__is_png(data, size) && !vit__is_jpeg(data, size); // stb_image reads TGA last: the rest has a magic number
+        if (tga) {
+            vit_status st = vit__tga_prepare(m, data, size, &copy, &copy_size);
+            if (st != VIT_OK) return st;
+        }
+        *px = stbi_load_from_memory(copy ? copy : data, (int)(copy ? copy_size : size), w, h, &n, want);
+        vit__free(&m->alloc, copy);
+        // PIL honours the TGA's right-to-left bit (0x10 of the descriptor), stb_image ignores it
+        if (*px && tga && size >= 18 && (data[17] & 0x10))
             for (int y = 0; y < *h; y++) {
                 unsigned char *r = *px + (size_t)y * *w * want;
                 for (int a = 0, b = *w - 1; a < b; a++, b--)
