@@ -151,7 +151,9 @@
 
    RECENT REVISION HISTORY
       0.1.0 (2026-11-22) first release: safetensors loader, preprocessing, CPU and CUDA forward passes
-      (unreleased)       the ViT families (DeiT, DINOv2, CLIP, SigLIP), any resolution
+      (unreleased)       the ViT families (DeiT, DINOv2, CLIP, SigLIP), any resolution;
+                         images decoded as PIL does (own BMP and PNM decoders, GIF/TGA/16-bit
+                         fixes), vit_image_decoder hook (vit_preprocess_memory_with)
 */
 
 #ifndef VIT_H_INCLUDED
@@ -2774,6 +2776,8 @@ static VIT__THREAD_LOCAL int vit__stbi_oom;
 #define STBI_NO_HDR // formats the issue does not ask for: less hostile-input surface
 #define STBI_NO_PSD
 #define STBI_NO_PIC
+#define STBI_NO_BMP // vit.h decodes BMP and PNM itself (as PIL does; stb's PNM header parsing overflows an int)
+#define STBI_NO_PNM
 #define STBI_MAX_DIMENSIONS VIT_MAX_IMAGE_SIDE
 #define STBI_MALLOC(sz) vit__stbi_malloc(sz)
 #define STBI_FREE(p) VIT_FREE(p)
