@@ -2776,8 +2776,8 @@ static VIT__THREAD_LOCAL int vit__stbi_oom;
 #define STBI_NO_HDR // formats the issue does not ask for: less hostile-input surface
 #define STBI_NO_PSD
 #define STBI_NO_PIC
-#define STBI_NO_BMP // vit.h decodes BMP and PNM itself (as PIL does; stb's PNM header parsing overflows an int)
-#define STBI_NO_PNM
+// (BMP and PNM stay compiled for programs that call stbi_load themselves; vit.h decodes
+// both itself, as PIL does, and never hands stb_image a file starting with "BM" or "P1"-"P6")
 #define STBI_MAX_DIMENSIONS VIT_MAX_IMAGE_SIDE
 #define STBI_MALLOC(sz) vit__stbi_malloc(sz)
 #define STBI_FREE(p) VIT_FREE(p)
