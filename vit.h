@@ -3614,6 +3614,20 @@ static vit_status vit__tga_prepare(vit_model *m, const unsigned char *p, size_t 
     return VIT_OK;
 }
 
+// A PNG IDAT chunk whose length runs past the end of the data: stb_image 2.27 grows
+// its buffer to that length (up to 4 GB, from a 1 KB file) before it finds the
+// bytes missing, then fails. 1 = such a chunk before IEND.
+static int vit__png_idat_past_end(const unsigned char *p, size_t size) {
+    size_t i = 8;
+    while (i + 8 <= size) {
+        size_t len = (size_t)p[i] << 24 | (size_t)p[i + 1] << 16 | (size_t)p[i + 2] << 8 | p[i + 3];
+        if (!memcmp(p + i + 4, "IEND", 4)) return 0;
+        if (len > size - i - 8) return !memcmp(p + i + 4, "IDAT", 4);
+        i += 12 + len > size - i ? size - i : 12 + len;
+    }
+    return 0;
+}
+
 // The magic numbers stb_image knows, for telling which decoder it used.
 static int vit__is_png(const unsigned char *p, size_t size) { return size >= 8 && !memcmp(p, "\x89PNG\r\n\x1a\n", 8); }
 static int vit__is_gif(const unsigned char *p, size_t size) { return size >= 6 && !memcmp(p, "GIF8", 4); }
@@ -3627,6 +3641,8 @@ static vit_status vit__decode_stb(vit_model *m, const unsigned char *data, size_
     *px = NULL;
     if (!vit__jpeg_tables_ok(data, size))
         return VIT__DECODE_FAIL(m, "cannot decode image: corrupt JPEG (Huffman table with more than 256 codes)");
+    if (vit__is_png(data, size) && vit__png_idat_past_end(data, size))
+        return VIT__DECODE_FAIL(m, "cannot decode image: corrupt PNG (an IDAT chunk runs past the end of the data)");
     if (vit__jpeg_cmyk_without_adobe(data, size))
         return VIT__DECODE_FAIL(m, "cannot decode image: CMYK JPEG without an Adobe marker (stb_image reads it as YCbCr; use a decoder hook)");
     // check the dimensions before decoding: decompression bombs are refused unallocated

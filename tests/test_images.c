@@ -11,9 +11,16 @@
 // must give timm's eval transform bit-exactly, for a 3-channel model (pad40:
 // bicubic, zero padding; <file>.pad40.u8) and a 1-channel one (gray28, from
 // convert('L'); <file>.gray28.u8); JPEG within 4 levels (README). Every `refuse` file must fail with the status
-// named there and a message. Also the decoder hook (vit_image_decoder): pass,
+// named there and a message, allocating less than 1 MB on the way. Also the decoder hook (vit_image_decoder): pass,
 // decode, fail with a message, a bad image, and free called once per image.
 #include "test_util.h"
+static size_t g_largest_alloc; // largest single VIT_MALLOC request since the last reset
+static void *test_malloc(size_t size) {
+    if (size > g_largest_alloc) g_largest_alloc = size;
+    return malloc(size);
+}
+#define VIT_MALLOC(sz) test_malloc(sz)
+#define VIT_FREE(p) free(p)
 #define VIT_IMPLEMENTATION
 #include "../vit.h"
 
@@ -155,8 +162,10 @@ int main(int argc, char **argv) {
             float out[3 * 40 * 40];
             path(p, sizeof(p), name, "");
             vit_status want = !strcmp(what, "LIMIT") ? VIT_ERROR_LIMIT : VIT_ERROR_IMAGE_DECODE;
+            g_largest_alloc = 0;
             vit_status st = vit_preprocess_file(rgb, p, out);
-            check(st == want && strlen(vit_last_error(rgb)) > 0, "refused", "%-30s %s: %s", name, vit_status_string(st), vit_last_error(rgb));
+            check(st == want && strlen(vit_last_error(rgb)) > 0 && g_largest_alloc < (1 << 20), "refused", "%-30s %s (largest allocation %zu bytes): %s",
+                  name, vit_status_string(st), g_largest_alloc, vit_last_error(rgb));
             n_refused++;
         }
     }

@@ -49,6 +49,8 @@ add("rgb16.png", png(W, H, 2, 16, [r.astype(">u2").tobytes() for r in rng.intege
 add("la16.png", png(W, H, 4, 16, [r.astype(">u2").tobytes() for r in rng.integers(0, 65536, (H, W * 2)).astype(np.uint16)]))
 add("rgba16.png", png(W, H, 6, 16, [r.astype(">u2").tobytes() for r in rng.integers(0, 65536, (H, W * 4)).astype(np.uint16)]))
 add("gray2.png", png(W, H, 0, 2, [np.packbits(np.unpackbits(IDX[y:y + 1] % 4, axis=0)[-2:].T.reshape(-1)).tobytes() for y in range(H)]))
+d = bytearray(files["gray2.png"][0]); i = d.index(b"IDAT") - 4; d[i:i + 4] = (0x70000000).to_bytes(4, "big")
+add("idat_past_end.png", d, "refuse IMAGE_DECODE refuses")  # stb_image would first grow a buffer to 2 GB
 pal_img = Image.fromarray(IDX, "P")
 pal_img.putpalette([c for p in PAL16 for c in p])
 b = io.BytesIO(); pal_img.save(b, "PNG", transparency=3); add("pal_trns.png", b.getvalue())
