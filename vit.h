@@ -3546,12 +3546,15 @@ static int vit__gif_first_frame(unsigned char *q, size_t size, vit__gif_frame *f
     return 1;
 }
 
-// A 4-component (CMYK) JPEG without Adobe's APP14 marker: PIL reads it as plain
-// CMYK, stb_image as YCbCr with the fourth channel ignored (up to 255 levels off).
-// Walks the segments up to the first SOS. 1 = such a JPEG.
-static int vit__jpeg_cmyk_without_adobe(const unsigned char *p, size_t size) {
+// JPEGs stb_image decodes far from libjpeg-turbo (PIL), found by walking the
+// segments up to the first SOS. 1: 4 components (CMYK) without Adobe's APP14
+// marker: PIL reads plain CMYK, stb_image YCbCr with the fourth channel ignored
+// (up to 255 levels off). 2: chroma subsampled 2:1 across to 1 or 2 samples a
+// row (images up to 4 pixels wide): libjpeg-turbo then replicates the samples
+// instead of interpolating them as stb_image does (up to 45 levels off).
+static int vit__jpeg_unlike_pil(const unsigned char *p, size_t size) {
     size_t i = 2;
-    int adobe = 0, comps = 0;
+    int adobe = 0, comps = 0, narrow = 0;
     if (size < 4 || p[0] != 0xFF || p[1] != 0xD8) return 0;
     while (i + 4 <= size && p[i] == 0xFF) {
         unsigned char mk = p[i + 1];
@@ -3559,10 +3562,21 @@ static int vit__jpeg_cmyk_without_adobe(const unsigned char *p, size_t size) {
         if (mk == 0xFF) { i++; continue; } // fill byte
         if (mk == 0xDA || mk == 0xD9 || len < 2) break;
         if (mk == 0xEE && len >= 7 && i + 9 <= size && !memcmp(p + i + 4, "Adobe", 5)) adobe = 1;
-        if (mk >= 0xC0 && mk <= 0xCF && mk != 0xC4 && mk != 0xC8 && mk != 0xCC && i + 10 <= size) comps = p[i + 9];
+        if (mk >= 0xC0 && mk <= 0xCF && mk != 0xC4 && mk != 0xC8 && mk != 0xCC && i + 10 <= size) {
+            unsigned int w = (unsigned int)p[i + 7] << 8 | p[i + 8], hmax = 1;
+            comps = p[i + 9];
+            for (int k = 0; k < comps && i + 12 + 3 * (size_t)k <= size; k++) { // (id, HhVv, table) per component
+                unsigned int hk = p[i + 11 + 3 * k] >> 4;
+                if (hk > hmax) hmax = hk;
+            }
+            for (int k = 0; k < comps && i + 12 + 3 * (size_t)k <= size; k++) {
+                unsigned int hk = p[i + 11 + 3 * k] >> 4;
+                if (hk && hk * 2 == hmax && (w * hk + hmax - 1) / hmax <= 2) narrow = 1;
+            }
+        }
         i += 2 + len;
     }
-    return comps == 4 && !adobe;
+    return comps == 4 && !adobe ? 1 : narrow ? 2 : 0;
 }
 
 // ---- TGA: stb_image decodes it; vit.h first checks it as PIL's TgaImagePlugin
@@ -3643,8 +3657,11 @@ static vit_status vit__decode_stb(vit_model *m, const unsigned char *data, size_
         return VIT__DECODE_FAIL(m, "cannot decode image: corrupt JPEG (Huffman table with more than 256 codes)");
     if (vit__is_png(data, size) && vit__png_idat_past_end(data, size))
         return VIT__DECODE_FAIL(m, "cannot decode image: corrupt PNG (an IDAT chunk runs past the end of the data)");
-    if (vit__jpeg_cmyk_without_adobe(data, size))
+    int unlike = vit__jpeg_unlike_pil(data, size);
+    if (unlike == 1)
         return VIT__DECODE_FAIL(m, "cannot decode image: CMYK JPEG without an Adobe marker (stb_image reads it as YCbCr; use a decoder hook)");
+    if (unlike == 2)
+        return VIT__DECODE_FAIL(m, "cannot decode image: JPEG under 5 pixels wide with subsampled chroma (libjpeg-turbo replicates it, stb_image interpolates; use a decoder hook)");
     // check the dimensions before decoding: decompression bombs are refused unallocated
     vit__stbi_oom = 0;
     int info = stbi_info_from_memory(data, (int)size, w, h, &n);

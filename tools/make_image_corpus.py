@@ -245,6 +245,10 @@ add("cmyk_adobe.jpg", d)
 i = d.index(b"\xff\xee")
 add("cmyk_no_adobe.jpg", d[:i] + d[i + 2 + int.from_bytes(d[i + 2:i + 4], "big"):], "refuse IMAGE_DECODE decodes")
 
+# tiny 4:2:0 JPEGs: 4 px wide refused (libjpeg-turbo replicates 2-sample chroma rows), 5 px within tolerance
+for w, h, expect in ((4, 4, "refuse IMAGE_DECODE decodes"), (5, 3, "ok")):
+    b = io.BytesIO(); Image.fromarray(RGB[:h, :w]).save(b, "JPEG", quality=95); add(f"tiny_{w}x{h}_420.jpg", b.getvalue(), expect)
+
 # ---- WebP: vit.h does not decode it; examples/webp_hook.c does, through the decoder hook (`hook` lines)
 hooked = {}
 b = io.BytesIO(); Image.fromarray(RGB).save(b, "WEBP", lossless=True); hooked["lossless.webp"] = b.getvalue()
