@@ -67,7 +67,8 @@ def odd_images():
     for name in ["plain.pbm", "plain_max1000.pgm", "plain_max7.ppm", "raw.pbm", "max65535.pgm", "max300.ppm", "rle8.bmp",
                  "rle4.bmp", "rle8_bw.bmp", "os2_pal8.bmp", "rgb565_bitfields.bmp", "rgba32_v5.bmp", "pal1.bmp",
                  "pal8_out_of_range.bmp", "pal24_with_palette.bmp", "trans.gif", "subframe_trans.gif", "local_palette.gif",
-                 "gray_identity.gif", "rle_tr.tga", "pal_rle.tga", "gray16.png", "la16.png"]:
+                 "gray_identity.gif", "rle_tr.tga", "pal_rle.tga", "gray16.png", "la16.png", "cmyk_adobe.jpg", "cmyk_no_adobe.jpg",
+                 "tiny_4x4_420.jpg", "idat_past_end.png"]:
         with open(os.path.join(src, name), "rb") as f, open(os.path.join(dst, "odd_" + name.replace(".", "_")), "wb") as g:
             g.write(f.read())
     def bmp_header(w, h, bits, comp, colors=0, hs=40):
