@@ -47,6 +47,11 @@
         (without FMA hardware fmaf is a libm call, once per output element).
       - Deterministic: the same input gives bit-identical output for any thread
         count (every output element is summed by one thread in a fixed order).
+      - Images decode to the pixels of PIL's Image.open(f).convert('RGB'):
+        PNG, GIF, TGA through stb_image with PIL's rules added around it, BMP
+        and PNM (plain too) decoded by vit.h itself, JPEG within 4/255 (stb's
+        IDCT); what vit.h cannot reproduce is refused by name. Other formats
+        (WebP, TIFF...) go through a vit_image_decoder hook (examples/webp_hook.c).
       - Does NOT: train, run hybrid (CNN stem) ViTs, relative position bias
         (BEiT), rotary embeddings (EVA), RmsNorm or parallel blocks, or change
         the input size per call (one size per loaded model).
