@@ -47,11 +47,6 @@
         (without FMA hardware fmaf is a libm call, once per output element).
       - Deterministic: the same input gives bit-identical output for any thread
         count (every output element is summed by one thread in a fixed order).
-      - Images decode to the pixels of PIL's Image.open(f).convert('RGB'):
-        PNG, GIF, TGA through stb_image with PIL's rules added around it, BMP
-        and PNM (plain too) decoded by vit.h itself, JPEG within 4/255 (stb's
-        IDCT); what vit.h cannot reproduce is refused by name. Other formats
-        (WebP, TIFF...) go through a vit_image_decoder hook (examples/webp_hook.c).
       - Does NOT: train, run hybrid (CNN stem) ViTs, relative position bias
         (BEiT), rotary embeddings (EVA), RmsNorm or parallel blocks, or change
         the input size per call (one size per loaded model).
@@ -156,9 +151,7 @@
 
    RECENT REVISION HISTORY
       0.1.0 (2026-11-22) first release: safetensors loader, preprocessing, CPU and CUDA forward passes
-      (unreleased)       the ViT families (DeiT, DINOv2, CLIP, SigLIP), any resolution;
-                         images decoded as PIL does (own BMP and PNM decoders, GIF/TGA/16-bit
-                         fixes), vit_image_decoder hook (vit_preprocess_memory_with)
+      (unreleased)       the ViT families (DeiT, DINOv2, CLIP, SigLIP), any resolution
 */
 
 #ifndef VIT_H_INCLUDED
