@@ -123,11 +123,12 @@ test: test-cpu test-compile
 
 FMNIST_FILES = $(FMNIST)/t10k-images-idx3-ubyte $(FMNIST)/t10k-labels-idx1-ubyte
 
-test-cpu: deps $(BUILD)/test_static $(BUILD)/test_model $(BUILD)/test_errors $(BUILD)/test_preprocess $(BUILD)/test_images $(BUILD)/test_act $(BUILD)/test_ops_cpu $(BUILD)/test_faults $(BUILD)/test_limits $(BUILD)/test_fashion_mnist $(FMNIST_FILES) cpu
+test-cpu: deps $(BUILD)/test_static $(BUILD)/test_model $(BUILD)/test_errors $(BUILD)/test_preprocess $(BUILD)/test_images $(BUILD)/test_images_nostb $(BUILD)/test_act $(BUILD)/test_ops_cpu $(BUILD)/test_faults $(BUILD)/test_limits $(BUILD)/test_fashion_mnist $(FMNIST_FILES) cpu
 	$(BUILD)/test_model $(REF_CASES)
 	$(BUILD)/test_errors tests/data/ref/timm_token_odd_heads
 	$(BUILD)/test_preprocess tests/data/preprocess
 	$(BUILD)/test_images tests/data/images tests/data/preprocess
+	$(BUILD)/test_images_nostb tests/data/images tests/data/preprocess
 	$(BUILD)/test_act tests/data/act
 	$(BUILD)/test_ops_cpu
 	$(BUILD)/test_faults .
@@ -139,11 +140,12 @@ test-cpu: deps $(BUILD)/test_static $(BUILD)/test_model $(BUILD)/test_errors $(B
 	$(MAKE) --no-print-directory webp-example
 
 # the sanitizer run takes the Fashion-MNIST test on its first 300 images only
-test-asan: deps $(BUILD)/asan_test_model $(BUILD)/asan_test_errors $(BUILD)/asan_test_preprocess $(BUILD)/asan_test_images $(BUILD)/asan_test_act $(BUILD)/asan_test_ops_cpu $(BUILD)/asan_test_faults $(BUILD)/asan_test_limits $(BUILD)/asan_test_fashion_mnist $(FMNIST_FILES)
+test-asan: deps $(BUILD)/asan_test_model $(BUILD)/asan_test_errors $(BUILD)/asan_test_preprocess $(BUILD)/asan_test_images $(BUILD)/asan_test_images_nostb $(BUILD)/asan_test_act $(BUILD)/asan_test_ops_cpu $(BUILD)/asan_test_faults $(BUILD)/asan_test_limits $(BUILD)/asan_test_fashion_mnist $(FMNIST_FILES)
 	$(BUILD)/asan_test_model $(REF_CASES)
 	$(BUILD)/asan_test_errors tests/data/ref/timm_token_odd_heads
 	$(BUILD)/asan_test_preprocess tests/data/preprocess
 	$(BUILD)/asan_test_images tests/data/images tests/data/preprocess
+	$(BUILD)/asan_test_images_nostb tests/data/images tests/data/preprocess
 	$(BUILD)/asan_test_act tests/data/act
 	$(BUILD)/asan_test_ops_cpu
 	$(BUILD)/asan_test_faults .
@@ -211,7 +213,7 @@ lint: | $(BUILD) deps
 	clang-tidy --quiet $(BUILD)/lint.c -header-filter='.*vit\.h' -checks='$(TIDY_CHECKS)' -warnings-as-errors='*' -- -std=c99 -I. >/dev/null 2>&1
 	cppcheck --std=c99 --enable=warning,portability,performance --error-exitcode=1 -q -I. -DVIT_IMPLEMENTATION -D__GNUC__ \
 	    -U__CUDACC__ -UVIT_NO_STDIO -UVIT_NO_STB_IMAGE -D_OPENMP --suppress=missingIncludeSystem vit.h
-	for t in test_model test_errors test_preprocess test_images test_act test_ops_cpu test_faults test_limits test_fashion_mnist; do \
+	for t in test_model test_errors test_preprocess test_images test_images_nostb test_act test_ops_cpu test_faults test_limits test_fashion_mnist; do \
 	    clang -std=c99 -O1 -fopenmp $(WARN) -I. tests/$$t.c -o $(BUILD)/clang_$$t -lm || exit 1; done
 	@echo "lint: clang-tidy, cppcheck and clang -Werror clean"
 

@@ -387,6 +387,15 @@ typedef struct vit_image_decoder {
     void *user_data;
 } vit_image_decoder;
 
+// Like vit_preprocess_memory (below), trying decoder first (NULL or zeroed =
+// none); the same failures. With VIT_NO_STB_IMAGE these two still work: the
+// hook, then vit.h's own BMP and PNM decoders (other formats: refused).
+VITDEF vit_status vit_preprocess_memory_with(vit_model *m, const void *data, size_t size, const vit_image_decoder *decoder, float *out);
+#ifndef VIT_NO_STDIO
+// Like vit_preprocess_memory_with, from a file (VIT_ERROR_IO if unreadable).
+VITDEF vit_status vit_preprocess_file_with(vit_model *m, const char *path, const vit_image_decoder *decoder, float *out);
+#endif
+
 #ifndef VIT_NO_STB_IMAGE
 // Decodes an encoded image and preprocesses it into out (in_chans x H x W),
 // giving the pixels PIL's Image.open(f).convert('RGB') (or 'L') gives: PNG,
@@ -397,14 +406,9 @@ typedef struct vit_image_decoder {
 // reason), VIT_ERROR_LIMIT (too many pixels, checked before decoding) or
 // VIT_ERROR_OUT_OF_MEMORY (the decoder's too).
 VITDEF vit_status vit_preprocess_memory(vit_model *m, const void *data, size_t size, float *out);
-// Like vit_preprocess_memory, trying decoder first (NULL or zeroed = none);
-// the same failures.
-VITDEF vit_status vit_preprocess_memory_with(vit_model *m, const void *data, size_t size, const vit_image_decoder *decoder, float *out);
 #ifndef VIT_NO_STDIO
 // Like vit_preprocess_memory, from a file (VIT_ERROR_IO if unreadable).
 VITDEF vit_status vit_preprocess_file(vit_model *m, const char *path, float *out);
-// Like vit_preprocess_memory_with, from a file (VIT_ERROR_IO if unreadable).
-VITDEF vit_status vit_preprocess_file_with(vit_model *m, const char *path, const vit_image_decoder *decoder, float *out);
 // Classifies one image file: the k most probable classes (softmax of the
 // logits) into classes[0..k) and probs[0..k), most probable first. k is clamped
 // to the class count; probs may be NULL.
@@ -3181,6 +3185,8 @@ static size_t vit__png_without_empty_idat(const unsigned char *p, size_t size, u
     return dropped ? w + (size - i) : 0;
 }
 
+#endif // VIT_NO_STB_IMAGE
+
 // ---- vit.h's own decoders (PNM, BMP) and the fixes around stb_image (GIF, TGA,
 // 16-bit gray PNG). Each gives the pixels of PIL's Image.open(f).convert('RGB')
 // (gray images: 'L', which convert('RGB') replicates), read from Pillow 13's
@@ -3487,6 +3493,7 @@ static vit_status vit__decode_bmp(vit_model *m, const unsigned char *p, size_t s
     return VIT_OK;
 }
 
+#ifndef VIT_NO_STB_IMAGE
 // ---- GIF: stb_image draws the first frame's transparent index as black and
 // leaves the canvas around the frame black (or the background colour). Pillow
 // draws every index opaque, the transparent one in its palette colour, over a
@@ -3732,17 +3739,23 @@ static vit_status vit__decode_stb(vit_model *m, const unsigned char *data, size_
     return VIT_OK;
 }
 
+#endif // VIT_NO_STB_IMAGE
+
 // Decodes any image vit.h reads into 8-bit gray or RGB (*ch 1 or 3), packed;
 // *from_stb says whether to free with stbi_image_free or vit__free.
 static vit_status vit__decode_image(vit_model *m, const unsigned char *p, size_t size, unsigned char **px, int *w, int *h, int *ch, int *from_stb) {
     *from_stb = 0;
     if (size >= 2 && p[0] == 'P' && p[1] >= '1' && p[1] <= '6') return vit__decode_pnm(m, p, size, px, w, h, ch);
     if (size >= 2 && p[0] == 'B' && p[1] == 'M') return vit__decode_bmp(m, p, size, px, w, h, ch);
+#ifdef VIT_NO_STB_IMAGE
+    return VIT__DECODE_FAIL(m, "cannot decode image: built with VIT_NO_STB_IMAGE (BMP and PNM only; other formats need a decoder hook)");
+#else
     // formats a user's own stb_image may have on: refused before stb parses their headers
     if ((size >= 4 && !memcmp(p, "8BPS", 4)) || (size >= 2 && !memcmp(p, "#?", 2)) || (size >= 4 && !memcmp(p, "\x53\x80\xF6\x34", 4)))
         return VIT__DECODE_FAIL(m, "cannot decode image: PSD, HDR and PIC need a decoder hook (vit_preprocess_memory_with)");
     *from_stb = 1;
     return vit__decode_stb(m, p, size, px, w, h, ch);
+#endif
 }
 
 // The user's decoder first (vit_image_decoder): 1 = it decoded (the pixels
@@ -3776,8 +3789,11 @@ static vit_status vit__preprocess_encoded(vit_model *m, const void *data, size_t
     st = vit__decode_image(m, (const unsigned char *)data, size, &px, &w, &h, &ch, &from_stb);
     if (st != VIT_OK) return st;
     st = vit_preprocess_rgb8(m, px, w, h, 0, ch, out);
+#ifndef VIT_NO_STB_IMAGE
     if (from_stb) stbi_image_free(px);
-    else vit__free(&m->alloc, px);
+    else
+#endif
+        vit__free(&m->alloc, px);
     return st;
 }
 
@@ -3785,6 +3801,9 @@ VITDEF vit_status vit_preprocess_memory_with(vit_model *m, const void *data, siz
     if (!m) return VIT_ERROR_INVALID_ARGUMENT;
     if (!data || !out || size == 0 || size > INT_MAX)
         return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "vit_preprocess_memory: data and out must be non-NULL and 0 < size <= INT_MAX");
+#ifdef VIT_NO_STB_IMAGE
+    return vit__preprocess_encoded(m, data, size, decoder, out);
+#else
     size_t clean = vit__png_without_empty_idat((const unsigned char *)data, size, NULL);
     if (!clean) return vit__preprocess_encoded(m, data, size, decoder, out);
     unsigned char *copy = (unsigned char *)vit__malloc(&m->alloc, clean);
@@ -3793,11 +3812,14 @@ VITDEF vit_status vit_preprocess_memory_with(vit_model *m, const void *data, siz
     vit_status st = vit__preprocess_encoded(m, copy, clean, decoder, out);
     vit__free(&m->alloc, copy);
     return st;
+#endif
 }
 
+#ifndef VIT_NO_STB_IMAGE
 VITDEF vit_status vit_preprocess_memory(vit_model *m, const void *data, size_t size, float *out) {
     return vit_preprocess_memory_with(m, data, size, NULL, out);
 }
+#endif
 
 #ifndef VIT_NO_STDIO
 VITDEF vit_status vit_preprocess_file_with(vit_model *m, const char *path, const vit_image_decoder *decoder, float *out) {
@@ -3820,11 +3842,12 @@ VITDEF vit_status vit_preprocess_file_with(vit_model *m, const char *path, const
     return st;
 }
 
+#ifndef VIT_NO_STB_IMAGE
 VITDEF vit_status vit_preprocess_file(vit_model *m, const char *path, float *out) {
     return vit_preprocess_file_with(m, path, NULL, out);
 }
 #endif
-#endif // VIT_NO_STB_IMAGE
+#endif
 
 // >>forward -------------------------------------------------------------------
 // The fp32 CPU forward pass. Every op here is also the reference its CUDA
