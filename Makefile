@@ -17,6 +17,7 @@ CUDA_ARCH ?= -gencode=arch=compute_90a,code=sm_90a -gencode=arch=compute_80,code
              -gencode=arch=compute_80,code=compute_80
 NVCCFLAGS ?= -O3 -std=c++17 --threads 0 $(CUDA_ARCH) -Xcompiler -fopenmp,-Wall,-Wextra -Werror all-warnings
 HAVE_NVCC := $(shell command -v $(NVCC) >/dev/null 2>&1 && echo yes)
+HAVE_WEBP := $(shell [ -f /usr/include/webp/decode.h ] && echo yes)
 REF_CASES := $(sort $(wildcard tests/data/ref/*/))
 FMNIST_DEB := /usr/share/datasets/fashion-mnist
 FMNIST     := $(BUILD)/fashion-mnist
@@ -25,13 +26,27 @@ SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SHELL      := /bin/bash
 export OMP_WAIT_POLICY ?= passive  # the tests share 2 cores with the build; spinning threads starve it
 
-.PHONY: bench-cpu lint
+.PHONY: bench-cpu lint webp-example
 .PHONY: all cpu cuda test test-cpu test-asan test-tsan test-valgrind test-compile test-gpu bench bench-max-autotune demo clean deps fuzz fuzz-smoke
 
 all: cpu cuda
 
 cpu: deps $(BUILD)/vit-classify-cpu $(BUILD)/vit-similar $(BUILD)/minimal
 	@echo "built CPU targets with $(CC)"
+
+# examples/webp_hook.c: WebP through the decoder hook, with Debian's libwebp-dev (not a
+# dependency of vit.h: skipped without it); checked against PIL + timm on the corpus's WebPs
+$(BUILD)/webp_hook: examples/webp_hook.c vit.h | $(BUILD)
+	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS) -lwebp
+
+ifeq ($(HAVE_WEBP),yes)
+webp-example: $(BUILD)/webp_hook
+	@grep '^hook ' tests/data/images/manifest.txt | while read -r kind file w h; do \
+	    $(BUILD)/webp_hook tests/data/preprocess/pad40/model.safetensors tests/data/images/$$file tests/data/images/$$file.pad40.u8 || exit 1; done
+else
+webp-example:
+	@echo "libwebp-dev not found: examples/webp_hook.c skipped"
+endif
 
 # Debian packages the build and tests need, installed when missing
 deps:
@@ -108,10 +123,12 @@ test: test-cpu test-compile
 
 FMNIST_FILES = $(FMNIST)/t10k-images-idx3-ubyte $(FMNIST)/t10k-labels-idx1-ubyte
 
-test-cpu: deps $(BUILD)/test_static $(BUILD)/test_model $(BUILD)/test_errors $(BUILD)/test_preprocess $(BUILD)/test_act $(BUILD)/test_ops_cpu $(BUILD)/test_faults $(BUILD)/test_limits $(BUILD)/test_fashion_mnist $(FMNIST_FILES) cpu
+test-cpu: deps $(BUILD)/test_static $(BUILD)/test_model $(BUILD)/test_errors $(BUILD)/test_preprocess $(BUILD)/test_images $(BUILD)/test_images_nostb $(BUILD)/test_act $(BUILD)/test_ops_cpu $(BUILD)/test_faults $(BUILD)/test_limits $(BUILD)/test_fashion_mnist $(FMNIST_FILES) cpu
 	$(BUILD)/test_model $(REF_CASES)
 	$(BUILD)/test_errors tests/data/ref/timm_token_odd_heads
 	$(BUILD)/test_preprocess tests/data/preprocess
+	$(BUILD)/test_images tests/data/images tests/data/preprocess
+	$(BUILD)/test_images_nostb tests/data/images tests/data/preprocess
 	$(BUILD)/test_act tests/data/act
 	$(BUILD)/test_ops_cpu
 	$(BUILD)/test_faults .
@@ -120,12 +137,15 @@ test-cpu: deps $(BUILD)/test_static $(BUILD)/test_model $(BUILD)/test_errors $(B
 	$(BUILD)/test_static tests/data/ref/timm_token_odd_heads/model.safetensors
 	$(BUILD)/vit-classify-cpu --top 2 $(MODEL) examples/images/0000_ankle_boot.png | grep -q "Ankle boot"
 	bash tests/test_cli.sh $(BUILD)
+	$(MAKE) --no-print-directory webp-example
 
 # the sanitizer run takes the Fashion-MNIST test on its first 300 images only
-test-asan: deps $(BUILD)/asan_test_model $(BUILD)/asan_test_errors $(BUILD)/asan_test_preprocess $(BUILD)/asan_test_act $(BUILD)/asan_test_ops_cpu $(BUILD)/asan_test_faults $(BUILD)/asan_test_limits $(BUILD)/asan_test_fashion_mnist $(FMNIST_FILES)
+test-asan: deps $(BUILD)/asan_test_model $(BUILD)/asan_test_errors $(BUILD)/asan_test_preprocess $(BUILD)/asan_test_images $(BUILD)/asan_test_images_nostb $(BUILD)/asan_test_act $(BUILD)/asan_test_ops_cpu $(BUILD)/asan_test_faults $(BUILD)/asan_test_limits $(BUILD)/asan_test_fashion_mnist $(FMNIST_FILES)
 	$(BUILD)/asan_test_model $(REF_CASES)
 	$(BUILD)/asan_test_errors tests/data/ref/timm_token_odd_heads
 	$(BUILD)/asan_test_preprocess tests/data/preprocess
+	$(BUILD)/asan_test_images tests/data/images tests/data/preprocess
+	$(BUILD)/asan_test_images_nostb tests/data/images tests/data/preprocess
 	$(BUILD)/asan_test_act tests/data/act
 	$(BUILD)/asan_test_ops_cpu
 	$(BUILD)/asan_test_faults .
@@ -151,9 +171,10 @@ $(BUILD)/vg_%: tests/%.c vit.h tests/test_util.h | $(BUILD) deps
 	$(CC) -std=c99 -O1 -g $(WARN) -I. $< -o $@ $(LDLIBS)
 
 VALGRIND = valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
-test-valgrind: $(BUILD)/vg_test_model $(BUILD)/vg_test_preprocess $(BUILD)/vg_test_act $(BUILD)/vg_test_errors $(BUILD)/vg_test_fashion_mnist $(FMNIST_FILES)
+test-valgrind: $(BUILD)/vg_test_model $(BUILD)/vg_test_preprocess $(BUILD)/vg_test_images $(BUILD)/vg_test_act $(BUILD)/vg_test_errors $(BUILD)/vg_test_fashion_mnist $(FMNIST_FILES)
 	$(VALGRIND) $(BUILD)/vg_test_model $(REF_CASES)
 	$(VALGRIND) $(BUILD)/vg_test_preprocess tests/data/preprocess
+	$(VALGRIND) $(BUILD)/vg_test_images tests/data/images tests/data/preprocess
 	$(VALGRIND) $(BUILD)/vg_test_act tests/data/act
 	$(VALGRIND) $(BUILD)/vg_test_errors tests/data/ref/timm_token_odd_heads
 	$(VALGRIND) $(BUILD)/vg_test_fashion_mnist models/fashion_mnist $(FMNIST) 100
@@ -192,7 +213,7 @@ lint: | $(BUILD) deps
 	clang-tidy --quiet $(BUILD)/lint.c -header-filter='.*vit\.h' -checks='$(TIDY_CHECKS)' -warnings-as-errors='*' -- -std=c99 -I. >/dev/null 2>&1
 	cppcheck --std=c99 --enable=warning,portability,performance --error-exitcode=1 -q -I. -DVIT_IMPLEMENTATION -D__GNUC__ \
 	    -U__CUDACC__ -UVIT_NO_STDIO -UVIT_NO_STB_IMAGE -D_OPENMP --suppress=missingIncludeSystem vit.h
-	for t in test_model test_errors test_preprocess test_act test_ops_cpu test_faults test_limits test_fashion_mnist; do \
+	for t in test_model test_errors test_preprocess test_images test_images_nostb test_act test_ops_cpu test_faults test_limits test_fashion_mnist; do \
 	    clang -std=c99 -O1 -fopenmp $(WARN) -I. tests/$$t.c -o $(BUILD)/clang_$$t -lm || exit 1; done
 	@echo "lint: clang-tidy, cppcheck and clang -Werror clean"
 

@@ -362,11 +362,49 @@ VITDEF vit_options vit_query_defaults(const vit_options *opts);
 // VIT_ERROR_OUT_OF_MEMORY.
 VITDEF vit_status vit_preprocess_rgb8(vit_model *m, const unsigned char *pixels, int width, int height, int stride, int channels, float *out);
 
+// An image a vit_image_decoder made: 8-bit samples, interleaved, rows stride
+// bytes apart (0 = width * channels); channels 1 gray, 2 gray+alpha, 3 RGB,
+// 4 RGBA (alpha is dropped, as Image.convert('RGB') does). `owner` is for the
+// decoder: vit.h hands the struct back to vit_image_decoder.free unchanged.
+typedef struct vit_image {
+    const unsigned char *pixels; // first row
+    int width, height, channels, stride;
+    void *owner;                 // what free needs (often the pixels' own allocation)
+} vit_image;
+
+// A user decoder for formats vit.h does not decode itself (WebP, TIFF, HEIF...),
+// tried before vit.h's own decoders (see examples/webp_hook.c):
+//   decode: 1 = decoded into *img, 0 = not my format (vit.h decodes it), -1 = my
+//     format but broken (VIT_ERROR_IMAGE_DECODE, with the `message` the decoder
+//     wrote, at most VIT_IMAGE_MESSAGE_LEN bytes, or "decoder hook failed").
+//   free: called once for every image decode returned 1 for (may be NULL).
+// Zero-initialised = no hook. vit.h checks the image it is handed (size limits,
+// channels, stride) and never writes to its pixels.
+#define VIT_IMAGE_MESSAGE_LEN 128
+typedef struct vit_image_decoder {
+    int (*decode)(const void *data, size_t size, vit_image *img, char *message, void *user_data);
+    void (*free)(vit_image *img, void *user_data);
+    void *user_data;
+} vit_image_decoder;
+
+// Like vit_preprocess_memory (below), trying decoder first (NULL or zeroed =
+// none); the same failures. With VIT_NO_STB_IMAGE these two still work: the
+// hook, then vit.h's own BMP and PNM decoders (other formats: refused).
+VITDEF vit_status vit_preprocess_memory_with(vit_model *m, const void *data, size_t size, const vit_image_decoder *decoder, float *out);
+#ifndef VIT_NO_STDIO
+// Like vit_preprocess_memory_with, from a file (VIT_ERROR_IO if unreadable).
+VITDEF vit_status vit_preprocess_file_with(vit_model *m, const char *path, const vit_image_decoder *decoder, float *out);
+#endif
+
 #ifndef VIT_NO_STB_IMAGE
-// Decodes an encoded image (JPEG, PNG, BMP, TGA, GIF first frame, PNM, PSD, HDR
-// tone-mapped) and preprocesses it into out (in_chans x S x S). Fails with
-// VIT_ERROR_IMAGE_DECODE (undecodable), VIT_ERROR_LIMIT (too many pixels,
-// checked before decoding) or VIT_ERROR_OUT_OF_MEMORY (the decoder's too).
+// Decodes an encoded image and preprocesses it into out (in_chans x H x W),
+// giving the pixels PIL's Image.open(f).convert('RGB') (or 'L') gives: PNG,
+// JPEG (within 4/255, see README), GIF (first frame), BMP (all of PIL's BMP
+// variants: RLE4/RLE8, OS/2, bitfields), TGA, PNM (P1-P6, any maxval); other
+// formats (PSD, HDR, PIC, WebP, TIFF) need vit_preprocess_memory_with's hook.
+// Fails with VIT_ERROR_IMAGE_DECODE (undecodable or unsupported, with the
+// reason), VIT_ERROR_LIMIT (too many pixels, checked before decoding) or
+// VIT_ERROR_OUT_OF_MEMORY (the decoder's too).
 VITDEF vit_status vit_preprocess_memory(vit_model *m, const void *data, size_t size, float *out);
 #ifndef VIT_NO_STDIO
 // Like vit_preprocess_memory, from a file (VIT_ERROR_IO if unreadable).
@@ -2740,6 +2778,8 @@ static VIT__THREAD_LOCAL int vit__stbi_oom;
 #define STBI_NO_HDR // formats the issue does not ask for: less hostile-input surface
 #define STBI_NO_PSD
 #define STBI_NO_PIC
+// (BMP and PNM stay compiled for programs that call stbi_load themselves; vit.h decodes
+// both itself, as PIL does, and never hands stb_image a file starting with "BM" or "P1"-"P6")
 #define STBI_MAX_DIMENSIONS VIT_MAX_IMAGE_SIDE
 #define STBI_MALLOC(sz) vit__stbi_malloc(sz)
 #define STBI_FREE(p) VIT_FREE(p)
@@ -3145,53 +3185,644 @@ static size_t vit__png_without_empty_idat(const unsigned char *p, size_t size, u
     return dropped ? w + (size - i) : 0;
 }
 
-static vit_status vit__preprocess_encoded(vit_model *m, const void *data, size_t size, float *out);
+#endif // VIT_NO_STB_IMAGE
 
-VITDEF vit_status vit_preprocess_memory(vit_model *m, const void *data, size_t size, float *out) {
-    if (!m) return VIT_ERROR_INVALID_ARGUMENT;
-    if (!data || !out || size == 0 || size > INT_MAX)
-        return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "vit_preprocess_memory: data and out must be non-NULL and 0 < size <= INT_MAX");
-    size_t clean = vit__png_without_empty_idat((const unsigned char *)data, size, NULL);
-    if (!clean) return vit__preprocess_encoded(m, data, size, out);
-    unsigned char *copy = (unsigned char *)vit__malloc(&m->alloc, clean);
-    if (!copy) return vit__fail(m->error, VIT_ERROR_OUT_OF_MEMORY, "out of memory copying a %zu-byte PNG", size);
-    vit__png_without_empty_idat((const unsigned char *)data, size, copy);
-    vit_status st = vit__preprocess_encoded(m, copy, clean, out);
-    vit__free(&m->alloc, copy);
-    return st;
+// ---- vit.h's own decoders (PNM, BMP) and the fixes around stb_image (GIF, TGA,
+// 16-bit gray PNG). Each gives the pixels of PIL's Image.open(f).convert('RGB')
+// (gray images: 'L', which convert('RGB') replicates), read from Pillow 13's
+// PpmImagePlugin, BmpImagePlugin, GifImagePlugin and TgaImagePlugin; what PIL
+// refuses is refused. Decoded images are 1 (gray) or 3 (RGB) channels, packed.
+
+static uint32_t vit__img_le16(const unsigned char *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
+static uint32_t vit__img_le32(const unsigned char *p) { return vit__img_le16(p) | vit__img_le16(p + 2) << 16; }
+
+#define VIT__DECODE_FAIL(m, ...) vit__fail((m)->error, VIT_ERROR_IMAGE_DECODE, __VA_ARGS__)
+
+// w x h x ch bytes for a decoded image, sizes checked first (they come from a hostile header).
+static vit_status vit__img_alloc(vit_model *m, long long w, long long h, int ch, unsigned char **px) {
+    *px = NULL;
+    if (w < 1 || h < 1) return VIT__DECODE_FAIL(m, "cannot decode image: size %lldx%lld", w, h);
+    if (w > VIT_MAX_IMAGE_SIDE || h > VIT_MAX_IMAGE_SIDE || (double)w * (double)h > (double)VIT_MAX_IMAGE_PIXELS)
+        return vit__fail(m->error, VIT_ERROR_LIMIT, "image %lldx%lld exceeds VIT_MAX_IMAGE_SIDE (%d) or VIT_MAX_IMAGE_PIXELS (%lld)",
+                         w, h, VIT_MAX_IMAGE_SIDE, (long long)VIT_MAX_IMAGE_PIXELS);
+    *px = (unsigned char *)vit__malloc(&m->alloc, (size_t)w * (size_t)h * (size_t)ch);
+    return *px ? VIT_OK : vit__fail(m->error, VIT_ERROR_OUT_OF_MEMORY, "out of memory for a %lldx%lld image", w, h);
 }
 
-static vit_status vit__preprocess_encoded(vit_model *m, const void *data, size_t size, float *out) {
-    int w, h, n;
-    if (!vit__jpeg_tables_ok((const unsigned char *)data, size))
-        return vit__fail(m->error, VIT_ERROR_IMAGE_DECODE, "cannot decode image: corrupt JPEG (Huffman table with more than 256 codes)");
+// ---- PNM (P1-P6), as PpmImagePlugin: all of it here, so that stb_image never
+// parses a PNM header (its size arithmetic overflows a signed int on huge ones).
+static int vit__pnm_space(unsigned char c) { return c == ' ' || (c >= 9 && c <= 13); }
+
+// PIL's _read_token (and the plain decoder's tokens): whitespace separates, a
+// '#' comment runs to CR or LF (also inside a token, which then continues), at
+// most 10 characters. 0 unless a decimal number (Python's int(); its '_'
+// separators and a '-' are refused here, PIL refuses negative values too).
+static int vit__pnm_token(const unsigned char *p, size_t size, size_t *i, long long *v) {
+    unsigned char tok[10];
+    int n = 0;
+    while (*i < size) {
+        unsigned char c = p[(*i)++];
+        if (vit__pnm_space(c)) {
+            if (n) break;
+            continue;
+        }
+        if (c == '#') {
+            while (*i < size) {
+                c = p[(*i)++];
+                if (c == '\r' || c == '\n') break;
+            }
+            continue;
+        }
+        if (n == 10) return 0; // PIL: token too long
+        tok[n++] = c;
+    }
+    int k = n > 1 && tok[0] == '+';
+    if (n == 0) return 0;
+    long long x = 0;
+    for (; k < n; k++) {
+        if (tok[k] < '0' || tok[k] > '9') return 0;
+        x = x * 10 + (tok[k] - '0');
+    }
+    *v = x;
+    return 1;
+}
+
+static vit_status vit__decode_pnm(vit_model *m, const unsigned char *p, size_t size, unsigned char **px, int *w, int *h, int *ch) {
+    int kind = p[1] - '0';
+    size_t i = 2;
+    long long W = 0, H = 0, maxval = 1;
+    if (size > 2) {
+        if (!vit__pnm_space(p[2])) return VIT__DECODE_FAIL(m, "cannot decode image: not a PNM file (no whitespace after '%c%c')", p[0], p[1]);
+        i = 3;
+    }
+    if (!vit__pnm_token(p, size, &i, &W) || !vit__pnm_token(p, size, &i, &H))
+        return VIT__DECODE_FAIL(m, "cannot decode image: PNM header: missing or bad width/height");
+    if (kind != 1 && kind != 4 && (!vit__pnm_token(p, size, &i, &maxval) || maxval < 1 || maxval > 65535))
+        return VIT__DECODE_FAIL(m, "cannot decode image: PNM header: maxval must be 1..65535");
+    int bands = kind == 3 || kind == 6 ? 3 : 1;
+    vit_status st = vit__img_alloc(m, W, H, bands, px);
+    if (st != VIT_OK) return st;
+    unsigned char *o = *px;
+    size_t n = (size_t)W * (size_t)H * (size_t)bands, k = 0;
+    // PIL reads maxval > 255 gray as mode I scaled to 65535, which convert() clips at 255
+    double out_max = (kind == 2 || kind == 5) && maxval > 255 ? 65535.0 : 255.0;
+    if (kind == 4) { // raw bits, 1 = black, rows padded to bytes
+        size_t rb = ((size_t)W + 7) / 8;
+        if ((size - i) / rb < (size_t)H) st = VIT__DECODE_FAIL(m, "cannot decode image: PBM data truncated");
+        else
+            for (long long y = 0; y < H; y++)
+                for (long long x = 0; x < W; x++)
+                    o[k++] = (p[i + (size_t)y * rb + (size_t)x / 8] >> (7 - x % 8)) & 1 ? 0 : 255;
+    } else if (kind == 1) { // one character per pixel, whitespace optional; PIL checks every character it reads
+        while (i < size && st == VIT_OK) {
+            unsigned char c = p[i++];
+            if (vit__pnm_space(c)) continue;
+            if (c == '#') {
+                while (i < size && p[i] != '\r' && p[i] != '\n') i++;
+                i++;
+                continue;
+            }
+            if (c != '0' && c != '1') st = VIT__DECODE_FAIL(m, "cannot decode image: plain PBM: byte %u is not '0' or '1'", (unsigned)c);
+            else if (k < n) o[k++] = c == '0' ? 255 : 0;
+        }
+        if (st == VIT_OK && k < n) st = VIT__DECODE_FAIL(m, "cannot decode image: plain PBM: %zu of %zu pixels", k, n);
+    } else if (kind == 2 || kind == 3) { // decimal samples, round(v / maxval * out_max)
+        for (; k < n && st == VIT_OK; k++) {
+            long long v;
+            if (!vit__pnm_token(p, size, &i, &v) || v > maxval)
+                st = VIT__DECODE_FAIL(m, "cannot decode image: plain PNM: sample %zu is missing, not a number or above maxval %lld", k, maxval);
+            else {
+                double s = vit__round_half_even((double)v / (double)maxval * out_max);
+                o[k] = (unsigned char)(s > 255.0 ? 255.0 : s);
+            }
+        }
+    } else { // P5, P6: raw bytes (maxval 255, and 16-bit gray at 65535), else rescaled as PIL's PpmDecoder
+        size_t bytes = maxval < 256 ? 1 : 2;
+        if ((size - i) / bytes < n) st = VIT__DECODE_FAIL(m, "cannot decode image: PNM data truncated");
+        else
+            for (; k < n; k++) {
+                double v = bytes == 1 ? p[i + k] : (double)(p[i + 2 * k] << 8 | p[i + 2 * k + 1]);
+                if (maxval != 255 && !(maxval == 65535 && out_max > 255.0)) {
+                    v = vit__round_half_even(v / (double)maxval * out_max);
+                    if (v > out_max) v = out_max;
+                }
+                o[k] = (unsigned char)(v > 255.0 ? 255.0 : v);
+            }
+    }
+    if (st != VIT_OK) {
+        vit__free(&m->alloc, *px);
+        *px = NULL;
+        return st;
+    }
+    *w = (int)W; *h = (int)H; *ch = bands;
+    return VIT_OK;
+}
+
+// ---- BMP, as BmpImagePlugin (header sizes 12, 40, 52, 56, 64, 108, 124; 1/4/8-bit
+// palettes, RLE4/RLE8, 16/24/32-bit with PIL's bitfield layouts).
+
+// PIL's BmpRleDecoder: fills idx (W*H indices, rows in file order). 0 when the
+// data ends before the image is full (PIL: "not enough image data").
+static int vit__bmp_rle(const unsigned char *p, size_t size, size_t pos, int rle4, unsigned char *idx, size_t W, size_t total) {
+    size_t len = 0, x = 0;
+    while (len < total) {
+        if (pos + 2 > size) break;
+        unsigned int num = p[pos], byte = p[pos + 1];
+        pos += 2;
+        if (num) {
+            if (x + num > W) num = x < W ? (unsigned int)(W - x) : 0;
+            for (unsigned int k = 0; k < num && len < total; k++) // (PIL writes past the end and then stops)
+                idx[len++] = (unsigned char)(rle4 ? (k % 2 ? byte & 15 : byte >> 4) : byte);
+            x += num;
+        } else if (byte == 0) { // end of line
+            while (len % W) idx[len++] = 0;
+            x = 0;
+        } else if (byte == 1) { // end of bitmap
+            break;
+        } else if (byte == 2) { // delta: zeros
+            if (pos + 2 > size) break;
+            size_t skip = p[pos] + (size_t)p[pos + 1] * W;
+            pos += 2;
+            if (skip > total - len) skip = total - len;
+            memset(idx + len, 0, skip);
+            len += skip;
+            x = len % W;
+        } else { // absolute run of `byte` indices, padded to an even file offset
+            size_t count = total - len < byte ? total - len : byte;
+            size_t nbytes = rle4 ? (count + 1) / 2 : count, got = size - pos < nbytes ? size - pos : nbytes;
+            for (size_t k = 0; k < got; k++) {
+                if (rle4) {
+                    idx[len++] = p[pos + k] >> 4;
+                    if (k * 2 + 1 < count) idx[len++] = p[pos + k] & 15;
+                } else idx[len++] = p[pos + k];
+            }
+            pos += got;
+            if (got < nbytes || len == total) break;
+            x += byte;
+            if (pos % 2) pos++;
+        }
+    }
+    return len == total;
+}
+
+static vit_status vit__decode_bmp(vit_model *m, const unsigned char *p, size_t size, unsigned char **px, int *w, int *h, int *ch) {
+    *px = NULL;
+    if (size < 18) return VIT__DECODE_FAIL(m, "cannot decode image: BMP header truncated");
+    uint64_t off = vit__img_le32(p + 10), hs = vit__img_le32(p + 14);
+    if (hs != 12 && hs != 40 && hs != 52 && hs != 56 && hs != 64 && hs != 108 && hs != 124)
+        return VIT__DECODE_FAIL(m, "cannot decode image: unsupported BMP header type (%u)", (unsigned)hs);
+    if (size < 14 + hs) return VIT__DECODE_FAIL(m, "cannot decode image: BMP header truncated");
+    const unsigned char *hd = p + 18;
+    long long W, H;
+    unsigned int bits, comp = 0, pad = 3, topdown = 0;
+    uint64_t colors = 0, pos = 14 + hs;
+    uint32_t mask[4] = {0, 0, 0, 0};
+    if (hs == 12) { // OS/2 1.x: 16-bit sizes, 3-byte palette entries
+        W = vit__img_le16(hd); H = vit__img_le16(hd + 2); bits = vit__img_le16(hd + 6);
+    } else {
+        topdown = hd[7] == 0xFF; // PIL's test for a negative height
+        W = vit__img_le32(hd);
+        H = topdown ? 4294967296LL - vit__img_le32(hd + 4) : (long long)vit__img_le32(hd + 4);
+        bits = vit__img_le16(hd + 10); comp = vit__img_le32(hd + 12); colors = vit__img_le32(hd + 28); pad = 4;
+        if (comp == 3) {
+            if (hs - 4 >= 48)
+                for (int k = 0; k < (hs - 4 >= 52 ? 4 : 3); k++) mask[k] = vit__img_le32(hd + 36 + 4 * k);
+            else {
+                if (size - pos < 12) return VIT__DECODE_FAIL(m, "cannot decode image: BMP bitfields truncated");
+                for (int k = 0; k < 3; k++) mask[k] = vit__img_le32(p + pos + 4 * k);
+                pos += 12;
+            }
+        }
+    }
+    if (bits != 1 && bits != 4 && bits != 8 && bits != 16 && bits != 24 && bits != 32)
+        return VIT__DECODE_FAIL(m, "cannot decode image: unsupported BMP pixel depth (%u)", bits);
+    if (!colors) colors = (uint64_t)1 << bits;
+    if (off == 14 + hs && bits <= 8) off += pad * colors;
+    int rle = comp == 1 || comp == 2;
+    if (comp == 3) { // PIL's supported layouts only
+        static const uint32_t l32[8][4] = {{0xFF0000, 0xFF00, 0xFF, 0}, {0xFF000000u, 0xFF0000, 0xFF00, 0}, {0xFF000000u, 0xFF00, 0xFF, 0},
+                                           {0xFF000000u, 0xFF0000, 0xFF00, 0xFF}, {0xFF, 0xFF00, 0xFF0000, 0xFF000000u}, {0xFF0000, 0xFF00, 0xFF, 0xFF000000u},
+                                           {0xFF000000u, 0xFF00, 0xFF, 0xFF0000}, {0, 0, 0, 0}};
+        int ok = 0;
+        if (bits == 32)
+            for (int k = 0; k < 8; k++) ok |= !memcmp(mask, l32[k], sizeof(mask));
+        if (bits == 24) ok = mask[0] == 0xFF0000 && mask[1] == 0xFF00 && mask[2] == 0xFF;
+        if (bits == 16) ok = (mask[0] == 0xF800 && mask[1] == 0x7E0 && mask[2] == 0x1F) || (mask[0] == 0x7C00 && mask[1] == 0x3E0 && mask[2] == 0x1F);
+        if (!ok) return VIT__DECODE_FAIL(m, "cannot decode image: unsupported BMP bitfields layout");
+        if (bits == 32 && !mask[0] && !mask[1] && !mask[2]) { mask[0] = 0xFF0000; mask[1] = 0xFF00; mask[2] = 0xFF; } // PIL: BGRA
+    } else if (comp != 0 && !rle) return VIT__DECODE_FAIL(m, "cannot decode image: unsupported BMP compression (%u)", comp);
+    if (comp == 0 || (bits == 16 && comp != 3)) { // BGRX; 16-bit: BGR;15
+        mask[0] = bits == 16 ? 0x7C00 : 0xFF0000; mask[1] = bits == 16 ? 0x3E0 : 0xFF00; mask[2] = bits == 16 ? 0x1F : 0xFF;
+    }
+    if (rle && bits > 8) return VIT__DECODE_FAIL(m, "cannot decode image: BMP RLE with %u-bit pixels", bits);
+    // palette: "1" (2 entries black, white) and "L" (entry i = (i, i, i)) are PIL's gray shortcuts
+    unsigned char pal[256][3];
+    int mode = 0; // 0 palette, 1 PIL's "1", 8 PIL's "L"
+    memset(pal, 0, sizeof(pal));
+    if (bits <= 8) {
+        if (colors > 65536) return VIT__DECODE_FAIL(m, "cannot decode image: unsupported BMP palette size (%llu)", (unsigned long long)colors);
+        int gray = 1;
+        for (uint64_t k = 0; k < colors; k++) {
+            if (pos + k * pad + 3 > size) { gray = 0; break; } // PIL reads what is there: missing entries are black
+            const unsigned char *e = p + pos + k * pad;
+            unsigned int val = colors == 2 ? (k ? 255u : 0u) : (unsigned int)(k & 255);
+            if (k < 256) { pal[k][0] = e[2]; pal[k][1] = e[1]; pal[k][2] = e[0]; }
+            if (e[0] != val || e[1] != val || e[2] != val) gray = 0;
+        }
+        if (gray) mode = colors <= 2 ? 1 : 8;
+        uint64_t got = size > pos ? size - pos : 0; // PIL's putpalette refuses more than 256 entries read
+        if (!mode && (got < pad * colors ? got : pad * colors) / pad > 256)
+            return VIT__DECODE_FAIL(m, "cannot decode image: BMP palette of %llu entries (PIL: invalid palette size)", (unsigned long long)colors);
+    }
+    int C = bits <= 8 && mode ? 1 : 3;
+    vit_status st = vit__img_alloc(m, W, H, C, px);
+    if (st != VIT_OK) return st;
+    unsigned char *o = *px;
+    size_t Wz = (size_t)W, Hz = (size_t)H;
+    if (rle) {
+        unsigned char *idx = (unsigned char *)vit__malloc(&m->alloc, Wz * Hz);
+        if (!idx) st = vit__fail(m->error, VIT_ERROR_OUT_OF_MEMORY, "out of memory for a %lldx%lld image", W, H);
+        else if (off >= size || !vit__bmp_rle(p, size, (size_t)off, comp == 2, idx, Wz, Wz * Hz))
+            st = VIT__DECODE_FAIL(m, "cannot decode image: BMP RLE data ends before the image is full");
+        else
+            for (size_t y = 0; y < Hz; y++) {
+                const unsigned char *s = idx + (topdown ? y : Hz - 1 - y) * Wz;
+                for (size_t x = 0; x < Wz; x++) {
+                    unsigned int v = s[x];
+                    if (mode == 1) o[y * Wz + x] = v ? 255 : 0;
+                    else if (mode == 8) o[y * Wz + x] = (unsigned char)v;
+                    else memcpy(o + (y * Wz + x) * 3, pal[v], 3);
+                }
+            }
+        vit__free(&m->alloc, idx);
+    } else {
+        unsigned int ub = mode == 1 ? 1 : mode == 8 ? 8 : bits; // PIL's gray shortcuts unpack 1 or 8 bits whatever the depth
+        uint64_t stride = (((uint64_t)Wz * bits + 31) >> 3) & ~(uint64_t)3, rowbytes = ((uint64_t)Wz * ub + 7) / 8;
+        if (rowbytes > stride) st = VIT__DECODE_FAIL(m, "cannot decode image: BMP gray palette on %u-bit pixels (PIL misreads it)", bits);
+        else if (off > size || size - off < rowbytes || (size - off - rowbytes) / stride < Hz - 1)
+            st = VIT__DECODE_FAIL(m, "cannot decode image: BMP pixel data truncated");
+        else
+            for (size_t y = 0; y < Hz; y++) {
+                const unsigned char *s = p + off + (topdown ? y : Hz - 1 - y) * stride;
+                unsigned char *d = o + y * Wz * C;
+                for (size_t x = 0; x < Wz; x++) {
+                    if (ub < 8) { // 1 or 4 bits, most significant first
+                        unsigned int v = (s[x * ub / 8] >> (8 - ub - (x * ub) % 8)) & ((1u << ub) - 1);
+                        if (mode == 1) d[x] = v ? 255 : 0;
+                        else memcpy(d + x * 3, pal[v], 3);
+                    } else if (ub == 8) {
+                        if (mode) d[x] = s[x];
+                        else memcpy(d + x * 3, pal[s[x]], 3);
+                    } else {
+                        uint32_t v = ub == 16 ? vit__img_le16(s + x * 2) : ub == 24 ? vit__img_le16(s + x * 3) | (uint32_t)s[x * 3 + 2] << 16 : vit__img_le32(s + x * 4);
+                        for (int c = 0; c < 3; c++) {
+                            uint32_t mk = mask[c], q = v & mk, full = mk;
+                            while (!(full & 1)) { full >>= 1; q >>= 1; } // (masks are never 0 here)
+                            d[x * 3 + c] = (unsigned char)(full == 255 ? q : q * 255 / full); // PIL's BGR;15/16: v * 255 / 31 (63)
+                        }
+                    }
+                }
+            }
+    }
+    if (st != VIT_OK) {
+        vit__free(&m->alloc, *px);
+        *px = NULL;
+        return st;
+    }
+    *w = (int)W; *h = (int)H; *ch = C;
+    return VIT_OK;
+}
+
+#ifndef VIT_NO_STB_IMAGE
+// ---- GIF: stb_image draws the first frame's transparent index as black and
+// leaves the canvas around the frame black (or the background colour). Pillow
+// draws every index opaque, the transparent one in its palette colour, over a
+// canvas filled with the transparent index (index 0 without one); disposal
+// and the background colour play no part in the first frame. So: stb decodes
+// a copy without the transparency flags, and vit.h fills around the frame.
+typedef struct vit__gif_frame {
+    int x, y, w, h;       // the first frame's rectangle
+    unsigned char fill[3]; // PIL's colour around it
+} vit__gif_frame;
+
+// q: a copy of the GIF, whose transparency flags before the first frame are
+// cleared. Returns 1 with *f filled, 0 when the structure is not the expected
+// one (stb_image then reports the error), -1 when the frame runs past the screen.
+static int vit__gif_first_frame(unsigned char *q, size_t size, vit__gif_frame *f) {
+    size_t i = 13, gn = 0, n = 0;
+    const unsigned char *gpal = NULL, *pal;
+    int trans = -1;
+    if (size < 13 || memcmp(q, "GIF8", 4) != 0) return 0;
+    if (q[10] & 0x80) {
+        gn = (size_t)2 << (q[10] & 7);
+        gpal = q + 13;
+        i += 3 * gn;
+    }
+    for (;;) {
+        if (i + 2 > size) return 0;
+        if (q[i] == 0x21) { // extension: a graphic control block may set the transparent index
+            size_t j = i + 2;
+            if (q[i + 1] == 0xF9 && j + 4 < size && q[j] >= 4 && (q[j + 1] & 1)) {
+                trans = q[j + 4];
+                q[j + 1] &= 0xFE;
+            }
+            while (j < size && q[j]) j += (size_t)q[j] + 1;
+            i = j + 1;
+            continue;
+        }
+        if (q[i] != 0x2C || i + 10 > size) return 0;
+        f->x = (int)vit__img_le16(q + i + 1); f->y = (int)vit__img_le16(q + i + 3);
+        f->w = (int)vit__img_le16(q + i + 5); f->h = (int)vit__img_le16(q + i + 7);
+        if (f->x + f->w > (int)vit__img_le16(q + 6) || f->y + f->h > (int)vit__img_le16(q + 8)) return -1;
+        pal = gpal;
+        n = gn;
+        if (q[i + 9] & 0x80) {
+            n = (size_t)2 << (q[i + 9] & 7);
+            pal = q + i + 10;
+        }
+        if (pal && pal + 3 * n > q + size) return 0;
+        break;
+    }
+    // PIL keeps a palette whose entry k is (k, k, k) as mode L: the index is the gray value
+    int identity = 1;
+    for (size_t k = 0; pal && k < n; k++) identity &= pal[3 * k] == k && pal[3 * k + 1] == k && pal[3 * k + 2] == k;
+    size_t t = trans >= 0 ? (size_t)trans : 0;
+    for (int c = 0; c < 3; c++) f->fill[c] = (unsigned char)(!pal || identity ? t : t < n ? pal[3 * t + c] : 0);
+    return 1;
+}
+
+// JPEGs stb_image decodes far from libjpeg-turbo (PIL), found by walking the
+// segments up to the first SOS. 1: 4 components (CMYK) without Adobe's APP14
+// marker: PIL reads plain CMYK, stb_image YCbCr with the fourth channel ignored
+// (up to 255 levels off). 2: chroma subsampled 2:1 across to 1 or 2 samples a
+// row (images up to 4 pixels wide): libjpeg-turbo then replicates the samples
+// instead of interpolating them as stb_image does (up to 45 levels off).
+static int vit__jpeg_unlike_pil(const unsigned char *p, size_t size) {
+    size_t i = 2;
+    int adobe = 0, comps = 0, narrow = 0;
+    if (size < 4 || p[0] != 0xFF || p[1] != 0xD8) return 0;
+    while (i + 4 <= size && p[i] == 0xFF) {
+        unsigned char mk = p[i + 1];
+        size_t len = (size_t)p[i + 2] << 8 | p[i + 3];
+        if (mk == 0xFF) { i++; continue; } // fill byte
+        if (mk == 0xDA || mk == 0xD9 || len < 2) break;
+        if (mk == 0xEE && len >= 7 && i + 9 <= size && !memcmp(p + i + 4, "Adobe", 5)) adobe = 1;
+        if (mk >= 0xC0 && mk <= 0xCF && mk != 0xC4 && mk != 0xC8 && mk != 0xCC && i + 10 <= size) {
+            unsigned int w = (unsigned int)p[i + 7] << 8 | p[i + 8], hmax = 1;
+            comps = p[i + 9];
+            for (int k = 0; k < comps && i + 12 + 3 * (size_t)k <= size; k++) { // (id, HhVv, table) per component
+                unsigned int hk = p[i + 11 + 3 * k] >> 4;
+                if (hk > hmax) hmax = hk;
+            }
+            for (int k = 0; k < comps && i + 12 + 3 * (size_t)k <= size; k++) {
+                unsigned int hk = p[i + 11 + 3 * k] >> 4;
+                if (hk && hk * 2 == hmax && (w * hk + hmax - 1) / hmax <= 2) narrow = 1;
+            }
+        }
+        i += 2 + len;
+    }
+    return comps == 4 && !adobe ? 1 : narrow ? 2 : 0;
+}
+
+// ---- TGA: stb_image decodes it; vit.h first checks it as PIL's TgaImagePlugin
+// does (refusing what PIL refuses: truncated pixel data, a run past the end,
+// odd depths) and hands
+// stb_image a copy where PIL reads differently: an 8-bit colormap is given
+// `first entry` zero entries before it and zeros up to 256 (PIL's palette:
+// an index past the map is black, stb_image takes entry 0 for it and skips
+// `first entry` bytes), and a colormap of a true-colour image is dropped (PIL
+// skips it, stb_image refuses the file). *copy stays NULL when none is needed.
+static vit_status vit__tga_prepare(vit_model *m, const unsigned char *p, size_t size, unsigned char **copy, size_t *copy_size) {
+    *copy = NULL;
+    if (size < 18) return VIT_OK; // stb_image says why
+    unsigned int idlen = p[0], cmtype = p[1], type = p[2], start = vit__img_le16(p + 3), len = vit__img_le16(p + 5), ebits = p[7];
+    unsigned int w = vit__img_le16(p + 12), h = vit__img_le16(p + 14), depth = p[16];
+    int indexed = (type & 7) == 1;
+    if (cmtype > 1 || (type != 1 && type != 2 && type != 3 && type != 9 && type != 10 && type != 11)) return VIT_OK;
+    if (w < 1 || h < 1 || (depth != 1 && depth != 8 && depth != 16 && depth != 24 && depth != 32) || (cmtype && ebits != 16 && ebits != 24 && ebits != 32))
+        return VIT__DECODE_FAIL(m, "cannot decode image: TGA with %ux%u pixels of %u bits (colormap entries of %u bits): PIL refuses it", w, h, depth, ebits);
+    if (indexed && depth != 8) return VIT__DECODE_FAIL(m, "cannot decode image: colormapped TGA with %u-bit indices", depth);
+    size_t eb = ebits / 8, pal = cmtype ? (size_t)len * eb : 0, pos = 18 + idlen + pal, bpp = (depth + 7) / 8, n = (size_t)w * h, count = 0;
+    if (pos > size) return VIT__DECODE_FAIL(m, "cannot decode image: TGA colormap truncated");
+    if (!(type & 8)) count = (size - pos) / bpp >= n ? n : 0;
+    else // run-length packets: a header byte, then one pixel (a run) or 1-128 pixels (literals)
+        for (size_t q = pos; count < n && q < size;) {
+            size_t k = (size_t)(p[q] & 127) + 1, need = p[q] & 128 ? bpp : k * bpp;
+            if (need > size - q - 1) break;
+            if (k > n - count) return VIT__DECODE_FAIL(m, "cannot decode image: TGA run past the image's end (PIL: buffer overrun)");
+            q += 1 + need;
+            count += k;
+        }
+    if (count < n) return VIT__DECODE_FAIL(m, "cannot decode image: TGA pixel data truncated");
+    int fix_map = indexed && cmtype && (start != 0 || start + len < 256), drop_map = !indexed && cmtype;
+    if (!fix_map && !drop_map) return VIT_OK;
+    size_t entries = drop_map ? 0 : (start + len < 256 ? 256 : (size_t)start + len);
+    *copy_size = 18 + idlen + entries * eb + (size - pos);
+    *copy = (unsigned char *)vit__malloc(&m->alloc, *copy_size);
+    if (!*copy) return vit__fail(m->error, VIT_ERROR_OUT_OF_MEMORY, "out of memory copying a %zu-byte TGA", size);
+    unsigned char *c = *copy;
+    memcpy(c, p, 18 + idlen);
+    c[1] = drop_map ? 0 : 1;
+    c[3] = c[4] = 0;
+    c[5] = (unsigned char)(entries & 255);
+    c[6] = (unsigned char)(entries >> 8);
+    if (drop_map) c[7] = 0;
+    memset(c + 18 + idlen, 0, entries * eb);
+    if (!drop_map) memcpy(c + 18 + idlen + (size_t)start * eb, p + 18 + idlen, pal);
+    memcpy(c + 18 + idlen + entries * eb, p + pos, size - pos);
+    return VIT_OK;
+}
+
+// A PNG IDAT chunk whose length runs past the end of the data: stb_image 2.27 grows
+// its buffer to that length (up to 4 GB, from a 1 KB file) before it finds the
+// bytes missing, then fails. 1 = such a chunk before IEND.
+static int vit__png_idat_past_end(const unsigned char *p, size_t size) {
+    size_t i = 8;
+    while (i + 8 <= size) {
+        size_t len = (size_t)p[i] << 24 | (size_t)p[i + 1] << 16 | (size_t)p[i + 2] << 8 | p[i + 3];
+        if (!memcmp(p + i + 4, "IEND", 4)) return 0;
+        if (len > size - i - 8) return !memcmp(p + i + 4, "IDAT", 4);
+        i += 12 + len > size - i ? size - i : 12 + len;
+    }
+    return 0;
+}
+
+// The magic numbers stb_image knows, for telling which decoder it used.
+static int vit__is_png(const unsigned char *p, size_t size) { return size >= 8 && !memcmp(p, "\x89PNG\r\n\x1a\n", 8); }
+static int vit__is_gif(const unsigned char *p, size_t size) { return size >= 6 && !memcmp(p, "GIF8", 4); }
+static int vit__is_jpeg(const unsigned char *p, size_t size) { return size >= 2 && p[0] == 0xFF && (p[1] == 0xD8 || p[1] == 0xFF); }
+
+// Decodes with stb_image (PNG, JPEG, GIF, TGA) into *px (stbi_image_free), with
+// PIL's GIF first frame, TGA right-to-left origin and 16-bit gray (PIL's I;16:
+// values clipped at 255, not stb's v >> 8).
+static vit_status vit__decode_stb(vit_model *m, const unsigned char *data, size_t size, unsigned char **px, int *w, int *h, int *ch) {
+    int n;
+    *px = NULL;
+    if (!vit__jpeg_tables_ok(data, size))
+        return VIT__DECODE_FAIL(m, "cannot decode image: corrupt JPEG (Huffman table with more than 256 codes)");
+    if (vit__is_png(data, size) && vit__png_idat_past_end(data, size))
+        return VIT__DECODE_FAIL(m, "cannot decode image: corrupt PNG (an IDAT chunk runs past the end of the data)");
+    int unlike = vit__jpeg_unlike_pil(data, size);
+    if (unlike == 1)
+        return VIT__DECODE_FAIL(m, "cannot decode image: CMYK JPEG without an Adobe marker (stb_image reads it as YCbCr; use a decoder hook)");
+    if (unlike == 2)
+        return VIT__DECODE_FAIL(m, "cannot decode image: JPEG under 5 pixels wide with subsampled chroma (libjpeg-turbo replicates it, stb_image interpolates; use a decoder hook)");
     // check the dimensions before decoding: decompression bombs are refused unallocated
     vit__stbi_oom = 0;
-    int info = stbi_info_from_memory((const unsigned char *)data, (int)size, &w, &h, &n);
-    if (!info || w < 1 || h < 1) { // (stb_image 2.27 reports a PNM header cut after "P6" as 0 x 0)
+    int info = stbi_info_from_memory(data, (int)size, w, h, &n);
+    if (!info || *w < 1 || *h < 1) {
         double cw, chh; // stb refuses an oversized PNG/GIF/JPEG header as "unknown image type": say why
-        if (vit__claimed_size((const unsigned char *)data, size, &cw, &chh) &&
+        if (vit__claimed_size(data, size, &cw, &chh) &&
             (cw > VIT_MAX_IMAGE_SIDE || chh > VIT_MAX_IMAGE_SIDE || cw * chh > (double)VIT_MAX_IMAGE_PIXELS))
             return vit__fail(m->error, VIT_ERROR_LIMIT, "image %.0fx%.0f exceeds VIT_MAX_IMAGE_SIDE (%d) or VIT_MAX_IMAGE_PIXELS (%lld)",
                              cw, chh, VIT_MAX_IMAGE_SIDE, (long long)VIT_MAX_IMAGE_PIXELS);
         if (vit__stbi_oom) return vit__fail(m->error, VIT_ERROR_OUT_OF_MEMORY, "out of memory reading the image header");
-        return vit__fail(m->error, VIT_ERROR_IMAGE_DECODE, "cannot decode image: %s", info ? "no pixels" : vit__stbi_reason());
+        return VIT__DECODE_FAIL(m, "cannot decode image: %s", info ? "no pixels" : vit__stbi_reason());
     }
-    if (w > VIT_MAX_IMAGE_SIDE || h > VIT_MAX_IMAGE_SIDE || (double)w * h > (double)VIT_MAX_IMAGE_PIXELS)
+    if (*w > VIT_MAX_IMAGE_SIDE || *h > VIT_MAX_IMAGE_SIDE || (double)*w * *h > (double)VIT_MAX_IMAGE_PIXELS)
         return vit__fail(m->error, VIT_ERROR_LIMIT, "image %dx%d exceeds VIT_MAX_IMAGE_SIDE (%d) or VIT_MAX_IMAGE_PIXELS (%lld)",
-                         w, h, VIT_MAX_IMAGE_SIDE, (long long)VIT_MAX_IMAGE_PIXELS);
+                         *w, *h, VIT_MAX_IMAGE_SIDE, (long long)VIT_MAX_IMAGE_PIXELS);
     int want = n <= 2 ? 1 : 3; // gray stays gray (exact for 1-channel models), alpha dropped
     vit__stbi_oom = 0;
-    unsigned char *px = stbi_load_from_memory((const unsigned char *)data, (int)size, &w, &h, &n, want);
-    if (!px && vit__stbi_oom) return vit__fail(m->error, VIT_ERROR_OUT_OF_MEMORY, "out of memory decoding a %dx%d image", w, h);
-    if (!px) return vit__fail(m->error, VIT_ERROR_IMAGE_DECODE, "cannot decode image: %s", vit__stbi_reason());
-    vit_status st = vit_preprocess_rgb8(m, px, w, h, 0, want, out);
-    stbi_image_free(px);
+    if (vit__is_png(data, size) && size >= 26 && !memcmp(data + 12, "IHDR", 4) && data[24] == 16 && data[25] == 0) {
+        stbi_us *px16 = stbi_load_16_from_memory(data, (int)size, w, h, &n, 1);
+        if (px16) {
+            size_t np = (size_t)*w * (size_t)*h;
+            unsigned char *px8 = (unsigned char *)px16; // in place: byte k is written after sample k is read
+            for (size_t k = 0; k < np; k++) px8[k] = (unsigned char)(px16[k] > 255 ? 255 : px16[k]);
+            *px = px8;
+        }
+        want = 1;
+    } else if (vit__is_gif(data, size)) {
+        vit__gif_frame f;
+        memset(&f, 0, sizeof(f));
+        unsigned char *copy = (unsigned char *)vit__malloc(&m->alloc, size);
+        if (!copy) return vit__fail(m->error, VIT_ERROR_OUT_OF_MEMORY, "out of memory copying a %zu-byte GIF", size);
+        memcpy(copy, data, size);
+        int r = vit__gif_first_frame(copy, size, &f);
+        if (r < 0) {
+            vit__free(&m->alloc, copy);
+            return VIT__DECODE_FAIL(m, "cannot decode image: GIF's first frame runs past its screen (PIL enlarges the image, stb_image refuses it)");
+        }
+        want = 3;
+        *px = stbi_load_from_memory(copy, (int)size, w, h, &n, want);
+        vit__free(&m->alloc, copy);
+        if (*px && r == 1)
+            for (int y = 0; y < *h; y++)
+                for (int x = 0; x < *w; x++)
+                    if (y < f.y || y >= f.y + f.h || x < f.x || x >= f.x + f.w) memcpy(*px + ((size_t)y * *w + x) * 3, f.fill, 3);
+    } else {
+        unsigned char *copy = NULL;
+        size_t copy_size = 0;
+        int tga = !vit__is_png(data, size) && !vit__is_jpeg(data, size); // stb_image reads TGA last: the rest has a magic number
+        if (tga) {
+            vit_status st = vit__tga_prepare(m, data, size, &copy, &copy_size);
+            if (st != VIT_OK) return st;
+        }
+        *px = stbi_load_from_memory(copy ? copy : data, (int)(copy ? copy_size : size), w, h, &n, want);
+        vit__free(&m->alloc, copy);
+        // PIL honours the TGA's right-to-left bit (0x10 of the descriptor), stb_image ignores it
+        if (*px && tga && size >= 18 && (data[17] & 0x10))
+            for (int y = 0; y < *h; y++) {
+                unsigned char *r = *px + (size_t)y * *w * want;
+                for (int a = 0, b = *w - 1; a < b; a++, b--)
+                    for (int c = 0; c < want; c++) {
+                        unsigned char t = r[a * want + c];
+                        r[a * want + c] = r[b * want + c];
+                        r[b * want + c] = t;
+                    }
+            }
+    }
+    if (!*px && vit__stbi_oom) return vit__fail(m->error, VIT_ERROR_OUT_OF_MEMORY, "out of memory decoding a %dx%d image", *w, *h);
+    if (!*px) return VIT__DECODE_FAIL(m, "cannot decode image: %s", vit__stbi_reason());
+    *ch = want;
+    return VIT_OK;
+}
+
+#endif // VIT_NO_STB_IMAGE
+
+// Decodes any image vit.h reads into 8-bit gray or RGB (*ch 1 or 3), packed;
+// *from_stb says whether to free with stbi_image_free or vit__free.
+static vit_status vit__decode_image(vit_model *m, const unsigned char *p, size_t size, unsigned char **px, int *w, int *h, int *ch, int *from_stb) {
+    *from_stb = 0;
+    if (size >= 2 && p[0] == 'P' && p[1] >= '1' && p[1] <= '6') return vit__decode_pnm(m, p, size, px, w, h, ch);
+    if (size >= 2 && p[0] == 'B' && p[1] == 'M') return vit__decode_bmp(m, p, size, px, w, h, ch);
+#ifdef VIT_NO_STB_IMAGE
+    return VIT__DECODE_FAIL(m, "cannot decode image: built with VIT_NO_STB_IMAGE (BMP and PNM only; other formats need a decoder hook)");
+#else
+    // formats a user's own stb_image may have on: refused before stb parses their headers
+    if ((size >= 4 && !memcmp(p, "8BPS", 4)) || (size >= 2 && !memcmp(p, "#?", 2)) || (size >= 4 && !memcmp(p, "\x53\x80\xF6\x34", 4)))
+        return VIT__DECODE_FAIL(m, "cannot decode image: PSD, HDR and PIC need a decoder hook (vit_preprocess_memory_with)");
+    *from_stb = 1;
+    return vit__decode_stb(m, p, size, px, w, h, ch);
+#endif
+}
+
+// The user's decoder first (vit_image_decoder): 1 = it decoded (the pixels
+// preprocessed into out, or its failure in *st), 0 = not its format.
+static int vit__decode_hook(vit_model *m, const void *data, size_t size, const vit_image_decoder *d, float *out, vit_status *st) {
+    char msg[VIT_IMAGE_MESSAGE_LEN + 1];
+    vit_image img;
+    memset(&img, 0, sizeof(img));
+    memset(msg, 0, sizeof(msg));
+    int r = d->decode(data, size, &img, msg, d->user_data);
+    if (r == 0) return 0;
+    msg[VIT_IMAGE_MESSAGE_LEN] = 0;
+    if (r != 1) {
+        *st = VIT__DECODE_FAIL(m, "cannot decode image: decoder hook: %s", msg[0] ? msg : "decoder hook failed");
+        return 1;
+    }
+    if (!img.pixels || img.width < 1 || img.height < 1 || img.channels < 1 || img.channels > 4 ||
+        (img.stride != 0 && img.stride < img.width * img.channels))
+        *st = VIT__DECODE_FAIL(m, "cannot decode image: decoder hook returned a bad image (%dx%d, %d channels, stride %d)",
+                               img.width, img.height, img.channels, img.stride);
+    else *st = vit_preprocess_rgb8(m, img.pixels, img.width, img.height, img.stride, img.channels, out);
+    if (d->free) d->free(&img, d->user_data);
+    return 1;
+}
+
+static vit_status vit__preprocess_encoded(vit_model *m, const void *data, size_t size, const vit_image_decoder *d, float *out) {
+    unsigned char *px = NULL;
+    int w = 0, h = 0, ch = 0, from_stb = 0;
+    vit_status st;
+    if (d && d->decode && vit__decode_hook(m, data, size, d, out, &st)) return st;
+    st = vit__decode_image(m, (const unsigned char *)data, size, &px, &w, &h, &ch, &from_stb);
+    if (st != VIT_OK) return st;
+    st = vit_preprocess_rgb8(m, px, w, h, 0, ch, out);
+#ifndef VIT_NO_STB_IMAGE
+    if (from_stb) stbi_image_free(px);
+    else
+#endif
+        vit__free(&m->alloc, px);
     return st;
 }
 
+VITDEF vit_status vit_preprocess_memory_with(vit_model *m, const void *data, size_t size, const vit_image_decoder *decoder, float *out) {
+    if (!m) return VIT_ERROR_INVALID_ARGUMENT;
+    if (!data || !out || size == 0 || size > INT_MAX)
+        return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "vit_preprocess_memory: data and out must be non-NULL and 0 < size <= INT_MAX");
+#ifdef VIT_NO_STB_IMAGE
+    return vit__preprocess_encoded(m, data, size, decoder, out);
+#else
+    size_t clean = vit__png_without_empty_idat((const unsigned char *)data, size, NULL);
+    if (!clean) return vit__preprocess_encoded(m, data, size, decoder, out);
+    unsigned char *copy = (unsigned char *)vit__malloc(&m->alloc, clean);
+    if (!copy) return vit__fail(m->error, VIT_ERROR_OUT_OF_MEMORY, "out of memory copying a %zu-byte PNG", size);
+    vit__png_without_empty_idat((const unsigned char *)data, size, copy);
+    vit_status st = vit__preprocess_encoded(m, copy, clean, decoder, out);
+    vit__free(&m->alloc, copy);
+    return st;
+#endif
+}
+
+#ifndef VIT_NO_STB_IMAGE
+VITDEF vit_status vit_preprocess_memory(vit_model *m, const void *data, size_t size, float *out) {
+    return vit_preprocess_memory_with(m, data, size, NULL, out);
+}
+#endif
+
 #ifndef VIT_NO_STDIO
-VITDEF vit_status vit_preprocess_file(vit_model *m, const char *path, float *out) {
+VITDEF vit_status vit_preprocess_file_with(vit_model *m, const char *path, const vit_image_decoder *decoder, float *out) {
     if (!m) return VIT_ERROR_INVALID_ARGUMENT;
     if (!path || !out) return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "vit_preprocess_file: path and out must be non-NULL");
     char *data = NULL;
@@ -3200,7 +3831,7 @@ VITDEF vit_status vit_preprocess_file(vit_model *m, const char *path, float *out
     if (st != VIT_OK) return st;
     if (size == 0) st = vit__fail(m->error, VIT_ERROR_IMAGE_DECODE, "'%s' is empty", path);
     else {
-        st = vit_preprocess_memory(m, data, size, out);
+        st = vit_preprocess_memory_with(m, data, size, decoder, out);
         if (st != VIT_OK) {
             char detail[VIT__ERR_LEN];
             memcpy(detail, m->error, sizeof(detail));
@@ -3210,8 +3841,13 @@ VITDEF vit_status vit_preprocess_file(vit_model *m, const char *path, float *out
     vit__free(&m->alloc, data);
     return st;
 }
+
+#ifndef VIT_NO_STB_IMAGE
+VITDEF vit_status vit_preprocess_file(vit_model *m, const char *path, float *out) {
+    return vit_preprocess_file_with(m, path, NULL, out);
+}
 #endif
-#endif // VIT_NO_STB_IMAGE
+#endif
 
 // >>forward -------------------------------------------------------------------
 // The fp32 CPU forward pass. Every op here is also the reference its CUDA

@@ -55,6 +55,46 @@ def main():
         img.convert(mode).save(buf, format=fmt)
         with open(os.path.join(OUT, "corpus_preprocess", f"{fmt.lower()}_{mode.lower()}"), "wb") as f:
             f.write(buf.getvalue())
+    odd_images()
+
+
+def odd_images():
+    """Odd images (issue #21) for fuzz_preprocess: a few of tests/data/images (made by
+    tools/make_image_corpus.py) and hostile headers that stb_image's integer arithmetic
+    or vit.h's own decoders must survive."""
+    src = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "images")
+    dst = os.path.join(OUT, "corpus_preprocess")
+    for name in ["plain.pbm", "plain_max1000.pgm", "plain_max7.ppm", "raw.pbm", "max65535.pgm", "max300.ppm", "rle8.bmp",
+                 "rle4.bmp", "rle8_bw.bmp", "os2_pal8.bmp", "rgb565_bitfields.bmp", "rgba32_v5.bmp", "pal1.bmp",
+                 "pal8_out_of_range.bmp", "pal24_with_palette.bmp", "trans.gif", "subframe_trans.gif", "local_palette.gif",
+                 "gray_identity.gif", "rle_tr.tga", "pal_rle.tga", "gray16.png", "la16.png", "cmyk_adobe.jpg", "cmyk_no_adobe.jpg",
+                 "tiny_4x4_420.jpg", "idat_past_end.png"]:
+        with open(os.path.join(src, name), "rb") as f, open(os.path.join(dst, "odd_" + name.replace(".", "_")), "wb") as g:
+            g.write(f.read())
+    def bmp_header(w, h, bits, comp, colors=0, hs=40):
+        return b"BM" + struct.pack("<IHHI", 0, 0, 0, 14 + hs) + struct.pack("<IiiHHIIiiII", hs, w, h, 1, bits, comp, 0, 0, 0, colors, 0) + bytes(hs - 40)
+    hostile = {
+        "pnm_width_int_max": b"P6 2147483647 2 255\n" + bytes(64),  # stb_image 2.27: signed overflow in its size check
+        "pnm_height_huge": b"P5 3 4294967295 255\n" + bytes(64),
+        "pnm_token_11": b"P5 99999999999 1 255\n" + bytes(8),
+        "pnm_maxval_65536": b"P2 1 1 65536\n1\n",
+        "pnm_plain_comment_eof": b"P3 1 1 255\n1 2 #",
+        "bmp_width_2g": bmp_header(0x7FFFFFFF, 2, 24, 0) + bytes(64),
+        "bmp_topdown_min": bmp_header(4, -0x80000000, 8, 0) + bytes(64),
+        "bmp_colors_64k": bmp_header(2, 2, 8, 0, colors=65536) + bytes(64),
+        "bmp_rle8_delta_past_end": bmp_header(4, 4, 8, 1, colors=2) + bytes(8) + bytes([0, 2, 255, 255, 4, 1, 0, 1]),
+        "bmp_rle4_absolute_long": bmp_header(5, 1, 4, 2, colors=2) + bytes(8) + bytes([0, 255, 0x12, 0x34]),
+        "bmp_os2_huge": b"BM" + struct.pack("<IHHI", 0, 0, 0, 26) + struct.pack("<IHHHH", 12, 65535, 65535, 1, 24) + bytes(16),
+        "gif_frame_past_screen": b"GIF89a\x04\x00\x04\x00\x80\x00\x00" + bytes(6) + b"\x2c\x00\x00\x00\x00\xff\xff\xff\xff\x00\x02\x02\x44\x01\x00;",
+        "tga_huge": bytes([0, 0, 2]) + bytes(9) + struct.pack("<HHBB", 65535, 65535, 24, 0x30) + bytes(32),
+        "psd_huge": b"8BPS\x00\x01" + bytes(6) + struct.pack(">HIIHH", 3, 0x7FFFFFFF, 0x7FFFFFFF, 8, 3) + bytes(32),
+        "hook_image": bytes([100, 2, 7, 5, 1]) + bytes(range(200)),
+        "hook_fail": bytes([70]) + bytes(16),
+        "hook_pass_bmp": bytes([10]) + b"BM" + bytes(30),
+    }
+    for name, data in hostile.items():
+        with open(os.path.join(dst, "hostile_" + name), "wb") as f:
+            f.write(data)
 
 
 def families(seed):

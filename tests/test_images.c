@@ -1,0 +1,179 @@
+// test_images: odd images of the real world (issue #21) decoded as PIL does.
+//
+// usage: test_images IMAGES PREPROCESS   (IMAGES = tests/data/images, written by
+//                                         tools/make_image_corpus.py; PREPROCESS =
+//                                         tests/data/preprocess, for its models)
+//
+// For every `ok` file of IMAGES/manifest.txt (transparent and disposal GIFs,
+// 16-bit PNG/PGM, TGA with each origin and RLE, RLE4/RLE8 and OS/2 BMPs, plain
+// PNM, palette variants, out-of-range indices): vit.h's decoded pixels must equal
+// PIL's Image.open(f).convert('RGB') (<file>.rgb) exactly, and vit_preprocess_file
+// must give timm's eval transform bit-exactly, for a 3-channel model (pad40:
+// bicubic, zero padding; <file>.pad40.u8) and a 1-channel one (gray28, from
+// convert('L'); <file>.gray28.u8); JPEG within 4 levels (README). Every `refuse` file must fail with the status
+// named there and a message, allocating less than 1 MB on the way. Also the decoder hook (vit_image_decoder): pass,
+// decode, fail with a message, a bad image, and free called once per image.
+#include "test_util.h"
+static size_t g_largest_alloc; // largest single VIT_MALLOC request since the last reset
+static void *test_malloc(size_t size) {
+    if (size > g_largest_alloc) g_largest_alloc = size;
+    return malloc(size);
+}
+#define VIT_MALLOC(sz) test_malloc(sz)
+#define VIT_FREE(p) free(p)
+#define VIT_IMPLEMENTATION
+#include "../vit.h"
+
+static const char *g_dir;
+
+static void path(char *buf, size_t n, const char *name, const char *suffix) { fmt(buf, n, "%s/%s%s", g_dir, name, suffix); }
+
+// vit_preprocess_file against a u8 (C, H, W) reference: exact when every value is within 0.01 level.
+static double preprocess_diff(vit_model *m, const char *file, const char *ref_suffix, vit_status *st) {
+    const vit_config *c = vit_model_config(m);
+    size_t n = (size_t)c->in_chans * c->image_height * c->image_width, rn = 0;
+    float *out = (float *)malloc(n * sizeof(float));
+    char p[512];
+    path(p, sizeof(p), file, ref_suffix);
+    unsigned char *ref = read_all(p, &rn);
+    double worst = 1e9;
+    path(p, sizeof(p), file, "");
+    *st = vit_preprocess_file(m, p, out);
+    if (ref && rn == n && *st == VIT_OK) {
+        worst = 0;
+        for (size_t i = 0; i < n; i++) {
+            int k = (int)(i / ((size_t)c->image_height * c->image_width));
+            double want = (ref[i] / 255.0f - c->mean[k]) / c->std[k];
+            double d = fabs(out[i] - want) * c->std[k] * 255.0;
+            if (d > worst) worst = d;
+        }
+    }
+    free(out);
+    free(ref);
+    return worst;
+}
+
+typedef struct hook_state {
+    int mode;  // 0: not mine, 1: a 3x2 RGBA image, 2: fail with a message, 3: a bad image
+    int frees; // free calls
+    unsigned char px[2 * 16];
+} hook_state;
+
+static int test_decode(const void *data, size_t size, vit_image *img, char *message, void *user) {
+    hook_state *s = (hook_state *)user;
+    (void)data; (void)size;
+    if (s->mode == 0) return 0;
+    if (s->mode == 2) {
+        snprintf(message, VIT_IMAGE_MESSAGE_LEN, "not a real WebP");
+        return -1;
+    }
+    img->pixels = s->px;
+    img->width = 3;
+    img->height = 2;
+    img->channels = s->mode == 3 ? 5 : 4;
+    img->stride = 16; // padded rows
+    img->owner = s;
+    return 1;
+}
+
+static void test_free(vit_image *img, void *user) {
+    hook_state *s = (hook_state *)user;
+    if (img->owner == s) s->frees++;
+}
+
+static void test_hook(vit_model *m, const char *png) {
+    const vit_config *c = vit_model_config(m);
+    size_t n = (size_t)c->in_chans * c->image_height * c->image_width;
+    float *a = (float *)malloc(n * sizeof(float)), *b = (float *)malloc(n * sizeof(float));
+    hook_state s;
+    memset(&s, 0, sizeof(s));
+    for (int i = 0; i < 32; i++) s.px[i] = (unsigned char)(i * 37 + 11);
+    vit_image_decoder d;
+    memset(&d, 0, sizeof(d));
+    d.decode = test_decode;
+    d.free = test_free;
+    d.user_data = &s;
+    vit_status st1 = vit_preprocess_file(m, png, a), st2 = vit_preprocess_file_with(m, png, &d, b);
+    check(st1 == VIT_OK && st2 == VIT_OK && !memcmp(a, b, n * sizeof(float)) && s.frees == 0, "hook: 0 = not mine, vit.h decodes", "%d %d", st1, st2);
+    s.mode = 1;
+    st1 = vit_preprocess_rgb8(m, s.px, 3, 2, 16, 4, a);
+    st2 = vit_preprocess_memory_with(m, "RIFF", 4, &d, b);
+    check(st1 == VIT_OK && st2 == VIT_OK && !memcmp(a, b, n * sizeof(float)) && s.frees == 1, "hook: decoded image = vit_preprocess_rgb8, freed once", "frees %d", s.frees);
+    s.mode = 2;
+    st2 = vit_preprocess_memory_with(m, "RIFF", 4, &d, b);
+    check(st2 == VIT_ERROR_IMAGE_DECODE && strstr(vit_last_error(m), "not a real WebP") && s.frees == 1, "hook: -1 = VIT_ERROR_IMAGE_DECODE with its message", "%s", vit_last_error(m));
+    s.mode = 3;
+    st2 = vit_preprocess_memory_with(m, "RIFF", 4, &d, b);
+    check(st2 == VIT_ERROR_IMAGE_DECODE && s.frees == 2, "hook: a bad image is refused and still freed", "%s", vit_last_error(m));
+    st2 = vit_preprocess_memory_with(m, "RIFF", 4, NULL, b);
+    check(st2 == VIT_ERROR_IMAGE_DECODE, "no hook: WebP refused", "%s", vit_last_error(m));
+    free(a);
+    free(b);
+}
+
+int main(int argc, char **argv) {
+    if (argc < 3) {
+        fprintf(stderr, "usage: %s tests/data/images tests/data/preprocess\n", argv[0]);
+        return 2;
+    }
+    g_dir = argv[1];
+    char p[512], line[512];
+    vit_model *rgb = NULL, *gray = NULL;
+    fmt(p, sizeof(p), "%s/pad40/model.safetensors", argv[2]);
+    if (vit_load(p, NULL, &rgb) != VIT_OK) { fprintf(stderr, "%s: %s\n", p, vit_last_error(NULL)); return 1; }
+    fmt(p, sizeof(p), "%s/gray28/model.safetensors", argv[2]);
+    if (vit_load(p, NULL, &gray) != VIT_OK) { fprintf(stderr, "%s: %s\n", p, vit_last_error(NULL)); return 1; }
+    path(p, sizeof(p), "manifest.txt", "");
+    FILE *f = fopen(p, "r");
+    if (!f) { fprintf(stderr, "cannot open %s\n", p); return 1; }
+    int n_ok = 0, n_refused = 0;
+    while (fgets(line, sizeof(line), f)) {
+        char kind[16], name[256], what[64];
+        int w = 0, h = 0;
+        if (line[0] == '#' || sscanf(line, "%15s %255s", kind, name) != 2) continue;
+        if (!strcmp(kind, "ok") && sscanf(line, "%*s %*s %d %d %63s", &w, &h, what) == 3) {
+            size_t size = 0, rn = 0;
+            path(p, sizeof(p), name, "");
+            unsigned char *file = read_all(p, &size), *data = file ? exact_copy(file, size) : NULL, *px = NULL;
+            path(p, sizeof(p), name, ".rgb");
+            unsigned char *ref = read_all(p, &rn);
+            int dw = 0, dh = 0, ch = 0, from_stb = 0, worst = -1;
+            vit_status st = data && ref ? vit__decode_image(rgb, data, size, &px, &dw, &dh, &ch, &from_stb) : VIT_ERROR_IO;
+            // JPEG: stb_image and libjpeg-turbo differ by a few levels (README: 4 levels after the resize)
+            int tol = strstr(name, ".jpg") ? 4 : 0;
+            if (st == VIT_OK && dw == w && dh == h && rn == (size_t)w * h * 3) {
+                worst = 0;
+                for (size_t i = 0; i < (size_t)w * h * 3; i++) {
+                    int d = abs(px[ch == 1 ? i / 3 : i] - ref[i]);
+                    if (d > worst) worst = d;
+                }
+            }
+            if (px && from_stb) stbi_image_free(px);
+            else if (px) free(px);
+            check(worst >= 0 && worst <= tol, "decode", "%-30s %-5s %dx%d: max %d levels from PIL convert('RGB') %s", name, what, w, h, worst,
+                  st != VIT_OK ? vit_last_error(rgb) : worst > tol ? "differs" : tol ? "(JPEG: 4 allowed)" : "");
+            vit_status s3, s1;
+            double d3 = preprocess_diff(rgb, name, ".pad40.u8", &s3), d1 = preprocess_diff(gray, name, ".gray28.u8", &s1);
+            check(d3 <= tol + 0.01 && d1 <= tol + 0.01, "preprocess", "%-30s timm pad40 (3 ch) max %.3g levels, gray28 (L) max %.3g levels%s%s", name, d3, d1,
+                  s3 != VIT_OK ? vit_last_error(rgb) : "", s1 != VIT_OK ? vit_last_error(gray) : "");
+            free(file); free(data); free(ref);
+            n_ok++;
+        } else if (!strcmp(kind, "refuse") && sscanf(line, "%*s %*s %63s", what) == 1) {
+            float out[3 * 40 * 40];
+            path(p, sizeof(p), name, "");
+            vit_status want = !strcmp(what, "LIMIT") ? VIT_ERROR_LIMIT : VIT_ERROR_IMAGE_DECODE;
+            g_largest_alloc = 0;
+            vit_status st = vit_preprocess_file(rgb, p, out);
+            check(st == want && strlen(vit_last_error(rgb)) > 0 && g_largest_alloc < (1 << 20), "refused", "%-30s %s (largest allocation %zu bytes): %s",
+                  name, vit_status_string(st), g_largest_alloc, vit_last_error(rgb));
+            n_refused++;
+        }
+    }
+    fclose(f);
+    check(n_ok >= 60 && n_refused >= 10, "manifest", "%d decoded, %d refused", n_ok, n_refused);
+    path(p, sizeof(p), "pal_trns.png", "");
+    test_hook(rgb, p);
+    vit_free(rgb);
+    vit_free(gray);
+    return check_summary();
+}
