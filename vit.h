@@ -362,6 +362,25 @@ VITDEF vit_options vit_query_defaults(const vit_options *opts);
 // VIT_ERROR_OUT_OF_MEMORY.
 VITDEF vit_status vit_preprocess_rgb8(vit_model *m, const unsigned char *pixels, int width, int height, int stride, int channels, float *out);
 
+// 8-bit frames straight to outputs: n frames of width x height, 1-4 channels as
+// vit_preprocess_rgb8 takes them, rows stride bytes apart (0 = packed), the
+// frames one after another (frame i at frames + i * height * stride). Each
+// goes through the model's eval transform (vit_preprocess_rgb8) and the
+// forward pass: logits (vit_forward_rgb8) or features (vit_embed_rgb8), the
+// same bits as vit_preprocess_rgb8 + vit_forward. On a CUDA model the
+// transform runs on the GPU, and host frames are copied in through pinned
+// buffers in chunks that overlap the previous chunk's compute (frames may
+// also be device memory; outputs are host memory). On the CPU: the CPU path.
+VITDEF vit_status vit_forward_rgb8(vit_model *m, const unsigned char *frames, int n, int width, int height, int stride, int channels, float *logits);
+VITDEF vit_status vit_embed_rgb8(vit_model *m, const unsigned char *frames, int n, int width, int height, int stride, int channels, float *features);
+// The same on the GPU from device frames to device outputs, queued on the
+// caller's stream (as vit_forward_async). A new frame size costs one
+// synchronous upload of its resampling taps (and may grow a device buffer).
+VITDEF vit_status vit_forward_rgb8_async(vit_model *m, const unsigned char *device_frames, int n, int width, int height, int stride, int channels,
+                                         float *device_logits, void *cuda_stream);
+VITDEF vit_status vit_embed_rgb8_async(vit_model *m, const unsigned char *device_frames, int n, int width, int height, int stride, int channels,
+                                       float *device_features, void *cuda_stream);
+
 // An image a vit_image_decoder made: 8-bit samples, interleaved, rows stride
 // bytes apart (0 = width * channels); channels 1 gray, 2 gray+alpha, 3 RGB,
 // 4 RGBA (alpha is dropped, as Image.convert('RGB') does). `owner` is for the
@@ -509,6 +528,12 @@ VITDEF void vit_softmax(float *values, int n);
 #endif
 
 // >>util ----------------------------------------------------------------------
+
+#if defined(__CUDACC__)
+#define VIT__HD __host__ __device__ // math shared by the CPU and the kernels: epilogues, the resampler's taps
+#else
+#define VIT__HD
+#endif
 
 #ifdef VIT__CUDA
 typedef struct vit__cuda_state vit__cuda_state;
@@ -2874,79 +2899,108 @@ static int vit__resample_coeffs(const vit_allocator *a, int in_size, int out_siz
     return ksize;
 }
 
-static unsigned char vit__clip8(int64_t v) {
+static VIT__HD unsigned char vit__clip8(int64_t v) {
     if (v >= ((int64_t)256 << VIT__PRECISION_BITS)) return 255;
     if (v <= 0) return 0;
     return (unsigned char)(v >> VIT__PRECISION_BITS);
+}
+
+// How PIL resizes sw x sh to dw x dh: nearest neighbour's source indices, or
+// the convolution passes' taps and their order. The CPU resize and the GPU
+// preprocessing (vit_kernels.cuh) both run from one plan, so they agree to the bit.
+typedef struct vit__resize_plan {
+    int sw, sh, dw, dh;
+    int nearest;          // 1: out(x, y) = in(nx[x], ny[y])
+    int *nx, *ny;         // nearest: (dw), (dh) source column / row
+    int *hb, *vb;         // (dw, 2), (dh, 2): first source index and tap count
+    int32_t *hk, *vk;     // (dw, hks), (dh, vks) fixed-point taps
+    int hks, vks;
+    int vfirst;           // 1: the vertical pass runs first
+    int y_first, y_last;  // horizontal first: the source rows the vertical pass reads
+} vit__resize_plan;
+
+static void vit__resize_plan_free(const vit_allocator *a, vit__resize_plan *p) {
+    vit__free(a, p->nx); vit__free(a, p->ny); vit__free(a, p->hb); vit__free(a, p->hk); vit__free(a, p->vb); vit__free(a, p->vk);
+    p->nx = p->ny = p->hb = p->vb = NULL;
+    p->hk = p->vk = NULL;
+}
+
+// VIT_ERROR_OUT_OF_MEMORY (p then holds nothing) or VIT_OK.
+static vit_status vit__resize_plan_make(const vit_allocator *a, int sw, int sh, int dw, int dh, vit_interp interp, vit__resize_plan *p) {
+    memset(p, 0, sizeof(*p));
+    p->sw = sw; p->sh = sh; p->dw = dw; p->dh = dh;
+    if (interp == VIT_INTERP_NEAREST) {
+        // PIL's ImagingScaleAffine (Geometry.c): the source position starts half a
+        // step in and is accumulated in double, step by step; (int)((x + 0.5) * step)
+        // picks a different pixel for about one size pair in five.
+        p->nearest = 1;
+        p->nx = (int *)vit__malloc(a, (size_t)dw * sizeof(int));
+        p->ny = (int *)vit__malloc(a, (size_t)dh * sizeof(int));
+        if (!p->nx || !p->ny) { vit__resize_plan_free(a, p); return VIT_ERROR_OUT_OF_MEMORY; }
+        for (int k = 0; k < 2; k++) {
+            int s = k ? sh : sw, d = k ? dh : dw, *idx = k ? p->ny : p->nx;
+            double step = (double)s / d, o = step * 0.5;
+            for (int i = 0; i < d; i++, o += step) idx[i] = (int)o < s - 1 ? (int)o : s - 1; // (the clamp is never reached)
+        }
+        return VIT_OK;
+    }
+    p->hks = vit__resample_coeffs(a, sw, dw, interp, &p->hb, &p->hk);
+    p->vks = p->hks ? vit__resample_coeffs(a, sh, dh, interp, &p->vb, &p->vk) : 0;
+    if (!p->vks) { vit__resize_plan_free(a, p); return VIT_ERROR_OUT_OF_MEMORY; }
+    // Pillow >= 13 runs the vertical pass first when the height shrinks by more
+    // than twice as many pixels as the width (ImagingResampleInner); the order
+    // changes the rounding to 8 bits between the passes. (Pillow <= 12.1 always
+    // went horizontal first; 12.2-12.3 went vertical first only for h > 100 w.)
+    p->vfirst = sh - dh > 0 && sh - dh > (sw - dw) * 2;
+    p->y_first = p->vfirst ? 0 : p->vb[0];
+    p->y_last = p->vb[(dh - 1) * 2] + p->vb[(dh - 1) * 2 + 1];
+    return VIT_OK;
+}
+
+// One output sample of a convolution pass: taps k over n inputs `step` bytes apart.
+static VIT__HD unsigned char vit__resample_tap(const unsigned char *in, size_t step, const int32_t *k, int n) {
+    int64_t acc = (int64_t)1 << (VIT__PRECISION_BITS - 1);
+    for (int i = 0; i < n; i++) acc += (int64_t)in[(size_t)i * step] * k[i];
+    return vit__clip8(acc);
 }
 
 // Resizes src (sw x sh x ch bytes, packed rows) to dst (dw x dh x ch) as PIL's
 // Image.resize does for 8-bit images.
 static vit_status vit__resize_u8(const vit_allocator *a, const unsigned char *src, int sw, int sh, int ch,
                                  unsigned char *dst, int dw, int dh, vit_interp interp) {
-    if (interp == VIT_INTERP_NEAREST) {
-        // PIL's ImagingScaleAffine (Geometry.c): the source position starts half a
-        // step in and is accumulated in double, step by step; (int)((x + 0.5) * step)
-        // picks a different pixel for about one size pair in five.
-        double xstep = (double)sw / dw, ystep = (double)sh / dh, yo = ystep * 0.5;
-        for (int y = 0; y < dh; y++, yo += ystep) {
-            int sy = (int)yo;
-            double xo = xstep * 0.5;
-            if (sy > sh - 1) sy = sh - 1; // never reached (the last centre is half a step inside)
-            for (int x = 0; x < dw; x++, xo += xstep) {
-                int sx = (int)xo;
-                if (sx > sw - 1) sx = sw - 1;
-                memcpy(dst + ((size_t)y * dw + x) * ch, src + ((size_t)sy * sw + sx) * ch, (size_t)ch);
-            }
-        }
+    vit__resize_plan p;
+    if (vit__resize_plan_make(a, sw, sh, dw, dh, interp, &p) != VIT_OK) return VIT_ERROR_OUT_OF_MEMORY;
+    if (p.nearest) {
+        for (int y = 0; y < dh; y++)
+            for (int x = 0; x < dw; x++) memcpy(dst + ((size_t)y * dw + x) * ch, src + ((size_t)p.ny[y] * sw + p.nx[x]) * ch, (size_t)ch);
+        vit__resize_plan_free(a, &p);
         return VIT_OK;
     }
-    int *hb = NULL, *vb = NULL;
-    int32_t *hk = NULL, *vk = NULL;
-    int hks = vit__resample_coeffs(a, sw, dw, interp, &hb, &hk);
-    int vks = hks ? vit__resample_coeffs(a, sh, dh, interp, &vb, &vk) : 0;
-    // Pillow >= 13 runs the vertical pass first when the height shrinks by more
-    // than twice as many pixels as the width (ImagingResampleInner); the order
-    // changes the rounding to 8 bits between the passes. (Pillow <= 12.1 always
-    // went horizontal first; 12.2-12.3 went vertical first only for h > 100 w.)
-    int vfirst = sh - dh > 0 && sh - dh > (sw - dw) * 2;
     // horizontal first: that pass covers only the source rows the vertical pass reads
-    int y_first = vks && !vfirst ? vb[0] : 0, y_last = vks ? vb[(dh - 1) * 2] + vb[(dh - 1) * 2 + 1] : 0;
-    int rows = vfirst ? dh : y_last - y_first, tw = vfirst ? sw : dw; // tmp: (rows, tw, ch)
-    unsigned char *tmp = vks ? (unsigned char *)vit__malloc(a, (size_t)rows * tw * ch) : NULL;
-    vit_status st = tmp ? VIT_OK : VIT_ERROR_OUT_OF_MEMORY;
-    for (int pass = 0; st == VIT_OK && pass < 2; pass++) {
-        if ((pass == 0) != vfirst) { // horizontal: src rows [y_first, y_first + rows) -> tmp, or tmp -> dst
-            const unsigned char *in = vfirst ? tmp : src;
-            unsigned char *out = vfirst ? dst : tmp;
+    int y_first = p.y_first, rows = p.vfirst ? dh : p.y_last - y_first, tw = p.vfirst ? sw : dw; // tmp: (rows, tw, ch)
+    unsigned char *tmp = (unsigned char *)vit__malloc(a, (size_t)rows * tw * ch);
+    for (int pass = 0; tmp && pass < 2; pass++) {
+        if ((pass == 0) != p.vfirst) { // horizontal: src rows [y_first, y_first + rows) -> tmp, or tmp -> dst
+            const unsigned char *in = p.vfirst ? tmp : src;
+            unsigned char *out = p.vfirst ? dst : tmp;
             for (int y = 0; y < rows; y++)
-                for (int x = 0; x < dw; x++) {
-                    int xmin = hb[x * 2], n = hb[x * 2 + 1];
-                    const int32_t *k = hk + (size_t)x * hks;
-                    const unsigned char *s = in + ((size_t)(y + y_first) * sw + xmin) * ch;
-                    for (int c = 0; c < ch; c++) {
-                        int64_t acc = (int64_t)1 << (VIT__PRECISION_BITS - 1);
-                        for (int i = 0; i < n; i++) acc += (int64_t)s[(size_t)i * ch + c] * k[i];
-                        out[((size_t)y * dw + x) * ch + c] = vit__clip8(acc);
-                    }
-                }
+                for (int x = 0; x < dw; x++)
+                    for (int c = 0; c < ch; c++)
+                        out[((size_t)y * dw + x) * ch + c] = vit__resample_tap(in + ((size_t)(y + y_first) * sw + p.hb[x * 2]) * ch + c, (size_t)ch,
+                                                                              p.hk + (size_t)x * p.hks, p.hb[x * 2 + 1]);
         } else { // vertical: tmp -> dst, or src -> tmp (tw columns)
-            const unsigned char *in = vfirst ? src : tmp;
-            unsigned char *out = vfirst ? tmp : dst;
-            for (int y = 0; y < dh; y++) {
-                int ymin = vb[y * 2] - y_first, n = vb[y * 2 + 1];
-                const int32_t *k = vk + (size_t)y * vks;
+            const unsigned char *in = p.vfirst ? src : tmp;
+            unsigned char *out = p.vfirst ? tmp : dst;
+            for (int y = 0; y < dh; y++)
                 for (int x = 0; x < tw; x++)
-                    for (int c = 0; c < ch; c++) {
-                        int64_t acc = (int64_t)1 << (VIT__PRECISION_BITS - 1);
-                        for (int i = 0; i < n; i++) acc += (int64_t)in[((size_t)(ymin + i) * tw + x) * ch + c] * k[i];
-                        out[((size_t)y * tw + x) * ch + c] = vit__clip8(acc);
-                    }
-            }
+                    for (int c = 0; c < ch; c++)
+                        out[((size_t)y * tw + x) * ch + c] = vit__resample_tap(in + ((size_t)(p.vb[y * 2] - y_first) * tw + x) * ch + c, (size_t)tw * ch,
+                                                                              p.vk + (size_t)y * p.vks, p.vb[y * 2 + 1]);
         }
     }
-    vit__free(a, hb); vit__free(a, hk); vit__free(a, vb); vit__free(a, vk); vit__free(a, tmp);
-    return st;
+    vit__free(a, tmp);
+    vit__resize_plan_free(a, &p);
+    return tmp ? VIT_OK : VIT_ERROR_OUT_OF_MEMORY;
 }
 
 // Python's round() of v >= 0 (half to even), as timm's ResizeKeepRatio and
@@ -3049,33 +3103,46 @@ static vit_status vit__preprocess_geometry(const vit_config *c, int w, int h, in
     return VIT_OK;
 }
 
-VITDEF vit_status vit_preprocess_rgb8(vit_model *m, const unsigned char *pixels, int width, int height, int stride, int channels, float *out) {
-    if (!m) return VIT_ERROR_INVALID_ARGUMENT;
-    if (!pixels || !out || width < 1 || height < 1 || channels < 1 || channels > 4 || (stride != 0 && stride < width * channels))
-        return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "vit_preprocess_rgb8: bad arguments (%dx%d, %d channels, stride %d)", width, height, channels, stride);
+// Sample c of the model's channels (ch: 1 = L, 3 = RGB) from a pixel of 1-4
+// channels: alpha dropped, gray -> RGB, RGB -> L by PIL's ITU-R 601-2 luma.
+static VIT__HD unsigned char vit__model_sample(const unsigned char *p, int channels, int ch, int c) {
+    if (channels <= 2) return p[0];
+    if (ch == 1) return (unsigned char)((p[0] * 19595 + p[1] * 38470 + p[2] * 7471 + 0x8000) >> 16);
+    return p[c];
+}
+
+// The checks vit_preprocess_rgb8 and the frame calls make of an 8-bit image.
+static vit_status vit__check_rgb8(vit_model *m, const char *fn, const void *pixels, int width, int height, int stride, int channels) {
+    if (!pixels || width < 1 || height < 1 || channels < 1 || channels > 4 || (stride != 0 && stride < width * channels))
+        return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: bad arguments (%dx%d, %d channels, stride %d)", fn, width, height, channels, stride);
     if (width > VIT_MAX_IMAGE_SIDE || height > VIT_MAX_IMAGE_SIDE || (double)width * height > (double)VIT_MAX_IMAGE_PIXELS)
         return vit__fail(m->error, VIT_ERROR_LIMIT, "image %dx%d exceeds VIT_MAX_IMAGE_SIDE (%d) or VIT_MAX_IMAGE_PIXELS (%lld)",
                          width, height, VIT_MAX_IMAGE_SIDE, (long long)VIT_MAX_IMAGE_PIXELS);
     const vit_config *c = &m->cfg;
+    if (c->image_height < 1 || c->image_width < 1 || c->image_height > VIT_MAX_DIM || c->image_width > VIT_MAX_DIM)
+        return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "config: input size %dx%d (image_width x image_height)", c->image_width, c->image_height);
+    return VIT_OK;
+}
+
+VITDEF vit_status vit_preprocess_rgb8(vit_model *m, const unsigned char *pixels, int width, int height, int stride, int channels, float *out) {
+    if (!m) return VIT_ERROR_INVALID_ARGUMENT;
+    vit_status st = vit__check_rgb8(m, "vit_preprocess_rgb8", out ? pixels : NULL, width, height, stride, channels);
+    if (st != VIT_OK) return st;
+    const vit_config *c = &m->cfg;
     const vit_allocator *a = &m->alloc;
     int H = c->image_height, W = c->image_width, ch = c->in_chans == 1 ? 1 : 3;
-    if (H < 1 || W < 1 || H > VIT_MAX_DIM || W > VIT_MAX_DIM)
-        return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "config: input size %dx%d (image_width x image_height)", W, H);
     int rw = 1, rh = 1, top = 0, left = 0;
-    vit_status st = vit__preprocess_geometry(c, width, height, H, W, &rw, &rh, &top, &left, m->error);
+    st = vit__preprocess_geometry(c, width, height, H, W, &rw, &rh, &top, &left, m->error);
     if (st != VIT_OK) return st;
     if (stride == 0) stride = width * channels;
-    // 1. to the model's channels: drop alpha, gray -> RGB, RGB -> L (PIL's ITU-R 601-2 luma)
+    // 1. to the model's channels
     unsigned char *src = (unsigned char *)vit__malloc(a, (size_t)width * height * ch);
     if (!src) return vit__fail(m->error, VIT_ERROR_OUT_OF_MEMORY, "out of memory for a %dx%d image", width, height);
     for (int y = 0; y < height; y++) {
         const unsigned char *p = pixels + (size_t)y * stride;
         unsigned char *d = src + (size_t)y * width * ch;
-        for (int x = 0; x < width; x++, p += channels, d += ch) {
-            int gray = channels <= 2;
-            if (ch == 1) d[0] = gray ? p[0] : (unsigned char)((p[0] * 19595 + p[1] * 38470 + p[2] * 7471 + 0x8000) >> 16);
-            else { d[0] = p[0]; d[1] = gray ? p[0] : p[1]; d[2] = gray ? p[0] : p[2]; }
-        }
+        for (int x = 0; x < width; x++, p += channels, d += ch)
+            for (int k = 0; k < ch; k++) d[k] = vit__model_sample(p, channels, ch, k);
     }
     // 2. resize to rw x rh (vit__preprocess_geometry)
     unsigned char *resized = src;
@@ -3876,11 +3943,6 @@ VITDEF vit_status vit_preprocess_file(vit_model *m, const char *path, float *out
 // activation is a runtime switch inside every epilogue, CPU and GPU alike, all
 // through vit__epi_apply.
 
-#if defined(__CUDACC__)
-#define VIT__HD __host__ __device__ // the epilogue math is shared by the CPU and every kernel
-#else
-#define VIT__HD
-#endif
 
 static VIT__HD inline float vit__gelu(float x) {
     return 0.5f * x * (1.0f + erff(x * 0.70710678118654752f)); // exact (erf) GELU, as timm and HF use
@@ -4595,6 +4657,56 @@ VITDEF vit_status vit_forward(vit_model *m, const float *images, int n, float *l
 
 VITDEF vit_status vit_embed(vit_model *m, const float *images, int n, float *features) {
     return vit__run(m, images, n, features, 0);
+}
+
+// The frame calls: checked here; on a CUDA model the GPU does it all
+// (vit_kernels.cuh), else vit_preprocess_rgb8 into max_batch images at a time.
+static vit_status vit__run_rgb8(vit_model *m, const unsigned char *frames, int n, int width, int height, int stride, int channels, float *out,
+                                int want_logits, void *stream, int async) {
+    if (!m) return VIT_ERROR_INVALID_ARGUMENT;
+    const char *fn = async ? (want_logits ? "vit_forward_rgb8_async" : "vit_embed_rgb8_async") : (want_logits ? "vit_forward_rgb8" : "vit_embed_rgb8");
+    if (!out || n < 1) return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: output must be non-NULL and n >= 1 (n = %d)", fn, n);
+    vit_status st = vit__check_rgb8(m, fn, frames, width, height, stride, channels);
+    if (st != VIT_OK) return st;
+    const vit_config *c = &m->cfg;
+    if (want_logits && c->num_classes == 0) return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: the model has no classifier head (use vit_embed_rgb8)", fn);
+    if (stride == 0) stride = width * channels;
+    if ((size_t)n * height > SIZE_MAX / (size_t)stride) return vit__fail(m->error, VIT_ERROR_LIMIT, "%s: %d frames of %d bytes overflow", fn, n, height * stride);
+#ifdef VIT__CUDA
+    if (c->device == VIT_DEVICE_CUDA) return vit__forward_cuda_rgb8(m, frames, n, width, height, stride, channels, out, want_logits, (cudaStream_t)stream, async);
+#endif
+    (void)stream;
+    if (async) return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "%s: the model is not on a CUDA device", fn);
+    size_t per_image = (size_t)c->in_chans * c->image_height * c->image_width, per_out = want_logits ? (size_t)c->num_classes : (size_t)c->dim;
+    int B = n < m->max_batch ? n : m->max_batch;
+    float *images = (float *)vit__malloc(&m->alloc, (size_t)B * per_image * sizeof(float));
+    if (!images) return vit__fail(m->error, VIT_ERROR_OUT_OF_MEMORY, "%s: out of memory for %d preprocessed images", fn, B);
+    for (int i0 = 0; st == VIT_OK && i0 < n; i0 += B) {
+        int b = n - i0 < B ? n - i0 : B;
+        for (int i = 0; st == VIT_OK && i < b; i++)
+            st = vit_preprocess_rgb8(m, frames + (size_t)(i0 + i) * height * stride, width, height, stride, channels, images + (size_t)i * per_image);
+        if (st == VIT_OK) st = vit__run(m, images, b, out + (size_t)i0 * per_out, want_logits);
+    }
+    vit__free(&m->alloc, images);
+    return st;
+}
+
+VITDEF vit_status vit_forward_rgb8(vit_model *m, const unsigned char *frames, int n, int width, int height, int stride, int channels, float *logits) {
+    return vit__run_rgb8(m, frames, n, width, height, stride, channels, logits, 1, NULL, 0);
+}
+
+VITDEF vit_status vit_embed_rgb8(vit_model *m, const unsigned char *frames, int n, int width, int height, int stride, int channels, float *features) {
+    return vit__run_rgb8(m, frames, n, width, height, stride, channels, features, 0, NULL, 0);
+}
+
+VITDEF vit_status vit_forward_rgb8_async(vit_model *m, const unsigned char *device_frames, int n, int width, int height, int stride, int channels,
+                                         float *device_logits, void *cuda_stream) {
+    return vit__run_rgb8(m, device_frames, n, width, height, stride, channels, device_logits, 1, cuda_stream, 1);
+}
+
+VITDEF vit_status vit_embed_rgb8_async(vit_model *m, const unsigned char *device_frames, int n, int width, int height, int stride, int channels,
+                                       float *device_features, void *cuda_stream) {
+    return vit__run_rgb8(m, device_frames, n, width, height, stride, channels, device_features, 0, cuda_stream, 1);
 }
 
 #if !defined(VIT_NO_STB_IMAGE) && !defined(VIT_NO_STDIO)

@@ -34,12 +34,19 @@
       run time (see VIT__ACT_RUNTIME for why not one instance for all).
 
    MEMORY
-      vit_load makes two device allocations: the weights and an activation arena
-      for max_batch images (input images, x, xn, qkv/hidden, pooled, outputs,
-      and the fp32 partial sums of split-K GEMMs).
-      vit_forward makes none: it copies the images in, replays a CUDA graph of the
-      whole forward pass and copies the result out (one synchronisation, at the
-      end). Graphs are captured lazily, the first time a batch size is seen
+      vit_load makes the weights' and an activation arena's device allocations
+      (input images, x, xn, qkv/hidden, pooled, outputs, and the fp32 partial
+      sums of split-K GEMMs, for max_batch images) and the host API's staging:
+      two pinned host slots and two device slots of max_batch / 2 images each,
+      and pinned output slots.
+      vit_forward makes none: host images are copied into a pinned slot (on up
+      to 8 OpenMP threads), then to the device on a copy stream, in chunks (a
+      small first one, then growing) so that chunk i + 1 travels while chunk i
+      computes; each chunk replays a CUDA graph of the whole forward pass and
+      its outputs come back through a pinned slot (one wait at the end, and one
+      per chunk two behind). The frame calls (vit_forward_rgb8) run the eval
+      transform on the GPU (>>op preprocess); a new frame size uploads its
+      resampling taps and may grow a first-pass buffer (at most 256 MB). Graphs are captured lazily, the first time a batch size is seen
       (cudaGraphInstantiate may allocate inside the driver then), and cached
       (VIT__CUDA_GRAPHS batch sizes, least recently used evicted).
 
@@ -131,6 +138,8 @@ typedef struct vit__force {
     int attn_warps;   // 0: by grid size; bf16/fp16 1, 4 or 8; fp32 at most 1 to 8
     int attn_full;    // 0: whole-K/V CTAs for short sequences; 1: never; 2: whenever Nk fits; 3: with keys split across warps
     int no_prefetch;  // 1: small forward passes do not fetch each block's weights into L2 during its attention
+    int stage_first;  // host inputs: images in the first chunk (0: vit__stage_chunk's policy)
+    int stage_grow;   // and how many times larger each next chunk may be (0: the policy's)
 } vit__force;
 
 // One block's weights on the device. Matrices in the compute dtype, (out, in).
@@ -154,6 +163,27 @@ typedef struct vit__cuda_graph {
     unsigned long long used;      // LRU tick
     cudaGraphExec_t exec;
 } vit__cuda_graph;
+
+// The GPU eval transform of 8-bit frames (>>op preprocess): the plan for one frame size.
+typedef struct vit__prep_args {
+    const unsigned char *frames;    // (B, height, stride) 8-bit frames, channels interleaved
+    size_t frame_bytes;             // height * stride
+    int width, height, stride, channels;
+    int ch, in_chans, H, W;         // model samples per pixel (1 L, 3 RGB), input channels and size
+    int rh, rw, top, left;          // the resized size, the crop's first row and column in it
+    int mode;                       // VIT__PREP_*
+    int acc32;                      // 1: every tap sum fits an int (255 * sum |k| + rounding < 2^31)
+    const int *nx, *ny;             // INDEX: (W) source column of resized column, (H) row (only crop cells read)
+    const int *hb, *vb;             // RESIZE: (rw, 2), (rh, 2) first source index, taps
+    const int32_t *hk, *vk;         // (rw, hks), (rh, vks)
+    int hks, vks;
+    int row0, rows, col0, cols;     // the first pass's output window: tmp is (B, rows, cols, ch)
+    unsigned char *tmp;
+    float mean[3], std[3];
+    float *out;                     // (B, in_chans, H, W)
+} vit__prep_args;
+
+enum { VIT__PREP_INDEX = 0, VIT__PREP_HFIRST, VIT__PREP_VFIRST };
 
 struct vit__cuda_state {
     int device;                   // CUDA ordinal
@@ -199,6 +229,24 @@ struct vit__cuda_state {
 
     vit__cuda_graph graphs[VIT__CUDA_GRAPHS];
     unsigned long long tick;
+
+    // host-API staging (vit__cuda_chunks): two slots of stage_bytes / 2 each,
+    // pinned on the host and on the device, so that chunk i + 1's copy runs
+    // while chunk i computes; outputs come back through pinned out slots
+    unsigned char *pin_in, *dev_in;
+    size_t stage_bytes;
+    float *pin_out;               // (2, max_batch, out_floats)
+    size_t out_floats;            // floats per image of the widest output
+    cudaStream_t copy;            // the host -> device copies
+    cudaEvent_t staged[2];        // slot j's copy to the device is done (the host may refill it)
+    cudaEvent_t consumed[2];      // slot j's device bytes are read (the next copy may land)
+    cudaEvent_t outed[2];         // out slot j holds its chunk's outputs
+
+    // frames (vit_*_rgb8): the plan for the last frame size, its taps, first-pass bytes
+    vit__prep_args prep;
+    int prep_width, prep_height;  // 0: no plan
+    unsigned char *prep_tab, *prep_tmp;
+    size_t prep_tab_bytes, prep_tmp_bytes;
 };
 
 // Launches kernel k(args) on st; with m->cuda->pdl (the GPU and every kernel in
@@ -218,6 +266,15 @@ static cudaError_t vit__launch(vit_model *m, void (*k)(P...), dim3 grid, dim3 bl
     cfg.numAttrs = m->cuda->pdl && m->cuda->pdl_now ? 1 : 0;
     cudaError_t e = cudaLaunchKernelEx(&cfg, k, ((P)args)...);
     return e != cudaSuccess ? e : cudaGetLastError();
+}
+
+static vit_status vit__cuda_malloc(vit_model *m, unsigned char **p, size_t bytes, const char *what) {
+    cudaError_t e = cudaMalloc((void **)p, bytes);
+    if (e == cudaSuccess) return VIT_OK;
+    cudaGetLastError();
+    *p = NULL;
+    return vit__fail(m->error, e == cudaErrorMemoryAllocation ? VIT_ERROR_OUT_OF_MEMORY : VIT_ERROR_CUDA,
+                     "cudaMalloc of %zu bytes for %s: %s", bytes, what, cudaGetErrorString(e));
 }
 
 // Programmatic dependent launch (sm_90+). Every kernel calls vit__pdl_wait()
@@ -479,6 +536,201 @@ static __device__ __forceinline__ void vit__wgmma64(float *d, uint64_t da, uint6
 static __device__ __forceinline__ void vit__wgmma256(float *d, uint64_t da, uint64_t db, __nv_bfloat16 *) { VIT__WGMMA256_ASM("bf16"); }
 static __device__ __forceinline__ void vit__wgmma256(float *d, uint64_t da, uint64_t db, __half *) { VIT__WGMMA256_ASM("f16"); }
 #endif // VIT__SM90A
+
+// >>op preprocess -- CPU reference: vit_preprocess_rgb8
+// 8-bit frames to the model's normalised input on the GPU, from the same
+// vit__resize_plan as the CPU (PIL's fixed-point taps, its pass order, rounding
+// to 8 bits between the passes), so the floats are the CPU's to the bit. Two
+// kernels: the first pass of the resize into a byte buffer (only the rows or
+// columns the crop keeps), then the second pass fused with the crop, /255 and
+// mean/std. Frames need no resize, or nearest neighbour: one kernel, by index tables.
+
+
+// One sample of a convolution pass: taps k over n inputs `step` bytes apart,
+// PIL's fixed-point sum. ACC is int when no sum can leave its range
+// (vit__prep_plan checks 255 * sum |k| + rounding < 2^31; int64 multiplies
+// cost several instructions each), else int64_t: the same sum either way.
+// PX: the inputs are source pixels, converted to the model's channels as read.
+template <typename ACC, bool PX>
+static __device__ __forceinline__ unsigned char vit__prep_tap(const unsigned char *p, int step, int channels, int ch, int c, const int32_t *k, int n) {
+    ACC acc = (ACC)1 << (VIT__PRECISION_BITS - 1);
+    for (int i = 0; i < n; i++) acc += (ACC)(PX ? vit__model_sample(p + (size_t)i * step, channels, ch, c) : p[(size_t)i * step]) * k[i];
+    return vit__clip8((int64_t)acc);
+}
+
+// The first pass, one frame (blockIdx.z) and one output row (blockIdx.y) per
+// CTA row, threads along (column, channel): horizontal (source rows row0..,
+// resized columns col0..) or vertical (resized rows row0.., source columns).
+template <typename ACC>
+static __global__ void vit__prep_pass1_kernel(vit__prep_args a) {
+    int t = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y, b = blockIdx.z;
+    if (t >= a.cols * a.ch) return;
+    int x = t / a.ch, c = t - x * a.ch;
+    const unsigned char *f = a.frames + (size_t)b * a.frame_bytes;
+    unsigned char v;
+    if (a.mode == VIT__PREP_HFIRST) {
+        int xx = x + a.col0;
+        v = vit__prep_tap<ACC, true>(f + (size_t)(y + a.row0) * a.stride + (size_t)a.hb[xx * 2] * a.channels, a.channels, a.channels, a.ch, c,
+                                     a.hk + (size_t)xx * a.hks, a.hb[xx * 2 + 1]);
+    } else {
+        int yy = y + a.row0;
+        v = vit__prep_tap<ACC, true>(f + (size_t)a.vb[yy * 2] * a.stride + (size_t)x * a.channels, a.stride, a.channels, a.ch, c,
+                                     a.vk + (size_t)yy * a.vks, a.vb[yy * 2 + 1]);
+    }
+    a.tmp[((size_t)b * a.rows + y) * a.cols * a.ch + t] = v;
+}
+
+// The second pass (or the index lookup), the crop, /255 and mean/std into
+// out (B, in_chans, H, W): output row blockIdx.y of plane blockIdx.z = (frame, channel).
+template <typename ACC>
+static __global__ void vit__prep_pass2_kernel(vit__prep_args a) {
+    int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y, k = blockIdx.z % a.in_chans, b = blockIdx.z / a.in_chans;
+    if (x >= a.W) return;
+    int sy = y + a.top, sx = x + a.left, c = a.ch == 1 ? 0 : k;
+    float v = 0.0f;
+    if (sy >= 0 && sy < a.rh && sx >= 0 && sx < a.rw) {
+        unsigned char u;
+        if (a.mode == VIT__PREP_INDEX) {
+            u = vit__model_sample(a.frames + (size_t)b * a.frame_bytes + (size_t)a.ny[y] * a.stride + (size_t)a.nx[x] * a.channels, a.channels, a.ch, c);
+        } else {
+            const unsigned char *t = a.tmp + (size_t)b * a.rows * a.cols * a.ch + c;
+            if (a.mode == VIT__PREP_HFIRST)
+                u = vit__prep_tap<ACC, false>(t + ((size_t)(a.vb[sy * 2] - a.row0) * a.cols + (sx - a.col0)) * a.ch, a.cols * a.ch, 0, 0, 0,
+                                              a.vk + (size_t)sy * a.vks, a.vb[sy * 2 + 1]);
+            else
+                u = vit__prep_tap<ACC, false>(t + ((size_t)(sy - a.row0) * a.cols + a.hb[sx * 2]) * a.ch, a.ch, 0, 0, 0, a.hk + (size_t)sx * a.hks,
+                                              a.hb[sx * 2 + 1]);
+        }
+        v = u / 255.0f;
+    }
+    a.out[(((size_t)b * a.in_chans + k) * a.H + y) * a.W + x] = (v - a.mean[k < 3 ? k : 2]) / a.std[k < 3 ? k : 2];
+}
+
+// Grows a device buffer to `bytes` (contents dropped) once earlier work on it is done.
+static vit_status vit__cuda_reserve(vit_model *m, unsigned char **p, size_t *have, size_t bytes, const char *what) {
+    if (*have >= bytes) return VIT_OK;
+    VIT__CUDA_TRY(m, cudaEventSynchronize(m->cuda->done));
+    if (*p) cudaFree(*p);
+    *p = NULL;
+    *have = 0;
+    VIT__TRY(vit__cuda_malloc(m, p, bytes, what));
+    *have = bytes;
+    return VIT_OK;
+}
+
+// Makes the frame plan for width x height x channels frames (the taps uploaded
+// once per frame size) into s->prep; the kernels then need only frames, out, B.
+static vit_status vit__prep_plan(vit_model *m, int width, int height, int stride, int channels) {
+    vit__cuda_state *s = m->cuda;
+    const vit_config *c = &m->cfg;
+    vit__prep_args *a = &s->prep;
+    int H = c->image_height, W = c->image_width, rw = 1, rh = 1, top = 0, left = 0;
+    VIT__TRY(vit__preprocess_geometry(c, width, height, H, W, &rw, &rh, &top, &left, m->error));
+    int same = s->prep_width == width && s->prep_height == height;
+    a->width = width; a->height = height; a->channels = channels;
+    a->stride = stride ? stride : width * channels;
+    a->frame_bytes = (size_t)height * a->stride;
+    if (same) return VIT_OK;
+    VIT__CUDA_TRY(m, cudaEventSynchronize(s->done)); // earlier calls' kernels read the old plan's tables
+    memset(a, 0, sizeof(*a));
+    a->width = width; a->height = height; a->channels = channels;
+    a->stride = stride ? stride : width * channels;
+    a->frame_bytes = (size_t)height * a->stride;
+    a->ch = c->in_chans == 1 ? 1 : 3;
+    a->in_chans = c->in_chans; a->H = H; a->W = W;
+    a->rh = rh; a->rw = rw; a->top = top; a->left = left;
+    for (int k = 0; k < 3; k++) { a->mean[k] = c->mean[k]; a->std[k] = c->std[k]; }
+    s->prep_width = s->prep_height = 0;
+    vit__resize_plan p;
+    memset(&p, 0, sizeof(p));
+    int resize = rw != width || rh != height; // as vit_preprocess_rgb8: no resize, no passes
+    if (resize && vit__resize_plan_make(&m->alloc, width, height, rw, rh, c->interpolation, &p) != VIT_OK)
+        return vit__fail(m->error, VIT_ERROR_OUT_OF_MEMORY, "out of memory for the resampling taps of %dx%d frames", width, height);
+    // the tables, one upload: INDEX nx (W), ny (H); RESIZE hb, hk, vb, vk
+    a->mode = !resize || p.nearest ? VIT__PREP_INDEX : p.vfirst ? VIT__PREP_VFIRST : VIT__PREP_HFIRST;
+    size_t n = a->mode == VIT__PREP_INDEX ? (size_t)W + H : (size_t)rw * (2 + p.hks) + (size_t)rh * (2 + p.vks);
+    int32_t *t = (int32_t *)vit__malloc(&m->alloc, n * sizeof(int32_t));
+    vit_status st = t ? VIT_OK : vit__fail(m->error, VIT_ERROR_OUT_OF_MEMORY, "out of memory for the resampling taps of %dx%d frames", width, height);
+    if (st == VIT_OK && a->mode == VIT__PREP_INDEX) { // only the crop's cells: outside it nothing is read
+        for (int x = 0; x < W; x++) { int sx = x + left < 0 ? 0 : x + left >= rw ? rw - 1 : x + left; t[x] = resize ? p.nx[sx] : sx; }
+        for (int y = 0; y < H; y++) { int sy = y + top < 0 ? 0 : y + top >= rh ? rh - 1 : y + top; t[W + y] = resize ? p.ny[sy] : sy; }
+    } else if (st == VIT_OK) {
+        memcpy(t, p.hb, (size_t)rw * 2 * sizeof(int));
+        memcpy(t + (size_t)rw * 2, p.hk, (size_t)rw * p.hks * sizeof(int32_t));
+        memcpy(t + (size_t)rw * (2 + p.hks), p.vb, (size_t)rh * 2 * sizeof(int));
+        memcpy(t + (size_t)rw * (2 + p.hks) + (size_t)rh * 2, p.vk, (size_t)rh * p.vks * sizeof(int32_t));
+        a->hks = p.hks; a->vks = p.vks;
+        int64_t most = 0; // the largest 255 * sum |k| of any output sample, either pass
+        for (int pass = 0; pass < 2; pass++) {
+            int outs = pass ? rh : rw, ks = pass ? p.vks : p.hks;
+            const int32_t *kk = pass ? p.vk : p.hk;
+            for (int o = 0; o < outs; o++) {
+                int64_t sum = 0;
+                for (int i = 0; i < ks; i++) sum += kk[(size_t)o * ks + i] < 0 ? -(int64_t)kk[(size_t)o * ks + i] : kk[(size_t)o * ks + i];
+                if (255 * sum > most) most = 255 * sum;
+            }
+        }
+        a->acc32 = most + ((int64_t)1 << (VIT__PRECISION_BITS - 1)) < ((int64_t)1 << 31);
+        if (a->mode == VIT__PREP_HFIRST) { // source rows the vertical pass reads, resized columns the crop keeps
+            int c0 = left < 0 ? 0 : left > rw ? rw : left, c1 = left + W < 0 ? 0 : left + W > rw ? rw : left + W;
+            a->row0 = p.y_first; a->rows = p.y_last - p.y_first; a->col0 = c0; a->cols = c1 - c0;
+        } else { // resized rows the crop keeps, all source columns
+            int r0 = top < 0 ? 0 : top > rh ? rh : top, r1 = top + H < 0 ? 0 : top + H > rh ? rh : top + H;
+            a->row0 = r0; a->rows = r1 - r0; a->col0 = 0; a->cols = width;
+        }
+    }
+    vit__resize_plan_free(&m->alloc, &p);
+    if (st == VIT_OK && (H > 65535 || a->rows > 65535)) // grid.y
+        st = vit__fail(m->error, VIT_ERROR_LIMIT, "frames: input height %d or %d resized rows exceed the GPU preprocessing's 65535", H, a->rows);
+    if (st == VIT_OK) st = vit__cuda_reserve(m, &s->prep_tab, &s->prep_tab_bytes, n * sizeof(int32_t), "resampling taps");
+    if (st == VIT_OK) {
+        cudaError_t e = cudaMemcpy(s->prep_tab, t, n * sizeof(int32_t), cudaMemcpyHostToDevice);
+        if (e != cudaSuccess) {
+            cudaGetLastError();
+            st = vit__fail(m->error, VIT_ERROR_CUDA, "uploading resampling taps: %s", cudaGetErrorString(e));
+        }
+    }
+    vit__free(&m->alloc, t);
+    if (st != VIT_OK) return st;
+    if (a->mode != VIT__PREP_INDEX) { // first-pass bytes for max_batch frames, at most 256 MB (then fewer at a time), at least one frame
+        size_t per = (size_t)a->rows * a->cols * a->ch, sub = per ? ((size_t)256 << 20) / per : 1;
+        if (sub > (size_t)m->max_batch) sub = (size_t)m->max_batch;
+        if (sub < 1) sub = 1;
+        VIT__TRY(vit__cuda_reserve(m, &s->prep_tmp, &s->prep_tmp_bytes, per * sub > 0 ? per * sub : 1, "resized frames"));
+    }
+    const int32_t *d = (const int32_t *)s->prep_tab;
+    if (a->mode == VIT__PREP_INDEX) { a->nx = d; a->ny = d + W; }
+    else {
+        a->hb = d; a->hk = d + (size_t)rw * 2;
+        a->vb = d + (size_t)rw * (2 + a->hks); a->vk = a->vb + (size_t)rh * 2;
+    }
+    s->prep_width = width;
+    s->prep_height = height;
+    return VIT_OK;
+}
+
+// B frames (device memory, the plan's size) into out (B, in_chans, H, W) on st,
+// through s->prep_tmp in as many sub-batches as it holds.
+static vit_status vit__prep_cuda(vit_model *m, const unsigned char *frames, int B, float *out, cudaStream_t st) {
+    vit__cuda_state *s = m->cuda;
+    vit__prep_args a = s->prep;
+    size_t per_tmp = a.mode == VIT__PREP_INDEX ? 0 : (size_t)a.rows * a.cols * a.ch, per_out = (size_t)a.in_chans * a.H * a.W;
+    int sub = per_tmp ? (int)(s->prep_tmp_bytes / per_tmp) : B; // >= 1: vit__prep_plan
+    if (sub > B) sub = B;
+    a.tmp = s->prep_tmp;
+    if (sub > 16384) sub = 16384; // grid.z = frames x channels <= 65535
+    for (int b0 = 0; b0 < B; b0 += sub) {
+        int nb = B - b0 < sub ? B - b0 : sub;
+        a.frames = frames + (size_t)b0 * a.frame_bytes;
+        a.out = out + (size_t)b0 * per_out;
+        dim3 g1((unsigned)((a.cols * a.ch + 127) / 128), (unsigned)a.rows, (unsigned)nb), g2((unsigned)((a.W + 127) / 128), (unsigned)a.H, (unsigned)(nb * a.in_chans));
+        if (per_tmp && a.acc32) VIT__CUDA_TRY(m, (vit__prep_pass1_kernel<int><<<g1, 128, 0, st>>>(a), cudaGetLastError()));
+        if (per_tmp && !a.acc32) VIT__CUDA_TRY(m, (vit__prep_pass1_kernel<int64_t><<<g1, 128, 0, st>>>(a), cudaGetLastError()));
+        if (a.acc32) VIT__CUDA_TRY(m, (vit__prep_pass2_kernel<int><<<g2, 128, 0, st>>>(a), cudaGetLastError()));
+        else VIT__CUDA_TRY(m, (vit__prep_pass2_kernel<int64_t><<<g2, 128, 0, st>>>(a), cudaGetLastError()));
+    }
+    return VIT_OK;
+}
 
 // >>op linear -- CPU reference: vit__linear_cpu
 // (Before patch_embed, out of forward order: the patch embedding is this GEMM
@@ -2655,18 +2907,91 @@ static vit_status vit__cuda_graph_get(vit_model *m, int B, cudaGraphExec_t *out)
     return VIT_OK;
 }
 
-// Runs n images in chunks of max_batch on stream st: copy in, forward, copy out.
-// host: images/out are host memory (and the call waits for the result).
-static vit_status vit__cuda_chunks(vit_model *m, const float *images, int n, float *out, int want_logits, cudaStream_t st, int host) {
+// What a forward call was given: normalised float images or 8-bit frames (of
+// the size planned in s->prep), in host or device memory.
+typedef struct vit__input {
+    const unsigned char *data;
+    size_t bytes;       // per image or frame (height * stride)
+    size_t last_bytes;  // of the last one: a frame's last row may end before its stride
+    size_t image_bytes; // a float image's (what the staging slots were sized for)
+    int frames;         // 1: 8-bit frames, through vit__prep_cuda
+    int host;           // 1: host memory, staged through the pinned slots
+} vit__input;
+
+// Images in the next chunk of a host input: a small first chunk, so that
+// little copying comes before the first compute, then each chunk `grow` times
+// the last (while the GPU computes a chunk, the host stages the next: inputs
+// smaller than a float image may grow faster), at most a slot's worth (cap);
+// a remainder under half a chunk joins it.
+static int vit__stage_chunk(const vit__cuda_state *s, const vit__input *in, int n, int cap, int done, int prev) {
+    const vit__force *f = s->force;
+    double ratio = (double)in->image_bytes / (double)in->bytes; // > 1: cheaper to stage than float images
+    int grow = f && f->stage_grow ? f->stage_grow : (int)(4 * (ratio < 1 ? 1 : ratio > 16 ? 16 : ratio));
+    int left = n - done, k = done == 0 ? (f && f->stage_first ? f->stage_first : n / (2 * grow)) : prev * grow;
+    if (k > cap) k = cap;
+    if (k < 1) k = 1;
+    if (k >= left || (done > 0 && left - k < k / 2 && left <= cap)) return left < cap ? left : cap;
+    return k;
+}
+
+// memcpy, on several threads when it is large (one thread does not reach the
+// host's memory bandwidth, and this copy is what the GPU waits for first)
+static void vit__copy_host(unsigned char *dst, const unsigned char *src, size_t bytes, int threads) {
+#ifdef _OPENMP
+    if (bytes >= ((size_t)4 << 20) && threads > 1) {
+        const size_t block = (size_t)1 << 20;
+        long blocks = (long)((bytes + block - 1) / block);
+#pragma omp parallel for num_threads(threads < 8 ? threads : 8) schedule(static)
+        for (long b = 0; b < blocks; b++) {
+            size_t o = (size_t)b * block;
+            memcpy(dst + o, src + o, bytes - o < block ? bytes - o : block);
+        }
+        return;
+    }
+#endif
+    (void)threads;
+    memcpy(dst, src, bytes);
+}
+
+// Copies out slot j's waiting outputs (an earlier chunk's) to the caller's memory.
+static vit_status vit__take_outputs(vit_model *m, int j, float *out, size_t per_out, int *wait_i0, int *wait_n) {
+    vit__cuda_state *s = m->cuda;
+    if (!wait_n[j]) return VIT_OK;
+    VIT__CUDA_TRY(m, cudaEventSynchronize(s->outed[j]));
+    memcpy(out + (size_t)wait_i0[j] * per_out, s->pin_out + (size_t)j * m->max_batch * s->out_floats, (size_t)wait_n[j] * per_out * sizeof(float));
+    wait_n[j] = 0;
+    return VIT_OK;
+}
+
+// Runs n inputs in chunks on stream st: in, forward, out. Host inputs go through
+// the pinned slots: the host fills slot i & 1 and the copy stream moves it to
+// the device while the previous chunk computes. host_out: out is host memory
+// (through the pinned out slots; the call waits for the result).
+static vit_status vit__cuda_chunks(vit_model *m, const vit__input *in, int n, float *out, int want_logits, cudaStream_t st, int host_out) {
     vit__cuda_state *s = m->cuda;
     const vit_config *c = &m->cfg;
-    size_t per_image = (size_t)c->in_chans * c->image_height * c->image_width;
-    size_t per_out = want_logits ? (size_t)c->num_classes : (size_t)c->dim;
+    size_t per_out = want_logits ? (size_t)c->num_classes : (size_t)c->dim, half = s->stage_bytes / 2;
+    int cap = m->max_batch, wait_i0[2] = {0, 0}, wait_n[2] = {0, 0};
+    if (in->host && half / in->bytes < (size_t)cap) cap = (int)(half / in->bytes); // >= 1: vit__cuda_stage_reserve
     VIT__CUDA_TRY(m, cudaStreamWaitEvent(st, s->done, 0)); // the arena's previous user, on any stream
-    for (int i0 = 0; i0 < n; i0 += m->max_batch) {
-        int B = n - i0 < m->max_batch ? n - i0 : m->max_batch;
-        VIT__CUDA_TRY(m, cudaMemcpyAsync(s->images, images + (size_t)i0 * per_image, (size_t)B * per_image * sizeof(float),
-                                         host ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToDevice, st));
+    for (int i = 0, i0 = 0, B = 0; i0 < n; i++, i0 += B) {
+        int j = i & 1;
+        B = in->host ? vit__stage_chunk(s, in, n, cap, i0, B) : (n - i0 < m->max_batch ? n - i0 : m->max_batch);
+        const unsigned char *src = in->data + (size_t)i0 * in->bytes;
+        size_t bytes = (size_t)(B - 1) * in->bytes + (i0 + B == n ? in->last_bytes : in->bytes);
+        if (in->host) {
+            unsigned char *pin = s->pin_in + j * half, *dev = s->dev_in + j * half;
+            VIT__CUDA_TRY(m, cudaEventSynchronize(s->staged[j])); // chunk i - 2 has left the slot
+            vit__copy_host(pin, src, bytes, m->num_threads);
+            VIT__CUDA_TRY(m, cudaStreamWaitEvent(s->copy, s->consumed[j], 0)); // and the device has read it
+            VIT__CUDA_TRY(m, cudaMemcpyAsync(dev, pin, bytes, cudaMemcpyHostToDevice, s->copy));
+            VIT__CUDA_TRY(m, cudaEventRecord(s->staged[j], s->copy));
+            VIT__CUDA_TRY(m, cudaStreamWaitEvent(st, s->staged[j], 0));
+            src = dev;
+        }
+        if (in->frames) VIT__TRY(vit__prep_cuda(m, src, B, s->images, st));
+        else VIT__CUDA_TRY(m, cudaMemcpyAsync(s->images, src, bytes, cudaMemcpyDeviceToDevice, st));
+        if (in->host) VIT__CUDA_TRY(m, cudaEventRecord(s->consumed[j], st));
         if (s->use_graphs) {
             cudaGraphExec_t g = NULL;
             VIT__TRY(vit__cuda_graph_get(m, B, &g));
@@ -2674,22 +2999,89 @@ static vit_status vit__cuda_chunks(vit_model *m, const float *images, int n, flo
         } else {
             VIT__TRY(vit__forward_cuda_launch(m, B, st));
         }
-        const float *feat = s->pooled + (m->num_head > 1 ? (size_t)m->num_head * B * c->dim : 0); // with heads > 1: their mean
-        VIT__CUDA_TRY(m, cudaMemcpyAsync(out + (size_t)i0 * per_out, want_logits ? s->out : feat, (size_t)B * per_out * sizeof(float),
-                                         host ? cudaMemcpyDeviceToHost : cudaMemcpyDeviceToDevice, st));
+        const float *res = want_logits ? s->out : s->pooled + (m->num_head > 1 ? (size_t)m->num_head * B * c->dim : 0); // heads > 1: their mean
+        if (host_out) {
+            VIT__TRY(vit__take_outputs(m, j, out, per_out, wait_i0, wait_n)); // chunk i - 2's
+            VIT__CUDA_TRY(m, cudaMemcpyAsync(s->pin_out + (size_t)j * m->max_batch * s->out_floats, res, (size_t)B * per_out * sizeof(float),
+                                             cudaMemcpyDeviceToHost, st));
+            VIT__CUDA_TRY(m, cudaEventRecord(s->outed[j], st));
+            wait_i0[j] = i0;
+            wait_n[j] = B;
+        } else {
+            VIT__CUDA_TRY(m, cudaMemcpyAsync(out + (size_t)i0 * per_out, res, (size_t)B * per_out * sizeof(float), cudaMemcpyDeviceToDevice, st));
+        }
     }
     VIT__CUDA_TRY(m, cudaEventRecord(s->done, st));
-    if (host) VIT__CUDA_TRY(m, cudaStreamSynchronize(st));
+    for (int j = 0; j < 2; j++) VIT__TRY(vit__take_outputs(m, j, out, per_out, wait_i0, wait_n));
     return VIT_OK;
 }
 
-// Runs f with the model's device current, then restores the caller's.
-static vit_status vit__cuda_on_device(vit_model *m, const float *images, int n, float *out, int want_logits, cudaStream_t st, int host) {
+// 1 when p is memory the GPU can read (device or managed); host pointers fail.
+static int vit__is_device_ptr(const void *p) {
+    cudaPointerAttributes a;
+    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) { cudaGetLastError(); return 0; }
+    return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged;
+}
+
+// Grows the staging slots to hold one input of `bytes` each (a frame larger
+// than the slots made at load for max_batch images).
+static vit_status vit__cuda_stage_reserve(vit_model *m, size_t bytes) {
+    vit__cuda_state *s = m->cuda;
+    if (s->stage_bytes / 2 >= bytes) return VIT_OK;
+    VIT__CUDA_TRY(m, cudaStreamSynchronize(s->copy));
+    cudaFreeHost(s->pin_in);
+    cudaFree(s->dev_in);
+    s->pin_in = s->dev_in = NULL;
+    s->stage_bytes = 0;
+    cudaError_t e = cudaHostAlloc((void **)&s->pin_in, 2 * bytes, cudaHostAllocDefault);
+    if (e != cudaSuccess) {
+        cudaGetLastError();
+        s->pin_in = NULL;
+        return vit__fail(m->error, VIT_ERROR_OUT_OF_MEMORY, "cudaHostAlloc of %zu bytes of staging: %s", 2 * bytes, cudaGetErrorString(e));
+    }
+    VIT__TRY(vit__cuda_malloc(m, &s->dev_in, 2 * bytes, "staging"));
+    s->stage_bytes = 2 * bytes;
+    return VIT_OK;
+}
+
+// The forward calls on the GPU, with the model's device current (the caller's
+// restored after). frames: 8-bit frames of width x height (else float images).
+// async: the caller's stream and device memory, else the model's stream and
+// either memory, finished on return.
+static vit_status vit__cuda_run(vit_model *m, const void *data, int n, int width, int height, int stride, int channels, int frames, float *out,
+                                int want_logits, cudaStream_t stream, int async) {
+    vit__cuda_state *s = m->cuda;
+    const vit_config *c = &m->cfg;
     int prev = 0;
     VIT__CUDA_TRY(m, cudaGetDevice(&prev));
-    if (prev != m->cuda->device) VIT__CUDA_TRY(m, cudaSetDevice(m->cuda->device));
-    vit_status r = vit__cuda_chunks(m, images, n, out, want_logits, host ? m->cuda->stream : st, host);
-    if (prev != m->cuda->device) cudaSetDevice(prev);
+    if (prev != s->device) VIT__CUDA_TRY(m, cudaSetDevice(s->device));
+    vit__input in;
+    in.data = (const unsigned char *)data;
+    in.frames = frames;
+    in.host = !vit__is_device_ptr(data);
+    in.bytes = in.last_bytes = in.image_bytes = (size_t)c->in_chans * c->image_height * c->image_width * sizeof(float);
+    int out_host = !vit__is_device_ptr(out);
+    vit_status r = VIT_OK;
+    if (async && (in.host || out_host))
+        r = vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: %s and output must be device (or managed) memory",
+                      frames ? (want_logits ? "vit_forward_rgb8_async" : "vit_embed_rgb8_async") : (want_logits ? "vit_forward_async" : "vit_embed_async"),
+                      frames ? "frames" : "images");
+    if (r == VIT_OK && frames) {
+        r = vit__prep_plan(m, width, height, stride, channels);
+        in.bytes = s->prep.frame_bytes;
+        in.last_bytes = (size_t)(height - 1) * s->prep.stride + (size_t)width * channels;
+    }
+    if (r == VIT_OK && in.host) r = vit__cuda_stage_reserve(m, in.bytes);
+    cudaStream_t st = async ? stream : s->stream;
+    if (r == VIT_OK) r = vit__cuda_chunks(m, &in, n, out, want_logits, st, out_host);
+    if (r == VIT_OK && !async) {
+        cudaError_t e = cudaStreamSynchronize(st);
+        if (e != cudaSuccess) {
+            cudaGetLastError();
+            r = vit__fail(m->error, VIT_ERROR_CUDA, "CUDA error %s (%s) in the forward pass", cudaGetErrorName(e), cudaGetErrorString(e));
+        }
+    }
+    if (prev != s->device) cudaSetDevice(prev);
     return r;
 }
 
@@ -2801,14 +3193,6 @@ static vit_status vit__upload_all(vit_model *m, vit__uploader *u) {
 }
 #undef VIT__UPV
 
-static vit_status vit__cuda_malloc(vit_model *m, unsigned char **p, size_t bytes, const char *what) {
-    cudaError_t e = cudaMalloc((void **)p, bytes);
-    if (e == cudaSuccess) return VIT_OK;
-    cudaGetLastError();
-    *p = NULL;
-    return vit__fail(m->error, e == cudaErrorMemoryAllocation ? VIT_ERROR_OUT_OF_MEMORY : VIT_ERROR_CUDA,
-                     "cudaMalloc of %zu bytes for %s: %s", bytes, what, cudaGetErrorString(e));
-}
 
 static vit_status vit__cuda_upload(vit_model *m) {
     vit__cuda_state *s = m->cuda;
@@ -2860,6 +3244,30 @@ static vit_status vit__cuda_arena(vit_model *m) {
     return VIT_OK;
 }
 
+// The host API's staging, for max_batch images (vit__cuda_chunks): pinned
+// and device input slots, pinned output slots, the copy stream and its events.
+static vit_status vit__cuda_staging(vit_model *m) {
+    vit__cuda_state *s = m->cuda;
+    const vit_config *c = &m->cfg;
+    size_t image = (size_t)c->in_chans * c->image_height * c->image_width * sizeof(float);
+    s->out_floats = (size_t)(c->num_classes > c->dim ? c->num_classes : c->dim);
+    VIT__CUDA_TRY(m, cudaStreamCreateWithFlags(&s->copy, cudaStreamNonBlocking));
+    for (int j = 0; j < 2; j++) {
+        VIT__CUDA_TRY(m, cudaEventCreateWithFlags(&s->staged[j], cudaEventDisableTiming));
+        VIT__CUDA_TRY(m, cudaEventCreateWithFlags(&s->consumed[j], cudaEventDisableTiming));
+        VIT__CUDA_TRY(m, cudaEventCreateWithFlags(&s->outed[j], cudaEventDisableTiming));
+    }
+    size_t outb = 2 * (size_t)m->max_batch * s->out_floats * sizeof(float);
+    cudaError_t e = cudaHostAlloc((void **)&s->pin_out, outb, cudaHostAllocDefault);
+    if (e != cudaSuccess) {
+        cudaGetLastError();
+        s->pin_out = NULL;
+        return vit__fail(m->error, VIT_ERROR_OUT_OF_MEMORY, "cudaHostAlloc of %zu bytes of output staging: %s", outb, cudaGetErrorString(e));
+    }
+    // two slots of max_batch / 2 images (at least one each)
+    return vit__cuda_stage_reserve(m, image * (size_t)(m->max_batch > 1 ? (m->max_batch + 1) / 2 : 1));
+}
+
 // >>cuda hooks (called by vit.h) ---------------------------------------------------
 
 static void vit__cuda_free(vit_model *m) {
@@ -2870,7 +3278,19 @@ static void vit__cuda_free(vit_model *m) {
     for (int i = 0; i < VIT__CUDA_GRAPHS; i++)
         if (s->graphs[i].batch) cudaGraphExecDestroy(s->graphs[i].exec);
     if (s->stream) cudaStreamSynchronize(s->stream);
+    if (s->copy) cudaStreamSynchronize(s->copy);
     if (s->arena) cudaFree(s->arena);
+    if (s->dev_in) cudaFree(s->dev_in);
+    if (s->prep_tab) cudaFree(s->prep_tab);
+    if (s->prep_tmp) cudaFree(s->prep_tmp);
+    if (s->pin_in) cudaFreeHost(s->pin_in);
+    if (s->pin_out) cudaFreeHost(s->pin_out);
+    for (int j = 0; j < 2; j++) {
+        if (s->staged[j]) cudaEventDestroy(s->staged[j]);
+        if (s->consumed[j]) cudaEventDestroy(s->consumed[j]);
+        if (s->outed[j]) cudaEventDestroy(s->outed[j]);
+    }
+    if (s->copy) cudaStreamDestroy(s->copy);
     if (s->weights) cudaFree(s->weights);
     if (s->done) cudaEventDestroy(s->done);
     if (s->stream) cudaStreamDestroy(s->stream);
@@ -2954,6 +3374,7 @@ static vit_status vit__cuda_init(vit_model *m, const vit_options *o, char *err) 
         st = vit__cuda_upload(m);
     }
     if (st == VIT_OK) st = vit__cuda_arena(m);
+    if (st == VIT_OK) st = vit__cuda_staging(m);
     if (st != VIT_OK) {
         memcpy(err, m->error, VIT__ERR_LEN);
         vit__cuda_free(m);
@@ -2967,23 +3388,18 @@ static vit_status vit__cuda_init(vit_model *m, const vit_options *o, char *err) 
 }
 
 static vit_status vit__forward_cuda_host(vit_model *m, const float *images, int n, float *out, int want_logits) {
-    return vit__cuda_on_device(m, images, n, out, want_logits, m->cuda->stream, 1);
-}
-
-// 1 when p is memory the GPU can read (device or managed); host pointers fail.
-static int vit__is_device_ptr(const void *p) {
-    cudaPointerAttributes a;
-    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) { cudaGetLastError(); return 0; }
-    return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged;
+    return vit__cuda_run(m, images, n, 0, 0, 0, 0, 0, out, want_logits, NULL, 0);
 }
 
 // The stream must be a live stream of the model's device (a destroyed
 // cudaStream_t is undefined behaviour in CUDA itself and cannot be detected).
 static vit_status vit__forward_cuda_async(vit_model *m, const float *images, int n, float *out, int want_logits, cudaStream_t stream) {
-    if (!vit__is_device_ptr(images) || !vit__is_device_ptr(out))
-        return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: images and output must be device (or managed) memory",
-                         want_logits ? "vit_forward_async" : "vit_embed_async");
-    return vit__cuda_on_device(m, images, n, out, want_logits, stream, 0);
+    return vit__cuda_run(m, images, n, 0, 0, 0, 0, 0, out, want_logits, stream, 1);
+}
+
+static vit_status vit__forward_cuda_rgb8(vit_model *m, const unsigned char *frames, int n, int width, int height, int stride, int channels, float *out,
+                                         int want_logits, cudaStream_t stream, int async) {
+    return vit__cuda_run(m, frames, n, width, height, stride, channels, 1, out, want_logits, stream, async);
 }
 
 #endif // VIT_KERNELS_CUH_INCLUDED

@@ -1238,6 +1238,36 @@ static void test_forward_args(void) {
     t_run("vit_forward_async: n = 0", vit_forward_async(m, img, 0, out, NULL), VIT_ERROR_INVALID_ARGUMENT, m, "vit_forward_async: pointers must be non-NULL and n >= 1 (n = 0)");
     t_run("vit_embed_async: NULL output", vit_embed_async(m, img, 1, NULL, NULL), VIT_ERROR_INVALID_ARGUMENT, m, "vit_embed_async: pointers must be non-NULL and n >= 1 (n = 1)");
     t_run("vit_forward works after the failures", vit_forward(m, img, 4, out), VIT_OK, m, NULL);
+
+    // the frame calls: the same bits as vit_preprocess_rgb8 + vit_forward / vit_embed, and their argument checks
+    {
+        enum { FW = 37, FH = 23, FC = 3, FS = FW * FC + 5, NF = 3 };
+        static unsigned char frames[NF * FH * FS];
+        for (size_t i = 0; i < sizeof(frames); i++) frames[i] = (unsigned char)(rng_next() >> 56);
+        float *pre = (float *)calloc(NF * pixels, sizeof(float)), *want = (float *)calloc(NF * ((size_t)c->num_classes + c->dim), sizeof(float));
+        int same = 1;
+        for (int i = 0; i < NF; i++) same &= vit_preprocess_rgb8(m, frames + (size_t)i * FH * FS, FW, FH, FS, FC, pre + i * pixels) == VIT_OK;
+        same &= vit_forward(m, pre, NF, want) == VIT_OK;
+        t_run("vit_forward_rgb8: 3 frames", vit_forward_rgb8(m, frames, NF, FW, FH, FS, FC, out), VIT_OK, m, NULL);
+        check(same && !memcmp(out, want, NF * (size_t)c->num_classes * sizeof(float)), "vit_forward_rgb8 = vit_preprocess_rgb8 + vit_forward (bits)", "%s", "differ");
+        same &= vit_embed(m, pre, NF, want) == VIT_OK;
+        t_run("vit_embed_rgb8: 3 frames", vit_embed_rgb8(m, frames, NF, FW, FH, FS, FC, out), VIT_OK, m, NULL);
+        check(same && !memcmp(out, want, NF * (size_t)c->dim * sizeof(float)), "vit_embed_rgb8 = vit_preprocess_rgb8 + vit_embed (bits)", "%s", "differ");
+        t_run("vit_forward_rgb8: NULL model", vit_forward_rgb8(NULL, frames, 1, FW, FH, FS, FC, out), VIT_ERROR_INVALID_ARGUMENT, NULL, NULL);
+        t_run("vit_forward_rgb8: n = 0", vit_forward_rgb8(m, frames, 0, FW, FH, FS, FC, out), VIT_ERROR_INVALID_ARGUMENT, m, "vit_forward_rgb8: output must be non-NULL and n >= 1 (n = 0)");
+        t_run("vit_embed_rgb8: NULL features", vit_embed_rgb8(m, frames, 2, FW, FH, FS, FC, NULL), VIT_ERROR_INVALID_ARGUMENT, m, "vit_embed_rgb8: output must be non-NULL and n >= 1 (n = 2)");
+        t_run("vit_forward_rgb8: NULL frames", vit_forward_rgb8(m, NULL, 1, FW, FH, FS, FC, out), VIT_ERROR_INVALID_ARGUMENT, m, "vit_forward_rgb8: bad arguments (37x23, 3 channels");
+        t_run("vit_forward_rgb8: 5 channels", vit_forward_rgb8(m, frames, 1, FW, FH, 0, 5, out), VIT_ERROR_INVALID_ARGUMENT, m, "5 channels");
+        t_run("vit_forward_rgb8: stride too small", vit_forward_rgb8(m, frames, 1, FW, FH, FW * FC - 1, FC, out), VIT_ERROR_INVALID_ARGUMENT, m, "stride 110");
+        t_run("vit_forward_rgb8: width 0", vit_forward_rgb8(m, frames, 1, 0, FH, 0, FC, out), VIT_ERROR_INVALID_ARGUMENT, m, "(0x23");
+        t_run("vit_forward_rgb8: too wide", vit_forward_rgb8(m, frames, 1, VIT_MAX_IMAGE_SIDE + 1, 1, 0, 1, out), VIT_ERROR_LIMIT, m, "VIT_MAX_IMAGE_SIDE");
+        t_run("vit_forward_rgb8_async: CPU model", vit_forward_rgb8_async(m, frames, 1, FW, FH, FS, FC, out, NULL), VIT_ERROR_UNSUPPORTED, m,
+              "vit_forward_rgb8_async: the model is not on a CUDA device");
+        t_run("vit_embed_rgb8_async: CPU model", vit_embed_rgb8_async(m, frames, 1, FW, FH, FS, FC, out, NULL), VIT_ERROR_UNSUPPORTED, m,
+              "vit_embed_rgb8_async: the model is not on a CUDA device");
+        free(pre);
+        free(want);
+    }
     vit_free(m);
 
     // the model with no classifier head: embed works, forward does not
@@ -1254,6 +1284,9 @@ static void test_forward_args(void) {
         t_run("no head: vit_forward", vit_forward(m, img2, 1, feat), VIT_ERROR_INVALID_ARGUMENT, m, "no classifier head");
         t_run("no head: vit_forward_async", vit_forward_async(m, img2, 1, feat, NULL), VIT_ERROR_INVALID_ARGUMENT, m, "no classifier head");
         t_run("no head: vit_embed works", vit_embed(m, img2, 2, feat), VIT_OK, m, NULL);
+        unsigned char frame[4 * 4 * 3] = {0};
+        t_run("no head: vit_forward_rgb8", vit_forward_rgb8(m, frame, 1, 4, 4, 0, 3, feat), VIT_ERROR_INVALID_ARGUMENT, m, "use vit_embed_rgb8");
+        t_run("no head: vit_embed_rgb8 works", vit_embed_rgb8(m, frame, 1, 4, 4, 0, 3, feat), VIT_OK, m, NULL);
         check(!strcmp(vit_label(m, 0), ""), "no head: vit_label(m, 0) is \"\"", "'%s'", vit_label(m, 0));
         free(img2);
         free(feat);

@@ -13,6 +13,10 @@
 // Determinism, for every case: batch 1 and 3, each dtype, the default split-K
 // policy and split-K forced to 4 slices: three runs with graphs and one without
 // must give bit-identical logits (or features) (memcmp).
+// Frames and the chunked host path (frames_case): the staged host path gives
+// the bits of the async path in the same chunks; vit_forward_rgb8 and
+// vit_embed_rgb8 from host and device frames those of vit_preprocess_rgb8 +
+// vit_forward.
 //
 // usage: test_gpu_model DIR... [--timm DIR...]
 #define VIT_IMPLEMENTATION
@@ -149,6 +153,141 @@ static int determinism(const char *dir, const reference *r, vit_dtype dt, int sp
     return ok;
 }
 
+static vit_model *load_gpu(const char *dir, vit_dtype dt, int max_batch) {
+    char path[1200];
+    snprintf(path, sizeof(path), "%s/model.safetensors", dir);
+    vit_options o;
+    memset(&o, 0, sizeof(o));
+    o.device = VIT_DEVICE_CUDA;
+    o.dtype = dt;
+    o.max_batch = max_batch;
+    read_case_options(dir, &o);
+    vit_model *m = NULL;
+    if (vit_load(path, &o, &m) != VIT_OK) printf("NOT OK %s %s: load: %s\n", dir, dtname(dt), vit_last_error(NULL));
+    return m;
+}
+
+static int same_bits(const char *dir, vit_dtype dt, const char *what, vit_status st, vit_model *m, const float *a, const float *b, size_t n) {
+    int ok = st == VIT_OK && !memcmp(a, b, n * sizeof(float));
+    double e = 0;
+    for (size_t i = 0; i < n; i++) e = fmax(e, fabs((double)a[i] - b[i]));
+    printf("%s %s %s: %s (max diff %.3g)%s%s\n", ok ? "OK" : "NOT OK", dir, dtname(dt), what, e, st != VIT_OK ? ": " : "", st != VIT_OK ? vit_last_error(m) : "");
+    return ok;
+}
+
+// The chunk sizes the host path stages n inputs of `bytes` in (vit__stage_chunk).
+static int host_chunks(vit_model *m, int n, size_t bytes, int *sizes) {
+    vit__input in;
+    memset(&in, 0, sizeof(in));
+    in.bytes = bytes;
+    in.image_bytes = (size_t)m->cfg.in_chans * m->cfg.image_height * m->cfg.image_width * sizeof(float);
+    int cap = m->max_batch, k = 0;
+    if (m->cuda->stage_bytes / 2 / bytes < (size_t)cap) cap = (int)(m->cuda->stage_bytes / 2 / bytes);
+    for (int i0 = 0, B = 0; i0 < n; i0 += B) sizes[k++] = B = vit__stage_chunk(m->cuda, &in, n, cap, i0, B);
+    return k;
+}
+
+// vit_forward_async (or embed) on device images in the given chunks: what the
+// host path computes, without its staging
+static vit_status async_in_chunks(vit_model *m, const float *dimages, int nchunks, const int *sizes, float *dout, float *host_out, size_t per, size_t K, int logits) {
+    vit_status st = VIT_OK;
+    for (int i = 0, i0 = 0; st == VIT_OK && i < nchunks; i0 += sizes[i++])
+        st = logits ? vit_forward_async(m, dimages + (size_t)i0 * per, sizes[i], dout + (size_t)i0 * K, NULL)
+                    : vit_embed_async(m, dimages + (size_t)i0 * per, sizes[i], dout + (size_t)i0 * K, NULL);
+    cudaDeviceSynchronize();
+    int n = 0;
+    for (int i = 0; i < nchunks; i++) n += sizes[i];
+    cudaMemcpy(host_out, dout, (size_t)n * K * 4, cudaMemcpyDeviceToHost);
+    return st;
+}
+
+// 8-bit frames and the chunked host path, on 7 random frames (97x61 RGB, rows
+// padded) with max_batch 4, so that the host path stages several chunks:
+//   - vit_forward from host floats (staged, overlapped) = vit_forward_async on
+//     device floats in the same chunks (the staging changes no bit);
+//   - vit_forward_rgb8 from host frames = vit_preprocess_rgb8 (CPU) +
+//     vit_forward_async in its chunks (the GPU transform changes no bit);
+//   - device frames through vit_forward_rgb8 and vit_forward_rgb8_async =
+//     device floats through vit_forward (chunks of max_batch);
+//   - another frame size re-plans (packed rows); the async call refuses host frames.
+static int frames_case(const char *dir, vit_dtype dt) {
+    enum { NF = 7, FW = 97, FH = 61, FC = 3, FS = FW * FC + 5 };
+    int ok = 1;
+    vit_model *m = load_gpu(dir, dt, 4);
+    if (!m) return 0;
+    const vit_config *c = vit_model_config(m);
+    size_t per = (size_t)c->in_chans * c->image_height * c->image_width, K = (size_t)(c->num_classes ? c->num_classes : c->dim);
+    int logits = c->num_classes > 0;
+    const char *fwd = logits ? "forward" : "embed";
+    static unsigned char frames[NF * FH * FS];
+    unsigned st32 = 12345;
+    for (size_t i = 0; i < sizeof(frames); i++) { st32 = st32 * 1664525u + 1013904223u; frames[i] = (unsigned char)(st32 >> 24); }
+    float *pre = (float *)malloc(NF * per * 4), *want = (float *)malloc(NF * K * 4), *got = (float *)malloc(NF * K * 4);
+    vit_status st = VIT_OK;
+    for (int i = 0; st == VIT_OK && i < NF; i++) st = vit_preprocess_rgb8(m, frames + (size_t)i * FH * FS, FW, FH, FS, FC, pre + i * per);
+    unsigned char *dframes = NULL;
+    float *dpre = NULL, *dout = NULL;
+    cudaMalloc((void **)&dframes, sizeof(frames));
+    cudaMalloc((void **)&dpre, NF * per * 4);
+    cudaMalloc((void **)&dout, NF * K * 4);
+    cudaMemcpy(dframes, frames, sizeof(frames), cudaMemcpyHostToDevice);
+    cudaMemcpy(dpre, pre, NF * per * 4, cudaMemcpyHostToDevice);
+    char what[256], sizes_text[64];
+    int sizes[NF], nchunks;
+
+    nchunks = host_chunks(m, NF, per * 4, sizes);
+    sizes_text[0] = 0;
+    for (int i = 0; i < nchunks; i++) snprintf(sizes_text + strlen(sizes_text), sizeof(sizes_text) - strlen(sizes_text), "%s%d", i ? ", " : "", sizes[i]);
+    memset(want, 0xFF, NF * K * 4);
+    memset(got, 0xFF, NF * K * 4);
+    vit_status r = st == VIT_OK ? async_in_chunks(m, dpre, nchunks, sizes, dout, want, per, K, logits) : st;
+    vit_status r2 = logits ? vit_forward(m, pre, NF, got) : vit_embed(m, pre, NF, got);
+    snprintf(what, sizeof(what), "vit_%s from host floats, staged in chunks (%s) = vit_%s_async in those chunks", fwd, sizes_text, fwd);
+    ok &= same_bits(dir, dt, what, r == VIT_OK ? r2 : r, m, got, want, NF * K);
+
+    nchunks = host_chunks(m, NF, (size_t)FH * FS, sizes);
+    sizes_text[0] = 0;
+    for (int i = 0; i < nchunks; i++) snprintf(sizes_text + strlen(sizes_text), sizeof(sizes_text) - strlen(sizes_text), "%s%d", i ? ", " : "", sizes[i]);
+    memset(want, 0xFF, NF * K * 4);
+    memset(got, 0xFF, NF * K * 4);
+    r = async_in_chunks(m, dpre, nchunks, sizes, dout, want, per, K, logits);
+    r2 = logits ? vit_forward_rgb8(m, frames, NF, FW, FH, FS, FC, got) : vit_embed_rgb8(m, frames, NF, FW, FH, FS, FC, got);
+    snprintf(what, sizeof(what), "vit_%s_rgb8 from host frames, chunks (%s) = vit_preprocess_rgb8 (CPU) + vit_%s_async", fwd, sizes_text, fwd);
+    ok &= same_bits(dir, dt, what, r == VIT_OK ? r2 : r, m, got, want, NF * K);
+
+    memset(want, 0xFF, NF * K * 4);
+    memset(got, 0xFF, NF * K * 4);
+    r = logits ? vit_forward(m, dpre, NF, want) : vit_embed(m, dpre, NF, want); // device images, host outputs: chunks of max_batch
+    r2 = logits ? vit_forward_rgb8(m, dframes, NF, FW, FH, FS, FC, got) : vit_embed_rgb8(m, dframes, NF, FW, FH, FS, FC, got);
+    snprintf(what, sizeof(what), "vit_%s_rgb8 from device frames = vit_%s from device floats", fwd, fwd);
+    ok &= same_bits(dir, dt, what, r == VIT_OK ? r2 : r, m, got, want, NF * K);
+    cudaStream_t s;
+    cudaStreamCreate(&s);
+    cudaMemset(dout, 0xFF, NF * K * 4);
+    r = logits ? vit_forward_rgb8_async(m, dframes, NF, FW, FH, FS, FC, dout, (void *)s) : vit_embed_rgb8_async(m, dframes, NF, FW, FH, FS, FC, dout, (void *)s);
+    cudaStreamSynchronize(s);
+    cudaMemcpy(got, dout, NF * K * 4, cudaMemcpyDeviceToHost);
+    snprintf(what, sizeof(what), "vit_%s_rgb8_async = the same, device to device", fwd);
+    ok &= same_bits(dir, dt, what, r, m, got, want, NF * K);
+
+    // a frame size change re-plans; a stride of 0 means packed rows
+    memset(got, 0xFF, NF * K * 4);
+    r = vit_preprocess_rgb8(m, frames, 50, 40, 0, 3, pre);
+    if (r == VIT_OK) r = logits ? vit_forward(m, pre, 1, want) : vit_embed(m, pre, 1, want);
+    r2 = logits ? vit_forward_rgb8(m, frames, 1, 50, 40, 0, 3, got) : vit_embed_rgb8(m, frames, 1, 50, 40, 0, 3, got);
+    ok &= same_bits(dir, dt, "a second frame size (50x40, packed)", r == VIT_OK ? r2 : r, m, got, want, K);
+    // the async call refuses host memory
+    r = logits ? vit_forward_rgb8_async(m, frames, 1, FW, FH, FS, FC, dout, (void *)s) : vit_embed_rgb8_async(m, frames, 1, FW, FH, FS, FC, dout, (void *)s);
+    int refused = r == VIT_ERROR_INVALID_ARGUMENT && strstr(vit_last_error(m), "frames and output must be device");
+    printf("%s %s %s: the async frame call refuses host frames: %s\n", refused ? "OK" : "NOT OK", dir, dtname(dt), vit_last_error(m));
+    ok &= refused;
+    cudaStreamDestroy(s);
+    cudaFree(dframes); cudaFree(dpre); cudaFree(dout);
+    free(pre); free(want); free(got);
+    vit_free(m);
+    return ok;
+}
+
 int main(int argc, char **argv) {
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
@@ -179,6 +318,7 @@ int main(int argc, char **argv) {
         for (int d = 0; d < 3; d++) {
             ok &= determinism(argv[i], &r, dts[d], 0);
             ok &= determinism(argv[i], &r, dts[d], 4);
+            if (!timm) ok &= frames_case(argv[i], dts[d]);
         }
         if (ok) passed++; else failed++;
         free(r.input); free(r.logits); free(r.features);

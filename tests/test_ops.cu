@@ -9,7 +9,8 @@
 // few shared queries against N keys; one and two heads. Where a test forces a
 // kernel, a split or an attention shape (vit__force), it asserts that the
 // launcher ran exactly that (vit__ran). The activations are also checked on
-// the GPU against PyTorch's float64 values (tests/data/act).
+// the GPU against PyTorch's float64 values (tests/data/act). The GPU eval
+// transform of 8-bit frames must give vit_preprocess_rgb8's floats bit for bit.
 // Outputs are poisoned with NaN before each run and a guard region after each
 // output must stay unchanged.
 //
@@ -828,6 +829,96 @@ static void test_gelu_fast(void) {
     dfree(dx); dfree(dout);
 }
 
+// ---- the GPU eval transform of 8-bit frames (vit__prep_cuda) against
+// vit_preprocess_rgb8: the same floats, bit for bit (random bytes: every
+// clipping case of the taps). m->cfg holds the preprocessing under test.
+static void test_prep(vit_model *m, const char *cfg_name, int w, int h, int channels, int pad, int n, int tiny_tmp = 0) {
+    vit_config *c = &m->cfg;
+    size_t stride = (size_t)w * channels + pad, fb = stride * h, per = (size_t)c->in_chans * c->image_height * c->image_width;
+    unsigned char *hf = (unsigned char *)malloc(fb * n);
+    for (size_t i = 0; i < fb * n; i++) hf[i] = (unsigned char)(frand() * 128.0f + 128.0f);
+    float *ref = (float *)malloc(per * n * sizeof(float)), *got = (float *)malloc(per * n * sizeof(float));
+    unsigned char *df = NULL;
+    dbuf out = dalloc(per * n * sizeof(float));
+    cuda_ok(cudaMalloc((void **)&df, fb * n), "cudaMalloc frames");
+    cudaMemcpy(df, hf, fb * n, cudaMemcpyHostToDevice);
+    m->cuda->prep_width = 0; // the config changed: plan anew
+    vit_status st = vit__prep_plan(m, w, h, (int)stride, channels);
+    const vit__prep_args *a = &m->cuda->prep;
+    if (st == VIT_OK && tiny_tmp && a->mode != VIT__PREP_INDEX) m->cuda->prep_tmp_bytes = (size_t)a->rows * a->cols * a->ch; // one frame at a time
+    if (st == VIT_OK) st = vit__prep_cuda(m, df, n, (float *)out.p, m->cuda->stream);
+    cudaError_t e = cudaStreamSynchronize(m->cuda->stream);
+    cudaMemcpy(got, out.p, per * n * sizeof(float), cudaMemcpyDeviceToHost);
+    for (int i = 0; st == VIT_OK && i < n; i++) st = vit_preprocess_rgb8(m, hf + i * fb, w, h, (int)stride, channels, ref + i * per);
+    size_t bad = 0;
+    double maxdiff = 0;
+    for (size_t i = 0; i < per * n; i++)
+        if (memcmp(&got[i], &ref[i], sizeof(float))) { bad++; maxdiff = fmax(maxdiff, fabs((double)got[i] - ref[i])); }
+    int ok = st == VIT_OK && e == cudaSuccess && bad == 0 && guard_ok(out);
+    const char *mode = a->mode == VIT__PREP_INDEX ? "index" : a->mode == VIT__PREP_HFIRST ? "h-first" : "v-first";
+    printf("%s prep %s %dx%dx%d stride +%d n %d -> %dx%d (%s%s): %zu of %zu floats differ (max %.3g)%s%s\n", ok ? "OK" : "NOT OK", cfg_name, w, h, channels, pad,
+           n, c->image_width, c->image_height, mode, tiny_tmp ? ", one frame at a time" : "", bad, per * n, maxdiff, st != VIT_OK ? ": " : "",
+           st != VIT_OK ? vit_last_error(m) : "");
+    if (ok) passed++; else failed++;
+    cudaFree(df);
+    dfree(out);
+    free(hf); free(ref); free(got);
+}
+
+static void prep_config(vit_model *m, int in_chans, int H, int W, float crop_pct, vit_interp interp, vit_resize resize, int resize_shorter) {
+    vit_config *c = &m->cfg;
+    c->in_chans = in_chans;
+    c->image_height = H;
+    c->image_width = W;
+    c->crop_pct = crop_pct;
+    c->interpolation = interp;
+    c->resize = resize;
+    c->resize_shorter = resize_shorter;
+    const float mean[3] = {0.485f, 0.456f, 0.406f}, std[3] = {0.229f, 0.224f, 0.225f};
+    for (int k = 0; k < 3; k++) { c->mean[k] = mean[k]; c->std[k] = std[k]; }
+}
+
+static void test_prep_all(vit_model *m) {
+    m->max_batch = 4;
+    prep_config(m, 3, 224, 224, 0.9f, VIT_INTERP_BICUBIC, VIT_RESIZE_SHORTER_CROP, 0); // timm
+    test_prep(m, "timm bicubic 0.9", 640, 480, 3, 0, 2);
+    test_prep(m, "timm bicubic 0.9", 480, 640, 4, 3, 3);
+    test_prep(m, "timm bicubic 0.9", 300, 1500, 1, 1, 2);   // tall: the vertical pass first
+    test_prep(m, "timm bicubic 0.9", 31, 17, 2, 0, 3);      // upscaled
+    test_prep(m, "timm bicubic 0.9", 248, 248, 3, 0, 1);    // no resize, crop only
+    test_prep(m, "timm bicubic 0.9", 640, 480, 3, 5, 3, 1);
+    test_prep(m, "timm bicubic 0.9", 300, 1500, 3, 0, 3, 1);
+    if (!small_only) test_prep(m, "timm bicubic 0.9", 1920, 1080, 3, 0, 2);
+    prep_config(m, 3, 192, 320, 1.0f, VIT_INTERP_BILINEAR, VIT_RESIZE_SQUARE, 0); // squash, non-square
+    test_prep(m, "squash bilinear", 1000, 333, 3, 0, 2);
+    test_prep(m, "squash bilinear", 320, 192, 3, 0, 2);     // no resize
+    prep_config(m, 3, 192, 320, 0.95f, VIT_INTERP_BICUBIC, VIT_RESIZE_SHORTER_CROP, 0); // timm ResizeKeepRatio
+    test_prep(m, "timm keep-ratio", 500, 500, 3, 0, 2);
+    prep_config(m, 3, 224, 224, 1.2f, VIT_INTERP_BICUBIC, VIT_RESIZE_SHORTER_CROP, 0); // resized below the crop: zeros around
+    test_prep(m, "timm crop_pct 1.2", 200, 150, 3, 0, 2);
+    prep_config(m, 3, 224, 224, 1.0f, VIT_INTERP_BICUBIC, VIT_RESIZE_SHORTER_CROP_HF, 224); // CLIPImageProcessor
+    test_prep(m, "HF CLIP", 500, 375, 3, 0, 2);
+    test_prep(m, "HF CLIP", 7, 300, 4, 2, 2);
+    prep_config(m, 3, 224, 224, 0.875f, VIT_INTERP_BICUBIC, VIT_RESIZE_SQUARE, 256); // DeiTImageProcessor
+    test_prep(m, "HF DeiT", 500, 400, 3, 0, 2);
+    prep_config(m, 3, 224, 224, 1.0f, VIT_INTERP_BILINEAR, VIT_RESIZE_SQUARE, 0); // ViTImageProcessor
+    test_prep(m, "HF ViT", 224, 224, 3, 0, 2);
+    test_prep(m, "HF ViT", 640, 480, 1, 0, 2);
+    prep_config(m, 3, 224, 224, 0.9f, VIT_INTERP_NEAREST, VIT_RESIZE_SHORTER_CROP, 0);
+    test_prep(m, "nearest", 333, 500, 3, 0, 2);
+    test_prep(m, "nearest", 50, 40, 2, 1, 2);
+    prep_config(m, 1, 28, 28, 1.0f, VIT_INTERP_BILINEAR, VIT_RESIZE_SQUARE, 0); // a 1-channel model: PIL's luma
+    test_prep(m, "L bilinear", 28, 28, 1, 0, 3);
+    test_prep(m, "L bilinear", 64, 50, 3, 0, 3);
+    test_prep(m, "L bilinear", 100, 100, 4, 0, 3);
+    for (int i = 0; i < (small_only ? 3 : 12); i++) { // random sizes, channels and padding
+        int w = 1 + (int)((frand() + 1.0f) * 350.0f), h = 1 + (int)((frand() + 1.0f) * 350.0f), ch = 1 + (int)((frand() + 1.0f) * 2.0f), pad = (int)((frand() + 1.0f) * 4.0f);
+        prep_config(m, 3, 224, 224, 0.9f, i % 2 ? VIT_INTERP_BILINEAR : VIT_INTERP_BICUBIC, VIT_RESIZE_SHORTER_CROP, 0);
+        test_prep(m, "random timm", w, h, ch, pad, 2);
+    }
+    memset(&m->cfg, 0, sizeof(m->cfg));
+}
+
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0); // progress survives a crash
     for (int i = 1; i < argc; i++) if (!strcmp(argv[i], "--small")) small_only = 1;
@@ -853,6 +944,7 @@ int main(int argc, char **argv) {
     printf("# %s, sm_%d, %d SMs, wgmma kernels %s\n", prop.name, m->cuda->cc, m->cuda->sm_count, m->cuda->wgmma ? "on" : "off");
     test_gelu_fast();
     test_act_gpu();
+    test_prep_all(m);
     run_dtype<float>(m);
     run_dtype<__nv_bfloat16>(m);
     run_dtype<__half>(m);

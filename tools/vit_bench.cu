@@ -6,6 +6,14 @@
 //       after 3 warm-up calls; prints median/min ms, img/s and the device memory
 //       the model holds (weights + arena + graph, by cudaMemGetInfo) and, for
 //       reference, the median of vit_forward with host images.
+//   vit_bench transfer DIR DTYPE BATCH ITERS FW FH
+//       the host API against the async one (bench_transfer): vit_forward from
+//       host floats, vit_forward_rgb8 from host FW x FH RGB frames, both
+//       against vit_forward_async; wall-clock medians.
+//   vit_bench multi DIR DTYPE BATCH BATCHES FW FH
+//       several GPUs in one process (one model per device_index, one host
+//       thread each, a shared stream of BATCHES batches of host RGB frames
+//       through vit_forward_rgb8): img/s on 1, 2, ... GPUs.
 //   vit_bench layer DIR DTYPE BATCH ITERS
 //       each op of the forward pass (block 0) timed alone, as the forward pass
 //       launches it: the median over ITERS of (a graph of 10 back-to-back
@@ -30,6 +38,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
+#include <time.h>
+#include <pthread.h>
 
 #ifndef VIT__CUDA
 int main(void) { printf("{\"error\": \"built without CUDA\"}\n"); return 1; }
@@ -116,6 +126,147 @@ static int bench_model(const char *dir, const char *dtype, int batch, int iters)
     printf("{\"ms\": %.4f, \"min_ms\": %.4f, \"img_s\": %.1f, \"host_api_ms\": %.4f, \"mem_bytes\": %zu, \"weights_bytes\": %zu, \"arena_bytes\": %zu, \"splitk\": %d, \"dtype\": \"%s\", \"batch\": %d}\n",
            med, mn, batch / (med * 1e-3), hmed, free0 - free1, m->cuda->weights_bytes, m->cuda->arena_bytes, knobs.splitk, dtype, batch);
     vit_free(m);
+    return 0;
+}
+
+static double now_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
+}
+
+// The host API against the async one: wall-clock medians of vit_forward_async
+// (device images, synchronised), vit_forward (pageable host images),
+// vit_forward_rgb8 (pageable host FW x FH RGB frames) and vit_forward_rgb8_async
+// (device frames, synchronised); VIT_STAGE_FIRST / VIT_STAGE_GROW set the
+// host path's chunks (vit__force.stage_first / stage_grow).
+static int bench_transfer(const char *dir, const char *dtype, int batch, int iters, int fw, int fh) {
+    char path[1200];
+    snprintf(path, sizeof(path), "%s/model.safetensors", dir);
+    vit_options o;
+    memset(&o, 0, sizeof(o));
+    o.device = VIT_DEVICE_CUDA;
+    o.dtype = !strcmp(dtype, "f32") ? VIT_DTYPE_F32 : !strcmp(dtype, "f16") ? VIT_DTYPE_F16 : VIT_DTYPE_BF16;
+    o.max_batch = batch;
+    vit_model *m = NULL;
+    if (vit_load(path, &o, &m) != VIT_OK) { printf("{\"error\": \"load: %s\"}\n", vit_last_error(NULL)); return 1; }
+    env_knobs(m);
+    if (getenv("VIT_STAGE_FIRST")) knobs.stage_first = atoi(getenv("VIT_STAGE_FIRST"));
+    if (getenv("VIT_STAGE_GROW")) knobs.stage_grow = atoi(getenv("VIT_STAGE_GROW"));
+    const vit_config *c = vit_model_config(m);
+    size_t per = (size_t)c->in_chans * c->image_height * c->image_width, K = (size_t)(c->num_classes ? c->num_classes : 1);
+    size_t fb = (size_t)fw * fh * 3;
+    float *h = (float *)malloc(per * batch * sizeof(float)), *logits = (float *)malloc(K * batch * sizeof(float));
+    unsigned char *frames = (unsigned char *)malloc(fb * batch);
+    fill(h, per * batch, 7);
+    for (size_t i = 0; i < fb * batch; i++) frames[i] = (unsigned char)(i * 2654435761u >> 24);
+    float *di, *dout;
+    unsigned char *dframes;
+    CK(cudaMalloc((void **)&di, per * batch * sizeof(float)));
+    CK(cudaMalloc((void **)&dout, K * batch * sizeof(float)));
+    CK(cudaMalloc((void **)&dframes, fb * batch));
+    CK(cudaMemcpy(di, h, per * batch * sizeof(float), cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(dframes, frames, fb * batch, cudaMemcpyHostToDevice));
+    cudaStream_t s;
+    CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    float *t = (float *)malloc(sizeof(float) * iters);
+    double med[4];
+    const char *names[4] = {"async_ms", "host_ms", "rgb8_host_ms", "rgb8_async_ms"};
+    for (int k = 0; k < 4; k++) {
+        for (int i = -3; i < iters; i++) {
+            double t0 = now_ms();
+            vit_status st = k == 0 ? vit_forward_async(m, di, batch, dout, (void *)s)
+                          : k == 1 ? vit_forward(m, h, batch, logits)
+                          : k == 2 ? vit_forward_rgb8(m, frames, batch, fw, fh, 0, 3, logits)
+                                   : vit_forward_rgb8_async(m, dframes, batch, fw, fh, 0, 3, dout, (void *)s);
+            CK(cudaStreamSynchronize(s));
+            if (st != VIT_OK) { printf("{\"error\": \"%s: %s\"}\n", names[k], vit_last_error(m)); return 1; }
+            if (i >= 0) t[i] = (float)(now_ms() - t0);
+        }
+        med[k] = median(t, iters);
+    }
+    printf("{\"batch\": %d, \"dtype\": \"%s\", \"frame\": \"%dx%d\", \"async_ms\": %.4f, \"host_ms\": %.4f, \"rgb8_host_ms\": %.4f, \"rgb8_async_ms\": %.4f, "
+           "\"host_ratio\": %.3f, \"rgb8_ratio\": %.3f, \"stage_first\": %d, \"stage_grow\": %d}\n",
+           batch, dtype, fw, fh, med[0], med[1], med[2], med[3], med[1] / med[0], med[2] / med[0], knobs.stage_first, knobs.stage_grow);
+    vit_free(m);
+    return 0;
+}
+
+// Several GPUs in one process, the documented pattern: one model per
+// device_index, one host thread per model, each taking the next batch of a
+// shared stream of batches. Host RGB frames (FW x FH) through vit_forward_rgb8,
+// so each GPU's copies and preprocessing are counted; img/s on 1..NDEV GPUs.
+typedef struct multi_worker {
+    vit_model *m;
+    const unsigned char *frames;
+    int batch, fw, fh, batches;
+    int *next;                 // shared batch counter
+    pthread_mutex_t *lock;
+    float *logits;
+    vit_status st;
+} multi_worker;
+
+static void *multi_run(void *arg) {
+    multi_worker *w = (multi_worker *)arg;
+    for (;;) {
+        pthread_mutex_lock(w->lock);
+        int b = (*w->next)++;
+        pthread_mutex_unlock(w->lock);
+        if (b >= w->batches) break;
+        w->st = vit_forward_rgb8(w->m, w->frames, w->batch, w->fw, w->fh, 0, 3, w->logits);
+        if (w->st != VIT_OK) break;
+    }
+    return NULL;
+}
+
+static int bench_multi(const char *dir, const char *dtype, int batch, int batches, int fw, int fh) {
+    char path[1200];
+    snprintf(path, sizeof(path), "%s/model.safetensors", dir);
+    int ndev = 0;
+    CK(cudaGetDeviceCount(&ndev));
+    size_t fb = (size_t)fw * fh * 3;
+    unsigned char *frames = (unsigned char *)malloc(fb * batch);
+    for (size_t i = 0; i < fb * batch; i++) frames[i] = (unsigned char)(i * 2654435761u >> 24);
+    vit_model *ms[16] = {0};
+    if (ndev > 16) ndev = 16;
+    for (int d = 0; d < ndev; d++) {
+        vit_options o;
+        memset(&o, 0, sizeof(o));
+        o.device = VIT_DEVICE_CUDA;
+        o.device_index = d;
+        o.dtype = !strcmp(dtype, "f32") ? VIT_DTYPE_F32 : !strcmp(dtype, "f16") ? VIT_DTYPE_F16 : VIT_DTYPE_BF16;
+        o.max_batch = batch;
+        if (vit_load(path, &o, &ms[d]) != VIT_OK) { printf("{\"error\": \"load on device %d: %s\"}\n", d, vit_last_error(NULL)); return 1; }
+    }
+    printf("{\"devices\": %d, \"batch\": %d, \"frame\": \"%dx%d\", \"img_s\": [", ndev, batch, fw, fh);
+    for (int g = 1; g <= ndev; g++) {
+        double best = 0;
+        for (int rep = 0; rep < 2; rep++) { // the first round also warms every model up (graphs, taps)
+            int next = 0;
+            pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+            multi_worker w[16];
+            pthread_t th[16];
+            double t0 = now_ms();
+            for (int d = 0; d < g; d++) {
+                w[d].m = ms[d]; w[d].frames = frames; w[d].batch = batch; w[d].fw = fw; w[d].fh = fh; w[d].batches = batches;
+                w[d].next = &next; w[d].lock = &lock; w[d].st = VIT_OK;
+                w[d].logits = (float *)malloc((size_t)batch * 1000 * sizeof(float) + (size_t)batch * vit_model_config(ms[d])->dim * sizeof(float));
+                pthread_create(&th[d], NULL, multi_run, &w[d]);
+            }
+            for (int d = 0; d < g; d++) pthread_join(th[d], NULL);
+            double ms_all = now_ms() - t0;
+            for (int d = 0; d < g; d++) {
+                free(w[d].logits);
+                if (w[d].st != VIT_OK) { printf("]}\n{\"error\": \"device %d: %s\"}\n", d, vit_last_error(ms[d])); return 1; }
+            }
+            double ips = (double)batches * batch / (ms_all * 1e-3);
+            if (rep && ips > best) best = ips;
+        }
+        printf("%s%.1f", g > 1 ? ", " : "", best);
+    }
+    printf("]}\n");
+    for (int d = 0; d < ndev; d++) vit_free(ms[d]);
+    free(frames);
     return 0;
 }
 
@@ -267,6 +418,8 @@ static int bench_gemm(int M, int N, int K, int iters) {
 
 int main(int argc, char **argv) {
     if (argc >= 6 && !strcmp(argv[1], "model")) return bench_model(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]));
+    if (argc >= 8 && !strcmp(argv[1], "multi")) return bench_multi(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), atoi(argv[7]));
+    if (argc >= 8 && !strcmp(argv[1], "transfer")) return bench_transfer(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), atoi(argv[7]));
     if (argc >= 6 && !strcmp(argv[1], "layer")) return bench_layer(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]));
     if (argc >= 6 && !strcmp(argv[1], "gemm")) {
         int M = atoi(argv[2]), N = atoi(argv[3]), K = atoi(argv[4]), it = atoi(argv[5]);

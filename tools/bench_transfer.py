@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""The host API against the async one on the GPU (issue 19's transfer targets).
+
+Makes timm ViT-B/16 (random init, saved as timm's save_for_hf does) and runs
+`vit_bench transfer` for each batch and frame size: vit_forward from pageable
+host floats and vit_forward_rgb8 from pageable host RGB frames, each against
+vit_forward_async on device memory (wall-clock medians, same process).
+Targets (ViT-B/16 bf16, bs 256): host floats <= 1.15x async, host frames <= 1.05x.
+
+usage: python3 tools/bench_transfer.py [--bin build/vit_bench] [--sweep]
+  --sweep: also the host path's chunk knobs (VIT_STAGE_FIRST / VIT_STAGE_GROW) at bs 256
+"""
+import argparse, json, os, subprocess, sys, tempfile
+
+
+def run(binary, d, batch, fw, fh, iters, env=None):
+    e = dict(os.environ, **(env or {}))
+    out = subprocess.run([binary, "transfer", d, "bf16", str(batch), str(iters), str(fw), str(fh)], capture_output=True, text=True, env=e)
+    for line in out.stdout.splitlines()[::-1]:
+        if line.startswith("{"):
+            return json.loads(line)
+    return {"error": (out.stdout + out.stderr)[-400:]}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--bin", default="build/vit_bench")
+    ap.add_argument("--sweep", action="store_true")
+    args = ap.parse_args()
+    import torch, timm
+    from timm.models._hub import save_for_hf
+    d = os.path.join(tempfile.mkdtemp(prefix="vit_transfer_"), "vit_base_patch16_224")
+    torch.manual_seed(0)
+    save_for_hf(timm.create_model("vit_base_patch16_224", pretrained=False).eval(), d, safe_serialization=True)
+    rows = []
+    for batch, iters in [(1, 50), (8, 30), (64, 15), (256, 9)]:
+        for fw, fh in [(224, 224), (640, 480)]:
+            r = run(args.bin, d, batch, fw, fh, iters)
+            rows.append(r)
+            print(json.dumps(r), flush=True)
+    if args.sweep:
+        for fw, fh in [(224, 224), (640, 480)]:
+            for first in [4, 8, 16, 32]:
+                for grow in [2, 4, 8, 16]:
+                    r = run(args.bin, d, 256, fw, fh, 7, {"VIT_STAGE_FIRST": str(first), "VIT_STAGE_GROW": str(grow)})
+                    rows.append(r)
+                    print(json.dumps(r), flush=True)
+    print(f"\n{'batch':>5} {'frame':>8} {'first':>5} {'grow':>4} {'async ms':>9} {'host ms':>9} {'ratio':>6} {'rgb8 ms':>9} {'ratio':>6} {'rgb8 async':>10}")
+    for r in rows:
+        if "error" in r:
+            print("error:", r["error"])
+            continue
+        print(f"{r['batch']:>5} {r['frame']:>8} {r['stage_first']:>5} {r['stage_grow']:>4} {r['async_ms']:>9.3f} {r['host_ms']:>9.3f} {r['host_ratio']:>6.3f} "
+              f"{r['rgb8_host_ms']:>9.3f} {r['rgb8_ratio']:>6.3f} {r['rgb8_async_ms']:>10.3f}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
