@@ -37,8 +37,8 @@
       vit_load makes the weights' and an activation arena's device allocations
       (input images, x, xn, qkv/hidden, pooled, outputs, and the fp32 partial
       sums of split-K GEMMs, for max_batch images) and the host API's staging:
-      two pinned host slots and two device slots of max_batch / 2 images each,
-      and pinned output slots.
+      two pinned host slots and two device slots of max_batch images each (of
+      max_batch / 2 where a slot would pass 64 MB), and pinned output slots.
       vit_forward makes none: host images are copied into a pinned slot (on up
       to 8 OpenMP threads), then to the device on a copy stream, in chunks (a
       small first one, then growing) so that chunk i + 1 travels while chunk i
@@ -546,64 +546,86 @@ static __device__ __forceinline__ void vit__wgmma256(float *d, uint64_t da, uint
 // mean/std. Frames need no resize, or nearest neighbour: one kernel, by index tables.
 
 
-// One sample of a convolution pass: taps k over n inputs `step` bytes apart,
-// PIL's fixed-point sum. ACC is int when no sum can leave its range
-// (vit__prep_plan checks 255 * sum |k| + rounding < 2^31; int64 multiplies
-// cost several instructions each), else int64_t: the same sum either way.
-// PX: the inputs are source pixels, converted to the model's channels as read.
-template <typename ACC, bool PX>
-static __device__ __forceinline__ unsigned char vit__prep_tap(const unsigned char *p, int step, int channels, int ch, int c, const int32_t *k, int n) {
-    ACC acc = (ACC)1 << (VIT__PRECISION_BITS - 1);
-    for (int i = 0; i < n; i++) acc += (ACC)(PX ? vit__model_sample(p + (size_t)i * step, channels, ch, c) : p[(size_t)i * step]) * k[i];
-    return vit__clip8((int64_t)acc);
+// One pixel of a convolution pass, all CH model channels (1 L, 3 RGB): taps k
+// over n inputs `step` bytes apart, PIL's fixed-point sums. ACC is int when no
+// sum can leave its range (vit__prep_plan checks 255 * sum |k| + rounding <
+// 2^31; int64 multiplies cost several instructions each), else int64_t: the
+// same sums either way. PX: the inputs are source pixels of `channels`
+// samples, converted to the model's channels as read; else model-channel bytes.
+template <typename ACC, int CH, bool PX>
+static __device__ __forceinline__ void vit__prep_taps(const unsigned char *p, size_t step, int channels, const int32_t *k, int n, unsigned char *out) {
+    ACC acc[CH];
+    for (int c = 0; c < CH; c++) acc[c] = (ACC)1 << (VIT__PRECISION_BITS - 1);
+    for (int i = 0; i < n; i++) {
+        const unsigned char *q = p + (size_t)i * step;
+        ACC w = (ACC)k[i];
+        for (int c = 0; c < CH; c++) acc[c] += (ACC)(PX ? vit__model_sample(q, channels, CH, c) : q[c]) * w;
+    }
+    for (int c = 0; c < CH; c++) out[c] = vit__clip8((int64_t)acc[c]);
 }
 
-// The first pass, one frame (blockIdx.z) and one output row (blockIdx.y) per
-// CTA row, threads along (column, channel): horizontal (source rows row0..,
-// resized columns col0..) or vertical (resized rows row0.., source columns).
-template <typename ACC>
+#define VIT__PREP_ROWS 8 // output rows per thread: a CTA does enough work to hide its start
+
+// The first pass, frame blockIdx.z, output rows VIT__PREP_ROWS * blockIdx.y..,
+// a pixel (all channels) per thread: horizontal (source rows row0.., resized
+// columns col0..) or vertical (resized rows row0.., all source columns).
+template <typename ACC, int CH>
 static __global__ void vit__prep_pass1_kernel(vit__prep_args a) {
-    int t = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y, b = blockIdx.z;
-    if (t >= a.cols * a.ch) return;
-    int x = t / a.ch, c = t - x * a.ch;
+    int x = blockIdx.x * blockDim.x + threadIdx.x, b = blockIdx.z;
+    if (x >= a.cols) return;
     const unsigned char *f = a.frames + (size_t)b * a.frame_bytes;
-    unsigned char v;
-    if (a.mode == VIT__PREP_HFIRST) {
-        int xx = x + a.col0;
-        v = vit__prep_tap<ACC, true>(f + (size_t)(y + a.row0) * a.stride + (size_t)a.hb[xx * 2] * a.channels, a.channels, a.channels, a.ch, c,
-                                     a.hk + (size_t)xx * a.hks, a.hb[xx * 2 + 1]);
-    } else {
-        int yy = y + a.row0;
-        v = vit__prep_tap<ACC, true>(f + (size_t)a.vb[yy * 2] * a.stride + (size_t)x * a.channels, a.stride, a.channels, a.ch, c,
-                                     a.vk + (size_t)yy * a.vks, a.vb[yy * 2 + 1]);
+    for (int y = blockIdx.y * VIT__PREP_ROWS; y < a.rows && y < (int)(blockIdx.y + 1) * VIT__PREP_ROWS; y++) {
+        unsigned char *o = a.tmp + (((size_t)b * a.rows + y) * a.cols + x) * CH;
+        if (a.mode == VIT__PREP_HFIRST) {
+            int xx = x + a.col0;
+            vit__prep_taps<ACC, CH, true>(f + (size_t)(y + a.row0) * a.stride + (size_t)a.hb[xx * 2] * a.channels, (size_t)a.channels, a.channels,
+                                          a.hk + (size_t)xx * a.hks, a.hb[xx * 2 + 1], o);
+        } else {
+            int yy = y + a.row0;
+            vit__prep_taps<ACC, CH, true>(f + (size_t)a.vb[yy * 2] * a.stride + (size_t)x * a.channels, (size_t)a.stride, a.channels,
+                                          a.vk + (size_t)yy * a.vks, a.vb[yy * 2 + 1], o);
+        }
     }
-    a.tmp[((size_t)b * a.rows + y) * a.cols * a.ch + t] = v;
 }
 
 // The second pass (or the index lookup), the crop, /255 and mean/std into
-// out (B, in_chans, H, W): output row blockIdx.y of plane blockIdx.z = (frame, channel).
-template <typename ACC>
+// out (B, in_chans, H, W): frame blockIdx.z, output rows VIT__PREP_ROWS *
+// blockIdx.y.., a pixel (all channels) per thread.
+template <typename ACC, int CH>
 static __global__ void vit__prep_pass2_kernel(vit__prep_args a) {
-    int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y, k = blockIdx.z % a.in_chans, b = blockIdx.z / a.in_chans;
+    int x = blockIdx.x * blockDim.x + threadIdx.x, b = blockIdx.z;
     if (x >= a.W) return;
-    int sy = y + a.top, sx = x + a.left, c = a.ch == 1 ? 0 : k;
-    float v = 0.0f;
-    if (sy >= 0 && sy < a.rh && sx >= 0 && sx < a.rw) {
-        unsigned char u;
-        if (a.mode == VIT__PREP_INDEX) {
-            u = vit__model_sample(a.frames + (size_t)b * a.frame_bytes + (size_t)a.ny[y] * a.stride + (size_t)a.nx[x] * a.channels, a.channels, a.ch, c);
-        } else {
-            const unsigned char *t = a.tmp + (size_t)b * a.rows * a.cols * a.ch + c;
+    for (int y = blockIdx.y * VIT__PREP_ROWS; y < a.H && y < (int)(blockIdx.y + 1) * VIT__PREP_ROWS; y++) {
+        int sy = y + a.top, sx = x + a.left;
+        unsigned char u[CH];
+        for (int c = 0; c < CH; c++) u[c] = 0;
+        int inside = sy >= 0 && sy < a.rh && sx >= 0 && sx < a.rw;
+        if (inside && a.mode == VIT__PREP_INDEX) {
+            const unsigned char *q = a.frames + (size_t)b * a.frame_bytes + (size_t)a.ny[y] * a.stride + (size_t)a.nx[x] * a.channels;
+            for (int c = 0; c < CH; c++) u[c] = vit__model_sample(q, a.channels, CH, c);
+        } else if (inside) {
+            const unsigned char *t = a.tmp + (size_t)b * a.rows * a.cols * CH;
             if (a.mode == VIT__PREP_HFIRST)
-                u = vit__prep_tap<ACC, false>(t + ((size_t)(a.vb[sy * 2] - a.row0) * a.cols + (sx - a.col0)) * a.ch, a.cols * a.ch, 0, 0, 0,
-                                              a.vk + (size_t)sy * a.vks, a.vb[sy * 2 + 1]);
+                vit__prep_taps<ACC, CH, false>(t + ((size_t)(a.vb[sy * 2] - a.row0) * a.cols + (sx - a.col0)) * CH, (size_t)a.cols * CH, 0,
+                                               a.vk + (size_t)sy * a.vks, a.vb[sy * 2 + 1], u);
             else
-                u = vit__prep_tap<ACC, false>(t + ((size_t)(sy - a.row0) * a.cols + a.hb[sx * 2]) * a.ch, a.ch, 0, 0, 0, a.hk + (size_t)sx * a.hks,
-                                              a.hb[sx * 2 + 1]);
+                vit__prep_taps<ACC, CH, false>(t + ((size_t)(sy - a.row0) * a.cols + a.hb[sx * 2]) * CH, (size_t)CH, 0, a.hk + (size_t)sx * a.hks,
+                                               a.hb[sx * 2 + 1], u);
         }
-        v = u / 255.0f;
+        for (int k = 0; k < a.in_chans; k++) {
+            float v = inside ? u[CH == 1 ? 0 : k] / 255.0f : 0.0f;
+            a.out[(((size_t)b * a.in_chans + k) * a.H + y) * a.W + x] = (v - a.mean[k < 3 ? k : 2]) / a.std[k < 3 ? k : 2];
+        }
     }
-    a.out[(((size_t)b * a.in_chans + k) * a.H + y) * a.W + x] = (v - a.mean[k < 3 ? k : 2]) / a.std[k < 3 ? k : 2];
+}
+
+template <typename ACC, int CH>
+static vit_status vit__prep_launch(vit_model *m, const vit__prep_args &a, int nb, int pass1, cudaStream_t st) {
+    dim3 g1((unsigned)((a.cols + 127) / 128), (unsigned)((a.rows + VIT__PREP_ROWS - 1) / VIT__PREP_ROWS), (unsigned)nb);
+    dim3 g2((unsigned)((a.W + 127) / 128), (unsigned)((a.H + VIT__PREP_ROWS - 1) / VIT__PREP_ROWS), (unsigned)nb);
+    if (pass1) VIT__CUDA_TRY(m, (vit__prep_pass1_kernel<ACC, CH><<<g1, 128, 0, st>>>(a), cudaGetLastError()));
+    VIT__CUDA_TRY(m, (vit__prep_pass2_kernel<ACC, CH><<<g2, 128, 0, st>>>(a), cudaGetLastError()));
+    return VIT_OK;
 }
 
 // Grows a device buffer to `bytes` (contents dropped) once earlier work on it is done.
@@ -718,16 +740,14 @@ static vit_status vit__prep_cuda(vit_model *m, const unsigned char *frames, int 
     int sub = per_tmp ? (int)(s->prep_tmp_bytes / per_tmp) : B; // >= 1: vit__prep_plan
     if (sub > B) sub = B;
     a.tmp = s->prep_tmp;
-    if (sub > 16384) sub = 16384; // grid.z = frames x channels <= 65535
+    if (sub > 65535) sub = 65535; // grid.z
     for (int b0 = 0; b0 < B; b0 += sub) {
         int nb = B - b0 < sub ? B - b0 : sub;
         a.frames = frames + (size_t)b0 * a.frame_bytes;
         a.out = out + (size_t)b0 * per_out;
-        dim3 g1((unsigned)((a.cols * a.ch + 127) / 128), (unsigned)a.rows, (unsigned)nb), g2((unsigned)((a.W + 127) / 128), (unsigned)a.H, (unsigned)(nb * a.in_chans));
-        if (per_tmp && a.acc32) VIT__CUDA_TRY(m, (vit__prep_pass1_kernel<int><<<g1, 128, 0, st>>>(a), cudaGetLastError()));
-        if (per_tmp && !a.acc32) VIT__CUDA_TRY(m, (vit__prep_pass1_kernel<int64_t><<<g1, 128, 0, st>>>(a), cudaGetLastError()));
-        if (a.acc32) VIT__CUDA_TRY(m, (vit__prep_pass2_kernel<int><<<g2, 128, 0, st>>>(a), cudaGetLastError()));
-        else VIT__CUDA_TRY(m, (vit__prep_pass2_kernel<int64_t><<<g2, 128, 0, st>>>(a), cudaGetLastError()));
+        int p1 = per_tmp > 0;
+        if (a.ch == 1) VIT__TRY((a.acc32 ? vit__prep_launch<int, 1>(m, a, nb, p1, st) : vit__prep_launch<int64_t, 1>(m, a, nb, p1, st)));
+        else VIT__TRY((a.acc32 ? vit__prep_launch<int, 3>(m, a, nb, p1, st) : vit__prep_launch<int64_t, 3>(m, a, nb, p1, st)));
     }
     return VIT_OK;
 }
@@ -2928,6 +2948,10 @@ static int vit__stage_chunk(const vit__cuda_state *s, const vit__input *in, int 
     double ratio = (double)in->image_bytes / (double)in->bytes; // > 1: cheaper to stage than float images
     int grow = f && f->stage_grow ? f->stage_grow : (int)(4 * (ratio < 1 ? 1 : ratio > 16 ? 16 : ratio));
     int left = n - done, k = done == 0 ? (f && f->stage_first ? f->stage_first : n / (2 * grow)) : prev * grow;
+    if (cap < 1) cap = 1;
+    // small forward passes cost nearly what larger ones do (bs 1 is half of bs 8 on
+    // ViT-B/16): under 16 inputs one chunk, and no chunk under 8
+    if (!(f && f->stage_first) && (n < 16 || k < 8)) k = n < 16 ? n : 8;
     if (k > cap) k = cap;
     if (k < 1) k = 1;
     if (k >= left || (done > 0 && left - k < k / 2 && left <= cap)) return left < cap ? left : cap;
@@ -3264,8 +3288,10 @@ static vit_status vit__cuda_staging(vit_model *m) {
         s->pin_out = NULL;
         return vit__fail(m->error, VIT_ERROR_OUT_OF_MEMORY, "cudaHostAlloc of %zu bytes of output staging: %s", outb, cudaGetErrorString(e));
     }
-    // two slots of max_batch / 2 images (at least one each)
-    return vit__cuda_stage_reserve(m, image * (size_t)(m->max_batch > 1 ? (m->max_batch + 1) / 2 : 1));
+    // two slots of max_batch images each, or of max_batch / 2 where that would pass 64 MB
+    size_t slot = image * (size_t)m->max_batch;
+    if (slot > ((size_t)64 << 20) && m->max_batch > 1) slot = image * (size_t)((m->max_batch + 1) / 2);
+    return vit__cuda_stage_reserve(m, slot);
 }
 
 // >>cuda hooks (called by vit.h) ---------------------------------------------------

@@ -182,7 +182,8 @@ static int host_chunks(vit_model *m, int n, size_t bytes, int *sizes) {
     in.bytes = bytes;
     in.image_bytes = (size_t)m->cfg.in_chans * m->cfg.image_height * m->cfg.image_width * sizeof(float);
     int cap = m->max_batch, k = 0;
-    if (m->cuda->stage_bytes / 2 / bytes < (size_t)cap) cap = (int)(m->cuda->stage_bytes / 2 / bytes);
+    size_t half = m->cuda->stage_bytes / 2 > bytes ? m->cuda->stage_bytes / 2 : bytes; // the slots grow to one input (vit__cuda_stage_reserve)
+    if (half / bytes < (size_t)cap) cap = (int)(half / bytes);
     for (int i0 = 0, B = 0; i0 < n; i0 += B) sizes[k++] = B = vit__stage_chunk(m->cuda, &in, n, cap, i0, B);
     return k;
 }
@@ -289,6 +290,7 @@ static int frames_case(const char *dir, vit_dtype dt) {
 }
 
 int main(int argc, char **argv) {
+    setvbuf(stdout, NULL, _IOLBF, 0); // progress survives a crash
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
         cudaGetLastError();

@@ -40,18 +40,18 @@ def main():
             print(json.dumps(r), flush=True)
     if args.sweep:
         for fw, fh in [(224, 224), (640, 480)]:
-            for first in [4, 8, 16, 32]:
-                for grow in [2, 4, 8, 16]:
+            for first in [8, 16, 32]:
+                for grow in [4, 8, 16]:
                     r = run(args.bin, d, 256, fw, fh, 7, {"VIT_STAGE_FIRST": str(first), "VIT_STAGE_GROW": str(grow)})
                     rows.append(r)
                     print(json.dumps(r), flush=True)
-    print(f"\n{'batch':>5} {'frame':>8} {'first':>5} {'grow':>4} {'async ms':>9} {'host ms':>9} {'ratio':>6} {'rgb8 ms':>9} {'ratio':>6} {'rgb8 async':>10}")
+    print(f"\n{'batch':>5} {'frame':>8} {'first':>5} {'grow':>4} {'async ms':>9} {'host ms':>9} {'ratio':>6} {'rgb8 ms':>9} {'ratio':>6} {'rgb8 async':>10} {'prep ms':>8}")
     for r in rows:
         if "error" in r:
             print("error:", r["error"])
             continue
         print(f"{r['batch']:>5} {r['frame']:>8} {r['stage_first']:>5} {r['stage_grow']:>4} {r['async_ms']:>9.3f} {r['host_ms']:>9.3f} {r['host_ratio']:>6.3f} "
-              f"{r['rgb8_host_ms']:>9.3f} {r['rgb8_ratio']:>6.3f} {r['rgb8_async_ms']:>10.3f}")
+              f"{r['rgb8_host_ms']:>9.3f} {r['rgb8_ratio']:>6.3f} {r['rgb8_async_ms']:>10.3f} {r.get('prep_ms', 0):>8.3f}")
 
 
 if __name__ == "__main__":
