@@ -59,7 +59,7 @@ $(FMNIST)/%: $(FMNIST_DEB)/%.gz | deps
 	gzip -dc $< > $@
 
 $(BUILD)/vit-classify-cpu: examples/classify.c vit.h | $(BUILD)
-	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
+	$(CC) $(CFLAGS) -pthread $< -o $@ $(LDLIBS)
 
 $(BUILD)/bench_cpu: tools/bench_cpu.c vit.h | $(BUILD) deps
 	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
@@ -123,7 +123,7 @@ test: test-cpu test-compile
 
 FMNIST_FILES = $(FMNIST)/t10k-images-idx3-ubyte $(FMNIST)/t10k-labels-idx1-ubyte
 
-test-cpu: deps $(BUILD)/test_static $(BUILD)/test_model $(BUILD)/test_errors $(BUILD)/test_preprocess $(BUILD)/test_images $(BUILD)/test_images_nostb $(BUILD)/test_act $(BUILD)/test_ops_cpu $(BUILD)/test_faults $(BUILD)/test_limits $(BUILD)/test_fashion_mnist $(FMNIST_FILES) cpu
+test-cpu: deps $(BUILD)/test_static $(BUILD)/test_model $(BUILD)/test_errors $(BUILD)/test_preprocess $(BUILD)/test_images $(BUILD)/test_images_nostb $(BUILD)/test_act $(BUILD)/test_ops_cpu $(BUILD)/test_faults $(BUILD)/test_limits $(BUILD)/test_fashion_mnist $(BUILD)/cli_check $(FMNIST_FILES) cpu
 	$(BUILD)/test_model $(REF_CASES)
 	$(BUILD)/test_errors tests/data/ref/timm_token_odd_heads
 	$(BUILD)/test_preprocess tests/data/preprocess

@@ -385,13 +385,16 @@ typedef struct slot {
 
 typedef struct pipe_ {
     pthread_mutex_t mu;
-    pthread_cond_t slot_free, ready, done;
+    pthread_cond_t slot_free, ready, done, phase;
     slot *slots;
     int nslots, batch;
     long nbatches, next_fw;
     size_t nfiles, next_img, pixels;
     char **files;
     int width, dim, forward, embed_features; // forward: 0 = --decode-only
+    // A forward pass on the CPU takes every core (OpenMP): decoding pauses for it,
+    // as oversubscribed OpenMP barriers wait for descheduled threads.
+    int cpu_forward, decoding, forward_waiting;
 } pipe_;
 
 static size_t batch_count(const pipe_ *p, long b) {
@@ -424,6 +427,8 @@ static void *decode_thread(void *arg) {
         long b = (long)(i / (size_t)p->batch);
         slot *s = &p->slots[b % p->nslots];
         while (s->batch != b) pthread_cond_wait(&p->slot_free, &p->mu);
+        while (p->forward_waiting) pthread_cond_wait(&p->phase, &p->mu);
+        p->decoding++;
         pthread_mutex_unlock(&p->mu);
         size_t k = i - (size_t)b * (size_t)p->batch;
         float *image = s->images + k * p->pixels;
@@ -433,6 +438,7 @@ static void *decode_thread(void *arg) {
             memset(image, 0, p->pixels * sizeof(float)); // the batch still runs; a defined input, its output unused
         }
         pthread_mutex_lock(&p->mu);
+        if (--p->decoding == 0 && p->forward_waiting) pthread_cond_broadcast(&p->phase);
         s->st[k] = st;
         if ((size_t)++s->filled == batch_count(p, b)) {
             s->state = SLOT_READY;
@@ -461,6 +467,11 @@ static void *run_thread(void *arg) {
         if (!s) break;
         long b = p->next_fw++;
         s->state = SLOT_RUNNING;
+        int exclusive = p->cpu_forward && cfg->device == VIT_DEVICE_CPU;
+        if (exclusive) {
+            p->forward_waiting++;
+            while (p->decoding) pthread_cond_wait(&p->phase, &p->mu);
+        }
         pthread_mutex_unlock(&p->mu);
         int n = (int)batch_count(p, b), good = 0;
         for (int k = 0; k < n; k++) good += s->st[k] == VIT_OK;
@@ -472,6 +483,7 @@ static void *run_thread(void *arg) {
         s->run_st = st;
         if (st != VIT_OK) snprintf(s->run_err, sizeof(s->run_err), "%s: %s", vit_status_string(st), vit_last_error(a->model));
         pthread_mutex_lock(&p->mu);
+        if (exclusive && --p->forward_waiting == 0) pthread_cond_broadcast(&p->phase);
         s->state = SLOT_DONE;
         pthread_cond_broadcast(&p->done);
     }
@@ -649,8 +661,8 @@ int main(int argc, char **argv) {
             list_add(&files, path); // tried whatever it is; vit.h says why it fails
         }
     }
-    if (!c.quiet && ws.skipped) fprintf(stderr, "skipped %zu files in the directories: not named as images\n", ws.skipped);
-    if (!c.quiet && ws.links) fprintf(stderr, "skipped %zu links to directories (not followed)\n", ws.links);
+    if (!c.quiet && ws.skipped) fprintf(stderr, "skipped %zu file%s in the directories: not named as images\n", ws.skipped, ws.skipped == 1 ? "" : "s");
+    if (!c.quiet && ws.links) fprintf(stderr, "skipped %zu %s (not followed)\n", ws.links, ws.links == 1 ? "link to a directory" : "links to directories");
 
     // 2. the models: one per device, and one CPU copy per decode thread
     int dev[CLI_MAX_DEVICES], ndev = 1;
@@ -728,6 +740,7 @@ int main(int argc, char **argv) {
     pthread_cond_init(&p.slot_free, NULL);
     pthread_cond_init(&p.ready, NULL);
     pthread_cond_init(&p.done, NULL);
+    pthread_cond_init(&p.phase, NULL);
     p.batch = batch;
     p.nfiles = load_failed ? 0 : files.n;
     p.files = files.v;
@@ -738,6 +751,7 @@ int main(int argc, char **argv) {
     p.width = width;
     p.dim = cfg->dim;
     p.forward = !c.decode_only;
+    p.cpu_forward = p.forward;
     p.embed_features = c.embed_path != NULL && cfg->num_classes > 0;
     p.slots = (slot *)xmalloc((size_t)p.nslots * sizeof(slot));
     for (int s = 0; s < p.nslots; s++) {
@@ -772,7 +786,7 @@ int main(int argc, char **argv) {
 
     runner_arg ra[CLI_MAX_DEVICES];
     int ndec = p.nfiles ? threads : 0, nrun = p.nbatches ? ndev : 0;
-    w.t0 = w.last = seconds();
+    w.t0 = seconds(); // w.last = 0: the first batch shows the progress line
     for (int t = 0; t < ndec; t++) {
         da[t].p = &p;
         if (pthread_create(&tid[t], NULL, decode_thread, &da[t]) != 0) { fprintf(stderr, "vit-classify: cannot start a thread\n"); exit(1); }
@@ -828,6 +842,7 @@ int main(int argc, char **argv) {
     pthread_cond_destroy(&p.slot_free);
     pthread_cond_destroy(&p.ready);
     pthread_cond_destroy(&p.done);
+    pthread_cond_destroy(&p.phase);
     for (int t = 0; t < threads; t++) vit_free(da[t].model);
     for (int d = 0; d < ndev; d++) vit_free(models[d]);
     for (size_t i = 0; i < files.n; i++) free(files.v[i]);
