@@ -655,7 +655,7 @@ int main(int argc, char **argv) {
         if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
             size_t first = files.n;
             walk(path, &files, &ws);
-            qsort(files.v + first, files.n - first, sizeof(char *), cmp_str);
+            if (files.n > first) qsort(files.v + first, files.n - first, sizeof(char *), cmp_str);
             if (files.n == first) fprintf(stderr, "warning: no image files in '%s'\n", path);
         } else {
             list_add(&files, path); // tried whatever it is; vit.h says why it fails

@@ -16,7 +16,7 @@
 //       FILEs, in order}; each row bit-exact against vit_embed of that file.
 // Exit status 0 when all is well, 1 with the reason on stderr otherwise.
 #define VIT_IMPLEMENTATION
-#include "vit.h"
+#include "../vit.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

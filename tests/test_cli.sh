@@ -13,7 +13,7 @@ set -u
 
 BUILD=${1:-build}
 CLASSIFY=${CLASSIFY:-$BUILD/vit-classify-cpu}  # CLASSIFY=build/asan_vit-classify: the same checks on another build
-CHECK=$BUILD/cli_check
+CHECK=${CHECK:-$BUILD/cli_check}    # built as CLASSIFY is: its comparisons are bit-exact
 SIMILAR=$BUILD/vit-similar
 MODEL=models/fashion_mnist/model.safetensors
 NOHEAD=tests/data/ref/timm_noembedclass_nohead/model.safetensors
