@@ -498,7 +498,7 @@ typedef struct writer {
     const vit_config *cfg;
     vit_model *model; // labels
     int embed_mode;   // embeddings, not classes
-    int progress, progress_shown;
+    int progress, progress_shown, stdout_tty;
     size_t done, failed, nfiles;
     double t0, last;
     FILE *embed_part;
@@ -523,6 +523,7 @@ static void report_failure(writer *w, const char *file, const char *msg) {
         buf_str(&w->line, ", \"error\": ");
         json_str(&w->line, msg);
         buf_str(&w->line, "}\n");
+        if (w->stdout_tty) clear_progress(w);
         fwrite(w->line.p, 1, w->line.n, stdout);
     }
 }
@@ -585,6 +586,7 @@ static void write_result(writer *w, const char *file, const float *out, const fl
             }
         }
     }
+    if (w->stdout_tty) clear_progress(w);
     fwrite(l->p, 1, l->n, stdout);
 }
 
@@ -673,10 +675,24 @@ int main(int argc, char **argv) {
     if (files.n && (size_t)threads > files.n) threads = (int)files.n;
     vit_model *models[CLI_MAX_DEVICES];
     if (c.decode_only) { ndev = 1; dev[0] = -1; }
+    double t0 = seconds();
+    // the decode threads' CPU models load side by side, while the main thread loads the others
+    decoder_arg *da = (decoder_arg *)xmalloc((size_t)threads * sizeof(decoder_arg));
+    pthread_t *tid = (pthread_t *)xmalloc((size_t)(threads + ndev) * sizeof(pthread_t));
+    memset(da, 0, (size_t)threads * sizeof(decoder_arg));
+    int load_failed = 0, loading = files.n ? threads : 0;
+    for (int t = 0; t < loading; t++) {
+        da[t].model_path = model_path;
+        da[t].opts = c.opts;
+        da[t].opts.device = VIT_DEVICE_CPU;
+        da[t].opts.dtype = VIT_DTYPE_DEFAULT;
+        da[t].opts.max_batch = 1;
+        da[t].opts.num_threads = 1;
+        if (pthread_create(&tid[t], NULL, load_thread, &da[t]) != 0) { fprintf(stderr, "vit-classify: cannot start a thread\n"); exit(1); }
+    }
     // the batch: 32 where a GPU is likely, 8 on the CPU, never more than the files
     int batch = c.batch ? c.batch : (!CLI_CUDA || c.decode_only || c.opts.device == VIT_DEVICE_CPU) ? 8 : 32;
     if (!c.batch && files.n && (size_t)batch > files.n) batch = (int)files.n;
-    double t0 = seconds();
     for (int d = 0; d < ndev; d++) {
         vit_options o = c.opts;
         if (dev[d] >= 0) { o.device = VIT_DEVICE_CUDA; o.device_index = dev[d]; }
@@ -686,52 +702,39 @@ int main(int argc, char **argv) {
         if (st != VIT_OK) {
             fprintf(stderr, "vit-classify: cannot load '%s'%s: %s: %s\n", model_path, dev[d] >= 0 ? " on a GPU" : "", vit_status_string(st), vit_last_error(NULL));
             for (int k = 0; k < d; k++) vit_free(models[k]);
+            for (int t = 0; t < loading; t++) { pthread_join(tid[t], NULL); vit_free(da[t].model); }
             return 1;
         }
     }
     const vit_config *cfg = vit_model_config(models[0]);
     int embed_mode = cfg->num_classes == 0 || cfg->projection;
     int width = cfg->num_classes ? cfg->num_classes : cfg->dim;
+    // the decode threads' models, loaded by now
+    for (int t = 0; t < loading; t++) {
+        pthread_join(tid[t], NULL);
+        if (da[t].load_st != VIT_OK) {
+            if (!load_failed) fprintf(stderr, "vit-classify: cannot load '%s' for preprocessing: %s: %s\n", model_path, vit_status_string(da[t].load_st), da[t].load_err);
+            load_failed = 1;
+            continue;
+        }
+        const vit_config *pc = vit_model_config(da[t].model);
+        if (pc->image_height != cfg->image_height || pc->image_width != cfg->image_width || pc->in_chans != cfg->in_chans ||
+            memcmp(pc->mean, cfg->mean, sizeof(cfg->mean)) || memcmp(pc->std, cfg->std, sizeof(cfg->std)) || pc->crop_pct != cfg->crop_pct ||
+            pc->resize_shorter != cfg->resize_shorter || pc->interpolation != cfg->interpolation || pc->resize != cfg->resize) {
+            if (!load_failed) fprintf(stderr, "vit-classify: the CPU copy of '%s' preprocesses differently from the model\n", model_path);
+            load_failed = 1;
+        }
+    }
+
     if (!c.quiet) {
         fprintf(stderr, "model: %s ViT, %dx%d input, %d channels, width %d, depth %d, %d heads, %s %d; %s %s",
                 cfg->source == VIT_SOURCE_HF ? "Hugging Face" : "timm", cfg->image_height, cfg->image_width, cfg->in_chans, cfg->dim, cfg->depth,
                 cfg->num_heads, cfg->projection ? "projection to" : cfg->num_classes ? "classes" : "features", cfg->projection || cfg->num_classes ? cfg->num_classes : cfg->dim,
                 cfg->device == VIT_DEVICE_CUDA ? "cuda" : "cpu", cfg->dtype == VIT_DTYPE_BF16 ? "bf16" : cfg->dtype == VIT_DTYPE_F16 ? "fp16" : "fp32");
         if (ndev > 1) fprintf(stderr, " x %d GPUs", ndev);
-        fprintf(stderr, "; loaded in %.0f ms\n", (seconds() - t0) * 1e3);
+        fprintf(stderr, "; loaded in %.0f ms (+ %d CPU cop%s for preprocessing)\n", (seconds() - t0) * 1e3, loading, loading == 1 ? "y" : "ies");
     }
 
-    // the decode threads' models, loaded side by side
-    decoder_arg *da = (decoder_arg *)xmalloc((size_t)threads * sizeof(decoder_arg));
-    pthread_t *tid = (pthread_t *)xmalloc((size_t)(threads + ndev) * sizeof(pthread_t));
-    memset(da, 0, (size_t)threads * sizeof(decoder_arg));
-    int load_failed = 0;
-    if (files.n) {
-        for (int t = 0; t < threads; t++) {
-            da[t].model_path = model_path;
-            da[t].opts = c.opts;
-            da[t].opts.device = VIT_DEVICE_CPU;
-            da[t].opts.dtype = VIT_DTYPE_DEFAULT;
-            da[t].opts.max_batch = 1;
-            da[t].opts.num_threads = 1;
-            if (pthread_create(&tid[t], NULL, load_thread, &da[t]) != 0) { fprintf(stderr, "vit-classify: cannot start a thread\n"); exit(1); }
-        }
-        for (int t = 0; t < threads; t++) {
-            pthread_join(tid[t], NULL);
-            if (da[t].load_st != VIT_OK) {
-                if (!load_failed) fprintf(stderr, "vit-classify: cannot load '%s' for preprocessing: %s: %s\n", model_path, vit_status_string(da[t].load_st), da[t].load_err);
-                load_failed = 1;
-                continue;
-            }
-            const vit_config *pc = vit_model_config(da[t].model);
-            if (pc->image_height != cfg->image_height || pc->image_width != cfg->image_width || pc->in_chans != cfg->in_chans ||
-                memcmp(pc->mean, cfg->mean, sizeof(cfg->mean)) || memcmp(pc->std, cfg->std, sizeof(cfg->std)) || pc->crop_pct != cfg->crop_pct ||
-                pc->resize_shorter != cfg->resize_shorter || pc->interpolation != cfg->interpolation || pc->resize != cfg->resize) {
-                if (!load_failed) fprintf(stderr, "vit-classify: the CPU copy of '%s' preprocesses differently from the model\n", model_path);
-                load_failed = 1;
-            }
-        }
-    }
 
     // 3. the pipeline
     pipe_ p;
@@ -773,6 +776,7 @@ int main(int argc, char **argv) {
     w.embed_mode = embed_mode;
     w.nfiles = p.nfiles;
     w.progress = !c.quiet && isatty(2);
+    w.stdout_tty = isatty(1);
     w.classes = (int *)xmalloc((size_t)width * sizeof(int));
     w.probs = (float *)xmalloc((size_t)width * sizeof(float));
     int status = load_failed || ws.errors ? 1 : 0;
