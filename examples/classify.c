@@ -211,7 +211,7 @@ static void walk(const char *dir, strlist *l, walk_stats *ws) {
     }
     size_t dl = strlen(dir);
     int slash = dl > 0 && dir[dl - 1] == '/';
-    buf path = {0};
+    buf path = {NULL, 0, 0};
     struct dirent *e;
     for (errno = 0; (e = readdir(d)) != NULL; errno = 0) {
         if (e->d_name[0] == '.') continue; // ".", "..", hidden
@@ -603,7 +603,7 @@ static void show_progress(writer *w, int final) {
 static int write_embeddings(writer *w) {
     const char *out = w->c->embed_path;
     size_t n = w->embedded.n, dim = (size_t)w->cfg->dim, bytes = n * dim * sizeof(float);
-    buf files = {0}, head = {0};
+    buf files = {NULL, 0, 0}, head = {NULL, 0, 0};
     buf_str(&files, "[");
     for (size_t i = 0; i < n; i++) { if (i) buf_str(&files, ", "); json_str(&files, w->embedded.v[i]); }
     buf_str(&files, "]");
@@ -649,7 +649,7 @@ int main(int argc, char **argv) {
     const char *model_path = argv[c.pos[0]];
 
     // 1. the files, in order
-    strlist files = {0};
+    strlist files = {NULL, 0, 0};
     walk_stats ws = {0, 0, 0};
     for (int p = 1; p < c.npos; p++) {
         const char *path = argv[c.pos[p]];
