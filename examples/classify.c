@@ -762,6 +762,11 @@ int main(int argc, char **argv) {
         memset(sl, 0, sizeof(*sl));
         sl->batch = s < p.nbatches ? s : -1;
         sl->images = (float *)xmalloc((size_t)batch * p.pixels * sizeof(float));
+#if CLI_CUDA
+        // page-locked, the copies to the GPUs go straight from here (else through a staging buffer)
+        if (cfg->device == VIT_DEVICE_CUDA && cudaHostRegister(sl->images, (size_t)batch * p.pixels * sizeof(float), cudaHostRegisterPortable) != cudaSuccess)
+            cudaGetLastError(); // not fatal: pageable memory works too
+#endif
         sl->out = (float *)xmalloc((size_t)batch * (size_t)width * sizeof(float));
         sl->feat = cfg->num_classes ? (float *)xmalloc((size_t)batch * (size_t)cfg->dim * sizeof(float)) : sl->out;
         sl->st = (vit_status *)xmalloc((size_t)batch * sizeof(vit_status));
@@ -839,6 +844,9 @@ int main(int argc, char **argv) {
     for (int s = 0; s < p.nslots; s++) {
         slot *sl = &p.slots[s];
         if (sl->feat != sl->out) free(sl->feat);
+#if CLI_CUDA
+        if (cfg->device == VIT_DEVICE_CUDA && cudaHostUnregister(sl->images) != cudaSuccess) cudaGetLastError();
+#endif
         free(sl->images); free(sl->out); free(sl->st); free(sl->err);
     }
     free(p.slots);
