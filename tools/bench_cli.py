@@ -167,11 +167,14 @@ def main():
                 model = model.to(dev, dtype=torch.bfloat16)
             with torch.inference_mode():  # warm-up outside the timing (cuDNN/cuBLAS handles)
                 model(torch.zeros(args.batch, 3, *cfg["input_size"][1:], device=dev, dtype=next(model.parameters()).dtype))
-            t = run_torch(model, names, transform, args, dev)
-            rows.append((f"PyTorch DataLoader(num_workers={args.threads}) + timm transform + model {'bf16' if dev == 'cuda' else 'fp32'}",
-                         t["n"] / t["pipeline_s"], None))
-            t = run_torch(None, names, transform, args, dev, with_model=False)
-            rows.append(("PyTorch DataLoader alone (PIL decode + timm transform: its bound)", t["n"] / t["pipeline_s"], None))
+            for label, m in ((f"PyTorch DataLoader(num_workers={args.threads}) + timm transform + model {'bf16' if dev == 'cuda' else 'fp32'}", model),
+                             ("PyTorch DataLoader alone (PIL decode + timm transform: its bound)", None)):
+                try:
+                    t = run_torch(m, names, transform, args, dev, with_model=m is not None)
+                    rows.append((label, t["n"] / t["pipeline_s"], None))
+                except Exception as e:  # e.g. a /dev/shm too small for the workers: the table says so
+                    print(f"{label}: {e!r}", file=sys.stderr)
+                    rows.append((label + f" (failed: {type(e).__name__})", float("nan"), None))
 
     gpu = torch.cuda.get_device_name() if args.device == "cuda" and torch.cuda.is_available() else "no GPU"
     head = (f"### vit-classify vs a PyTorch pipeline: {args.count} JPEGs {args.width}x{args.height}, {args.model}, "
