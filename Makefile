@@ -59,7 +59,7 @@ $(FMNIST)/%: $(FMNIST_DEB)/%.gz | deps
 	gzip -dc $< > $@
 
 $(BUILD)/vit-classify-cpu: examples/classify.c vit.h | $(BUILD)
-	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
+	$(CC) $(CFLAGS) -pthread $< -o $@ $(LDLIBS)
 
 $(BUILD)/bench_cpu: tools/bench_cpu.c vit.h | $(BUILD) deps
 	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
@@ -123,7 +123,7 @@ test: test-cpu test-compile
 
 FMNIST_FILES = $(FMNIST)/t10k-images-idx3-ubyte $(FMNIST)/t10k-labels-idx1-ubyte
 
-test-cpu: deps $(BUILD)/test_static $(BUILD)/test_model $(BUILD)/test_errors $(BUILD)/test_preprocess $(BUILD)/test_images $(BUILD)/test_images_nostb $(BUILD)/test_act $(BUILD)/test_ops_cpu $(BUILD)/test_faults $(BUILD)/test_limits $(BUILD)/test_fashion_mnist $(FMNIST_FILES) cpu
+test-cpu: deps $(BUILD)/test_static $(BUILD)/test_model $(BUILD)/test_errors $(BUILD)/test_preprocess $(BUILD)/test_images $(BUILD)/test_images_nostb $(BUILD)/test_act $(BUILD)/test_ops_cpu $(BUILD)/test_faults $(BUILD)/test_limits $(BUILD)/test_fashion_mnist $(BUILD)/cli_check $(FMNIST_FILES) cpu
 	$(BUILD)/test_model $(REF_CASES)
 	$(BUILD)/test_errors tests/data/ref/timm_token_odd_heads
 	$(BUILD)/test_preprocess tests/data/preprocess
@@ -140,7 +140,7 @@ test-cpu: deps $(BUILD)/test_static $(BUILD)/test_model $(BUILD)/test_errors $(B
 	$(MAKE) --no-print-directory webp-example
 
 # the sanitizer run takes the Fashion-MNIST test on its first 300 images only
-test-asan: deps $(BUILD)/asan_test_model $(BUILD)/asan_test_errors $(BUILD)/asan_test_preprocess $(BUILD)/asan_test_images $(BUILD)/asan_test_images_nostb $(BUILD)/asan_test_act $(BUILD)/asan_test_ops_cpu $(BUILD)/asan_test_faults $(BUILD)/asan_test_limits $(BUILD)/asan_test_fashion_mnist $(FMNIST_FILES)
+test-asan: deps $(BUILD)/asan_test_model $(BUILD)/asan_test_errors $(BUILD)/asan_test_preprocess $(BUILD)/asan_test_images $(BUILD)/asan_test_images_nostb $(BUILD)/asan_test_act $(BUILD)/asan_test_ops_cpu $(BUILD)/asan_test_faults $(BUILD)/asan_test_limits $(BUILD)/asan_test_fashion_mnist $(FMNIST_FILES) $(BUILD)/asan_vit-classify $(BUILD)/asan_cli_check $(BUILD)/vit-similar
 	$(BUILD)/asan_test_model $(REF_CASES)
 	$(BUILD)/asan_test_errors tests/data/ref/timm_token_odd_heads
 	$(BUILD)/asan_test_preprocess tests/data/preprocess
@@ -151,6 +151,15 @@ test-asan: deps $(BUILD)/asan_test_model $(BUILD)/asan_test_errors $(BUILD)/asan
 	$(BUILD)/asan_test_faults .
 	$(BUILD)/asan_test_limits .
 	$(BUILD)/asan_test_fashion_mnist models/fashion_mnist $(FMNIST) 300
+	CLASSIFY=$(BUILD)/asan_vit-classify CHECK=$(BUILD)/asan_cli_check bash tests/test_cli.sh $(BUILD)
+
+# vit-classify's thread pool under the sanitizers (cli_check built alike: its bit-exact comparisons)
+$(BUILD)/asan_vit-classify: examples/classify.c vit.h | $(BUILD) deps
+	$(CC) -std=c99 $(WARN) $(SANFLAGS) -I. -pthread $< -o $@ $(LDLIBS)
+$(BUILD)/tsan_vit-classify: examples/classify.c vit.h | $(BUILD) deps
+	clang -std=c99 -g -O1 -fsanitize=thread $(WARN) -I. -pthread $< -o $@ -lm
+$(BUILD)/tsan_cli_check: tests/cli_check.c vit.h | $(BUILD) deps
+	clang -std=c99 -g -O1 -fsanitize=thread $(WARN) -I. $< -o $@ -lm
 
 test-compile: $(BUILD)/test_compile_cpp cuda
 	$(BUILD)/test_compile_cpp
@@ -163,8 +172,9 @@ endif
 $(BUILD)/tsan_test_threads: tests/test_threads.c vit.h | $(BUILD) deps
 	clang -std=c99 -g -O1 -fsanitize=thread $(WARN) -I. $< -o $@ -lm -lpthread
 
-test-tsan: $(BUILD)/tsan_test_threads
+test-tsan: $(BUILD)/tsan_test_threads $(BUILD)/tsan_vit-classify $(BUILD)/tsan_cli_check $(BUILD)/vit-similar
 	$(BUILD)/tsan_test_threads tests/data/ref/timm_token_odd_heads/model.safetensors tests/data/ref/hf_vit/model.safetensors
+	CLASSIFY=$(BUILD)/tsan_vit-classify CHECK=$(BUILD)/tsan_cli_check bash tests/test_cli.sh $(BUILD)
 
 # the CPU suite once under Valgrind memcheck (single-threaded build)
 $(BUILD)/vg_%: tests/%.c vit.h tests/test_util.h | $(BUILD) deps

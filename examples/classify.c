@@ -1,41 +1,259 @@
-// vit-classify: print the top-K classes of each image, or, for a model whose
-// head is an image projection (CLIP) or that has no head (DINOv2, SigLIP's
-// vision tower), its embedding: the size, the L2 norm and the first values.
+// vit-classify: classify images and folders of images with a ViT: the top-K
+// classes of each image, or, for a model whose head is an image projection
+// (CLIP) or that has no head (DINOv2, SigLIP's vision tower), its embedding.
 //
-//   vit-classify [--top K] [--size H[xW]] [--device auto|cpu|cuda] [--dtype fp32|bf16|fp16]
-//                [--threads N] MODEL.safetensors IMAGE...
+//   vit-classify [options] MODEL.safetensors PATH...
 //
-// --size runs the model at another input size (multiples of its patch size;
-// the position embedding is resampled at load).
-// Options may also follow the model or the images; after "--" every argument
-// is a file name, even one that starts with "--".
-// Results go to stdout, timing and device to stderr. Exit status: 0 when every
-// image was classified, 1 when the model or any image failed, 2 on bad usage.
+//   --top K            classes per image (default 5)
+//   --json             one JSON object per input file per line (below)
+//   --embed OUT        also write every image's vit_embed features to OUT (safetensors)
+//   --batch N          images per forward call (default 32 on a GPU, 8 on the CPU)
+//   --threads N        CPU threads: decoding + preprocessing, and the CPU forward pass
+//                      (default: the online cores)
+//   --device auto|cpu|cuda, --dtype fp32|bf16|fp16, --size H[xW] (multiples of the patch)
+//   --devices all|cpu|I,J,...  one model per GPU, batches shared among them
+//   --quiet            no model line, progress or summary on stderr (errors still)
+//   --decode-only      decode and preprocess only (no forward pass, nothing on
+//                      stdout): the CPU bound of the pipeline, in img/s on stderr
+//
+// PATHs: a file is always tried, whatever its name. A directory is walked
+// recursively for files named as an image vit.h decodes (.png .jpg .jpeg .jpe
+// .jfif .gif .bmp .dib .tga .pnm .pbm .pgm .ppm, any case); hidden entries
+// (names starting with '.', e.g. macOS's ._x.jpg) are skipped and symbolic
+// links to directories are not followed (links to files are). Each directory's
+// files are sorted by path (strcmp: bytewise, the same on every machine); the
+// PATHs themselves keep their command-line order. Output follows that order
+// for any --threads, --batch and --devices.
+//
+// Pipeline: --threads threads decode and preprocess files into batch buffers
+// while the model runs the batch before (one host thread per model; with
+// --devices, one model per GPU takes the next ready batch). vit.h allows one
+// thread per model, so each decode thread preprocesses with a CPU copy of the
+// model of its own (its weights stay idle: host memory = threads x the fp32
+// weights; vit.h has no model-free preprocessor yet).
+//
+// --json lines: {"file": F, "top": [{"index": i, "label": L, "prob": p}, ...]}
+// for a classifier, {"file": F, "embedding": [v, ...]} for a projection head
+// or a model without a head (vit_forward's output, else vit_embed's), and
+// {"file": F, "error": E} for a file that failed (E is also on stderr).
+// Strings are escaped as JSON requires; bytes that are not UTF-8 (file names
+// can hold any byte) become \u00XX, their Latin-1 reading, so each line is
+// valid UTF-8 JSON. Numbers: prob %.6g, embedding %.9g (exact float round
+// trip), null for NaN or infinity.
+//
+// --embed OUT.safetensors: one tensor "embeddings", F32, shape [n, dim]: the
+// vit_embed features (pre-logits, as vit_embed documents) of the n files that
+// succeeded, in output order; the header's "__metadata__" holds "files": a
+// JSON array of their names, as one string (safetensors metadata values are
+// strings; escaped as --json escapes). For a classifier or a projection head
+// this is a second pass over the network (vit.h has no call that returns
+// both). Written to OUT.part as the run goes, then to OUT at the end.
+//
+// Options may also follow the model or the paths; after "--" every argument
+// is a path, even one that starts with "--". Results go to stdout; the model
+// line, progress (only when stderr is a terminal: count, img/s, ETA), the
+// summary and the errors go to stderr. A file that cannot be read or decoded
+// is reported (with vit.h's reason) and skipped. Exit status: 0 when every
+// image was classified, 1 when the model, a directory or any image failed,
+// 2 on bad usage.
 #if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
-#define _POSIX_C_SOURCE 200809L // clock_gettime
+#define _POSIX_C_SOURCE 200809L // clock_gettime, pthreads, dirent, lstat
 #endif
 #define VIT_IMPLEMENTATION
 #include "vit.h"
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
-#include <math.h>
+#include <unistd.h>
+
+#if defined(__CUDACC__) && !defined(VIT_NO_CUDA)
+#define CLI_CUDA 1
+#else
+#define CLI_CUDA 0
+#endif
+#define CLI_MAX_DEVICES 64
 
 static double seconds(void) {
-#ifdef _WIN32
-    return (double)clock() / CLOCKS_PER_SEC;
-#else
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-#endif
 }
+
+static void *xmalloc(size_t n) {
+    void *p = malloc(n ? n : 1);
+    if (!p) { fprintf(stderr, "vit-classify: out of memory (%zu bytes)\n", n); exit(1); }
+    return p;
+}
+
+// ---- growable byte buffer and list of strings
+
+typedef struct buf { char *p; size_t n, cap; } buf;
+
+static void buf_add(buf *b, const void *s, size_t n) {
+    if (b->n + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < b->n + n + 1) cap *= 2;
+        char *p = (char *)realloc(b->p, cap);
+        if (!p) { fprintf(stderr, "vit-classify: out of memory\n"); exit(1); }
+        b->p = p;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+    b->p[b->n] = 0;
+}
+static void buf_str(buf *b, const char *s) { buf_add(b, s, strlen(s)); }
+static void buf_fmt(buf *b, const char *fmt, double v) {
+    char t[64];
+    snprintf(t, sizeof(t), fmt, v);
+    buf_str(b, t);
+}
+
+typedef struct strlist { char **v; size_t n, cap; } strlist;
+
+static void list_add(strlist *l, const char *s) {
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 64;
+        char **v = (char **)realloc(l->v, l->cap * sizeof(char *));
+        if (!v) { fprintf(stderr, "vit-classify: out of memory\n"); exit(1); }
+        l->v = v;
+    }
+    size_t n = strlen(s) + 1;
+    l->v[l->n] = (char *)xmalloc(n);
+    memcpy(l->v[l->n++], s, n);
+}
+
+// ---- JSON strings
+
+// Length of the well-formed UTF-8 sequence at s (1-4), 0 if the byte at s does
+// not start one (overlong forms, surrogates and code points past U+10FFFF are
+// not well formed).
+static int utf8_len(const unsigned char *s) {
+    unsigned c = s[0], cp;
+    int n;
+    if (c < 0x80) return 1;
+    if (c >= 0xC2 && c <= 0xDF) n = 2;
+    else if (c >= 0xE0 && c <= 0xEF) n = 3;
+    else if (c >= 0xF0 && c <= 0xF4) n = 4;
+    else return 0;
+    cp = c & (0x3Fu >> (n - 1));
+    for (int k = 1; k < n; k++) { // stops at the terminating NUL: not a continuation byte
+        if ((s[k] & 0xC0) != 0x80) return 0;
+        cp = cp << 6 | (s[k] & 0x3Fu);
+    }
+    if (n == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) return 0;
+    if (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) return 0;
+    return n;
+}
+
+// Appends s as a JSON string: quotes, backslashes and control characters
+// escaped, bytes that are not well-formed UTF-8 as \u00XX.
+static void json_str(buf *b, const char *s) {
+    const unsigned char *p = (const unsigned char *)s;
+    buf_add(b, "\"", 1);
+    while (*p) {
+        int n = utf8_len(p);
+        char esc[8];
+        if (n == 1 && *p >= 0x20 && *p != '"' && *p != '\\') { buf_add(b, p, 1); p++; continue; }
+        if (n > 1) { buf_add(b, p, (size_t)n); p += n; continue; }
+        switch (*p) {
+        case '"': buf_str(b, "\\\""); break;
+        case '\\': buf_str(b, "\\\\"); break;
+        case '\n': buf_str(b, "\\n"); break;
+        case '\r': buf_str(b, "\\r"); break;
+        case '\t': buf_str(b, "\\t"); break;
+        case '\b': buf_str(b, "\\b"); break;
+        case '\f': buf_str(b, "\\f"); break;
+        default: snprintf(esc, sizeof(esc), "\\u%04x", *p); buf_str(b, esc); break;
+        }
+        p++;
+    }
+    buf_add(b, "\"", 1);
+}
+
+static void json_num(buf *b, const char *fmt, float v) {
+    if (isfinite(v)) buf_fmt(b, fmt, (double)v);
+    else buf_str(b, "null");
+}
+
+// ---- the file list
+
+static int is_image_name(const char *name) {
+    static const char *const ext[] = {"png", "jpg", "jpeg", "jpe", "jfif", "gif", "bmp", "dib", "tga", "pnm", "pbm", "pgm", "ppm"};
+    const char *dot = strrchr(name, '.');
+    if (!dot || strlen(dot + 1) > 5) return 0;
+    char low[8];
+    size_t i = 0;
+    for (const char *p = dot + 1; *p; p++) low[i++] = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
+    low[i] = 0;
+    for (size_t k = 0; k < sizeof(ext) / sizeof(ext[0]); k++)
+        if (!strcmp(low, ext[k])) return 1;
+    return 0;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+typedef struct walk_stats { size_t skipped, links; int errors; } walk_stats;
+
+// Adds the image files under dir to l (unsorted), recursively.
+static void walk(const char *dir, strlist *l, walk_stats *ws) {
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "vit-classify: i/o error: cannot open directory '%s': %s\n", dir, strerror(errno));
+        ws->errors++;
+        return;
+    }
+    size_t dl = strlen(dir);
+    int slash = dl > 0 && dir[dl - 1] == '/';
+    buf path = {NULL, 0, 0};
+    struct dirent *e;
+    for (errno = 0; (e = readdir(d)) != NULL; errno = 0) {
+        if (e->d_name[0] == '.') continue; // ".", "..", hidden
+        path.n = 0;
+        buf_str(&path, dir);
+        if (!slash) buf_str(&path, "/");
+        buf_str(&path, e->d_name);
+        struct stat st;
+        if (lstat(path.p, &st) != 0) {
+            fprintf(stderr, "vit-classify: i/o error: cannot stat '%s': %s\n", path.p, strerror(errno));
+            ws->errors++;
+            continue;
+        }
+        if (S_ISDIR(st.st_mode)) { walk(path.p, l, ws); continue; }
+        if (S_ISLNK(st.st_mode) && stat(path.p, &st) == 0 && S_ISDIR(st.st_mode)) { ws->links++; continue; }
+        if (is_image_name(e->d_name)) list_add(l, path.p); // a broken link is tried, and reported
+        else ws->skipped++;
+    }
+    if (errno) {
+        fprintf(stderr, "vit-classify: i/o error: reading directory '%s': %s\n", dir, strerror(errno));
+        ws->errors++;
+    }
+    closedir(d);
+    free(path.p);
+}
+
+// ---- options
+
+typedef struct cli {
+    vit_options opts;
+    int top, batch, threads, json, quiet, decode_only;
+    const char *embed_path, *devices;
+    int *pos, npos;
+} cli;
 
 static int usage(const char *why) {
     fprintf(stderr, "vit-classify: %s\n"
-                    "usage: vit-classify [--top K] [--size H[xW]] [--device auto|cpu|cuda] [--dtype fp32|bf16|fp16] [--threads N]\n"
-                    "                    MODEL.safetensors IMAGE...\n", why);
+                    "usage: vit-classify [--top K] [--json] [--embed OUT.safetensors] [--batch N] [--threads N]\n"
+                    "                    [--device auto|cpu|cuda] [--devices all|cpu|I,J,...] [--dtype fp32|bf16|fp16]\n"
+                    "                    [--size H[xW]] [--quiet] [--decode-only] MODEL.safetensors PATH...\n"
+                    "A PATH may be a directory: its image files, recursively, sorted. Exit status: 0 all\n"
+                    "classified, 1 the model or any image failed, 2 bad usage.\n", why);
     return 2;
 }
 
@@ -46,118 +264,602 @@ static int positive(const char *s) {
     return (*s && !*end && v > 0 && v <= 1000000) ? (int)v : 0;
 }
 
-// Reads the options (anywhere before a "--") into opts and top, and the other
-// arguments' indices into pos. Returns 0, 2 after printing the usage error, or
-// -1 for --help.
-static int parse_args(int argc, char **argv, vit_options *opts, int *top, int *pos, int *npos) {
-    char why[256];
+// Reads the options (anywhere before a "--") into c, and the other arguments'
+// indices into c->pos. Returns 0, 2 after printing the usage error, or -1 for --help.
+static int parse_args(int argc, char **argv, cli *c) {
+    static const char *const with_value[] = {"--top", "--threads", "--device", "--dtype", "--size", "--batch", "--embed", "--devices"};
+    char why[512];
     int only_pos = 0;
     for (int i = 1; i < argc; i++) {
         const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (only_pos || opt[0] != '-' || opt[1] != '-') { pos[(*npos)++] = i; continue; }
+        if (only_pos || opt[0] != '-' || opt[1] != '-') { c->pos[c->npos++] = i; continue; }
         if (!strcmp(opt, "--")) { only_pos = 1; continue; }
         if (!strcmp(opt, "--help")) { usage("classify images with a ViT"); return -1; }
-        if (strcmp(opt, "--top") && strcmp(opt, "--threads") && strcmp(opt, "--device") && strcmp(opt, "--dtype") && strcmp(opt, "--size")) {
-            snprintf(why, sizeof(why), "unknown option '%s'", opt);
-            return usage(why);
-        }
+        if (!strcmp(opt, "--json")) { c->json = 1; continue; }
+        if (!strcmp(opt, "--quiet")) { c->quiet = 1; continue; }
+        if (!strcmp(opt, "--decode-only")) { c->decode_only = 1; continue; }
+        int known = 0;
+        for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]); k++) known |= !strcmp(opt, with_value[k]);
+        if (!known) { snprintf(why, sizeof(why), "unknown option '%s'", opt); return usage(why); }
         if (!val) { snprintf(why, sizeof(why), "option %s needs a value", opt); return usage(why); }
         i++;
-        if (!strcmp(opt, "--top")) {
-            if (!(*top = positive(val))) { snprintf(why, sizeof(why), "--top wants a positive number, not '%s'", val); return usage(why); }
+        if (!strcmp(opt, "--top") || !strcmp(opt, "--batch") || !strcmp(opt, "--threads")) {
+            int v = positive(val);
+            if (!v) { snprintf(why, sizeof(why), "%s wants a positive number, not '%s'", opt, val); return usage(why); }
+            if (!strcmp(opt, "--top")) c->top = v;
+            else if (!strcmp(opt, "--batch")) c->batch = v;
+            else c->threads = c->opts.num_threads = v;
         } else if (!strcmp(opt, "--size")) {
             int h = 0, w = 0, n = 0;
             if (sscanf(val, "%dx%d%n", &h, &w, &n) == 2 && !val[n]) {
             } else if (sscanf(val, "%d%n", &h, &n) == 1 && !val[n]) w = h;
             if (h < 1 || w < 1 || h > 32768 || w > 32768) { snprintf(why, sizeof(why), "--size wants H or HxW, not '%s'", val); return usage(why); }
-            opts->image_height = h;
-            opts->image_width = w;
-        } else if (!strcmp(opt, "--threads")) {
-            if (!(opts->num_threads = positive(val))) { snprintf(why, sizeof(why), "--threads wants a positive number, not '%s'", val); return usage(why); }
+            c->opts.image_height = h;
+            c->opts.image_width = w;
         } else if (!strcmp(opt, "--device")) {
-            if (!strcmp(val, "auto")) opts->device = VIT_DEVICE_DEFAULT;
-            else if (!strcmp(val, "cpu")) opts->device = VIT_DEVICE_CPU;
-            else if (!strcmp(val, "cuda")) opts->device = VIT_DEVICE_CUDA;
+            if (!strcmp(val, "auto")) c->opts.device = VIT_DEVICE_DEFAULT;
+            else if (!strcmp(val, "cpu")) c->opts.device = VIT_DEVICE_CPU;
+            else if (!strcmp(val, "cuda")) c->opts.device = VIT_DEVICE_CUDA;
             else { snprintf(why, sizeof(why), "--device wants auto, cpu or cuda, not '%s'", val); return usage(why); }
-        } else { // --dtype
-            if (!strcmp(val, "fp32")) opts->dtype = VIT_DTYPE_F32;
-            else if (!strcmp(val, "bf16")) opts->dtype = VIT_DTYPE_BF16;
-            else if (!strcmp(val, "fp16")) opts->dtype = VIT_DTYPE_F16;
+        } else if (!strcmp(opt, "--dtype")) {
+            if (!strcmp(val, "fp32")) c->opts.dtype = VIT_DTYPE_F32;
+            else if (!strcmp(val, "bf16")) c->opts.dtype = VIT_DTYPE_BF16;
+            else if (!strcmp(val, "fp16")) c->opts.dtype = VIT_DTYPE_F16;
             else { snprintf(why, sizeof(why), "--dtype wants fp32, bf16 or fp16, not '%s'", val); return usage(why); }
+        } else if (!strcmp(opt, "--embed")) {
+            if (!*val) return usage("--embed wants a file name");
+            c->embed_path = val;
+        } else { // --devices: syntax here, availability when the models load
+            int okay = !strcmp(val, "all") || !strcmp(val, "cpu");
+            if (!okay) {
+                const char *p = val;
+                okay = 1;
+                while (okay) {
+                    if (*p < '0' || *p > '9') { okay = 0; break; }
+                    while (*p >= '0' && *p <= '9') p++;
+                    if (!*p) break;
+                    if (*p++ != ',') okay = 0;
+                }
+            }
+            if (!okay) { snprintf(why, sizeof(why), "--devices wants all, cpu or a list of GPU numbers like 0,1, not '%s'", val); return usage(why); }
+            c->devices = val;
         }
     }
-    if (*npos < 2) return usage(*npos < 1 ? "no model given" : "no image given");
+    if (c->npos < 2) return usage(c->npos < 1 ? "no model given" : "no image given");
+    if (c->decode_only && c->embed_path) return usage("--decode-only computes no features for --embed");
+    if (c->devices && strcmp(c->devices, "cpu") && c->opts.device == VIT_DEVICE_CPU) return usage("--devices names GPUs, --device cpu the CPU");
     return 0;
 }
 
-int main(int argc, char **argv) {
-    vit_options opts;
-    memset(&opts, 0, sizeof(opts));
-    int top = 5, npos = 0;
-    int *pos = (int *)malloc((size_t)argc * sizeof(int));
-    if (!pos) { fprintf(stderr, "vit-classify: out of memory\n"); return 1; }
-    int rc = parse_args(argc, argv, &opts, &top, pos, &npos);
-    if (rc) { free(pos); return rc < 0 ? 0 : rc; }
-    const char *model_path = argv[pos[0]];
+// The devices to load a model on: *n models, CUDA ordinals in dev (or -1 for
+// "as --device says"). Returns 0, or 1 after printing why not.
+static int pick_devices(const cli *c, int *dev, int *n) {
+    *n = 1;
+    dev[0] = -1;
+    if (!c->devices || !strcmp(c->devices, "cpu")) return 0;
+#if CLI_CUDA
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count < 1) {
+        fprintf(stderr, "vit-classify: --devices %s: no CUDA device (%s)\n", c->devices, e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+        return 1;
+    }
+    if (!strcmp(c->devices, "all")) {
+        *n = count < CLI_MAX_DEVICES ? count : CLI_MAX_DEVICES;
+        for (int i = 0; i < *n; i++) dev[i] = i;
+        return 0;
+    }
+    *n = 0;
+    for (const char *p = c->devices; *p;) {
+        long d = strtol(p, (char **)&p, 10);
+        if (*p == ',') p++;
+        if (d >= count) { fprintf(stderr, "vit-classify: --devices %s: there is no GPU %ld (%d found)\n", c->devices, d, count); return 1; }
+        for (int i = 0; i < *n; i++)
+            if (dev[i] == d) { fprintf(stderr, "vit-classify: --devices %s: GPU %ld named twice\n", c->devices, d); return 1; }
+        if (*n == CLI_MAX_DEVICES) { fprintf(stderr, "vit-classify: --devices %s: more than %d GPUs\n", c->devices, CLI_MAX_DEVICES); return 1; }
+        dev[(*n)++] = (int)d;
+    }
+    return 0;
+#else
+    fprintf(stderr, "vit-classify: --devices %s: this vit-classify was compiled without CUDA (use nvcc; here only --devices cpu)\n", c->devices);
+    return 1;
+#endif
+}
 
-    double t0 = seconds();
-    vit_model *model = NULL;
-    vit_status st = vit_load(model_path, &opts, &model);
-    if (st != VIT_OK) {
-        fprintf(stderr, "vit-classify: cannot load '%s': %s: %s\n", model_path, vit_status_string(st), vit_last_error(NULL));
-        free(pos);
-        return 1;
-    }
-    const vit_config *cfg = vit_model_config(model);
-    int embed = cfg->num_classes == 0 || cfg->projection; // embeddings, not classes
-    fprintf(stderr, "model: %s ViT, %dx%d input, %d channels, width %d, depth %d, %d heads, %s %d; %s %s; loaded in %.0f ms\n",
-            cfg->source == VIT_SOURCE_HF ? "Hugging Face" : "timm", cfg->image_height, cfg->image_width, cfg->in_chans, cfg->dim, cfg->depth,
-            cfg->num_heads, cfg->projection ? "projection to" : cfg->num_classes ? "classes" : "features", cfg->projection || cfg->num_classes ? cfg->num_classes : cfg->dim,
-            cfg->device == VIT_DEVICE_CUDA ? "cuda" : "cpu", cfg->dtype == VIT_DTYPE_BF16 ? "bf16" : cfg->dtype == VIT_DTYPE_F16 ? "fp16" : "fp32",
-            (seconds() - t0) * 1e3);
-    int width = cfg->num_classes ? cfg->num_classes : cfg->dim;
-    if (top > width) top = width;
-    size_t pixels = (size_t)cfg->in_chans * cfg->image_height * cfg->image_width;
-    int *classes = (int *)malloc((size_t)top * sizeof(int));
-    float *probs = (float *)malloc((size_t)top * sizeof(float)), *image = (float *)malloc(pixels * sizeof(float)), *vec = (float *)malloc((size_t)width * sizeof(float));
-    if (!classes || !probs || !image || !vec) {
-        fprintf(stderr, "vit-classify: out of memory\n");
-        free(classes); free(probs); free(image); free(vec); free(pos); vit_free(model);
-        return 1;
-    }
-    int failed = 0;
-    for (int p = 1; p < npos; p++) {
-        const char *file = argv[pos[p]];
-        double t = seconds();
-        if (embed) {
-            st = vit_preprocess_file(model, file, image);
-            if (st == VIT_OK) st = cfg->num_classes ? vit_forward(model, image, 1, vec) : vit_embed(model, image, 1, vec);
-        } else {
-            st = vit_classify_file(model, file, top, classes, probs);
-        }
+// ---- the pipeline: decode threads -> batch slots -> model threads -> writer (main thread)
+
+enum { SLOT_FILLING, SLOT_READY, SLOT_RUNNING, SLOT_DONE };
+#define CLI_ERR_LEN 600
+
+typedef struct slot {
+    long batch;        // the batch in this slot (-1: none)
+    int state, filled; // SLOT_*, images preprocessed so far (ok or not)
+    float *images;     // (B, C, H, W) inputs
+    float *out;        // (B, width) logits or embeddings
+    float *feat;       // (B, dim) vit_embed features for --embed (== out for a headless model)
+    vit_status *st;    // (B) each image's preprocessing status
+    char *err;         // (B, CLI_ERR_LEN) each failed image's message
+    vit_status run_st; // the batch's forward status
+    char run_err[CLI_ERR_LEN];
+} slot;
+
+typedef struct pipe_ {
+    pthread_mutex_t mu;
+    pthread_cond_t slot_free, ready, done, phase;
+    slot *slots;
+    int nslots, batch;
+    long nbatches, next_fw;
+    size_t nfiles, next_img, pixels;
+    char **files;
+    int width, dim, forward, embed_features; // forward: 0 = --decode-only
+    // A forward pass on the CPU takes every core (OpenMP): decoding pauses for it,
+    // as oversubscribed OpenMP barriers wait for descheduled threads.
+    int cpu_forward, decoding, forward_waiting;
+} pipe_;
+
+static size_t batch_count(const pipe_ *p, long b) {
+    size_t first = (size_t)b * (size_t)p->batch;
+    return p->nfiles - first < (size_t)p->batch ? p->nfiles - first : (size_t)p->batch;
+}
+
+typedef struct decoder_arg {
+    pipe_ *p;
+    vit_model *model; // this thread's own CPU model, for preprocessing only
+    const char *model_path;
+    vit_options opts;
+    vit_status load_st;
+    char load_err[CLI_ERR_LEN];
+} decoder_arg;
+
+static void *load_thread(void *arg) {
+    decoder_arg *a = (decoder_arg *)arg;
+    a->load_st = vit_load(a->model_path, &a->opts, &a->model);
+    if (a->load_st != VIT_OK) snprintf(a->load_err, sizeof(a->load_err), "%s", vit_last_error(NULL));
+    return NULL;
+}
+
+static void *decode_thread(void *arg) {
+    decoder_arg *a = (decoder_arg *)arg;
+    pipe_ *p = a->p;
+    pthread_mutex_lock(&p->mu);
+    while (p->next_img < p->nfiles) {
+        size_t i = p->next_img++;
+        long b = (long)(i / (size_t)p->batch);
+        slot *s = &p->slots[b % p->nslots];
+        while (s->batch != b) pthread_cond_wait(&p->slot_free, &p->mu);
+        while (p->forward_waiting) pthread_cond_wait(&p->phase, &p->mu);
+        p->decoding++;
+        pthread_mutex_unlock(&p->mu);
+        size_t k = i - (size_t)b * (size_t)p->batch;
+        float *image = s->images + k * p->pixels;
+        vit_status st = vit_preprocess_file(a->model, p->files[i], image);
         if (st != VIT_OK) {
-            fprintf(stderr, "vit-classify: %s: %s\n", vit_status_string(st), vit_last_error(model));
-            failed++;
+            snprintf(s->err + k * CLI_ERR_LEN, CLI_ERR_LEN, "%s: %s", vit_status_string(st), vit_last_error(a->model));
+            memset(image, 0, p->pixels * sizeof(float)); // the batch still runs; a defined input, its output unused
+        }
+        pthread_mutex_lock(&p->mu);
+        if (--p->decoding == 0 && p->forward_waiting) pthread_cond_broadcast(&p->phase);
+        s->st[k] = st;
+        if ((size_t)++s->filled == batch_count(p, b)) {
+            s->state = SLOT_READY;
+            pthread_cond_broadcast(&p->ready);
+        }
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+typedef struct runner_arg { pipe_ *p; vit_model *model; } runner_arg;
+
+static void *run_thread(void *arg) {
+    runner_arg *a = (runner_arg *)arg;
+    pipe_ *p = a->p;
+    const vit_config *cfg = vit_model_config(a->model);
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        slot *s = NULL;
+        while (p->next_fw < p->nbatches) {
+            s = &p->slots[p->next_fw % p->nslots];
+            if (s->batch == p->next_fw && s->state == SLOT_READY) break;
+            s = NULL;
+            pthread_cond_wait(&p->ready, &p->mu);
+        }
+        if (!s) break;
+        long b = p->next_fw++;
+        s->state = SLOT_RUNNING;
+        int exclusive = p->cpu_forward && cfg->device == VIT_DEVICE_CPU;
+        if (exclusive) {
+            p->forward_waiting++;
+            while (p->decoding) pthread_cond_wait(&p->phase, &p->mu);
+        }
+        pthread_mutex_unlock(&p->mu);
+        int n = (int)batch_count(p, b), good = 0;
+        for (int k = 0; k < n; k++) good += s->st[k] == VIT_OK;
+        vit_status st = VIT_OK;
+        if (good && p->forward) {
+            if (cfg->num_classes) st = vit_forward(a->model, s->images, n, s->out);
+            if (st == VIT_OK && (!cfg->num_classes || p->embed_features)) st = vit_embed(a->model, s->images, n, cfg->num_classes ? s->feat : s->out);
+        }
+        s->run_st = st;
+        if (st != VIT_OK) snprintf(s->run_err, sizeof(s->run_err), "%s: %s", vit_status_string(st), vit_last_error(a->model));
+        pthread_mutex_lock(&p->mu);
+        if (exclusive && --p->forward_waiting == 0) pthread_cond_broadcast(&p->phase);
+        s->state = SLOT_DONE;
+        pthread_cond_broadcast(&p->done);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+// ---- output
+
+typedef struct writer {
+    const cli *c;
+    const vit_config *cfg;
+    vit_model *model; // labels
+    int embed_mode;   // embeddings, not classes
+    int progress, progress_shown, stdout_tty;
+    size_t done, failed, nfiles;
+    double t0, last;
+    FILE *embed_part;
+    strlist embedded;
+    int *classes;
+    float *probs;
+    buf line;
+} writer;
+
+static void clear_progress(writer *w) {
+    if (w->progress_shown) { fputs("\r\033[K", stderr); w->progress_shown = 0; }
+}
+
+static void report_failure(writer *w, const char *file, const char *msg) {
+    clear_progress(w);
+    fprintf(stderr, "vit-classify: %s\n", msg);
+    w->failed++;
+    if (w->c->json && !w->c->decode_only) {
+        w->line.n = 0;
+        buf_str(&w->line, "{\"file\": ");
+        json_str(&w->line, file);
+        buf_str(&w->line, ", \"error\": ");
+        json_str(&w->line, msg);
+        buf_str(&w->line, "}\n");
+        if (w->stdout_tty) clear_progress(w);
+        fwrite(w->line.p, 1, w->line.n, stdout);
+    }
+}
+
+static void write_result(writer *w, const char *file, const float *out, const float *feat) {
+    const vit_config *cfg = w->cfg;
+    int width = cfg->num_classes ? cfg->num_classes : cfg->dim, top = w->c->top < width ? w->c->top : width;
+    if (w->embed_part) {
+        if (fwrite(feat, sizeof(float), (size_t)cfg->dim, w->embed_part) != (size_t)cfg->dim) {
+            fprintf(stderr, "vit-classify: cannot write '%s.part': %s\n", w->c->embed_path, strerror(errno));
+            exit(1);
+        }
+        list_add(&w->embedded, file);
+    }
+    if (w->c->decode_only) return;
+    buf *l = &w->line;
+    l->n = 0;
+    if (w->embed_mode) {
+        if (w->c->json) {
+            buf_str(l, "{\"file\": ");
+            json_str(l, file);
+            buf_str(l, ", \"embedding\": [");
+            for (int k = 0; k < width; k++) { if (k) buf_str(l, ", "); json_num(l, "%.9g", out[k]); }
+            buf_str(l, "]}\n");
+        } else {
+            double norm = 0;
+            for (int k = 0; k < width; k++) norm += (double)out[k] * out[k];
+            buf_str(l, file);
+            buf_fmt(l, "\n  embedding: %.0f values", (double)width);
+            buf_fmt(l, ", L2 norm %.4f:", norm > 0 ? sqrt(norm) : 0.0);
+            for (int k = 0; k < width && k < 8; k++) buf_fmt(l, " %.4f", (double)out[k]);
+            buf_str(l, width > 8 ? " ...\n" : "\n");
+        }
+    } else {
+        memcpy(w->probs, out, (size_t)width * sizeof(float));
+        vit_softmax(w->probs, width);
+        vit_topk(w->probs, width, top, w->classes);
+        if (w->c->json) {
+            buf_str(l, "{\"file\": ");
+            json_str(l, file);
+            buf_str(l, ", \"top\": [");
+            for (int k = 0; k < top; k++) {
+                buf_fmt(l, k ? ", {\"index\": %.0f, \"label\": " : "{\"index\": %.0f, \"label\": ", (double)w->classes[k]);
+                json_str(l, vit_label(w->model, w->classes[k]));
+                buf_str(l, ", \"prob\": ");
+                json_num(l, "%.6g", w->probs[w->classes[k]]);
+                buf_str(l, "}");
+            }
+            buf_str(l, "]}\n");
+        } else {
+            buf_str(l, file);
+            buf_str(l, "\n");
+            for (int k = 0; k < top; k++) {
+                char t[64];
+                snprintf(t, sizeof(t), "  %6.2f%%  ", w->probs[w->classes[k]] * 100.0);
+                buf_str(l, t);
+                buf_str(l, vit_label(w->model, w->classes[k]));
+                snprintf(t, sizeof(t), " (%d)\n", w->classes[k]);
+                buf_str(l, t);
+            }
+        }
+    }
+    if (w->stdout_tty) clear_progress(w);
+    fwrite(l->p, 1, l->n, stdout);
+}
+
+static void show_progress(writer *w, int final) {
+    double now = seconds();
+    if (!w->progress || (!final && now - w->last < 0.2)) return;
+    w->last = now;
+    double rate = now > w->t0 ? (double)w->done / (now - w->t0) : 0.0;
+    fprintf(stderr, "\r%zu/%zu  %.0f img/s  ETA %.0f s\033[K", w->done, w->nfiles, rate, rate > 0 ? (double)(w->nfiles - w->done) / rate : 0.0);
+    w->progress_shown = 1;
+}
+
+// Writes the safetensors file from the features in OUT.part. Returns 0 or 1.
+static int write_embeddings(writer *w) {
+    const char *out = w->c->embed_path;
+    size_t n = w->embedded.n, dim = (size_t)w->cfg->dim, bytes = n * dim * sizeof(float);
+    buf files = {NULL, 0, 0}, head = {NULL, 0, 0};
+    buf_str(&files, "[");
+    for (size_t i = 0; i < n; i++) { if (i) buf_str(&files, ", "); json_str(&files, w->embedded.v[i]); }
+    buf_str(&files, "]");
+    buf_str(&head, "{\"__metadata__\": {\"files\": ");
+    json_str(&head, files.p);
+    char t[160];
+    snprintf(t, sizeof(t), "}, \"embeddings\": {\"dtype\": \"F32\", \"shape\": [%zu, %zu], \"data_offsets\": [0, %zu]}}", n, dim, bytes);
+    buf_str(&head, t);
+    while (head.n % 8) buf_str(&head, " "); // the data starts 8-byte aligned, as safetensors writes it
+    unsigned char len[8];
+    for (int k = 0; k < 8; k++) len[k] = (unsigned char)((uint64_t)head.n >> (8 * k));
+    char *part = (char *)xmalloc(strlen(out) + 6);
+    sprintf(part, "%s.part", out);
+    FILE *f = fopen(out, "wb");
+    int okay = f && fwrite(len, 1, 8, f) == 8 && fwrite(head.p, 1, head.n, f) == head.n && fflush(w->embed_part) == 0 && fseek(w->embed_part, 0, SEEK_SET) == 0;
+    char chunk[1 << 16];
+    size_t got, total = 0;
+    while (okay && (got = fread(chunk, 1, sizeof(chunk), w->embed_part)) > 0) { okay = fwrite(chunk, 1, got, f) == got; total += got; }
+    okay = okay && total == bytes;
+    if (f && fclose(f) != 0) okay = 0;
+    if (!okay) fprintf(stderr, "vit-classify: cannot write '%s': %s\n", out, strerror(errno));
+    fclose(w->embed_part);
+    w->embed_part = NULL;
+    remove(part);
+    free(part);
+    free(files.p);
+    free(head.p);
+    return okay ? 0 : 1;
+}
+
+// ---- main
+
+int main(int argc, char **argv) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "--embed writes the host's floats as safetensors' little-endian F32"
+#endif
+    cli c;
+    memset(&c, 0, sizeof(c));
+    c.top = 5;
+    c.pos = (int *)xmalloc((size_t)argc * sizeof(int));
+    int rc = parse_args(argc, argv, &c);
+    if (rc) { free(c.pos); return rc < 0 ? 0 : rc; }
+    const char *model_path = argv[c.pos[0]];
+
+    // 1. the files, in order
+    strlist files = {NULL, 0, 0};
+    walk_stats ws = {0, 0, 0};
+    for (int p = 1; p < c.npos; p++) {
+        const char *path = argv[c.pos[p]];
+        struct stat st;
+        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+            size_t first = files.n;
+            walk(path, &files, &ws);
+            if (files.n > first) qsort(files.v + first, files.n - first, sizeof(char *), cmp_str);
+            if (files.n == first) fprintf(stderr, "warning: no image files in '%s'\n", path);
+        } else {
+            list_add(&files, path); // tried whatever it is; vit.h says why it fails
+        }
+    }
+    if (!c.quiet && ws.skipped) fprintf(stderr, "skipped %zu file%s in the directories: not named as images\n", ws.skipped, ws.skipped == 1 ? "" : "s");
+    if (!c.quiet && ws.links) fprintf(stderr, "skipped %zu %s (not followed)\n", ws.links, ws.links == 1 ? "link to a directory" : "links to directories");
+
+    // 2. the models: one per device, and one CPU copy per decode thread
+    int dev[CLI_MAX_DEVICES], ndev = 1;
+    if (pick_devices(&c, dev, &ndev)) return 1;
+    if (c.devices && !strcmp(c.devices, "cpu")) c.opts.device = VIT_DEVICE_CPU;
+    int threads = c.threads ? c.threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
+    if (threads < 1) threads = 1;
+    if (files.n && (size_t)threads > files.n) threads = (int)files.n;
+    vit_model *models[CLI_MAX_DEVICES];
+    if (c.decode_only) { ndev = 1; dev[0] = -1; }
+    double t0 = seconds();
+    // the decode threads' CPU models load side by side, while the main thread loads the others
+    decoder_arg *da = (decoder_arg *)xmalloc((size_t)threads * sizeof(decoder_arg));
+    pthread_t *tid = (pthread_t *)xmalloc((size_t)(threads + ndev) * sizeof(pthread_t));
+    memset(da, 0, (size_t)threads * sizeof(decoder_arg));
+    int load_failed = 0, loading = files.n ? threads : 0;
+    for (int t = 0; t < loading; t++) {
+        da[t].model_path = model_path;
+        da[t].opts = c.opts;
+        da[t].opts.device = VIT_DEVICE_CPU;
+        da[t].opts.dtype = VIT_DTYPE_DEFAULT;
+        da[t].opts.max_batch = 1;
+        da[t].opts.num_threads = 1;
+        if (pthread_create(&tid[t], NULL, load_thread, &da[t]) != 0) { fprintf(stderr, "vit-classify: cannot start a thread\n"); exit(1); }
+    }
+    // the batch: 32 where a GPU is likely, 8 on the CPU, never more than the files
+    int batch = c.batch ? c.batch : (!CLI_CUDA || c.decode_only || c.opts.device == VIT_DEVICE_CPU) ? 8 : 32;
+    if (!c.batch && files.n && (size_t)batch > files.n) batch = (int)files.n;
+    for (int d = 0; d < ndev; d++) {
+        vit_options o = c.opts;
+        if (dev[d] >= 0) { o.device = VIT_DEVICE_CUDA; o.device_index = dev[d]; }
+        if (c.decode_only) { o.device = VIT_DEVICE_CPU; o.dtype = VIT_DTYPE_DEFAULT; o.max_batch = 1; } // only its config is used
+        else o.max_batch = batch;
+        vit_status st = vit_load(model_path, &o, &models[d]);
+        if (st != VIT_OK) {
+            fprintf(stderr, "vit-classify: cannot load '%s'%s: %s: %s\n", model_path, dev[d] >= 0 ? " on a GPU" : "", vit_status_string(st), vit_last_error(NULL));
+            for (int k = 0; k < d; k++) vit_free(models[k]);
+            for (int t = 0; t < loading; t++) { pthread_join(tid[t], NULL); vit_free(da[t].model); }
+            return 1;
+        }
+    }
+    const vit_config *cfg = vit_model_config(models[0]);
+    int embed_mode = cfg->num_classes == 0 || cfg->projection;
+    int width = cfg->num_classes ? cfg->num_classes : cfg->dim;
+    // the decode threads' models, loaded by now
+    for (int t = 0; t < loading; t++) {
+        pthread_join(tid[t], NULL);
+        if (da[t].load_st != VIT_OK) {
+            if (!load_failed) fprintf(stderr, "vit-classify: cannot load '%s' for preprocessing: %s: %s\n", model_path, vit_status_string(da[t].load_st), da[t].load_err);
+            load_failed = 1;
             continue;
         }
-        printf("%s\n", file);
-        if (embed) {
-            double norm = 0;
-            for (int k = 0; k < width; k++) norm += (double)vec[k] * vec[k];
-            printf("  embedding: %d values, L2 norm %.4f:", width, norm > 0 ? sqrt(norm) : 0.0);
-            for (int k = 0; k < width && k < 8; k++) printf(" %.4f", vec[k]);
-            printf("%s\n", width > 8 ? " ..." : "");
-        } else {
-            for (int k = 0; k < top; k++) printf("  %6.2f%%  %s (%d)\n", probs[k] * 100.0f, vit_label(model, classes[k]), classes[k]);
+        const vit_config *pc = vit_model_config(da[t].model);
+        if (pc->image_height != cfg->image_height || pc->image_width != cfg->image_width || pc->in_chans != cfg->in_chans ||
+            memcmp(pc->mean, cfg->mean, sizeof(cfg->mean)) || memcmp(pc->std, cfg->std, sizeof(cfg->std)) || pc->crop_pct != cfg->crop_pct ||
+            pc->resize_shorter != cfg->resize_shorter || pc->interpolation != cfg->interpolation || pc->resize != cfg->resize) {
+            if (!load_failed) fprintf(stderr, "vit-classify: the CPU copy of '%s' preprocesses differently from the model\n", model_path);
+            load_failed = 1;
+        }
+    }
+
+    if (!c.quiet) {
+        fprintf(stderr, "model: %s ViT, %dx%d input, %d channels, width %d, depth %d, %d heads, %s %d; %s %s",
+                cfg->source == VIT_SOURCE_HF ? "Hugging Face" : "timm", cfg->image_height, cfg->image_width, cfg->in_chans, cfg->dim, cfg->depth,
+                cfg->num_heads, cfg->projection ? "projection to" : cfg->num_classes ? "classes" : "features", cfg->projection || cfg->num_classes ? cfg->num_classes : cfg->dim,
+                cfg->device == VIT_DEVICE_CUDA ? "cuda" : "cpu", cfg->dtype == VIT_DTYPE_BF16 ? "bf16" : cfg->dtype == VIT_DTYPE_F16 ? "fp16" : "fp32");
+        if (ndev > 1) fprintf(stderr, " x %d GPUs", ndev);
+        fprintf(stderr, "; loaded in %.0f ms (+ %d CPU cop%s for preprocessing)\n", (seconds() - t0) * 1e3, loading, loading == 1 ? "y" : "ies");
+    }
+
+
+    // 3. the pipeline
+    pipe_ p;
+    memset(&p, 0, sizeof(p));
+    pthread_mutex_init(&p.mu, NULL);
+    pthread_cond_init(&p.slot_free, NULL);
+    pthread_cond_init(&p.ready, NULL);
+    pthread_cond_init(&p.done, NULL);
+    pthread_cond_init(&p.phase, NULL);
+    p.batch = batch;
+    p.nfiles = load_failed ? 0 : files.n;
+    p.files = files.v;
+    p.nbatches = (long)((p.nfiles + (size_t)batch - 1) / (size_t)batch);
+    p.nslots = 2 * ndev + 2;
+    if (p.nslots > p.nbatches) p.nslots = p.nbatches > 0 ? (int)p.nbatches : 1;
+    p.pixels = (size_t)cfg->in_chans * cfg->image_height * cfg->image_width;
+    p.width = width;
+    p.dim = cfg->dim;
+    p.forward = !c.decode_only;
+    p.cpu_forward = p.forward;
+    p.embed_features = c.embed_path != NULL && cfg->num_classes > 0;
+    p.slots = (slot *)xmalloc((size_t)p.nslots * sizeof(slot));
+    for (int s = 0; s < p.nslots; s++) {
+        slot *sl = &p.slots[s];
+        memset(sl, 0, sizeof(*sl));
+        sl->batch = s < p.nbatches ? s : -1;
+        sl->images = (float *)xmalloc((size_t)batch * p.pixels * sizeof(float));
+#if CLI_CUDA
+        // page-locked, the copies to the GPUs go straight from here (else through a staging buffer)
+        if (cfg->device == VIT_DEVICE_CUDA && cudaHostRegister(sl->images, (size_t)batch * p.pixels * sizeof(float), cudaHostRegisterPortable) != cudaSuccess)
+            cudaGetLastError(); // not fatal: pageable memory works too
+#endif
+        sl->out = (float *)xmalloc((size_t)batch * (size_t)width * sizeof(float));
+        sl->feat = cfg->num_classes ? (float *)xmalloc((size_t)batch * (size_t)cfg->dim * sizeof(float)) : sl->out;
+        sl->st = (vit_status *)xmalloc((size_t)batch * sizeof(vit_status));
+        sl->err = (char *)xmalloc((size_t)batch * CLI_ERR_LEN);
+    }
+
+    writer w;
+    memset(&w, 0, sizeof(w));
+    w.c = &c;
+    w.cfg = cfg;
+    w.model = models[0];
+    w.embed_mode = embed_mode;
+    w.nfiles = p.nfiles;
+    w.progress = !c.quiet && isatty(2);
+    w.stdout_tty = isatty(1);
+    w.classes = (int *)xmalloc((size_t)width * sizeof(int));
+    w.probs = (float *)xmalloc((size_t)width * sizeof(float));
+    int status = load_failed || ws.errors ? 1 : 0;
+    if (c.embed_path && !load_failed) {
+        char *part = (char *)xmalloc(strlen(c.embed_path) + 6);
+        sprintf(part, "%s.part", c.embed_path);
+        w.embed_part = fopen(part, "w+b");
+        if (!w.embed_part) { fprintf(stderr, "vit-classify: cannot write '%s': %s\n", part, strerror(errno)); status = 1; p.nfiles = 0; p.nbatches = 0; }
+        free(part);
+    }
+
+    runner_arg ra[CLI_MAX_DEVICES];
+    int ndec = p.nfiles ? threads : 0, nrun = p.nbatches ? ndev : 0;
+    w.t0 = seconds(); // w.last = 0: the first batch shows the progress line
+    for (int t = 0; t < ndec; t++) {
+        da[t].p = &p;
+        if (pthread_create(&tid[t], NULL, decode_thread, &da[t]) != 0) { fprintf(stderr, "vit-classify: cannot start a thread\n"); exit(1); }
+    }
+    for (int d = 0; d < nrun; d++) {
+        ra[d].p = &p;
+        ra[d].model = models[d];
+        if (pthread_create(&tid[threads + d], NULL, run_thread, &ra[d]) != 0) { fprintf(stderr, "vit-classify: cannot start a thread\n"); exit(1); }
+    }
+    for (long b = 0; b < p.nbatches; b++) {
+        slot *s = &p.slots[b % p.nslots];
+        pthread_mutex_lock(&p.mu);
+        while (!(s->batch == b && s->state == SLOT_DONE)) pthread_cond_wait(&p.done, &p.mu);
+        pthread_mutex_unlock(&p.mu);
+        size_t n = batch_count(&p, b);
+        for (size_t k = 0; k < n; k++) {
+            const char *file = p.files[(size_t)b * (size_t)batch + k];
+            if (s->st[k] != VIT_OK) report_failure(&w, file, s->err + k * CLI_ERR_LEN);
+            else if (s->run_st != VIT_OK) report_failure(&w, file, s->run_err);
+            else write_result(&w, file, s->out + k * (size_t)width, s->feat + k * (size_t)cfg->dim);
+            w.done++;
         }
         fflush(stdout);
-        fprintf(stderr, "%s: %.1f ms\n", file, (seconds() - t) * 1e3);
+        show_progress(&w, 0);
+        pthread_mutex_lock(&p.mu);
+        s->batch = b + p.nslots < p.nbatches ? b + p.nslots : -1;
+        s->state = SLOT_FILLING;
+        s->filled = 0;
+        pthread_cond_broadcast(&p.slot_free);
+        pthread_mutex_unlock(&p.mu);
     }
-    free(image);
-    free(vec);
-    free(classes);
-    free(probs);
-    free(pos);
-    vit_free(model);
-    return failed ? 1 : 0;
+    for (int t = 0; t < ndec; t++) pthread_join(tid[t], NULL);
+    for (int d = 0; d < nrun; d++) pthread_join(tid[threads + d], NULL);
+    double elapsed = seconds() - w.t0;
+    clear_progress(&w);
+    if (w.failed) status = 1;
+    if (w.embed_part && write_embeddings(&w)) status = 1;
+    if (!c.quiet && p.nfiles) {
+        size_t ok = w.done - w.failed;
+        fprintf(stderr, "%s %zu of %zu images in %.2f s: %.1f img/s (%d threads, batch %d", c.decode_only ? "decoded" : "classified",
+                ok, w.done, elapsed, elapsed > 0 ? (double)w.done / elapsed : 0.0, threads, batch);
+        if (ndev > 1) fprintf(stderr, ", %d GPUs", ndev);
+        fprintf(stderr, w.failed ? "; %zu failed)\n" : ")\n", w.failed);
+    }
+
+    for (int s = 0; s < p.nslots; s++) {
+        slot *sl = &p.slots[s];
+        if (sl->feat != sl->out) free(sl->feat);
+#if CLI_CUDA
+        if (cfg->device == VIT_DEVICE_CUDA && cudaHostUnregister(sl->images) != cudaSuccess) cudaGetLastError();
+#endif
+        free(sl->images); free(sl->out); free(sl->st); free(sl->err);
+    }
+    free(p.slots);
+    pthread_mutex_destroy(&p.mu);
+    pthread_cond_destroy(&p.slot_free);
+    pthread_cond_destroy(&p.ready);
+    pthread_cond_destroy(&p.done);
+    pthread_cond_destroy(&p.phase);
+    for (int t = 0; t < threads; t++) vit_free(da[t].model);
+    for (int d = 0; d < ndev; d++) vit_free(models[d]);
+    for (size_t i = 0; i < files.n; i++) free(files.v[i]);
+    for (size_t i = 0; i < w.embedded.n; i++) free(w.embedded.v[i]);
+    free(files.v); free(w.embedded.v); free(w.line.p); free(w.classes); free(w.probs);
+    free(da); free(tid); free(c.pos);
+    return status;
 }

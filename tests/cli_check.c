@@ -1,0 +1,233 @@
+// cli_check: checks vit-classify's --json and --embed output for tests/test_cli.sh,
+// without Python: strict JSON by vit.h's own parser (RFC 8259), UTF-8 checked
+// here, values recomputed one image at a time by vit.h on the CPU.
+//
+//   cli_check json OUT.jsonl [MODEL]
+//       Every line must be one JSON object, valid UTF-8, with a string "file" and
+//       exactly one of: "top" (objects {index, label, prob}, probs in [0, 1] and
+//       not increasing), "embedding" (numbers), "error" (a string). Prints one line
+//       per object: FILE<TAB>top<TAB>i j ... | FILE<TAB>embedding<TAB>COUNT |
+//       FILE<TAB>error<TAB>MESSAGE. With MODEL, each result is recomputed
+//       (vit_classify_file / vit_preprocess_file + vit_forward or vit_embed, batch
+//       of one): the same classes with probs within 1e-6, embeddings bit-exact.
+//   cli_check embed OUT.safetensors MODEL FILE...
+//       The file must hold exactly one F32 tensor "embeddings" of shape [n, dim],
+//       n = the number of FILEs, and "__metadata__": {"files": JSON array of the
+//       FILEs, in order}; each row bit-exact against vit_embed of that file.
+// Exit status 0 when all is well, 1 with the reason on stderr otherwise.
+#define VIT_IMPLEMENTATION
+#include "../vit.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int fail(const char *fmt, const char *a, long line) {
+    fprintf(stderr, "cli_check: ");
+    if (line > 0) fprintf(stderr, "line %ld: ", line);
+    fprintf(stderr, fmt, a);
+    fprintf(stderr, "\n");
+    return 1;
+}
+
+static char *read_all(const char *path, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 1 << 16, n = 0, got;
+    char *p = (char *)malloc(cap + 1);
+    while (p && (got = fread(p + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap) { cap *= 2; char *q = (char *)realloc(p, cap + 1); if (!q) { free(p); p = NULL; } else p = q; }
+    }
+    fclose(f);
+    if (p) p[n] = 0;
+    *size = n;
+    return p;
+}
+
+static int utf8_ok(const unsigned char *s, size_t n) {
+    for (size_t i = 0; i < n;) {
+        unsigned c = s[i], cp;
+        size_t k, len = c < 0x80 ? 1 : (c >= 0xC2 && c <= 0xDF) ? 2 : (c >= 0xE0 && c <= 0xEF) ? 3 : (c >= 0xF0 && c <= 0xF4) ? 4 : 0;
+        if (!len || i + len > n) return 0;
+        cp = len == 1 ? c : c & (0x3Fu >> (len - 1));
+        for (k = 1; k < len; k++) {
+            if ((s[i + k] & 0xC0) != 0x80) return 0;
+            cp = cp << 6 | (s[i + k] & 0x3Fu);
+        }
+        if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF))) return 0;
+        i += len;
+    }
+    return 1;
+}
+
+// The number node n exactly as strtod reads it (vit__json_double is not
+// correctly rounded; %.9g round trips a float only through a correct parse).
+static double num(const vit__json *j, int n) {
+    char t[64];
+    size_t len = j->nodes[n].len < sizeof(t) - 1 ? j->nodes[n].len : sizeof(t) - 1;
+    memcpy(t, j->src + j->nodes[n].start, len);
+    t[len] = 0;
+    return strtod(t, NULL);
+}
+
+static vit_model *load(const char *path) {
+    vit_options o;
+    memset(&o, 0, sizeof(o));
+    o.device = VIT_DEVICE_CPU;
+    vit_model *m = NULL;
+    if (vit_load(path, &o, &m) != VIT_OK) { fprintf(stderr, "cli_check: cannot load '%s': %s\n", path, vit_last_error(NULL)); return NULL; }
+    return m;
+}
+
+// vit-classify's embedding for file: vit_forward for a projection head, else vit_embed.
+static int embedding(vit_model *m, const char *file, float *out, int features) {
+    const vit_config *c = vit_model_config(m);
+    size_t pixels = (size_t)c->in_chans * c->image_height * c->image_width;
+    float *image = (float *)malloc(pixels * sizeof(float));
+    vit_status st = image ? vit_preprocess_file(m, file, image) : VIT_ERROR_OUT_OF_MEMORY;
+    if (st == VIT_OK) st = c->num_classes && !features ? vit_forward(m, image, 1, out) : vit_embed(m, image, 1, out);
+    free(image);
+    if (st != VIT_OK) fprintf(stderr, "cli_check: '%s': %s\n", file, vit_last_error(m));
+    return st == VIT_OK;
+}
+
+static int check_json(const char *path, const char *model_path) {
+    size_t size;
+    char *text = read_all(path, &size);
+    if (!text) return fail("cannot read '%s'", path, 0);
+    vit_model *m = model_path ? load(model_path) : NULL;
+    if (model_path && !m) return 1;
+    const vit_config *c = m ? vit_model_config(m) : NULL;
+    int width = c ? (c->num_classes ? c->num_classes : c->dim) : 0;
+    float *vec = (float *)malloc((size_t)(width + 1) * sizeof(float));
+    vit_allocator alloc;
+    memset(&alloc, 0, sizeof(alloc));
+    char err[VIT__ERR_LEN], file[4096], str[4096];
+    long line = 0;
+    int bad = 0;
+    for (char *p = text, *nl; !bad && p < text + size; p = nl + 1) {
+        line++;
+        nl = (char *)memchr(p, '\n', (size_t)(text + size - p));
+        if (!nl) { bad = fail("%s: no newline at the end", path, line); break; }
+        size_t len = (size_t)(nl - p);
+        vit__json j;
+        if (!utf8_ok((const unsigned char *)p, len)) { bad = fail("%s", "not valid UTF-8", line); break; }
+        if (vit__json_parse(&j, p, len, &alloc, err) != VIT_OK) { bad = fail("not JSON: %s", err, line); break; }
+        int f = vit__json_get(&j, 0, "file"), top = vit__json_get(&j, 0, "top"), emb = vit__json_get(&j, 0, "embedding"), er = vit__json_get(&j, 0, "error");
+        if (j.nodes[0].type != VIT__J_OBJ || f < 0 || j.nodes[f].type != VIT__J_STR) bad = fail("%s", "not an object with a string \"file\"", line);
+        else if ((top >= 0) + (emb >= 0) + (er >= 0) != 1 || j.nodes[0].count != 2) bad = fail("%s", "want \"file\" and one of \"top\", \"embedding\", \"error\"", line);
+        if (!bad) {
+            vit__json_str(&j, f, file, sizeof(file));
+            printf("%s\t%s\t", file, top >= 0 ? "top" : emb >= 0 ? "embedding" : "error");
+        }
+        if (!bad && er >= 0) {
+            if (j.nodes[er].type != VIT__J_STR) bad = fail("%s", "\"error\" is not a string", line);
+            else { vit__json_str(&j, er, str, sizeof(str)); printf("%s", str); }
+        } else if (!bad && top >= 0) {
+            int classes[64], k = 0;
+            float probs[64];
+            double prev = 2.0;
+            if (j.nodes[top].type != VIT__J_ARR || j.nodes[top].count < 1 || j.nodes[top].count > 64) bad = fail("%s", "\"top\" is not an array of 1 to 64", line);
+            for (int e = bad ? -1 : j.nodes[top].first_child; e >= 0 && !bad; e = j.nodes[e].next, k++) {
+                int idx = vit__json_get(&j, e, "index"), lab = vit__json_get(&j, e, "label"), pr = vit__json_get(&j, e, "prob");
+                if (idx < 0 || lab < 0 || pr < 0 || j.nodes[e].count != 3 || j.nodes[lab].type != VIT__J_STR || j.nodes[pr].type != VIT__J_NUM ||
+                    !vit__json_int(&j, idx, 0, VIT_MAX_DIM, &classes[k])) { bad = fail("%s", "a \"top\" entry is not {index, label, prob}", line); break; }
+                double prob = num(&j, pr);
+                if (!(prob >= 0.0 && prob <= 1.0 && prob <= prev)) { bad = fail("%s", "probs not in [0, 1] or not in decreasing order", line); break; }
+                prev = prob;
+                probs[k] = (float)prob;
+                vit__json_str(&j, lab, str, sizeof(str));
+                if (m && strcmp(str, vit_label(m, classes[k]))) { bad = fail("label '%s' is not the model's", str, line); break; }
+                printf("%s%d", k ? " " : "", classes[k]);
+            }
+            if (!bad && m) {
+                int want[64];
+                float wp[64];
+                if (c->num_classes == 0 || c->projection) bad = fail("%s", "\"top\" from a model without classes", line);
+                else if (vit_classify_file(m, file, k, want, wp) != VIT_OK) bad = fail("cannot classify: %s", vit_last_error(m), line);
+                for (int i = 0; i < k && !bad; i++)
+                    if (want[i] != classes[i] || fabsf(wp[i] - probs[i]) > 1e-6f) bad = fail("%s", "not what vit_classify_file gives", line);
+            }
+        } else if (!bad) {
+            int k = 0;
+            if (j.nodes[emb].type != VIT__J_ARR || j.nodes[emb].count < 1) bad = fail("%s", "\"embedding\" is not a non-empty array", line);
+            if (!bad && m) {
+                if (j.nodes[emb].count != width || (c->num_classes && !c->projection)) bad = fail("%s", "\"embedding\" of the wrong size or from a classifier", line);
+                else if (!embedding(m, file, vec, 0)) bad = 1;
+            }
+            for (int e = bad ? -1 : j.nodes[emb].first_child; e >= 0 && !bad; e = j.nodes[e].next, k++) {
+                if (j.nodes[e].type != VIT__J_NUM) { bad = fail("%s", "an embedding value is not a number", line); break; }
+                if (m && (float)num(&j, e) != vec[k]) { bad = fail("%s", "an embedding value differs from vit.h's (batch of one)", line); break; }
+            }
+            if (!bad) printf("%d", k);
+        }
+        if (!bad) printf("\n");
+        vit__json_release(&j);
+    }
+    free(vec);
+    free(text);
+    vit_free(m);
+    return bad;
+}
+
+static int check_embed(const char *path, const char *model_path, char **files, int nfiles) {
+    size_t size;
+    char *data = read_all(path, &size);
+    if (!data) return fail("cannot read '%s'", path, 0);
+    uint64_t hlen = 0;
+    for (int k = 0; k < 8 && size >= 8; k++) hlen |= (uint64_t)(unsigned char)data[k] << (8 * k);
+    if (size < 8 || hlen > size - 8 || hlen % 8) { free(data); return fail("%s: bad header length", path, 0); }
+    vit_allocator alloc;
+    memset(&alloc, 0, sizeof(alloc));
+    char err[VIT__ERR_LEN];
+    vit__json j, l;
+    if (!utf8_ok((const unsigned char *)data + 8, (size_t)hlen) || vit__json_parse(&j, data + 8, (size_t)hlen, &alloc, err) != VIT_OK) { free(data); return fail("header: not UTF-8 JSON: %s", err, 0); }
+    int bad = 0, meta = vit__json_get(&j, 0, "__metadata__"), t = vit__json_get(&j, 0, "embeddings");
+    int fl = vit__json_get(&j, meta, "files"), dt = vit__json_get(&j, t, "dtype"), sh = vit__json_get(&j, t, "shape"), off = vit__json_get(&j, t, "data_offsets");
+    vit_model *m = load(model_path);
+    const vit_config *c = m ? vit_model_config(m) : NULL;
+    int dim = c ? c->dim : 0, n = 0, d = 0;
+    uint64_t o0 = 1, o1 = 0;
+    if (!m) bad = 1;
+    else if (j.nodes[0].count != 2 || meta < 0 || t < 0 || j.nodes[meta].count != 1 || fl < 0 || j.nodes[fl].type != VIT__J_STR)
+        bad = fail("%s", "header: want exactly __metadata__ {files} and embeddings", 0);
+    else if (dt < 0 || !vit__json_eq(&j, dt, "F32") || sh < 0 || j.nodes[sh].count != 2 || off < 0 || j.nodes[off].count != 2 ||
+             !vit__json_int(&j, j.nodes[sh].first_child, 0, 1 << 30, &n) || !vit__json_int(&j, j.nodes[j.nodes[sh].first_child].next, 0, 1 << 30, &d) ||
+             !vit__json_u64(&j, j.nodes[off].first_child, &o0) || !vit__json_u64(&j, j.nodes[j.nodes[off].first_child].next, &o1))
+        bad = fail("%s", "embeddings: want dtype F32, shape [n, dim], data_offsets [a, b]", 0);
+    else if (n != nfiles || d != dim || o0 != 0 || o1 != (uint64_t)n * (uint64_t)d * 4 || size - 8 - hlen != o1)
+        bad = fail("%s", "embeddings: shape, offsets or file size wrong", 0);
+    size_t cap = j.nodes[fl].len + 1;
+    char *list = (char *)malloc(cap), *name = (char *)malloc(cap);
+    if (!bad) {
+        vit__json_str(&j, fl, list, cap);
+        if (vit__json_parse(&l, list, strlen(list), &alloc, err) != VIT_OK || l.nodes[0].type != VIT__J_ARR || l.nodes[0].count != nfiles)
+            bad = fail("%s", "__metadata__.files: not a JSON array of the files", 0);
+        else {
+            int i = 0;
+            for (int e = l.nodes[0].first_child; e >= 0 && !bad; e = l.nodes[e].next, i++) {
+                if (l.nodes[e].type != VIT__J_STR) { bad = fail("%s", "__metadata__.files: not strings", 0); break; }
+                vit__json_str(&l, e, name, cap);
+                if (strcmp(name, files[i])) { bad = fail("__metadata__.files: '%s' out of place", name, 0); break; }
+            }
+            vit__json_release(&l);
+        }
+    }
+    float *vec = (float *)malloc(((size_t)dim + 1) * sizeof(float));
+    for (int i = 0; i < nfiles && !bad; i++) {
+        if (!embedding(m, files[i], vec, 1)) { bad = 1; break; }
+        if (memcmp(vec, data + 8 + hlen + (size_t)i * dim * 4, (size_t)dim * 4)) bad = fail("row of '%s' differs from vit_embed's", files[i], 0);
+    }
+    if (!bad) printf("embeddings: %d x %d, %d files, each row bit-exact\n", n, d, nfiles);
+    free(vec); free(list); free(name); free(data);
+    vit__json_release(&j);
+    vit_free(m);
+    return bad;
+}
+
+int main(int argc, char **argv) {
+    if (argc >= 3 && argc <= 4 && !strcmp(argv[1], "json")) return check_json(argv[2], argc == 4 ? argv[3] : NULL);
+    if (argc >= 4 && !strcmp(argv[1], "embed")) return check_embed(argv[2], argv[3], argv + 4, argc - 4);
+    fprintf(stderr, "usage: cli_check json OUT.jsonl [MODEL] | cli_check embed OUT.safetensors MODEL FILE...\n");
+    return 2;
+}
