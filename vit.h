@@ -362,6 +362,13 @@ VITDEF vit_options vit_query_defaults(const vit_options *opts);
 // VIT_ERROR_OUT_OF_MEMORY.
 VITDEF vit_status vit_preprocess_rgb8(vit_model *m, const unsigned char *pixels, int width, int height, int stride, int channels, float *out);
 
+// A handle that only preprocesses: m's eval transform (its config, a copy),
+// no weights, nothing shared with m. vit.h lets one thread use a model at a
+// time; with one of these per thread, threads run vit_preprocess_* in parallel
+// with each other and with m's forward passes (see examples/classify.c). The
+// forward calls refuse it (VIT_ERROR_INVALID_ARGUMENT). Free it with vit_free.
+VITDEF vit_status vit_clone_preprocessor(const vit_model *m, vit_model **out);
+
 // 8-bit frames straight to outputs: n frames of width x height, 1-4 channels as
 // vit_preprocess_rgb8 takes them, rows stride bytes apart (0 = packed), the
 // frames one after another (frame i at frames + i * height * stride). Each
@@ -589,6 +596,7 @@ struct vit_model {
     vit_allocator alloc;
     int max_batch;          // B of every scratch buffer
     int num_threads;
+    int preprocess_only;    // vit_clone_preprocessor's handle: no weights
     char error[VIT__ERR_LEN];
 
     float *weights;         // one allocation holding every tensor below
@@ -4403,6 +4411,24 @@ VITDEF const char *vit_label(const vit_model *m, int i) {
     return "";
 }
 
+VITDEF vit_status vit_clone_preprocessor(const vit_model *m, vit_model **out) {
+    if (!out) return VIT_ERROR_INVALID_ARGUMENT;
+    *out = NULL;
+    if (!m) return VIT_ERROR_INVALID_ARGUMENT;
+    vit_model *p = (vit_model *)vit__malloc(&m->alloc, sizeof(vit_model));
+    if (!p) return vit__fail(vit__load_error, VIT_ERROR_OUT_OF_MEMORY, "out of memory for a preprocessor");
+    memset(p, 0, sizeof(*p));
+    p->alloc = m->alloc;
+    p->cfg = m->cfg;
+    p->cfg.device = VIT_DEVICE_CPU;
+    p->cfg.dtype = VIT_DTYPE_F32;
+    p->max_batch = 1;
+    p->num_threads = 1;
+    p->preprocess_only = 1;
+    *out = p;
+    return VIT_OK;
+}
+
 // Sizes the activation arena for B = max_batch images.
 static vit_status vit__alloc_scratch(vit_model *m, char *err) {
     const vit_config *c = &m->cfg;
@@ -4629,8 +4655,14 @@ VITDEF vit_status vit_load(const char *safetensors_path, const vit_options *opts
 
 #endif // VIT_NO_STDIO
 
+// The forward calls' refusal of vit_clone_preprocessor's handles.
+static vit_status vit__weightless(vit_model *m, const char *fn) {
+    return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: this handle only preprocesses (vit_clone_preprocessor): it has no weights", fn);
+}
+
 static vit_status vit__run(vit_model *m, const float *images, int n, float *out, int want_logits) {
     if (!m) return VIT_ERROR_INVALID_ARGUMENT;
+    if (m->preprocess_only) return vit__weightless(m, want_logits ? "vit_forward" : "vit_embed");
     if (!images || !out || n < 1)
         return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: images and output must be non-NULL and n >= 1 (n = %d)",
                          want_logits ? "vit_forward" : "vit_embed", n);
@@ -4665,6 +4697,7 @@ static vit_status vit__run_rgb8(vit_model *m, const unsigned char *frames, int n
                                 int want_logits, void *stream, int async) {
     if (!m) return VIT_ERROR_INVALID_ARGUMENT;
     const char *fn = async ? (want_logits ? "vit_forward_rgb8_async" : "vit_embed_rgb8_async") : (want_logits ? "vit_forward_rgb8" : "vit_embed_rgb8");
+    if (m->preprocess_only) return vit__weightless(m, fn);
     if (!out || n < 1) return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: output must be non-NULL and n >= 1 (n = %d)", fn, n);
     vit_status st = vit__check_rgb8(m, fn, frames, width, height, stride, channels);
     if (st != VIT_OK) return st;
@@ -4735,6 +4768,7 @@ VITDEF vit_status vit_classify_file(vit_model *m, const char *path, int k, int *
 static vit_status vit__run_async(vit_model *m, const float *device_images, int n, float *device_out, void *stream, int want_logits) {
     if (!m) return VIT_ERROR_INVALID_ARGUMENT;
     const char *fn = want_logits ? "vit_forward_async" : "vit_embed_async";
+    if (m->preprocess_only) return vit__weightless(m, fn);
     if (!device_images || !device_out || n < 1)
         return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: pointers must be non-NULL and n >= 1 (n = %d)", fn, n);
     if (want_logits && m->cfg.num_classes == 0)

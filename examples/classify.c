@@ -28,9 +28,8 @@
 // Pipeline: --threads threads decode and preprocess files into batch buffers
 // while the model runs the batch before (one host thread per model; with
 // --devices, one model per GPU takes the next ready batch). vit.h allows one
-// thread per model, so each decode thread preprocesses with a CPU copy of the
-// model of its own (its weights stay idle: host memory = threads x the fp32
-// weights; vit.h has no model-free preprocessor yet).
+// thread per model, so each decode thread preprocesses with a handle of its
+// own from vit_clone_preprocessor (the config, no weights).
 //
 // --json lines: {"file": F, "top": [{"index": i, "label": L, "prob": p}, ...]}
 // for a classifier, {"file": F, "embedding": [v, ...]} for a projection head
@@ -404,19 +403,8 @@ static size_t batch_count(const pipe_ *p, long b) {
 
 typedef struct decoder_arg {
     pipe_ *p;
-    vit_model *model; // this thread's own CPU model, for preprocessing only
-    const char *model_path;
-    vit_options opts;
-    vit_status load_st;
-    char load_err[CLI_ERR_LEN];
+    vit_model *model; // this thread's own preprocessor (vit_clone_preprocessor)
 } decoder_arg;
-
-static void *load_thread(void *arg) {
-    decoder_arg *a = (decoder_arg *)arg;
-    a->load_st = vit_load(a->model_path, &a->opts, &a->model);
-    if (a->load_st != VIT_OK) snprintf(a->load_err, sizeof(a->load_err), "%s", vit_last_error(NULL));
-    return NULL;
-}
 
 static void *decode_thread(void *arg) {
     decoder_arg *a = (decoder_arg *)arg;
@@ -666,7 +654,7 @@ int main(int argc, char **argv) {
     if (!c.quiet && ws.skipped) fprintf(stderr, "skipped %zu file%s in the directories: not named as images\n", ws.skipped, ws.skipped == 1 ? "" : "s");
     if (!c.quiet && ws.links) fprintf(stderr, "skipped %zu %s (not followed)\n", ws.links, ws.links == 1 ? "link to a directory" : "links to directories");
 
-    // 2. the models: one per device, and one CPU copy per decode thread
+    // 2. the models: one per device, and a preprocessor per decode thread
     int dev[CLI_MAX_DEVICES], ndev = 1;
     if (pick_devices(&c, dev, &ndev)) return 1;
     if (c.devices && !strcmp(c.devices, "cpu")) c.opts.device = VIT_DEVICE_CPU;
@@ -676,20 +664,10 @@ int main(int argc, char **argv) {
     vit_model *models[CLI_MAX_DEVICES];
     if (c.decode_only) { ndev = 1; dev[0] = -1; }
     double t0 = seconds();
-    // the decode threads' CPU models load side by side, while the main thread loads the others
     decoder_arg *da = (decoder_arg *)xmalloc((size_t)threads * sizeof(decoder_arg));
     pthread_t *tid = (pthread_t *)xmalloc((size_t)(threads + ndev) * sizeof(pthread_t));
     memset(da, 0, (size_t)threads * sizeof(decoder_arg));
     int load_failed = 0, loading = files.n ? threads : 0;
-    for (int t = 0; t < loading; t++) {
-        da[t].model_path = model_path;
-        da[t].opts = c.opts;
-        da[t].opts.device = VIT_DEVICE_CPU;
-        da[t].opts.dtype = VIT_DTYPE_DEFAULT;
-        da[t].opts.max_batch = 1;
-        da[t].opts.num_threads = 1;
-        if (pthread_create(&tid[t], NULL, load_thread, &da[t]) != 0) { fprintf(stderr, "vit-classify: cannot start a thread\n"); exit(1); }
-    }
     // the batch: 32 where a GPU is likely, 8 on the CPU, never more than the files
     int batch = c.batch ? c.batch : (!CLI_CUDA || c.decode_only || c.opts.device == VIT_DEVICE_CPU) ? 8 : 32;
     if (!c.batch && files.n && (size_t)batch > files.n) batch = (int)files.n;
@@ -702,26 +680,17 @@ int main(int argc, char **argv) {
         if (st != VIT_OK) {
             fprintf(stderr, "vit-classify: cannot load '%s'%s: %s: %s\n", model_path, dev[d] >= 0 ? " on a GPU" : "", vit_status_string(st), vit_last_error(NULL));
             for (int k = 0; k < d; k++) vit_free(models[k]);
-            for (int t = 0; t < loading; t++) { pthread_join(tid[t], NULL); vit_free(da[t].model); }
             return 1;
         }
     }
     const vit_config *cfg = vit_model_config(models[0]);
     int embed_mode = cfg->num_classes == 0 || cfg->projection;
     int width = cfg->num_classes ? cfg->num_classes : cfg->dim;
-    // the decode threads' models, loaded by now
-    for (int t = 0; t < loading; t++) {
-        pthread_join(tid[t], NULL);
-        if (da[t].load_st != VIT_OK) {
-            if (!load_failed) fprintf(stderr, "vit-classify: cannot load '%s' for preprocessing: %s: %s\n", model_path, vit_status_string(da[t].load_st), da[t].load_err);
-            load_failed = 1;
-            continue;
-        }
-        const vit_config *pc = vit_model_config(da[t].model);
-        if (pc->image_height != cfg->image_height || pc->image_width != cfg->image_width || pc->in_chans != cfg->in_chans ||
-            memcmp(pc->mean, cfg->mean, sizeof(cfg->mean)) || memcmp(pc->std, cfg->std, sizeof(cfg->std)) || pc->crop_pct != cfg->crop_pct ||
-            pc->resize_shorter != cfg->resize_shorter || pc->interpolation != cfg->interpolation || pc->resize != cfg->resize) {
-            if (!load_failed) fprintf(stderr, "vit-classify: the CPU copy of '%s' preprocesses differently from the model\n", model_path);
+    // the decode threads' preprocessors
+    for (int t = 0; t < loading && !load_failed; t++) {
+        vit_status st = vit_clone_preprocessor(models[0], &da[t].model);
+        if (st != VIT_OK) {
+            fprintf(stderr, "vit-classify: cannot make a preprocessor: %s: %s\n", vit_status_string(st), vit_last_error(NULL));
             load_failed = 1;
         }
     }
@@ -732,7 +701,7 @@ int main(int argc, char **argv) {
                 cfg->num_heads, cfg->projection ? "projection to" : cfg->num_classes ? "classes" : "features", cfg->projection || cfg->num_classes ? cfg->num_classes : cfg->dim,
                 cfg->device == VIT_DEVICE_CUDA ? "cuda" : "cpu", cfg->dtype == VIT_DTYPE_BF16 ? "bf16" : cfg->dtype == VIT_DTYPE_F16 ? "fp16" : "fp32");
         if (ndev > 1) fprintf(stderr, " x %d GPUs", ndev);
-        fprintf(stderr, "; loaded in %.0f ms (+ %d CPU cop%s for preprocessing)\n", (seconds() - t0) * 1e3, loading, loading == 1 ? "y" : "ies");
+        fprintf(stderr, "; loaded in %.0f ms\n", (seconds() - t0) * 1e3);
     }
 
 
@@ -762,11 +731,6 @@ int main(int argc, char **argv) {
         memset(sl, 0, sizeof(*sl));
         sl->batch = s < p.nbatches ? s : -1;
         sl->images = (float *)xmalloc((size_t)batch * p.pixels * sizeof(float));
-#if CLI_CUDA
-        // page-locked, the copies to the GPUs go straight from here (else through a staging buffer)
-        if (cfg->device == VIT_DEVICE_CUDA && cudaHostRegister(sl->images, (size_t)batch * p.pixels * sizeof(float), cudaHostRegisterPortable) != cudaSuccess)
-            cudaGetLastError(); // not fatal: pageable memory works too
-#endif
         sl->out = (float *)xmalloc((size_t)batch * (size_t)width * sizeof(float));
         sl->feat = cfg->num_classes ? (float *)xmalloc((size_t)batch * (size_t)cfg->dim * sizeof(float)) : sl->out;
         sl->st = (vit_status *)xmalloc((size_t)batch * sizeof(vit_status));
@@ -844,9 +808,6 @@ int main(int argc, char **argv) {
     for (int s = 0; s < p.nslots; s++) {
         slot *sl = &p.slots[s];
         if (sl->feat != sl->out) free(sl->feat);
-#if CLI_CUDA
-        if (cfg->device == VIT_DEVICE_CUDA && cudaHostUnregister(sl->images) != cudaSuccess) cudaGetLastError();
-#endif
         free(sl->images); free(sl->out); free(sl->st); free(sl->err);
     }
     free(p.slots);

@@ -1265,6 +1265,22 @@ static void test_forward_args(void) {
               "vit_forward_rgb8_async: the model is not on a CUDA device");
         t_run("vit_embed_rgb8_async: CPU model", vit_embed_rgb8_async(m, frames, 1, FW, FH, FS, FC, out, NULL), VIT_ERROR_UNSUPPORTED, m,
               "vit_embed_rgb8_async: the model is not on a CUDA device");
+        // a preprocessor clone: the same floats, no forward pass
+        vit_model *pp = NULL;
+        t_run("vit_clone_preprocessor: NULL model", vit_clone_preprocessor(NULL, &pp), VIT_ERROR_INVALID_ARGUMENT, NULL, NULL);
+        t_run("vit_clone_preprocessor: NULL out", vit_clone_preprocessor(m, NULL), VIT_ERROR_INVALID_ARGUMENT, NULL, NULL);
+        if (check(vit_clone_preprocessor(m, &pp) == VIT_OK && pp, "vit_clone_preprocessor", "%s", vit_last_error(NULL))) {
+            float *mine = (float *)calloc(pixels, sizeof(float));
+            vit_status ps = vit_preprocess_rgb8(pp, frames, FW, FH, FS, FC, mine);
+            check(ps == VIT_OK && !memcmp(mine, pre, pixels * sizeof(float)), "preprocessor clone: vit_preprocess_rgb8 gives the model's floats", "%s", vit_last_error(pp));
+            check(vit_model_config(pp)->image_height == c->image_height && vit_model_config(pp)->crop_pct == c->crop_pct, "preprocessor clone: the model's config", "%d", vit_model_config(pp)->image_height);
+            t_run("preprocessor clone: vit_forward refused", vit_forward(pp, pre, 1, out), VIT_ERROR_INVALID_ARGUMENT, pp, "vit_forward: this handle only preprocesses");
+            t_run("preprocessor clone: vit_embed_rgb8 refused", vit_embed_rgb8(pp, frames, 1, FW, FH, FS, FC, out), VIT_ERROR_INVALID_ARGUMENT, pp, "vit_embed_rgb8: this handle only preprocesses");
+            t_run("preprocessor clone: vit_forward_async refused", vit_forward_async(pp, pre, 1, out, NULL), VIT_ERROR_INVALID_ARGUMENT, pp, "only preprocesses");
+            t_run("preprocessor clone: the model still works", vit_forward(m, pre, 1, out), VIT_OK, m, NULL);
+            free(mine);
+            vit_free(pp);
+        }
         free(pre);
         free(want);
     }
