@@ -53,7 +53,7 @@ SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SHELL      := /bin/bash
 export OMP_WAIT_POLICY ?= passive  # the tests share 2 cores with the build; spinning threads starve it
 
-.PHONY: bench-cpu lint webp-example deps-stb FORCE
+.PHONY: bench-cpu lint webp-example deps-stb FORCE install uninstall test-install
 .PHONY: all cpu cuda test test-cpu test-asan test-tsan test-valgrind test-compile test-gpu bench bench-max-autotune demo clean deps fuzz fuzz-smoke
 
 all: cpu cuda
@@ -296,6 +296,46 @@ bench: $(BUILD)/vit_bench
 # compile takes minutes: a second device call), to bench-max-autotune.md
 bench-max-autotune: $(BUILD)/vit_bench
 	python3 tools/bench.py --bin $(BUILD)/vit_bench --max-autotune --out bench-max-autotune.md --command "make bench-max-autotune"
+
+# ---- install: the headers, pkg-config's vit.pc and CMake's vitConfig.cmake (vit::vit)
+#   make install PREFIX=DIR (default /usr/local; DESTDIR for staging), make uninstall
+PREFIX  ?= /usr/local
+VERSION := $(shell sed -n 's/^\#define VIT_VERSION_STRING "\(.*\)"/\1/p' vit.h)
+IPREFIX  = $(abspath $(PREFIX))
+IDIR     = $(DESTDIR)$(IPREFIX)
+install:
+	install -d $(IDIR)/include $(IDIR)/lib/pkgconfig $(IDIR)/lib/cmake/vit
+	install -m 644 vit.h vit_kernels.cuh $(IDIR)/include/
+	sed -e 's|@PREFIX@|$(IPREFIX)|' -e 's|@VERSION@|$(VERSION)|' cmake/vit.pc.in > $(IDIR)/lib/pkgconfig/vit.pc
+	install -m 644 cmake/vitConfig.cmake $(IDIR)/lib/cmake/vit/
+	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@VERSION_MAJOR@|$(firstword $(subst ., ,$(VERSION)))|' \
+	    cmake/vitConfigVersion.cmake.in > $(IDIR)/lib/cmake/vit/vitConfigVersion.cmake
+	@echo "installed vit.h $(VERSION) in $(IDIR)"
+
+uninstall:
+	rm -f $(IDIR)/include/vit.h $(IDIR)/include/vit_kernels.cuh $(IDIR)/lib/pkgconfig/vit.pc \
+	    $(IDIR)/lib/cmake/vit/vitConfig.cmake $(IDIR)/lib/cmake/vit/vitConfigVersion.cmake
+	-rmdir $(IDIR)/lib/cmake/vit 2>/dev/null
+
+# make install into $(BUILD)/test-install/prefix, then tests/cmake_consumer built three
+# ways: find_package(vit) from there (its include directory checked), add_subdirectory
+# of this checkout, and `cc $$(pkg-config --cflags --libs vit)`; each classifies an image
+TI = $(abspath $(BUILD))/test-install
+CONSUMER_RUN = $(MODEL) examples/images/0000_ankle_boot.png "Ankle boot"
+test-install: deps-stb
+	rm -rf $(TI)
+	$(MAKE) --no-print-directory install PREFIX=$(TI)/prefix
+	cmake -S tests/cmake_consumer -B $(TI)/find -DCMAKE_PREFIX_PATH=$(TI)/prefix -DCMAKE_BUILD_TYPE=Release >/dev/null
+	grep -q -- '$(TI)/prefix/include' $(TI)/find/CMakeFiles/consumer.dir/flags.make
+	cmake --build $(TI)/find
+	$(TI)/find/consumer $(CONSUMER_RUN)
+	cmake -S tests/cmake_consumer -B $(TI)/subdir -DVIT_SOURCE_DIR=$(CURDIR) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake --build $(TI)/subdir
+	$(TI)/subdir/consumer $(CONSUMER_RUN)
+	PKG_CONFIG_PATH=$(TI)/prefix/lib/pkgconfig pkg-config --cflags --libs vit
+	$(CC) -std=c99 -O2 $(WARN) tests/cmake_consumer/main.c $$(PKG_CONFIG_PATH=$(TI)/prefix/lib/pkgconfig pkg-config --cflags --libs vit) -o $(TI)/pkgconfig_consumer
+	$(TI)/pkgconfig_consumer $(CONSUMER_RUN)
+	@echo "make test-install: find_package(vit), add_subdirectory(vit) and pkg-config builds passed"
 
 clean:
 	rm -rf $(BUILD)
