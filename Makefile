@@ -3,6 +3,8 @@
 #   make test      CPU test suite (what CI runs), also under ASan+UBSan via test-asan
 #   make test-gpu  GPU tests (needs nvcc and a CUDA GPU)
 #   make bench     GPU benchmark against PyTorch (needs a CUDA GPU, torch, timm)
+#   make install PREFIX=DIR   headers, pkg-config and CMake files (make test-install checks them)
+#   CUDA_ARCH=...  the nvcc target (default: the GPU here, else an sm_90a compile check)
 
 CC      ?= cc
 NVCC    ?= nvcc
