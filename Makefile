@@ -3,6 +3,8 @@
 #   make test      CPU test suite (what CI runs), also under ASan+UBSan via test-asan
 #   make test-gpu  GPU tests (needs nvcc and a CUDA GPU)
 #   make bench     GPU benchmark against PyTorch (needs a CUDA GPU, torch, timm)
+#   make install PREFIX=DIR   headers, pkg-config and CMake files (make test-install checks them)
+#   CUDA_ARCH=...  the nvcc target (default: the GPU here, else an sm_90a compile check)
 
 CC      ?= cc
 NVCC    ?= nvcc
@@ -12,10 +14,37 @@ CFLAGS  ?= -O3 -march=native -ffp-contract=fast
 CFLAGS  += -std=c99 -fopenmp -I. $(WARN)
 LDLIBS   = -lm
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-CUDA_ARCH ?= -gencode=arch=compute_90a,code=sm_90a -gencode=arch=compute_80,code=sm_80 \
-             -gencode=arch=compute_86,code=sm_86 -gencode=arch=compute_89,code=sm_89 \
-             -gencode=arch=compute_80,code=compute_80
-NVCCFLAGS ?= -O3 -std=c++17 --threads 0 $(CUDA_ARCH) -Xcompiler -fopenmp,-Wall,-Wextra -Werror all-warnings
+# CUDA targets are built for one GPU architecture: CUDA_ARCH (make CUDA_ARCH=... wins),
+# else the GPU(s) that `nvidia-smi --query-gpu=compute_cap` reports (sm_90 as sm_90a:
+# its wgmma/TMA GEMMs need the "a" target), else, with no GPU, sm_90a alone. sm_90a is
+# the one target that compiles all of vit_kernels.cuh: every kernel is built for every
+# architecture, the wgmma/TMA kernels only for sm_90a, and nothing only below sm_90.
+# Without a GPU the CUDA binaries are compile checks (nothing here can run them), built
+# with little optimisation (NVCC_OPT; ptxas still assembles every kernel): about 25 s
+# each instead of 3 min. Several architectures: CUDA_ARCH='-gencode=... -gencode=...'.
+ifeq ($(origin CUDA_ARCH),undefined)
+GPU_CC := $(shell cc=$$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null) && \
+            printf '%s\n' "$$cc" | tr -d ' .' | grep -E '^[0-9]+$$' | sort -u)
+ifneq ($(GPU_CC),)
+CUDA_ARCH := $(foreach c,$(GPU_CC),-gencode=arch=compute_$(c)$(if $(filter 90,$(c)),a),code=sm_$(c)$(if $(filter 90,$(c)),a))
+CUDA_FOR  := the GPU here ($(CUDA_ARCH))
+else
+CUDA_ARCH := -gencode=arch=compute_90a,code=sm_90a
+CUDA_FOR  := sm_90a, compile check only (no GPU found)
+CUDA_CHECK := yes
+endif
+else
+CUDA_FOR  := CUDA_ARCH ($(CUDA_ARCH))
+endif
+ifeq ($(CUDA_CHECK),yes)
+NVCC_OPT ?= -O1 -Xcicc -O1 -Xptxas -O0
+# unoptimised, ptxas notes for each wgmma GEMM that it serialised wgmma for want of
+# registers (C7511/C7517/C7519): true of such a build and of no interest in a check
+NVCC_QUIET = 2>&1 | { grep -v -E '\((C7511|C7517|C7519)\)' || true; }; exit $${PIPESTATUS[0]}
+else
+NVCC_OPT ?= -O3
+endif
+NVCCFLAGS ?= $(NVCC_OPT) -std=c++17 --threads 0 $(CUDA_ARCH) -Xcompiler -fopenmp,-Wall,-Wextra -Werror all-warnings
 HAVE_NVCC := $(shell command -v $(NVCC) >/dev/null 2>&1 && echo yes)
 HAVE_WEBP := $(shell [ -f /usr/include/webp/decode.h ] && echo yes)
 REF_CASES := $(sort $(wildcard tests/data/ref/*/))
@@ -26,7 +55,7 @@ SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SHELL      := /bin/bash
 export OMP_WAIT_POLICY ?= passive  # the tests share 2 cores with the build; spinning threads starve it
 
-.PHONY: bench-cpu lint webp-example
+.PHONY: bench-cpu lint webp-example deps-stb FORCE install uninstall test-install
 .PHONY: all cpu cuda test test-cpu test-asan test-tsan test-valgrind test-compile test-gpu bench bench-max-autotune demo clean deps fuzz fuzz-smoke
 
 all: cpu cuda
@@ -48,11 +77,16 @@ webp-example:
 	@echo "libwebp-dev not found: examples/webp_hook.c skipped"
 endif
 
-# Debian packages the build and tests need, installed when missing
+# Debian packages the build and tests need, installed when missing (the demo needs only
+# libstb-dev, not the 31 MB dataset)
+APT_INSTALL = $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq
 deps:
-	@if [ ! -f /usr/include/stb/stb_image.h ] || [ ! -f $(FMNIST_DEB)/t10k-images-idx3-ubyte.gz ]; then \
-	    echo "installing libstb-dev and dataset-fashion-mnist"; \
-	    $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libstb-dev dataset-fashion-mnist; fi
+	@pkgs=; [ -f /usr/include/stb/stb_image.h ] || pkgs=libstb-dev; \
+	[ -f $(FMNIST_DEB)/t10k-images-idx3-ubyte.gz ] || pkgs="$$pkgs dataset-fashion-mnist"; \
+	if [ -n "$$pkgs" ]; then echo "installing $$pkgs"; $(APT_INSTALL) $$pkgs; fi
+
+deps-stb:
+	@[ -f /usr/include/stb/stb_image.h ] || { echo "installing libstb-dev"; $(APT_INSTALL) libstb-dev; }
 
 $(FMNIST)/%: $(FMNIST_DEB)/%.gz | deps
 	@mkdir -p $(FMNIST)
@@ -71,16 +105,23 @@ bench-cpu: $(BUILD)/bench_cpu
 $(BUILD)/vit-similar: examples/similar.c vit.h | $(BUILD)
 	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
 
-# vit-classify: the CUDA build where nvcc exists (it falls back to the CPU at run time), else the CPU build
-ifeq ($(HAVE_NVCC),yes)
-$(BUILD)/vit-classify: examples/classify.c vit.h vit_kernels.cuh | $(BUILD)
+# nvcc's command line, rewritten when it changes (another CUDA_ARCH, a GPU found or not), so
+# that the CUDA binaries and vit-classify are rebuilt for it rather than kept from before
+$(BUILD)/nvcc.flags: FORCE | $(BUILD)
+	@echo '$(HAVE_NVCC) $(CUDA_CHECK) $(NVCC) $(NVCCFLAGS)' | cmp -s - $@ || echo '$(HAVE_NVCC) $(CUDA_CHECK) $(NVCC) $(NVCCFLAGS)' > $@
+FORCE:
+
+# vit-classify: the CUDA build for the GPU here or for CUDA_ARCH (it falls back to the CPU
+# at run time), else the CPU build: `make demo` without a GPU compiles only the CPU build
+ifeq ($(HAVE_NVCC)-$(CUDA_CHECK),yes-)
+$(BUILD)/vit-classify: examples/classify.c vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD)
 	$(NVCC) $(NVCCFLAGS) -I. -x cu $< -o $@
 else
-$(BUILD)/vit-classify: $(BUILD)/vit-classify-cpu
+$(BUILD)/vit-classify: $(BUILD)/vit-classify-cpu $(BUILD)/nvcc.flags
 	cp $< $@
 endif
 
-demo: deps $(BUILD)/vit-classify
+demo: deps-stb $(BUILD)/vit-classify
 	@echo "Fashion-MNIST test images, classified by the shipped ViT ($(MODEL)):"
 	@while read -r file id label; do \
 	    got=$$($(BUILD)/vit-classify --top 1 $(MODEL) examples/images/$$file 2>/dev/null | sed -n 2p | sed 's/^ *//'); \
@@ -89,7 +130,7 @@ demo: deps $(BUILD)/vit-classify
 
 ifeq ($(HAVE_NVCC),yes)
 cuda: $(BUILD)/test_compile_cuda $(BUILD)/test_ops $(BUILD)/test_gpu_model $(BUILD)/test_gpu_faults $(BUILD)/vit_bench
-	@echo "nvcc found: built CUDA targets"
+	@echo "nvcc found: built CUDA targets for $(CUDA_FOR)"
 else
 cuda:
 	@echo "nvcc not found: CUDA targets skipped"
@@ -115,8 +156,8 @@ $(BUILD)/test_static: tests/test_static.c tests/test_static_b.c vit.h tests/test
 $(BUILD)/test_compile_cpp: tests/test_compile.cpp vit.h | $(BUILD)
 	$(CXX) -std=c++11 -O1 $(WARN) $< -o $@ $(LDLIBS)
 
-$(BUILD)/test_compile_cuda: tests/test_compile.cpp vit.h vit_kernels.cuh | $(BUILD)
-	$(NVCC) $(NVCCFLAGS) -x cu $< -o $@
+$(BUILD)/test_compile_cuda: tests/test_compile.cpp vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD)
+	$(NVCC) $(NVCCFLAGS) -x cu $< -o $@ $(NVCC_QUIET)
 
 test: test-cpu test-compile
 	@echo "make test: all passed"
@@ -164,7 +205,7 @@ $(BUILD)/tsan_cli_check: tests/cli_check.c vit.h | $(BUILD) deps
 test-compile: $(BUILD)/test_compile_cpp cuda
 	$(BUILD)/test_compile_cpp
 ifeq ($(HAVE_NVCC),yes)
-	@echo "nvcc build of vit.h + vit_kernels.cuh for sm_90a/sm_80/sm_86/sm_89: ok"
+	@echo "nvcc build of vit.h + vit_kernels.cuh for $(CUDA_FOR): ok"
 endif
 
 # threads: several models on several threads, under ThreadSanitizer (no OpenMP:
@@ -231,17 +272,17 @@ lint: | $(BUILD) deps
 GPU_REF_DIR ?= /tmp/vit_gpu_ref
 SANITIZER   ?= compute-sanitizer
 
-$(BUILD)/test_ops: tests/test_ops.cu vit.h vit_kernels.cuh | $(BUILD)
-	$(NVCC) $(NVCCFLAGS) $< -o $@
+$(BUILD)/test_ops: tests/test_ops.cu vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD)
+	$(NVCC) $(NVCCFLAGS) $< -o $@ $(NVCC_QUIET)
 
-$(BUILD)/test_gpu_faults: tests/test_gpu_faults.cu vit.h vit_kernels.cuh | $(BUILD)
-	$(NVCC) $(NVCCFLAGS) $< -o $@
+$(BUILD)/test_gpu_faults: tests/test_gpu_faults.cu vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD)
+	$(NVCC) $(NVCCFLAGS) $< -o $@ $(NVCC_QUIET)
 
-$(BUILD)/test_gpu_model: tests/test_gpu_model.cu vit.h vit_kernels.cuh | $(BUILD)
-	$(NVCC) $(NVCCFLAGS) $< -o $@
+$(BUILD)/test_gpu_model: tests/test_gpu_model.cu vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD)
+	$(NVCC) $(NVCCFLAGS) $< -o $@ $(NVCC_QUIET)
 
-$(BUILD)/vit_bench: tools/vit_bench.cu vit.h vit_kernels.cuh | $(BUILD)
-	$(NVCC) $(NVCCFLAGS) $< -o $@
+$(BUILD)/vit_bench: tools/vit_bench.cu vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD)
+	$(NVCC) $(NVCCFLAGS) $< -o $@ $(NVCC_QUIET)
 
 # test_ops (every kernel vs its CPU reference), the reference cases, timm
 # ViT-Ti/S/B/L and the real-size families (DINOv2-S/14 reg4, CLIP B/32 and L/14,
@@ -267,6 +308,46 @@ bench: $(BUILD)/vit_bench
 # compile takes minutes: a second device call), to bench-max-autotune.md
 bench-max-autotune: $(BUILD)/vit_bench
 	python3 tools/bench.py --bin $(BUILD)/vit_bench --max-autotune --out bench-max-autotune.md --command "make bench-max-autotune"
+
+# ---- install: the headers, pkg-config's vit.pc and CMake's vitConfig.cmake (vit::vit)
+#   make install PREFIX=DIR (default /usr/local; DESTDIR for staging), make uninstall
+PREFIX  ?= /usr/local
+VERSION := $(shell sed -n 's/^\#define VIT_VERSION_STRING "\(.*\)"/\1/p' vit.h)
+IPREFIX  = $(abspath $(PREFIX))
+IDIR     = $(DESTDIR)$(IPREFIX)
+install:
+	install -d $(IDIR)/include $(IDIR)/lib/pkgconfig $(IDIR)/lib/cmake/vit
+	install -m 644 vit.h vit_kernels.cuh $(IDIR)/include/
+	sed -e 's|@PREFIX@|$(IPREFIX)|' -e 's|@VERSION@|$(VERSION)|' cmake/vit.pc.in > $(IDIR)/lib/pkgconfig/vit.pc
+	install -m 644 cmake/vitConfig.cmake $(IDIR)/lib/cmake/vit/
+	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@VERSION_MAJOR@|$(firstword $(subst ., ,$(VERSION)))|' \
+	    cmake/vitConfigVersion.cmake.in > $(IDIR)/lib/cmake/vit/vitConfigVersion.cmake
+	@echo "installed vit.h $(VERSION) in $(IDIR)"
+
+uninstall:
+	rm -f $(IDIR)/include/vit.h $(IDIR)/include/vit_kernels.cuh $(IDIR)/lib/pkgconfig/vit.pc \
+	    $(IDIR)/lib/cmake/vit/vitConfig.cmake $(IDIR)/lib/cmake/vit/vitConfigVersion.cmake
+	-rmdir $(IDIR)/lib/cmake/vit 2>/dev/null
+
+# make install into $(BUILD)/test-install/prefix, then tests/cmake_consumer built three
+# ways: find_package(vit) from there (its include directory checked), add_subdirectory
+# of this checkout, and `cc $$(pkg-config --cflags --libs vit)`; each classifies an image
+TI = $(abspath $(BUILD))/test-install
+CONSUMER_RUN = $(MODEL) examples/images/0000_ankle_boot.png "Ankle boot"
+test-install: deps-stb
+	rm -rf $(TI)
+	$(MAKE) --no-print-directory install PREFIX=$(TI)/prefix
+	cmake -S tests/cmake_consumer -B $(TI)/find -DCMAKE_PREFIX_PATH=$(TI)/prefix -DCMAKE_BUILD_TYPE=Release >/dev/null
+	grep -q -- '$(TI)/prefix/include' $(TI)/find/CMakeFiles/consumer.dir/flags.make
+	cmake --build $(TI)/find
+	$(TI)/find/consumer $(CONSUMER_RUN)
+	cmake -S tests/cmake_consumer -B $(TI)/subdir -DVIT_SOURCE_DIR=$(CURDIR) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake --build $(TI)/subdir
+	$(TI)/subdir/consumer $(CONSUMER_RUN)
+	PKG_CONFIG_PATH=$(TI)/prefix/lib/pkgconfig pkg-config --cflags --libs vit
+	$(CC) -std=c99 -O2 $(WARN) tests/cmake_consumer/main.c $$(PKG_CONFIG_PATH=$(TI)/prefix/lib/pkgconfig pkg-config --cflags --libs vit) -o $(TI)/pkgconfig_consumer
+	$(TI)/pkgconfig_consumer $(CONSUMER_RUN)
+	@echo "make test-install: find_package(vit), add_subdirectory(vit) and pkg-config builds passed"
 
 clean:
 	rm -rf $(BUILD)
