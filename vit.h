@@ -422,6 +422,18 @@ VITDEF vit_status vit_preprocess_memory_with(vit_model *m, const void *data, siz
 VITDEF vit_status vit_preprocess_file_with(vit_model *m, const char *path, const vit_image_decoder *decoder, float *out);
 #endif
 
+// Decodes without preprocessing: the 8-bit pixels vit_preprocess_memory_with
+// would preprocess (PIL's, as it documents), into *img (packed rows, 1-4
+// channels; decoder first, NULL = none), for vit_preprocess_rgb8 or, batched
+// by size, vit_forward_rgb8 (the resize then runs on the GPU). The same
+// failures as vit_preprocess_memory_with; on failure *img is zeroed. Free the
+// pixels with vit_image_free(m, img).
+VITDEF vit_status vit_decode_memory(vit_model *m, const void *data, size_t size, const vit_image_decoder *decoder, vit_image *img);
+#ifndef VIT_NO_STDIO
+VITDEF vit_status vit_decode_file(vit_model *m, const char *path, const vit_image_decoder *decoder, vit_image *img);
+#endif
+VITDEF void vit_image_free(vit_model *m, vit_image *img);
+
 #ifndef VIT_NO_STB_IMAGE
 // Decodes an encoded image and preprocesses it into out (in_chans x H x W),
 // giving the pixels PIL's Image.open(f).convert('RGB') (or 'L') gives: PNG,
@@ -3833,9 +3845,9 @@ static vit_status vit__decode_image(vit_model *m, const unsigned char *p, size_t
 #endif
 }
 
-// The user's decoder first (vit_image_decoder): 1 = it decoded (the pixels
-// preprocessed into out, or its failure in *st), 0 = not its format.
-static int vit__decode_hook(vit_model *m, const void *data, size_t size, const vit_image_decoder *d, float *out, vit_status *st) {
+// The user's decoder first (vit_image_decoder): 1 = it decoded (its pixels
+// copied into *img, packed, or its failure in *st), 0 = not its format.
+static int vit__decode_hook(vit_model *m, const void *data, size_t size, const vit_image_decoder *d, vit_image *out, vit_status *st) {
     char msg[VIT_IMAGE_MESSAGE_LEN + 1];
     vit_image img;
     memset(&img, 0, sizeof(img));
@@ -3847,47 +3859,102 @@ static int vit__decode_hook(vit_model *m, const void *data, size_t size, const v
         *st = VIT__DECODE_FAIL(m, "cannot decode image: decoder hook: %s", msg[0] ? msg : "decoder hook failed");
         return 1;
     }
+    *st = VIT_OK;
     if (!img.pixels || img.width < 1 || img.height < 1 || img.channels < 1 || img.channels > 4 ||
         (img.stride != 0 && img.stride < img.width * img.channels))
         *st = VIT__DECODE_FAIL(m, "cannot decode image: decoder hook returned a bad image (%dx%d, %d channels, stride %d)",
                                img.width, img.height, img.channels, img.stride);
-    else *st = vit_preprocess_rgb8(m, img.pixels, img.width, img.height, img.stride, img.channels, out);
+    else if (img.width > VIT_MAX_IMAGE_SIDE || img.height > VIT_MAX_IMAGE_SIDE || (double)img.width * img.height > (double)VIT_MAX_IMAGE_PIXELS)
+        *st = vit__fail(m->error, VIT_ERROR_LIMIT, "image %dx%d exceeds VIT_MAX_IMAGE_SIDE (%d) or VIT_MAX_IMAGE_PIXELS (%lld)",
+                        img.width, img.height, VIT_MAX_IMAGE_SIDE, (long long)VIT_MAX_IMAGE_PIXELS);
+    if (*st == VIT_OK) {
+        size_t row = (size_t)img.width * img.channels, stride = img.stride ? (size_t)img.stride : row;
+        unsigned char *px = (unsigned char *)vit__malloc(&m->alloc, row * img.height);
+        if (!px) *st = vit__fail(m->error, VIT_ERROR_OUT_OF_MEMORY, "out of memory for a %dx%d image", img.width, img.height);
+        else {
+            for (int y = 0; y < img.height; y++) memcpy(px + row * y, img.pixels + stride * y, row);
+            out->pixels = px;
+            out->owner = px;
+            out->width = img.width;
+            out->height = img.height;
+            out->channels = img.channels;
+            out->stride = (int)row;
+        }
+    }
     if (d->free) d->free(&img, d->user_data);
     return 1;
 }
 
-static vit_status vit__preprocess_encoded(vit_model *m, const void *data, size_t size, const vit_image_decoder *d, float *out) {
+// Any image vit.h reads (the hook first) into *img, packed, in memory of m's allocator.
+static vit_status vit__decode_encoded(vit_model *m, const void *data, size_t size, const vit_image_decoder *d, vit_image *img) {
     unsigned char *px = NULL;
     int w = 0, h = 0, ch = 0, from_stb = 0;
     vit_status st;
-    if (d && d->decode && vit__decode_hook(m, data, size, d, out, &st)) return st;
+    if (d && d->decode && vit__decode_hook(m, data, size, d, img, &st)) return st;
     st = vit__decode_image(m, (const unsigned char *)data, size, &px, &w, &h, &ch, &from_stb);
     if (st != VIT_OK) return st;
-    st = vit_preprocess_rgb8(m, px, w, h, 0, ch, out);
 #ifndef VIT_NO_STB_IMAGE
-    if (from_stb) stbi_image_free(px);
-    else
+    if (from_stb) { // stb's buffer is VIT_MALLOC's: into the model's allocator
+        unsigned char *mine = (unsigned char *)vit__malloc(&m->alloc, (size_t)w * h * ch);
+        if (mine) memcpy(mine, px, (size_t)w * h * ch);
+        stbi_image_free(px);
+        if (!mine) return vit__fail(m->error, VIT_ERROR_OUT_OF_MEMORY, "out of memory for a %dx%d image", w, h);
+        px = mine;
+    }
+#else
+    (void)from_stb;
 #endif
-        vit__free(&m->alloc, px);
+    img->pixels = px;
+    img->owner = px;
+    img->width = w;
+    img->height = h;
+    img->channels = ch;
+    img->stride = w * ch;
+    return VIT_OK;
+}
+
+// vit_decode_memory without its argument checks (fn names the caller in messages).
+static vit_status vit__decode_checked(vit_model *m, const void *data, size_t size, const vit_image_decoder *decoder, vit_image *img) {
+    memset(img, 0, sizeof(*img));
+#ifdef VIT_NO_STB_IMAGE
+    return vit__decode_encoded(m, data, size, decoder, img);
+#else
+    size_t clean = vit__png_without_empty_idat((const unsigned char *)data, size, NULL);
+    if (!clean) return vit__decode_encoded(m, data, size, decoder, img);
+    unsigned char *copy = (unsigned char *)vit__malloc(&m->alloc, clean);
+    if (!copy) return vit__fail(m->error, VIT_ERROR_OUT_OF_MEMORY, "out of memory copying a %zu-byte PNG", size);
+    vit__png_without_empty_idat((const unsigned char *)data, size, copy);
+    vit_status st = vit__decode_encoded(m, copy, clean, decoder, img);
+    vit__free(&m->alloc, copy);
     return st;
+#endif
+}
+
+VITDEF void vit_image_free(vit_model *m, vit_image *img) {
+    if (!m || !img) return;
+    vit__free(&m->alloc, img->owner);
+    memset(img, 0, sizeof(*img));
+}
+
+VITDEF vit_status vit_decode_memory(vit_model *m, const void *data, size_t size, const vit_image_decoder *decoder, vit_image *img) {
+    if (!m) return VIT_ERROR_INVALID_ARGUMENT;
+    if (!data || !img || size == 0 || size > INT_MAX) {
+        if (img) memset(img, 0, sizeof(*img));
+        return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "vit_decode_memory: data and img must be non-NULL and 0 < size <= INT_MAX");
+    }
+    return vit__decode_checked(m, data, size, decoder, img);
 }
 
 VITDEF vit_status vit_preprocess_memory_with(vit_model *m, const void *data, size_t size, const vit_image_decoder *decoder, float *out) {
     if (!m) return VIT_ERROR_INVALID_ARGUMENT;
     if (!data || !out || size == 0 || size > INT_MAX)
         return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "vit_preprocess_memory: data and out must be non-NULL and 0 < size <= INT_MAX");
-#ifdef VIT_NO_STB_IMAGE
-    return vit__preprocess_encoded(m, data, size, decoder, out);
-#else
-    size_t clean = vit__png_without_empty_idat((const unsigned char *)data, size, NULL);
-    if (!clean) return vit__preprocess_encoded(m, data, size, decoder, out);
-    unsigned char *copy = (unsigned char *)vit__malloc(&m->alloc, clean);
-    if (!copy) return vit__fail(m->error, VIT_ERROR_OUT_OF_MEMORY, "out of memory copying a %zu-byte PNG", size);
-    vit__png_without_empty_idat((const unsigned char *)data, size, copy);
-    vit_status st = vit__preprocess_encoded(m, copy, clean, decoder, out);
-    vit__free(&m->alloc, copy);
+    vit_image img;
+    vit_status st = vit__decode_checked(m, data, size, decoder, &img);
+    if (st != VIT_OK) return st;
+    st = vit_preprocess_rgb8(m, img.pixels, img.width, img.height, img.stride, img.channels, out);
+    vit_image_free(m, &img);
     return st;
-#endif
 }
 
 #ifndef VIT_NO_STB_IMAGE
@@ -3897,16 +3964,16 @@ VITDEF vit_status vit_preprocess_memory(vit_model *m, const void *data, size_t s
 #endif
 
 #ifndef VIT_NO_STDIO
-VITDEF vit_status vit_preprocess_file_with(vit_model *m, const char *path, const vit_image_decoder *decoder, float *out) {
-    if (!m) return VIT_ERROR_INVALID_ARGUMENT;
-    if (!path || !out) return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "vit_preprocess_file: path and out must be non-NULL");
+// Reads path and runs decode (vit_decode_memory or vit_preprocess_memory_with)
+// on its bytes; failures name the file.
+static vit_status vit__with_file(vit_model *m, const char *path, const vit_image_decoder *decoder, float *out, vit_image *img) {
     char *data = NULL;
     size_t size = 0;
     vit_status st = vit__read_file(path, &m->alloc, 0, &data, &size, m->error);
     if (st != VIT_OK) return st;
     if (size == 0) st = vit__fail(m->error, VIT_ERROR_IMAGE_DECODE, "'%s' is empty", path);
     else {
-        st = vit_preprocess_memory_with(m, data, size, decoder, out);
+        st = img ? vit_decode_memory(m, data, size, decoder, img) : vit_preprocess_memory_with(m, data, size, decoder, out);
         if (st != VIT_OK) {
             char detail[VIT__ERR_LEN];
             memcpy(detail, m->error, sizeof(detail));
@@ -3915,6 +3982,19 @@ VITDEF vit_status vit_preprocess_file_with(vit_model *m, const char *path, const
     }
     vit__free(&m->alloc, data);
     return st;
+}
+
+VITDEF vit_status vit_preprocess_file_with(vit_model *m, const char *path, const vit_image_decoder *decoder, float *out) {
+    if (!m) return VIT_ERROR_INVALID_ARGUMENT;
+    if (!path || !out) return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "vit_preprocess_file: path and out must be non-NULL");
+    return vit__with_file(m, path, decoder, out, NULL);
+}
+
+VITDEF vit_status vit_decode_file(vit_model *m, const char *path, const vit_image_decoder *decoder, vit_image *img) {
+    if (!m) return VIT_ERROR_INVALID_ARGUMENT;
+    if (img) memset(img, 0, sizeof(*img));
+    if (!path || !img) return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "vit_decode_file: path and img must be non-NULL");
+    return vit__with_file(m, path, decoder, NULL, img);
 }
 
 #ifndef VIT_NO_STB_IMAGE

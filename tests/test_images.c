@@ -107,6 +107,20 @@ static void test_hook(vit_model *m, const char *png) {
     check(st2 == VIT_ERROR_IMAGE_DECODE && s.frees == 2, "hook: a bad image is refused and still freed", "%s", vit_last_error(m));
     st2 = vit_preprocess_memory_with(m, "RIFF", 4, NULL, b);
     check(st2 == VIT_ERROR_IMAGE_DECODE, "no hook: WebP refused", "%s", vit_last_error(m));
+    // vit_decode_memory through the hook: its pixels copied (packed), the hook's image freed at once
+    s.mode = 1;
+    vit_image img;
+    st2 = vit_decode_memory(m, "RIFF", 4, &d, &img);
+    int same = st2 == VIT_OK && img.width == 3 && img.height == 2 && img.channels == 4 && img.stride == 12 && s.frees == 3;
+    for (int y = 0; same && y < 2; y++) same = !memcmp(img.pixels + y * 12, s.px + y * 16, 12);
+    vit_image_free(m, &img);
+    check(same && img.pixels == NULL, "hook: vit_decode_memory copies the hook's pixels, packed, and frees its image", "frees %d", s.frees);
+    st2 = vit_decode_memory(m, NULL, 4, &d, &img);
+    check(st2 == VIT_ERROR_INVALID_ARGUMENT && img.pixels == NULL && strstr(vit_last_error(m), "vit_decode_memory"), "vit_decode_memory: NULL data", "%s", vit_last_error(m));
+    check(vit_decode_file(m, NULL, NULL, &img) == VIT_ERROR_INVALID_ARGUMENT && vit_decode_file(m, "x", NULL, NULL) == VIT_ERROR_INVALID_ARGUMENT &&
+          vit_decode_file(NULL, "x", NULL, &img) == VIT_ERROR_INVALID_ARGUMENT, "vit_decode_file: NULL arguments", "%s", vit_last_error(m));
+    vit_image_free(NULL, &img);
+    vit_image_free(m, NULL);
     free(a);
     free(b);
 }
@@ -152,6 +166,21 @@ int main(int argc, char **argv) {
             else if (px) free(px);
             check(worst >= 0 && worst <= tol, "decode", "%-30s %-5s %dx%d: max %d levels from PIL convert('RGB') %s", name, what, w, h, worst,
                   st != VIT_OK ? vit_last_error(rgb) : worst > tol ? "differs" : tol ? "(JPEG: 4 allowed)" : "");
+            // vit_decode_file + vit_preprocess_rgb8: the bits of vit_preprocess_file
+            {
+                const vit_config *c = vit_model_config(rgb);
+                size_t n = (size_t)c->in_chans * c->image_height * c->image_width;
+                float *a = (float *)malloc(n * sizeof(float)), *b = (float *)malloc(n * sizeof(float));
+                vit_image img;
+                path(p, sizeof(p), name, "");
+                vit_status sa = vit_preprocess_file(rgb, p, a), sb = vit_decode_file(rgb, p, NULL, &img);
+                int dims = sb == VIT_OK && img.width == w && img.height == h && img.stride == img.width * img.channels;
+                if (sb == VIT_OK) sb = vit_preprocess_rgb8(rgb, img.pixels, img.width, img.height, img.stride, img.channels, b);
+                vit_image_free(rgb, &img);
+                check(sa == VIT_OK && sb == VIT_OK && dims && !memcmp(a, b, n * sizeof(float)) && img.pixels == NULL, "decode api",
+                      "%-30s vit_decode_file %dx%d + vit_preprocess_rgb8 = vit_preprocess_file (bits)", name, w, h);
+                free(a); free(b);
+            }
             vit_status s3, s1;
             double d3 = preprocess_diff(rgb, name, ".pad40.u8", &s3), d1 = preprocess_diff(gray, name, ".gray28.u8", &s1);
             check(d3 <= tol + 0.01 && d1 <= tol + 0.01, "preprocess", "%-30s timm pad40 (3 ch) max %.3g levels, gray28 (L) max %.3g levels%s%s", name, d3, d1,
@@ -166,6 +195,9 @@ int main(int argc, char **argv) {
             vit_status st = vit_preprocess_file(rgb, p, out);
             check(st == want && strlen(vit_last_error(rgb)) > 0 && g_largest_alloc < (1 << 20), "refused", "%-30s %s (largest allocation %zu bytes): %s",
                   name, vit_status_string(st), g_largest_alloc, vit_last_error(rgb));
+            vit_image img;
+            st = vit_decode_file(rgb, p, NULL, &img);
+            check(st == want && img.pixels == NULL && img.width == 0, "refused", "%-30s vit_decode_file: %s", name, vit_status_string(st));
             n_refused++;
         }
     }
