@@ -15,6 +15,11 @@
 //   --quiet            no model line, progress or summary on stderr (errors still)
 //   --decode-only      decode and preprocess only (no forward pass, nothing on
 //                      stdout): the CPU bound of the pipeline, in img/s on stderr
+//   --frames, --no-frames  where the eval transform runs: --frames decodes on the
+//                      CPU threads and hands each batch's same-size images to
+//                      vit_forward_rgb8 (on a GPU model: the resize on the GPU;
+//                      the default there); --no-frames preprocesses on the CPU
+//                      threads (the default on the CPU). The results are the same.
 //
 // PATHs: a file is always tried, whatever its name. A directory is walked
 // recursively for files named as an image vit.h decodes (.png .jpg .jpeg .jpe
@@ -242,6 +247,7 @@ static void walk(const char *dir, strlist *l, walk_stats *ws) {
 typedef struct cli {
     vit_options opts;
     int top, batch, threads, json, quiet, decode_only;
+    int frames; // 0 by the device, 1 --frames, -1 --no-frames
     const char *embed_path, *devices;
     int *pos, npos;
 } cli;
@@ -250,7 +256,7 @@ static int usage(const char *why) {
     fprintf(stderr, "vit-classify: %s\n"
                     "usage: vit-classify [--top K] [--json] [--embed OUT.safetensors] [--batch N] [--threads N]\n"
                     "                    [--device auto|cpu|cuda] [--devices all|cpu|I,J,...] [--dtype fp32|bf16|fp16]\n"
-                    "                    [--size H[xW]] [--quiet] [--decode-only] MODEL.safetensors PATH...\n"
+                    "                    [--size H[xW]] [--quiet] [--decode-only] [--frames|--no-frames] MODEL.safetensors PATH...\n"
                     "A PATH may be a directory: its image files, recursively, sorted. Exit status: 0 all\n"
                     "classified, 1 the model or any image failed, 2 bad usage.\n", why);
     return 2;
@@ -277,6 +283,8 @@ static int parse_args(int argc, char **argv, cli *c) {
         if (!strcmp(opt, "--json")) { c->json = 1; continue; }
         if (!strcmp(opt, "--quiet")) { c->quiet = 1; continue; }
         if (!strcmp(opt, "--decode-only")) { c->decode_only = 1; continue; }
+        if (!strcmp(opt, "--frames")) { c->frames = 1; continue; }
+        if (!strcmp(opt, "--no-frames")) { c->frames = -1; continue; }
         int known = 0;
         for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]); k++) known |= !strcmp(opt, with_value[k]);
         if (!known) { snprintf(why, sizeof(why), "unknown option '%s'", opt); return usage(why); }
@@ -365,6 +373,19 @@ static int pick_devices(const cli *c, int *dev, int *n) {
 #endif
 }
 
+// 1 when a CUDA GPU is there for the model (--devices and --device permitting).
+static int gpu_present(const cli *c) {
+#if CLI_CUDA
+    int count = 0;
+    if (c->opts.device == VIT_DEVICE_CPU || (c->devices && !strcmp(c->devices, "cpu"))) return 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess) { cudaGetLastError(); return 0; }
+    return count > 0;
+#else
+    (void)c;
+    return 0;
+#endif
+}
+
 // ---- the pipeline: decode threads -> batch slots -> model threads -> writer (main thread)
 
 enum { SLOT_FILLING, SLOT_READY, SLOT_RUNNING, SLOT_DONE };
@@ -373,7 +394,11 @@ enum { SLOT_FILLING, SLOT_READY, SLOT_RUNNING, SLOT_DONE };
 typedef struct slot {
     long batch;        // the batch in this slot (-1: none)
     int state, filled; // SLOT_*, images preprocessed so far (ok or not)
-    float *images;     // (B, C, H, W) inputs
+    float *images;     // (B, C, H, W) inputs (CPU preprocessing)
+    vit_image *img;    // (B) decoded 8-bit images (GPU preprocessing: pipe_.frames)
+    unsigned char *packed; // one same-size group's frames, back to back
+    size_t packed_cap;
+    float *gout;       // (B, max(width, dim)) a group's outputs
     float *out;        // (B, width) logits or embeddings
     float *feat;       // (B, dim) vit_embed features for --embed (== out for a headless model)
     vit_status *st;    // (B) each image's preprocessing status
@@ -391,6 +416,7 @@ typedef struct pipe_ {
     size_t nfiles, next_img, pixels;
     char **files;
     int width, dim, forward, embed_features; // forward: 0 = --decode-only
+    int frames;        // 1: decode threads only decode; the GPU resizes (vit_forward_rgb8 per same-size group)
     // A forward pass on the CPU takes every core (OpenMP): decoding pauses for it,
     // as oversubscribed OpenMP barriers wait for descheduled threads.
     int cpu_forward, decoding, forward_waiting;
@@ -419,12 +445,15 @@ static void *decode_thread(void *arg) {
         p->decoding++;
         pthread_mutex_unlock(&p->mu);
         size_t k = i - (size_t)b * (size_t)p->batch;
-        float *image = s->images + k * p->pixels;
-        vit_status st = vit_preprocess_file(a->model, p->files[i], image);
-        if (st != VIT_OK) {
-            snprintf(s->err + k * CLI_ERR_LEN, CLI_ERR_LEN, "%s: %s", vit_status_string(st), vit_last_error(a->model));
-            memset(image, 0, p->pixels * sizeof(float)); // the batch still runs; a defined input, its output unused
+        vit_status st;
+        if (p->frames) {
+            st = vit_decode_file(a->model, p->files[i], NULL, &s->img[k]);
+        } else {
+            float *image = s->images + k * p->pixels;
+            st = vit_preprocess_file(a->model, p->files[i], image);
+            if (st != VIT_OK) memset(image, 0, p->pixels * sizeof(float)); // the batch still runs; a defined input, its output unused
         }
+        if (st != VIT_OK) snprintf(s->err + k * CLI_ERR_LEN, CLI_ERR_LEN, "%s: %s", vit_status_string(st), vit_last_error(a->model));
         pthread_mutex_lock(&p->mu);
         if (--p->decoding == 0 && p->forward_waiting) pthread_cond_broadcast(&p->phase);
         s->st[k] = st;
@@ -438,6 +467,45 @@ static void *decode_thread(void *arg) {
 }
 
 typedef struct runner_arg { pipe_ *p; vit_model *model; } runner_arg;
+
+// The batch's decoded images through the GPU eval transform: each group of one
+// size (width, height, channels) packed and run as frames (vit_forward_rgb8 /
+// vit_embed_rgb8), outputs put back in the batch's order; the images freed.
+static vit_status run_frames(pipe_ *p, slot *s, int n, vit_model *m) {
+    const vit_config *cfg = vit_model_config(m);
+    vit_status st = VIT_OK;
+    int *idx = (int *)xmalloc((size_t)n * sizeof(int));
+    for (int k0 = 0; k0 < n && p->forward; k0++) {
+        vit_image *g = &s->img[k0];
+        if (s->st[k0] != VIT_OK || !g->pixels) continue;
+        int cnt = 0;
+        size_t bytes = (size_t)g->width * g->height * g->channels;
+        for (int k = k0; k < n; k++) {
+            vit_image *e = &s->img[k];
+            if (s->st[k] == VIT_OK && e->pixels && e->width == g->width && e->height == g->height && e->channels == g->channels) idx[cnt++] = k;
+        }
+        if (s->packed_cap < (size_t)cnt * bytes) {
+            free(s->packed);
+            s->packed_cap = (size_t)cnt * bytes;
+            s->packed = (unsigned char *)xmalloc(s->packed_cap);
+        }
+        for (int j = 0; j < cnt; j++) memcpy(s->packed + (size_t)j * bytes, s->img[idx[j]].pixels, bytes);
+        int w = g->width, h = g->height, ch = g->channels;
+        for (int pass = 0; pass < 2 && st == VIT_OK; pass++) { // logits (a head), then features (no head, or --embed)
+            int logits = pass == 0;
+            if (logits ? !cfg->num_classes : !(!cfg->num_classes || p->embed_features)) continue;
+            st = logits ? vit_forward_rgb8(m, s->packed, cnt, w, h, 0, ch, s->gout) : vit_embed_rgb8(m, s->packed, cnt, w, h, 0, ch, s->gout);
+            float *dst = logits || !cfg->num_classes ? s->out : s->feat;
+            size_t width = logits ? (size_t)cfg->num_classes : (size_t)cfg->dim;
+            for (int j = 0; st == VIT_OK && j < cnt; j++) memcpy(dst + (size_t)idx[j] * width, s->gout + (size_t)j * width, width * sizeof(float));
+        }
+        for (int j = 0; j < cnt; j++) vit_image_free(m, &s->img[idx[j]]);
+        if (st != VIT_OK) break;
+    }
+    for (int k = 0; k < n; k++) vit_image_free(m, &s->img[k]); // failed, --decode-only, or after an error
+    free(idx);
+    return st;
+}
 
 static void *run_thread(void *arg) {
     runner_arg *a = (runner_arg *)arg;
@@ -464,7 +532,9 @@ static void *run_thread(void *arg) {
         int n = (int)batch_count(p, b), good = 0;
         for (int k = 0; k < n; k++) good += s->st[k] == VIT_OK;
         vit_status st = VIT_OK;
-        if (good && p->forward) {
+        if (p->frames) {
+            st = run_frames(p, s, n, a->model);
+        } else if (good && p->forward) {
             if (cfg->num_classes) st = vit_forward(a->model, s->images, n, s->out);
             if (st == VIT_OK && (!cfg->num_classes || p->embed_features)) st = vit_embed(a->model, s->images, n, cfg->num_classes ? s->feat : s->out);
         }
@@ -723,6 +793,8 @@ int main(int argc, char **argv) {
     p.width = width;
     p.dim = cfg->dim;
     p.forward = !c.decode_only;
+    // a model on a GPU resizes there: the decode threads only decode (--decode-only: the same, when a GPU is there to use)
+    p.frames = c.frames ? c.frames > 0 : c.decode_only ? gpu_present(&c) : cfg->device == VIT_DEVICE_CUDA;
     p.cpu_forward = p.forward;
     p.embed_features = c.embed_path != NULL && cfg->num_classes > 0;
     p.slots = (slot *)xmalloc((size_t)p.nslots * sizeof(slot));
@@ -730,7 +802,13 @@ int main(int argc, char **argv) {
         slot *sl = &p.slots[s];
         memset(sl, 0, sizeof(*sl));
         sl->batch = s < p.nbatches ? s : -1;
-        sl->images = (float *)xmalloc((size_t)batch * p.pixels * sizeof(float));
+        if (p.frames) {
+            sl->img = (vit_image *)xmalloc((size_t)batch * sizeof(vit_image));
+            memset(sl->img, 0, (size_t)batch * sizeof(vit_image));
+            sl->gout = (float *)xmalloc((size_t)batch * (size_t)(width > cfg->dim ? width : cfg->dim) * sizeof(float));
+        } else {
+            sl->images = (float *)xmalloc((size_t)batch * p.pixels * sizeof(float));
+        }
         sl->out = (float *)xmalloc((size_t)batch * (size_t)width * sizeof(float));
         sl->feat = cfg->num_classes ? (float *)xmalloc((size_t)batch * (size_t)cfg->dim * sizeof(float)) : sl->out;
         sl->st = (vit_status *)xmalloc((size_t)batch * sizeof(vit_status));
@@ -808,7 +886,7 @@ int main(int argc, char **argv) {
     for (int s = 0; s < p.nslots; s++) {
         slot *sl = &p.slots[s];
         if (sl->feat != sl->out) free(sl->feat);
-        free(sl->images); free(sl->out); free(sl->st); free(sl->err);
+        free(sl->images); free(sl->img); free(sl->packed); free(sl->gout); free(sl->out); free(sl->st); free(sl->err);
     }
     free(p.slots);
     pthread_mutex_destroy(&p.mu);

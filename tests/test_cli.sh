@@ -223,6 +223,21 @@ for args in "--threads 4 --batch 3" "--threads 2 --batch 64" "--threads 3 --batc
 done
 [ "$same" -eq 1 ] && ok "folder: identical output for --threads 1/2/3/4 and --batch 1/2/3/64"
 
+# --frames: decode on the threads, the eval transform inside vit_forward_rgb8 per
+# same-size group (the GPU path's layout, here on the CPU): the same output;
+# images of other sizes (and channels) join the tree for it
+cp -r "$T" "$TMP/tree_sizes"
+cp tests/data/images/*.png tests/data/images/*.bmp tests/data/images/*.gif "$TMP/tree_sizes/"
+run "$CLASSIFY" --top 3 --no-frames --threads 2 --batch 5 "$MODEL" "$TMP/tree_sizes"
+cp "$TMP/out" "$TMP/out_noframes"
+nsizes=$(grep -c '^/' "$TMP/out_noframes")
+run "$CLASSIFY" --top 3 --frames --threads 3 --batch 5 "$MODEL" "$TMP/tree_sizes"
+cmp -s "$TMP/out" "$TMP/out_noframes" && [ "$nsizes" -gt 10 ] && ok "folder: --frames (vit_forward_rgb8 per same-size group) = --no-frames on $nsizes images of several sizes" ||
+    not_ok "folder: --frames differs from --no-frames ($nsizes images): $(diff "$TMP/out" "$TMP/out_noframes" | head -5 | tr '\n' '|')"
+run "$CLASSIFY" --json --frames "$NOHEAD" "$TMP/tree_sizes/sub"
+"$CHECK" json "$TMP/out" "$NOHEAD" >/dev/null 2>"$TMP/check_err" && [ "$rc" -eq 0 ] && ok "folder: --frames without a head: embeddings bit-exact" ||
+    not_ok "folder: --frames without a head: exit $rc, $(cat "$TMP/check_err")"
+
 # explicit files keep their command-line order and are tried whatever their name
 run "$CLASSIFY" --top 1 "$MODEL" "$T/sub/c.jpg" "$T/no_extension" "$T/b_good.png"
 heads=$(grep -v '^ ' "$TMP/out" | tr '\n' ' ')

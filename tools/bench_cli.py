@@ -16,6 +16,8 @@ directory of JPEGs, with the same number of CPU workers on both sides.
        eval transform (resolve_data_config + create_transform), batches of
        --batch, the model in bf16 on the GPU (fp32 on the CPU), softmax top-5
        to the host, as vit-classify --json does; the model's creation excluded;
+     - vit-classify --no-frames on a GPU: the resize on the CPU threads (the
+       default hands same-size batches to vit_forward_rgb8: the resize on the GPU);
      - the bounds with no model: vit-classify --decode-only --threads T (vit.h's
        decode + preprocess) and the same DataLoader alone (PIL + timm transform).
   4. Prints a markdown table (and appends it to --out when given).
@@ -156,8 +158,13 @@ def main():
             sys.exit(f"vit-classify --json: {lines} lines, {r['n']} images, want {args.count}")
         print(r["stderr"], file=sys.stderr)
         rows.append(("vit-classify --json", r["n"] / r["pipeline_s"], r["n"] / r["wall"]))
+        if args.device == "cuda":  # the eval transform on the CPU threads instead of the GPU (vit_forward_rgb8)
+            r2 = run_cli(common + ["--json", "--no-frames", mpath, root], os.devnull)
+            rows.append(("vit-classify --json --no-frames (resize on the CPU threads)", r2["n"] / r2["pipeline_s"], r2["n"] / r2["wall"]))
         d = run_cli([a for a in common if a not in ("--devices", args.devices)] + ["--decode-only", mpath, root], os.devnull)
-        rows.append(("vit-classify --decode-only (vit.h decode + preprocess: the bound)", d["n"] / d["pipeline_s"], d["n"] / d["wall"]))
+        rows.append(("vit-classify --decode-only (the CPU threads' work: decode, + preprocess on the CPU)", d["n"] / d["pipeline_s"], d["n"] / d["wall"]))
+        d = run_cli([a for a in common if a not in ("--devices", args.devices)] + ["--decode-only", "--no-frames", mpath, root], os.devnull)
+        rows.append(("vit-classify --decode-only --no-frames (decode + preprocess on the CPU)", d["n"] / d["pipeline_s"], d["n"] / d["wall"]))
 
         if not args.skip_torch:
             cfg = timm.data.resolve_data_config({}, model=model)
