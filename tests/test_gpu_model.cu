@@ -53,8 +53,8 @@ static int top1_diff(const float *got, const float *ref, int n, int k, double to
 
 static const char *dtname(vit_dtype d) { return d == VIT_DTYPE_F32 ? "f32" : d == VIT_DTYPE_BF16 ? "bf16" : "f16"; }
 
-// mode 0: vit_forward/vit_embed; 1: the async API; 2: graphs off
-static int run(const char *dir, const reference *r, vit_dtype dt, int max_batch, int mode) {
+// The case's model on the GPU in dtype dt (NULL after printing why not).
+static vit_model *load_gpu(const char *dir, vit_dtype dt, int max_batch) {
     char path[1200];
     snprintf(path, sizeof(path), "%s/model.safetensors", dir);
     vit_options o;
@@ -65,7 +65,15 @@ static int run(const char *dir, const reference *r, vit_dtype dt, int max_batch,
     read_case_options(dir, &o);
     vit_model *m = NULL;
     vit_status st = vit_load(path, &o, &m);
-    if (st != VIT_OK) { printf("NOT OK %s %s: load: %s: %s\n", dir, dtname(dt), vit_status_string(st), vit_last_error(NULL)); return 0; }
+    if (st != VIT_OK) printf("NOT OK %s %s: load: %s: %s\n", dir, dtname(dt), vit_status_string(st), vit_last_error(NULL));
+    return m;
+}
+
+// mode 0: vit_forward/vit_embed; 1: the async API; 2: graphs off
+static int run(const char *dir, const reference *r, vit_dtype dt, int max_batch, int mode) {
+    vit_model *m = load_gpu(dir, dt, max_batch);
+    if (!m) return 0;
+    vit_status st;
     const vit_config *c = vit_model_config(m);
     if (c->device != VIT_DEVICE_CUDA || c->dtype != dt) { printf("NOT OK %s: model not on CUDA in %s\n", dir, dtname(dt)); vit_free(m); return 0; }
     if (mode == 2) m->cuda->use_graphs = 0;
@@ -112,17 +120,9 @@ static int run(const char *dir, const reference *r, vit_dtype dt, int max_batch,
 // Runs batches 1 and 3 (images cycled from the reference's) several times; all
 // results must be bit-identical, graphs or not. splitk: 0 (default policy) or forced.
 static int determinism(const char *dir, const reference *r, vit_dtype dt, int splitk) {
-    char path[1200];
-    snprintf(path, sizeof(path), "%s/model.safetensors", dir);
-    vit_options o;
-    memset(&o, 0, sizeof(o));
-    o.device = VIT_DEVICE_CUDA;
-    o.dtype = dt;
-    o.max_batch = 3;
-    read_case_options(dir, &o);
-    vit_model *m = NULL;
-    vit_status st = vit_load(path, &o, &m);
-    if (st != VIT_OK) { printf("NOT OK %s %s: load: %s\n", dir, dtname(dt), vit_last_error(NULL)); return 0; }
+    vit_model *m = load_gpu(dir, dt, 3);
+    if (!m) return 0;
+    vit_status st;
     vit__force force;
     memset(&force, 0, sizeof(force));
     force.splitk = splitk;
@@ -153,19 +153,6 @@ static int determinism(const char *dir, const reference *r, vit_dtype dt, int sp
     return ok;
 }
 
-static vit_model *load_gpu(const char *dir, vit_dtype dt, int max_batch) {
-    char path[1200];
-    snprintf(path, sizeof(path), "%s/model.safetensors", dir);
-    vit_options o;
-    memset(&o, 0, sizeof(o));
-    o.device = VIT_DEVICE_CUDA;
-    o.dtype = dt;
-    o.max_batch = max_batch;
-    read_case_options(dir, &o);
-    vit_model *m = NULL;
-    if (vit_load(path, &o, &m) != VIT_OK) printf("NOT OK %s %s: load: %s\n", dir, dtname(dt), vit_last_error(NULL));
-    return m;
-}
 
 static int same_bits(const char *dir, vit_dtype dt, const char *what, vit_status st, vit_model *m, const float *a, const float *b, size_t n) {
     int ok = st == VIT_OK && !memcmp(a, b, n * sizeof(float));

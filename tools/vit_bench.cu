@@ -58,6 +58,22 @@ static void fill(float *h, size_t n, unsigned seed) {
 
 static vit__force knobs;
 
+// DIR/model.safetensors on the GPU in DTYPE (f32, f16, else bf16) for max_batch
+// images, or NULL after printing the JSON error line.
+static vit_model *load_model(const char *dir, const char *dtype, int max_batch, int device_index) {
+    char path[1200];
+    snprintf(path, sizeof(path), "%s/model.safetensors", dir);
+    vit_options o;
+    memset(&o, 0, sizeof(o));
+    o.device = VIT_DEVICE_CUDA;
+    o.device_index = device_index;
+    o.dtype = !strcmp(dtype, "f32") ? VIT_DTYPE_F32 : !strcmp(dtype, "f16") ? VIT_DTYPE_F16 : VIT_DTYPE_BF16;
+    o.max_batch = max_batch;
+    vit_model *m = NULL;
+    if (vit_load(path, &o, &m) != VIT_OK) printf("{\"error\": \"load on device %d: %s\"}\n", device_index, vit_last_error(NULL));
+    return m;
+}
+
 // the VIT_* environment knobs described at the top
 static void env_knobs(vit_model *m) {
     if (getenv("VIT_SPLITK")) knobs.splitk = atoi(getenv("VIT_SPLITK"));
@@ -141,15 +157,8 @@ static double now_ms(void) {
 // (device frames, synchronised); VIT_STAGE_FIRST / VIT_STAGE_GROW set the
 // host path's chunks (vit__force.stage_first / stage_grow).
 static int bench_transfer(const char *dir, const char *dtype, int batch, int iters, int fw, int fh) {
-    char path[1200];
-    snprintf(path, sizeof(path), "%s/model.safetensors", dir);
-    vit_options o;
-    memset(&o, 0, sizeof(o));
-    o.device = VIT_DEVICE_CUDA;
-    o.dtype = !strcmp(dtype, "f32") ? VIT_DTYPE_F32 : !strcmp(dtype, "f16") ? VIT_DTYPE_F16 : VIT_DTYPE_BF16;
-    o.max_batch = batch;
-    vit_model *m = NULL;
-    if (vit_load(path, &o, &m) != VIT_OK) { printf("{\"error\": \"load: %s\"}\n", vit_last_error(NULL)); return 1; }
+    vit_model *m = load_model(dir, dtype, batch, 0);
+    if (!m) return 1;
     env_knobs(m);
     if (getenv("VIT_STAGE_FIRST")) knobs.stage_first = atoi(getenv("VIT_STAGE_FIRST"));
     if (getenv("VIT_STAGE_GROW")) knobs.stage_grow = atoi(getenv("VIT_STAGE_GROW"));
@@ -232,8 +241,6 @@ static void *multi_run(void *arg) {
 }
 
 static int bench_multi(const char *dir, const char *dtype, int batch, int batches, int fw, int fh) {
-    char path[1200];
-    snprintf(path, sizeof(path), "%s/model.safetensors", dir);
     int ndev = 0;
     CK(cudaGetDeviceCount(&ndev));
     size_t fb = (size_t)fw * fh * 3;
@@ -241,15 +248,8 @@ static int bench_multi(const char *dir, const char *dtype, int batch, int batche
     for (size_t i = 0; i < fb * batch; i++) frames[i] = (unsigned char)(i * 2654435761u >> 24);
     vit_model *ms[16] = {0};
     if (ndev > 16) ndev = 16;
-    for (int d = 0; d < ndev; d++) {
-        vit_options o;
-        memset(&o, 0, sizeof(o));
-        o.device = VIT_DEVICE_CUDA;
-        o.device_index = d;
-        o.dtype = !strcmp(dtype, "f32") ? VIT_DTYPE_F32 : !strcmp(dtype, "f16") ? VIT_DTYPE_F16 : VIT_DTYPE_BF16;
-        o.max_batch = batch;
-        if (vit_load(path, &o, &ms[d]) != VIT_OK) { printf("{\"error\": \"load on device %d: %s\"}\n", d, vit_last_error(NULL)); return 1; }
-    }
+    for (int d = 0; d < ndev; d++)
+        if (!(ms[d] = load_model(dir, dtype, batch, d))) return 1;
     printf("{\"devices\": %d, \"batch\": %d, \"frame\": \"%dx%d\", \"img_s\": [", ndev, batch, fw, fh);
     for (int g = 1; g <= ndev; g++) {
         double best = 0;
