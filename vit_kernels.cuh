@@ -2938,7 +2938,7 @@ typedef struct vit__input {
     int host;           // 1: host memory, staged through the pinned slots
 } vit__input;
 
-// Images in the next chunk of a host input: a small first chunk (an eighth),
+// Images in the next chunk of a host input: a small first chunk (n / 2 grow),
 // so that little copying comes before the first compute, then each chunk `grow` times
 // the last (while the GPU computes a chunk, the host stages the next: inputs
 // smaller than a float image may grow faster), at most a slot's worth (cap);
@@ -2947,7 +2947,7 @@ static int vit__stage_chunk(const vit__cuda_state *s, const vit__input *in, int 
     const vit__force *f = s->force;
     double ratio = (double)in->image_bytes / (double)in->bytes; // > 1: cheaper to stage than float images
     int grow = f && f->stage_grow ? f->stage_grow : (int)(4 * (ratio < 1 ? 1 : ratio > 16 ? 16 : ratio));
-    int left = n - done, k = done == 0 ? (f && f->stage_first ? f->stage_first : n / 8) : prev * grow;
+    int left = n - done, k = done == 0 ? (f && f->stage_first ? f->stage_first : n / (2 * grow)) : prev * grow;
     if (cap < 1) cap = 1;
     // small forward passes cost nearly what larger ones do (bs 1 is half of bs 8 on
     // ViT-B/16): under 16 inputs one chunk, and no chunk under 8
