@@ -3734,6 +3734,29 @@ static int vit__png_idat_past_end(const unsigned char *p, size_t size) {
     return 0;
 }
 
+// A chunk before the first IDAT whose CRC-32 does not match: PIL refuses such a
+// PNG ("cannot identify image file"; it checks no CRC from the image data on),
+// stb_image checks none. Returns the chunk's offset, 0 when all are sound.
+static size_t vit__png_bad_crc(const unsigned char *p, size_t size) {
+    uint32_t table[256];
+    for (uint32_t n = 0; n < 256; n++) {
+        uint32_t c = n;
+        for (int k = 0; k < 8; k++) c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+        table[n] = c;
+    }
+    size_t i = 8;
+    while (i + 12 <= size) {
+        size_t len = (size_t)p[i] << 24 | (size_t)p[i + 1] << 16 | (size_t)p[i + 2] << 8 | p[i + 3];
+        if (!memcmp(p + i + 4, "IDAT", 4) || len > size - i - 12) return 0; // (a chunk cut short: stb_image's error)
+        uint32_t crc = 0xFFFFFFFFu;
+        for (size_t k = i + 4; k < i + 8 + len; k++) crc = table[(crc ^ p[k]) & 0xFF] ^ (crc >> 8);
+        const unsigned char *q = p + i + 8 + len;
+        if ((crc ^ 0xFFFFFFFFu) != ((uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 | (uint32_t)q[2] << 8 | q[3])) return i;
+        i += 12 + len;
+    }
+    return 0;
+}
+
 // The magic numbers stb_image knows, for telling which decoder it used.
 static int vit__is_png(const unsigned char *p, size_t size) { return size >= 8 && !memcmp(p, "\x89PNG\r\n\x1a\n", 8); }
 static int vit__is_gif(const unsigned char *p, size_t size) { return size >= 6 && !memcmp(p, "GIF8", 4); }
@@ -3769,6 +3792,13 @@ static vit_status vit__decode_stb(vit_model *m, const unsigned char *data, size_
     if (*w > VIT_MAX_IMAGE_SIDE || *h > VIT_MAX_IMAGE_SIDE || (double)*w * *h > (double)VIT_MAX_IMAGE_PIXELS)
         return vit__fail(m->error, VIT_ERROR_LIMIT, "image %dx%d exceeds VIT_MAX_IMAGE_SIDE (%d) or VIT_MAX_IMAGE_PIXELS (%lld)",
                          *w, *h, VIT_MAX_IMAGE_SIDE, (long long)VIT_MAX_IMAGE_PIXELS);
+    size_t bad = vit__is_png(data, size) ? vit__png_bad_crc(data, size) : 0;
+    if (bad) {
+        char t[5];
+        for (int k = 0; k < 4; k++) { unsigned char b = data[bad + 4 + k]; t[k] = (b >= 65 && b <= 90) || (b >= 97 && b <= 122) ? (char)b : (char)63; }
+        t[4] = 0;
+        return VIT__DECODE_FAIL(m, "cannot decode image: corrupt PNG (bad checksum of the %s chunk before the image data; PIL refuses it too)", t);
+    }
     int want = n <= 2 ? 1 : 3; // gray stays gray (exact for 1-channel models), alpha dropped
     vit__stbi_oom = 0;
     if (vit__is_png(data, size) && size >= 26 && !memcmp(data + 12, "IHDR", 4) && data[24] == 16 && data[25] == 0) {

@@ -51,6 +51,14 @@ add("rgba16.png", png(W, H, 6, 16, [r.astype(">u2").tobytes() for r in rng.integ
 add("gray2.png", png(W, H, 0, 2, [np.packbits(np.unpackbits(IDX[y:y + 1] % 4, axis=0)[-2:].T.reshape(-1)).tobytes() for y in range(H)]))
 d = bytearray(files["gray2.png"][0]); i = d.index(b"IDAT") - 4; d[i:i + 4] = (0x70000000).to_bytes(4, "big")
 add("idat_past_end.png", d, "refuse IMAGE_DECODE refuses")  # stb_image would first grow a buffer to 2 GB
+# a broken checksum: in a chunk before the image data PIL refuses the file, after it PIL does not look
+def with_bad_crc(data, ctype):
+    d = bytearray(data); i = d.index(ctype); n = int.from_bytes(d[i - 4:i], "big"); d[i + 4 + n] ^= 1
+    return bytes(d)
+text = png(W, H, 2, 8, [r.tobytes() for r in RGB], extra=struct.pack(">I", 3) + b"tEXtk\0v" + struct.pack(">I", zlib.crc32(b"tEXtk\0v")))
+add("bad_crc_ihdr.png", with_bad_crc(text, b"IHDR"), "refuse IMAGE_DECODE refuses")
+add("bad_crc_text.png", with_bad_crc(text, b"tEXt"), "refuse IMAGE_DECODE refuses")
+add("bad_crc_idat.png", with_bad_crc(text, b"IDAT"))
 pal_img = Image.fromarray(IDX, "P")
 pal_img.putpalette([c for p in PAL16 for c in p])
 b = io.BytesIO(); pal_img.save(b, "PNG", transparency=3); add("pal_trns.png", b.getvalue())
