@@ -3590,11 +3590,15 @@ static vit_status vit__decode_bmp(vit_model *m, const unsigned char *p, size_t s
 typedef struct vit__gif_frame {
     int x, y, w, h;       // the first frame's rectangle
     unsigned char fill[3]; // PIL's colour around it
+    size_t pal_at, pal_n; // the frame's palette (offset in the file, entries; 0: none)
+    int identity;         // 1: that palette is PIL's gray identity (entry k = (k, k, k))
 } vit__gif_frame;
 
 // q: a copy of the GIF, whose transparency flags before the first frame are
 // cleared. Returns 1 with *f filled, 0 when the structure is not the expected
-// one (stb_image then reports the error), -1 when the frame runs past the screen.
+// one (stb_image then reports the error), -1 when the frame runs past the
+// screen, -2 when a sub-block of its image data is cut short, -3 for a local
+// gray-identity palette over a global palette.
 static int vit__gif_first_frame(unsigned char *q, size_t size, vit__gif_frame *f) {
     size_t i = 13, gn = 0, n = 0;
     const unsigned char *gpal = NULL, *pal;
@@ -3628,11 +3632,28 @@ static int vit__gif_first_frame(unsigned char *q, size_t size, vit__gif_frame *f
             pal = q + i + 10;
         }
         if (pal && pal + 3 * n > q + size) return 0;
+        // the image data: LZW code size, then sub-blocks; one cut short means a
+        // truncated file, which PIL refuses and stb_image would fill out
+        size_t j = i + 10 + (q[i + 9] & 0x80 ? 3 * n : 0) + 1;
+        while (j < size && q[j]) {
+            if ((size_t)q[j] + 1 > size - j) return -2;
+            j += (size_t)q[j] + 1;
+        }
         break;
     }
     // PIL keeps a palette whose entry k is (k, k, k) as mode L: the index is the gray value
     int identity = 1;
     for (size_t k = 0; pal && k < n; k++) identity &= pal[3 * k] == k && pal[3 * k + 1] == k && pal[3 * k + 2] == k;
+    // PIL reads a frame with a local identity palette over a global one as mode
+    // L with the global palette attached: convert('RGB') colours it with the
+    // global palette, convert('L') keeps the indices and resizes them as a
+    // palette image would (nearest). No one pixel set reproduces that: refused.
+    int gidentity = 1; // (PIL keeps no global identity palette either)
+    for (size_t k = 0; gpal && k < gn; k++) gidentity &= gpal[3 * k] == k && gpal[3 * k + 1] == k && gpal[3 * k + 2] == k;
+    if (pal && pal != gpal && identity && gpal && !gidentity) return -3;
+    f->pal_at = pal ? (size_t)(pal - q) : 0;
+    f->pal_n = pal ? n : 0;
+    f->identity = identity;
     size_t t = trans >= 0 ? (size_t)trans : 0;
     for (int c = 0; c < 3; c++) f->fill[c] = (unsigned char)(!pal || identity ? t : t < n ? pal[3 * t + c] : 0);
     return 1;
@@ -3819,10 +3840,27 @@ static vit_status vit__decode_stb(vit_model *m, const unsigned char *data, size_
         int r = vit__gif_first_frame(copy, size, &f);
         if (r < 0) {
             vit__free(&m->alloc, copy);
+            if (r == -2) return VIT__DECODE_FAIL(m, "cannot decode image: truncated GIF (its first frame's image data is cut short; PIL refuses it too)");
+            if (r == -3)
+                return VIT__DECODE_FAIL(m, "cannot decode image: GIF with a gray-identity local palette over a global one (PIL colours it with the global palette for RGB but not for L; use a decoder hook)");
             return VIT__DECODE_FAIL(m, "cannot decode image: GIF's first frame runs past its screen (PIL enlarges the image, stb_image refuses it)");
         }
         want = 3;
-        *px = stbi_load_from_memory(copy, (int)size, w, h, &n, want);
+        size_t gsize = size;
+        if (r == 1 && f.identity && f.pal_at && f.pal_n < 256) {
+            // PIL reads an identity palette as mode L: an index past the palette is
+            // still gray k, where stb_image gives black. Widen it to 256 entries.
+            unsigned char *wide = (unsigned char *)vit__malloc(&m->alloc, gsize + 3 * (256 - f.pal_n));
+            if (!wide) { vit__free(&m->alloc, copy); return vit__fail(m->error, VIT_ERROR_OUT_OF_MEMORY, "out of memory copying a %zu-byte GIF", size); }
+            memcpy(wide, copy, f.pal_at);
+            for (int k = 0; k < 256; k++) wide[f.pal_at + 3 * k] = wide[f.pal_at + 3 * k + 1] = wide[f.pal_at + 3 * k + 2] = (unsigned char)k;
+            memcpy(wide + f.pal_at + 768, copy + f.pal_at + 3 * f.pal_n, gsize - f.pal_at - 3 * f.pal_n);
+            wide[f.pal_at == 13 ? 10 : f.pal_at - 1] |= 7; // the palette's size field: global in the screen descriptor, else the image's
+            vit__free(&m->alloc, copy);
+            copy = wide;
+            gsize += 3 * (256 - f.pal_n);
+        }
+        *px = gsize <= INT_MAX ? stbi_load_from_memory(copy, (int)gsize, w, h, &n, want) : NULL;
         vit__free(&m->alloc, copy);
         if (*px && r == 1)
             for (int y = 0; y < *h; y++)

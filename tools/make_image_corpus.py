@@ -231,11 +231,19 @@ add("disposal_bg.gif", gif(W, H, P4, 2, [(3, 2, 7, 5, sub, 1, 2, None, 2), (0, 0
 add("disposal_prev.gif", gif(W, H, P4, 1, [(3, 2, 7, 5, sub, 0, 3, None, 2), (0, 0, 2, 2, [0, 1, 2, 3], None, 1, None, 2)]))
 add("local_palette.gif", gif(W, H, P4, 0, [(3, 2, 7, 5, sub, 2, 0, PAL16[4:8], 2)]))
 add("gray_identity.gif", gif(W, H, [(i, i, i) for i in range(4)], 0, [(0, 0, W, H, I4, 1, 0, None, 2)]))
+oor_g = I4.copy(); oor_g[:5] = [4, 9, 200, 255, 17]  # PIL (mode L): gray k past the palette too
+add("gray_identity_oor.gif", gif(W, H, [(i, i, i) for i in range(4)], 0, [(0, 0, W, H, oor_g, None, 0, None, 8)]))
+add("gray_identity_local_oor.gif", gif(W, H, None, 0, [(3, 2, 7, 5, [k % 5 * 50 for k in range(35)], 1, 0, [(i, i, i) for i in range(8)], 8)]))
+# a local identity palette over a global one: PIL's RGB uses the global palette, its L the indices (resized as a palette): refused
+add("gray_identity_local_over_global.gif", gif(W, H, P4, 0, [(3, 2, 7, 5, [k % 5 * 50 for k in range(35)], 1, 0, [(i, i, i) for i in range(8)], 8)]),
+    "refuse IMAGE_DECODE decodes")
+add("gray_identity_local_over_identity.gif", gif(W, H, [(i, i, i) for i in range(4)], 0, [(3, 2, 7, 5, [k % 5 * 50 for k in range(35)], 1, 0, [(i, i, i) for i in range(8)], 8)]))
 add("no_global_local16.gif", gif(W, H, None, 0, [(0, 0, W, H, IDX.reshape(-1), 5, 0, PAL16, 4)]))
 oor = I4.copy(); oor[:4] = [4, 9, 200, 255]
 add("out_of_range.gif", gif(W, H, P4, 0, [(0, 0, W, H, oor, None, 0, None, 8)]))
 im = Image.fromarray(RGB).quantize(16)
 b = io.BytesIO(); im.save(b, "GIF", interlace=True, transparency=5); add("pil_interlaced_trans.gif", b.getvalue())
+add("truncated.gif", gif(4, 4, P4, 0, [(0, 0, 4, 4, list(range(4)) * 4, None, 0, None, 2)])[:-6], "refuse IMAGE_DECODE refuses")  # cut inside its image data
 add("frame_past_screen.gif", gif(4, 4, P4, 0, [(2, 2, 4, 4, [0] * 16, None, 0, None, 2)]), "refuse IMAGE_DECODE enlarges")
 
 # ---- TGA: every origin, raw and RLE; palette; gray
