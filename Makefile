@@ -55,7 +55,7 @@ SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SHELL      := /bin/bash
 export OMP_WAIT_POLICY ?= passive  # the tests share 2 cores with the build; spinning threads starve it
 
-.PHONY: bench-cpu lint webp-example deps-stb FORCE install uninstall test-install
+.PHONY: bench-cpu lint webp-example test-arm deps-stb FORCE install uninstall test-install
 .PHONY: all cpu cuda test test-cpu test-asan test-tsan test-valgrind test-compile test-gpu bench bench-max-autotune demo clean deps fuzz fuzz-smoke
 
 all: cpu cuda
@@ -207,6 +207,28 @@ test-compile: $(BUILD)/test_compile_cpp cuda
 ifeq ($(HAVE_NVCC),yes)
 	@echo "nvcc build of vit.h + vit_kernels.cuh for $(CUDA_FOR): ok"
 endif
+
+# the CPU suite cross-compiled for 64-bit ARM (the same vector code, as NEON)
+# and run under qemu-user: Debian's gcc-aarch64-linux-gnu and qemu-user. The
+# Fashion-MNIST test takes its first 200 images (emulated OpenMP is slow).
+ARM_CC    ?= aarch64-linux-gnu-gcc
+ARM_QEMU  ?= qemu-aarch64 -L /usr/aarch64-linux-gnu
+ARM_TESTS  = test_model test_errors test_preprocess test_images test_images_nostb test_act test_ops_cpu test_faults test_limits test_fashion_mnist
+$(BUILD)/arm_%: tests/%.c vit.h tests/test_util.h | $(BUILD) deps
+	$(ARM_CC) -O3 -ffp-contract=fast -std=c99 -fopenmp -I. $(WARN) $< -o $@ -lm
+
+test-arm: $(addprefix $(BUILD)/arm_,$(ARM_TESTS)) $(FMNIST_FILES)
+	$(ARM_QEMU) $(BUILD)/arm_test_model $(REF_CASES)
+	$(ARM_QEMU) $(BUILD)/arm_test_errors tests/data/ref/timm_token_odd_heads
+	$(ARM_QEMU) $(BUILD)/arm_test_preprocess tests/data/preprocess
+	$(ARM_QEMU) $(BUILD)/arm_test_images tests/data/images tests/data/preprocess
+	$(ARM_QEMU) $(BUILD)/arm_test_images_nostb tests/data/images tests/data/preprocess
+	$(ARM_QEMU) $(BUILD)/arm_test_act tests/data/act
+	$(ARM_QEMU) $(BUILD)/arm_test_ops_cpu
+	$(ARM_QEMU) $(BUILD)/arm_test_faults .
+	$(ARM_QEMU) $(BUILD)/arm_test_limits .
+	$(ARM_QEMU) $(BUILD)/arm_test_fashion_mnist models/fashion_mnist $(FMNIST) 200
+	@echo "make test-arm: all passed (aarch64 under qemu-user)"
 
 # threads: several models on several threads, under ThreadSanitizer (no OpenMP:
 # libgomp is not instrumented)
