@@ -207,7 +207,9 @@ typedef enum vit_dtype {
     VIT_DTYPE_DEFAULT = 0, // fp32 on the CPU, bf16 on CUDA
     VIT_DTYPE_F32,
     VIT_DTYPE_BF16,        // CUDA: bf16/fp16 operands, fp32 accumulation and residual stream;
-    VIT_DTYPE_F16          // GELU to 1.2e-5 of erf GELU (under half an output ulp)
+    VIT_DTYPE_F16,         // GELU to 1.2e-5 of erf GELU (under half an output ulp)
+    VIT_DTYPE_INT8         // CPU only: the blocks' linears in int8 (per-channel weights quantised at load,
+                           // per-token activations at run time, int32 sums); VIT_ERROR_UNSUPPORTED on CUDA
 } vit_dtype;
 
 typedef enum vit_pool {
@@ -575,6 +577,14 @@ typedef enum vit__act {
     VIT__ACT_COUNT
 } vit__act;
 
+// A quantised linear weight (VIT_DTYPE_INT8): see vit__q8_make.
+typedef struct vit__q8 {
+    const signed char *w; // (Npad / 16) panels of Kpad / 4 groups x 16 columns x 4 bytes
+    const float *scale;   // (Npad) s_w, 0 past N
+    const int *colsum;    // (Npad) sum_k q[k, n]: VNNI multiplies unsigned bytes, reads qx + 128 and subtracts 128 colsum
+    int K, N;
+} vit__q8;
+
 typedef struct vit__block {
     float *ln1_w, *ln1_b;   // (C)
     float *qkv_w;           // (C, 3C) -- transposed: in x out
@@ -589,6 +599,7 @@ typedef struct vit__block {
     float *fc1_b;           // (M)
     float *fc2_w;           // (M, C)
     float *fc2_b;           // (C)
+    vit__q8 qkv_q8, proj_q8, fc1_q8, fc2_q8; // VIT_DTYPE_INT8: the four linears quantised
 } vit__block;
 
 // Attention pooling (SigLIP's MAP head): the first latent query attends over
@@ -608,6 +619,11 @@ struct vit_model {
     vit_allocator alloc;
     int max_batch;          // B of every scratch buffer
     int num_threads;
+    int cpu_isa;            // the CPU GEMM's microkernels (VIT__ISA_*), weights packed for them; VIT__ISA_REFERENCE on a GPU
+    int q8_isa;             // VIT_DTYPE_INT8: the int8 GEMM's kernels
+    void *q8_store;         // VIT_DTYPE_INT8: quantised weights, then the quantised activations q8_rows / q8_scale
+    unsigned char *q8_rows; // (B * N, Kpad) an int8 GEMM's input rows
+    float *q8_scale;        // (B * N) their scales
     int preprocess_only;    // vit_clone_preprocessor's handle: no weights
     char error[VIT__ERR_LEN];
 
@@ -4129,6 +4145,47 @@ static __device__ __forceinline__ float vit__gelu_fast(float x) {
 }
 #endif
 
+// The CPU forward pass's GELU, 16 at a time (erff, a libm call per element,
+// took a tenth of a ViT's GEMM time): x Phi(x), Phi from erfc by Numerical
+// Recipes' Chebyshev fit (relative error < 1.2e-7 for every argument, so the
+// negative tail keeps its relative accuracy), e^x by 2^n times a degree-7
+// Taylor polynomial. Within a few ulp of vit__gelu (test_act checks it
+// against torch like the scalar one). Plain vector arithmetic: each ISA's
+// GEMM compiles it with its own registers.
+#if defined(__GNUC__) || defined(__clang__)
+typedef float vit__vec16 __attribute__((vector_size(64)));
+typedef int vit__ivec16 __attribute__((vector_size(64)));
+#define VIT__VEC_GELU 1
+
+static inline __attribute__((always_inline)) vit__vec16 vit__vsel(vit__ivec16 m, vit__vec16 a, vit__vec16 b) {
+    return (vit__vec16)(((vit__ivec16)a & m) | ((vit__ivec16)b & ~m));
+}
+
+// e^x for x <= 0 (clamped at -87, where e^x < 2^-125); NaN stays NaN
+static inline __attribute__((always_inline)) vit__vec16 vit__vexp_neg(vit__vec16 x) {
+    vit__vec16 zero = {0};
+    x = vit__vsel(x < -87.0f, zero - 87.0f, x);
+    vit__vec16 n = (x * 1.44269504f + 12582912.0f) - 12582912.0f; // round(x / ln 2)
+    n = vit__vsel(n == n, n, zero);                                // NaN: any scale, p is NaN
+    vit__vec16 r = (x - n * 0.693145751953125f) - n * 1.42860677e-06f;
+    vit__vec16 p = r * (1.0f / 5040) + 1.0f / 720;
+    p = p * r + 1.0f / 120; p = p * r + 1.0f / 24; p = p * r + 1.0f / 6; p = p * r + 0.5f; p = p * r + 1.0f; p = p * r + 1.0f;
+    vit__ivec16 e = (__builtin_convertvector(n, vit__ivec16) + 127) << 23;
+    return p * (vit__vec16)e;
+}
+
+static inline __attribute__((always_inline)) vit__vec16 vit__gelu_vec(vit__vec16 x) {
+    vit__ivec16 sign = (vit__ivec16)x & (int)0x80000000;
+    vit__vec16 z = (vit__vec16)((vit__ivec16)x ^ sign) * 0.70710678118654752f; // |x| / sqrt 2
+    vit__vec16 t = 1.0f / (z * 0.5f + 1.0f);
+    vit__vec16 p = t * 0.17087277f - 0.82215223f;
+    p = p * t + 1.48851587f; p = p * t - 1.13520398f; p = p * t + 0.27886807f; p = p * t - 0.18628806f;
+    p = p * t + 0.09678418f; p = p * t + 0.37409196f; p = p * t + 1.00002368f; p = p * t - 1.26551223f;
+    vit__vec16 half_erfc = t * vit__vexp_neg(p - z * z) * 0.5f; // erfc(|x| / sqrt 2) / 2
+    return x * vit__vsel(sign == 0, 1.0f - half_erfc, half_erfc);
+}
+#endif
+
 // The activation of one output column pair v[0], v[1] (columns c, c + 1 with
 // c even; bias already added): results back into v, and how many there are: 2,
 // or 1 for SwiGLU (v[0] = silu(v[0]) v[1]). fast (the GPU's 16-bit outputs):
@@ -4185,8 +4242,6 @@ static inline void vit__epi_row(float *o, const float *acc, int nr, const float 
 // vectors with the row count a compile-time constant (their auto-vectoriser
 // turns the plain loop nest into shuffles); other compilers get plain loops.
 #if defined(__GNUC__) || defined(__clang__)
-typedef float vit__vec16 __attribute__((vector_size(64)));
-
 static inline __attribute__((always_inline)) void vit__linear_tile_vec(float *VIT__RESTRICT out, size_t ldo, const float *VIT__RESTRICT inp, size_t ldi,
                                                                        const float *VIT__RESTRICT w, size_t ldw, int K, const int mr, int nr,
                                                                        const float *bias, vit__out mode, vit__act act, const float *scale) {
@@ -4277,6 +4332,530 @@ static void vit__linear_cpu(float *out, const float *inp, const float *weight, c
     }
 }
 
+
+// ---- The fast CPU GEMM: packed weights, a register tile per ISA
+// At load (CPU models only) every linear weight (K, N) is repacked into panels
+// of 16 columns: panel p holds columns [16p, 16p + w), w = min(16, N - 16p),
+// as K rows of w floats, one after another. The microkernels then read each
+// weight once per row tile, sequentially (no strided loads, no TLB misses).
+// Every output is still one thread's in-order fmaf chain over k from 0, so the
+// packed GEMM gives vit__linear_cpu's bits with any ISA and thread count.
+
+#define VIT__PANEL 16
+
+// (K, N) weight w into panels, in place; tmp holds K * N floats.
+static void vit__pack_panels(float *w, float *tmp, size_t K, size_t N) {
+    memcpy(tmp, w, K * N * sizeof(float));
+    for (size_t n0 = 0; n0 < N; n0 += VIT__PANEL) {
+        size_t pw = N - n0 < VIT__PANEL ? N - n0 : VIT__PANEL;
+        float *dst = w + n0 * K;
+        for (size_t k = 0; k < K; k++)
+            for (size_t j = 0; j < pw; j++) dst[k * pw + j] = tmp[k * N + n0 + j];
+    }
+}
+
+typedef struct vit__gemm {
+    float *out;
+    const float *inp, *w, *bias, *scale; // w packed
+    size_t ldo;                          // out's row stride: N, or N / 2 under SwiGLU
+    int rows, K, N;
+    vit__out mode;
+    vit__act act;
+} vit__gemm;
+
+// Rows [m, m + mr) x columns [n, n + nr) from the sums acc (row stride 32).
+// GELU by vit__gelu_vec, 16 columns at a time, when the compiler has vectors.
+static inline void vit__gemm_epilogue(const vit__gemm *g, int m, int n, int mr, int nr, float *acc) {
+    int glu = g->act == VIT__ACT_SWIGLU, oc = glu ? n / 2 : n;
+#if defined(VIT__VEC_GELU)
+    if (g->act == VIT__ACT_GELU && g->mode == VIT__OUT_STORE && nr % 16 == 0) {
+        for (int i = 0; i < mr; i++)
+            for (int j = 0; j < nr; j += 16) {
+                vit__vec16 v, b = {0};
+                memcpy(&v, acc + 32 * i + j, sizeof(v));
+                if (g->bias) memcpy(&b, g->bias + n + j, sizeof(b));
+                v = vit__gelu_vec(v + b);
+                memcpy(g->out + (size_t)(m + i) * g->ldo + n + j, &v, sizeof(v));
+            }
+        return;
+    }
+#endif
+    for (int i = 0; i < mr; i++)
+        vit__epi_row(g->out + (size_t)(m + i) * g->ldo + oc, acc + 32 * i, nr, g->bias ? g->bias + n : NULL, g->scale ? g->scale + oc : NULL,
+                     g->mode, g->act);
+}
+
+// Portable tile: rows [m, m + mr) x one panel at column n (width pw), fmaf in k order.
+static void vit__gemm_tile_generic(const vit__gemm *g, int m, int mr, int n) {
+    int pw = g->N - n < VIT__PANEL ? g->N - n : VIT__PANEL;
+    const float *wp = g->w + (size_t)n * g->K;
+    float acc[8 * 32];
+    for (int i0 = 0; i0 < mr; i0 += 8) {
+        int r = mr - i0 < 8 ? mr - i0 : 8;
+        for (int i = 0; i < r; i++) {
+            const float *a = g->inp + (size_t)(m + i0 + i) * g->K;
+            float s[VIT__PANEL] = {0};
+            for (int k = 0; k < g->K; k++)
+                for (int j = 0; j < pw; j++) s[j] = fmaf(a[k], wp[(size_t)k * pw + j], s[j]);
+            memcpy(acc + 32 * i, s, sizeof(s));
+        }
+        vit__gemm_epilogue(g, m + i0, n, r, pw, acc);
+    }
+}
+
+// Microkernels: MR rows x NP full panels (16 NP columns) over all K, sums
+// handed to the epilogue. Compiled per ISA with target attributes and chosen
+// at run time, so a binary built for plain x86-64 still uses AVX-512.
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#include <immintrin.h>
+#define VIT__X86 1
+#define VIT__TARGET_AVX512 __attribute__((target("avx512f,avx2,fma")))
+#define VIT__TARGET_AVX2 __attribute__((target("avx2,fma")))
+
+VIT__TARGET_AVX512 static inline __attribute__((always_inline)) void vit__tile_avx512(const vit__gemm *g, int m, int n, const int MR, const int NP) {
+    __m512 acc[12][2];
+    const float *a = g->inp + (size_t)m * g->K, *w0 = g->w + (size_t)n * g->K, *w1 = w0 + (size_t)VIT__PANEL * g->K;
+    size_t K = (size_t)g->K;
+    for (int i = 0; i < MR; i++) acc[i][0] = acc[i][1] = _mm512_setzero_ps();
+    for (size_t k = 0; k < K; k++) {
+        __m512 b0 = _mm512_loadu_ps(w0 + k * VIT__PANEL), b1 = NP > 1 ? _mm512_loadu_ps(w1 + k * VIT__PANEL) : b0;
+        for (int i = 0; i < MR; i++) {
+            __m512 x = _mm512_set1_ps(a[(size_t)i * K + k]);
+            acc[i][0] = _mm512_fmadd_ps(x, b0, acc[i][0]);
+            if (NP > 1) acc[i][1] = _mm512_fmadd_ps(x, b1, acc[i][1]);
+        }
+    }
+    float out[12 * 32];
+    for (int i = 0; i < MR; i++) { _mm512_storeu_ps(out + 32 * i, acc[i][0]); _mm512_storeu_ps(out + 32 * i + 16, acc[i][1]); }
+    vit__gemm_epilogue(g, m, n, MR, VIT__PANEL * NP, out);
+}
+
+// A block of rows [m0, m1) x columns [n0, n1) (n0 a panel boundary).
+VIT__TARGET_AVX512 static void vit__gemm_block_avx512(const vit__gemm *g, int m0, int m1, int n0, int n1) {
+    for (int n = n0; n < n1;) {
+        int full = g->N - n >= VIT__PANEL, np = full && n1 - n >= 2 * VIT__PANEL ? 2 : 1;
+        for (int m = m0; m < m1;) {
+            int mr = m1 - m, step = mr >= 12 ? 12 : mr >= 8 ? 8 : mr >= 4 ? 4 : mr >= 2 ? 2 : 1;
+            if (!full) { vit__gemm_tile_generic(g, m, mr, n); break; }
+            if (np == 2) switch (step) {
+                case 12: vit__tile_avx512(g, m, n, 12, 2); break;
+                case 8: vit__tile_avx512(g, m, n, 8, 2); break;
+                case 4: vit__tile_avx512(g, m, n, 4, 2); break;
+                case 2: vit__tile_avx512(g, m, n, 2, 2); break;
+                default: vit__tile_avx512(g, m, n, 1, 2); break;
+                }
+            else switch (step) {
+                case 12: vit__tile_avx512(g, m, n, 12, 1); break;
+                case 8: vit__tile_avx512(g, m, n, 8, 1); break;
+                case 4: vit__tile_avx512(g, m, n, 4, 1); break;
+                case 2: vit__tile_avx512(g, m, n, 2, 1); break;
+                default: vit__tile_avx512(g, m, n, 1, 1); break;
+                }
+            m += step;
+        }
+        n += np * VIT__PANEL;
+    }
+}
+
+VIT__TARGET_AVX2 static inline __attribute__((always_inline)) void vit__tile_avx2(const vit__gemm *g, int m, int n, const int MR) {
+    __m256 acc[6][2];
+    const float *a = g->inp + (size_t)m * g->K, *w = g->w + (size_t)n * g->K;
+    size_t K = (size_t)g->K;
+    for (int i = 0; i < MR; i++) acc[i][0] = acc[i][1] = _mm256_setzero_ps();
+    for (size_t k = 0; k < K; k++) {
+        __m256 b0 = _mm256_loadu_ps(w + k * VIT__PANEL), b1 = _mm256_loadu_ps(w + k * VIT__PANEL + 8);
+        for (int i = 0; i < MR; i++) {
+            __m256 x = _mm256_broadcast_ss(a + (size_t)i * K + k);
+            acc[i][0] = _mm256_fmadd_ps(x, b0, acc[i][0]);
+            acc[i][1] = _mm256_fmadd_ps(x, b1, acc[i][1]);
+        }
+    }
+    float out[6 * 32];
+    for (int i = 0; i < MR; i++) { _mm256_storeu_ps(out + 32 * i, acc[i][0]); _mm256_storeu_ps(out + 32 * i + 8, acc[i][1]); }
+    vit__gemm_epilogue(g, m, n, MR, VIT__PANEL, out);
+}
+
+VIT__TARGET_AVX2 static void vit__gemm_block_avx2(const vit__gemm *g, int m0, int m1, int n0, int n1) {
+    for (int n = n0; n < n1; n += VIT__PANEL)
+        for (int m = m0; m < m1;) {
+            int mr = m1 - m, step = mr >= 6 ? 6 : mr >= 4 ? 4 : mr >= 2 ? 2 : 1;
+            if (g->N - n < VIT__PANEL) { vit__gemm_tile_generic(g, m, mr, n); break; }
+            switch (step) {
+            case 6: vit__tile_avx2(g, m, n, 6); break;
+            case 4: vit__tile_avx2(g, m, n, 4); break;
+            case 2: vit__tile_avx2(g, m, n, 2); break;
+            default: vit__tile_avx2(g, m, n, 1); break;
+            }
+            m += step;
+        }
+}
+#endif
+
+#if defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__))
+#include <arm_neon.h>
+#define VIT__NEON 1
+static inline __attribute__((always_inline)) void vit__tile_neon(const vit__gemm *g, int m, int n, const int MR) {
+    float32x4_t acc[6][4];
+    const float *a = g->inp + (size_t)m * g->K, *w = g->w + (size_t)n * g->K;
+    size_t K = (size_t)g->K;
+    for (int i = 0; i < MR; i++)
+        for (int j = 0; j < 4; j++) acc[i][j] = vdupq_n_f32(0.0f);
+    for (size_t k = 0; k < K; k++) {
+        float32x4_t b[4];
+        for (int j = 0; j < 4; j++) b[j] = vld1q_f32(w + k * VIT__PANEL + 4 * j);
+        for (int i = 0; i < MR; i++) {
+            float32x4_t x = vdupq_n_f32(a[(size_t)i * K + k]);
+            for (int j = 0; j < 4; j++) acc[i][j] = vfmaq_f32(acc[i][j], x, b[j]);
+        }
+    }
+    float out[6 * 32];
+    for (int i = 0; i < MR; i++)
+        for (int j = 0; j < 4; j++) vst1q_f32(out + 32 * i + 4 * j, acc[i][j]);
+    vit__gemm_epilogue(g, m, n, MR, VIT__PANEL, out);
+}
+
+static void vit__gemm_block_neon(const vit__gemm *g, int m0, int m1, int n0, int n1) {
+    for (int n = n0; n < n1; n += VIT__PANEL)
+        for (int m = m0; m < m1;) {
+            int mr = m1 - m, step = mr >= 6 ? 6 : mr >= 4 ? 4 : mr >= 2 ? 2 : 1;
+            if (g->N - n < VIT__PANEL) { vit__gemm_tile_generic(g, m, mr, n); break; }
+            switch (step) {
+            case 6: vit__tile_neon(g, m, n, 6); break;
+            case 4: vit__tile_neon(g, m, n, 4); break;
+            case 2: vit__tile_neon(g, m, n, 2); break;
+            default: vit__tile_neon(g, m, n, 1); break;
+            }
+            m += step;
+        }
+}
+#endif
+
+static void vit__gemm_block_generic(const vit__gemm *g, int m0, int m1, int n0, int n1) {
+    for (int n = n0; n < n1; n += VIT__PANEL) vit__gemm_tile_generic(g, m0, m1 - m0, n);
+}
+
+typedef void (*vit__gemm_block_fn)(const vit__gemm *g, int m0, int m1, int n0, int n1);
+
+// The microkernels this CPU runs: VIT_CPU_* of vit__cpu_isa().
+enum { VIT__ISA_GENERIC, VIT__ISA_AVX2, VIT__ISA_AVX512, VIT__ISA_NEON };
+
+static int vit__cpu_isa(void) {
+#if defined(VIT__X86)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f")) return VIT__ISA_AVX512;
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return VIT__ISA_AVX2;
+#elif defined(VIT__NEON)
+    return VIT__ISA_NEON;
+#endif
+    return VIT__ISA_GENERIC;
+}
+
+static vit__gemm_block_fn vit__gemm_block_for(int isa) {
+    switch (isa) {
+#if defined(VIT__X86)
+    case VIT__ISA_AVX512: return vit__gemm_block_avx512;
+    case VIT__ISA_AVX2: return vit__gemm_block_avx2;
+#elif defined(VIT__NEON)
+    case VIT__ISA_NEON: return vit__gemm_block_neon;
+#endif
+    default: return vit__gemm_block_generic;
+    }
+}
+
+// vit__linear_cpu's contract with packed weights (vit__pack_panels) and the
+// microkernels of isa: tasks of (VIT__MB rows, VIT__NB columns), each output
+// summed in k order by one thread.
+static void vit__linear_packed(float *out, const float *inp, const float *packed, const float *bias, int rows, int in_dim, int out_dim,
+                               vit__out mode, vit__act act, const float *scale, int isa, int nthreads) {
+    vit__gemm g;
+    vit__gemm_block_fn block = vit__gemm_block_for(isa);
+    int mblocks = (rows + VIT__MB - 1) / VIT__MB, nblocks = (out_dim + VIT__NB - 1) / VIT__NB;
+    VIT_ASSERT(act != VIT__ACT_SWIGLU || out_dim % 2 == 0);
+    g.out = out; g.inp = inp; g.w = packed; g.bias = bias; g.scale = scale;
+    g.ldo = act == VIT__ACT_SWIGLU ? (size_t)out_dim / 2 : (size_t)out_dim;
+    g.rows = rows; g.K = in_dim; g.N = out_dim; g.mode = mode; g.act = act;
+    (void)nthreads;
+    VIT__PARALLEL_FOR(nthreads)
+    for (int task = 0; task < mblocks * nblocks; task++) {
+        int m0 = (task % mblocks) * VIT__MB, n0 = (task / mblocks) * VIT__NB;
+        block(&g, m0, m0 + VIT__MB < rows ? m0 + VIT__MB : rows, n0, n0 + VIT__NB < out_dim ? n0 + VIT__NB : out_dim);
+    }
+}
+
+// ---- int8 GEMMs (VIT_DTYPE_INT8: the CPU path's; the blocks' four linears)
+// Weights, quantised at load per output column n: s_w[n] = max_k |w[k, n]| / 127,
+// q = round(w / s_w), packed in panels of 16 columns (zero-padded) x groups of
+// 4 k (zero-padded): bytes (group g, column j, t) = q[4g + t, 16p + j], the
+// operand order of vpdpbusd and sdot, which sum 4 byte products into each 32-bit
+// lane. Activations, quantised per row (token) as the GEMM starts:
+// s_x[r] = max_k |x[r, k]| / 127, q = round(x / s_x). The output is
+// (float)(sum_k qx qw) * (s_x s_w) + bias, then the usual epilogue. The integer
+// sums are exact, so every ISA and thread count gives the same bits.
+
+static int vit__pad4(int k) { return (k + 3) & ~3; }
+static int vit__pad16(int n) { return (n + 15) & ~15; }
+
+// Bytes of a quantised (K, N) weight: packed bytes, then scales and column sums, each 64-byte aligned.
+static size_t vit__q8_bytes(int K, int N) {
+    return (((size_t)vit__pad4(K) * vit__pad16(N) + 63) & ~(size_t)63) + 2 * (((size_t)vit__pad16(N) * 4 + 63) & ~(size_t)63);
+}
+
+// Quantises w (K, N) (row-major) into mem (vit__q8_bytes(K, N), 64-byte aligned).
+static vit__q8 vit__q8_make(void *mem, const float *w, int K, int N) {
+    int Kp = vit__pad4(K), Np = vit__pad16(N);
+    signed char *q = (signed char *)mem;
+    float *scale = (float *)(q + (((size_t)Kp * Np + 63) & ~(size_t)63));
+    int *colsum = (int *)((char *)scale + (((size_t)Np * 4 + 63) & ~(size_t)63));
+    memset(q, 0, (size_t)Kp * Np);
+    for (int n = 0; n < Np; n++) {
+        float mx = 0.0f;
+        for (int k = 0; n < N && k < K; k++) mx = fabsf(w[(size_t)k * N + n]) > mx ? fabsf(w[(size_t)k * N + n]) : mx;
+        float s = mx / 127.0f, inv = mx > 0.0f ? 127.0f / mx : 0.0f;
+        int sum = 0;
+        for (int k = 0; n < N && k < K; k++) {
+            float v = rintf(w[(size_t)k * N + n] * inv);
+            int qi = v > 127.0f ? 127 : v < -127.0f ? -127 : (int)v;
+            q[(size_t)(n / 16) * Kp * 16 + (size_t)(k / 4) * 64 + (n % 16) * 4 + k % 4] = (signed char)qi;
+            sum += qi;
+        }
+        scale[n] = n < N ? s : 0.0f;
+        colsum[n] = sum;
+    }
+    vit__q8 r;
+    r.w = q; r.scale = scale; r.colsum = colsum; r.K = K; r.N = N;
+    return r;
+}
+
+// Rows of x (rows, K) into bytes q (rows, Kpad): round(x / s_x) + offset (128
+// for VNNI's unsigned bytes, else 0; the padding holds offset, i.e. 0), and
+// s_x into scale. One vector routine for every element: the same rounding
+// whatever the ISA.
+static void vit__q8_rows(unsigned char *q, float *scale, const float *x, int rows, int K, int offset, int nthreads) {
+    int Kp = vit__pad4(K);
+    (void)nthreads;
+    VIT__PARALLEL_FOR(nthreads)
+    for (int r = 0; r < rows; r++) {
+        const float *xr = x + (size_t)r * K;
+        unsigned char *qr = q + (size_t)r * Kp;
+        float mx = 0.0f;
+#if defined(VIT__VEC_GELU)
+        vit__vec16 m16 = {0};
+        int k = 0;
+        for (; k + 16 <= K; k += 16) {
+            vit__vec16 v;
+            memcpy(&v, xr + k, sizeof(v));
+            v = (vit__vec16)((vit__ivec16)v & 0x7fffffff);
+            m16 = vit__vsel(v > m16, v, m16);
+        }
+        for (int e = 0; e < 16; e++) mx = m16[e] > mx ? m16[e] : mx;
+        for (; k < K; k++) mx = fabsf(xr[k]) > mx ? fabsf(xr[k]) : mx;
+        float inv = mx > 0.0f ? 127.0f / mx : 0.0f;
+        for (k = 0; k < K; k += 16) {
+            vit__vec16 v = {0};
+            memcpy(&v, xr + k, (size_t)(K - k < 16 ? K - k : 16) * sizeof(float));
+            v = (v * inv + 12582912.0f) - 12582912.0f; // round to nearest even (|v| <= 127)
+            vit__ivec16 i = __builtin_convertvector(v, vit__ivec16) + offset;
+            unsigned char b[16];
+            for (int e = 0; e < 16; e++) b[e] = (unsigned char)i[e];
+            memcpy(qr + k, b, (size_t)(K - k < 16 ? K - k : 16));
+        }
+#else
+        for (int k = 0; k < K; k++) mx = fabsf(xr[k]) > mx ? fabsf(xr[k]) : mx;
+        float inv = mx > 0.0f ? 127.0f / mx : 0.0f;
+        for (int k = 0; k < K; k++) qr[k] = (unsigned char)((int)((xr[k] * inv + 12582912.0f) - 12582912.0f) + offset);
+#endif
+        for (int k = K; k < Kp; k++) qr[k] = (unsigned char)offset;
+        scale[r] = mx / 127.0f;
+    }
+}
+
+typedef struct vit__q8gemm {
+    vit__gemm g;             // out, bias, scale (layer scale), mode, act; w and inp unused
+    const vit__q8 *w;
+    const unsigned char *qa; // (rows, Kpad) quantised rows
+    const float *sa;         // (rows) their scales
+    int offset;              // added to the rows' bytes (128 for VNNI)
+} vit__q8gemm;
+
+// The float sums of a tile from its integer sums acc (row stride 32), then the epilogue.
+static inline void vit__q8_epilogue(const vit__q8gemm *q, int m, int n, int mr, int nr, const int *acc) {
+    float out[12 * 32];
+    for (int i = 0; i < mr; i++)
+        for (int j = 0; j < nr; j++) {
+            int s = acc[32 * i + j] - q->offset * q->w->colsum[n + j];
+            out[32 * i + j] = (float)s * (q->sa[m + i] * q->w->scale[n + j]);
+        }
+    vit__gemm_epilogue(&q->g, m, n, mr, nr, out);
+}
+
+static void vit__q8_tile_generic(const vit__q8gemm *q, int m, int mr, int n) {
+    int Kp = vit__pad4(q->w->K), nr = q->w->N - n < 16 ? q->w->N - n : 16;
+    const signed char *wp = q->w->w + (size_t)n * Kp;
+    int acc[12 * 32];
+    for (int i0 = 0; i0 < mr; i0 += 12) {
+        int r = mr - i0 < 12 ? mr - i0 : 12;
+        for (int i = 0; i < r; i++) {
+            const unsigned char *a = q->qa + (size_t)(m + i0 + i) * Kp;
+            for (int j = 0; j < 16; j++) {
+                int s = 0;
+                for (int k = 0; k < Kp; k++) s += (signed char)a[k] * wp[(size_t)(k / 4) * 64 + j * 4 + k % 4];
+                acc[32 * i + j] = s;
+            }
+        }
+        vit__q8_epilogue(q, m + i0, n, r, nr, acc);
+    }
+}
+
+#if defined(VIT__X86)
+#define VIT__TARGET_VNNI __attribute__((target("avx512f,avx512bw,avx512vnni,avx2,fma")))
+VIT__TARGET_VNNI static inline __attribute__((always_inline)) void vit__q8_tile_vnni(const vit__q8gemm *q, int m, int n, const int MR, const int NP) {
+    int Kp = vit__pad4(q->w->K), nr = q->w->N - n < 16 * NP ? q->w->N - n : 16 * NP;
+    const unsigned char *a = q->qa + (size_t)m * Kp;
+    const signed char *w0 = q->w->w + (size_t)n * Kp, *w1 = w0 + (size_t)16 * Kp;
+    __m512i acc[12][2];
+    for (int i = 0; i < MR; i++) acc[i][0] = acc[i][1] = _mm512_setzero_si512();
+    for (int k = 0; k < Kp; k += 4) {
+        __m512i b0 = _mm512_loadu_si512((const void *)(w0 + (size_t)k * 16)), b1 = NP > 1 ? _mm512_loadu_si512((const void *)(w1 + (size_t)k * 16)) : b0;
+        for (int i = 0; i < MR; i++) {
+            int four;
+            memcpy(&four, a + (size_t)i * Kp + k, 4);
+            __m512i x = _mm512_set1_epi32(four);
+            acc[i][0] = _mm512_dpbusd_epi32(acc[i][0], x, b0);
+            if (NP > 1) acc[i][1] = _mm512_dpbusd_epi32(acc[i][1], x, b1);
+        }
+    }
+    int out[12 * 32];
+    for (int i = 0; i < MR; i++) {
+        _mm512_storeu_si512((void *)(out + 32 * i), acc[i][0]);
+        _mm512_storeu_si512((void *)(out + 32 * i + 16), acc[i][1]);
+    }
+    vit__q8_epilogue(q, m, n, MR, nr, out);
+}
+
+VIT__TARGET_VNNI static void vit__q8_block_vnni(const vit__q8gemm *q, int m0, int m1, int n0, int n1) {
+    for (int n = n0; n < n1;) {
+        int np = n1 - n > 16 ? 2 : 1;
+        for (int m = m0; m < m1;) {
+            int mr = m1 - m, step = mr >= 12 ? 12 : mr >= 8 ? 8 : mr >= 4 ? 4 : mr >= 2 ? 2 : 1;
+            if (np == 2) switch (step) {
+                case 12: vit__q8_tile_vnni(q, m, n, 12, 2); break;
+                case 8: vit__q8_tile_vnni(q, m, n, 8, 2); break;
+                case 4: vit__q8_tile_vnni(q, m, n, 4, 2); break;
+                case 2: vit__q8_tile_vnni(q, m, n, 2, 2); break;
+                default: vit__q8_tile_vnni(q, m, n, 1, 2); break;
+                }
+            else switch (step) {
+                case 12: vit__q8_tile_vnni(q, m, n, 12, 1); break;
+                case 8: vit__q8_tile_vnni(q, m, n, 8, 1); break;
+                case 4: vit__q8_tile_vnni(q, m, n, 4, 1); break;
+                case 2: vit__q8_tile_vnni(q, m, n, 2, 1); break;
+                default: vit__q8_tile_vnni(q, m, n, 1, 1); break;
+                }
+            m += step;
+        }
+        n += 16 * np;
+    }
+}
+#endif
+
+#if defined(VIT__NEON) && defined(__linux__)
+#include <sys/auxv.h>
+#endif
+#if defined(VIT__NEON) && (defined(__ARM_FEATURE_DOTPROD) || defined(__linux__))
+#define VIT__SDOT 1
+#define VIT__TARGET_SDOT __attribute__((target("arch=armv8.2-a+dotprod")))
+VIT__TARGET_SDOT static inline __attribute__((always_inline)) void vit__q8_tile_sdot(const vit__q8gemm *q, int m, int n, const int MR) {
+    int Kp = vit__pad4(q->w->K), nr = q->w->N - n < 16 ? q->w->N - n : 16;
+    const unsigned char *a = q->qa + (size_t)m * Kp;
+    const signed char *w = q->w->w + (size_t)n * Kp;
+    int32x4_t acc[6][4];
+    for (int i = 0; i < MR; i++)
+        for (int j = 0; j < 4; j++) acc[i][j] = vdupq_n_s32(0);
+    for (int k = 0; k < Kp; k += 4) {
+        int8x16_t b[4];
+        for (int j = 0; j < 4; j++) b[j] = vld1q_s8(w + (size_t)k * 16 + 16 * j);
+        for (int i = 0; i < MR; i++) {
+            int four;
+            memcpy(&four, a + (size_t)i * Kp + k, 4);
+            int8x16_t x = vreinterpretq_s8_s32(vdupq_n_s32(four));
+            for (int j = 0; j < 4; j++) acc[i][j] = vdotq_s32(acc[i][j], x, b[j]);
+        }
+    }
+    int out[12 * 32];
+    for (int i = 0; i < MR; i++)
+        for (int j = 0; j < 4; j++) vst1q_s32(out + 32 * i + 4 * j, acc[i][j]);
+    vit__q8_epilogue(q, m, n, MR, nr, out);
+}
+
+VIT__TARGET_SDOT static void vit__q8_block_sdot(const vit__q8gemm *q, int m0, int m1, int n0, int n1) {
+    for (int n = n0; n < n1; n += 16)
+        for (int m = m0; m < m1;) {
+            int mr = m1 - m, step = mr >= 6 ? 6 : mr >= 4 ? 4 : mr >= 2 ? 2 : 1;
+            switch (step) {
+            case 6: vit__q8_tile_sdot(q, m, n, 6); break;
+            case 4: vit__q8_tile_sdot(q, m, n, 4); break;
+            case 2: vit__q8_tile_sdot(q, m, n, 2); break;
+            default: vit__q8_tile_sdot(q, m, n, 1); break;
+            }
+            m += step;
+        }
+}
+#endif
+
+static void vit__q8_block_generic(const vit__q8gemm *q, int m0, int m1, int n0, int n1) {
+    for (int n = n0; n < n1; n += 16) vit__q8_tile_generic(q, m0, m1 - m0, n);
+}
+
+// The int8 kernels this CPU runs: VIT__ISA_AVX512 (with VNNI), VIT__ISA_NEON (with sdot), else VIT__ISA_GENERIC.
+static int vit__q8_isa(void) {
+#if defined(VIT__X86)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vnni")) return VIT__ISA_AVX512;
+#elif defined(VIT__SDOT) && defined(__ARM_FEATURE_DOTPROD)
+    return VIT__ISA_NEON;
+#elif defined(VIT__SDOT)
+    if (getauxval(AT_HWCAP) & (1ul << 20)) return VIT__ISA_NEON; // HWCAP_ASIMDDP
+#endif
+    return VIT__ISA_GENERIC;
+}
+
+// The int8 counterpart of vit__linear_packed: inp (rows, K) is quantised into
+// qa/sa (rows * Kpad bytes, rows floats), then each task of (VIT__MB rows,
+// VIT__NB columns) runs isa's tiles.
+static void vit__linear_q8(float *out, const float *inp, const vit__q8 *w, const float *bias, int rows, vit__out mode, vit__act act,
+                           const float *scale, unsigned char *qa, float *sa, int isa, int nthreads) {
+    vit__q8gemm q;
+    int N = w->N, mblocks = (rows + VIT__MB - 1) / VIT__MB, nblocks = (N + VIT__NB - 1) / VIT__NB;
+    q.offset = isa == VIT__ISA_AVX512 ? 128 : 0;
+    vit__q8_rows(qa, sa, inp, rows, w->K, q.offset, nthreads);
+    q.g.out = out; q.g.inp = NULL; q.g.w = NULL; q.g.bias = bias; q.g.scale = scale;
+    q.g.ldo = act == VIT__ACT_SWIGLU ? (size_t)N / 2 : (size_t)N;
+    q.g.rows = rows; q.g.K = w->K; q.g.N = N; q.g.mode = mode; q.g.act = act;
+    q.w = w; q.qa = qa; q.sa = sa;
+    (void)nthreads;
+    VIT__PARALLEL_FOR(nthreads)
+    for (int task = 0; task < mblocks * nblocks; task++) {
+        int m0 = (task % mblocks) * VIT__MB, n0 = (task / mblocks) * VIT__NB;
+        int m1 = m0 + VIT__MB < rows ? m0 + VIT__MB : rows, n1 = n0 + VIT__NB < N ? n0 + VIT__NB : N;
+#if defined(VIT__X86)
+        if (isa == VIT__ISA_AVX512) { vit__q8_block_vnni(&q, m0, m1, n0, n1); continue; }
+#elif defined(VIT__SDOT)
+        if (isa == VIT__ISA_NEON) { vit__q8_block_sdot(&q, m0, m1, n0, n1); continue; }
+#endif
+        vit__q8_block_generic(&q, m0, m1, n0, n1);
+    }
+}
+
+// The linear layers of the forward pass: isa VIT__ISA_REFERENCE reads weights
+// as (K, N) through vit__linear_cpu (the op references the tests call),
+// any other value packed weights through that ISA's microkernels.
+#define VIT__ISA_REFERENCE (-1)
+static void vit__linear_run(float *out, const float *inp, const float *weight, const float *bias, int rows, int in_dim, int out_dim,
+                            vit__out mode, vit__act act, const float *scale, int isa, int nthreads) {
+    if (isa == VIT__ISA_REFERENCE) vit__linear_cpu(out, inp, weight, bias, rows, in_dim, out_dim, mode, act, scale, nthreads);
+    else vit__linear_packed(out, inp, weight, bias, rows, in_dim, out_dim, mode, act, scale, isa, nthreads);
+}
+
 // >>op patch_embed -- CPU reference: vit__patch_embed_cpu
 
 // Unfolds images (B, Cin, Hs, Ws) into patches (B * (Hs/P)(Ws/P), Cin*P*P), rows
@@ -4300,9 +4879,9 @@ static void vit__im2col(float *VIT__RESTRICT patches, const float *VIT__RESTRICT
 // Patch embedding: patch tokens (B*GH*GW, C) = im2col(images) @ patch_w + patch_b.
 // scratch holds (B*GH*GW, Cin*P*P) floats.
 static void vit__patch_embed_cpu(float *tokens, const float *images, const float *patch_w, const float *patch_b,
-                                 int B, int Cin, int Hs, int Ws, int P, int C, float *scratch, int nthreads) {
+                                 int B, int Cin, int Hs, int Ws, int P, int C, float *scratch, int isa, int nthreads) {
     vit__im2col(scratch, images, B, Cin, Hs, Ws, P, nthreads);
-    vit__linear_cpu(tokens, scratch, patch_w, patch_b, B * (Hs / P) * (Ws / P), Cin * P * P, C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, nthreads);
+    vit__linear_run(tokens, scratch, patch_w, patch_b, B * (Hs / P) * (Ws / P), Cin * P * P, C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, isa, nthreads);
 }
 
 // The token rows after the patch embedding (the fused part of the GPU's
@@ -4463,11 +5042,13 @@ static void vit__pool_cpu(float *pooled, const float *x, int B, int N, int C, vi
 // logits (B, K) = the mean over heads h of pooled plane h (B, C) @ head_w[h]
 // (C, K) + head_b[h] (K): one head, or (DeiT distilled) the class token's and
 // the distillation token's. head_w is (heads, C, K), head_b (heads, K).
-static void vit__head_cpu(float *logits, const float *pooled, const float *head_w, const float *head_b, int B, int C, int K, int heads, int nthreads) {
+static void vit__head_cpu(float *logits, const float *pooled, const float *head_w, const float *head_b, int B, int C, int K, int heads, int isa,
+                         int nthreads) {
     size_t BC = (size_t)B * C, CK = (size_t)C * K;
-    vit__linear_cpu(logits, pooled, head_w, head_b, B, C, K, VIT__OUT_STORE, VIT__ACT_NONE, NULL, nthreads);
+    vit__linear_run(logits, pooled, head_w, head_b, B, C, K, VIT__OUT_STORE, VIT__ACT_NONE, NULL, isa, nthreads);
     for (int h = 1; h < heads; h++) // in head order, each added once: (l0 + l1) / 2 as timm
-        vit__linear_cpu(logits, pooled + h * BC, head_w + h * CK, head_b + (size_t)h * K, B, C, K, VIT__OUT_RESIDUAL, VIT__ACT_NONE, NULL, nthreads);
+        vit__linear_run(logits, pooled + h * BC, head_w + h * CK, head_b + (size_t)h * K, B, C, K, VIT__OUT_RESIDUAL, VIT__ACT_NONE, NULL, isa,
+                        nthreads);
     if (heads > 1)
         for (size_t i = 0; i < (size_t)B * K; i++) logits[i] *= 1.0f / (float)heads;
 }
@@ -4480,28 +5061,36 @@ static void vit__head_cpu(float *logits, const float *pooled, const float *head_
 static void vit__map_pool(vit_model *m, int B) {
     const vit_config *c = &m->cfg;
     const vit__map *p = &m->map;
-    int C = c->dim, N = c->num_tokens, nt = m->num_threads;
-    vit__linear_cpu(m->big, m->x, p->kv_w, p->kv_b, B * N, C, 2 * C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, nt);
+    int C = c->dim, N = c->num_tokens, nt = m->num_threads, isa = m->cpu_isa;
+    vit__linear_run(m->big, m->x, p->kv_w, p->kv_b, B * N, C, 2 * C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, isa, nt);
     vit__attn_args a;
     a.out = m->attn; a.q = p->q; a.k = m->big; a.v = m->big + C;
     a.ldo = a.ldq = (size_t)C; a.ldk = 2 * (size_t)C;
     a.bso = (size_t)C; a.bsq = 0; a.bsk = (size_t)N * 2 * C;
     a.B = B; a.Nq = 1; a.Nk = N; a.H = c->num_heads; a.D = C / c->num_heads;
     vit__attention_cpu(&a, m->att_scratch, nt);
-    vit__linear_cpu(m->pooled, m->attn, p->proj_w, p->proj_b, B, C, C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, nt);
+    vit__linear_run(m->pooled, m->attn, p->proj_w, p->proj_b, B, C, C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, isa, nt);
     vit__layernorm_cpu(m->xn, m->pooled, p->norm_w, p->norm_b, B, C, (size_t)C, c->eps, nt);
-    vit__linear_cpu(m->big, m->xn, p->fc1_w, p->fc1_b, B, C, p->mlp_dim, VIT__OUT_STORE, m->act, NULL, nt);
-    vit__linear_cpu(m->pooled, m->big, p->fc2_w, p->fc2_b, B, p->mlp_dim, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, NULL, nt);
+    vit__linear_run(m->big, m->xn, p->fc1_w, p->fc1_b, B, C, p->mlp_dim, VIT__OUT_STORE, m->act, NULL, isa, nt);
+    vit__linear_run(m->pooled, m->big, p->fc2_w, p->fc2_b, B, p->mlp_dim, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, NULL, isa, nt);
+}
+
+// One of a block's four linears (q its quantised weight): int8 when the
+// model is, else the packed fp32 GEMM.
+static void vit__block_linear(vit_model *m, float *out, const float *inp, const float *w, const vit__q8 *q, const float *bias, int rows,
+                              int K, int N, vit__out mode, vit__act act, const float *scale) {
+    if (m->cfg.dtype == VIT_DTYPE_INT8) vit__linear_q8(out, inp, q, bias, rows, mode, act, scale, m->q8_rows, m->q8_scale, m->q8_isa, m->num_threads);
+    else vit__linear_run(out, inp, w, bias, rows, K, N, mode, act, scale, m->cpu_isa, m->num_threads);
 }
 
 // Runs B <= max_batch images to m->pooled (heads, B, C).
 static void vit__forward_host(vit_model *m, const float *images, int B) {
     const vit_config *c = &m->cfg;
-    int C = c->dim, N = c->num_tokens, nt = m->num_threads, H = c->num_heads;
+    int C = c->dim, N = c->num_tokens, nt = m->num_threads, H = c->num_heads, isa = m->cpu_isa;
     int P = m->num_prefix, M = c->mlp_dim, GG = N - P;
     size_t NC = (size_t)N * C;
     // patch tokens into xn, then x = [prefix tokens | patches + pos] (the prefix tokens' position rows are folded in at load)
-    vit__patch_embed_cpu(m->xn, images, m->patch_w, m->patch_b, B, c->in_chans, c->image_height, c->image_width, c->patch_size, C, m->big, nt);
+    vit__patch_embed_cpu(m->xn, images, m->patch_w, m->patch_b, B, c->in_chans, c->image_height, c->image_width, c->patch_size, C, m->big, isa, nt);
     vit__place_tokens(m->x, m->xn, m->prefix, P, m->pos_embed, 0, B, GG, C);
     int rows = B * N;
     if (m->pre_norm_w) vit__layernorm_cpu(m->x, m->x, m->pre_norm_w, m->pre_norm_b, rows, C, (size_t)C, c->eps, nt);
@@ -4509,13 +5098,13 @@ static void vit__forward_host(vit_model *m, const float *images, int B) {
     for (int l = 0; l < c->depth; l++) {
         const vit__block *k = &m->blocks[l];
         vit__layernorm_cpu(m->xn, m->x, k->ln1_w, k->ln1_b, rows, C, (size_t)C, c->eps, nt);
-        vit__linear_cpu(m->big, m->xn, k->qkv_w, k->qkv_b, rows, C, 3 * C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, nt);
+        vit__block_linear(m, m->big, m->xn, k->qkv_w, &k->qkv_q8, k->qkv_b, rows, C, 3 * C, VIT__OUT_STORE, VIT__ACT_NONE, NULL);
         if (k->qn_w) vit__qk_norm_cpu(m->big, k->qn_w, k->qn_b, k->kn_w, k->kn_b, rows, C, H, c->eps, nt);
         vit__attention_cpu(&att, m->att_scratch, nt);
-        vit__linear_cpu(m->x, m->attn, k->proj_w, k->proj_b, rows, C, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, k->ls1, nt);
+        vit__block_linear(m, m->x, m->attn, k->proj_w, &k->proj_q8, k->proj_b, rows, C, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, k->ls1);
         vit__layernorm_cpu(m->xn, m->x, k->ln2_w, k->ln2_b, rows, C, (size_t)C, c->eps, nt);
-        vit__linear_cpu(m->big, m->xn, k->fc1_w, k->fc1_b, rows, C, M, VIT__OUT_STORE, m->act, NULL, nt);
-        vit__linear_cpu(m->x, m->big, k->fc2_w, k->fc2_b, rows, (int)vit__mlp_hidden(m), C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, k->ls2, nt);
+        vit__block_linear(m, m->big, m->xn, k->fc1_w, &k->fc1_q8, k->fc1_b, rows, C, M, VIT__OUT_STORE, m->act, NULL);
+        vit__block_linear(m, m->x, m->big, k->fc2_w, &k->fc2_q8, k->fc2_b, rows, (int)vit__mlp_hidden(m), C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, k->ls2);
     }
     if (m->norm_w) {
         if (c->pool == VIT_POOL_TOKEN) // only the pooled prefix tokens are read after the norm
@@ -4542,6 +5131,7 @@ VITDEF void vit_free(vit_model *m) {
     vit__cuda_free(m);
 #endif
     vit__free(&a, m->weights);
+    vit__free(&a, m->q8_store);
     vit__free(&a, m->scratch);
     vit__free(&a, m->blocks);
     vit__free(&a, m->labels);
@@ -4606,6 +5196,67 @@ typedef struct vit__bytes {
     size_t size;
 } vit__bytes;
 
+// VIT_DTYPE_INT8: the blocks' four linears quantised (vit__q8_make, from the
+// (K, N) weights, before vit__pack_cpu) and the buffers of the quantised rows,
+// in one allocation.
+static vit_status vit__quantize_cpu(vit_model *m, char *err) {
+    const vit_config *c = &m->cfg;
+    int C = c->dim, M = c->mlp_dim, H = (int)vit__mlp_hidden(m), widest = C > H ? C : H;
+    size_t per_block = vit__q8_bytes(C, 3 * C) + vit__q8_bytes(C, C) + vit__q8_bytes(C, M) + vit__q8_bytes(H, C), rows, total;
+    if (!vit__mul((size_t)m->max_batch, (size_t)c->num_tokens, &rows) || !vit__mul(per_block, (size_t)c->depth, &total) ||
+        rows > SIZE_MAX / 8 / (size_t)vit__pad4(widest) || (total += rows * (size_t)vit__pad4(widest) + 64 + rows * sizeof(float) + 64) < rows)
+        return vit__fail(err, VIT_ERROR_LIMIT, "int8 buffers overflow");
+    char *p = (char *)vit__malloc(&m->alloc, total + 64);
+    if (!p) return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for %zu bytes of int8 weights and rows", total + 64);
+    m->q8_store = p;
+    p += (64 - (uintptr_t)p % 64) % 64;
+    for (int l = 0; l < c->depth; l++) {
+        vit__block *k = &m->blocks[l];
+        k->qkv_q8 = vit__q8_make(p, k->qkv_w, C, 3 * C); p += vit__q8_bytes(C, 3 * C);
+        k->proj_q8 = vit__q8_make(p, k->proj_w, C, C); p += vit__q8_bytes(C, C);
+        k->fc1_q8 = vit__q8_make(p, k->fc1_w, C, M); p += vit__q8_bytes(C, M);
+        k->fc2_q8 = vit__q8_make(p, k->fc2_w, H, C); p += vit__q8_bytes(H, C);
+    }
+    m->q8_rows = (unsigned char *)p;
+    p += (rows * (size_t)vit__pad4(widest) + 63) & ~(size_t)63;
+    m->q8_scale = (float *)p;
+    m->q8_isa = vit__q8_isa();
+    m->cfg.dtype = VIT_DTYPE_INT8;
+    return VIT_OK;
+}
+
+// CPU models: every linear weight repacked into vit__linear_packed's panels
+// for isa (the GPU reads the (K, N) layout; a GPU model is never packed).
+static vit_status vit__pack_cpu(vit_model *m, int isa, char *err) {
+    const vit_config *c = &m->cfg;
+    size_t C = (size_t)c->dim, M = (size_t)c->mlp_dim, H = vit__mlp_hidden(m), K = (size_t)c->num_classes;
+    size_t biggest = C * (3 * C > M ? 3 * C : M), patch = (size_t)c->in_chans * c->patch_size * c->patch_size * C;
+    if (patch > biggest) biggest = patch;
+    if (m->head_w && C * K > biggest) biggest = C * K;
+    if (m->map.kv_w && C * (size_t)m->map.mlp_dim > biggest) biggest = C * (size_t)m->map.mlp_dim;
+    float *tmp = (float *)vit__malloc(&m->alloc, biggest * sizeof(float));
+    if (!tmp) return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for %zu bytes repacking the weights", biggest * sizeof(float));
+    vit__pack_panels(m->patch_w, tmp, patch / C, C);
+    for (int l = 0; l < c->depth; l++) {
+        vit__block *k = &m->blocks[l];
+        vit__pack_panels(k->qkv_w, tmp, C, 3 * C);
+        vit__pack_panels(k->proj_w, tmp, C, C);
+        vit__pack_panels(k->fc1_w, tmp, C, M);
+        vit__pack_panels(k->fc2_w, tmp, H, C);
+    }
+    for (int h = 0; m->head_w && h < m->num_head; h++) vit__pack_panels(m->head_w + (size_t)h * C * K, tmp, C, K);
+    if (m->map.kv_w) {
+        size_t Mm = (size_t)m->map.mlp_dim;
+        vit__pack_panels(m->map.kv_w, tmp, C, 2 * C);
+        vit__pack_panels(m->map.proj_w, tmp, C, C);
+        vit__pack_panels(m->map.fc1_w, tmp, C, Mm);
+        vit__pack_panels(m->map.fc2_w, tmp, Mm, C);
+    }
+    vit__free(&m->alloc, tmp);
+    m->cpu_isa = isa;
+    return VIT_OK;
+}
+
 static vit_status vit__create(const void *data, size_t size, const vit_options *opts, vit__bytes config, vit__bytes preproc, vit_model **out) {
     char *err = vit__load_error;
     vit_options o = vit_query_defaults(opts);
@@ -4636,6 +5287,7 @@ static vit_status vit__create(const void *data, size_t size, const vit_options *
     }
     if (st == VIT_OK) {
         memset(m, 0, sizeof(*m));
+        m->cpu_isa = VIT__ISA_REFERENCE;
         m->alloc = alloc;
         m->max_batch = o.max_batch;
         m->num_threads = o.num_threads;
@@ -4712,6 +5364,8 @@ static vit_status vit__create(const void *data, size_t size, const vit_options *
 #endif
     }
     if (st == VIT_OK && m->cfg.device == VIT_DEVICE_CPU) st = vit__alloc_scratch(m, err);
+    if (st == VIT_OK && m->cfg.device == VIT_DEVICE_CPU && o.dtype == VIT_DTYPE_INT8) st = vit__quantize_cpu(m, err);
+    if (st == VIT_OK && m->cfg.device == VIT_DEVICE_CPU) st = vit__pack_cpu(m, vit__cpu_isa(), err);
     vit__free(&alloc, L.tensors);
     vit__json_release(&L.cfg);
     vit__json_release(&L.pre);
@@ -4730,7 +5384,7 @@ static vit_status vit__check_options(const vit_options *o) {
         return vit__fail(vit__load_error, VIT_ERROR_INVALID_ARGUMENT, "options: max_batch, num_threads, num_heads, device_index, image_height and image_width must be >= 0");
     if ((int)o->device < VIT_DEVICE_DEFAULT || (int)o->device > VIT_DEVICE_CUDA)
         return vit__fail(vit__load_error, VIT_ERROR_INVALID_ARGUMENT, "options: unknown device %d", (int)o->device);
-    if ((int)o->dtype < VIT_DTYPE_DEFAULT || (int)o->dtype > VIT_DTYPE_F16)
+    if ((int)o->dtype < VIT_DTYPE_DEFAULT || (int)o->dtype > VIT_DTYPE_INT8)
         return vit__fail(vit__load_error, VIT_ERROR_INVALID_ARGUMENT, "options: unknown dtype %d", (int)o->dtype);
     if (o->max_batch > VIT_MAX_BATCH)
         return vit__fail(vit__load_error, VIT_ERROR_LIMIT, "options: max_batch %d exceeds VIT_MAX_BATCH (%d)", o->max_batch, VIT_MAX_BATCH);
@@ -4825,7 +5479,7 @@ static vit_status vit__run(vit_model *m, const float *images, int n, float *out,
     for (int i0 = 0; i0 < n; i0 += m->max_batch) {
         int B = n - i0 < m->max_batch ? n - i0 : m->max_batch;
         vit__forward_host(m, images + (size_t)i0 * per_image, B);
-        if (want_logits) vit__head_cpu(out + (size_t)i0 * per_out, m->pooled, m->head_w, m->head_b, B, c->dim, c->num_classes, m->num_head, m->num_threads);
+        if (want_logits) vit__head_cpu(out + (size_t)i0 * per_out, m->pooled, m->head_w, m->head_b, B, c->dim, c->num_classes, m->num_head, m->cpu_isa, m->num_threads);
         else memcpy(out + (size_t)i0 * per_out, m->pooled + (m->num_head > 1 ? (size_t)m->num_head * B * c->dim : 0), (size_t)B * per_out * sizeof(float));
     }
     return VIT_OK;

@@ -3372,6 +3372,10 @@ static vit_status vit__cuda_open(vit_model *m, int dev) {
 // Moves a loaded model (host fp32 weights) to the GPU. See vit.h for the contract.
 static vit_status vit__cuda_init(vit_model *m, const vit_options *o, char *err) {
     if (o->device == VIT_DEVICE_CPU) return VIT_OK;
+    if (o->dtype == VIT_DTYPE_INT8) { // the CPU path's dtype
+        if (o->device == VIT_DEVICE_DEFAULT) return VIT_OK;
+        return vit__fail(err, VIT_ERROR_UNSUPPORTED, "dtype int8 runs on the CPU only (VIT_DEVICE_CPU or VIT_DEVICE_DEFAULT)");
+    }
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0) {

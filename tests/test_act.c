@@ -14,7 +14,8 @@
 // inf, and where it gives NaN (NaN inputs) a NaN. GELU, tanh GELU and QuickGELU
 // see each input in both slots of a pair, v = {x[i], x[i+1]}, and must return
 // 2; SwiGLU gets v = {gate, up} and must return 1. VIT__ACT_NONE must return 2
-// and leave v bit for bit unchanged. Only fast = 0 (the CPU path) is tested.
+// and leave v bit for bit unchanged. Only fast = 0 (the CPU path) is tested,
+// and vit__gelu_vec (the CPU forward pass's GELU) to the same tolerance.
 #define VIT_IMPLEMENTATION
 #include "../vit.h"
 #include "test_util.h"
@@ -138,6 +139,32 @@ static void test_none(const char *dir) {
     free(r.ref);
 }
 
+#if defined(VIT__VEC_GELU)
+// vit__gelu_vec, the CPU forward pass's GELU, 16 inputs at a time, against the same references.
+static void test_gelu_vec(const char *dir) {
+    act_ref r = {0, 0, NULL, NULL};
+    char err[1200];
+    if (!read_act(dir, "gelu", 1, &r, err, sizeof(err))) {
+        check(0, "gelu (vector)", "%s", err);
+    } else {
+        act_stats s;
+        memset(&s, 0, sizeof(s));
+        for (size_t i = 0; i < r.n; i += 16) {
+            float x[16], y[16];
+            for (int e = 0; e < 16; e++) x[e] = r.in[(i + e) % r.n];
+            vit__vec16 v;
+            memcpy(&v, x, sizeof(v));
+            v = vit__gelu_vec(v);
+            memcpy(y, &v, sizeof(y));
+            for (int e = 0; e < 16 && i + e < r.n; e++) compare(&s, y[e], r.ref[i + e], &r.in[i + e], 1, 2, 2);
+        }
+        report("gelu (vector, the CPU forward's)", &r, &s);
+    }
+    free(r.in);
+    free(r.ref);
+}
+#endif
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: %s DIR   (DIR = tests/data/act)\n", argv[0]);
@@ -148,5 +175,8 @@ int main(int argc, char **argv) {
     test_unary(argv[1], "gelu_tanh", VIT__ACT_GELU_TANH);
     test_unary(argv[1], "quick_gelu", VIT__ACT_QUICK_GELU);
     test_swiglu(argv[1]);
+#if defined(VIT__VEC_GELU)
+    test_gelu_vec(argv[1]);
+#endif
     return check_summary();
 }

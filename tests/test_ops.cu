@@ -380,7 +380,7 @@ static void test_patch(vit_model *m, int B, int Cin, int S, int P, int C, int np
     round_to<T>(img, ni);
     round_to<T>(w, (size_t)CPP * C);
     float *ref = (float *)malloc(nt * sizeof(float)), *scratch = (float *)malloc((size_t)B * GGn * CPP * sizeof(float));
-    vit__patch_embed_cpu(ref, img, w, b, B, Cin, S, Ws, P, C, scratch, cpu_threads);
+    vit__patch_embed_cpu(ref, img, w, b, B, Cin, S, Ws, P, C, scratch, VIT__ISA_REFERENCE, cpu_threads);
     dbuf dimg = dupload<float>(img, ni), dw = dupload_linear<T>(w, CPP, C), db = dupload<float>(b, (size_t)C);
     dbuf dout = dalloc(nt * sizeof(float));
     vit__ran ran = {-1, -1, -1};
@@ -596,7 +596,7 @@ static void test_head(vit_model *m, int B, int C, int K, int heads = 1) {
     round_to<T>(w, heads * CK);
     size_t no = (size_t)B * K;
     float *ref = (float *)malloc(no * sizeof(float)), *wt = (float *)malloc(heads * CK * sizeof(float));
-    vit__head_cpu(ref, p, w, b, B, C, K, heads, cpu_threads);
+    vit__head_cpu(ref, p, w, b, B, C, K, heads, VIT__ISA_REFERENCE, cpu_threads);
     for (int h = 0; h < heads; h++) // (C, K) -> (K, C) per head, as vit__upload_all
         for (int c = 0; c < C; c++)
             for (int k = 0; k < K; k++) wt[h * CK + (size_t)k * C + c] = w[h * CK + (size_t)c * K + k];

@@ -7,7 +7,9 @@
 // The GPU kernels are checked against these references by test_ops.
 //
 // Pass: |got - ref| <= 1e-5 + 1e-5 |ref| (float sums against double ones); the
-// prefix rows exactly; 1 and 2 threads give the same bits.
+// prefix rows exactly; 1 and 2 threads give the same bits. The packed GEMM of
+// the forward pass against the reference GEMM, for every ISA the CPU has; the
+// int8 GEMM (VIT_DTYPE_INT8) against the fp32 one and across its ISAs.
 //
 // usage: test_ops_cpu
 #define VIT_IMPLEMENTATION
@@ -16,6 +18,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 static unsigned long long rng = 0x2545F4914F6CDD1Dull;
@@ -128,7 +131,7 @@ static void test_pool_head(int B, int N, int C, int K, int heads, vit_pool pool,
     char name[160];
     snprintf(name, sizeof(name), "pool %s B=%d N=%d C=%d prefix=%d heads=%d", pool == VIT_POOL_TOKEN ? "token" : "avg", B, N, C, prefix, heads);
     close_to(name, pooled, ref, planes * BC);
-    vit__head_cpu(logits, pooled, w, bias, B, C, K, heads, 2);
+    vit__head_cpu(logits, pooled, w, bias, B, C, K, heads, VIT__ISA_REFERENCE, 2);
     for (int b = 0; b < B; b++)
         for (int k = 0; k < K; k++) {
             double l = 0;
@@ -167,6 +170,105 @@ static void test_swiglu(int rows, int in, int out, vit__out mode, int layer_scal
     free(x); free(w); free(b); free(ls); free(o); free(ref);
 }
 
+
+// ---- the packed GEMM (vit__linear_packed) against the reference GEMM
+// (vit__linear_cpu) for every ISA this CPU has, every activation and output
+// mode, at sizes that leave partial row tiles and partial panels. Both sum in
+// k order with one rounding per step: with FMA contraction (the Makefile's
+// flags, __FMA__ or aarch64) the bits must agree (GELU: the vector GELU,
+// within 1e-6 relative), else within 1e-5.
+static void test_packed(int rows, int K, int N, vit__out mode, vit__act act, int layer_scale) {
+    int outs = act == VIT__ACT_SWIGLU ? N / 2 : N;
+    float *x = rnd((size_t)rows * K, 1.0f), *w = rnd((size_t)K * N, 1.0f / sqrtf((float)K)), *b = rnd((size_t)N, 0.5f);
+    float *ls = layer_scale ? rnd((size_t)outs, 1.0f) : NULL, *init = rnd((size_t)rows * outs, 1.0f);
+    float *ref = (float *)malloc((size_t)rows * outs * sizeof(float)), *got = (float *)malloc((size_t)rows * outs * sizeof(float));
+    float *packed = (float *)malloc((size_t)K * N * sizeof(float)), *tmp = (float *)malloc((size_t)K * N * sizeof(float));
+    memcpy(packed, w, (size_t)K * N * sizeof(float));
+    vit__pack_panels(packed, tmp, (size_t)K, (size_t)N);
+    memcpy(ref, init, (size_t)rows * outs * sizeof(float));
+    vit__linear_cpu(ref, x, w, b, rows, K, N, mode, act, ls, 2);
+    int isas[] = {VIT__ISA_GENERIC, VIT__ISA_AVX2, VIT__ISA_AVX512, VIT__ISA_NEON}, have = vit__cpu_isa();
+    for (int i = 0; i < 4; i++) {
+        int isa = isas[i];
+        if (isa != VIT__ISA_GENERIC && !(isa == have || (isa == VIT__ISA_AVX2 && have == VIT__ISA_AVX512))) continue;
+        for (int threads = 1; threads <= 2; threads++) {
+            memcpy(got, init, (size_t)rows * outs * sizeof(float));
+            vit__linear_packed(got, x, packed, b, rows, K, N, mode, act, ls, isa, threads);
+            char name[160];
+            snprintf(name, sizeof(name), "packed GEMM isa %d, %d threads: %dx%d->%d act %d%s%s", isa, threads, rows, K, N, (int)act,
+                     mode == VIT__OUT_RESIDUAL ? " +residual" : "", ls ? " *ls" : "");
+#if defined(__FMA__) || defined(__aarch64__)
+            if (act == VIT__ACT_GELU) { // vit__gelu_vec where full panels let it run: a few ulp from erff
+                size_t bad = 0;
+                for (size_t e = 0; e < (size_t)rows * outs; e++) bad += !(fabsf(got[e] - ref[e]) <= 1e-6f + 1e-6f * fabsf(ref[e]));
+                check(bad == 0, name, "%zu of %zu outputs beyond 1e-6 + 1e-6 |ref| of vit__linear_cpu's", bad, (size_t)rows * outs);
+                continue;
+            }
+            size_t diff = 0;
+            for (size_t e = 0; e < (size_t)rows * outs; e++) diff += memcmp(&got[e], &ref[e], sizeof(float)) != 0;
+            check(diff == 0, name, "%zu of %zu outputs differ from vit__linear_cpu's bits", diff, (size_t)rows * outs);
+#else
+            double *r = (double *)malloc((size_t)rows * outs * sizeof(double));
+            for (size_t e = 0; e < (size_t)rows * outs; e++) r[e] = ref[e];
+            close_to(name, got, r, (size_t)rows * outs);
+            free(r);
+#endif
+        }
+    }
+    free(x); free(w); free(b); free(ls); free(init); free(ref); free(got); free(packed); free(tmp);
+}
+
+// ---- the int8 GEMM (vit__linear_q8): (1) exact where the quantisation is
+// (x and w integer multiples of their row/column scales, the maxima present):
+// within 1e-5 of the fp32 GEMM; (2) on random data within 2e-2 of the fp32
+// GEMM's largest output; (3) every int8 ISA this CPU has and 1 or 2 threads
+// give the same bits (exact int32 sums).
+static void test_q8(int rows, int K, int N, vit__out mode, vit__act act, int exact) {
+    int outs = act == VIT__ACT_SWIGLU ? N / 2 : N;
+    float *x = rnd((size_t)rows * K, 1.0f), *w = rnd((size_t)K * N, 1.0f / sqrtf((float)K)), *b = rnd((size_t)N, 0.5f);
+    if (exact) { // x[r, k] = i * sx_r, w[k, n] = j * sw_n with integers |i|, |j| <= 127 and 127 reached
+        for (int r = 0; r < rows; r++)
+            for (int k = 0; k < K; k++) x[(size_t)r * K + k] = (k == r % K ? 127.0f : rintf(frand() * 127.0f)) * (0.01f + 0.001f * (float)(r % 7));
+        for (int k = 0; k < K; k++)
+            for (int n = 0; n < N; n++) w[(size_t)k * N + n] = (k == n % K ? -127.0f : rintf(frand() * 127.0f)) * (0.002f + 0.0001f * (float)(n % 5));
+    }
+    float *init = rnd((size_t)rows * outs, 1.0f), *ref = (float *)malloc((size_t)rows * outs * sizeof(float)), *got = (float *)malloc((size_t)rows * outs * sizeof(float));
+    float *first = (float *)malloc((size_t)rows * outs * sizeof(float)), *sa = (float *)malloc((size_t)rows * sizeof(float));
+    unsigned char *qa = (unsigned char *)malloc((size_t)rows * vit__pad4(K));
+    void *store = malloc(vit__q8_bytes(K, N) + 64);
+    vit__q8 q = vit__q8_make((char *)store + (64 - (uintptr_t)store % 64) % 64, w, K, N);
+    memcpy(ref, init, (size_t)rows * outs * sizeof(float));
+    vit__linear_cpu(ref, x, w, b, rows, K, N, mode, act, NULL, 2);
+    int isas[] = {VIT__ISA_GENERIC, VIT__ISA_AVX512, VIT__ISA_NEON}, have = vit__q8_isa(), runs = 0;
+    char name[160];
+    for (int i = 0; i < 3; i++) {
+        if (isas[i] != VIT__ISA_GENERIC && isas[i] != have) continue;
+        for (int threads = 1; threads <= 2; threads++) {
+            memcpy(got, init, (size_t)rows * outs * sizeof(float));
+            vit__linear_q8(got, x, &q, b, rows, mode, act, NULL, qa, sa, isas[i], threads);
+            snprintf(name, sizeof(name), "int8 GEMM isa %d, %d threads: %dx%d->%d act %d%s%s", isas[i], threads, rows, K, N, (int)act,
+                     mode == VIT__OUT_RESIDUAL ? " +residual" : "", exact ? " (exact operands)" : "");
+            if (runs++ == 0) {
+                double worst = 0, big = 0;
+                for (size_t e = 0; e < (size_t)rows * outs; e++) {
+                    double d = fabs((double)got[e] - ref[e]);
+                    if (fabs((double)ref[e]) > big) big = fabs((double)ref[e]);
+                    if (exact) d /= 1e-5 + 1e-5 * fabs((double)ref[e]);
+                    if (d > worst || d != d) worst = d != d ? INFINITY : d;
+                }
+                if (exact) check(worst <= 1, name, "worst err / (1e-5 + 1e-5 |ref|) %.3f against the fp32 GEMM", worst);
+                else check(worst <= 2e-2 * big, name, "max |int8 - fp32| %.3g = %.4f of max |fp32| %.3g (<= 0.02)", worst, worst / big, big);
+                memcpy(first, got, (size_t)rows * outs * sizeof(float));
+            } else {
+                size_t diff = 0;
+                for (size_t e = 0; e < (size_t)rows * outs; e++) diff += memcmp(&got[e], &first[e], sizeof(float)) != 0;
+                check(diff == 0, name, "%zu of %zu outputs differ from the generic 1-thread run's bits", diff, (size_t)rows * outs);
+            }
+        }
+    }
+    free(x); free(w); free(b); free(init); free(ref); free(got); free(first); free(sa); free(qa); free(store);
+}
+
 int main(void) {
     test_attention(2, 50, 50, 64, 4, 0);   // self-attention sizes
     test_attention(3, 4, 77, 96, 3, 1);    // 4 latent queries shared by 3 images
@@ -182,5 +284,24 @@ int main(void) {
     test_swiglu(37, 40, 96, VIT__OUT_STORE, 0);
     test_swiglu(13, 70, 34, VIT__OUT_STORE, 0);         // 17 outputs, a partial 16-wide tile
     test_swiglu(9, 24, 64, VIT__OUT_RESIDUAL, 1);
+    // packed GEMM: row tiles of 12/8/4/2/1, full and partial panels, K of 1 and odd
+    int shapes[][3] = {{1, 1, 1}, {5, 3, 7}, {13, 37, 40}, {50, 64, 130}, {29, 96, 48}, {197, 192, 224}, {7, 300, 33}, {63, 16, 18}};
+    vit__act acts[] = {VIT__ACT_NONE, VIT__ACT_GELU, VIT__ACT_GELU_TANH, VIT__ACT_QUICK_GELU, VIT__ACT_SWIGLU};
+    for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++)
+        for (size_t a = 0; a < sizeof(acts) / sizeof(acts[0]); a++) {
+            if (acts[a] == VIT__ACT_SWIGLU && shapes[i][2] % 2) continue;
+            test_packed(shapes[i][0], shapes[i][1], shapes[i][2], VIT__OUT_STORE, acts[a], 0);
+        }
+    test_packed(50, 64, 130, VIT__OUT_RESIDUAL, VIT__ACT_NONE, 0);
+    test_packed(197, 192, 224, VIT__OUT_RESIDUAL, VIT__ACT_NONE, 1);
+    test_packed(13, 37, 40, VIT__OUT_RESIDUAL, VIT__ACT_SWIGLU, 1);
+    test_q8(1, 4, 16, VIT__OUT_STORE, VIT__ACT_NONE, 1);
+    test_q8(13, 37, 40, VIT__OUT_STORE, VIT__ACT_NONE, 1);      // K padded to 40, N to 48
+    test_q8(50, 64, 130, VIT__OUT_RESIDUAL, VIT__ACT_NONE, 1);
+    test_q8(197, 192, 224, VIT__OUT_STORE, VIT__ACT_GELU, 1);
+    test_q8(29, 96, 48, VIT__OUT_STORE, VIT__ACT_SWIGLU, 1);
+    test_q8(197, 384, 96, VIT__OUT_STORE, VIT__ACT_NONE, 0);
+    test_q8(61, 768, 200, VIT__OUT_RESIDUAL, VIT__ACT_NONE, 0);
+    test_q8(7, 300, 33, VIT__OUT_STORE, VIT__ACT_GELU, 0);
     return check_summary();
 }

@@ -1,6 +1,6 @@
 // bench_cpu: vit.h CPU forward-pass throughput (a benchmark, never a test).
 //
-//   bench_cpu MODEL.safetensors BATCH [REPEATS]
+//   bench_cpu MODEL.safetensors BATCH [REPEATS] [f32|int8]
 //
 // Prints one line: best and median milliseconds per batch and images/s, after one
 // warm-up batch. tools/bench_cpu.py runs it beside PyTorch on the same weights.
@@ -9,6 +9,7 @@
 #include "vit.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 static double seconds(void) {
@@ -23,12 +24,14 @@ static int cmp_double(const void *a, const void *b) {
 }
 
 int main(int argc, char **argv) {
-    if (argc < 3) { fprintf(stderr, "usage: bench_cpu MODEL.safetensors BATCH [REPEATS]\n"); return 2; }
+    if (argc < 3) { fprintf(stderr, "usage: bench_cpu MODEL.safetensors BATCH [REPEATS] [f32|int8]\n"); return 2; }
     int batch = atoi(argv[2]), reps = argc > 3 ? atoi(argv[3]) : 5;
     if (batch < 1 || reps < 1 || reps > 1000) { fprintf(stderr, "bench_cpu: bad batch or repeats\n"); return 2; }
     vit_options o = {0};
     o.max_batch = batch;
     o.device = VIT_DEVICE_CPU;
+    if (argc > 4 && strcmp(argv[4], "int8") == 0) o.dtype = VIT_DTYPE_INT8;
+    else if (argc > 4 && strcmp(argv[4], "f32") != 0) { fprintf(stderr, "bench_cpu: dtype is f32 or int8\n"); return 2; }
     vit_model *m = NULL;
     vit_status st = vit_load(argv[1], &o, &m);
     if (st != VIT_OK) { fprintf(stderr, "bench_cpu: %s: %s\n", vit_status_string(st), vit_last_error(NULL)); return 1; }
