@@ -3,7 +3,8 @@
 // dataset-fashion-mnist and must (1) reach the accuracy PyTorch recorded at
 // training time within 0.1 percentage points, (2) agree with PyTorch's
 // prediction on >= 99.9% of images, (3) match PyTorch's logits within 1e-4
-// relative (max |diff| / max |ref|).
+// relative (max |diff| / max |ref|); then in int8 (VIT_DTYPE_INT8), (4) agree
+// with the fp32 run on >= 99% of images and (5) reach its accuracy within 0.3 points.
 //
 // usage: test_fashion_mnist MODEL_DIR DATA_DIR [LIMIT]
 //   DATA_DIR holds the decompressed t10k-images-idx3-ubyte / t10k-labels-idx1-ubyte;
@@ -24,6 +25,38 @@ static long json_int(const char *text, const char *key) {
     snprintf(pat, sizeof(pat), "\"%s\":", key);
     const char *p = strstr(text, pat);
     return p ? strtol(p + strlen(pat), NULL, 10) : -1;
+}
+
+// Classifies the first limit images with the model at path in dtype dt (CPU):
+// predictions into pred, logits (limit, 10) into logits unless NULL. 0 on failure (err says why).
+static int classify(const char *path, vit_dtype dt, const unsigned char *images, int rows, int cols, int limit, int *pred, float *logits,
+                    char *err, size_t errlen) {
+    vit_options opts;
+    memset(&opts, 0, sizeof(opts));
+    opts.max_batch = 100;
+    opts.device = VIT_DEVICE_CPU;
+    opts.dtype = dt;
+    vit_model *m = NULL;
+    vit_status st = vit_load(path, &opts, &m);
+    if (st != VIT_OK) { fmt(err, errlen, "load %s: %s: %s", path, vit_status_string(st), vit_last_error(NULL)); return 0; }
+    const vit_config *c = vit_model_config(m);
+    int K = c->num_classes;
+    size_t per_image = (size_t)c->in_chans * c->image_size * c->image_size;
+    float *batch = (float *)malloc(100 * per_image * sizeof(float)), *out = (float *)malloc(100 * (size_t)K * sizeof(float));
+    for (int i0 = 0; i0 < limit && st == VIT_OK && K == 10; i0 += 100) {
+        int B = limit - i0 < 100 ? limit - i0 : 100;
+        for (int b = 0; b < B && st == VIT_OK; b++) // through the public preprocessing path
+            st = vit_preprocess_rgb8(m, images + 16 + (size_t)(i0 + b) * rows * cols, cols, rows, cols, 1, batch + (size_t)b * per_image);
+        if (st == VIT_OK) st = vit_forward(m, batch, B, out);
+        for (int b = 0; b < B && st == VIT_OK; b++) {
+            pred[i0 + b] = argmax(out + (size_t)b * K, K);
+            if (logits) memcpy(logits + (size_t)(i0 + b) * 10, out + (size_t)b * K, 10 * sizeof(float));
+        }
+    }
+    if (st != VIT_OK || K != 10) fmt(err, errlen, "%s", K != 10 ? "the model does not have 10 classes" : vit_last_error(m));
+    vit_free(m);
+    free(batch); free(out);
+    return st == VIT_OK && K == 10;
 }
 
 int main(int argc, char **argv) {
@@ -57,44 +90,24 @@ int main(int argc, char **argv) {
     }
 
     snprintf(path, sizeof(path), "%s/model.safetensors", argv[1]);
-    vit_options opts;
-    memset(&opts, 0, sizeof(opts));
-    opts.max_batch = 100;
-    opts.device = VIT_DEVICE_CPU;
-    vit_model *m = NULL;
-    vit_status st = vit_load(path, &opts, &m);
-    if (st != VIT_OK) {
-        fmt(name, sizeof(name), "load %s", path);
-        check(0, name, "%s: %s", vit_status_string(st), vit_last_error(NULL));
-        return check_summary();
-    }
-    const vit_config *c = vit_model_config(m);
-    int K = c->num_classes;
-    size_t per_image = (size_t)c->in_chans * c->image_size * c->image_size;
-    float *batch = (float *)malloc(100 * per_image * sizeof(float));
-    float *logits = (float *)malloc(100 * (size_t)K * sizeof(float));
-    int correct = 0, agree = 0;
-    double max_diff = 0, max_ref = 0;
-    for (int i0 = 0; i0 < limit && st == VIT_OK; i0 += 100) {
-        int B = limit - i0 < 100 ? limit - i0 : 100;
-        for (int b = 0; b < B && st == VIT_OK; b++) // through the public preprocessing path
-            st = vit_preprocess_rgb8(m, images + 16 + (size_t)(i0 + b) * rows * cols, cols, rows, cols, 1, batch + (size_t)b * per_image);
-        if (st == VIT_OK) st = vit_forward(m, batch, B, logits);
-        for (int b = 0; b < B && st == VIT_OK; b++) {
-            const float *l = logits + (size_t)b * K, *ref = torch_logits + (size_t)(i0 + b) * 10;
-            int best = argmax(l, K);
-            correct += best == labels[8 + i0 + b];
-            agree += best == torch_pred[i0 + b];
-            for (int k = 0; k < K; k++) {
+    int *pred = (int *)malloc((size_t)limit * sizeof(int)), *pred8 = (int *)malloc((size_t)limit * sizeof(int));
+    float *logits = (float *)malloc((size_t)limit * 10 * sizeof(float));
+    char err[600];
+    if (!classify(path, VIT_DTYPE_F32, images, rows, cols, limit, pred, logits, err, sizeof(err))) {
+        check(0, "fp32 forward", "%s", err);
+    } else {
+        int correct = 0, agree = 0;
+        double max_diff = 0, max_ref = 0;
+        for (int i = 0; i < limit; i++) {
+            const float *l = logits + (size_t)i * 10, *ref = torch_logits + (size_t)i * 10;
+            correct += pred[i] == labels[8 + i];
+            agree += pred[i] == torch_pred[i];
+            for (int k = 0; k < 10; k++) {
                 double d = fabs((double)l[k] - ref[k]);
                 if (!(d <= max_diff)) max_diff = d; // NaN sticks
                 if (fabs(ref[k]) > max_ref) max_ref = fabs(ref[k]);
             }
         }
-    }
-    if (st != VIT_OK) {
-        check(0, "forward", "%s: %s", vit_status_string(st), vit_last_error(m));
-    } else {
         double rel = max_diff / max_ref;
         fmt(name, sizeof(name), "logits vs PyTorch over %d images", limit);
         check(rel <= 1e-4, name, "max |diff| / max |ref| = %.2e (<= 1e-4)", rel);
@@ -107,8 +120,18 @@ int main(int argc, char **argv) {
         } else {
             printf("SKIP accuracy (only %d of %d images run)\n", limit, n);
         }
+        // int8 (VIT_DTYPE_INT8) against this fp32 run: >= 99% the same predictions, accuracy within 0.3 points
+        if (!classify(path, VIT_DTYPE_INT8, images, rows, cols, limit, pred8, NULL, err, sizeof(err))) {
+            check(0, "int8 forward", "%s", err);
+        } else {
+            int same = 0, correct8 = 0;
+            for (int i = 0; i < limit; i++) { same += pred8[i] == pred[i]; correct8 += pred8[i] == labels[8 + i]; }
+            check(same * 100 >= limit * 99, "int8: predictions as fp32's", "%d / %d (%.2f%%, >= 99%%)", same, limit, 100.0 * same / limit);
+            double a8 = 100.0 * correct8 / limit, a32 = 100.0 * correct / limit;
+            fmt(name, sizeof(name), "int8: accuracy over %d images", limit);
+            check(fabs(a8 - a32) <= 0.3 + 1e-9, name, "int8 %.2f%%, fp32 %.2f%% (within 0.3 points)", a8, a32);
+        }
     }
-    vit_free(m);
-    free(batch); free(logits); free(images); free(labels); free(report); free(torch_pred); free(torch_logits);
+    free(pred); free(pred8); free(logits); free(images); free(labels); free(report); free(torch_pred); free(torch_logits);
     return check_summary();
 }
