@@ -652,7 +652,7 @@ struct vit_model {
     float *xn;              // (B, N, C) normed / patch tokens
     float *attn;            // (B, N, C) attention output
     float *big;             // (B, N, max(3C, M)) qkv or mlp hidden; also im2col patches
-    float *att_scratch;     // (threads, N*N + D*N) attention scores and K^T
+    float *att_scratch;     // (threads, (VIT__MB + 2 D) N) attention scores, K^T and V
     float *pooled;          // (heads, B, C), then with heads > 1 their mean (B, C)
 #ifdef VIT__CUDA
     vit__cuda_state *cuda;
@@ -4358,6 +4358,7 @@ typedef struct vit__gemm {
     float *out;
     const float *inp, *w, *bias, *scale; // w packed
     size_t ldo;                          // out's row stride: N, or N / 2 under SwiGLU
+    size_t lda;                          // inp's row stride (K in the linears)
     int rows, K, N;
     vit__out mode;
     vit__act act;
@@ -4393,7 +4394,7 @@ static void vit__gemm_tile_generic(const vit__gemm *g, int m, int mr, int n) {
     for (int i0 = 0; i0 < mr; i0 += 8) {
         int r = mr - i0 < 8 ? mr - i0 : 8;
         for (int i = 0; i < r; i++) {
-            const float *a = g->inp + (size_t)(m + i0 + i) * g->K;
+            const float *a = g->inp + (size_t)(m + i0 + i) * g->lda;
             float s[VIT__PANEL] = {0};
             for (int k = 0; k < g->K; k++)
                 for (int j = 0; j < pw; j++) s[j] = fmaf(a[k], wp[(size_t)k * pw + j], s[j]);
@@ -4414,13 +4415,13 @@ static void vit__gemm_tile_generic(const vit__gemm *g, int m, int mr, int n) {
 
 VIT__TARGET_AVX512 static inline __attribute__((always_inline)) void vit__tile_avx512(const vit__gemm *g, int m, int n, const int MR, const int NP) {
     __m512 acc[12][2];
-    const float *a = g->inp + (size_t)m * g->K, *w0 = g->w + (size_t)n * g->K, *w1 = w0 + (size_t)VIT__PANEL * g->K;
-    size_t K = (size_t)g->K;
+    const float *a = g->inp + (size_t)m * g->lda, *w0 = g->w + (size_t)n * g->K, *w1 = w0 + (size_t)VIT__PANEL * g->K;
+    size_t K = (size_t)g->K, lda = g->lda;
     for (int i = 0; i < MR; i++) acc[i][0] = acc[i][1] = _mm512_setzero_ps();
     for (size_t k = 0; k < K; k++) {
         __m512 b0 = _mm512_loadu_ps(w0 + k * VIT__PANEL), b1 = NP > 1 ? _mm512_loadu_ps(w1 + k * VIT__PANEL) : b0;
         for (int i = 0; i < MR; i++) {
-            __m512 x = _mm512_set1_ps(a[(size_t)i * K + k]);
+            __m512 x = _mm512_set1_ps(a[(size_t)i * lda + k]);
             acc[i][0] = _mm512_fmadd_ps(x, b0, acc[i][0]);
             if (NP > 1) acc[i][1] = _mm512_fmadd_ps(x, b1, acc[i][1]);
         }
@@ -4459,13 +4460,13 @@ VIT__TARGET_AVX512 static void vit__gemm_block_avx512(const vit__gemm *g, int m0
 
 VIT__TARGET_AVX2 static inline __attribute__((always_inline)) void vit__tile_avx2(const vit__gemm *g, int m, int n, const int MR) {
     __m256 acc[6][2];
-    const float *a = g->inp + (size_t)m * g->K, *w = g->w + (size_t)n * g->K;
-    size_t K = (size_t)g->K;
+    const float *a = g->inp + (size_t)m * g->lda, *w = g->w + (size_t)n * g->K;
+    size_t K = (size_t)g->K, lda = g->lda;
     for (int i = 0; i < MR; i++) acc[i][0] = acc[i][1] = _mm256_setzero_ps();
     for (size_t k = 0; k < K; k++) {
         __m256 b0 = _mm256_loadu_ps(w + k * VIT__PANEL), b1 = _mm256_loadu_ps(w + k * VIT__PANEL + 8);
         for (int i = 0; i < MR; i++) {
-            __m256 x = _mm256_broadcast_ss(a + (size_t)i * K + k);
+            __m256 x = _mm256_broadcast_ss(a + (size_t)i * lda + k);
             acc[i][0] = _mm256_fmadd_ps(x, b0, acc[i][0]);
             acc[i][1] = _mm256_fmadd_ps(x, b1, acc[i][1]);
         }
@@ -4496,15 +4497,15 @@ VIT__TARGET_AVX2 static void vit__gemm_block_avx2(const vit__gemm *g, int m0, in
 #define VIT__NEON 1
 static inline __attribute__((always_inline)) void vit__tile_neon(const vit__gemm *g, int m, int n, const int MR) {
     float32x4_t acc[6][4];
-    const float *a = g->inp + (size_t)m * g->K, *w = g->w + (size_t)n * g->K;
-    size_t K = (size_t)g->K;
+    const float *a = g->inp + (size_t)m * g->lda, *w = g->w + (size_t)n * g->K;
+    size_t K = (size_t)g->K, lda = g->lda;
     for (int i = 0; i < MR; i++)
         for (int j = 0; j < 4; j++) acc[i][j] = vdupq_n_f32(0.0f);
     for (size_t k = 0; k < K; k++) {
         float32x4_t b[4];
         for (int j = 0; j < 4; j++) b[j] = vld1q_f32(w + k * VIT__PANEL + 4 * j);
         for (int i = 0; i < MR; i++) {
-            float32x4_t x = vdupq_n_f32(a[(size_t)i * K + k]);
+            float32x4_t x = vdupq_n_f32(a[(size_t)i * lda + k]);
             for (int j = 0; j < 4; j++) acc[i][j] = vfmaq_f32(acc[i][j], x, b[j]);
         }
     }
@@ -4571,7 +4572,7 @@ static void vit__linear_packed(float *out, const float *inp, const float *packed
     vit__gemm_block_fn block = vit__gemm_block_for(isa);
     int mblocks = (rows + VIT__MB - 1) / VIT__MB, nblocks = (out_dim + VIT__NB - 1) / VIT__NB;
     VIT_ASSERT(act != VIT__ACT_SWIGLU || out_dim % 2 == 0);
-    g.out = out; g.inp = inp; g.w = packed; g.bias = bias; g.scale = scale;
+    g.out = out; g.inp = inp; g.w = packed; g.bias = bias; g.scale = scale; g.lda = (size_t)in_dim;
     g.ldo = act == VIT__ACT_SWIGLU ? (size_t)out_dim / 2 : (size_t)out_dim;
     g.rows = rows; g.K = in_dim; g.N = out_dim; g.mode = mode; g.act = act;
     (void)nthreads;
@@ -4828,7 +4829,7 @@ static void vit__linear_q8(float *out, const float *inp, const vit__q8 *w, const
     int N = w->N, mblocks = (rows + VIT__MB - 1) / VIT__MB, nblocks = (N + VIT__NB - 1) / VIT__NB;
     q.offset = isa == VIT__ISA_AVX512 ? 128 : 0;
     vit__q8_rows(qa, sa, inp, rows, w->K, q.offset, nthreads);
-    q.g.out = out; q.g.inp = NULL; q.g.w = NULL; q.g.bias = bias; q.g.scale = scale;
+    q.g.out = out; q.g.inp = NULL; q.g.w = NULL; q.g.bias = bias; q.g.scale = scale; q.g.lda = 0;
     q.g.ldo = act == VIT__ACT_SWIGLU ? (size_t)N / 2 : (size_t)N;
     q.g.rows = rows; q.g.K = w->K; q.g.N = N; q.g.mode = mode; q.g.act = act;
     q.w = w; q.qa = qa; q.sa = sa;
@@ -4966,6 +4967,9 @@ static vit__attn_args vit__attn_self(void *out, const void *qkv, int B, int N, i
 // Parallel over (b, h); each task transposes K once (kt: D x Nk), then for
 // blocks of MB query rows computes the scores S = q kt and out = softmax(S) v
 // with the linear tiles. scratch: threads * (MB*Nk + D*Nk) floats.
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((unused)) // the reference of the kernels' tests; the forward pass runs vit__attention_fast
+#endif
 static void vit__attention_cpu(const vit__attn_args *a, float *scratch, int nthreads) {
     int D = a->D, H = a->H, Nq = a->Nq, N = a->Nk;
     float scale = 1.0f / sqrtf((float)D);
@@ -4996,6 +5000,64 @@ static void vit__attention_cpu(const vit__attn_args *a, float *scratch, int nthr
             for (int n = 0; n < D; n += VIT__NR)
                 vit__linear_tile(o + n, a->ldo, S, (size_t)N, v + n, a->ldk, N, rows, D - n < VIT__NR ? D - n : VIT__NR, NULL, VIT__OUT_STORE,
                                  VIT__ACT_NONE, NULL);
+        }
+    }
+}
+
+// The forward pass's attention: vit__attention_cpu's tasks and sums, with K^T
+// and V packed per task into panels for the GEMM tiles of isa (the bits of
+// vit__attention_cpu's products), the softmax's exponentials by vit__vexp_neg
+// (a few ulp from expf). scratch: threads * (MB Nk + 2 D Nk) floats.
+static void vit__attention_fast(const vit__attn_args *a, float *scratch, int isa, int nthreads) {
+    int D = a->D, H = a->H, Nq = a->Nq, N = a->Nk;
+    float scale = 1.0f / sqrtf((float)D);
+    size_t per_thread = (size_t)VIT__MB * N + 2 * (size_t)D * N;
+    vit__gemm_block_fn block = vit__gemm_block_for(isa);
+    (void)nthreads;
+    VIT__PARALLEL_FOR_DYNAMIC(nthreads)
+    for (int task = 0; task < a->B * H; task++) {
+        int b = task / H, h = task % H;
+        float *S = scratch + (size_t)VIT__THREAD_ID() * per_thread, *kt = S + (size_t)VIT__MB * N, *vp = kt + (size_t)D * N;
+        const float *q = (const float *)a->q + (size_t)b * a->bsq + (size_t)h * D;
+        const float *k = (const float *)a->k + (size_t)b * a->bsk + (size_t)h * D;
+        const float *v = (const float *)a->v + (size_t)b * a->bsk + (size_t)h * D;
+        for (int n0 = 0; n0 < N; n0 += VIT__PANEL) { // K^T (D, N) in panels of 16 keys
+            int pw = N - n0 < VIT__PANEL ? N - n0 : VIT__PANEL;
+            for (int d = 0; d < D; d++)
+                for (int j = 0; j < pw; j++) kt[(size_t)n0 * D + (size_t)d * pw + j] = k[(size_t)(n0 + j) * a->ldk + d];
+        }
+        for (int d0 = 0; d0 < D; d0 += VIT__PANEL) { // V (N, D) in panels of 16 of the head's columns
+            int pw = D - d0 < VIT__PANEL ? D - d0 : VIT__PANEL;
+            for (int n = 0; n < N; n++) memcpy(vp + (size_t)d0 * N + (size_t)n * pw, v + (size_t)n * a->ldk + d0, (size_t)pw * sizeof(float));
+        }
+        vit__gemm g;
+        memset(&g, 0, sizeof(g));
+        g.mode = VIT__OUT_STORE; g.act = VIT__ACT_NONE;
+        for (int i0 = 0; i0 < Nq; i0 += VIT__MB) {
+            int rows = Nq - i0 < VIT__MB ? Nq - i0 : VIT__MB;
+            g.out = S; g.ldo = (size_t)N; g.inp = q + (size_t)i0 * a->ldq; g.lda = a->ldq; g.w = kt; g.rows = rows; g.K = D; g.N = N;
+            block(&g, 0, rows, 0, N);
+            for (int i = 0; i < rows; i++) {
+                float *row = S + (size_t)i * N, mx = row[0], sum = 0.0f;
+                for (int j = 1; j < N; j++) mx = row[j] > mx ? row[j] : mx;
+#if defined(VIT__VEC_GELU)
+                for (int j = 0; j < N; j += 16) {
+                    int n = N - j < 16 ? N - j : 16;
+                    vit__vec16 e = {0};
+                    memcpy(&e, row + j, (size_t)n * sizeof(float));
+                    e = vit__vexp_neg((e - mx) * scale);
+                    memcpy(row + j, &e, (size_t)n * sizeof(float));
+                }
+                for (int j = 0; j < N; j++) sum += row[j];
+#else
+                for (int j = 0; j < N; j++) { row[j] = expf((row[j] - mx) * scale); sum += row[j]; }
+#endif
+                float inv = 1.0f / sum;
+                for (int j = 0; j < N; j++) row[j] *= inv;
+            }
+            g.out = (float *)a->out + (size_t)b * a->bso + (size_t)i0 * a->ldo + (size_t)h * D; g.ldo = a->ldo;
+            g.inp = S; g.lda = (size_t)N; g.w = vp; g.K = N; g.N = D;
+            block(&g, 0, rows, 0, D);
         }
     }
 }
@@ -5068,7 +5130,7 @@ static void vit__map_pool(vit_model *m, int B) {
     a.ldo = a.ldq = (size_t)C; a.ldk = 2 * (size_t)C;
     a.bso = (size_t)C; a.bsq = 0; a.bsk = (size_t)N * 2 * C;
     a.B = B; a.Nq = 1; a.Nk = N; a.H = c->num_heads; a.D = C / c->num_heads;
-    vit__attention_cpu(&a, m->att_scratch, nt);
+    vit__attention_fast(&a, m->att_scratch, isa, nt);
     vit__linear_run(m->pooled, m->attn, p->proj_w, p->proj_b, B, C, C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, isa, nt);
     vit__layernorm_cpu(m->xn, m->pooled, p->norm_w, p->norm_b, B, C, (size_t)C, c->eps, nt);
     vit__linear_run(m->big, m->xn, p->fc1_w, p->fc1_b, B, C, p->mlp_dim, VIT__OUT_STORE, m->act, NULL, isa, nt);
@@ -5100,7 +5162,7 @@ static void vit__forward_host(vit_model *m, const float *images, int B) {
         vit__layernorm_cpu(m->xn, m->x, k->ln1_w, k->ln1_b, rows, C, (size_t)C, c->eps, nt);
         vit__block_linear(m, m->big, m->xn, k->qkv_w, &k->qkv_q8, k->qkv_b, rows, C, 3 * C, VIT__OUT_STORE, VIT__ACT_NONE, NULL);
         if (k->qn_w) vit__qk_norm_cpu(m->big, k->qn_w, k->qn_b, k->kn_w, k->kn_b, rows, C, H, c->eps, nt);
-        vit__attention_cpu(&att, m->att_scratch, nt);
+        vit__attention_fast(&att, m->att_scratch, isa, nt);
         vit__block_linear(m, m->x, m->attn, k->proj_w, &k->proj_q8, k->proj_b, rows, C, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, k->ls1);
         vit__layernorm_cpu(m->xn, m->x, k->ln2_w, k->ln2_b, rows, C, (size_t)C, c->eps, nt);
         vit__block_linear(m, m->big, m->xn, k->fc1_w, &k->fc1_q8, k->fc1_b, rows, C, M, VIT__OUT_STORE, m->act, NULL);
@@ -5176,7 +5238,7 @@ static vit_status vit__alloc_scratch(vit_model *m, char *err) {
     if (CPP > wide) wide = CPP;
     if ((size_t)m->map.mlp_dim > wide) wide = (size_t)m->map.mlp_dim; // (B rows only, < B N)
     size_t BNC, BNW, att, total;
-    if (!vit__mul3(B, N, C, &BNC) || !vit__mul3(B, N, wide, &BNW) || !vit__mul((size_t)m->num_threads, (VIT__MB + D) * N, &att) ||
+    if (!vit__mul3(B, N, C, &BNC) || !vit__mul3(B, N, wide, &BNW) || !vit__mul((size_t)m->num_threads, (VIT__MB + 2 * D) * N, &att) ||
         BNC > SIZE_MAX / 4 || (total = 3 * BNC + BNW) < BNW || (total += att) < att || (total += (size_t)(m->num_head + (m->num_head > 1)) * B * C + 64) < 64 ||
         total > SIZE_MAX / sizeof(float))
         return vit__fail(err, VIT_ERROR_LIMIT, "activation buffers for max_batch %d overflow", m->max_batch);

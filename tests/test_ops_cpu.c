@@ -52,7 +52,7 @@ static void test_attention(int B, int Nq, int Nk, int C, int H, int shared) {
     size_t nq = (size_t)(shared ? 1 : B) * Nq * C, nkv = (size_t)B * Nk * 2 * C, no = (size_t)B * Nq * C;
     float *q = rnd(nq, 2.0f), *kv = rnd(nkv, 2.0f), *out = (float *)malloc(no * sizeof(float)), *out1 = (float *)malloc(no * sizeof(float));
     double *ref = (double *)malloc(no * sizeof(double)), *s = (double *)malloc((size_t)Nk * sizeof(double));
-    float *scratch = (float *)malloc((size_t)2 * ((size_t)VIT__MB * Nk + (size_t)D * Nk) * sizeof(float));
+    float *scratch = (float *)malloc((size_t)2 * ((size_t)VIT__MB * Nk + 2 * (size_t)D * Nk) * sizeof(float));
     vit__attn_args a;
     a.out = out; a.q = q; a.k = kv; a.v = kv + C;
     a.ldo = (size_t)C; a.ldq = (size_t)C; a.ldk = 2 * (size_t)C;
@@ -85,6 +85,18 @@ static void test_attention(int B, int Nq, int Nk, int C, int H, int shared) {
     snprintf(name, sizeof(name), "attention B=%d Nq=%d Nk=%d C=%d H=%d%s", B, Nq, Nk, C, H, shared ? ", queries shared by the batch" : "");
     close_to(name, out, ref, no);
     check(!memcmp(out, out1, no * sizeof(float)), name, "1 and 2 threads bit-identical");
+    // the forward pass's attention (packed K^T and V, vector exponentials) for each ISA here, threads 1 and 2
+    int isas[] = {VIT__ISA_GENERIC, VIT__ISA_AVX2, VIT__ISA_AVX512, VIT__ISA_NEON}, have = vit__cpu_isa();
+    for (int i = 0; i < 4; i++) {
+        if (isas[i] != VIT__ISA_GENERIC && !(isas[i] == have || (isas[i] == VIT__ISA_AVX2 && have == VIT__ISA_AVX512))) continue;
+        for (int threads = 1; threads <= 2; threads++) {
+            memset(out, 0xFF, no * sizeof(float));
+            vit__attention_fast(&a, scratch, isas[i], threads);
+            snprintf(name, sizeof(name), "fast attention isa %d, %d threads: B=%d Nq=%d Nk=%d C=%d H=%d%s", isas[i], threads, B, Nq, Nk, C, H,
+                     shared ? ", shared queries" : "");
+            close_to(name, out, ref, no);
+        }
+    }
     free(q); free(kv); free(out); free(out1); free(ref); free(s); free(scratch);
 }
 
