@@ -4366,8 +4366,22 @@ typedef struct vit__gemm {
 
 // Rows [m, m + mr) x columns [n, n + nr) from the sums acc (row stride 32).
 // GELU by vit__gelu_vec, 16 columns at a time, when the compiler has vectors.
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline)) // compiled into each ISA's tile: its fmaf is the FMA instruction
+#endif
 static inline void vit__gemm_epilogue(const vit__gemm *g, int m, int n, int mr, int nr, float *acc) {
     int glu = g->act == VIT__ACT_SWIGLU, oc = glu ? n / 2 : n;
+    if (g->act == VIT__ACT_NONE) { // vit__epi_row's arithmetic, without its per-pair switch
+        for (int i = 0; i < mr; i++) {
+            float *o = g->out + (size_t)(m + i) * g->ldo + n;
+            const float *a = acc + 32 * i, *b = g->bias ? g->bias + n : NULL, *s = g->scale ? g->scale + n : NULL;
+            if (g->mode == VIT__OUT_RESIDUAL)
+                for (int j = 0; j < nr; j++) o[j] = vit__epi_residual(o[j], s ? s[j] : 1.0f, a[j] + (b ? b[j] : 0.0f));
+            else
+                for (int j = 0; j < nr; j++) o[j] = a[j] + (b ? b[j] : 0.0f);
+        }
+        return;
+    }
 #if defined(VIT__VEC_GELU)
     if (g->act == VIT__ACT_GELU && g->mode == VIT__OUT_STORE && nr % 16 == 0) {
         for (int i = 0; i < mr; i++)
@@ -4413,13 +4427,16 @@ static void vit__gemm_tile_generic(const vit__gemm *g, int m, int mr, int n) {
 #define VIT__TARGET_AVX512 __attribute__((target("avx512f,avx2,fma")))
 #define VIT__TARGET_AVX2 __attribute__((target("avx2,fma")))
 
-VIT__TARGET_AVX512 static inline __attribute__((always_inline)) void vit__tile_avx512(const vit__gemm *g, int m, int n, const int MR, const int NP) {
+// NP 1 may be a partial panel: pw < 16 columns, loaded under a mask.
+VIT__TARGET_AVX512 static inline __attribute__((always_inline)) void vit__tile_avx512(const vit__gemm *g, int m, int n, const int MR, const int NP, int pw) {
     __m512 acc[12][2];
+    __mmask16 mask = (__mmask16)((1u << pw) - 1);
     const float *a = g->inp + (size_t)m * g->lda, *w0 = g->w + (size_t)n * g->K, *w1 = w0 + (size_t)VIT__PANEL * g->K;
     size_t K = (size_t)g->K, lda = g->lda;
     for (int i = 0; i < MR; i++) acc[i][0] = acc[i][1] = _mm512_setzero_ps();
     for (size_t k = 0; k < K; k++) {
-        __m512 b0 = _mm512_loadu_ps(w0 + k * VIT__PANEL), b1 = NP > 1 ? _mm512_loadu_ps(w1 + k * VIT__PANEL) : b0;
+        __m512 b0 = NP > 1 ? _mm512_loadu_ps(w0 + k * VIT__PANEL) : _mm512_maskz_loadu_ps(mask, w0 + k * pw);
+        __m512 b1 = NP > 1 ? _mm512_loadu_ps(w1 + k * VIT__PANEL) : b0;
         for (int i = 0; i < MR; i++) {
             __m512 x = _mm512_set1_ps(a[(size_t)i * lda + k]);
             acc[i][0] = _mm512_fmadd_ps(x, b0, acc[i][0]);
@@ -4428,29 +4445,28 @@ VIT__TARGET_AVX512 static inline __attribute__((always_inline)) void vit__tile_a
     }
     float out[12 * 32];
     for (int i = 0; i < MR; i++) { _mm512_storeu_ps(out + 32 * i, acc[i][0]); _mm512_storeu_ps(out + 32 * i + 16, acc[i][1]); }
-    vit__gemm_epilogue(g, m, n, MR, VIT__PANEL * NP, out);
+    vit__gemm_epilogue(g, m, n, MR, NP > 1 ? 2 * VIT__PANEL : pw, out);
 }
 
 // A block of rows [m0, m1) x columns [n0, n1) (n0 a panel boundary).
 VIT__TARGET_AVX512 static void vit__gemm_block_avx512(const vit__gemm *g, int m0, int m1, int n0, int n1) {
     for (int n = n0; n < n1;) {
-        int full = g->N - n >= VIT__PANEL, np = full && n1 - n >= 2 * VIT__PANEL ? 2 : 1;
+        int pw = g->N - n < VIT__PANEL ? g->N - n : VIT__PANEL, np = pw == VIT__PANEL && n1 - n >= 2 * VIT__PANEL ? 2 : 1;
         for (int m = m0; m < m1;) {
             int mr = m1 - m, step = mr >= 12 ? 12 : mr >= 8 ? 8 : mr >= 4 ? 4 : mr >= 2 ? 2 : 1;
-            if (!full) { vit__gemm_tile_generic(g, m, mr, n); break; }
             if (np == 2) switch (step) {
-                case 12: vit__tile_avx512(g, m, n, 12, 2); break;
-                case 8: vit__tile_avx512(g, m, n, 8, 2); break;
-                case 4: vit__tile_avx512(g, m, n, 4, 2); break;
-                case 2: vit__tile_avx512(g, m, n, 2, 2); break;
-                default: vit__tile_avx512(g, m, n, 1, 2); break;
+                case 12: vit__tile_avx512(g, m, n, 12, 2, VIT__PANEL); break;
+                case 8: vit__tile_avx512(g, m, n, 8, 2, VIT__PANEL); break;
+                case 4: vit__tile_avx512(g, m, n, 4, 2, VIT__PANEL); break;
+                case 2: vit__tile_avx512(g, m, n, 2, 2, VIT__PANEL); break;
+                default: vit__tile_avx512(g, m, n, 1, 2, VIT__PANEL); break;
                 }
             else switch (step) {
-                case 12: vit__tile_avx512(g, m, n, 12, 1); break;
-                case 8: vit__tile_avx512(g, m, n, 8, 1); break;
-                case 4: vit__tile_avx512(g, m, n, 4, 1); break;
-                case 2: vit__tile_avx512(g, m, n, 2, 1); break;
-                default: vit__tile_avx512(g, m, n, 1, 1); break;
+                case 12: vit__tile_avx512(g, m, n, 12, 1, pw); break;
+                case 8: vit__tile_avx512(g, m, n, 8, 1, pw); break;
+                case 4: vit__tile_avx512(g, m, n, 4, 1, pw); break;
+                case 2: vit__tile_avx512(g, m, n, 2, 1, pw); break;
+                default: vit__tile_avx512(g, m, n, 1, 1, pw); break;
                 }
             m += step;
         }
