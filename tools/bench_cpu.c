@@ -1,9 +1,11 @@
 // bench_cpu: vit.h CPU forward-pass throughput (a benchmark, never a test).
 //
 //   bench_cpu MODEL.safetensors BATCH [REPEATS] [f32|int8]
+//   bench_cpu --peak      the machine's fp32 FMA peak on all threads (GFLOP/s)
 //
-// Prints one line: best and median milliseconds per batch and images/s, after one
-// warm-up batch. tools/bench_cpu.py runs it beside PyTorch on the same weights.
+// Prints one line: best and median milliseconds per batch, images/s and the
+// model's GFLOP/s (its multiply-adds x 2 over the median), after one warm-up
+// batch. tools/bench_cpu.py runs it beside PyTorch on the same weights.
 #define _POSIX_C_SOURCE 200809L
 #define VIT_IMPLEMENTATION
 #include "vit.h"
@@ -11,6 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 static double seconds(void) {
     struct timespec t;
@@ -23,7 +28,72 @@ static int cmp_double(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+// The FMA peak: every thread runs 12 independent chains of vector FMAs (the
+// widest the CPU has: AVX-512, AVX2 or the compiler's 128-bit vectors), best of 3.
+#if defined(VIT__X86)
+VIT__TARGET_AVX512 static float fma_chains_avx512(long n) {
+    __m512 a[12], b = _mm512_set1_ps(1.0000001f), c = _mm512_set1_ps(1e-7f);
+    for (int i = 0; i < 12; i++) a[i] = _mm512_set1_ps((float)i);
+    for (long k = 0; k < n; k++)
+        for (int i = 0; i < 12; i++) a[i] = _mm512_fmadd_ps(a[i], b, c);
+    float s = 0;
+    for (int i = 0; i < 12; i++) s += _mm512_reduce_add_ps(a[i]);
+    return s;
+}
+VIT__TARGET_AVX2 static float fma_chains_avx2(long n) {
+    __m256 a[12], b = _mm256_set1_ps(1.0000001f), c = _mm256_set1_ps(1e-7f);
+    for (int i = 0; i < 12; i++) a[i] = _mm256_set1_ps((float)i);
+    for (long k = 0; k < n; k++)
+        for (int i = 0; i < 12; i++) a[i] = _mm256_fmadd_ps(a[i], b, c);
+    float t[8], s = 0;
+    for (int i = 0; i < 12; i++) { _mm256_storeu_ps(t, a[i]); for (int j = 0; j < 8; j++) s += t[j]; }
+    return s;
+}
+#endif
+#if defined(VIT__NEON)
+static float fma_chains_neon(long n) {
+    float32x4_t a[12], b = vdupq_n_f32(1.0000001f), c = vdupq_n_f32(1e-7f);
+    for (int i = 0; i < 12; i++) a[i] = vdupq_n_f32((float)i);
+    for (long k = 0; k < n; k++)
+        for (int i = 0; i < 12; i++) a[i] = vfmaq_f32(c, a[i], b);
+    float s = 0;
+    for (int i = 0; i < 12; i++) s += vaddvq_f32(a[i]);
+    return s;
+}
+#endif
+
+static int peak(void) {
+    int isa = vit__cpu_isa(), lanes = isa == VIT__ISA_AVX512 ? 16 : isa == VIT__ISA_AVX2 ? 8 : 4, threads = 1;
+    if (isa == VIT__ISA_GENERIC) { fprintf(stderr, "bench_cpu: no vector FMA kernel for this CPU\n"); return 1; }
+    long n = 20000000;
+    double best = 0;
+    volatile float sink = 0;
+    for (int r = 0; r < 3; r++) {
+        double t0 = seconds();
+#pragma omp parallel
+        {
+            float s = 0;
+#if defined(VIT__X86)
+            s = isa == VIT__ISA_AVX512 ? fma_chains_avx512(n) : fma_chains_avx2(n);
+#elif defined(VIT__NEON)
+            s = fma_chains_neon(n);
+#endif
+#pragma omp critical
+            sink += s;
+#ifdef _OPENMP
+#pragma omp master
+            threads = omp_get_num_threads();
+#endif
+        }
+        double gf = 2.0 * lanes * 12 * (double)n * threads / (seconds() - t0) / 1e9;
+        if (gf > best) best = gf;
+    }
+    printf("fp32 FMA peak: %.1f GFLOP/s on %d threads (%s)\n", best, threads, isa == VIT__ISA_AVX512 ? "AVX-512" : isa == VIT__ISA_AVX2 ? "AVX2" : "NEON");
+    return 0;
+}
+
 int main(int argc, char **argv) {
+    if (argc == 2 && strcmp(argv[1], "--peak") == 0) return peak();
     if (argc < 3) { fprintf(stderr, "usage: bench_cpu MODEL.safetensors BATCH [REPEATS] [f32|int8]\n"); return 2; }
     int batch = atoi(argv[2]), reps = argc > 3 ? atoi(argv[3]) : 5;
     if (batch < 1 || reps < 1 || reps > 1000) { fprintf(stderr, "bench_cpu: bad batch or repeats\n"); return 2; }
@@ -48,8 +118,12 @@ int main(int argc, char **argv) {
     }
     if (st != VIT_OK) { fprintf(stderr, "bench_cpu: %s\n", vit_last_error(m)); return 1; }
     qsort(t, (size_t)reps, sizeof(double), cmp_double);
-    printf("batch %d threads %d: best %.1f ms, median %.1f ms, %.2f img/s (median)\n", batch, vit_query_defaults(&o).num_threads,
-           t[0] * 1e3, t[reps / 2] * 1e3, batch / t[reps / 2]);
+    // multiply-adds per image: patch embedding, the blocks' linears, attention's two products, the head
+    double N = c->num_tokens, C = c->dim, M = c->mlp_dim, hidden = c->act == VIT_ACT_SWIGLU ? M / 2 : M;
+    double macs = (N - c->num_prefix) * c->in_chans * c->patch_size * c->patch_size * C +
+                  c->depth * (N * (3 * C * C + C * C + C * M + hidden * C) + 2 * N * N * C) + C * c->num_classes;
+    printf("batch %d threads %d: best %.1f ms, median %.1f ms, %.2f img/s (median), %.1f GFLOP/s\n", batch, vit_query_defaults(&o).num_threads,
+           t[0] * 1e3, t[reps / 2] * 1e3, batch / t[reps / 2], 2 * macs * batch / t[reps / 2] / 1e9);
     free(img); free(out); free(t);
     vit_free(m);
     return 0;

@@ -45,10 +45,18 @@ def timed(fn, reps):
     return statistics.median(times) * 1e3
 
 
-def vith_ms(binary, path, batch, reps, dtype, threads):
+def vith(binary, args, threads):
     env = dict(os.environ, OMP_WAIT_POLICY="active", OMP_NUM_THREADS=str(threads))
-    out = subprocess.run([binary, path, str(batch), str(reps), dtype], capture_output=True, text=True, check=True, env=env).stdout
+    return subprocess.run([binary] + args, capture_output=True, text=True, check=True, env=env).stdout
+
+
+def vith_ms(binary, path, batch, reps, dtype, threads):
+    out = vith(binary, [path, str(batch), str(reps), dtype], threads)
+    gflops[(path, batch, dtype)] = float(re.search(r"([0-9.]+) GFLOP/s", out).group(1))
     return float(re.search(r"median ([0-9.]+) ms", out).group(1))
+
+
+gflops = {}
 
 
 def main():
@@ -68,6 +76,7 @@ def main():
         import onnxruntime as ort
         from onnxruntime.quantization import quantize_dynamic, QuantType
     rows = []
+    peak = vith(args.bin, ["--peak"], args.threads).strip()
     for name in args.models.split(","):
         torch.manual_seed(0)
         model = timm.create_model(name, pretrained=False).eval()
@@ -102,9 +111,12 @@ def main():
                         res.setdefault("vit.h int8", []).append(vith_ms(args.bin, st, b, args.reps, "int8", args.threads))
                         if "int8" in sessions:
                             res.setdefault("ort int8", []).append(timed(lambda: sessions["int8"].run(None, {"x": xn}), args.reps))
-                rows.append((name, b, {k: statistics.median(v) for k, v in res.items()}))
+                r = {k: statistics.median(v) for k, v in res.items()}
+                r["gflops"] = gflops[(st, b, "f32")] * res["vit.h"][-1] / r["vit.h"]  # the last round's, at the median time
+                rows.append((name, b, r))
     print(f"CPU: {cpu_name()} ({cpu_isa()}), {args.threads} threads, torch {torch.__version__}, timm {timm.__version__}"
           + (f", onnxruntime {ort.__version__}" if ort else "") + f"; median of {args.rounds} interleaved rounds of {args.reps}")
+    print(peak + "; vit.h fp32 GFLOP/s per row: " + ", ".join(f"{n} bs {b} {r['gflops']:.0f}" for n, b, r in rows))
     print("| model | batch | vit.h fp32 ms | PyTorch eager ms | ONNX Runtime ms | vit.h vs PyTorch | vit.h vs ORT |"
           + (" vit.h int8 ms | ORT int8 ms | int8 vs vit.h fp32 | vit.h int8 vs ORT int8 |" if not args.no_int8 else ""))
     print("| --- | --- | --- | --- | --- | --- | --- |" + (" --- | --- | --- | --- |" if not args.no_int8 else ""))
