@@ -4168,32 +4168,36 @@ typedef float vit__vec16 __attribute__((vector_size(64)));
 typedef int vit__ivec16 __attribute__((vector_size(64)));
 #define VIT__VEC_GELU 1
 
-static inline __attribute__((always_inline)) vit__vec16 vit__vsel(vit__ivec16 m, vit__vec16 a, vit__vec16 b) {
-    return (vit__vec16)(((vit__ivec16)a & m) | ((vit__ivec16)b & ~m));
-}
+// m ? a : b per lane (m all ones or zeros). Vectors go through macros and
+// pointers, never by value: a 64-byte vector argument warns (-Wpsabi) where
+// AVX-512 is off.
+#define VIT__VSEL(m, a, b) ((vit__vec16)(((vit__ivec16)(a) & (m)) | ((vit__ivec16)(b) & ~(m))))
 
-// e^x for x <= 0 (clamped at -87, where e^x < 2^-125); NaN stays NaN
-static inline __attribute__((always_inline)) vit__vec16 vit__vexp_neg(vit__vec16 x) {
-    vit__vec16 zero = {0};
-    x = vit__vsel(x < -87.0f, zero - 87.0f, x);
+// e^x for x <= 0 (clamped at -87, where e^x < 2^-125), in place; NaN stays NaN
+static inline __attribute__((always_inline)) void vit__vexp_neg(vit__vec16 *px) {
+    vit__vec16 zero = {0}, x = *px;
+    x = VIT__VSEL(x < -87.0f, zero - 87.0f, x);
     vit__vec16 n = (x * 1.44269504f + 12582912.0f) - 12582912.0f; // round(x / ln 2)
-    n = vit__vsel(n == n, n, zero);                                // NaN: any scale, p is NaN
+    n = VIT__VSEL(n == n, n, zero);                                // NaN: any scale, p is NaN
     vit__vec16 r = (x - n * 0.693145751953125f) - n * 1.42860677e-06f;
     vit__vec16 p = r * (1.0f / 5040) + 1.0f / 720;
     p = p * r + 1.0f / 120; p = p * r + 1.0f / 24; p = p * r + 1.0f / 6; p = p * r + 0.5f; p = p * r + 1.0f; p = p * r + 1.0f;
     vit__ivec16 e = (__builtin_convertvector(n, vit__ivec16) + 127) << 23;
-    return p * (vit__vec16)e;
+    *px = p * (vit__vec16)e;
 }
 
-static inline __attribute__((always_inline)) vit__vec16 vit__gelu_vec(vit__vec16 x) {
+static inline __attribute__((always_inline)) void vit__gelu_vec(vit__vec16 *px) {
+    vit__vec16 x = *px;
     vit__ivec16 sign = (vit__ivec16)x & (int)0x80000000;
     vit__vec16 z = (vit__vec16)((vit__ivec16)x ^ sign) * 0.70710678118654752f; // |x| / sqrt 2
     vit__vec16 t = 1.0f / (z * 0.5f + 1.0f);
     vit__vec16 p = t * 0.17087277f - 0.82215223f;
     p = p * t + 1.48851587f; p = p * t - 1.13520398f; p = p * t + 0.27886807f; p = p * t - 0.18628806f;
     p = p * t + 0.09678418f; p = p * t + 0.37409196f; p = p * t + 1.00002368f; p = p * t - 1.26551223f;
-    vit__vec16 half_erfc = t * vit__vexp_neg(p - z * z) * 0.5f; // erfc(|x| / sqrt 2) / 2
-    return x * vit__vsel(sign == 0, 1.0f - half_erfc, half_erfc);
+    vit__vec16 e = p - z * z;
+    vit__vexp_neg(&e);
+    vit__vec16 half_erfc = t * e * 0.5f; // erfc(|x| / sqrt 2) / 2
+    *px = x * VIT__VSEL(sign == 0, 1.0f - half_erfc, half_erfc);
 }
 #endif
 
@@ -4400,7 +4404,8 @@ static inline void vit__gemm_epilogue(const vit__gemm *g, int m, int n, int mr, 
                 vit__vec16 v, b = {0};
                 memcpy(&v, acc + 32 * i + j, sizeof(v));
                 if (g->bias) memcpy(&b, g->bias + n + j, sizeof(b));
-                v = vit__gelu_vec(v + b);
+                v += b;
+                vit__gelu_vec(&v);
                 memcpy(g->out + (size_t)(m + i) * g->ldo + n + j, &v, sizeof(v));
             }
         return;
@@ -4590,14 +4595,35 @@ static vit__gemm_block_fn vit__gemm_block_for(int isa) {
     }
 }
 
+// The task grid of a packed GEMM: column blocks of whole panels (an even
+// count, so the two-panel tiles run), each block's weights within ~384 KB (L2,
+// reused by every row block) and as many blocks as a multiple of the thread
+// count, so that the static schedule hands every thread the same columns of all
+// rows; row blocks of 12 k rows whose inputs fit the same budget (at most 48).
+static void vit__gemm_grid(int rows, int N, size_t panel_bytes, size_t row_bytes, int nthreads, int *mb, int *nb) {
+    size_t budget = 384 * 1024;
+    int panels = (N + VIT__PANEL - 1) / VIT__PANEL, per = (int)(budget / panel_bytes), blocks;
+    if (per < 2) per = 2;
+    blocks = (panels + per - 1) / per;
+    if (nthreads > 1 && panels >= 2 * nthreads) blocks = (blocks + nthreads - 1) / nthreads * nthreads;
+    per = (panels + blocks - 1) / blocks;
+    per += per & 1;
+    *nb = per * VIT__PANEL;
+    int r = (int)(budget / row_bytes) / 12 * 12;
+    *mb = r < 12 ? 12 : r > VIT__MB ? VIT__MB : r;
+    (void)rows;
+}
+
 // vit__linear_cpu's contract with packed weights (vit__pack_panels) and the
-// microkernels of isa: tasks of (VIT__MB rows, VIT__NB columns), each output
-// summed in k order by one thread.
+// microkernels of isa: tasks of vit__gemm_grid's blocks, each output summed in
+// k order by one thread.
 static void vit__linear_packed(float *out, const float *inp, const float *packed, const float *bias, int rows, int in_dim, int out_dim,
                                vit__out mode, vit__act act, const float *scale, int isa, int nthreads) {
     vit__gemm g;
     vit__gemm_block_fn block = vit__gemm_block_for(isa);
-    int mblocks = (rows + VIT__MB - 1) / VIT__MB, nblocks = (out_dim + VIT__NB - 1) / VIT__NB;
+    int mb, nb;
+    vit__gemm_grid(rows, out_dim, (size_t)in_dim * VIT__PANEL * sizeof(float), (size_t)in_dim * sizeof(float), nthreads, &mb, &nb);
+    int mblocks = (rows + mb - 1) / mb, nblocks = (out_dim + nb - 1) / nb;
     VIT_ASSERT(act != VIT__ACT_SWIGLU || out_dim % 2 == 0);
     g.out = out; g.inp = inp; g.w = packed; g.bias = bias; g.scale = scale; g.lda = (size_t)in_dim;
     g.ldo = act == VIT__ACT_SWIGLU ? (size_t)out_dim / 2 : (size_t)out_dim;
@@ -4605,8 +4631,8 @@ static void vit__linear_packed(float *out, const float *inp, const float *packed
     (void)nthreads;
     VIT__PARALLEL_FOR(nthreads)
     for (int task = 0; task < mblocks * nblocks; task++) {
-        int m0 = (task % mblocks) * VIT__MB, n0 = (task / mblocks) * VIT__NB;
-        block(&g, m0, m0 + VIT__MB < rows ? m0 + VIT__MB : rows, n0, n0 + VIT__NB < out_dim ? n0 + VIT__NB : out_dim);
+        int m0 = (task % mblocks) * mb, n0 = (task / mblocks) * nb;
+        block(&g, m0, m0 + mb < rows ? m0 + mb : rows, n0, n0 + nb < out_dim ? n0 + nb : out_dim);
     }
 }
 
@@ -4673,7 +4699,7 @@ static void vit__q8_rows(unsigned char *q, float *scale, const float *x, int row
             vit__vec16 v;
             memcpy(&v, xr + k, sizeof(v));
             v = (vit__vec16)((vit__ivec16)v & 0x7fffffff);
-            m16 = vit__vsel(v > m16, v, m16);
+            m16 = VIT__VSEL(v > m16, v, m16);
         }
         for (int e = 0; e < 16; e++) mx = m16[e] > mx ? m16[e] : mx;
         for (; k < K; k++) mx = fabsf(xr[k]) > mx ? fabsf(xr[k]) : mx;
@@ -4746,8 +4772,8 @@ VIT__TARGET_VNNI __attribute__((noinline)) static void vit__q8_finish_vnni(const
     for (int i = 0; i < MR; i++) {
         __m512 sx = _mm512_set1_ps(q->sa[m + i]);
         __m512i s0 = _mm512_loadu_si512((const void *)(sums + 32 * i)), s1 = _mm512_loadu_si512((const void *)(sums + 32 * i + 16));
-        _mm512_storeu_ps(out + 32 * i, _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(s0, off0)), _mm512_mul_ps(sx, sw0)));
-        if (NP > 1) _mm512_storeu_ps(out + 32 * i + 16, _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(s1, off1)), _mm512_mul_ps(sx, sw1)));
+        _mm512_storeu_ps(out + 32 * i, _mm512_mul_ps(_mm512_maskz_cvtepi32_ps((__mmask16)-1, _mm512_sub_epi32(s0, off0)), _mm512_mul_ps(sx, sw0)));
+        if (NP > 1) _mm512_storeu_ps(out + 32 * i + 16, _mm512_mul_ps(_mm512_maskz_cvtepi32_ps((__mmask16)-1, _mm512_sub_epi32(s1, off1)), _mm512_mul_ps(sx, sw1)));
     }
     vit__gemm_epilogue(&q->g, m, n, MR, nr, out);
 }
@@ -4864,12 +4890,14 @@ static int vit__q8_isa(void) {
 }
 
 // The int8 counterpart of vit__linear_packed: inp (rows, K) is quantised into
-// qa/sa (rows * Kpad bytes, rows floats), then each task of (VIT__MB rows,
-// VIT__NB columns) runs isa's tiles.
+// qa/sa (rows * Kpad bytes, rows floats), then each task of vit__gemm_grid's
+// blocks runs isa's tiles.
 static void vit__linear_q8(float *out, const float *inp, const vit__q8 *w, const float *bias, int rows, vit__out mode, vit__act act,
                            const float *scale, unsigned char *qa, float *sa, int isa, int nthreads) {
     vit__q8gemm q;
-    int N = w->N, mblocks = (rows + VIT__MB - 1) / VIT__MB, nblocks = (N + VIT__NB - 1) / VIT__NB;
+    int N = w->N, Kp = vit__pad4(w->K), mb, nb;
+    vit__gemm_grid(rows, N, (size_t)Kp * VIT__PANEL, (size_t)Kp, nthreads, &mb, &nb);
+    int mblocks = (rows + mb - 1) / mb, nblocks = (N + nb - 1) / nb;
     q.offset = isa == VIT__ISA_AVX512 ? 128 : 0;
     vit__q8_rows(qa, sa, inp, rows, w->K, q.offset, nthreads);
     q.g.out = out; q.g.inp = NULL; q.g.w = NULL; q.g.bias = bias; q.g.scale = scale; q.g.lda = 0;
@@ -4879,8 +4907,8 @@ static void vit__linear_q8(float *out, const float *inp, const vit__q8 *w, const
     (void)nthreads;
     VIT__PARALLEL_FOR(nthreads)
     for (int task = 0; task < mblocks * nblocks; task++) {
-        int m0 = (task % mblocks) * VIT__MB, n0 = (task / mblocks) * VIT__NB;
-        int m1 = m0 + VIT__MB < rows ? m0 + VIT__MB : rows, n1 = n0 + VIT__NB < N ? n0 + VIT__NB : N;
+        int m0 = (task % mblocks) * mb, n0 = (task / mblocks) * nb;
+        int m1 = m0 + mb < rows ? m0 + mb : rows, n1 = n0 + nb < N ? n0 + nb : N;
 #if defined(VIT__X86)
         if (isa == VIT__ISA_AVX512) { vit__q8_block_vnni(&q, m0, m1, n0, n1); continue; }
 #elif defined(VIT__SDOT)
@@ -5088,7 +5116,8 @@ static void vit__attention_fast(const vit__attn_args *a, float *scratch, int isa
                     int n = N - j < 16 ? N - j : 16;
                     vit__vec16 e = {0};
                     memcpy(&e, row + j, (size_t)n * sizeof(float));
-                    e = vit__vexp_neg((e - mx) * scale);
+                    e = (e - mx) * scale;
+                    vit__vexp_neg(&e);
                     memcpy(row + j, &e, (size_t)n * sizeof(float));
                 }
                 for (int j = 0; j < N; j++) sum += row[j];
