@@ -4983,9 +4983,20 @@ static void vit__layernorm_cpu(float *out, const float *inp, const float *w, con
         const float *x = inp + (size_t)r * stride;
         float *y = out + (size_t)r * stride;
         float sum = 0.0f, var = 0.0f;
-        for (int c = 0; c < C; c++) sum += x[c];
+        int c0 = 0;
+#if defined(VIT__VEC_GELU)
+        // 16 running sums (lane j: columns j, j + 16, ...), then added in lane order: one dependency chain per lane, not per row
+        vit__vec16 s16 = {0}, v16 = {0}, x16;
+        for (; c0 + 16 <= C; c0 += 16) { memcpy(&x16, x + c0, sizeof(x16)); s16 += x16; }
+        for (int j = 0; j < 16; j++) sum += s16[j];
+#endif
+        for (int c = c0; c < C; c++) sum += x[c];
         float mean = sum / (float)C;
-        for (int c = 0; c < C; c++) { float d = x[c] - mean; var += d * d; }
+#if defined(VIT__VEC_GELU)
+        for (int c = 0; c < c0; c += 16) { memcpy(&x16, x + c, sizeof(x16)); x16 -= mean; v16 += x16 * x16; }
+        for (int j = 0; j < 16; j++) var += v16[j];
+#endif
+        for (int c = c0; c < C; c++) { float d = x[c] - mean; var += d * d; }
         float rstd = 1.0f / sqrtf(var / (float)C + eps);
         for (int c = 0; c < C; c++) y[c] = (x[c] - mean) * rstd * w[c] + b[c];
     }
@@ -5108,28 +5119,41 @@ static void vit__attention_fast(const vit__attn_args *a, float *scratch, int isa
             int rows = Nq - i0 < VIT__MB ? Nq - i0 : VIT__MB;
             g.out = S; g.ldo = (size_t)N; g.inp = q + (size_t)i0 * a->ldq; g.lda = a->ldq; g.w = kt; g.rows = rows; g.K = D; g.N = N;
             block(&g, 0, rows, 0, N);
+            float inv[VIT__MB]; // the rows' 1 / sum, applied to the outputs (D wide) rather than to the weights (N wide)
             for (int i = 0; i < rows; i++) {
                 float *row = S + (size_t)i * N, mx = row[0], sum = 0.0f;
-                for (int j = 1; j < N; j++) mx = row[j] > mx ? row[j] : mx;
 #if defined(VIT__VEC_GELU)
+                // lane-wise max and sum (16 chains, then combined in lane order); the tail padded with -inf / 0
+                vit__vec16 m16, s16 = {0}, e;
+                for (int j = 0; j < 16; j++) m16[j] = row[0];
                 for (int j = 0; j < N; j += 16) {
                     int n = N - j < 16 ? N - j : 16;
-                    vit__vec16 e = {0};
+                    for (int t = 0; t < 16; t++) e[t] = t < n ? row[j + t] : row[0];
+                    m16 = VIT__VSEL(e > m16, e, m16);
+                }
+                for (int j = 0; j < 16; j++) mx = m16[j] > mx ? m16[j] : mx;
+                for (int j = 0; j < N; j += 16) {
+                    int n = N - j < 16 ? N - j : 16;
                     memcpy(&e, row + j, (size_t)n * sizeof(float));
                     e = (e - mx) * scale;
                     vit__vexp_neg(&e);
+                    for (int t = n; t < 16; t++) e[t] = 0.0f;
+                    s16 += e;
                     memcpy(row + j, &e, (size_t)n * sizeof(float));
                 }
-                for (int j = 0; j < N; j++) sum += row[j];
+                for (int j = 0; j < 16; j++) sum += s16[j];
 #else
+                for (int j = 1; j < N; j++) mx = row[j] > mx ? row[j] : mx;
                 for (int j = 0; j < N; j++) { row[j] = expf((row[j] - mx) * scale); sum += row[j]; }
 #endif
-                float inv = 1.0f / sum;
-                for (int j = 0; j < N; j++) row[j] *= inv;
+                inv[i] = 1.0f / sum;
             }
-            g.out = (float *)a->out + (size_t)b * a->bso + (size_t)i0 * a->ldo + (size_t)h * D; g.ldo = a->ldo;
+            float *o = (float *)a->out + (size_t)b * a->bso + (size_t)i0 * a->ldo + (size_t)h * D;
+            g.out = o; g.ldo = a->ldo;
             g.inp = S; g.lda = (size_t)N; g.w = vp; g.K = N; g.N = D;
             block(&g, 0, rows, 0, D);
+            for (int i = 0; i < rows; i++)
+                for (int d = 0; d < D; d++) o[(size_t)i * a->ldo + d] *= inv[i];
         }
     }
 }
