@@ -5105,12 +5105,15 @@ static void vit__attention_fast(const vit__attn_args *a, float *scratch, int isa
         const float *v = (const float *)a->v + (size_t)b * a->bsk + (size_t)h * D;
         for (int n0 = 0; n0 < N; n0 += VIT__PANEL) { // K^T (D, N) in panels of 16 keys
             int pw = N - n0 < VIT__PANEL ? N - n0 : VIT__PANEL;
-            for (int d = 0; d < D; d++)
-                for (int j = 0; j < pw; j++) kt[(size_t)n0 * D + (size_t)d * pw + j] = k[(size_t)(n0 + j) * a->ldk + d];
+            for (int j = 0; j < pw; j++) // each key's row read once, in order
+                for (int d = 0; d < D; d++) kt[(size_t)n0 * D + (size_t)d * pw + j] = k[(size_t)(n0 + j) * a->ldk + d];
         }
         for (int d0 = 0; d0 < D; d0 += VIT__PANEL) { // V (N, D) in panels of 16 of the head's columns
             int pw = D - d0 < VIT__PANEL ? D - d0 : VIT__PANEL;
-            for (int n = 0; n < N; n++) memcpy(vp + (size_t)d0 * N + (size_t)n * pw, v + (size_t)n * a->ldk + d0, (size_t)pw * sizeof(float));
+            if (pw == VIT__PANEL)
+                for (int n = 0; n < N; n++) memcpy(vp + (size_t)d0 * N + (size_t)n * VIT__PANEL, v + (size_t)n * a->ldk + d0, VIT__PANEL * sizeof(float));
+            else
+                for (int n = 0; n < N; n++) memcpy(vp + (size_t)d0 * N + (size_t)n * pw, v + (size_t)n * a->ldk + d0, (size_t)pw * sizeof(float));
         }
         vit__gemm g;
         memset(&g, 0, sizeof(g));
@@ -5123,25 +5126,29 @@ static void vit__attention_fast(const vit__attn_args *a, float *scratch, int isa
             for (int i = 0; i < rows; i++) {
                 float *row = S + (size_t)i * N, mx = row[0], sum = 0.0f;
 #if defined(VIT__VEC_GELU)
-                // lane-wise max and sum (16 chains, then combined in lane order); the tail padded with -inf / 0
+                // lane-wise max and sum over the whole 16-column chunks (16 chains, combined in lane order), then the tail
                 vit__vec16 m16, s16 = {0}, e;
+                int full = N & ~15;
                 for (int j = 0; j < 16; j++) m16[j] = row[0];
-                for (int j = 0; j < N; j += 16) {
-                    int n = N - j < 16 ? N - j : 16;
-                    for (int t = 0; t < 16; t++) e[t] = t < n ? row[j + t] : row[0];
-                    m16 = VIT__VSEL(e > m16, e, m16);
-                }
+                for (int j = 0; j < full; j += 16) { memcpy(&e, row + j, sizeof(e)); m16 = VIT__VSEL(e > m16, e, m16); }
                 for (int j = 0; j < 16; j++) mx = m16[j] > mx ? m16[j] : mx;
-                for (int j = 0; j < N; j += 16) {
-                    int n = N - j < 16 ? N - j : 16;
-                    memcpy(&e, row + j, (size_t)n * sizeof(float));
+                for (int j = full; j < N; j++) mx = row[j] > mx ? row[j] : mx;
+                for (int j = 0; j < full; j += 16) { // fixed-size copies: a variable one is a library call
+                    memcpy(&e, row + j, sizeof(e));
                     e = (e - mx) * scale;
                     vit__vexp_neg(&e);
-                    for (int t = n; t < 16; t++) e[t] = 0.0f;
+                    memcpy(row + j, &e, sizeof(e));
                     s16 += e;
-                    memcpy(row + j, &e, (size_t)n * sizeof(float));
+                }
+                if (full < N) {
+                    e = (vit__vec16){0};
+                    memcpy(&e, row + full, (size_t)(N - full) * sizeof(float));
+                    e = (e - mx) * scale;
+                    vit__vexp_neg(&e);
+                    memcpy(row + full, &e, (size_t)(N - full) * sizeof(float));
                 }
                 for (int j = 0; j < 16; j++) sum += s16[j];
+                for (int j = full; j < N; j++) sum += row[j];
 #else
                 for (int j = 1; j < N; j++) mx = row[j] > mx ? row[j] : mx;
                 for (int j = 0; j < N; j++) { row[j] = expf((row[j] - mx) * scale); sum += row[j]; }

@@ -2,6 +2,8 @@
 //
 //   bench_cpu MODEL.safetensors BATCH [REPEATS] [f32|int8]
 //   bench_cpu --peak      the machine's fp32 FMA peak on all threads (GFLOP/s)
+//   bench_cpu --gemm      the forward pass's GEMMs alone (fp32 and int8) on ViT-S/16 and
+//                         ViT-B/16 shapes at batch 1 (M = 197), all threads, best of 20
 //
 // Prints one line: best and median milliseconds per batch, images/s and the
 // model's GFLOP/s (its multiply-adds x 2 over the median), after one warm-up
@@ -11,6 +13,7 @@
 #include "vit.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <time.h>
 #ifdef _OPENMP
@@ -92,7 +95,40 @@ static int peak(void) {
     return 0;
 }
 
+// The packed fp32 GEMM and the int8 GEMM of the forward pass on ViT shapes.
+static int gemm_shapes(void) {
+    static const int shapes[][3] = {{197, 384, 1152}, {197, 384, 1536}, {197, 1536, 384}, {197, 768, 2304}, {197, 768, 768}, {197, 768, 3072}, {197, 3072, 768}};
+    int isa = vit__cpu_isa(), q8isa = vit__q8_isa(), threads = vit_query_defaults(NULL).num_threads;
+    printf("| M | K | N | fp32 ms | fp32 GFLOP/s | int8 ms | int8 GOP/s |\n| --- | --- | --- | --- | --- | --- | --- |\n");
+    for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
+        int M = shapes[s][0], K = shapes[s][1], N = shapes[s][2];
+        float *a = (float *)malloc(sizeof(float) * M * K), *w = (float *)malloc(sizeof(float) * K * N), *tmp = (float *)malloc(sizeof(float) * K * N);
+        float *o = (float *)malloc(sizeof(float) * M * N), *b = (float *)calloc((size_t)N, sizeof(float)), *sa = (float *)malloc(sizeof(float) * M);
+        unsigned char *qa = (unsigned char *)malloc((size_t)M * vit__pad4(K));
+        void *store = malloc(vit__q8_bytes(K, N) + 64);
+        for (size_t i = 0; i < (size_t)M * K; i++) a[i] = (float)(i % 7) * 0.1f - 0.3f;
+        for (size_t i = 0; i < (size_t)K * N; i++) w[i] = (float)(i % 5) * 0.1f - 0.2f;
+        vit__q8 q = vit__q8_make((char *)store + (64 - (uintptr_t)store % 64) % 64, w, K, N);
+        vit__pack_panels(w, tmp, (size_t)K, (size_t)N);
+        double best[2] = {1e9, 1e9};
+        for (int r = 0; r < 20; r++) {
+            double t0 = seconds();
+            vit__linear_packed(o, a, w, b, M, K, N, VIT__OUT_STORE, VIT__ACT_NONE, NULL, isa, threads);
+            double t1 = seconds();
+            vit__linear_q8(o, a, &q, b, M, VIT__OUT_STORE, VIT__ACT_NONE, NULL, qa, sa, q8isa, threads);
+            double t2 = seconds();
+            if (t1 - t0 < best[0]) best[0] = t1 - t0;
+            if (t2 - t1 < best[1]) best[1] = t2 - t1;
+        }
+        double ops = 2.0 * M * K * N;
+        printf("| %d | %d | %d | %.2f | %.1f | %.2f | %.1f |\n", M, K, N, best[0] * 1e3, ops / best[0] / 1e9, best[1] * 1e3, ops / best[1] / 1e9);
+        free(a); free(w); free(tmp); free(o); free(b); free(sa); free(qa); free(store);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv) {
+    if (argc == 2 && strcmp(argv[1], "--gemm") == 0) return gemm_shapes();
     if (argc == 2 && strcmp(argv[1], "--peak") == 0) return peak();
     if (argc < 3) { fprintf(stderr, "usage: bench_cpu MODEL.safetensors BATCH [REPEATS] [f32|int8]\n"); return 2; }
     int batch = atoi(argv[2]), reps = argc > 3 ? atoi(argv[3]) : 5;

@@ -77,6 +77,7 @@ def main():
         from onnxruntime.quantization import quantize_dynamic, QuantType
     rows = []
     peak = vith(args.bin, ["--peak"], args.threads).strip()
+    gemms = vith(args.bin, ["--gemm"], args.threads).strip()
     for name in args.models.split(","):
         torch.manual_seed(0)
         model = timm.create_model(name, pretrained=False).eval()
@@ -127,6 +128,9 @@ def main():
             vi, oi = r["vit.h int8"], r.get("ort int8", float("nan"))
             line += f" {vi:.1f} | {oi:.1f} | {v / vi:.2f}x | {oi / vi:.2f}x |"
         print(line)
+    print()
+    print("GEMMs of the forward pass alone (bench_cpu --gemm: batch 1, M = 197; int8 in GOP/s, 2 per multiply-add), against the peak above:")
+    print(gemms)
 
 
 if __name__ == "__main__":
