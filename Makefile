@@ -98,7 +98,7 @@ $(BUILD)/vit-classify-cpu: examples/classify.c vit.h | $(BUILD)
 $(BUILD)/bench_cpu: tools/bench_cpu.c vit.h | $(BUILD) deps
 	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
 
-# CPU benchmark beside timm (needs python3 with torch and timm)
+# CPU benchmark beside PyTorch and ONNX Runtime, fp32 and int8 (needs python3 with torch, timm, onnx, onnxruntime)
 bench-cpu: $(BUILD)/bench_cpu
 	env -u OMP_WAIT_POLICY python3 tools/bench_cpu.py
 

@@ -40,8 +40,10 @@
         per-output-channel int8 weights quantised at load and per-token int8
         activations quantised at run time, exact int32 sums (AVX-512 VNNI
         vpdpbusd, ARM sdot, or portable C: the same bits on each); patch
-        embedding, attention, norms and heads stay fp32. About 2.5x fp32 on
-        ViT-B/16; logits within a few percent of fp32 (test_model: 5e-2).
+        embedding, attention, norms and heads stay fp32. About 2.7x fp32 on
+        ViT-B/16 with VNNI; logits within a few percent of fp32 (test_model:
+        5e-2). Without VNNI or sdot (AVX2-only x86, ARMv8.0) the portable
+        int8 loops are slower than fp32: use fp32 there.
       - Compiled by nvcc, the CUDA kernels in vit_kernels.cuh are pulled in and a
         CUDA GPU is used when one is present; without one the same binary runs
         on the CPU with the same API.
