@@ -42,8 +42,9 @@
         vpdpbusd, ARM sdot, or portable C: the same bits on each); patch
         embedding, attention, norms and heads stay fp32. About 2.7x fp32 on
         ViT-B/16 with VNNI; logits within a few percent of fp32 (test_model:
-        5e-2). Without VNNI or sdot (AVX2-only x86, ARMv8.0) the portable
-        int8 loops are slower than fp32: use fp32 there.
+        5e-2). AVX2 without VNNI widens the bytes to 16 bits (vpmaddwd): about
+        fp32's speed there; the portable loops (ARMv8.0, other compilers)
+        about 3x their fp32 loops.
       - Compiled by nvcc, the CUDA kernels in vit_kernels.cuh are pulled in and a
         CUDA GPU is used when one is present; without one the same binary runs
         on the CPU with the same API.
@@ -4751,11 +4752,13 @@ static void vit__q8_tile_generic(const vit__q8gemm *q, int m, int mr, int n) {
         int r = mr - i0 < 12 ? mr - i0 : 12;
         for (int i = 0; i < r; i++) {
             const unsigned char *a = q->qa + (size_t)(m + i0 + i) * Kp;
-            for (int j = 0; j < 16; j++) {
-                int s = 0;
-                for (int k = 0; k < Kp; k++) s += (signed char)a[k] * wp[(size_t)(k / 4) * 64 + j * 4 + k % 4];
-                acc[32 * i + j] = s;
+            int s[16] = {0};
+            for (int k = 0; k < Kp; k += 4) { // the panel in storage order: columns j, each k .. k + 3
+                const signed char *wk = wp + (size_t)k * 16;
+                int a0 = (signed char)a[k], a1 = (signed char)a[k + 1], a2 = (signed char)a[k + 2], a3 = (signed char)a[k + 3];
+                for (int j = 0; j < 16; j++) s[j] += a0 * wk[4 * j] + a1 * wk[4 * j + 1] + a2 * wk[4 * j + 2] + a3 * wk[4 * j + 3];
             }
+            memcpy(acc + 32 * i, s, sizeof(s));
         }
         vit__q8_epilogue(q, m + i0, n, r, nr, acc);
     }
@@ -4828,6 +4831,43 @@ VIT__TARGET_VNNI static void vit__q8_block_vnni(const vit__q8gemm *q, int m0, in
         n += 16 * np;
     }
 }
+// AVX2 without VNNI: bytes widened to 16 bits (vpmovsxbw) and multiplied in
+// pairs into 32-bit lanes (vpmaddwd, exact: no saturation, unlike vpmaddubsw);
+// each column's two lanes are added at the end. Rows in signed bytes (offset 0).
+VIT__TARGET_AVX2 static inline __attribute__((always_inline)) void vit__q8_tile_avx2(const vit__q8gemm *q, int m, int n, const int MR) {
+    int Kp = vit__pad4(q->w->K), nr = q->w->N - n < 16 ? q->w->N - n : 16;
+    const unsigned char *a = q->qa + (size_t)m * Kp;
+    const signed char *w = q->w->w + (size_t)n * Kp;
+    __m256i acc[2][4];
+    for (int i = 0; i < MR; i++)
+        for (int c = 0; c < 4; c++) acc[i][c] = _mm256_setzero_si256();
+    for (int k = 0; k < Kp; k += 4) {
+        __m256i wc[4]; // columns 4c .. 4c + 3, each k .. k + 3
+        for (int c = 0; c < 4; c++) wc[c] = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(w + (size_t)k * 16 + 16 * c)));
+        for (int i = 0; i < MR; i++) {
+            int four;
+            memcpy(&four, a + (size_t)i * Kp + k, 4);
+            __m256i x = _mm256_cvtepi8_epi16(_mm_set1_epi32(four));
+            for (int c = 0; c < 4; c++) acc[i][c] = _mm256_add_epi32(acc[i][c], _mm256_madd_epi16(x, wc[c]));
+        }
+    }
+    int sums[12 * 32];
+    for (int i = 0; i < MR; i++)
+        for (int c = 0; c < 4; c++) {
+            int lanes[8];
+            _mm256_storeu_si256((__m256i *)(void *)lanes, acc[i][c]);
+            for (int j = 0; j < 4; j++) sums[32 * i + 4 * c + j] = lanes[2 * j] + lanes[2 * j + 1];
+        }
+    vit__q8_epilogue(q, m, n, MR, nr, sums);
+}
+
+VIT__TARGET_AVX2 static void vit__q8_block_avx2(const vit__q8gemm *q, int m0, int m1, int n0, int n1) {
+    for (int n = n0; n < n1; n += 16)
+        for (int m = m0; m < m1; m += 2) {
+            if (m1 - m >= 2) vit__q8_tile_avx2(q, m, n, 2);
+            else vit__q8_tile_avx2(q, m, n, 1);
+        }
+}
 #endif
 
 #if defined(VIT__NEON) && defined(__linux__)
@@ -4878,11 +4918,12 @@ static void vit__q8_block_generic(const vit__q8gemm *q, int m0, int m1, int n0, 
     for (int n = n0; n < n1; n += 16) vit__q8_tile_generic(q, m0, m1 - m0, n);
 }
 
-// The int8 kernels this CPU runs: VIT__ISA_AVX512 (with VNNI), VIT__ISA_NEON (with sdot), else VIT__ISA_GENERIC.
+// The int8 kernels this CPU runs: VIT__ISA_AVX512 (with VNNI), VIT__ISA_AVX2, VIT__ISA_NEON (with sdot), else VIT__ISA_GENERIC.
 static int vit__q8_isa(void) {
 #if defined(VIT__X86)
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vnni")) return VIT__ISA_AVX512;
+    if (__builtin_cpu_supports("avx2")) return VIT__ISA_AVX2;
 #elif defined(VIT__SDOT) && defined(__ARM_FEATURE_DOTPROD)
     return VIT__ISA_NEON;
 #elif defined(VIT__SDOT)
@@ -4913,6 +4954,7 @@ static void vit__linear_q8(float *out, const float *inp, const vit__q8 *w, const
         int m1 = m0 + mb < rows ? m0 + mb : rows, n1 = n0 + nb < N ? n0 + nb : N;
 #if defined(VIT__X86)
         if (isa == VIT__ISA_AVX512) { vit__q8_block_vnni(&q, m0, m1, n0, n1); continue; }
+        if (isa == VIT__ISA_AVX2) { vit__q8_block_avx2(&q, m0, m1, n0, n1); continue; }
 #elif defined(VIT__SDOT)
         if (isa == VIT__ISA_NEON) { vit__q8_block_sdot(&q, m0, m1, n0, n1); continue; }
 #endif
