@@ -39,7 +39,7 @@
       - int8 on the CPU (VIT_DTYPE_INT8): the blocks' linears with
         per-output-channel int8 weights quantised at load and per-token int8
         activations quantised at run time, exact int32 sums (AVX-512 VNNI
-        vpdpbusd, ARM sdot, or portable C: the same bits on each); patch
+        vpdpbusd, ARM sdot, AVX2 or portable C: the same integer sums on each); patch
         embedding, attention, norms and heads stay fp32. About 2.7x fp32 on
         ViT-B/16 with VNNI; logits within a few percent of fp32 (test_model:
         5e-2). AVX2 without VNNI widens the bytes to 16 bits (vpmaddwd): about
@@ -5130,6 +5130,64 @@ static void vit__attention_cpu(const vit__attn_args *a, float *scratch, int nthr
     }
 }
 
+// The attention's softmax over rows of S (rows, N), in place and unnormalised:
+// e^(scale (s - max)), with 1 / the row's sum into inv. One body, compiled
+// per ISA (the forward attention calls the one of its GEMM), so that a
+// portable build's softmax still runs 16 lanes in one register.
+static inline
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+void vit__softmax_rows(float *S, int rows, int N, float scale, float *inv) {
+    for (int i = 0; i < rows; i++) {
+        float *row = S + (size_t)i * N, mx = row[0], sum = 0.0f;
+#if defined(VIT__VEC_GELU)
+        // lane-wise max and sum over the whole 16-column chunks (16 chains, combined in lane order), then the tail
+        vit__vec16 m16, s16 = {0}, e;
+        int full = N & ~15;
+        for (int j = 0; j < 16; j++) m16[j] = row[0];
+        for (int j = 0; j < full; j += 16) { memcpy(&e, row + j, sizeof(e)); m16 = VIT__VSEL(e > m16, e, m16); }
+        for (int j = 0; j < 16; j++) mx = m16[j] > mx ? m16[j] : mx;
+        for (int j = full; j < N; j++) mx = row[j] > mx ? row[j] : mx;
+        for (int j = 0; j < full; j += 16) { // fixed-size copies: a variable one is a library call
+            memcpy(&e, row + j, sizeof(e));
+            e = (e - mx) * scale;
+            vit__vexp_neg(&e);
+            memcpy(row + j, &e, sizeof(e));
+            s16 += e;
+        }
+        if (full < N) {
+            e = (vit__vec16){0};
+            memcpy(&e, row + full, (size_t)(N - full) * sizeof(float));
+            e = (e - mx) * scale;
+            vit__vexp_neg(&e);
+            memcpy(row + full, &e, (size_t)(N - full) * sizeof(float));
+        }
+        for (int j = 0; j < 16; j++) sum += s16[j];
+        for (int j = full; j < N; j++) sum += row[j];
+#else
+        for (int j = 1; j < N; j++) mx = row[j] > mx ? row[j] : mx;
+        for (int j = 0; j < N; j++) { row[j] = expf((row[j] - mx) * scale); sum += row[j]; }
+#endif
+        inv[i] = 1.0f / sum;
+    }
+}
+
+typedef void (*vit__softmax_fn)(float *S, int rows, int N, float scale, float *inv);
+static void vit__softmax_generic(float *S, int rows, int N, float scale, float *inv) { vit__softmax_rows(S, rows, N, scale, inv); }
+#if defined(VIT__X86)
+VIT__TARGET_AVX512 static void vit__softmax_avx512(float *S, int rows, int N, float scale, float *inv) { vit__softmax_rows(S, rows, N, scale, inv); }
+VIT__TARGET_AVX2 static void vit__softmax_avx2(float *S, int rows, int N, float scale, float *inv) { vit__softmax_rows(S, rows, N, scale, inv); }
+#endif
+static vit__softmax_fn vit__softmax_for(int isa) {
+#if defined(VIT__X86)
+    if (isa == VIT__ISA_AVX512) return vit__softmax_avx512;
+    if (isa == VIT__ISA_AVX2) return vit__softmax_avx2;
+#endif
+    (void)isa;
+    return vit__softmax_generic;
+}
+
 // The forward pass's attention: vit__attention_cpu's tasks and sums, with K^T
 // and V packed per task into panels for the GEMM tiles of isa (the bits of
 // vit__attention_cpu's products), the softmax's exponentials by vit__vexp_neg
@@ -5139,6 +5197,7 @@ static void vit__attention_fast(const vit__attn_args *a, float *scratch, int isa
     float scale = 1.0f / sqrtf((float)D);
     size_t per_thread = (size_t)VIT__MB * N + 2 * (size_t)D * N;
     vit__gemm_block_fn block = vit__gemm_block_for(isa);
+    vit__softmax_fn softmax = vit__softmax_for(isa);
     (void)nthreads;
     VIT__PARALLEL_FOR_DYNAMIC(nthreads)
     for (int task = 0; task < a->B * H; task++) {
@@ -5167,38 +5226,7 @@ static void vit__attention_fast(const vit__attn_args *a, float *scratch, int isa
             g.out = S; g.ldo = (size_t)N; g.inp = q + (size_t)i0 * a->ldq; g.lda = a->ldq; g.w = kt; g.rows = rows; g.K = D; g.N = N;
             block(&g, 0, rows, 0, N);
             float inv[VIT__MB]; // the rows' 1 / sum, applied to the outputs (D wide) rather than to the weights (N wide)
-            for (int i = 0; i < rows; i++) {
-                float *row = S + (size_t)i * N, mx = row[0], sum = 0.0f;
-#if defined(VIT__VEC_GELU)
-                // lane-wise max and sum over the whole 16-column chunks (16 chains, combined in lane order), then the tail
-                vit__vec16 m16, s16 = {0}, e;
-                int full = N & ~15;
-                for (int j = 0; j < 16; j++) m16[j] = row[0];
-                for (int j = 0; j < full; j += 16) { memcpy(&e, row + j, sizeof(e)); m16 = VIT__VSEL(e > m16, e, m16); }
-                for (int j = 0; j < 16; j++) mx = m16[j] > mx ? m16[j] : mx;
-                for (int j = full; j < N; j++) mx = row[j] > mx ? row[j] : mx;
-                for (int j = 0; j < full; j += 16) { // fixed-size copies: a variable one is a library call
-                    memcpy(&e, row + j, sizeof(e));
-                    e = (e - mx) * scale;
-                    vit__vexp_neg(&e);
-                    memcpy(row + j, &e, sizeof(e));
-                    s16 += e;
-                }
-                if (full < N) {
-                    e = (vit__vec16){0};
-                    memcpy(&e, row + full, (size_t)(N - full) * sizeof(float));
-                    e = (e - mx) * scale;
-                    vit__vexp_neg(&e);
-                    memcpy(row + full, &e, (size_t)(N - full) * sizeof(float));
-                }
-                for (int j = 0; j < 16; j++) sum += s16[j];
-                for (int j = full; j < N; j++) sum += row[j];
-#else
-                for (int j = 1; j < N; j++) mx = row[j] > mx ? row[j] : mx;
-                for (int j = 0; j < N; j++) { row[j] = expf((row[j] - mx) * scale); sum += row[j]; }
-#endif
-                inv[i] = 1.0f / sum;
-            }
+            softmax(S, rows, N, scale, inv);
             float *o = (float *)a->out + (size_t)b * a->bso + (size_t)i0 * a->ldo + (size_t)h * D;
             g.out = o; g.ldo = a->ldo;
             g.inp = S; g.lda = (size_t)N; g.w = vp; g.K = N; g.N = D;
