@@ -5474,7 +5474,7 @@ static vit_status vit__pack_cpu(vit_model *m, int isa, char *err) {
     float *tmp = (float *)vit__malloc(&m->alloc, biggest * sizeof(float));
     if (!tmp) return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for %zu bytes repacking the weights", biggest * sizeof(float));
     vit__pack_panels(m->patch_w, tmp, patch / C, C);
-    for (int l = 0; l < c->depth; l++) {
+    for (int l = 0; l < c->depth && c->dtype != VIT_DTYPE_INT8; l++) { // (int8: the blocks' linears run from vit__q8 copies)
         vit__block *k = &m->blocks[l];
         vit__pack_panels(k->qkv_w, tmp, C, 3 * C);
         vit__pack_panels(k->proj_w, tmp, C, C);
