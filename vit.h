@@ -4493,13 +4493,17 @@ VIT__TARGET_AVX512 static void vit__gemm_block_avx512(const vit__gemm *g, int m0
     }
 }
 
-VIT__TARGET_AVX2 static inline __attribute__((always_inline)) void vit__tile_avx2(const vit__gemm *g, int m, int n, const int MR) {
+// PARTIAL: a partial panel of pw < 16 columns (row stride pw), loaded under masks.
+VIT__TARGET_AVX2 static inline __attribute__((always_inline)) void vit__tile_avx2(const vit__gemm *g, int m, int n, const int MR, const int PARTIAL, int pw) {
     __m256 acc[6][2];
     const float *a = g->inp + (size_t)m * g->lda, *w = g->w + (size_t)n * g->K;
-    size_t K = (size_t)g->K, lda = g->lda;
+    size_t K = (size_t)g->K, lda = g->lda, ws = PARTIAL ? (size_t)pw : VIT__PANEL;
+    __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    __m256i m0 = _mm256_cmpgt_epi32(_mm256_set1_epi32(pw), lanes), m1 = _mm256_cmpgt_epi32(_mm256_set1_epi32(pw - 8), lanes);
     for (int i = 0; i < MR; i++) acc[i][0] = acc[i][1] = _mm256_setzero_ps();
     for (size_t k = 0; k < K; k++) {
-        __m256 b0 = _mm256_loadu_ps(w + k * VIT__PANEL), b1 = _mm256_loadu_ps(w + k * VIT__PANEL + 8);
+        __m256 b0 = PARTIAL ? _mm256_maskload_ps(w + k * ws, m0) : _mm256_loadu_ps(w + k * ws);
+        __m256 b1 = PARTIAL ? _mm256_maskload_ps(w + k * ws + 8, m1) : _mm256_loadu_ps(w + k * ws + 8);
         for (int i = 0; i < MR; i++) {
             __m256 x = _mm256_broadcast_ss(a + (size_t)i * lda + k);
             acc[i][0] = _mm256_fmadd_ps(x, b0, acc[i][0]);
@@ -4508,20 +4512,25 @@ VIT__TARGET_AVX2 static inline __attribute__((always_inline)) void vit__tile_avx
     }
     float out[6 * 32];
     for (int i = 0; i < MR; i++) { _mm256_storeu_ps(out + 32 * i, acc[i][0]); _mm256_storeu_ps(out + 32 * i + 8, acc[i][1]); }
-    vit__gemm_epilogue(g, m, n, MR, VIT__PANEL, out);
+    vit__gemm_epilogue(g, m, n, MR, PARTIAL ? pw : VIT__PANEL, out);
 }
 
 VIT__TARGET_AVX2 static void vit__gemm_block_avx2(const vit__gemm *g, int m0, int m1, int n0, int n1) {
     for (int n = n0; n < n1; n += VIT__PANEL)
         for (int m = m0; m < m1;) {
-            int mr = m1 - m, step = mr >= 6 ? 6 : mr >= 4 ? 4 : mr >= 2 ? 2 : 1;
-            if (g->N - n < VIT__PANEL) { vit__gemm_tile_generic(g, m, mr, n); break; }
-            switch (step) {
-            case 6: vit__tile_avx2(g, m, n, 6); break;
-            case 4: vit__tile_avx2(g, m, n, 4); break;
-            case 2: vit__tile_avx2(g, m, n, 2); break;
-            default: vit__tile_avx2(g, m, n, 1); break;
-            }
+            int mr = m1 - m, step = mr >= 6 ? 6 : mr >= 4 ? 4 : mr >= 2 ? 2 : 1, pw = g->N - n;
+            if (pw < VIT__PANEL) switch (step) {
+                case 6: vit__tile_avx2(g, m, n, 6, 1, pw); break;
+                case 4: vit__tile_avx2(g, m, n, 4, 1, pw); break;
+                case 2: vit__tile_avx2(g, m, n, 2, 1, pw); break;
+                default: vit__tile_avx2(g, m, n, 1, 1, pw); break;
+                }
+            else switch (step) {
+                case 6: vit__tile_avx2(g, m, n, 6, 0, VIT__PANEL); break;
+                case 4: vit__tile_avx2(g, m, n, 4, 0, VIT__PANEL); break;
+                case 2: vit__tile_avx2(g, m, n, 2, 0, VIT__PANEL); break;
+                default: vit__tile_avx2(g, m, n, 1, 0, VIT__PANEL); break;
+                }
             m += step;
         }
 }
@@ -4530,15 +4539,22 @@ VIT__TARGET_AVX2 static void vit__gemm_block_avx2(const vit__gemm *g, int m0, in
 #if defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__))
 #include <arm_neon.h>
 #define VIT__NEON 1
-static inline __attribute__((always_inline)) void vit__tile_neon(const vit__gemm *g, int m, int n, const int MR) {
+// PARTIAL: a partial panel of pw < 16 columns (row stride pw), each row copied into a zeroed 16.
+static inline __attribute__((always_inline)) void vit__tile_neon(const vit__gemm *g, int m, int n, const int MR, const int PARTIAL, int pw) {
     float32x4_t acc[6][4];
     const float *a = g->inp + (size_t)m * g->lda, *w = g->w + (size_t)n * g->K;
     size_t K = (size_t)g->K, lda = g->lda;
+    float row[VIT__PANEL] = {0};
     for (int i = 0; i < MR; i++)
         for (int j = 0; j < 4; j++) acc[i][j] = vdupq_n_f32(0.0f);
     for (size_t k = 0; k < K; k++) {
         float32x4_t b[4];
-        for (int j = 0; j < 4; j++) b[j] = vld1q_f32(w + k * VIT__PANEL + 4 * j);
+        if (PARTIAL) {
+            for (int j = 0; j < pw; j++) row[j] = w[k * (size_t)pw + j];
+            for (int j = 0; j < 4; j++) b[j] = vld1q_f32(row + 4 * j);
+        } else {
+            for (int j = 0; j < 4; j++) b[j] = vld1q_f32(w + k * VIT__PANEL + 4 * j);
+        }
         for (int i = 0; i < MR; i++) {
             float32x4_t x = vdupq_n_f32(a[(size_t)i * lda + k]);
             for (int j = 0; j < 4; j++) acc[i][j] = vfmaq_f32(acc[i][j], x, b[j]);
@@ -4547,20 +4563,25 @@ static inline __attribute__((always_inline)) void vit__tile_neon(const vit__gemm
     float out[6 * 32];
     for (int i = 0; i < MR; i++)
         for (int j = 0; j < 4; j++) vst1q_f32(out + 32 * i + 4 * j, acc[i][j]);
-    vit__gemm_epilogue(g, m, n, MR, VIT__PANEL, out);
+    vit__gemm_epilogue(g, m, n, MR, PARTIAL ? pw : VIT__PANEL, out);
 }
 
 static void vit__gemm_block_neon(const vit__gemm *g, int m0, int m1, int n0, int n1) {
     for (int n = n0; n < n1; n += VIT__PANEL)
         for (int m = m0; m < m1;) {
-            int mr = m1 - m, step = mr >= 6 ? 6 : mr >= 4 ? 4 : mr >= 2 ? 2 : 1;
-            if (g->N - n < VIT__PANEL) { vit__gemm_tile_generic(g, m, mr, n); break; }
-            switch (step) {
-            case 6: vit__tile_neon(g, m, n, 6); break;
-            case 4: vit__tile_neon(g, m, n, 4); break;
-            case 2: vit__tile_neon(g, m, n, 2); break;
-            default: vit__tile_neon(g, m, n, 1); break;
-            }
+            int mr = m1 - m, step = mr >= 6 ? 6 : mr >= 4 ? 4 : mr >= 2 ? 2 : 1, pw = g->N - n;
+            if (pw < VIT__PANEL) switch (step) {
+                case 6: vit__tile_neon(g, m, n, 6, 1, pw); break;
+                case 4: vit__tile_neon(g, m, n, 4, 1, pw); break;
+                case 2: vit__tile_neon(g, m, n, 2, 1, pw); break;
+                default: vit__tile_neon(g, m, n, 1, 1, pw); break;
+                }
+            else switch (step) {
+                case 6: vit__tile_neon(g, m, n, 6, 0, VIT__PANEL); break;
+                case 4: vit__tile_neon(g, m, n, 4, 0, VIT__PANEL); break;
+                case 2: vit__tile_neon(g, m, n, 2, 0, VIT__PANEL); break;
+                default: vit__tile_neon(g, m, n, 1, 0, VIT__PANEL); break;
+                }
             m += step;
         }
 }
