@@ -4682,8 +4682,8 @@ static size_t vit__q8_bytes(int K, int N) {
 static vit__q8 vit__q8_make(void *mem, const float *w, int K, int N) {
     int Kp = vit__pad4(K), Np = vit__pad16(N);
     signed char *q = (signed char *)mem;
-    float *scale = (float *)(q + (((size_t)Kp * Np + 63) & ~(size_t)63));
-    int *colsum = (int *)((char *)scale + (((size_t)Np * 4 + 63) & ~(size_t)63));
+    float *scale = (float *)(void *)(q + (((size_t)Kp * Np + 63) & ~(size_t)63));
+    int *colsum = (int *)(void *)((char *)scale + (((size_t)Np * 4 + 63) & ~(size_t)63));
     memset(q, 0, (size_t)Kp * Np);
     for (int n = 0; n < Np; n++) {
         float mx = 0.0f;
@@ -4765,6 +4765,9 @@ static inline void vit__q8_epilogue(const vit__q8gemm *q, int m, int n, int mr, 
     vit__gemm_epilogue(&q->g, m, n, mr, nr, out);
 }
 
+// A row byte as the signed value it holds (offset 0: two's complement)
+static inline int vit__s8(unsigned char b) { return b < 128 ? (int)b : (int)b - 256; }
+
 static void vit__q8_tile_generic(const vit__q8gemm *q, int m, int mr, int n) {
     int Kp = vit__pad4(q->w->K), nr = q->w->N - n < 16 ? q->w->N - n : 16;
     const signed char *wp = q->w->w + (size_t)n * Kp;
@@ -4776,7 +4779,7 @@ static void vit__q8_tile_generic(const vit__q8gemm *q, int m, int mr, int n) {
             int s[16] = {0};
             for (int k = 0; k < Kp; k += 4) { // the panel in storage order: columns j, each k .. k + 3
                 const signed char *wk = wp + (size_t)k * 16;
-                int a0 = (signed char)a[k], a1 = (signed char)a[k + 1], a2 = (signed char)a[k + 2], a3 = (signed char)a[k + 3];
+                int a0 = vit__s8(a[k]), a1 = vit__s8(a[k + 1]), a2 = vit__s8(a[k + 2]), a3 = vit__s8(a[k + 3]);
                 for (int j = 0; j < 16; j++) s[j] += a0 * wk[4 * j] + a1 * wk[4 * j + 1] + a2 * wk[4 * j + 2] + a3 * wk[4 * j + 3];
             }
             memcpy(acc + 32 * i, s, sizeof(s));
@@ -5164,7 +5167,7 @@ void vit__softmax_rows(float *S, int rows, int N, float scale, float *inv) {
         float *row = S + (size_t)i * N, mx = row[0], sum = 0.0f;
 #if defined(VIT__VEC_GELU)
         // lane-wise max and sum over the whole 16-column chunks (16 chains, combined in lane order), then the tail
-        vit__vec16 m16, s16 = {0}, e;
+        vit__vec16 m16 = {0}, s16 = {0}, e;
         int full = N & ~15;
         for (int j = 0; j < 16; j++) m16[j] = row[0];
         for (int j = 0; j < full; j += 16) { memcpy(&e, row + j, sizeof(e)); m16 = VIT__VSEL(e > m16, e, m16); }
@@ -5246,7 +5249,7 @@ static void vit__attention_fast(const vit__attn_args *a, float *scratch, int isa
             int rows = Nq - i0 < VIT__MB ? Nq - i0 : VIT__MB;
             g.out = S; g.ldo = (size_t)N; g.inp = q + (size_t)i0 * a->ldq; g.lda = a->ldq; g.w = kt; g.rows = rows; g.K = D; g.N = N;
             block(&g, 0, rows, 0, N);
-            float inv[VIT__MB]; // the rows' 1 / sum, applied to the outputs (D wide) rather than to the weights (N wide)
+            float inv[VIT__MB] = {0}; // the rows' 1 / sum, applied to the outputs (D wide) rather than to the weights (N wide)
             softmax(S, rows, N, scale, inv);
             float *o = (float *)a->out + (size_t)b * a->bso + (size_t)i0 * a->ldo + (size_t)h * D;
             g.out = o; g.ldo = a->ldo;
@@ -5477,7 +5480,7 @@ static vit_status vit__quantize_cpu(vit_model *m, char *err) {
     }
     m->q8_rows = (unsigned char *)p;
     p += (rows * (size_t)vit__pad4(widest) + 63) & ~(size_t)63;
-    m->q8_scale = (float *)p;
+    m->q8_scale = (float *)(void *)p;
     m->q8_isa = vit__q8_isa();
     m->cfg.dtype = VIT_DTYPE_INT8;
     return VIT_OK;
