@@ -3624,12 +3624,70 @@ typedef struct vit__gif_frame {
     int identity;         // 1: that palette is PIL's gray identity (entry k = (k, k, k))
 } vit__gif_frame;
 
-// q: a copy of the GIF, whose transparency flags before the first frame are
-// cleared. Returns 1 with *f filled, 0 when the structure is not the expected
-// one (stb_image then reports the error), -1 when the frame runs past the
-// screen, -2 when a sub-block of its image data is cut short, -3 for a local
-// gray-identity palette over a global palette.
-static int vit__gif_first_frame(unsigned char *q, size_t size, vit__gif_frame *f) {
+// 1 when the LZW codes at q[at] (the code size byte, then sub-blocks) give
+// `pixels` pixels as PIL's decoder counts them, 0 when their end code, their
+// last sub-block or the data comes first (PIL: truncated; stb_image would
+// fill the rest). Codes both decoders reject count as filling: stb_image says why.
+static int vit__gif_lzw_fills(const unsigned char *q, size_t size, size_t at, size_t pixels) {
+    uint16_t len[4096]; // each code's string length
+    int bits = q[at], prev = -1;
+    if (bits > 12 || pixels == 0) return 1;
+    int clear = 1 << bits, next = clear + 2, codesize = bits + 1, have = 0;
+    uint32_t buf = 0;
+    size_t j = at + 1, block = 0, count = 0;
+    for (int c = 0; c < clear; c++) len[c] = 1;
+    for (;;) {
+        while (have < codesize) {
+            if (block == 0) {
+                if (j >= size || q[j] == 0) return 0;
+                block = q[j++];
+                if (block > size - j) return 0;
+            }
+            buf |= (uint32_t)q[j++] << have;
+            have += 8;
+            block--;
+        }
+        int c = (int)(buf & ((1u << codesize) - 1u));
+        buf >>= codesize;
+        have -= codesize;
+        if (c == clear) {
+            next = clear + 2;
+            codesize = bits + 1;
+            prev = -1;
+            continue;
+        }
+        if (c == clear + 1) return 0;
+        size_t n = 1;
+        if (prev >= 0) {
+            if (c > next) return 1;
+            n = c == next ? (size_t)len[prev] + 1 : len[c];
+            if (next < 4096) {
+                len[next] = (uint16_t)(len[prev] + 1 > 4096 ? 4096 : len[prev] + 1);
+                if (next == (1 << codesize) - 1 && codesize < 12) codesize++;
+                next++;
+            }
+        } else if (c > clear) {
+            return 1;
+        }
+        prev = c;
+        count += n;
+        if (count >= pixels) return 1;
+    }
+}
+
+// q: a copy of the GIF (*size bytes), made for stb_image to read as PIL does:
+// the transparency flags before the first frame cleared, the bytes PIL skips
+// between blocks removed (*size shrinks), the screen enlarged to a first frame
+// that runs past it (PIL enlarges the image, stb_image refuses it). Returns 1
+// with *f filled, 0 when the structure is not the expected one (stb_image then
+// reports the error), -3 for a local gray-identity palette over a global
+// palette, -4 when the data ends before a whole first frame (header, palette,
+// code size), -5 for an extension whose first sub-block is empty or a graphic
+// control block not 4 bytes long (stb_image reads what follows as a tag, PIL
+// as sub-blocks), -6 when its LZW codes end before
+// its last pixel, -7 when the frame reaches past 65535 pixels, -8 when it has none.
+static int vit__gif_first_frame(unsigned char *q, size_t *qsize, vit__gif_frame *f) {
+    size_t size = *qsize;
     size_t i = 13, gn = 0, n = 0;
     const unsigned char *gpal = NULL, *pal;
     int trans = -1;
@@ -3640,10 +3698,12 @@ static int vit__gif_first_frame(unsigned char *q, size_t size, vit__gif_frame *f
         i += 3 * gn;
     }
     for (;;) {
-        if (i + 2 > size) return 0;
+        if (i >= size || q[i] == 0x3B) return -4;
         if (q[i] == 0x21) { // extension: a graphic control block may set the transparent index
             size_t j = i + 2;
-            if (q[i + 1] == 0xF9 && j + 4 < size && q[j] >= 4 && (q[j + 1] & 1)) {
+            if (i + 2 >= size) return -4;
+            if (q[j] == 0 || (q[i + 1] == 0xF9 && q[j] != 4)) return -5;
+            if (q[i + 1] == 0xF9 && j + 4 < size && (q[j + 1] & 1)) {
                 trans = q[j + 4];
                 q[j + 1] &= 0xFE;
             }
@@ -3651,24 +3711,34 @@ static int vit__gif_first_frame(unsigned char *q, size_t size, vit__gif_frame *f
             i = j + 1;
             continue;
         }
-        if (q[i] != 0x2C || i + 10 > size) return 0;
+        if (q[i] != 0x2C) { // PIL reads past any other byte here
+            memmove(q + i, q + i + 1, size - i - 1);
+            *qsize = --size;
+            continue;
+        }
+        if (i + 10 > size) return -4;
         f->x = (int)vit__img_le16(q + i + 1); f->y = (int)vit__img_le16(q + i + 3);
         f->w = (int)vit__img_le16(q + i + 5); f->h = (int)vit__img_le16(q + i + 7);
-        if (f->x + f->w > (int)vit__img_le16(q + 6) || f->y + f->h > (int)vit__img_le16(q + 8)) return -1;
+        if (f->w == 0 || f->h == 0) return -8;
+        for (int k = 0; k < 2; k++) { // the screen's width, then height
+            int end = k ? f->y + f->h : f->x + f->w;
+            if (end > 65535) return -7;
+            if (end > (int)vit__img_le16(q + 6 + 2 * k)) {
+                q[6 + 2 * k] = (unsigned char)(end & 255);
+                q[7 + 2 * k] = (unsigned char)(end >> 8);
+            }
+        }
         pal = gpal;
         n = gn;
         if (q[i + 9] & 0x80) {
             n = (size_t)2 << (q[i + 9] & 7);
             pal = q + i + 10;
         }
-        if (pal && pal + 3 * n > q + size) return 0;
-        // the image data: LZW code size, then sub-blocks; one cut short means a
-        // truncated file, which PIL refuses and stb_image would fill out
-        size_t j = i + 10 + (q[i + 9] & 0x80 ? 3 * n : 0) + 1;
-        while (j < size && q[j]) {
-            if ((size_t)q[j] + 1 > size - j) return -2;
-            j += (size_t)q[j] + 1;
-        }
+        size_t at = i + 10 + (q[i + 9] & 0x80 ? 3 * n : 0); // the LZW code size
+        if (at >= size) return -4;
+        // the image data: LZW code size, then sub-blocks; ending before the last
+        // pixel means a truncated file, which PIL refuses and stb_image would fill out
+        if (!vit__gif_lzw_fills(q, size, at, (size_t)f->w * (size_t)f->h)) return -6;
         break;
     }
     // PIL keeps a palette whose entry k is (k, k, k) as mode L: the index is the gray value
@@ -3723,8 +3793,8 @@ static int vit__jpeg_unlike_pil(const unsigned char *p, size_t size) {
 }
 
 // ---- TGA: stb_image decodes it; vit.h first checks it as PIL's TgaImagePlugin
-// does (refusing what PIL refuses: truncated pixel data, a run past the end,
-// odd depths) and hands
+// does (refusing what PIL refuses: truncated pixel data, a run across a row's
+// end, odd depths) and hands
 // stb_image a copy where PIL reads differently: an 8-bit colormap is given
 // `first entry` zero entries before it and zeros up to 256 (PIL's palette:
 // an index past the map is black, stb_image takes entry 0 for it and skips
@@ -3732,7 +3802,7 @@ static int vit__jpeg_unlike_pil(const unsigned char *p, size_t size) {
 // skips it, stb_image refuses the file). *copy stays NULL when none is needed.
 static vit_status vit__tga_prepare(vit_model *m, const unsigned char *p, size_t size, unsigned char **copy, size_t *copy_size) {
     *copy = NULL;
-    if (size < 18) return VIT_OK; // stb_image says why
+    if (size < 18) return VIT__DECODE_FAIL(m, "cannot decode image: unknown format (or a TGA cut inside its 18-byte header)");
     unsigned int idlen = p[0], cmtype = p[1], type = p[2], start = vit__img_le16(p + 3), len = vit__img_le16(p + 5), ebits = p[7];
     unsigned int w = vit__img_le16(p + 12), h = vit__img_le16(p + 14), depth = p[16];
     int indexed = (type & 7) == 1;
@@ -3740,6 +3810,10 @@ static vit_status vit__tga_prepare(vit_model *m, const unsigned char *p, size_t 
     if (w < 1 || h < 1 || (depth != 1 && depth != 8 && depth != 16 && depth != 24 && depth != 32) || (cmtype && ebits != 16 && ebits != 24 && ebits != 32))
         return VIT__DECODE_FAIL(m, "cannot decode image: TGA with %ux%u pixels of %u bits (colormap entries of %u bits): PIL refuses it", w, h, depth, ebits);
     if (indexed && depth != 8) return VIT__DECODE_FAIL(m, "cannot decode image: colormapped TGA with %u-bit indices", depth);
+    if ((type & 7) == 3 ? depth > 16 : (type & 7) == 2 && depth < 16) // PIL has no mode for these
+        return VIT__DECODE_FAIL(m, "cannot decode image: %s TGA of %u bits a pixel (PIL cannot load it)", (type & 7) == 3 ? "gray" : "true-colour", depth);
+    if (indexed && cmtype && start + len > 256)
+        return VIT__DECODE_FAIL(m, "cannot decode image: TGA colormap reaching entry %u (PIL: invalid palette size)", start + len - 1);
     size_t eb = ebits / 8, pal = cmtype ? (size_t)len * eb : 0, pos = 18 + idlen + pal, bpp = (depth + 7) / 8, n = (size_t)w * h, count = 0;
     if (pos > size) return VIT__DECODE_FAIL(m, "cannot decode image: TGA colormap truncated");
     if (!(type & 8)) count = (size - pos) / bpp >= n ? n : 0;
@@ -3747,9 +3821,10 @@ static vit_status vit__tga_prepare(vit_model *m, const unsigned char *p, size_t 
         for (size_t q = pos; count < n && q < size;) {
             size_t k = (size_t)(p[q] & 127) + 1, need = p[q] & 128 ? bpp : k * bpp;
             if (need > size - q - 1) break;
-            if (k > n - count) return VIT__DECODE_FAIL(m, "cannot decode image: TGA run past the image's end (PIL: buffer overrun)");
+            // PIL refuses a run across a row's end; literals go on into the next rows, past the last one ignored
+            if ((p[q] & 128) && count % w + k > w) return VIT__DECODE_FAIL(m, "cannot decode image: TGA run across a row's end (PIL: buffer overrun)");
             q += 1 + need;
-            count += k;
+            count += k > n - count ? n - count : k;
         }
     if (count < n) return VIT__DECODE_FAIL(m, "cannot decode image: TGA pixel data truncated");
     int fix_map = indexed && cmtype && (start != 0 || start + len < 256), drop_map = !indexed && cmtype;
@@ -3783,6 +3858,239 @@ static int vit__png_idat_past_end(const unsigned char *p, size_t size) {
         i += 12 + len > size - i ? size - i : 12 + len;
     }
     return 0;
+}
+
+// ---- PNG image data as zlib checks it: stb_image inflates it without the
+// Adler-32 at its end and takes some Huffman code sets zlib calls invalid
+// (over-subscribed or incomplete); PIL (zlib) refuses both ("broken data
+// stream"). This pass inflates the data as zlib does, into a 32 KB window,
+// and names the first fault. A stream cut short is left to stb_image.
+typedef struct vit__bits {
+    const unsigned char *p;
+    size_t n, at;
+    uint32_t buf; // bits not yet taken, least significant first (deflate's order)
+    int have;
+} vit__bits;
+
+static int vit__bits_fill(vit__bits *b, int k) { // 1 when k (<= 24) bits are there
+    while (b->have < k) {
+        if (b->at >= b->n) return 0;
+        b->buf |= (uint32_t)b->p[b->at++] << b->have;
+        b->have += 8;
+    }
+    return 1;
+}
+
+static uint32_t vit__bits_take(vit__bits *b, int k) {
+    uint32_t v = b->buf & ((1u << k) - 1u);
+    b->buf >>= k;
+    b->have -= k;
+    return v;
+}
+
+// A canonical Huffman code: codes up to 9 bits from a table, longer ones by
+// walking the code lengths (first code and symbol offset per length).
+#define VIT__HUFF_FAST 9
+typedef struct vit__huff {
+    uint16_t count[16], symbol[288];
+    uint16_t fast[1 << VIT__HUFF_FAST]; // symbol << 4 | length, 0 = longer code (or none)
+} vit__huff;
+
+// Returns 0 for a complete set, > 0 for an incomplete one (codes left), -1 over-subscribed.
+static int vit__huff_build(vit__huff *h, const unsigned char *len, int n) {
+    uint16_t next[16];
+    int left = 1;
+    memset(h->count, 0, sizeof(h->count));
+    memset(h->fast, 0, sizeof(h->fast));
+    for (int i = 0; i < n; i++) h->count[len[i]]++;
+    h->count[0] = 0;
+    for (int k = 1; k < 16; k++) {
+        left = 2 * left - h->count[k];
+        if (left < 0) return -1;
+    }
+    next[1] = 0;
+    for (int k = 1; k < 15; k++) next[k + 1] = (uint16_t)(next[k] + h->count[k]);
+    uint32_t code = 0;
+    for (int k = 1; k < 16; k++) { // canonical codes, shortest first, in symbol order
+        for (int i = 0; i < n; i++) {
+            if (len[i] != k) continue;
+            h->symbol[next[k]++] = (uint16_t)i;
+            if (k <= VIT__HUFF_FAST) {
+                uint32_t rev = 0; // the stream holds codes most significant bit first
+                for (int j = 0; j < k; j++) rev |= ((code >> j) & 1u) << (k - 1 - j);
+                for (uint32_t j = rev; j < (1u << VIT__HUFF_FAST); j += 1u << k) h->fast[j] = (uint16_t)(i << 4 | k);
+            }
+            code++;
+        }
+        code <<= 1;
+    }
+    return left;
+}
+
+// The next symbol; -1 for a code not in the set, -2 when the data ends first.
+static int vit__huff_decode(vit__bits *b, const vit__huff *h) {
+    if (vit__bits_fill(b, VIT__HUFF_FAST)) {
+        uint16_t e = h->fast[b->buf & ((1u << VIT__HUFF_FAST) - 1u)];
+        if (e) {
+            vit__bits_take(b, e & 15);
+            return e >> 4;
+        }
+    }
+    int code = 0, first = 0, index = 0;
+    for (int k = 1; k < 16; k++) {
+        if (!vit__bits_fill(b, 1)) return -2;
+        code |= (int)vit__bits_take(b, 1);
+        int c = h->count[k];
+        if (code - first < c) return h->symbol[index + code - first];
+        index += c;
+        first = (first + c) << 1;
+        code <<= 1;
+    }
+    return -1;
+}
+
+// Inflates the zlib stream z[0..n) (no output kept beyond a 32 KB window) and
+// returns NULL when zlib would take it, else zlib's complaint.
+static const char *vit__zlib_fault(const unsigned char *z, size_t n, unsigned char *win) {
+    static const uint16_t len_base[29] = {3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
+    static const uint16_t dist_base[30] = {1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577};
+    static const unsigned char order[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
+    vit__huff lit, dist;
+    unsigned char lens[320];
+    vit__bits b = {z, n, 2, 0, 0};
+    uint32_t s1 = 1, s2 = 0; // Adler-32 of the output so far
+    size_t out = 0;
+    if (n < 2) return NULL;
+    if ((z[0] & 15) != 8) return "unknown compression method";
+    if ((z[0] >> 4) > 7) return "invalid window size";
+    if (((unsigned)z[0] << 8 | z[1]) % 31) return "incorrect header check";
+    if (z[1] & 32) return "preset dictionary";
+#define VIT__NEED(k) do { if (!vit__bits_fill(&b, (k))) return NULL; } while (0)
+#define VIT__EMIT(c) do { unsigned char c_ = (c); win[out & 32767] = c_; out++; s1 += c_; s2 += s1; \
+                          if ((out & 4095) == 0) { s1 %= 65521u; s2 %= 65521u; } } while (0)
+    for (int last = 0; !last;) {
+        VIT__NEED(3);
+        last = (int)vit__bits_take(&b, 1);
+        int type = (int)vit__bits_take(&b, 2);
+        if (type == 3) return "invalid block type";
+        if (type == 0) { // stored: byte aligned LEN, NLEN, then LEN bytes
+            vit__bits_take(&b, b.have & 7);
+            VIT__NEED(32);
+            uint32_t len = vit__bits_take(&b, 16), nlen = vit__bits_take(&b, 16);
+            if (len != (~nlen & 0xFFFFu)) return "invalid stored block lengths";
+            for (uint32_t k = 0; k < len; k++) {
+                VIT__NEED(8);
+                VIT__EMIT((unsigned char)vit__bits_take(&b, 8));
+            }
+            continue;
+        }
+        int nlit = 288, ndist = 32;
+        if (type == 1) { // the fixed codes (distance codes 30 and 31 exist but are invalid)
+            memset(lens, 8, 144);
+            memset(lens + 144, 9, 112);
+            memset(lens + 256, 7, 24);
+            memset(lens + 280, 8, 8);
+            memset(lens + 288, 5, 32);
+        } else { // dynamic: code lengths coded with a code of their own
+            VIT__NEED(14);
+            nlit = (int)vit__bits_take(&b, 5) + 257;
+            ndist = (int)vit__bits_take(&b, 5) + 1;
+            int nclen = (int)vit__bits_take(&b, 4) + 4;
+            if (nlit > 286 || ndist > 30) return "too many length or distance symbols";
+            unsigned char cl[19] = {0};
+            for (int k = 0; k < nclen; k++) {
+                VIT__NEED(3);
+                cl[order[k]] = (unsigned char)vit__bits_take(&b, 3);
+            }
+            if (vit__huff_build(&lit, cl, 19) != 0) return "invalid code lengths set";
+            for (int k = 0; k < nlit + ndist;) {
+                int sym = vit__huff_decode(&b, &lit);
+                if (sym == -2) return NULL;
+                if (sym < 0) return "invalid code lengths set";
+                if (sym < 16) { lens[k++] = (unsigned char)sym; continue; }
+                int rep, v = 0;
+                if (sym == 16) {
+                    if (k == 0) return "invalid bit length repeat";
+                    v = lens[k - 1];
+                    VIT__NEED(2);
+                    rep = 3 + (int)vit__bits_take(&b, 2);
+                } else if (sym == 17) {
+                    VIT__NEED(3);
+                    rep = 3 + (int)vit__bits_take(&b, 3);
+                } else {
+                    VIT__NEED(7);
+                    rep = 11 + (int)vit__bits_take(&b, 7);
+                }
+                if (k + rep > nlit + ndist) return "invalid bit length repeat";
+                while (rep--) lens[k++] = (unsigned char)v;
+            }
+            if (lens[256] == 0) return "invalid code -- missing end-of-block";
+            memmove(lens + 288, lens + nlit, (size_t)ndist);
+        }
+        // zlib takes an incomplete set only when it is a single one-bit code (or, for distances, no code at all)
+        int left = vit__huff_build(&lit, lens, nlit), maxlen = 15;
+        while (maxlen > 0 && !lit.count[maxlen]) maxlen--;
+        if (left < 0 || (left > 0 && maxlen != 1)) return "invalid literal/lengths set";
+        left = vit__huff_build(&dist, lens + 288, ndist);
+        maxlen = 15;
+        while (maxlen > 0 && !dist.count[maxlen]) maxlen--;
+        if (left < 0 || (left > 0 && maxlen > 1)) return "invalid distances set";
+        for (;;) {
+            int sym = vit__huff_decode(&b, &lit);
+            if (sym == -2) return NULL;
+            if (sym < 0) return "invalid literal/length code";
+            if (sym < 256) { VIT__EMIT((unsigned char)sym); continue; }
+            if (sym == 256) break;
+            if (sym > 285) return "invalid literal/length code";
+            int e = sym < 265 || sym == 285 ? 0 : (sym - 261) / 4;
+            VIT__NEED(e);
+            size_t len = len_base[sym - 257] + vit__bits_take(&b, e);
+            int ds = vit__huff_decode(&b, &dist);
+            if (ds == -2) return NULL;
+            if (ds < 0 || ds > 29) return "invalid distance code";
+            e = ds < 4 ? 0 : ds / 2 - 1;
+            VIT__NEED(e);
+            size_t d = dist_base[ds] + vit__bits_take(&b, e);
+            if (d > out) return "invalid distance too far back";
+            while (len--) VIT__EMIT(win[(out - d) & 32767]);
+        }
+    }
+    vit__bits_take(&b, b.have & 7);
+    VIT__NEED(32);
+    uint32_t want = 0;
+    for (int k = 0; k < 4; k++) want = want << 8 | vit__bits_take(&b, 8);
+#undef VIT__NEED
+#undef VIT__EMIT
+    return want == ((s2 % 65521u) << 16 | (s1 % 65521u)) ? NULL : "incorrect data check";
+}
+
+// Inflates a PNG's IDAT data (every IDAT chunk before IEND, as stb_image
+// gathers it) with vit__zlib_fault: VIT_OK, or the refusal naming zlib's fault.
+static vit_status vit__png_zlib_check(vit_model *m, const unsigned char *p, size_t size) {
+    size_t i = 8, total = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        unsigned char *z = NULL;
+        if (pass) {
+            z = (unsigned char *)vit__malloc(&m->alloc, total + 32768);
+            if (!z) return vit__fail(m->error, VIT_ERROR_OUT_OF_MEMORY, "out of memory checking a %zu-byte PNG", size);
+            total = 0;
+        }
+        for (i = 8; i + 12 <= size;) {
+            size_t len = (size_t)p[i] << 24 | (size_t)p[i + 1] << 16 | (size_t)p[i + 2] << 8 | p[i + 3];
+            if (!memcmp(p + i + 4, "IEND", 4) || len > size - i - 12) break;
+            if (!memcmp(p + i + 4, "IDAT", 4)) {
+                if (z) memcpy(z + 32768 + total, p + i + 8, len);
+                total += len;
+            }
+            i += 12 + len;
+        }
+        if (z) {
+            const char *why = vit__zlib_fault(z + 32768, total, z);
+            vit__free(&m->alloc, z);
+            if (why) return VIT__DECODE_FAIL(m, "cannot decode image: corrupt PNG (its zlib data: %s; PIL refuses it too)", why);
+        }
+    }
+    return VIT_OK;
 }
 
 // A chunk before the first IDAT whose CRC-32 does not match: PIL refuses such a
@@ -3850,6 +4158,10 @@ static vit_status vit__decode_stb(vit_model *m, const unsigned char *data, size_
         t[4] = 0;
         return VIT__DECODE_FAIL(m, "cannot decode image: corrupt PNG (bad checksum of the %s chunk before the image data; PIL refuses it too)", t);
     }
+    if (vit__is_png(data, size)) {
+        vit_status st = vit__png_zlib_check(m, data, size);
+        if (st != VIT_OK) return st;
+    }
     int want = n <= 2 ? 1 : 3; // gray stays gray (exact for 1-channel models), alpha dropped
     vit__stbi_oom = 0;
     if (vit__is_png(data, size) && size >= 26 && !memcmp(data + 12, "IHDR", 4) && data[24] == 16 && data[25] == 0) {
@@ -3867,16 +4179,26 @@ static vit_status vit__decode_stb(vit_model *m, const unsigned char *data, size_
         unsigned char *copy = (unsigned char *)vit__malloc(&m->alloc, size);
         if (!copy) return vit__fail(m->error, VIT_ERROR_OUT_OF_MEMORY, "out of memory copying a %zu-byte GIF", size);
         memcpy(copy, data, size);
-        int r = vit__gif_first_frame(copy, size, &f);
+        size_t gsize = size;
+        int r = vit__gif_first_frame(copy, &gsize, &f);
         if (r < 0) {
             vit__free(&m->alloc, copy);
-            if (r == -2) return VIT__DECODE_FAIL(m, "cannot decode image: truncated GIF (its first frame's image data is cut short; PIL refuses it too)");
+            if (r == -4) return VIT__DECODE_FAIL(m, "cannot decode image: truncated GIF (the data ends before a whole first frame; PIL refuses it too)");
+            if (r == -5)
+                return VIT__DECODE_FAIL(m, "cannot decode image: corrupt GIF (an extension with an empty first sub-block, or a graphic control block not 4 bytes long; PIL and stb_image read what follows differently)");
+            if (r == -8) return VIT__DECODE_FAIL(m, "cannot decode image: corrupt GIF (its first frame has no pixels; PIL refuses it too)");
+            if (r == -6) return VIT__DECODE_FAIL(m, "cannot decode image: truncated GIF (its first frame's LZW codes end before its last pixel; PIL refuses it too)");
             if (r == -3)
                 return VIT__DECODE_FAIL(m, "cannot decode image: GIF with a gray-identity local palette over a global one (PIL colours it with the global palette for RGB but not for L; use a decoder hook)");
-            return VIT__DECODE_FAIL(m, "cannot decode image: GIF's first frame runs past its screen (PIL enlarges the image, stb_image refuses it)");
+            return vit__fail(m->error, VIT_ERROR_LIMIT, "GIF's first frame reaches past 65535 pixels");
+        }
+        uint32_t sw = r == 1 ? vit__img_le16(copy + 6) : 0, sh = r == 1 ? vit__img_le16(copy + 8) : 0; // (a first frame past the screen enlarged it)
+        if (r == 1 && (sw > VIT_MAX_IMAGE_SIDE || sh > VIT_MAX_IMAGE_SIDE || (double)sw * sh > (double)VIT_MAX_IMAGE_PIXELS)) {
+            vit__free(&m->alloc, copy);
+            return vit__fail(m->error, VIT_ERROR_LIMIT, "GIF %ux%u (its first frame's extent) exceeds VIT_MAX_IMAGE_SIDE (%d) or VIT_MAX_IMAGE_PIXELS (%lld)",
+                             (unsigned)sw, (unsigned)sh, VIT_MAX_IMAGE_SIDE, (long long)VIT_MAX_IMAGE_PIXELS);
         }
         want = 3;
-        size_t gsize = size;
         if (r == 1 && f.identity && f.pal_at && f.pal_n < 256) {
             // PIL reads an identity palette as mode L: an index past the palette is
             // still gray k, where stb_image gives black. Widen it to 256 entries.

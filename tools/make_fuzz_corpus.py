@@ -68,7 +68,8 @@ def odd_images():
                  "rle4.bmp", "rle8_bw.bmp", "os2_pal8.bmp", "rgb565_bitfields.bmp", "rgba32_v5.bmp", "pal1.bmp",
                  "pal8_out_of_range.bmp", "pal24_with_palette.bmp", "trans.gif", "subframe_trans.gif", "local_palette.gif",
                  "gray_identity.gif", "rle_tr.tga", "pal_rle.tga", "gray16.png", "la16.png", "cmyk_adobe.jpg", "cmyk_no_adobe.jpg",
-                 "tiny_4x4_420.jpg", "idat_past_end.png"]:
+                 "tiny_4x4_420.jpg", "idat_past_end.png", "zlib_blocks.png", "bad_adler.png", "lzw_no_end.gif", "junk_before_frame.gif",
+                 "empty_comment.gif", "frame_past_screen.gif", "rle_literal_across_rows.tga", "cmap_over_256.tga"]:
         with open(os.path.join(src, name), "rb") as f, open(os.path.join(dst, "odd_" + name.replace(".", "_")), "wb") as g:
             g.write(f.read())
     def bmp_header(w, h, bits, comp, colors=0, hs=40):

@@ -58,6 +58,25 @@ def with_bad_crc(data, ctype):
 text = png(W, H, 2, 8, [r.tobytes() for r in RGB], extra=struct.pack(">I", 3) + b"tEXtk\0v" + struct.pack(">I", zlib.crc32(b"tEXtk\0v")))
 add("bad_crc_ihdr.png", with_bad_crc(text, b"IHDR"), "refuse IMAGE_DECODE refuses")
 add("bad_crc_text.png", with_bad_crc(text, b"tEXt"), "refuse IMAGE_DECODE refuses")
+# the zlib stream: its Adler-32 (stb_image does not check it, zlib does), stored/fixed/dynamic blocks from
+# several flushes with a small window, the stream cut into 7-byte IDAT chunks
+def png_z(w, h, ct, rows, z, idat_size=None):
+    def chunk(t, d):
+        return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
+    idat_size = idat_size or max(1, len(z))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, ct, 0, 0, 0))
+            + b"".join(chunk(b"IDAT", z[i:i + idat_size]) for i in range(0, len(z), idat_size)) + chunk(b"IEND", b""))
+raw = b"".join(b"\0" + r.tobytes() for r in RGB)
+z = bytearray(zlib.compress(raw)); z[-1] ^= 1
+add("bad_adler.png", png_z(W, H, 2, RGB, bytes(z)), "refuse IMAGE_DECODE refuses")
+c = zlib.compressobj(9, zlib.DEFLATED, 9)
+z = c.compress(raw[:40]) + c.flush(zlib.Z_FULL_FLUSH)
+c2 = zlib.compressobj(0, zlib.DEFLATED, -9)  # a stored block in the middle, raw deflate spliced in
+mid = c2.compress(raw[40:100]) + c2.flush(zlib.Z_SYNC_FLUSH)
+c3 = zlib.compressobj(9, zlib.DEFLATED, -9, 9, zlib.Z_FIXED)
+tail = c3.compress(raw[100:]) + c3.flush()
+adler = struct.pack(">I", zlib.adler32(raw))
+add("zlib_blocks.png", png_z(W, H, 2, RGB, z + mid + tail + adler, 7))
 add("bad_crc_idat.png", with_bad_crc(text, b"IDAT"))
 pal_img = Image.fromarray(IDX, "P")
 pal_img.putpalette([c for p in PAL16 for c in p])
@@ -244,7 +263,21 @@ add("out_of_range.gif", gif(W, H, P4, 0, [(0, 0, W, H, oor, None, 0, None, 8)]))
 im = Image.fromarray(RGB).quantize(16)
 b = io.BytesIO(); im.save(b, "GIF", interlace=True, transparency=5); add("pil_interlaced_trans.gif", b.getvalue())
 add("truncated.gif", gif(4, 4, P4, 0, [(0, 0, 4, 4, list(range(4)) * 4, None, 0, None, 2)])[:-6], "refuse IMAGE_DECODE refuses")  # cut inside its image data
-add("frame_past_screen.gif", gif(4, 4, P4, 0, [(2, 2, 4, 4, [0] * 16, None, 0, None, 2)]), "refuse IMAGE_DECODE enlarges")
+add("frame_past_screen.gif", gif(4, 4, P4, 0, [(2, 2, 4, 4, list(range(4)) * 4, None, 0, None, 2)]))  # PIL enlarges the image
+# LZW codes ending before the last pixel: the end code early, or the sub-blocks' end without one (PIL: truncated)
+add("lzw_end_early.gif", gif(4, 4, P4, 0, [(0, 0, 4, 4, list(range(4)) * 3, None, 0, None, 2)]), "refuse IMAGE_DECODE refuses")
+d = gif(4, 4, P4, 0, [(0, 0, 4, 4, list(range(4)) * 4, None, 0, None, 2)])
+i = d.index(b"\x2c") + 10; n = d[i + 1]
+cut = bytearray(lzw(list(range(4)) * 3, 2)[2:-1]); cut = cut[:-1] if len(cut) > n else cut  # codes without the end code
+add("lzw_no_end.gif", d[:i + 1] + bytes([len(cut)]) + bytes(cut) + b"\0;", "refuse IMAGE_DECODE refuses")
+add("descriptor_cut.gif", d[:d.index(b"\x2c") + 6], "refuse IMAGE_DECODE refuses")
+add("zero_width.gif", gif(4, 4, P4, 0, [(1, 1, 0, 2, [], None, 0, None, 2)]), "refuse IMAGE_DECODE refuses")
+# bytes PIL skips between blocks (stb_image: unknown code)
+add("junk_before_frame.gif", d.replace(b"\x2c", b"\x07\x2c", 1))
+# a graphic control block of 5 bytes, a comment whose first sub-block is empty: PIL reads the sub-blocks after
+# them as part of the extension, stb_image as tags
+add("gce5.gif", d.replace(b"\x21\xf9\x04", b"\x21\xf9\x05", 1).replace(b"\x00\x2c", b"\x00\x00\x00\x2c", 1), "refuse IMAGE_DECODE decodes")
+add("empty_comment.gif", d.replace(b"\x2c", b"\x21\xfe\x00\x03abc\x00\x2c", 1), "refuse IMAGE_DECODE decodes")
 
 # ---- TGA: every origin, raw and RLE; palette; gray
 for rle in (False, True):
@@ -254,6 +287,17 @@ for rle in (False, True):
         add(f"{'rle' if rle else 'raw'}_{name}.tga", d)
 b = io.BytesIO(); pal_img.save(b, "TGA", rle=True); add("pal_rle.tga", b.getvalue())
 b = io.BytesIO(); Image.fromarray(RGB[..., 0]).save(b, "TGA"); d = bytearray(b.getvalue()); d[17] |= 0x10; add("gray_br.tga", d)
+# RLE packets across rows: a literal goes on into the next row (and past the last one, ignored), a run is refused (PIL: buffer overrun)
+def tga_rle(w, h, packets, desc=0x20):
+    return struct.pack("<BBBHHBHHHHBB", 0, 0, 10, 0, 0, 0, 0, 0, w, h, 24, desc) + b"".join(packets)
+px = RGB[:3, :4].reshape(-1, 3)[:, ::-1]
+lit = lambda a: bytes([len(a) - 1]) + a.tobytes()
+add("rle_literal_across_rows.tga", tga_rle(4, 3, [lit(px[:6]), lit(px[6:12]), lit(px[:3])]))
+add("rle_run_across_rows.tga", tga_rle(4, 3, [lit(px[:2]), bytes([0x80 | 3]) + px[2].tobytes(), lit(px[6:12])]), "refuse IMAGE_DECODE refuses")
+add("cmap_over_256.tga", struct.pack("<BBBHHBHHHHBB", 0, 1, 1, 250, 8, 24, 0, 0, 2, 1, 8, 0x20) + bytes(24) + bytes([250, 251]),
+    "refuse IMAGE_DECODE refuses")
+add("header_cut.tga", tga_rle(4, 3, [])[:12], "refuse IMAGE_DECODE refuses")
+add("gray24.tga", struct.pack("<BBBHHBHHHHBB", 0, 0, 3, 0, 0, 0, 0, 0, 2, 1, 24, 0x20) + bytes(6), "refuse IMAGE_DECODE refuses")  # PIL: no mode
 
 # ---- JPEG: CMYK with Adobe's marker (PIL: inverted CMYK, as stb_image; within the JPEG tolerance), without it (refused)
 b = io.BytesIO(); Image.fromarray(np.dstack([RGB, RGB[..., :1]]), "CMYK").save(b, "JPEG", quality=95); d = b.getvalue()
