@@ -1336,9 +1336,12 @@ static void test_forward_args(void) {
 // ---------------------------------------------------------------------------
 // 7. allocation failure injection
 
+static int g_oom_dtype = VIT_DTYPE_F32; // the dtype oom_sweep loads in
+
 static vit_status counted_load(const char *path, const unsigned char *bytes, size_t size, const char *config, counting *c, vit_model **m) {
     vit_options o;
     memset(&o, 0, sizeof(o));
+    o.dtype = (vit_dtype)g_oom_dtype;
     o.allocator.alloc = count_alloc;
     o.allocator.free = count_free;
     o.allocator.user_data = c;
@@ -1395,6 +1398,59 @@ static void oom_sweep(const char *name, const char *path, const unsigned char *b
     check(bad == 0, full, "%ld bad, first: %s", bad, first);
 }
 
+// Live bytes through an allocator that keeps each block's size before it.
+static void *bytes_alloc(size_t n, void *u) {
+    size_t *p = (size_t *)malloc(n + 16);
+    if (!p) return NULL;
+    p[0] = n;
+    *(size_t *)u += n;
+    return (char *)p + 16;
+}
+static void bytes_free(void *q, void *u) {
+    if (!q) return;
+    size_t *p = (size_t *)(void *)((char *)q - 16);
+    *(size_t *)u -= p[0];
+    free(p);
+}
+
+// An int8 model holds its blocks' linear weights once, as int8 (a quarter of
+// their fp32 bytes, with a scale and a column sum per output): against the same
+// model in fp32 it holds at least half of their fp32 bytes less.
+static void test_int8_memory(void) {
+    size_t live[2] = {0, 0};
+    const vit_config *cfg = NULL;
+    vit_model *m[2] = {NULL, NULL};
+    for (int i = 0; i < 2; i++) {
+        vit_options o;
+        memset(&o, 0, sizeof(o));
+        o.dtype = i ? VIT_DTYPE_INT8 : VIT_DTYPE_F32;
+        o.max_batch = 1;
+        o.allocator.alloc = bytes_alloc;
+        o.allocator.free = bytes_free;
+        o.allocator.user_data = &live[i];
+        if (!require(vit_load(g_model_path, &o, &m[i]) == VIT_OK, "int8 memory: load", "%s", vit_last_error(NULL))) return;
+        cfg = vit_model_config(m[i]);
+    }
+    size_t C = (size_t)cfg->dim, M = (size_t)cfg->mlp_dim, linears = (size_t)cfg->depth * (4 * C * C + 2 * C * M) * sizeof(float);
+    check(live[1] + linears / 2 <= live[0], "int8 memory: the blocks' fp32 linear weights are not kept",
+          "fp32 model %zu bytes, int8 %zu, linears %zu fp32 bytes", live[0], live[1], linears);
+    size_t pixels = (size_t)cfg->in_chans * cfg->image_height * cfg->image_width;
+    float *img = (float *)malloc(pixels * sizeof(float)), *out = (float *)malloc(2 * C * sizeof(float));
+    if (require(img && out, "int8 memory: buffers", "out of memory")) {
+        for (size_t k = 0; k < pixels; k++) img[k] = (float)((k * 37) % 101) / 50.0f - 1.0f;
+        vit_status s0 = vit_embed(m[0], img, 1, out), s1 = vit_embed(m[1], img, 1, out + C);
+        double num = 0, den = 0;
+        for (size_t k = 0; k < C; k++) { num += (out[k] - out[C + k]) * (out[k] - out[C + k]); den += out[k] * out[k]; }
+        check(s0 == VIT_OK && s1 == VIT_OK && num <= 0.05 * 0.05 * den, "int8 memory: the compacted model still runs (features within 5e-2 of fp32)",
+              "%s / %s, rel err %.3g", vit_status_string(s0), vit_status_string(s1), den > 0 ? sqrt(num / den) : -1.0);
+    }
+    free(img);
+    free(out);
+    vit_free(m[0]);
+    vit_free(m[1]);
+    check(live[0] == 0 && live[1] == 0, "int8 memory: nothing live after vit_free", "%zu / %zu bytes", live[0], live[1]);
+}
+
 static void test_oom(void) {
     char path[1200];
     oom_sweep("allocation failure: vit_load_memory", NULL, g_real.bytes, g_real.size, "{\"model_args\": {\"num_heads\": 3}}");
@@ -1408,6 +1464,9 @@ static void test_oom(void) {
         fclose(f);
         oom_sweep("allocation failure: vit_load hf_vit", path, NULL, 0, NULL);
     }
+    g_oom_dtype = VIT_DTYPE_INT8; // quantised at load, the fp32 block linears dropped
+    oom_sweep("allocation failure: vit_load int8", g_model_path, NULL, 0, NULL);
+    g_oom_dtype = VIT_DTYPE_F32;
 }
 
 // ---------------------------------------------------------------------------
@@ -1625,6 +1684,7 @@ int main(int argc, char **argv) {
     test_files_options();
     test_forward_args();
     test_oom();
+    test_int8_memory();
     test_determinism();
     test_utils();
 
