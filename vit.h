@@ -4794,25 +4794,26 @@ VIT__TARGET_AVX512 static inline __attribute__((always_inline)) void vit__tile_a
 }
 
 // A block of rows [m0, m1) x columns [n0, n1) (n0 a panel boundary).
+// One case per row count of a 12-row tile's remainder (1-11 rows in one
+// tile: as 4 + 1 rows the last row's 2 accumulators would wait on FMA latency).
+#define VIT__ROWS_SWITCH(r, CALL)                                                                         \
+    switch (r) {                                                                                          \
+    case 12: CALL(12); break; case 11: CALL(11); break; case 10: CALL(10); break; case 9: CALL(9); break; \
+    case 8: CALL(8); break; case 7: CALL(7); break; case 6: CALL(6); break; case 5: CALL(5); break;      \
+    case 4: CALL(4); break; case 3: CALL(3); break; case 2: CALL(2); break; default: CALL(1); break;      \
+    }
+
 VIT__TARGET_AVX512 static void vit__gemm_block_avx512(const vit__gemm *g, int m0, int m1, int n0, int n1) {
     for (int n = n0; n < n1;) {
         int pw = g->N - n < VIT__PANEL ? g->N - n : VIT__PANEL, np = pw == VIT__PANEL && n1 - n >= 2 * VIT__PANEL ? 2 : 1;
         for (int m = m0; m < m1;) {
-            int mr = m1 - m, step = mr >= 12 ? 12 : mr >= 8 ? 8 : mr >= 4 ? 4 : mr >= 2 ? 2 : 1;
-            if (np == 2) switch (step) {
-                case 12: vit__tile_avx512(g, m, n, 12, 2, VIT__PANEL); break;
-                case 8: vit__tile_avx512(g, m, n, 8, 2, VIT__PANEL); break;
-                case 4: vit__tile_avx512(g, m, n, 4, 2, VIT__PANEL); break;
-                case 2: vit__tile_avx512(g, m, n, 2, 2, VIT__PANEL); break;
-                default: vit__tile_avx512(g, m, n, 1, 2, VIT__PANEL); break;
-                }
-            else switch (step) {
-                case 12: vit__tile_avx512(g, m, n, 12, 1, pw); break;
-                case 8: vit__tile_avx512(g, m, n, 8, 1, pw); break;
-                case 4: vit__tile_avx512(g, m, n, 4, 1, pw); break;
-                case 2: vit__tile_avx512(g, m, n, 2, 1, pw); break;
-                default: vit__tile_avx512(g, m, n, 1, 1, pw); break;
-                }
+            int step = m1 - m >= 12 ? 12 : m1 - m;
+#define VIT__TILE2(r) vit__tile_avx512(g, m, n, r, 2, VIT__PANEL)
+#define VIT__TILE1(r) vit__tile_avx512(g, m, n, r, 1, pw)
+            if (np == 2) VIT__ROWS_SWITCH(step, VIT__TILE2)
+            else VIT__ROWS_SWITCH(step, VIT__TILE1)
+#undef VIT__TILE2
+#undef VIT__TILE1
             m += step;
         }
         n += np * VIT__PANEL;
@@ -5161,21 +5162,13 @@ VIT__TARGET_VNNI static void vit__q8_block_vnni(const vit__q8gemm *q, int m0, in
     for (int n = n0; n < n1;) {
         int np = n1 - n > 16 ? 2 : 1;
         for (int m = m0; m < m1;) {
-            int mr = m1 - m, step = mr >= 12 ? 12 : mr >= 8 ? 8 : mr >= 4 ? 4 : mr >= 2 ? 2 : 1;
-            if (np == 2) switch (step) {
-                case 12: vit__q8_tile_vnni(q, m, n, 12, 2); break;
-                case 8: vit__q8_tile_vnni(q, m, n, 8, 2); break;
-                case 4: vit__q8_tile_vnni(q, m, n, 4, 2); break;
-                case 2: vit__q8_tile_vnni(q, m, n, 2, 2); break;
-                default: vit__q8_tile_vnni(q, m, n, 1, 2); break;
-                }
-            else switch (step) {
-                case 12: vit__q8_tile_vnni(q, m, n, 12, 1); break;
-                case 8: vit__q8_tile_vnni(q, m, n, 8, 1); break;
-                case 4: vit__q8_tile_vnni(q, m, n, 4, 1); break;
-                case 2: vit__q8_tile_vnni(q, m, n, 2, 1); break;
-                default: vit__q8_tile_vnni(q, m, n, 1, 1); break;
-                }
+            int step = m1 - m >= 12 ? 12 : m1 - m;
+#define VIT__TILE2(r) vit__q8_tile_vnni(q, m, n, r, 2)
+#define VIT__TILE1(r) vit__q8_tile_vnni(q, m, n, r, 1)
+            if (np == 2) VIT__ROWS_SWITCH(step, VIT__TILE2)
+            else VIT__ROWS_SWITCH(step, VIT__TILE1)
+#undef VIT__TILE2
+#undef VIT__TILE1
             m += step;
         }
         n += 16 * np;

@@ -304,8 +304,9 @@ int main(void) {
     test_swiglu(37, 40, 96, VIT__OUT_STORE, 0);
     test_swiglu(13, 70, 34, VIT__OUT_STORE, 0);         // 17 outputs, a partial 16-wide tile
     test_swiglu(9, 24, 64, VIT__OUT_RESIDUAL, 1);
-    // packed GEMM: row tiles of 12/8/4/2/1, full and partial panels, K of 1 and odd
-    int shapes[][3] = {{1, 1, 1}, {5, 3, 7}, {13, 37, 40}, {50, 64, 130}, {29, 96, 48}, {197, 192, 224}, {7, 300, 33}, {63, 16, 18}};
+    // packed GEMM: row tiles of 12 and each remainder 1-11 (AVX-512; 6 and 1-5 on AVX2/NEON), full and partial panels, K of 1 and odd
+    int shapes[][3] = {{1, 1, 1}, {5, 3, 7}, {13, 37, 40}, {50, 64, 130}, {29, 96, 48}, {197, 192, 224}, {7, 300, 33}, {63, 16, 18},
+                       {4, 20, 36}, {6, 9, 64}, {8, 33, 17}, {9, 16, 50}, {10, 7, 32}, {11, 64, 48}};
     vit__act acts[] = {VIT__ACT_NONE, VIT__ACT_GELU, VIT__ACT_GELU_TANH, VIT__ACT_QUICK_GELU, VIT__ACT_SWIGLU};
     for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++)
         for (size_t a = 0; a < sizeof(acts) / sizeof(acts[0]); a++) {
@@ -323,5 +324,6 @@ int main(void) {
     test_q8(197, 384, 96, VIT__OUT_STORE, VIT__ACT_NONE, 0);
     test_q8(61, 768, 200, VIT__OUT_RESIDUAL, VIT__ACT_NONE, 0);
     test_q8(7, 300, 33, VIT__OUT_STORE, VIT__ACT_GELU, 0);
+    for (int r = 2; r <= 11; r++) test_q8(12 + r, 36, 40, VIT__OUT_STORE, VIT__ACT_NONE, 0); // each remainder of a 12-row tile
     return check_summary();
 }
