@@ -43,7 +43,13 @@
         embedding, attention, norms and heads stay fp32. The blocks' fp32
         linear weights are dropped once quantised (ViT-B/16 resident: 95 MB
         against 337 MB in fp32). About 2.6x fp32 on ViT-B/16 with VNNI;
-        logits within a few percent of fp32 (test_model: 5e-2). AVX2 without VNNI widens the bytes to 16 bits (vpmaddwd): about
+        logits within a few percent of fp32 (test_model: 5e-2).
+      - VIT_DTYPE_FP8 on the CPU: the reference of the e4m3 GEMMs the GPU will
+        run (issue 18; refused on CUDA until then): weights per output
+        channel and activations per token rounded to e4m3 (as torch's
+        float8_e4m3fn: nearest even, saturated at 448), scales amax / 448,
+        exact products and fp32 sums, scales in the epilogue. At fp32 speed:
+        it answers what fp8 does to a model, not how fast. AVX2 without VNNI widens the bytes to 16 bits (vpmaddwd): about
         fp32's speed there; the portable loops (ARMv8.0, other compilers)
         about 3x their fp32 loops.
       - Compiled by nvcc, the CUDA kernels in vit_kernels.cuh are pulled in and a
@@ -223,8 +229,11 @@ typedef enum vit_dtype {
     VIT_DTYPE_F32,
     VIT_DTYPE_BF16,        // CUDA: bf16/fp16 operands, fp32 accumulation and residual stream;
     VIT_DTYPE_F16,         // GELU to 1.2e-5 of erf GELU (under half an output ulp)
-    VIT_DTYPE_INT8         // CPU only: the blocks' linears in int8 (per-channel weights quantised at load,
+    VIT_DTYPE_INT8,        // CPU only: the blocks' linears in int8 (per-channel weights quantised at load,
                            // per-token activations at run time, int32 sums); VIT_ERROR_UNSUPPORTED on CUDA
+    VIT_DTYPE_FP8          // the blocks' linears with e4m3 operands (per-channel weights, per-token activations,
+                           // fp32 sums). CUDA: VIT_ERROR_UNSUPPORTED until the e4m3 kernels land (issue 18);
+                           // CPU: their reference, emulated at fp32 speed, to check a model's fp8 accuracy
 } vit_dtype;
 
 typedef enum vit_pool {
@@ -602,7 +611,7 @@ typedef struct vit__q8 {
 
 typedef struct vit__block {
     float *ln1_w, *ln1_b;   // (C)
-    float *qkv_w;           // (C, 3C) -- transposed: in x out
+    float *qkv_w;           // (C, 3C) -- transposed: in x out (the four linears: NULL in an int8 model, e4m3 values in fp8)
     float *qkv_b;           // (3C)
     float *qn_w, *qn_b;     // (D) LayerNorm of each head's queries (qk-norm), or NULL
     float *kn_w, *kn_b;     // (D) and keys
@@ -615,6 +624,7 @@ typedef struct vit__block {
     float *fc2_w;           // (M, C)
     float *fc2_b;           // (C)
     vit__q8 qkv_q8, proj_q8, fc1_q8, fc2_q8; // VIT_DTYPE_INT8: the four linears quantised
+    float *qkv_sw, *proj_sw, *fc1_sw, *fc2_sw; // VIT_DTYPE_FP8: the four linears' column scales (their weights hold e4m3 values)
 } vit__block;
 
 // Attention pooling (SigLIP's MAP head): the first latent query attends over
@@ -639,10 +649,13 @@ struct vit_model {
     void *q8_store;         // VIT_DTYPE_INT8: quantised weights, then the quantised activations q8_rows / q8_scale
     unsigned char *q8_rows; // (B * N, Kpad) an int8 GEMM's input rows
     float *q8_scale;        // (B * N) their scales
+    float *e4m3_store;      // VIT_DTYPE_FP8 (CPU): the blocks' column scales, then e4m3_acc and e4m3_sx
+    float *e4m3_acc;        // (B * N, max(3C, M)) a linear's sums before scales and epilogue
+    float *e4m3_sx;         // (B * N) its input rows' scales
     int preprocess_only;    // vit_clone_preprocessor's handle: no weights
     char error[VIT__ERR_LEN];
 
-    float *weights;         // one allocation holding every tensor below
+    float *weights;         // one allocation holding every tensor below (an int8 model's without the blocks' linears)
     size_t weights_count;   // floats in weights
     float *patch_w;         // (Cin*P*P, C)
     float *patch_b;         // (C)
@@ -3679,7 +3692,7 @@ static int vit__gif_lzw_fills(const unsigned char *q, size_t size, size_t at, si
     }
 }
 
-// q: a copy of the GIF (*size bytes), made for stb_image to read as PIL does:
+// q: a copy of the GIF (*qsize bytes), made for stb_image to read as PIL does:
 // the transparency flags before the first frame cleared, the bytes PIL skips
 // between blocks removed (*size shrinks), the screen enlarged to a first frame
 // that runs past it (PIL enlarges the image, stb_image refuses it). Returns 1
@@ -3692,7 +3705,7 @@ static int vit__gif_lzw_fills(const unsigned char *q, size_t size, size_t at, si
 // its last pixel, -7 when the frame reaches past 65535 pixels, -8 when it has none.
 static int vit__gif_first_frame(unsigned char *q, size_t *qsize, vit__gif_frame *f) {
     size_t size = *qsize;
-    size_t i = 13, gn = 0, n = 0;
+    size_t i = 13, o, gn = 0, n = 0; // i reads the blocks, o writes those kept (each byte moves once)
     const unsigned char *gpal = NULL, *pal;
     int trans = -1;
     if (size < 13 || memcmp(q, "GIF8", 4) != 0) return 0;
@@ -3701,6 +3714,7 @@ static int vit__gif_first_frame(unsigned char *q, size_t *qsize, vit__gif_frame 
         gpal = q + 13;
         i += 3 * gn;
     }
+    o = i;
     for (;;) {
         if (i >= size || q[i] == 0x3B) return -4;
         if (q[i] == 0x21) { // extension: a graphic control block may set the transparent index
@@ -3712,14 +3726,20 @@ static int vit__gif_first_frame(unsigned char *q, size_t *qsize, vit__gif_frame 
                 q[j + 1] &= 0xFE;
             }
             while (j < size && q[j]) j += (size_t)q[j] + 1;
+            if (j >= size) return -4;
+            memmove(q + o, q + i, j + 1 - i);
+            o += j + 1 - i;
             i = j + 1;
             continue;
         }
         if (q[i] != 0x2C) { // PIL reads past any other byte here
-            memmove(q + i, q + i + 1, size - i - 1);
-            *qsize = --size;
+            i++;
             continue;
         }
+        memmove(q + o, q + i, size - i); // the frame and all after it, over the bytes skipped
+        size -= i - o;
+        *qsize = size;
+        i = o;
         if (i + 10 > size) return -4;
         f->x = (int)vit__img_le16(q + i + 1); f->y = (int)vit__img_le16(q + i + 3);
         f->w = (int)vit__img_le16(q + i + 5); f->h = (int)vit__img_le16(q + i + 7);
@@ -3876,7 +3896,7 @@ typedef struct vit__bits {
     int have;
 } vit__bits;
 
-static int vit__bits_fill(vit__bits *b, int k) { // 1 when k (<= 24) bits are there
+static int vit__bits_fill(vit__bits *b, int k) { // 1 when k bits are there (k <= 24, or 32 with b->have byte aligned)
     while (b->have < k) {
         if (b->at >= b->n) return 0;
         b->buf |= (uint32_t)b->p[b->at++] << b->have;
@@ -3954,8 +3974,11 @@ static int vit__huff_decode(vit__bits *b, const vit__huff *h) {
 }
 
 // Inflates the zlib stream z[0..n) (no output kept beyond a 32 KB window) and
-// returns NULL when zlib would take it, else zlib's complaint.
-static const char *vit__zlib_fault(const unsigned char *z, size_t n, unsigned char *win) {
+// returns NULL when zlib would take it, else zlib's complaint. PIL stops
+// giving zlib room once the image's `expected` bytes are out (0: no limit):
+// from there on only what zlib does without output space is checked (block
+// ends, block headers, distances, the Adler-32), as PIL's decoder meets it.
+static const char *vit__zlib_fault(const unsigned char *z, size_t n, unsigned char *win, size_t expected) {
     static const uint16_t len_base[29] = {3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
     static const uint16_t dist_base[30] = {1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577};
     static const unsigned char order[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
@@ -3983,6 +4006,7 @@ static const char *vit__zlib_fault(const unsigned char *z, size_t n, unsigned ch
             uint32_t len = vit__bits_take(&b, 16), nlen = vit__bits_take(&b, 16);
             if (len != (~nlen & 0xFFFFu)) return "invalid stored block lengths";
             for (uint32_t k = 0; k < len; k++) {
+                if (out == expected) return NULL; // (zlib leaves for output space)
                 VIT__NEED(8);
                 VIT__EMIT((unsigned char)vit__bits_take(&b, 8));
             }
@@ -4043,7 +4067,11 @@ static const char *vit__zlib_fault(const unsigned char *z, size_t n, unsigned ch
             int sym = vit__huff_decode(&b, &lit);
             if (sym == -2) return NULL;
             if (sym < 0) return "invalid literal/length code";
-            if (sym < 256) { VIT__EMIT((unsigned char)sym); continue; }
+            if (sym < 256) {
+                if (out == expected) return NULL;
+                VIT__EMIT((unsigned char)sym);
+                continue;
+            }
             if (sym == 256) break;
             if (sym > 285) return "invalid literal/length code";
             int e = sym < 265 || sym == 285 ? 0 : (sym - 261) / 4;
@@ -4056,6 +4084,7 @@ static const char *vit__zlib_fault(const unsigned char *z, size_t n, unsigned ch
             VIT__NEED(e);
             size_t d = dist_base[ds] + vit__bits_take(&b, e);
             if (d > out) return "invalid distance too far back";
+            if (expected && len > expected - out) return NULL;
             while (len--) VIT__EMIT(win[(out - d) & 32767]);
         }
     }
@@ -4068,10 +4097,25 @@ static const char *vit__zlib_fault(const unsigned char *z, size_t n, unsigned ch
     return want == ((s2 % 65521u) << 16 | (s1 % 65521u)) ? NULL : "incorrect data check";
 }
 
+static uint32_t vit__img_be32(const unsigned char *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
+
 // Inflates a PNG's IDAT data (every IDAT chunk before IEND, as stb_image
 // gathers it) with vit__zlib_fault: VIT_OK, or the refusal naming zlib's fault.
 static vit_status vit__png_zlib_check(vit_model *m, const unsigned char *p, size_t size) {
-    size_t i = 8, total = 0;
+    size_t i = 8, total = 0, expected = 0;
+    if (size >= 33 && !memcmp(p + 12, "IHDR", 4)) { // the filtered rows' bytes (Adam7: each pass's)
+        // (x0, y0, dx, dy) of the Adam7 passes, then of a plain image
+        static const int pass[8][4] = {{0, 0, 8, 8}, {4, 0, 8, 8}, {0, 4, 4, 8}, {2, 0, 4, 4}, {0, 2, 2, 4}, {1, 0, 2, 2}, {0, 1, 1, 2}, {0, 0, 1, 1}};
+        uint64_t w = vit__img_be32(p + 16), h = vit__img_be32(p + 20), depth = p[24], ctype = p[25];
+        uint64_t ch = ctype == 2 ? 3 : ctype == 4 ? 2 : ctype == 6 ? 4 : 1, sum = 0;
+        for (int k = p[28] ? 0 : 7; k < (p[28] ? 7 : 8); k++) {
+            const int *a = pass[k];
+            uint64_t pw = w > (uint64_t)a[0] ? (w - (uint64_t)a[0] + (uint64_t)a[2] - 1) / (uint64_t)a[2] : 0;
+            uint64_t ph = h > (uint64_t)a[1] ? (h - (uint64_t)a[1] + (uint64_t)a[3] - 1) / (uint64_t)a[3] : 0;
+            if (pw && ph) sum += ph * ((pw * ch * depth + 7) / 8 + 1);
+        }
+        expected = sum <= SIZE_MAX ? (size_t)sum : 0; // (the header's sizes are within the image limits here)
+    }
     for (int pass = 0; pass < 2; pass++) {
         unsigned char *z = NULL;
         if (pass) {
@@ -4089,7 +4133,7 @@ static vit_status vit__png_zlib_check(vit_model *m, const unsigned char *p, size
             i += 12 + len;
         }
         if (z) {
-            const char *why = vit__zlib_fault(z + 32768, total, z);
+            const char *why = vit__zlib_fault(z + 32768, total, z, expected);
             vit__free(&m->alloc, z);
             if (why) return VIT__DECODE_FAIL(m, "cannot decode image: corrupt PNG (its zlib data: %s; PIL refuses it too)", why);
         }
@@ -4194,7 +4238,8 @@ static vit_status vit__decode_stb(vit_model *m, const unsigned char *data, size_
             if (r == -6) return VIT__DECODE_FAIL(m, "cannot decode image: truncated GIF (its first frame's LZW codes end before its last pixel; PIL refuses it too)");
             if (r == -3)
                 return VIT__DECODE_FAIL(m, "cannot decode image: GIF with a gray-identity local palette over a global one (PIL colours it with the global palette for RGB but not for L; use a decoder hook)");
-            return vit__fail(m->error, VIT_ERROR_LIMIT, "GIF's first frame reaches past 65535 pixels");
+            if (r == -7) return vit__fail(m->error, VIT_ERROR_LIMIT, "GIF's first frame reaches past 65535 pixels");
+            return VIT__DECODE_FAIL(m, "cannot decode image: corrupt GIF");
         }
         uint32_t sw = r == 1 ? vit__img_le16(copy + 6) : 0, sh = r == 1 ? vit__img_le16(copy + 8) : 0; // (a first frame past the screen enlarged it)
         if (r == 1 && (sw > VIT_MAX_IMAGE_SIDE || sh > VIT_MAX_IMAGE_SIDE || (double)sw * sh > (double)VIT_MAX_IMAGE_PIXELS)) {
@@ -4793,9 +4838,9 @@ VIT__TARGET_AVX512 static inline __attribute__((always_inline)) void vit__tile_a
     vit__gemm_epilogue(g, m, n, MR, NP > 1 ? 2 * VIT__PANEL : pw, out);
 }
 
-// A block of rows [m0, m1) x columns [n0, n1) (n0 a panel boundary).
 // One case per row count of a 12-row tile's remainder (1-11 rows in one
 // tile: as 4 + 1 rows the last row's 2 accumulators would wait on FMA latency).
+// Used by the AVX-512 fp32 and VNNI int8 blocks.
 #define VIT__ROWS_SWITCH(r, CALL)                                                                         \
     switch (r) {                                                                                          \
     case 12: CALL(12); break; case 11: CALL(11); break; case 10: CALL(10); break; case 9: CALL(9); break; \
@@ -4803,6 +4848,7 @@ VIT__TARGET_AVX512 static inline __attribute__((always_inline)) void vit__tile_a
     case 4: CALL(4); break; case 3: CALL(3); break; case 2: CALL(2); break; default: CALL(1); break;      \
     }
 
+// A block of rows [m0, m1) x columns [n0, n1) (n0 a panel boundary).
 VIT__TARGET_AVX512 static void vit__gemm_block_avx512(const vit__gemm *g, int m0, int m1, int n0, int n1) {
     for (int n = n0; n < n1;) {
         int pw = g->N - n < VIT__PANEL ? g->N - n : VIT__PANEL, np = pw == VIT__PANEL && n1 - n >= 2 * VIT__PANEL ? 2 : 1;
@@ -5305,6 +5351,81 @@ static void vit__linear_q8(float *out, const float *inp, const vit__q8 *w, const
     }
 }
 
+// ---- e4m3 (VIT_DTYPE_FP8): torch.float8_e4m3fn's values (no infinities,
+// 0x7F/0xFF NaN, largest 448, subnormals in steps of 2^-9), rounded to nearest
+// even and saturated at +-448, as torch's .to(float8_e4m3fn) and the GPU's
+// cvt.rn.satfinite do. A row (a token, or a weight's output column) is scaled
+// by 448 / its largest magnitude before rounding; the scale amax / 448 is
+// applied to the fp32 sums. Products of two e4m3 values are exact in fp32, so
+// the packed fp32 GEMM over e4m3 values is the e4m3 GEMM with fp32 sums.
+static VIT__HD inline float vit__e4m3_value(unsigned char b) {
+    int e = (b >> 3) & 15, mant = b & 7;
+    float v = e ? ldexpf(1.0f + (float)mant * 0.125f, e - 7) : ldexpf((float)mant, -9);
+    if ((b & 0x7F) == 0x7F) v = NAN;
+    return b & 0x80 ? -v : v;
+}
+
+static VIT__HD inline unsigned char vit__e4m3(float x) {
+    if (x != x) return 0x7F;
+    unsigned char s = signbit(x) ? 0x80 : 0;
+    float a = fabsf(x);
+    if (a >= 448.0f) return (unsigned char)(s | 0x7E);
+    if (a < 0.015625f) return (unsigned char)(s | (unsigned char)rintf(a * 512.0f)); // subnormal (8: the smallest normal)
+    int e;
+    frexpf(a, &e); // a = f 2^e, f in [0.5, 1): 2^(e-1) <= a < 2^e
+    int m8 = (int)rintf(ldexpf(a, 4 - e)); // a / 2^(e-1) in [1, 2) in eighths: 8-16 (16 carries into the exponent)
+    return (unsigned char)(s | (((e + 6) << 3) + (m8 - 8)));
+}
+
+// x rounded to e4m3 at scale s (x / s's e4m3 value, as a float)
+static VIT__HD inline float vit__e4m3_round(float x, float inv_s) { return vit__e4m3_value(vit__e4m3(x * inv_s)); }
+
+// Rows of x (rows, K) to e4m3 values in q (may be x), each row's scale
+// (max |x| / 448; 1 for a zero row) into scale.
+static void vit__e4m3_rows(float *q, float *scale, const float *x, int rows, int K, int nthreads) {
+    (void)nthreads;
+    VIT__PARALLEL_FOR(nthreads)
+    for (int r = 0; r < rows; r++) {
+        const float *xr = x + (size_t)r * K;
+        float mx = 0.0f;
+        for (int k = 0; k < K; k++) mx = fabsf(xr[k]) > mx ? fabsf(xr[k]) : mx;
+        float inv = mx > 0.0f ? 448.0f / mx : 1.0f;
+        for (int k = 0; k < K; k++) q[(size_t)r * K + k] = vit__e4m3_round(xr[k], inv);
+        scale[r] = mx > 0.0f ? mx / 448.0f : 1.0f;
+    }
+}
+
+// A weight w (K, N) to e4m3 values in place, each output column's scale into scale (N).
+static void vit__e4m3_cols(float *w, float *scale, int K, int N) {
+    for (int n = 0; n < N; n++) {
+        float mx = 0.0f;
+        for (int k = 0; k < K; k++) mx = fabsf(w[(size_t)k * N + n]) > mx ? fabsf(w[(size_t)k * N + n]) : mx;
+        float inv = mx > 0.0f ? 448.0f / mx : 1.0f;
+        for (int k = 0; k < K; k++) w[(size_t)k * N + n] = vit__e4m3_round(w[(size_t)k * N + n], inv);
+        scale[n] = mx > 0.0f ? mx / 448.0f : 1.0f;
+    }
+}
+
+// The e4m3 linear's epilogue: acc (rows, N) sums of e4m3 products, then
+// fmaf(acc, sx sw, bias), the activation and the store or residual add.
+static void vit__e4m3_epilogue(float *out, const float *acc, const float *sx, const float *sw, const float *bias, int rows, int N,
+                               vit__out mode, vit__act act, const float *scale, int nthreads) {
+    size_t ldo = act == VIT__ACT_SWIGLU ? (size_t)N / 2 : (size_t)N;
+    (void)nthreads;
+    VIT__PARALLEL_FOR(nthreads)
+    for (int r = 0; r < rows; r++)
+        for (int n = 0; n < N; n += 2) {
+            int w = N - n < 2 ? 1 : 2, oc = act == VIT__ACT_SWIGLU ? n / 2 : n;
+            float v[2] = {0.0f, 0.0f};
+            for (int j = 0; j < w; j++) v[j] = fmaf(acc[(size_t)r * N + n + j], sx[r] * sw[n + j], bias ? bias[n + j] : 0.0f);
+            int cnt = vit__epi_apply(act, 0, v);
+            for (int j = 0; j < cnt && j < w; j++) {
+                float *o = out + (size_t)r * ldo + oc + j;
+                *o = mode == VIT__OUT_RESIDUAL ? vit__epi_residual(*o, scale ? scale[oc + j] : 1.0f, v[j]) : v[j];
+            }
+        }
+}
+
 // The linear layers of the forward pass: isa VIT__ISA_REFERENCE reads weights
 // as (K, N) through vit__linear_cpu (the op references the tests call),
 // any other value packed weights through that ISA's microkernels.
@@ -5657,10 +5778,18 @@ static void vit__map_pool(vit_model *m, int B) {
 
 // One of a block's four linears (q its quantised weight): int8 when the
 // model is, else the packed fp32 GEMM.
-static void vit__block_linear(vit_model *m, float *out, const float *inp, const float *w, const vit__q8 *q, const float *bias, int rows,
+static void vit__block_linear(vit_model *m, float *out, float *inp, const float *w, const vit__q8 *q, const float *sw, const float *bias, int rows,
                               int K, int N, vit__out mode, vit__act act, const float *scale) {
-    if (m->cfg.dtype == VIT_DTYPE_INT8) vit__linear_q8(out, inp, q, bias, rows, mode, act, scale, m->q8_rows, m->q8_scale, m->q8_isa, m->num_threads);
-    else vit__linear_run(out, inp, w, bias, rows, K, N, mode, act, scale, m->cpu_isa, m->num_threads);
+    if (m->cfg.dtype == VIT_DTYPE_INT8) {
+        vit__linear_q8(out, inp, q, bias, rows, mode, act, scale, m->q8_rows, m->q8_scale, m->q8_isa, m->num_threads);
+    } else if (m->cfg.dtype == VIT_DTYPE_FP8) {
+        // the e4m3 reference: the input rounded in place (no linear's input is read again), exact products, fp32 sums
+        vit__e4m3_rows(inp, m->e4m3_sx, inp, rows, K, m->num_threads);
+        vit__linear_run(m->e4m3_acc, inp, w, NULL, rows, K, N, VIT__OUT_STORE, VIT__ACT_NONE, NULL, m->cpu_isa, m->num_threads);
+        vit__e4m3_epilogue(out, m->e4m3_acc, m->e4m3_sx, sw, bias, rows, N, mode, act, scale, m->num_threads);
+    } else {
+        vit__linear_run(out, inp, w, bias, rows, K, N, mode, act, scale, m->cpu_isa, m->num_threads);
+    }
 }
 
 // Runs B <= max_batch images to m->pooled (heads, B, C).
@@ -5678,13 +5807,14 @@ static void vit__forward_host(vit_model *m, const float *images, int B) {
     for (int l = 0; l < c->depth; l++) {
         const vit__block *k = &m->blocks[l];
         vit__layernorm_cpu(m->xn, m->x, k->ln1_w, k->ln1_b, rows, C, (size_t)C, c->eps, nt);
-        vit__block_linear(m, m->big, m->xn, k->qkv_w, &k->qkv_q8, k->qkv_b, rows, C, 3 * C, VIT__OUT_STORE, VIT__ACT_NONE, NULL);
+        vit__block_linear(m, m->big, m->xn, k->qkv_w, &k->qkv_q8, k->qkv_sw, k->qkv_b, rows, C, 3 * C, VIT__OUT_STORE, VIT__ACT_NONE, NULL);
         if (k->qn_w) vit__qk_norm_cpu(m->big, k->qn_w, k->qn_b, k->kn_w, k->kn_b, rows, C, H, c->eps, nt);
         vit__attention_fast(&att, m->att_scratch, isa, nt);
-        vit__block_linear(m, m->x, m->attn, k->proj_w, &k->proj_q8, k->proj_b, rows, C, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, k->ls1);
+        vit__block_linear(m, m->x, m->attn, k->proj_w, &k->proj_q8, k->proj_sw, k->proj_b, rows, C, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, k->ls1);
         vit__layernorm_cpu(m->xn, m->x, k->ln2_w, k->ln2_b, rows, C, (size_t)C, c->eps, nt);
-        vit__block_linear(m, m->big, m->xn, k->fc1_w, &k->fc1_q8, k->fc1_b, rows, C, M, VIT__OUT_STORE, m->act, NULL);
-        vit__block_linear(m, m->x, m->big, k->fc2_w, &k->fc2_q8, k->fc2_b, rows, (int)vit__mlp_hidden(m), C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, k->ls2);
+        vit__block_linear(m, m->big, m->xn, k->fc1_w, &k->fc1_q8, k->fc1_sw, k->fc1_b, rows, C, M, VIT__OUT_STORE, m->act, NULL);
+        vit__block_linear(m, m->x, m->big, k->fc2_w, &k->fc2_q8, k->fc2_sw, k->fc2_b, rows, (int)vit__mlp_hidden(m), C, VIT__OUT_RESIDUAL, VIT__ACT_NONE,
+                          k->ls2);
     }
     if (m->norm_w) {
         if (c->pool == VIT_POOL_TOKEN) // only the pooled prefix tokens are read after the norm
@@ -5712,6 +5842,7 @@ VITDEF void vit_free(vit_model *m) {
 #endif
     vit__free(&a, m->weights);
     vit__free(&a, m->q8_store);
+    vit__free(&a, m->e4m3_store);
     vit__free(&a, m->scratch);
     vit__free(&a, m->blocks);
     vit__free(&a, m->labels);
@@ -5802,6 +5933,37 @@ static vit_status vit__quantize_cpu(vit_model *m, char *err) {
     m->q8_scale = (float *)(void *)p;
     m->q8_isa = vit__q8_isa();
     m->cfg.dtype = VIT_DTYPE_INT8;
+    return VIT_OK;
+}
+
+// VIT_DTYPE_FP8 on the CPU: the blocks' four linear weights rounded to e4m3
+// in place (then packed as any fp32 weight), their column scales, and the
+// buffers of the e4m3 linear (vit__block_linear).
+static vit_status vit__e4m3_cpu(vit_model *m, char *err) {
+    const vit_config *c = &m->cfg;
+    size_t C = (size_t)c->dim, M = (size_t)c->mlp_dim, H = vit__mlp_hidden(m), widest = 3 * C > M ? 3 * C : M, rows, total;
+    size_t per_block = ((3 * C + 15) & ~(size_t)15) + ((C + 15) & ~(size_t)15) * 2 + ((M + 15) & ~(size_t)15);
+    if (!vit__mul((size_t)m->max_batch, (size_t)c->num_tokens, &rows) || !vit__mul(per_block, (size_t)c->depth, &total) ||
+        rows > SIZE_MAX / 8 / widest || (total += rows * widest + rows + 32) < rows)
+        return vit__fail(err, VIT_ERROR_LIMIT, "fp8 buffers overflow");
+    if (total > SIZE_MAX / sizeof(float)) return vit__fail(err, VIT_ERROR_LIMIT, "fp8 buffers overflow");
+    float *p = (float *)vit__malloc(&m->alloc, total * sizeof(float));
+    if (!p) return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for %zu bytes of fp8 scales and sums", total * sizeof(float));
+    m->e4m3_store = p;
+    for (int l = 0; l < c->depth; l++) {
+        vit__block *k = &m->blocks[l];
+        k->qkv_sw = p; p += (3 * C + 15) & ~(size_t)15;
+        k->proj_sw = p; p += (C + 15) & ~(size_t)15;
+        k->fc1_sw = p; p += (M + 15) & ~(size_t)15;
+        k->fc2_sw = p; p += (C + 15) & ~(size_t)15;
+        vit__e4m3_cols(k->qkv_w, k->qkv_sw, (int)C, (int)(3 * C));
+        vit__e4m3_cols(k->proj_w, k->proj_sw, (int)C, (int)C);
+        vit__e4m3_cols(k->fc1_w, k->fc1_sw, (int)C, (int)M);
+        vit__e4m3_cols(k->fc2_w, k->fc2_sw, (int)H, (int)C);
+    }
+    m->e4m3_acc = p;
+    m->e4m3_sx = p + rows * widest;
+    m->cfg.dtype = VIT_DTYPE_FP8;
     return VIT_OK;
 }
 
@@ -5989,6 +6151,7 @@ static vit_status vit__create(const void *data, size_t size, const vit_options *
     if (st == VIT_OK && m->cfg.device == VIT_DEVICE_CPU) st = vit__alloc_scratch(m, err);
     if (st == VIT_OK && m->cfg.device == VIT_DEVICE_CPU && o.dtype == VIT_DTYPE_INT8) st = vit__quantize_cpu(m, err);
     if (st == VIT_OK && m->cfg.dtype == VIT_DTYPE_INT8) st = vit__drop_block_linears(m, err);
+    if (st == VIT_OK && m->cfg.device == VIT_DEVICE_CPU && o.dtype == VIT_DTYPE_FP8) st = vit__e4m3_cpu(m, err);
     if (st == VIT_OK && m->cfg.device == VIT_DEVICE_CPU) st = vit__pack_cpu(m, vit__cpu_isa(), err);
     vit__free(&alloc, L.tensors);
     vit__json_release(&L.cfg);
@@ -6008,7 +6171,7 @@ static vit_status vit__check_options(const vit_options *o) {
         return vit__fail(vit__load_error, VIT_ERROR_INVALID_ARGUMENT, "options: max_batch, num_threads, num_heads, device_index, image_height and image_width must be >= 0");
     if ((int)o->device < VIT_DEVICE_DEFAULT || (int)o->device > VIT_DEVICE_CUDA)
         return vit__fail(vit__load_error, VIT_ERROR_INVALID_ARGUMENT, "options: unknown device %d", (int)o->device);
-    if ((int)o->dtype < VIT_DTYPE_DEFAULT || (int)o->dtype > VIT_DTYPE_INT8)
+    if ((int)o->dtype < VIT_DTYPE_DEFAULT || (int)o->dtype > VIT_DTYPE_FP8)
         return vit__fail(vit__load_error, VIT_ERROR_INVALID_ARGUMENT, "options: unknown dtype %d", (int)o->dtype);
     if (o->max_batch > VIT_MAX_BATCH)
         return vit__fail(vit__load_error, VIT_ERROR_LIMIT, "options: max_batch %d exceeds VIT_MAX_BATCH (%d)", o->max_batch, VIT_MAX_BATCH);

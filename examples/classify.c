@@ -10,7 +10,7 @@
 //   --batch N          images per forward call (default 32 on a GPU, 8 on the CPU)
 //   --threads N        CPU threads: decoding + preprocessing, and the CPU forward pass
 //                      (default: the online cores)
-//   --device auto|cpu|cuda, --dtype fp32|bf16|fp16|int8 (int8: the CPU's), --size H[xW] (multiples of the patch)
+//   --device auto|cpu|cuda, --dtype fp32|bf16|fp16|int8|fp8 (int8: the CPU's; fp8: the CPU's e4m3 reference), --size H[xW] (multiples of the patch)
 //   --devices all|cpu|I,J,...  one model per GPU, batches shared among them
 //   --quiet            no model line, progress or summary on stderr (errors still)
 //   --decode-only      decode and preprocess only (no forward pass, nothing on
@@ -255,7 +255,7 @@ typedef struct cli {
 static int usage(const char *why) {
     fprintf(stderr, "vit-classify: %s\n"
                     "usage: vit-classify [--top K] [--json] [--embed OUT.safetensors] [--batch N] [--threads N]\n"
-                    "                    [--device auto|cpu|cuda] [--devices all|cpu|I,J,...] [--dtype fp32|bf16|fp16|int8]\n"
+                    "                    [--device auto|cpu|cuda] [--devices all|cpu|I,J,...] [--dtype fp32|bf16|fp16|int8|fp8]\n"
                     "                    [--size H[xW]] [--quiet] [--decode-only] [--frames|--no-frames] MODEL.safetensors PATH...\n"
                     "A PATH may be a directory: its image files, recursively, sorted. Exit status: 0 all\n"
                     "classified, 1 the model or any image failed, 2 bad usage.\n", why);
@@ -313,7 +313,8 @@ static int parse_args(int argc, char **argv, cli *c) {
             else if (!strcmp(val, "bf16")) c->opts.dtype = VIT_DTYPE_BF16;
             else if (!strcmp(val, "fp16")) c->opts.dtype = VIT_DTYPE_F16;
             else if (!strcmp(val, "int8")) c->opts.dtype = VIT_DTYPE_INT8; // runs on the CPU
-            else { snprintf(why, sizeof(why), "--dtype wants fp32, bf16, fp16 or int8, not '%s'", val); return usage(why); }
+            else if (!strcmp(val, "fp8")) c->opts.dtype = VIT_DTYPE_FP8; // the CPU's e4m3 reference (CUDA: not yet)
+            else { snprintf(why, sizeof(why), "--dtype wants fp32, bf16, fp16, int8 or fp8, not '%s'", val); return usage(why); }
         } else if (!strcmp(opt, "--embed")) {
             if (!*val) return usage("--embed wants a file name");
             c->embed_path = val;
@@ -770,7 +771,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "model: %s ViT, %dx%d input, %d channels, width %d, depth %d, %d heads, %s %d; %s %s",
                 cfg->source == VIT_SOURCE_HF ? "Hugging Face" : "timm", cfg->image_height, cfg->image_width, cfg->in_chans, cfg->dim, cfg->depth,
                 cfg->num_heads, cfg->projection ? "projection to" : cfg->num_classes ? "classes" : "features", cfg->projection || cfg->num_classes ? cfg->num_classes : cfg->dim,
-                cfg->device == VIT_DEVICE_CUDA ? "cuda" : "cpu", cfg->dtype == VIT_DTYPE_BF16 ? "bf16" : cfg->dtype == VIT_DTYPE_F16 ? "fp16" : cfg->dtype == VIT_DTYPE_INT8 ? "int8" : "fp32");
+                cfg->device == VIT_DEVICE_CUDA ? "cuda" : "cpu", cfg->dtype == VIT_DTYPE_BF16 ? "bf16" : cfg->dtype == VIT_DTYPE_F16 ? "fp16" : cfg->dtype == VIT_DTYPE_INT8 ? "int8" : cfg->dtype == VIT_DTYPE_FP8 ? "fp8" : "fp32");
         if (ndev > 1) fprintf(stderr, " x %d GPUs", ndev);
         fprintf(stderr, "; loaded in %.0f ms\n", (seconds() - t0) * 1e3);
     }

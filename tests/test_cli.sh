@@ -64,7 +64,7 @@ expect "classify: --top 0" 2 "--top wants a positive number, not '0'" "$CLASSIFY
 expect "classify: --top abc" 2 "--top wants a positive number, not 'abc'" "$CLASSIFY" --top abc "$MODEL" "$GOOD1"
 expect "classify: --top 3x" 2 "--top wants a positive number, not '3x'" "$CLASSIFY" --top 3x "$MODEL" "$GOOD1"
 expect "classify: --device gpu" 2 "--device wants auto, cpu or cuda, not 'gpu'" "$CLASSIFY" --device gpu "$MODEL" "$GOOD1"
-expect "classify: --dtype int4" 2 "--dtype wants fp32, bf16, fp16 or int8, not 'int4'" "$CLASSIFY" --dtype int4 "$MODEL" "$GOOD1"
+expect "classify: --dtype int4" 2 "--dtype wants fp32, bf16, fp16, int8 or fp8, not 'int4'" "$CLASSIFY" --dtype int4 "$MODEL" "$GOOD1"
 expect "classify: --threads -1" 2 "--threads wants a positive number, not '-1'" "$CLASSIFY" --threads -1 "$MODEL" "$GOOD1"
 expect "classify: --threads 0" 2 "--threads wants a positive number, not '0'" "$CLASSIFY" --threads 0 "$MODEL" "$GOOD1"
 expect "classify: option without a value" 2 "option --top needs a value" "$CLASSIFY" --top
@@ -169,6 +169,9 @@ run "$CLASSIFY" --device auto --threads 1 --dtype fp32 --top 1 -- "$MODEL" "$GOO
 run "$CLASSIFY" --dtype int8 --top 1 "$MODEL" "$GOOD1"
 [ "$rc" -eq 0 ] && grep -q "Ankle boot (9)" "$TMP/out" && grep -q "cpu int8" "$TMP/err" && ok "classify: --dtype int8 runs on the CPU in int8" ||
     not_ok "classify: --dtype int8: exit $rc: $err"
+run "$CLASSIFY" --dtype fp8 --device cpu --top 1 "$MODEL" "$GOOD1"
+[ "$rc" -eq 0 ] && grep -q "Ankle boot (9)" "$TMP/out" && grep -q "cpu fp8" "$TMP/err" && ok "classify: --dtype fp8 runs the CPU's e4m3 reference" ||
+    not_ok "classify: --dtype fp8: exit $rc: $err"
 expect "classify: --device cuda on a CPU-only build" 1 "cannot load '$MODEL': unsupported: .*compiled without CUDA" \
     "$CLASSIFY" --device cuda "$MODEL" "$GOOD1"
 run "$CLASSIFY" --help

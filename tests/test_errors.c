@@ -1428,7 +1428,10 @@ static void test_int8_memory(void) {
         o.allocator.alloc = bytes_alloc;
         o.allocator.free = bytes_free;
         o.allocator.user_data = &live[i];
-        if (!require(vit_load(g_model_path, &o, &m[i]) == VIT_OK, "int8 memory: load", "%s", vit_last_error(NULL))) return;
+        if (!require(vit_load(g_model_path, &o, &m[i]) == VIT_OK, "int8 memory: load", "%s", vit_last_error(NULL))) {
+            vit_free(m[0]);
+            return;
+        }
         cfg = vit_model_config(m[i]);
     }
     size_t C = (size_t)cfg->dim, M = (size_t)cfg->mlp_dim, linears = (size_t)cfg->depth * (4 * C * C + 2 * C * M) * sizeof(float);
@@ -1466,6 +1469,8 @@ static void test_oom(void) {
     }
     g_oom_dtype = VIT_DTYPE_INT8; // quantised at load, the fp32 block linears dropped
     oom_sweep("allocation failure: vit_load int8", g_model_path, NULL, 0, NULL);
+    g_oom_dtype = VIT_DTYPE_FP8; // the e4m3 reference's scales and sums
+    oom_sweep("allocation failure: vit_load fp8", g_model_path, NULL, 0, NULL);
     g_oom_dtype = VIT_DTYPE_F32;
 }
 

@@ -9,9 +9,13 @@
 // Pass: |got - ref| <= 1e-5 + 1e-5 |ref| (float sums against double ones); the
 // prefix rows exactly; 1 and 2 threads give the same bits. The packed GEMM of
 // the forward pass against the reference GEMM, for every ISA the CPU has; the
-// int8 GEMM (VIT_DTYPE_INT8) against the fp32 one and across its ISAs.
+// int8 GEMM (VIT_DTYPE_INT8) against the fp32 one and across its ISAs. The
+// e4m3 rounding (VIT_DTYPE_FP8) against torch's float8_e4m3fn codes
+// (tests/data/fp8, tools/make_fp8_reference.py), bit for bit, and its linear
+// (per-token rows, per-column weights, scales in the epilogue) against a
+// double-precision loop over the same e4m3 values.
 //
-// usage: test_ops_cpu
+// usage: test_ops_cpu [FP8_DIR]   (default tests/data/fp8)
 #define VIT_IMPLEMENTATION
 #include "../vit.h"
 #include "test_util.h"
@@ -289,7 +293,99 @@ static void test_q8(int rows, int K, int N, vit__out mode, vit__act act, int exa
     free(x); free(w); free(b); free(init); free(ref); free(got); free(first); free(sa); free(qa); free(store);
 }
 
-int main(void) {
+// vit__e4m3 / vit__e4m3_value against torch's conversion of every input in
+// e4m3.bin and its decoding of all 256 codes (NaN: any NaN code).
+static void test_e4m3_codes(const char *dir) {
+    char path[1024];
+    snprintf(path, sizeof(path), "%s/e4m3.bin", dir);
+    FILE *f = fopen(path, "rb");
+    uint32_t n = 0;
+    if (!f || fread(&n, 4, 1, f) != 1 || n > (1u << 24)) { check(0, "e4m3: reference file", "cannot read %s", path); if (f) fclose(f); return; }
+    float *x = (float *)malloc((size_t)n * 4), values[256];
+    unsigned char *want = (unsigned char *)malloc(n);
+    int ok = fread(x, 4, n, f) == n && fread(want, 1, n, f) == n && fread(values, 4, 256, f) == 256;
+    fclose(f);
+    if (check(ok, "e4m3: reference file", "%s: %u inputs%s", path, n, ok ? "" : ", truncated")) {
+        uint32_t bad = 0, first = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            unsigned char got = vit__e4m3(x[i]);
+            int same = x[i] != x[i] ? (got & 0x7F) == 0x7F && (want[i] & 0x7F) == 0x7F : got == want[i];
+            if (!same && !bad++) first = i;
+        }
+        check(bad == 0, "e4m3: float -> e4m3 as torch's .to(float8_e4m3fn) (round to nearest even, saturated at 448)",
+              "%u of %u differ, first %.9g: got 0x%02x want 0x%02x", bad, n, bad ? (double)x[first] : 0.0, bad ? vit__e4m3(x[first]) : 0, bad ? want[first] : 0);
+        int dbad = 0;
+        for (int k = 0; k < 256; k++) {
+            float v = vit__e4m3_value((unsigned char)k);
+            dbad += values[k] != values[k] ? v == v : memcmp(&v, &values[k], 4) != 0;
+        }
+        check(dbad == 0, "e4m3: the 256 codes decode as torch's", "%d differ", dbad);
+    }
+    free(x);
+    free(want);
+}
+
+// The e4m3 linear of VIT_DTYPE_FP8's CPU reference (vit__block_linear's three
+// steps) against double sums over the same e4m3 values and scales.
+static void test_e4m3_linear(int rows, int K, int N, vit__out mode, vit__act act) {
+    char name[160];
+    float *x = rnd((size_t)rows * K, 3.0f), *w = rnd((size_t)K * N, 0.2f), *b = rnd((size_t)N, 0.5f), *ls = rnd((size_t)N, 1.0f);
+    int glu = act == VIT__ACT_SWIGLU, NO = glu ? N / 2 : N;
+    float *out = rnd((size_t)rows * NO, 1.0f), *acc = (float *)malloc((size_t)rows * N * sizeof(float));
+    float *sx = (float *)malloc((size_t)rows * sizeof(float)), *sw = (float *)malloc((size_t)N * sizeof(float));
+    double *ref = (double *)malloc((size_t)rows * NO * sizeof(double));
+    x[0] = 0.0f; // a zero next to nonzero values; row 1 all zero: scale 1, sums 0
+    for (int k = 0; rows > 1 && k < K; k++) x[(size_t)K + k] = 0.0f;
+    for (size_t i = 0; i < (size_t)rows * NO; i++) ref[i] = out[i];
+    float *xq = (float *)malloc((size_t)rows * K * sizeof(float)), *wq = (float *)malloc((size_t)K * N * sizeof(float));
+    memcpy(wq, w, (size_t)K * N * sizeof(float));
+    vit__e4m3_rows(xq, sx, x, rows, K, 2);
+    vit__e4m3_cols(wq, sw, K, N);
+    int exact = 1; // every rounded value is an e4m3 value times its scale; each row's / column's largest is 448
+    for (int r = 0; r < rows; r++) {
+        float mx = 0.0f;
+        for (int k = 0; k < K; k++) {
+            float v = xq[(size_t)r * K + k];
+            exact &= vit__e4m3_value(vit__e4m3(v)) == v && fabsf(v) <= 448.0f;
+            mx = fabsf(v) > mx ? fabsf(v) : mx;
+        }
+        exact &= mx == 448.0f || (mx == 0.0f && sx[r] == 1.0f);
+    }
+    for (int n = 0; n < N; n++) {
+        float mx = 0.0f;
+        for (int k = 0; k < K; k++) mx = fabsf(wq[(size_t)k * N + n]) > mx ? fabsf(wq[(size_t)k * N + n]) : mx;
+        exact &= mx == 448.0f || mx == 0.0f;
+    }
+    snprintf(name, sizeof(name), "e4m3 rows/columns %dx%d, %dx%d: e4m3 values, largest 448", rows, K, K, N);
+    check(exact, name, "%s", exact ? "each value and scale checked" : "a value off the e4m3 grid, or a row / column whose largest is not 448");
+    float *packed = (float *)malloc((size_t)K * N * sizeof(float)), *tmp = (float *)malloc((size_t)K * N * sizeof(float));
+    memcpy(packed, wq, (size_t)K * N * sizeof(float));
+    vit__pack_panels(packed, tmp, (size_t)K, (size_t)N);
+    vit__linear_run(acc, xq, packed, NULL, rows, K, N, VIT__OUT_STORE, VIT__ACT_NONE, NULL, vit__cpu_isa(), 2);
+    vit__e4m3_epilogue(out, acc, sx, sw, b, rows, N, mode, act, mode == VIT__OUT_RESIDUAL ? ls : NULL, 2);
+    for (int r = 0; r < rows; r++)
+        for (int n = 0; n < N; n += 2) {
+            double v[2];
+            for (int j = 0; j < 2; j++) {
+                double s = 0;
+                for (int k = 0; k < K; k++) s += (double)xq[(size_t)r * K + k] * wq[(size_t)k * N + n + j];
+                v[j] = s * sx[r] * sw[n + j] + b[n + j];
+            }
+            if (act == VIT__ACT_GELU) for (int j = 0; j < 2; j++) v[j] = 0.5 * v[j] * (1.0 + erf(v[j] / sqrt(2.0)));
+            int oc = glu ? n / 2 : n, cnt = glu ? 1 : 2;
+            if (glu) v[0] = v[0] / (1.0 + exp(-v[0])) * v[1];
+            for (int j = 0; j < cnt; j++) {
+                double *o = &ref[(size_t)r * NO + oc + j];
+                *o = mode == VIT__OUT_RESIDUAL ? *o + (double)ls[oc + j] * v[j] : v[j];
+            }
+        }
+    snprintf(name, sizeof(name), "e4m3 linear %dx%dx%d%s%s", rows, K, N, mode == VIT__OUT_RESIDUAL ? " residual" : "",
+             act == VIT__ACT_GELU ? " gelu" : glu ? " swiglu" : "");
+    close_to(name, out, ref, (size_t)rows * NO);
+    free(x); free(w); free(b); free(ls); free(out); free(acc); free(sx); free(sw); free(ref); free(xq); free(wq); free(packed); free(tmp);
+}
+
+int main(int argc, char **argv) {
     test_attention(2, 50, 50, 64, 4, 0);   // self-attention sizes
     test_attention(3, 4, 77, 96, 3, 1);    // 4 latent queries shared by 3 images
     test_attention(2, 60, 5, 40, 2, 0);    // more queries than keys, head size 20
@@ -325,5 +421,10 @@ int main(void) {
     test_q8(61, 768, 200, VIT__OUT_RESIDUAL, VIT__ACT_NONE, 0);
     test_q8(7, 300, 33, VIT__OUT_STORE, VIT__ACT_GELU, 0);
     for (int r = 2; r <= 11; r++) test_q8(12 + r, 36, 40, VIT__OUT_STORE, VIT__ACT_NONE, 0); // each remainder of a 12-row tile
+    test_e4m3_codes(argc > 1 ? argv[1] : "tests/data/fp8");
+    test_e4m3_linear(13, 37, 40, VIT__OUT_STORE, VIT__ACT_NONE);
+    test_e4m3_linear(29, 96, 48, VIT__OUT_STORE, VIT__ACT_GELU);
+    test_e4m3_linear(7, 64, 34, VIT__OUT_STORE, VIT__ACT_SWIGLU);
+    test_e4m3_linear(50, 130, 64, VIT__OUT_RESIDUAL, VIT__ACT_NONE);
     return check_summary();
 }

@@ -274,6 +274,7 @@ add("descriptor_cut.gif", d[:d.index(b"\x2c") + 6], "refuse IMAGE_DECODE refuses
 add("zero_width.gif", gif(4, 4, P4, 0, [(1, 1, 0, 2, [], None, 0, None, 2)]), "refuse IMAGE_DECODE refuses")
 # bytes PIL skips between blocks (stb_image: unknown code)
 add("junk_before_frame.gif", d.replace(b"\x2c", b"\x07\x2c", 1))
+add("junk_runs.gif", d.replace(b"\x2c", (b"\x00\x05" * 40 + b"\x21\xfe\x01x\x00") * 30 + b"\x2c", 1))  # runs of them between comments
 # a graphic control block of 5 bytes, a comment whose first sub-block is empty: PIL reads the sub-blocks after
 # them as part of the extension, stb_image as tags
 add("gce5.gif", d.replace(b"\x21\xf9\x04", b"\x21\xf9\x05", 1).replace(b"\x00\x2c", b"\x00\x00\x00\x2c", 1), "refuse IMAGE_DECODE decodes")
