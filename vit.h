@@ -3633,7 +3633,7 @@ static vit_status vit__decode_bmp(vit_model *m, const unsigned char *p, size_t s
 // draws every index opaque, the transparent one in its palette colour, over a
 // canvas filled with the transparent index (index 0 without one); disposal
 // and the background colour play no part in the first frame. So: stb decodes
-// a copy without the transparency flags, and vit.h fills around the frame.
+// a copy without the extensions before the frame, and vit.h fills around it.
 typedef struct vit__gif_frame {
     int x, y, w, h;       // the first frame's rectangle
     unsigned char fill[3]; // PIL's colour around it
@@ -3693,16 +3693,17 @@ static int vit__gif_lzw_fills(const unsigned char *q, size_t size, size_t at, si
 }
 
 // q: a copy of the GIF (*qsize bytes), made for stb_image to read as PIL does:
-// the transparency flags before the first frame cleared, the bytes PIL skips
-// between blocks removed (*size shrinks), the screen enlarged to a first frame
+// the extensions before the first frame (PIL's reading of them) and the bytes
+// PIL skips between blocks removed (*qsize shrinks), the screen enlarged to a first frame
 // that runs past it (PIL enlarges the image, stb_image refuses it). Returns 1
 // with *f filled, 0 when the structure is not the expected one (stb_image then
 // reports the error), -3 for a local gray-identity palette over a global
 // palette, -4 when the data ends before a whole first frame (header, palette,
-// code size), -5 for an extension whose first sub-block is empty or a graphic
-// control block not 4 bytes long (stb_image reads what follows as a tag, PIL
-// as sub-blocks), -6 when its LZW codes end before
-// its last pixel, -7 when the frame reaches past 65535 pixels, -8 when it has none.
+// code size), -5 for a graphic control block too short for the fields PIL
+// reads, -6 when its LZW codes end before
+// its last pixel, -7 when the frame reaches past 65535 pixels, -8 when it has
+// none, -9 for an LZW code size under 2 (the format's least: PIL and stb_image
+// widen such codes at different points).
 static int vit__gif_first_frame(unsigned char *q, size_t *qsize, vit__gif_frame *f) {
     size_t size = *qsize;
     size_t i = 13, o, gn = 0, n = 0; // i reads the blocks, o writes those kept (each byte moves once)
@@ -3717,18 +3718,23 @@ static int vit__gif_first_frame(unsigned char *q, size_t *qsize, vit__gif_frame 
     o = i;
     for (;;) {
         if (i >= size || q[i] == 0x3B) return -4;
-        if (q[i] == 0x21) { // extension: a graphic control block may set the transparent index
-            size_t j = i + 2;
-            if (i + 2 >= size) return -4;
-            if (q[j] == 0 || (q[i + 1] == 0xF9 && q[j] != 4)) return -5;
-            if (q[i + 1] == 0xF9 && j + 4 < size && (q[j + 1] & 1)) {
-                trans = q[j + 4];
-                q[j + 1] &= 0xFE;
+        if (q[i] == 0x21) { // an extension: read as PIL reads it, left out of stb_image's copy
+            size_t j = i + 2, first;
+            if (j >= size) return -4;
+            unsigned char label = q[i + 1];
+            first = q[j];
+            if (j + first >= size) return -4;
+            if (label == 0xF9 && first) { // graphic control: flags, delay, transparent index
+                if (first < 3 || ((q[j + 1] & 1) && first < 4)) return -5;
+                if (q[j + 1] & 1) trans = q[j + 4];
+            }
+            if (label != 0xFE) { // PIL takes the first sub-block, even an empty one, then reads to an empty one
+                if (label == 0xFF && first >= 11 && !memcmp(q + j + 1, "NETSCAPE2.0", 11)) j += first + 1; // and the loop count's
+                if (j >= size) return -4;
+                j += (size_t)q[j] + 1;
             }
             while (j < size && q[j]) j += (size_t)q[j] + 1;
             if (j >= size) return -4;
-            memmove(q + o, q + i, j + 1 - i);
-            o += j + 1 - i;
             i = j + 1;
             continue;
         }
@@ -3760,6 +3766,7 @@ static int vit__gif_first_frame(unsigned char *q, size_t *qsize, vit__gif_frame 
         }
         size_t at = i + 10 + (q[i + 9] & 0x80 ? 3 * n : 0); // the LZW code size
         if (at >= size) return -4;
+        if (q[at] < 2) return -9;
         // the image data: LZW code size, then sub-blocks; ending before the last
         // pixel means a truncated file, which PIL refuses and stb_image would fill out
         if (!vit__gif_lzw_fills(q, size, at, (size_t)f->w * (size_t)f->h)) return -6;
@@ -4232,8 +4239,8 @@ static vit_status vit__decode_stb(vit_model *m, const unsigned char *data, size_
         if (r < 0) {
             vit__free(&m->alloc, copy);
             if (r == -4) return VIT__DECODE_FAIL(m, "cannot decode image: truncated GIF (the data ends before a whole first frame; PIL refuses it too)");
-            if (r == -5)
-                return VIT__DECODE_FAIL(m, "cannot decode image: corrupt GIF (an extension with an empty first sub-block, or a graphic control block not 4 bytes long; PIL and stb_image read what follows differently)");
+            if (r == -5) return VIT__DECODE_FAIL(m, "cannot decode image: corrupt GIF (a graphic control block too short for its fields; PIL refuses it too)");
+            if (r == -9) return VIT__DECODE_FAIL(m, "cannot decode image: corrupt GIF (LZW code size under 2: PIL and stb_image read its codes differently)");
             if (r == -8) return VIT__DECODE_FAIL(m, "cannot decode image: corrupt GIF (its first frame has no pixels; PIL refuses it too)");
             if (r == -6) return VIT__DECODE_FAIL(m, "cannot decode image: truncated GIF (its first frame's LZW codes end before its last pixel; PIL refuses it too)");
             if (r == -3)

@@ -275,10 +275,15 @@ add("zero_width.gif", gif(4, 4, P4, 0, [(1, 1, 0, 2, [], None, 0, None, 2)]), "r
 # bytes PIL skips between blocks (stb_image: unknown code)
 add("junk_before_frame.gif", d.replace(b"\x2c", b"\x07\x2c", 1))
 add("junk_runs.gif", d.replace(b"\x2c", (b"\x00\x05" * 40 + b"\x21\xfe\x01x\x00") * 30 + b"\x2c", 1))  # runs of them between comments
-# a graphic control block of 5 bytes, a comment whose first sub-block is empty: PIL reads the sub-blocks after
-# them as part of the extension, stb_image as tags
-add("gce5.gif", d.replace(b"\x21\xf9\x04", b"\x21\xf9\x05", 1).replace(b"\x00\x2c", b"\x00\x00\x00\x2c", 1), "refuse IMAGE_DECODE decodes")
-add("empty_comment.gif", d.replace(b"\x2c", b"\x21\xfe\x00\x03abc\x00\x2c", 1), "refuse IMAGE_DECODE decodes")
+# extensions read as PIL reads them (stb_image reads some otherwise: vit.h leaves them out of its copy): a graphic
+# control block of 5 bytes, a comment whose first sub-block is empty (its other sub-blocks then stray bytes), an
+# application extension whose first sub-block is empty (PIL reads on to the next empty one); a graphic control
+# block of 2 bytes (too short for PIL: refused)
+add("gce5.gif", d.replace(b"\x21\xf9\x04", b"\x21\xf9\x05", 1).replace(b"\x00\x2c", b"\x00\x00\x00\x2c", 1))
+add("empty_comment.gif", d.replace(b"\x2c", b"\x21\xfe\x00\x03abc\x00\x2c", 1))
+add("empty_first_subblock.gif", d.replace(b"\x2c", b"\x21\xff\x00\x02xy\x00\x2c", 1))
+add("lzw_size1.gif", gif(4, 4, P4[:2], 0, [(0, 0, 4, 4, [0, 1] * 8, None, 0, None, 1)]), "refuse IMAGE_DECODE decodes")  # the format's least is 2
+add("gce2.gif", d.replace(b"\x21\xf9\x04\x00\x0a\x00\x00\x00", b"\x21\xf9\x02\x00\x0a\x00", 1), "refuse IMAGE_DECODE refuses")
 
 # ---- TGA: every origin, raw and RLE; palette; gray
 for rle in (False, True):
