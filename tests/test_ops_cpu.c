@@ -256,10 +256,16 @@ static void test_q8(int rows, int K, int N, vit__out mode, vit__act act, int exa
     vit__q8 q = vit__q8_make((char *)store + (64 - (uintptr_t)store % 64) % 64, w, K, N);
     memcpy(ref, init, (size_t)rows * outs * sizeof(float));
     vit__linear_cpu(ref, x, w, b, rows, K, N, mode, act, NULL, 2);
-    int isas[] = {VIT__ISA_GENERIC, VIT__ISA_AVX2, VIT__ISA_AVX512, VIT__ISA_NEON}, have = vit__q8_isa(), runs = 0;
+    int isas[] = {VIT__ISA_GENERIC, VIT__ISA_AVX2, VIT__ISA_AVX512, VIT__ISA_NEON, VIT__ISA_AVX_VNNI}, have = vit__q8_isa(), runs = 0;
     char name[160];
-    for (int i = 0; i < 4; i++) {
-        if (isas[i] != VIT__ISA_GENERIC && !(isas[i] == have || (isas[i] == VIT__ISA_AVX2 && have == VIT__ISA_AVX512))) continue;
+    for (int i = 0; i < 5; i++) {
+        int avx_vnni = 0; // AVX-VNNI runs wherever the CPU has it, beside AVX-512 VNNI too
+#if defined(VIT__AVX_VNNI)
+        avx_vnni = vit__has_avx_vnni();
+#endif
+        if (isas[i] == VIT__ISA_AVX_VNNI ? !avx_vnni
+                                         : isas[i] != VIT__ISA_GENERIC && !(isas[i] == have || (isas[i] == VIT__ISA_AVX2 && have >= VIT__ISA_AVX512 && have != VIT__ISA_NEON)))
+            continue;
         for (int threads = 1; threads <= 2; threads++) {
             memcpy(got, init, (size_t)rows * outs * sizeof(float));
             vit__linear_q8(got, x, &q, b, rows, mode, act, NULL, qa, sa, isas[i], threads);
