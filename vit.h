@@ -45,8 +45,8 @@
         (ViT-B/16 resident: 95 MB against 337 MB in fp32). About 2.6x fp32
         on ViT-B/16 with AVX-512 VNNI; logits within a few percent of fp32
         (test_model: 5e-2). For CPUs with AVX-VNNI but no AVX-512 (Alder
-        Lake and later desktops): 256-bit vpdpbusd, 0.6-0.7x AVX-512 VNNI on
-        an EPYC that has both, 3.5-4.7x the AVX2 path, which widens the
+        Lake and later desktops): 256-bit vpdpbusd, 0.5-0.6x AVX-512 VNNI on
+        an EPYC that has both, about 3x the AVX2 path, which widens the
         bytes to 16 bits (vpmaddwd) where neither VNNI exists; the
         portable loops (ARMv8.0, other compilers) about 3x their fp32 loops.
       - VIT_DTYPE_FP8 on the CPU: the reference of the e4m3 GEMMs the GPU will

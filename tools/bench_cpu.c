@@ -2,6 +2,8 @@
 //
 //   bench_cpu MODEL.safetensors BATCH [REPEATS] [f32|int8]
 //   bench_cpu --peak      the machine's fp32 FMA peak on all threads (GFLOP/s)
+//   bench_cpu --int8-isas the int8 GEMM of every kernel this CPU can run (portable, AVX2,
+//                         AVX-VNNI, AVX-512 VNNI, NEON sdot) on ViT-B/16 shapes, one thread
 //   bench_cpu --gemm      the forward pass's GEMMs alone (fp32 and int8) on ViT-S/16 and
 //                         ViT-B/16 shapes at batch 1 (M = 197), all threads, best of 20
 //
@@ -127,8 +129,49 @@ static int gemm_shapes(void) {
     return 0;
 }
 
+// The int8 GEMM of each kernel this CPU can run (portable, AVX2, AVX-VNNI,
+// AVX-512 VNNI, NEON sdot) on ViT-B/16's shapes at M = 197, one thread, best
+// of 15 interleaved runs: what a CPU without the faster ones would get.
+static int int8_isas(void) {
+    static const int shapes[][2] = {{768, 2304}, {768, 3072}, {3072, 768}};
+    int isas[] = {VIT__ISA_GENERIC, VIT__ISA_AVX2, VIT__ISA_AVX_VNNI, VIT__ISA_AVX512, VIT__ISA_NEON}, have = vit__q8_isa(), avx_vnni = 0;
+    const char *names[] = {"portable", "AVX2 (vpmaddwd)", "AVX-VNNI", "AVX-512 VNNI", "NEON sdot"};
+#if defined(VIT__AVX_VNNI)
+    avx_vnni = vit__has_avx_vnni();
+#endif
+    int usable[5];
+    for (int i = 0; i < 5; i++)
+        usable[i] = isas[i] == VIT__ISA_GENERIC || isas[i] == have || (isas[i] == VIT__ISA_AVX_VNNI && avx_vnni) ||
+                    (isas[i] == VIT__ISA_AVX2 && (have == VIT__ISA_AVX512 || have == VIT__ISA_AVX_VNNI));
+    printf("| M | K | N | kernel | ms | GOP/s (1 thread) |\n| --- | --- | --- | --- | --- | --- |\n");
+    for (int s = 0; s < 3; s++) {
+        int M = 197, K = shapes[s][0], N = shapes[s][1];
+        float *x = (float *)malloc((size_t)M * K * sizeof(float)), *w = (float *)malloc((size_t)K * N * sizeof(float));
+        float *o = (float *)malloc((size_t)M * N * sizeof(float)), *sa = (float *)malloc((size_t)M * sizeof(float));
+        void *store = malloc(vit__q8_bytes(K, N) + 64);
+        unsigned char *qa = (unsigned char *)malloc((size_t)M * (size_t)vit__pad4(K));
+        for (size_t i = 0; i < (size_t)M * K; i++) x[i] = (float)((i * 37) % 101) / 50.0f - 1.0f;
+        for (size_t i = 0; i < (size_t)K * N; i++) w[i] = (float)((i * 53) % 97) / 48.0f - 1.0f;
+        vit__q8 q = vit__q8_make((char *)store + (64 - (uintptr_t)store % 64) % 64, w, K, N);
+        double best[5] = {1e30, 1e30, 1e30, 1e30, 1e30};
+        for (int r = 0; r < 15; r++)
+            for (int i = 0; i < 5; i++) {
+                if (!usable[i] || (isas[i] == VIT__ISA_GENERIC && r >= 3)) continue; // the portable loop: 3 runs
+                double t0 = seconds();
+                vit__linear_q8(o, x, &q, NULL, M, VIT__OUT_STORE, VIT__ACT_NONE, NULL, qa, sa, isas[i], 1);
+                double dt = seconds() - t0;
+                if (dt < best[i]) best[i] = dt;
+            }
+        for (int i = 0; i < 5; i++)
+            if (usable[i]) printf("| %d | %d | %d | %s | %.2f | %.0f |\n", M, K, N, names[i], best[i] * 1e3, 2.0 * M * K * N / best[i] / 1e9);
+        free(x); free(w); free(o); free(sa); free(store); free(qa);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc == 2 && strcmp(argv[1], "--gemm") == 0) return gemm_shapes();
+    if (argc == 2 && strcmp(argv[1], "--int8-isas") == 0) return int8_isas();
     if (argc == 2 && strcmp(argv[1], "--peak") == 0) return peak();
     if (argc < 3) { fprintf(stderr, "usage: bench_cpu MODEL.safetensors BATCH [REPEATS] [f32|int8]\n"); return 2; }
     int batch = atoi(argv[2]), reps = argc > 3 ? atoi(argv[3]) : 5;
