@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
+#include <pthread.h>
 
 #ifndef VIT__CUDA
 int main(void) {
@@ -54,7 +55,7 @@ static int top1_diff(const float *got, const float *ref, int n, int k, double to
 static const char *dtname(vit_dtype d) { return d == VIT_DTYPE_F32 ? "f32" : d == VIT_DTYPE_BF16 ? "bf16" : "f16"; }
 
 // The case's model on the GPU in dtype dt (NULL after printing why not).
-static vit_model *load_gpu(const char *dir, vit_dtype dt, int max_batch) {
+static vit_model *load_gpu_on(const char *dir, vit_dtype dt, int max_batch, int device_index) {
     char path[1200];
     snprintf(path, sizeof(path), "%s/model.safetensors", dir);
     vit_options o;
@@ -62,12 +63,14 @@ static vit_model *load_gpu(const char *dir, vit_dtype dt, int max_batch) {
     o.device = VIT_DEVICE_CUDA;
     o.dtype = dt;
     o.max_batch = max_batch;
+    o.device_index = device_index;
     read_case_options(dir, &o);
     vit_model *m = NULL;
     vit_status st = vit_load(path, &o, &m);
     if (st != VIT_OK) printf("NOT OK %s %s: load: %s: %s\n", dir, dtname(dt), vit_status_string(st), vit_last_error(NULL));
     return m;
 }
+static vit_model *load_gpu(const char *dir, vit_dtype dt, int max_batch) { return load_gpu_on(dir, dt, max_batch, 0); }
 
 // mode 0: vit_forward/vit_embed; 1: the async API; 2: graphs off
 static int run(const char *dir, const reference *r, vit_dtype dt, int max_batch, int mode) {
@@ -276,6 +279,64 @@ static int frames_case(const char *dir, vit_dtype dt) {
     return ok;
 }
 
+// Several GPUs, the documented pattern: one model per device_index, one host
+// thread per model, all running at once. Each GPU's logits must be the bits of
+// device 0's when run alone (GPUs of one kind) and within tol of the reference.
+typedef struct gpu_worker {
+    vit_model *m;
+    const float *images;
+    int n, rounds;
+    float *out;
+    vit_status st;
+} gpu_worker;
+
+static void *gpu_worker_run(void *arg) {
+    gpu_worker *w = (gpu_worker *)arg;
+    for (int i = 0; i < w->rounds && w->st == VIT_OK; i++) w->st = vit_forward(w->m, w->images, w->n, w->out);
+    return NULL;
+}
+
+static int multi_device_case(const char *dir, const reference *r, vit_dtype dt, int count) {
+    enum { MAXG = 8 };
+    if (count > MAXG) count = MAXG;
+    vit_model *m[MAXG] = {0};
+    gpu_worker w[MAXG];
+    pthread_t th[MAXG];
+    size_t nl = (size_t)r->n * r->k;
+    float *alone = (float *)malloc(nl * 4 + 4);
+    int ok = 1, same_kind = 1;
+    cudaDeviceProp p0, p;
+    cudaGetDeviceProperties(&p0, 0);
+    memset(w, 0, sizeof(w));
+    for (int d = 0; d < count; d++) {
+        cudaGetDeviceProperties(&p, d);
+        same_kind &= !strcmp(p.name, p0.name) && p.major == p0.major && p.minor == p0.minor;
+        if (!(m[d] = load_gpu_on(dir, dt, r->n, d))) ok = 0;
+    }
+    if (ok && vit_forward(m[0], r->input, r->n, alone) != VIT_OK) { printf("NOT OK %s: device 0 alone: %s\n", dir, vit_last_error(m[0])); ok = 0; }
+    int started = 0;
+    for (int d = 0; ok && d < count; d++, started++) {
+        w[d].m = m[d]; w[d].images = r->input; w[d].n = r->n; w[d].rounds = 5; w[d].st = VIT_OK;
+        w[d].out = (float *)malloc(nl * 4 + 4);
+        for (size_t i = 0; i < nl; i++) w[d].out[i] = NAN;
+        pthread_create(&th[d], NULL, gpu_worker_run, &w[d]);
+    }
+    double tol = dt == VIT_DTYPE_F32 ? 1e-4 : 2e-2;
+    for (int d = 0; d < started; d++) pthread_join(th[d], NULL);
+    for (int d = 0; ok && d < count; d++) {
+        double e = rel_err(w[d].out, r->logits, nl);
+        int bits = !memcmp(w[d].out, alone, nl * 4);
+        int good = w[d].st == VIT_OK && e <= tol && (bits || !same_kind);
+        printf("%s %s %s: GPU %d of %d, concurrent with the others: logits rel err %.2e [tol %.0e], %s device 0 alone\n", good ? "OK" : "NOT OK", dir,
+               dtname(dt), d, count, e, tol, bits ? "the bits of" : same_kind ? "DIFFERENT from" : "(another kind of GPU) not compared bitwise with");
+        if (w[d].st != VIT_OK) printf("  %s\n", vit_last_error(m[d]));
+        ok &= good;
+    }
+    for (int d = 0; d < count; d++) { vit_free(m[d]); free(w[d].out); }
+    free(alone);
+    return ok;
+}
+
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0); // progress survives a crash
     int count = 0;
@@ -303,6 +364,8 @@ int main(int argc, char **argv) {
             }
         }
         if (!timm) ok &= run(argv[i], &r, VIT_DTYPE_BF16, 2, 2);
+        if (count >= 2 && r.k && (timm || i == 1))
+            for (int d = 0; d < 3; d++) ok &= multi_device_case(argv[i], &r, dts[d], count);
         else ok &= run(argv[i], &r, VIT_DTYPE_BF16, r.n, 1);
         for (int d = 0; d < 3; d++) {
             ok &= determinism(argv[i], &r, dts[d], 0);
