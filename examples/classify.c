@@ -398,8 +398,15 @@ typedef struct slot {
     int state, filled; // SLOT_*, images preprocessed so far (ok or not)
     float *images;     // (B, C, H, W) inputs (CPU preprocessing)
     vit_image *img;    // (B) decoded 8-bit images (GPU preprocessing: pipe_.frames)
-    unsigned char *packed; // one same-size group's frames, back to back
+    // The batch's frames of its first decoded image's size, copied by the decode
+    // threads to packed + k * pack_bytes (the copy runs on all decode threads,
+    // not on the model's thread); in_pack[k]: image k is there (its img freed).
+    int pack_w, pack_h, pack_ch;
+    size_t pack_bytes;
+    unsigned char *packed, *in_pack;
     size_t packed_cap;
+    unsigned char *group; // another size's frames, back to back (mixed-size batches)
+    size_t group_cap;
     float *gout;       // (B, max(width, dim)) a group's outputs
     float *out;        // (B, width) logits or embeddings
     float *feat;       // (B, dim) vit_embed features for --embed (== out for a headless model)
@@ -434,6 +441,34 @@ typedef struct decoder_arg {
     vit_model *model; // this thread's own preprocessor (vit_clone_preprocessor)
 } decoder_arg;
 
+static void copy_rows(unsigned char *dst, const vit_image *g) {
+    size_t row = (size_t)g->width * g->channels;
+    for (int y = 0; y < g->height; y++) memcpy(dst + (size_t)y * row, g->pixels + (size_t)y * g->stride, row);
+}
+
+// Image k of batch b (decoded into s->img[k]) to its place in the slot's packed
+// frames when it has their size (the first image decoded sets it).
+static void pack_frame(pipe_ *p, slot *s, long b, size_t k, vit_model *m) {
+    vit_image *g = &s->img[k];
+    size_t bytes = (size_t)g->width * g->height * g->channels;
+    pthread_mutex_lock(&p->mu);
+    if (!s->pack_bytes) {
+        size_t need = batch_count(p, b) * bytes;
+        if (s->packed_cap < need) {
+            free(s->packed);
+            s->packed = (unsigned char *)xmalloc(need);
+            s->packed_cap = need;
+        }
+        s->pack_w = g->width; s->pack_h = g->height; s->pack_ch = g->channels; s->pack_bytes = bytes;
+    }
+    int mine = g->width == s->pack_w && g->height == s->pack_h && g->channels == s->pack_ch;
+    pthread_mutex_unlock(&p->mu);
+    if (!mine) return;
+    copy_rows(s->packed + k * bytes, g);
+    vit_image_free(m, g);
+    s->in_pack[k] = 1;
+}
+
 static void *decode_thread(void *arg) {
     decoder_arg *a = (decoder_arg *)arg;
     pipe_ *p = a->p;
@@ -450,6 +485,7 @@ static void *decode_thread(void *arg) {
         vit_status st;
         if (p->frames) {
             st = vit_decode_file(a->model, p->files[i], NULL, &s->img[k]);
+            if (st == VIT_OK) pack_frame(p, s, b, k, a->model);
         } else {
             float *image = s->images + k * p->pixels;
             st = vit_preprocess_file(a->model, p->files[i], image);
@@ -470,14 +506,39 @@ static void *decode_thread(void *arg) {
 
 typedef struct runner_arg { pipe_ *p; vit_model *model; } runner_arg;
 
-// The batch's decoded images through the GPU eval transform: each group of one
-// size (width, height, channels) packed and run as frames (vit_forward_rgb8 /
-// vit_embed_rgb8), outputs put back in the batch's order; the images freed.
-static vit_status run_frames(pipe_ *p, slot *s, int n, vit_model *m) {
+// Frames through the GPU eval transform (vit_forward_rgb8 / vit_embed_rgb8):
+// cnt frames of w x h x ch back to back; output j to row idx[j] of the batch's.
+static vit_status run_group(pipe_ *p, slot *s, vit_model *m, const unsigned char *frames, int cnt, int w, int h, int ch, const int *idx) {
     const vit_config *cfg = vit_model_config(m);
     vit_status st = VIT_OK;
+    for (int pass = 0; pass < 2 && st == VIT_OK; pass++) { // logits (a head), then features (no head, or --embed)
+        int logits = pass == 0;
+        if (logits ? !cfg->num_classes : !(!cfg->num_classes || p->embed_features)) continue;
+        st = logits ? vit_forward_rgb8(m, frames, cnt, w, h, 0, ch, s->gout) : vit_embed_rgb8(m, frames, cnt, w, h, 0, ch, s->gout);
+        float *dst = logits || !cfg->num_classes ? s->out : s->feat;
+        size_t width = logits ? (size_t)cfg->num_classes : (size_t)cfg->dim;
+        for (int j = 0; st == VIT_OK && j < cnt; j++)
+            if (idx[j] >= 0) memcpy(dst + (size_t)idx[j] * width, s->gout + (size_t)j * width, width * sizeof(float));
+    }
+    return st;
+}
+
+// The batch's frames: the packed ones (the batch's first size) in one call,
+// positions up to the last of them (a failed or other-size image's place is
+// zeros, run and its output dropped), then each other size's group packed here.
+static vit_status run_frames(pipe_ *p, slot *s, int n, vit_model *m) {
+    vit_status st = VIT_OK;
     int *idx = (int *)xmalloc((size_t)n * sizeof(int));
-    for (int k0 = 0; k0 < n && p->forward; k0++) {
+    int last = -1;
+    for (int k = 0; k < n; k++) if (s->in_pack[k]) last = k;
+    if (last >= 0 && p->forward) {
+        for (int k = 0; k <= last; k++) {
+            idx[k] = s->in_pack[k] ? k : -1;
+            if (!s->in_pack[k]) memset(s->packed + (size_t)k * s->pack_bytes, 0, s->pack_bytes);
+        }
+        st = run_group(p, s, m, s->packed, last + 1, s->pack_w, s->pack_h, s->pack_ch, idx);
+    }
+    for (int k0 = 0; k0 < n && st == VIT_OK && p->forward; k0++) {
         vit_image *g = &s->img[k0];
         if (s->st[k0] != VIT_OK || !g->pixels) continue;
         int cnt = 0;
@@ -486,23 +547,15 @@ static vit_status run_frames(pipe_ *p, slot *s, int n, vit_model *m) {
             vit_image *e = &s->img[k];
             if (s->st[k] == VIT_OK && e->pixels && e->width == g->width && e->height == g->height && e->channels == g->channels) idx[cnt++] = k;
         }
-        if (s->packed_cap < (size_t)cnt * bytes) {
-            free(s->packed);
-            s->packed_cap = (size_t)cnt * bytes;
-            s->packed = (unsigned char *)xmalloc(s->packed_cap);
+        if (s->group_cap < (size_t)cnt * bytes) {
+            free(s->group);
+            s->group_cap = (size_t)cnt * bytes;
+            s->group = (unsigned char *)xmalloc(s->group_cap);
         }
-        for (int j = 0; j < cnt; j++) memcpy(s->packed + (size_t)j * bytes, s->img[idx[j]].pixels, bytes);
+        for (int j = 0; j < cnt; j++) copy_rows(s->group + (size_t)j * bytes, &s->img[idx[j]]);
         int w = g->width, h = g->height, ch = g->channels;
-        for (int pass = 0; pass < 2 && st == VIT_OK; pass++) { // logits (a head), then features (no head, or --embed)
-            int logits = pass == 0;
-            if (logits ? !cfg->num_classes : !(!cfg->num_classes || p->embed_features)) continue;
-            st = logits ? vit_forward_rgb8(m, s->packed, cnt, w, h, 0, ch, s->gout) : vit_embed_rgb8(m, s->packed, cnt, w, h, 0, ch, s->gout);
-            float *dst = logits || !cfg->num_classes ? s->out : s->feat;
-            size_t width = logits ? (size_t)cfg->num_classes : (size_t)cfg->dim;
-            for (int j = 0; st == VIT_OK && j < cnt; j++) memcpy(dst + (size_t)idx[j] * width, s->gout + (size_t)j * width, width * sizeof(float));
-        }
+        st = run_group(p, s, m, s->group, cnt, w, h, ch, idx);
         for (int j = 0; j < cnt; j++) vit_image_free(m, &s->img[idx[j]]);
-        if (st != VIT_OK) break;
     }
     for (int k = 0; k < n; k++) vit_image_free(m, &s->img[k]); // failed, --decode-only, or after an error
     free(idx);
@@ -807,6 +860,8 @@ int main(int argc, char **argv) {
         if (p.frames) {
             sl->img = (vit_image *)xmalloc((size_t)batch * sizeof(vit_image));
             memset(sl->img, 0, (size_t)batch * sizeof(vit_image));
+            sl->in_pack = (unsigned char *)xmalloc((size_t)batch);
+            memset(sl->in_pack, 0, (size_t)batch);
             sl->gout = (float *)xmalloc((size_t)batch * (size_t)(width > cfg->dim ? width : cfg->dim) * sizeof(float));
         } else {
             sl->images = (float *)xmalloc((size_t)batch * p.pixels * sizeof(float));
@@ -868,6 +923,8 @@ int main(int argc, char **argv) {
         s->batch = b + p.nslots < p.nbatches ? b + p.nslots : -1;
         s->state = SLOT_FILLING;
         s->filled = 0;
+        s->pack_bytes = 0;
+        if (s->in_pack) memset(s->in_pack, 0, (size_t)p.batch);
         pthread_cond_broadcast(&p.slot_free);
         pthread_mutex_unlock(&p.mu);
     }
@@ -888,7 +945,7 @@ int main(int argc, char **argv) {
     for (int s = 0; s < p.nslots; s++) {
         slot *sl = &p.slots[s];
         if (sl->feat != sl->out) free(sl->feat);
-        free(sl->images); free(sl->img); free(sl->packed); free(sl->gout); free(sl->out); free(sl->st); free(sl->err);
+        free(sl->images); free(sl->img); free(sl->packed); free(sl->in_pack); free(sl->group); free(sl->gout); free(sl->out); free(sl->st); free(sl->err);
     }
     free(p.slots);
     pthread_mutex_destroy(&p.mu);
