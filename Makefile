@@ -303,6 +303,9 @@ $(BUILD)/test_gpu_faults: tests/test_gpu_faults.cu vit.h vit_kernels.cuh $(BUILD
 $(BUILD)/test_gpu_model: tests/test_gpu_model.cu vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD)
 	$(NVCC) $(NVCCFLAGS) $< -o $@ $(NVCC_QUIET)
 
+$(BUILD)/gpu_test_fashion_mnist: tests/test_fashion_mnist.c tests/test_util.h vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD)
+	$(NVCC) $(NVCCFLAGS) -x cu $< -o $@ $(NVCC_QUIET)
+
 $(BUILD)/vit_bench: tools/vit_bench.cu vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD)
 	$(NVCC) $(NVCCFLAGS) $< -o $@ $(NVCC_QUIET)
 
@@ -310,14 +313,18 @@ $(BUILD)/vit_bench: tools/vit_bench.cu vit.h vit_kernels.cuh $(BUILD)/nvcc.flags
 # ViT-Ti/S/B/L and the real-size families (DINOv2-S/14 reg4, CLIP B/32 and L/14,
 # SigLIP B/16, DeiT-B distilled; each native and non-square; references made
 # here by PyTorch on this GPU) end to end, then test_ops' small shapes under
-# compute-sanitizer memcheck and racecheck; with 2+ GPUs also one model per GPU at
+# compute-sanitizer memcheck and racecheck; the Fashion-MNIST gates with fp8 on the GPU
+# (the dataset from make deps); with 2+ GPUs also one model per GPU at
 # once (test_gpu_model) and vit-classify --devices all (tests/test_multi_gpu.sh).
-test-gpu: $(BUILD)/test_ops $(BUILD)/test_gpu_model $(BUILD)/test_gpu_faults $(BUILD)/vit-classify
+test-gpu: $(BUILD)/test_ops $(BUILD)/test_gpu_model $(BUILD)/test_gpu_faults $(BUILD)/vit-classify $(BUILD)/gpu_test_fashion_mnist \
+          $(if $(wildcard $(FMNIST_DEB)/*.gz),$(FMNIST_FILES))
 	$(BUILD)/test_ops
 	python3 tools/make_gpu_reference.py --out $(GPU_REF_DIR) --families
 	$(BUILD)/test_gpu_model $(REF_CASES) --timm $(GPU_REF_DIR)/*/
 	$(BUILD)/test_gpu_faults tests/data/ref/timm_token_odd_heads
 	bash tests/test_multi_gpu.sh $(BUILD)/vit-classify
+	@if [ -f $(FMNIST)/t10k-images-idx3-ubyte ]; then $(BUILD)/gpu_test_fashion_mnist models/fashion_mnist $(FMNIST); \
+	else echo "SKIP Fashion-MNIST on the GPU (fp8 gate): no $(FMNIST) (make deps installs dataset-fashion-mnist)"; fi
 	$(SANITIZER) --tool memcheck --error-exitcode 1 $(BUILD)/test_ops --small
 	$(SANITIZER) --tool racecheck --error-exitcode 1 $(BUILD)/test_ops --small
 	@echo "make test-gpu: all passed"

@@ -79,6 +79,7 @@
 #include <cuda_runtime.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 #include <cuda.h> // CUtensorMap and its enums only: the driver entry point is fetched through the runtime (no -lcuda)
 
 // >>cuda util ------------------------------------------------------------------
@@ -156,6 +157,7 @@ typedef struct vit__cuda_block {
     float *ln2_w, *ln2_b;         // (C)
     float *fc1_b;                 // (M)
     float *fc2_b;                 // (C)
+    float *qkv_sw, *proj_sw, *fc1_sw, *fc2_sw; // VIT_DTYPE_FP8: the four weights' column scales (weights in e4m3), else NULL
 } vit__cuda_block;
 
 typedef struct vit__cuda_graph {
@@ -197,8 +199,9 @@ struct vit__cuda_state {
     void *encode;                 // cuTensorMapEncodeTiled
     cudaStream_t stream;          // capture and host-API stream
     cudaEvent_t done;             // last use of the arena
-    vit_dtype dtype;
+    vit_dtype dtype;              // the activations' (VIT_DTYPE_FP8: bf16, the blocks' linears in e4m3)
     size_t esize;                 // bytes per compute-dtype element
+    int f8;                       // VIT_DTYPE_FP8: the blocks' linears read e4m3 weights and activations
 
     unsigned char *weights;       // the one weight allocation
     size_t weights_bytes;
@@ -226,6 +229,8 @@ struct vit__cuda_state {
     float *out;                   // (B, K) logits
     float *part;                  // (split, rows, cols) fp32 partial sums of split-K GEMMs, or NULL
     size_t part_floats;           // its size; a GEMM splits only into as many slices as fit
+    unsigned char *q8;            // f8: (B, N, max(C, hidden)) a linear's input rows in e4m3
+    float *q8s;                   // f8: (B * N) their scales
 
     vit__cuda_graph graphs[VIT__CUDA_GRAPHS];
     unsigned long long tick;
@@ -454,19 +459,20 @@ static __device__ __forceinline__ uint64_t vit__wg_desc(const void *p) {
     return ((a & 0x3FFFF) >> 4) | (1ull << 16) | ((uint64_t)(1024 >> 4) << 32) | (1ull << 62);
 }
 
-// The wgmma asm for one operand type TY ("bf16" or "f16"): the two types differ
-// only in that word of the instruction.
-#define VIT__WGMMA128_ASM(TY) \
+// The wgmma asm for one operand type: KT, the instruction's K and types
+// ("k16.f32.bf16.bf16"); TAIL, the transpose immediates bf16/fp16 take (e4m3
+// has none: K-major only, as these tiles are).
+#define VIT__WGMMA128_ASM(KT, TAIL) \
     asm volatile("{\n"                                                                                                   \
                  ".reg .pred p;\n"                                                                                       \
                  "setp.ne.b32 p, %66, 0;\n"                                                                              \
-                 "wgmma.mma_async.sync.aligned.m64n128k16.f32." TY "." TY " "                                            \
+                 "wgmma.mma_async.sync.aligned.m64n128" KT " "                                            \
                  "{"                                                                                                     \
                  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                                \
                  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "                      \
                  "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "                      \
                  "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"                        \
-                 "}, %64, %65, p, 1, 1, 0, 0;\n"                                                                         \
+                 "}, %64, %65, p, 1, 1" TAIL ";\n"                                                                         \
                  "}\n"                                                                                                   \
                  : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),       \
                  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),   \
@@ -478,15 +484,15 @@ static __device__ __forceinline__ uint64_t vit__wg_desc(const void *p) {
                  "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])  \
                  : "l"(da), "l"(db), "r"(1));
 
-#define VIT__WGMMA64_ASM(TY)                                                                                             \
+#define VIT__WGMMA64_ASM(KT, TAIL)                                                                                             \
     asm volatile("{\n"                                                                                                   \
                  ".reg .pred p;\n"                                                                                       \
                  "setp.ne.b32 p, %34, 0;\n"                                                                              \
-                 "wgmma.mma_async.sync.aligned.m64n64k16.f32." TY "." TY " "                                             \
+                 "wgmma.mma_async.sync.aligned.m64n64" KT " "                                             \
                  "{"                                                                                                     \
                  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                                \
                  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"                        \
-                 "}, %32, %33, p, 1, 1, 0, 0;\n"                                                                         \
+                 "}, %32, %33, p, 1, 1" TAIL ";\n"                                                                         \
                  "}\n"                                                                                                   \
                  : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),       \
                  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),   \
@@ -494,11 +500,11 @@ static __device__ __forceinline__ uint64_t vit__wg_desc(const void *p) {
                  "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])  \
                  : "l"(da), "l"(db), "r"(1));
 
-#define VIT__WGMMA256_ASM(TY) \
+#define VIT__WGMMA256_ASM(KT, TAIL) \
     asm volatile("{\n"                                                                                                           \
                  ".reg .pred p;\n"                                                                                               \
                  "setp.ne.b32 p, %130, 0;\n"                                                                                     \
-                 "wgmma.mma_async.sync.aligned.m64n256k16.f32." TY "." TY " "                                                    \
+                 "wgmma.mma_async.sync.aligned.m64n256" KT " "                                                    \
                  "{"                                                                                                             \
                  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                                        \
                  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "                              \
@@ -508,7 +514,7 @@ static __device__ __forceinline__ uint64_t vit__wg_desc(const void *p) {
                  "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "                              \
                  "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "                  \
                  "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"                \
-                 "}, %128, %129, p, 1, 1, 0, 0;\n"                                                                               \
+                 "}, %128, %129, p, 1, 1" TAIL ";\n"                                                                               \
                  "}\n"                                                                                                           \
                  : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),               \
                  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),           \
@@ -528,13 +534,16 @@ static __device__ __forceinline__ uint64_t vit__wg_desc(const void *p) {
                  "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])  \
                  : "l"(da), "l"(db), "r"(1));
 
-// d (64 x N per warpgroup, fp32) += A (64x16, smem) B (Nx16, smem)
-static __device__ __forceinline__ void vit__wgmma128(float *d, uint64_t da, uint64_t db, __nv_bfloat16 *) { VIT__WGMMA128_ASM("bf16"); }
-static __device__ __forceinline__ void vit__wgmma128(float *d, uint64_t da, uint64_t db, __half *) { VIT__WGMMA128_ASM("f16"); }
-static __device__ __forceinline__ void vit__wgmma64(float *d, uint64_t da, uint64_t db, __nv_bfloat16 *) { VIT__WGMMA64_ASM("bf16"); }
-static __device__ __forceinline__ void vit__wgmma64(float *d, uint64_t da, uint64_t db, __half *) { VIT__WGMMA64_ASM("f16"); }
-static __device__ __forceinline__ void vit__wgmma256(float *d, uint64_t da, uint64_t db, __nv_bfloat16 *) { VIT__WGMMA256_ASM("bf16"); }
-static __device__ __forceinline__ void vit__wgmma256(float *d, uint64_t da, uint64_t db, __half *) { VIT__WGMMA256_ASM("f16"); }
+// d (64 x N per warpgroup, fp32) += A (64 x KW, smem) B (N x KW, smem); KW = 16 (bf16, fp16) or 32 (e4m3)
+static __device__ __forceinline__ void vit__wgmma128(float *d, uint64_t da, uint64_t db, __nv_bfloat16 *) { VIT__WGMMA128_ASM("k16.f32.bf16.bf16", ", 0, 0"); }
+static __device__ __forceinline__ void vit__wgmma128(float *d, uint64_t da, uint64_t db, __half *) { VIT__WGMMA128_ASM("k16.f32.f16.f16", ", 0, 0"); }
+static __device__ __forceinline__ void vit__wgmma128(float *d, uint64_t da, uint64_t db, __nv_fp8_e4m3 *) { VIT__WGMMA128_ASM("k32.f32.e4m3.e4m3", ""); }
+static __device__ __forceinline__ void vit__wgmma64(float *d, uint64_t da, uint64_t db, __nv_bfloat16 *) { VIT__WGMMA64_ASM("k16.f32.bf16.bf16", ", 0, 0"); }
+static __device__ __forceinline__ void vit__wgmma64(float *d, uint64_t da, uint64_t db, __half *) { VIT__WGMMA64_ASM("k16.f32.f16.f16", ", 0, 0"); }
+static __device__ __forceinline__ void vit__wgmma64(float *d, uint64_t da, uint64_t db, __nv_fp8_e4m3 *) { VIT__WGMMA64_ASM("k32.f32.e4m3.e4m3", ""); }
+static __device__ __forceinline__ void vit__wgmma256(float *d, uint64_t da, uint64_t db, __nv_bfloat16 *) { VIT__WGMMA256_ASM("k16.f32.bf16.bf16", ", 0, 0"); }
+static __device__ __forceinline__ void vit__wgmma256(float *d, uint64_t da, uint64_t db, __half *) { VIT__WGMMA256_ASM("k16.f32.f16.f16", ", 0, 0"); }
+static __device__ __forceinline__ void vit__wgmma256(float *d, uint64_t da, uint64_t db, __nv_fp8_e4m3 *) { VIT__WGMMA256_ASM("k32.f32.e4m3.e4m3", ""); }
 #endif // VIT__SM90A
 
 // >>op preprocess -- CPU reference: vit_preprocess_rgb8
@@ -762,7 +771,7 @@ enum { VIT__OP_BF16 = 0, VIT__OP_F16, VIT__OP_F32, VIT__OP_E4M3 };
 static __host__ __device__ constexpr int vit__op_size(int optype) { return optype == VIT__OP_F32 ? 4 : optype == VIT__OP_E4M3 ? 1 : 2; }
 static __host__ __device__ constexpr int vit__op_box_k(int optype) { return 128 / vit__op_size(optype); } // K per 128-byte TMA box row
 static __host__ __device__ constexpr int vit__op_wgmma_k(int optype) { return optype == VIT__OP_E4M3 ? 32 : 16; } // K of one wgmma
-template <typename T> struct vit__optype { enum { value = sizeof(T) == 4 ? VIT__OP_F32 : vit__is_bf16<T>::value ? VIT__OP_BF16 : VIT__OP_F16 }; };
+template <typename T> struct vit__optype { enum { value = sizeof(T) == 4 ? VIT__OP_F32 : sizeof(T) == 1 ? VIT__OP_E4M3 : vit__is_bf16<T>::value ? VIT__OP_BF16 : VIT__OP_F16 }; };
 
 // What one GEMM reads and writes: out (M, N) = epilogue(A (M, K) W (N, K)^T).
 // The epilogue: + bias, the activation act, then the output mode (the kernels'
@@ -789,7 +798,7 @@ typedef struct vit__gemm_args {
     const float *ptok_pos; // (prefix, N) the prefix tokens' position rows, or NULL
     int act;              // vit__act
     int optype;           // VIT__OP_*: the type of a and w (vit__optype<T>)
-    const float *a_scale; // (M) dequantisation scale per row of a, or NULL (= 1); e4m3 only, no kernel takes it yet
+    const float *a_scale; // (M) dequantisation scale per row of a, or NULL (= 1); e4m3 operands only
     const float *w_scale; // (N) dequantisation scale per row of w, or NULL (= 1); likewise
 } vit__gemm_args;
 
@@ -1177,9 +1186,9 @@ __global__ void __launch_bounds__(WM * WN * 32) vit__linear_mma_kernel(const vit
 #define VIT__WG_ST(BN, S) (((BN) == 256 ? 4 : 6) - (S))
 #define VIT__WG_BOX 8192 // bytes of one epilogue staging box: 64 rows x 128 bytes
 // ring + epilogue staging (2 consumer wg x 2 boxes) + the ring's barriers + per
-// consumer warpgroup two (parity) tiles' bias and scale + alignment
+// consumer warpgroup two (parity) tiles' bias, scale and weight scale + alignment
 #define VIT__WG_SMEM(BN, S) (VIT__WG_ST(BN, S) * (VIT__WG_BM + (BN)) * 128 + (S) * 2 * 2 * VIT__WG_BOX + 2 * VIT__WG_ST(BN, S) * 8 + \
-                             2 * 2 * 2 * (BN) * 4 + 1024)
+                             2 * 2 * 3 * (BN) * 4 + 1024)
 
 // The patch embedding's epilogue of one 64-row wgmma block d (this thread: rows
 // row and row + 8, columns n0 + 8 j + 2 q, +1; bias of the tile's columns in eb):
@@ -1286,7 +1295,7 @@ static __device__ __forceinline__ void vit__wg_epilogue_tma(const CUtensorMap *t
 }
 #endif
 
-template <typename T, int BN, int OUT, int ACT, bool PP>
+template <typename T, typename TA, int BN, int OUT, int ACT, bool PP>
 __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_constant__ CUtensorMap tma, const __grid_constant__ CUtensorMap tmb,
                                                                    const __grid_constant__ CUtensorMap tmo, const vit__gemm_args g_in) {
     const vit__gemm_args g = g_in; // a copy: see vit__gemm_args
@@ -1294,15 +1303,16 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
 #ifdef VIT__SM90A
     const int S = OUT != VIT__OUT_PATCH; // the epilogue through the TMA (tmo: the output in 64-row x 128-byte boxes)
     static_assert(!PP || BN == 128, "ping-pong: 128 x 128 tiles (two 64 x 128 accumulator blocks per thread)");
-    const int BM = VIT__WG_BM, BK = VIT__WG_BK(T), KW = vit__op_wgmma_k(vit__optype<T>::value), ST = VIT__WG_ST(BN, S);
+    const int BM = VIT__WG_BM, BK = VIT__WG_BK(TA), KW = vit__op_wgmma_k(vit__optype<TA>::value), ST = VIT__WG_ST(BN, S);
+    const bool F8 = sizeof(TA) == 1; // e4m3 operands: the sums times a_scale[row] * w_scale[col] before the epilogue
     const int MI = PP ? 2 : 1; // 64-row wgmma blocks per consumer and tile
     extern __shared__ __align__(1024) unsigned char vit__smem_wg[];
     unsigned char *base = (unsigned char *)(((uintptr_t)vit__smem_wg + 1023) & ~(uintptr_t)1023); // 128B swizzle atoms need 1024-byte alignment
-    T *sA = (T *)base;         // [ST][BM][BK]
-    T *sB = sA + ST * BM * BK; // [ST][BN][BK]
+    TA *sA = (TA *)base;        // [ST][BM][BK]
+    TA *sB = sA + ST * BM * BK; // [ST][BN][BK]
     unsigned char *sOut = (unsigned char *)(sB + ST * BN * BK); // S: [2 consumer wg][2][VIT__WG_BOX]
     uint64_t *full = (uint64_t *)(sOut + S * 2 * 2 * VIT__WG_BOX), *empty = full + ST;
-    float *sEp = (float *)(empty + ST); // [2 consumer wg][2 parity][bias, scale][BN]
+    float *sEp = (float *)(empty + ST); // [2 consumer wg][2 parity][bias, scale, weight scale][BN]
     int wg = threadIdx.x >> 7, t = threadIdx.x & 127;
     if (threadIdx.x == 0) {
         for (int s = 0; s < ST; s++) { vit__mbar_init(&full[s], 1); vit__mbar_init(&empty[s], PP ? 1 : 2); }
@@ -1323,7 +1333,7 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
             int pre = (int)blockIdx.x < items ? (kper < ST ? kper : ST) : 0;
             for (int s = 0; s < pre; s++) {
                 int tile = blockIdx.x % tiles, kb = (blockIdx.x / tiles) * kper + s;
-                vit__mbar_expect(&full[s], (BM + BN) * BK * (int)sizeof(T));
+                vit__mbar_expect(&full[s], (BM + BN) * BK * (int)sizeof(TA));
                 vit__tma_load(sB + s * BN * BK, &tmb, kb * BK, (tile % nt) * BN, &full[s]);
             }
             vit__pdl_wait();
@@ -1334,7 +1344,7 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
                     int s = it % ST;
                     if (it >= pre) {
                         vit__mbar_wait(&empty[s], ((it / ST) & 1) ^ 1);
-                        vit__mbar_expect(&full[s], (BM + BN) * BK * (int)sizeof(T));
+                        vit__mbar_expect(&full[s], (BM + BN) * BK * (int)sizeof(TA));
                         vit__tma_load(sB + s * BN * BK, &tmb, kb * BK, n0, &full[s]);
                     }
                     vit__tma_load(sA + s * BM * BK, &tma, kb * BK, m0, &full[s]);
@@ -1355,13 +1365,14 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
             // the tile's bias and scale columns: loaded now, stored to shared
             // memory after the main loop (the epilogue then never waits on them)
             const int BR = (BN + 127) / 128;
-            float breg[BR], sreg[BR];
+            float breg[BR], sreg[BR], wreg[BR];
 #pragma unroll
             for (int i = 0; i < BR; i++) {
                 int col = n0 + t + 128 * i;
                 bool in = col < g.N && t + 128 * i < BN;
                 breg[i] = g.bias && in ? __ldg(g.bias + col) : 0.0f;
                 sreg[i] = g.scale && in ? __ldg(g.scale + col) : 1.0f;
+                wreg[i] = F8 && g.w_scale && in ? __ldg(g.w_scale + col) : 1.0f;
             }
 #pragma unroll
             for (int mi = 0; mi < MI; mi++) {
@@ -1377,14 +1388,14 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
                 int s = it % ST;
                 vit__mbar_wait(&full[s], (it / ST) & 1);
                 vit__wg_fence();
-                const T *a = sA + s * BM * BK + (PP ? 0 : c * 64 * BK), *b = sB + s * BN * BK;
+                const TA *a = sA + s * BM * BK + (PP ? 0 : c * 64 * BK), *b = sB + s * BN * BK;
 #pragma unroll
                 for (int k = 0; k < BK / KW; k++)
 #pragma unroll
                     for (int mi = 0; mi < MI; mi++) {
-                        if (BN == 256) vit__wgmma256(d[mi], vit__wg_desc(a + mi * 64 * BK + k * KW), vit__wg_desc(b + k * KW), (T *)0);
-                        else if (BN == 64) vit__wgmma64(d[mi], vit__wg_desc(a + mi * 64 * BK + k * KW), vit__wg_desc(b + k * KW), (T *)0);
-                        else vit__wgmma128(d[mi], vit__wg_desc(a + mi * 64 * BK + k * KW), vit__wg_desc(b + k * KW), (T *)0);
+                        if (BN == 256) vit__wgmma256(d[mi], vit__wg_desc(a + mi * 64 * BK + k * KW), vit__wg_desc(b + k * KW), (TA *)0);
+                        else if (BN == 64) vit__wgmma64(d[mi], vit__wg_desc(a + mi * 64 * BK + k * KW), vit__wg_desc(b + k * KW), (TA *)0);
+                        else vit__wgmma128(d[mi], vit__wg_desc(a + mi * 64 * BK + k * KW), vit__wg_desc(b + k * KW), (TA *)0);
                     }
                 vit__wg_commit();
                 if (kb > 0) {
@@ -1397,11 +1408,23 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
 #pragma unroll
             for (int mi = 0; mi < MI; mi++) vit__wg_fence_regs<BN / 2>(d[mi]);
             if (t == 0) vit__mbar_arrive(&empty[(it - 1) % ST]);
-            float *eb = sEp + (c * 2 + par) * 2 * BN, *es = eb + BN;
+            float *eb = sEp + (c * 2 + par) * 3 * BN, *es = eb + BN, *ew = es + BN;
 #pragma unroll
             for (int i = 0; i < BR; i++)
-                if (t + 128 * i < BN) { eb[t + 128 * i] = breg[i]; es[t + 128 * i] = sreg[i]; }
+                if (t + 128 * i < BN) { eb[t + 128 * i] = breg[i]; es[t + 128 * i] = sreg[i]; ew[t + 128 * i] = wreg[i]; }
             asm volatile("bar.sync %0, 128;\n" ::"r"(wg) : "memory"); // this warpgroup's named barrier (1 or 2)
+            if (F8) // dequantise: this thread's rows r and r + 8 of each 64-row block, columns 8 j + 2 q, +1
+#pragma unroll
+                for (int mi = 0; mi < MI; mi++) {
+                    int r = m0 + (PP ? mi : c) * 64 + warp * 16 + (lane >> 2);
+                    float sx0 = g.a_scale && r < g.M ? __ldg(g.a_scale + r) : 1.0f, sx1 = g.a_scale && r + 8 < g.M ? __ldg(g.a_scale + r + 8) : 1.0f;
+#pragma unroll
+                    for (int j = 0; j < BN / 8; j++) {
+                        float2 sw = *(const float2 *)(ew + j * 8 + 2 * (lane & 3));
+                        d[mi][4 * j] *= sx0 * sw.x; d[mi][4 * j + 1] *= sx0 * sw.y;
+                        d[mi][4 * j + 2] *= sx1 * sw.x; d[mi][4 * j + 3] *= sx1 * sw.y;
+                    }
+                }
 #pragma unroll
             for (int mi = 0; mi < MI; mi++) {
                 int r0 = m0 + (PP ? mi : c) * 64;
@@ -1480,7 +1503,7 @@ static vit_status vit__tensor_map(vit_model *m, CUtensorMap *map, const void *pt
                                   CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
     encode_fn enc = (encode_fn)m->cuda->encode;
     cuuint64_t dims[3] = {(cuuint64_t)cols, (cuuint64_t)rows, (cuuint64_t)planes};
-    cuuint32_t esize = type == CU_TENSOR_MAP_DATA_TYPE_FLOAT32 ? 4 : 2;
+    cuuint32_t esize = type == CU_TENSOR_MAP_DATA_TYPE_FLOAT32 ? 4 : type == CU_TENSOR_MAP_DATA_TYPE_UINT8 ? 1 : 2;
     cuuint64_t strides[2] = {(cuuint64_t)cols * esize, (cuuint64_t)cols * esize * (cuuint64_t)rows};
     cuuint32_t box[3] = {128 / esize, (cuuint32_t)box_rows, 1};
     cuuint32_t estr[3] = {1, 1, 1};
@@ -1618,35 +1641,65 @@ static vit__wg_plan vit__wg_choose(int M, int N, int K, int bk, int out, int def
     return p;
 }
 
-template <typename T, int BN, int OUT, int ACT, bool PP>
+// T: the output type (bf16/fp16); TA: the operands' (T, or e4m3 with scales)
+template <typename T, int BN, int OUT, int ACT, bool PP, typename TA = T>
 static vit_status vit__gemm_wgmma_launch(vit__gemm_args g, int split, vit_model *m, cudaStream_t st, vit__ran *ran) {
     CUtensorMap ma, mb, mo;
-    const int S = OUT != VIT__OUT_PATCH, BK = VIT__WG_BK(T);
+    const int S = OUT != VIT__OUT_PATCH, BK = VIT__WG_BK(TA);
     CUtensorMapDataType ty = vit__is_bf16<T>::value ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+    CUtensorMapDataType tya = sizeof(TA) == 1 ? CU_TENSOR_MAP_DATA_TYPE_UINT8 : ty;
     int tiles = ((g.M + VIT__WG_BM - 1) / VIT__WG_BM) * ((g.N + BN - 1) / BN), KB = (g.K + BK - 1) / BK;
     g.kblocks = split > 1 ? KB / split : 0;
     g.part = split > 1 ? m->cuda->part : NULL;
-    VIT__TRY(vit__tensor_map(m, &ma, g.a, g.M, g.K, VIT__WG_BM, ty)); // 128 bytes = BK elements
-    VIT__TRY(vit__tensor_map(m, &mb, g.w, g.N, g.K, BN, ty));
+    VIT__TRY(vit__tensor_map(m, &ma, g.a, g.M, g.K, VIT__WG_BM, tya)); // 128 bytes = BK elements
+    VIT__TRY(vit__tensor_map(m, &mb, g.w, g.N, g.K, BN, tya));
     memset(&mo, 0, sizeof(mo));
     if (split > 1) VIT__TRY(vit__tensor_map(m, &mo, g.part, g.M, g.N, 64, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, split));
     else if (S && g.act != VIT__ACT_SWIGLU) // (SwiGLU's outputs go out from registers)
         VIT__TRY(vit__tensor_map(m, &mo, g.out, g.M, g.N, 64, OUT == VIT__OUT_RESIDUAL ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : ty));
     int items = tiles * split, grid = items < m->cuda->sm_count ? items : m->cuda->sm_count;
-    VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__linear_wgmma_kernel<T, BN, OUT, ACT, PP>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__WG_SMEM(BN, S)));
-    VIT__CUDA_TRY(m, vit__launch(m, vit__linear_wgmma_kernel<T, BN, OUT, ACT, PP>, grid, 384, VIT__WG_SMEM(BN, S), st, ma, mb, mo, g));
+    VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__linear_wgmma_kernel<T, TA, BN, OUT, ACT, PP>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__WG_SMEM(BN, S)));
+    VIT__CUDA_TRY(m, vit__launch(m, vit__linear_wgmma_kernel<T, TA, BN, OUT, ACT, PP>, grid, 384, VIT__WG_SMEM(BN, S), st, ma, mb, mo, g));
     vit__ran_set(ran, PP ? VIT__RAN_PP128 : BN == 256 ? VIT__RAN_WGMMA256 : BN == 64 ? VIT__RAN_WGMMA64 : VIT__RAN_WGMMA128, split, 12);
     return VIT__SPLIT_DONE(T, OUT, g, split, m, st);
 }
 
-// What no kernel computes yet: operands of another type than the kernels' T
-// (e4m3), dequantisation scales. Refused, never ignored.
+// What no kernel computes: operands of another type than the kernels' T
+// (e4m3 has the wgmma kernel, bf16 output only, vit__linear_e4m3_go),
+// dequantisation scales on other operands. Refused, never ignored.
 template <typename T>
 static vit_status vit__gemm_refuse(const vit__gemm_args &g, vit_model *m) {
     if (g.optype != vit__optype<T>::value || g.a_scale || g.w_scale)
-        return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "GEMM: operand type %d%s: no kernel for it yet", g.optype,
-                         g.a_scale || g.w_scale ? " with dequantisation scales" : "");
+        return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "GEMM: operand type %d%s with %s output: no kernel for it", g.optype,
+                         g.a_scale || g.w_scale ? " with dequantisation scales" : "", sizeof(T) == 4 ? "fp32" : vit__is_bf16<T>::value ? "bf16" : "fp16");
     return VIT_OK;
+}
+
+// e4m3 operands (g.a, g.w; scales g.a_scale per row, g.w_scale per column):
+// the wgmma kernel on sm_90a, bf16 outputs, where the TMA takes the shapes
+// (K a multiple of 16 bytes, N of 8). Anything else is refused: there is no
+// mma.sync e4m3 kernel (sm_89) yet.
+template <int OUT, int ACT, typename T>
+static vit_status vit__linear_e4m3_go(const vit__gemm_args &g, vit_model *m, cudaStream_t st, const vit__force *f, vit__ran *ran, T *) {
+    (void)g; (void)st; (void)f; (void)ran;
+    return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "GEMM: e4m3 operands with %s output: no kernel for it", sizeof(T) == 4 ? "fp32" : "fp16");
+}
+template <int OUT, int ACT>
+static vit_status vit__linear_e4m3_go(const vit__gemm_args &g, vit_model *m, cudaStream_t st, const vit__force *f, vit__ran *ran, __nv_bfloat16 *) {
+    typedef __nv_bfloat16 T;
+    typedef __nv_fp8_e4m3 TA;
+    if (!m->cuda->wgmma)
+        return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "GEMM: e4m3 operands need the sm_90a kernels (wgmma), which this GPU or binary does not have");
+    if (g.K % 16 || g.N % 8 || !vit__aligned16(g.a) || !vit__aligned16(g.w) || !vit__aligned16(g.out))
+        return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "GEMM: e4m3 operands of %d x %d -> %d: K must be a multiple of 16, N of 8, the operands 16-byte aligned",
+                         g.M, g.K, g.N);
+    int path = f ? f->gemm : VIT__GEMM_AUTO;
+    if (path == VIT__GEMM_MMA || path == VIT__GEMM_MMA64) return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "GEMM: no mma.sync kernel for e4m3 operands");
+    vit__wg_plan p = vit__wg_choose(g.M, g.N, g.K, VIT__WG_BK(TA), OUT, g.defer, m->cuda, f);
+    if (p.pp) return vit__gemm_wgmma_launch<T, 128, OUT, ACT, true, TA>(g, p.split, m, st, ran);
+    if (p.bn == 256) return vit__gemm_wgmma_launch<T, 256, OUT, ACT, false, TA>(g, p.split, m, st, ran);
+    if (p.bn == 64) return vit__gemm_wgmma_launch<T, 64, OUT, ACT, false, TA>(g, p.split, m, st, ran);
+    return vit__gemm_wgmma_launch<T, 128, OUT, ACT, false, TA>(g, p.split, m, st, ran);
 }
 
 // fp32: the FMA SGEMM
@@ -1661,6 +1714,7 @@ static vit_status vit__linear_go(const vit__gemm_args &g, vit_model *m, cudaStre
 // (K, N multiples of 8, 16-byte aligned operands), else mma.sync.
 template <int OUT, int ACT, typename T>
 static vit_status vit__linear_go(const vit__gemm_args &g, vit_model *m, cudaStream_t st, const vit__force *f, vit__ran *ran, T *) {
+    if (g.optype == VIT__OP_E4M3) return vit__linear_e4m3_go<OUT, ACT>(g, m, st, f, ran, (T *)0);
     VIT__TRY(vit__gemm_refuse<T>(g, m));
     int vec = g.K % 8 == 0 && vit__aligned16(g.a) && vit__aligned16(g.w);
     int path = f ? f->gemm : VIT__GEMM_AUTO;
@@ -1684,9 +1738,18 @@ static vit_status vit__linear_go(const vit__gemm_args &g, vit_model *m, cudaStre
 // only with VIT__OUT_STORE. With split-K the partial sums go to m->cuda->part
 // and a reduction kernel applies the epilogue (defer: the caller,
 // vit__linear_ln_cuda, reduces them instead; ran->split says whether it must).
+// q8 (VIT_DTYPE_FP8): the GEMM reads these e4m3 operands instead of inp and weight.
+typedef struct vit__e4m3_ops {
+    const unsigned char *a; // (rows, in_dim) e4m3
+    const float *sa;        // (rows) their scales
+    const unsigned char *w; // (out_dim, in_dim) e4m3
+    const float *sw;        // (out_dim) their scales
+} vit__e4m3_ops;
+
 template <typename T>
 static vit_status vit__linear_do(void *out, const T *inp, const T *weight, const float *bias, int rows, int in_dim, int out_dim, vit__out mode,
-                                 vit__act act, const float *scale, int defer, vit_model *m, cudaStream_t st, const vit__force *f, vit__ran *ran) {
+                                 vit__act act, const float *scale, int defer, vit_model *m, cudaStream_t st, const vit__force *f, vit__ran *ran,
+                                 const vit__e4m3_ops *q8 = NULL) {
     vit__ran_set(ran, 0, 1, 0);
     if ((mode != VIT__OUT_STORE && mode != VIT__OUT_RESIDUAL) || (int)act < 0 || act >= VIT__ACT_COUNT)
         return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "linear: output mode %d, activation %d", (int)mode, (int)act);
@@ -1701,6 +1764,7 @@ static vit_status vit__linear_do(void *out, const T *inp, const T *weight, const
     memset(&g, 0, sizeof(g));
     g.a = inp; g.w = weight; g.out = out; g.bias = bias; g.scale = scale; g.act = act; g.optype = vit__optype<T>::value;
     g.M = rows; g.N = out_dim; g.K = in_dim; g.defer = defer;
+    if (q8) { g.a = q8->a; g.a_scale = q8->sa; g.w = q8->w; g.w_scale = q8->sw; g.optype = VIT__OP_E4M3; }
     if (mode == VIT__OUT_RESIDUAL) return vit__linear_go<VIT__OUT_RESIDUAL, VIT__ACT_NONE>(g, m, st, f, ran, (T *)0);
     if (act == VIT__ACT_NONE) return vit__linear_go<VIT__OUT_STORE, VIT__ACT_NONE>(g, m, st, f, ran, (T *)0);
     if (act == VIT__ACT_GELU) return vit__linear_go<VIT__OUT_STORE, VIT__ACT_GELU>(g, m, st, f, ran, (T *)0);
@@ -1709,8 +1773,9 @@ static vit_status vit__linear_do(void *out, const T *inp, const T *weight, const
 
 template <typename T>
 static vit_status vit__linear_cuda(void *out, const T *inp, const T *weight, const float *bias, int rows, int in_dim, int out_dim, vit__out mode,
-                                   vit__act act, const float *scale, vit_model *m, cudaStream_t st, const vit__force *f = NULL, vit__ran *ran = NULL) {
-    return vit__linear_do<T>(out, inp, weight, bias, rows, in_dim, out_dim, mode, act, scale, 0, m, st, f, ran);
+                                   vit__act act, const float *scale, vit_model *m, cudaStream_t st, const vit__force *f = NULL, vit__ran *ran = NULL,
+                                   const vit__e4m3_ops *q8 = NULL) {
+    return vit__linear_do<T>(out, inp, weight, bias, rows, in_dim, out_dim, mode, act, scale, 0, m, st, f, ran, q8);
 }
 
 // >>op patch_embed -- CPU reference: vit__patch_embed_cpu
@@ -2068,11 +2133,11 @@ static vit_status vit__layernorm_cuda(TO *out, const float *inp, const float *w,
 template <typename T, typename TO>
 static vit_status vit__linear_ln_cuda(TO *out, float *x, const T *inp, const T *weight, const float *bias, const float *scale, int rows, int in_dim,
                                       int out_dim, const float *ln_w, const float *ln_b, float eps, int every, vit_model *m, cudaStream_t st,
-                                      const vit__force *f = NULL, vit__ran *ran = NULL) {
+                                      const vit__force *f = NULL, vit__ran *ran = NULL, const vit__e4m3_ops *q8 = NULL) {
     size_t C = (size_t)out_dim, stride = (size_t)every * C;
     int lnrows = (rows + every - 1) / every;
     vit__ran gemm;
-    VIT__TRY(vit__linear_do<T>(x, inp, weight, bias, rows, in_dim, out_dim, VIT__OUT_RESIDUAL, VIT__ACT_NONE, scale, 1, m, st, f, &gemm));
+    VIT__TRY(vit__linear_do<T>(x, inp, weight, bias, rows, in_dim, out_dim, VIT__OUT_RESIDUAL, VIT__ACT_NONE, scale, 1, m, st, f, &gemm, q8));
     if (ran) *ran = gemm;
     if (gemm.split <= 1) return vit__layernorm_cuda<TO>(out, x, ln_w, ln_b, lnrows, out_dim, stride, C, eps, m, st);
     if (rows <= 0) return VIT_OK;
@@ -2120,6 +2185,65 @@ static vit_status vit__patch_ln_cuda(T *xn, float *x, const float *images, const
     res.split = p.split;
     VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<T, true, true>, dim3((unsigned)((rows + 1) / 2)), 64, 0, st, xn, x, ln_w, ln_b, rows, C, (size_t)C,
                                  (size_t)C, eps, res));
+    return VIT_OK;
+}
+
+// >>op e4m3 rows -- CPU reference: vit__e4m3_rows
+// VIT_DTYPE_FP8: a linear's input rows (rows, K) in T to e4m3, each row scaled
+// by 448 / its largest magnitude first (its scale amax / 448 stored; 1 for a
+// zero row): the division and product rounded as the CPU rounds them, the
+// conversion cvt.rn.satfinite as torch's, so the bytes equal vit__e4m3_rows's
+// for the same input. One warp per row, 8 elements per lane and step.
+template <typename T>
+static __device__ __forceinline__ void vit__load8f(float *v, const T *p) {
+#pragma unroll
+    for (int i = 0; i < 8; i++) v[i] = vit__f32(p[i]);
+}
+template <>
+__device__ __forceinline__ void vit__load8f<__nv_bfloat16>(float *v, const __nv_bfloat16 *p) {
+    uint4 u = *(const uint4 *)p;
+    const __nv_bfloat162 *h = (const __nv_bfloat162 *)&u;
+#pragma unroll
+    for (int i = 0; i < 4; i++) { float2 f = __bfloat1622float2(h[i]); v[2 * i] = f.x; v[2 * i + 1] = f.y; }
+}
+
+template <typename T>
+__global__ void __launch_bounds__(256) vit__e4m3_rows_kernel(unsigned char *q, float *scale, const T *x, int rows, int K) {
+    vit__pdl_wait();
+    vit__pdl_launch();
+    int r = blockIdx.x * 8 + (threadIdx.x >> 5), lane = threadIdx.x & 31;
+    if (r >= rows) return;
+    const T *xr = x + (size_t)r * K;
+    float mx = 0.0f, v[8];
+    for (int k = lane * 8; k < K; k += 256) {
+        vit__load8f(v, xr + k);
+#pragma unroll
+        for (int i = 0; i < 8; i++) mx = fmaxf(mx, fabsf(v[i])); // NaN ignored, as vit__e4m3_rows's compare does
+    }
+#pragma unroll
+    for (int o = 16; o; o >>= 1) mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, o));
+    float inv = mx > 0.0f ? __fdiv_rn(448.0f, mx) : 1.0f;
+    unsigned char *qr = q + (size_t)r * K;
+    for (int k = lane * 8; k < K; k += 256) {
+        vit__load8f(v, xr + k);
+        uint32_t w[2];
+#pragma unroll
+        for (int i = 0; i < 2; i++) {
+            uint32_t lo = __nv_cvt_float2_to_fp8x2(make_float2(__fmul_rn(v[4 * i], inv), __fmul_rn(v[4 * i + 1], inv)), __NV_SATFINITE, __NV_E4M3);
+            uint32_t hi = __nv_cvt_float2_to_fp8x2(make_float2(__fmul_rn(v[4 * i + 2], inv), __fmul_rn(v[4 * i + 3], inv)), __NV_SATFINITE, __NV_E4M3);
+            w[i] = lo | hi << 16;
+        }
+        *(uint2 *)(qr + k) = make_uint2(w[0], w[1]);
+    }
+    if (lane == 0) scale[r] = mx > 0.0f ? __fdiv_rn(mx, 448.0f) : 1.0f;
+}
+
+template <typename T>
+static vit_status vit__e4m3_rows_cuda(unsigned char *q, float *scale, const T *x, int rows, int K, vit_model *m, cudaStream_t st) {
+    if (K % 8 || !vit__aligned16(x) || !vit__aligned16(q))
+        return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "e4m3 rows of %d elements: a multiple of 8, 16-byte aligned, is what the kernel takes", K);
+    if (rows <= 0) return VIT_OK;
+    VIT__CUDA_TRY(m, vit__launch(m, vit__e4m3_rows_kernel<T>, dim3((unsigned)((rows + 7) / 8)), 256, 0, st, q, scale, x, rows, K));
     return VIT_OK;
 }
 
@@ -2817,6 +2941,14 @@ static vit_status vit__map_pool_cuda(vit_model *m, int B, cudaStream_t st) {
 // The whole forward pass for B <= max_batch images, from s->images to s->pooled
 // and s->out, as launches on one stream (captured into a graph per B).
 
+// VIT_DTYPE_FP8: the e4m3 operands of a block linear whose input rows are in
+// s->q8 (vit__e4m3_rows_cuda), else NULL (the GEMM reads T).
+static const vit__e4m3_ops *vit__e4m3_of(vit__e4m3_ops *o, const vit__cuda_state *s, const void *w, const float *sw) {
+    if (!s->f8) return NULL;
+    o->a = s->q8; o->sa = s->q8s; o->w = (const unsigned char *)w; o->sw = sw;
+    return o;
+}
+
 template <typename T>
 static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st) {
     vit__cuda_state *s = m->cuda;
@@ -2847,26 +2979,36 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st) {
     // fc2, its residual and the norm of the class tokens straight into s->pooled
     int token_tail = s->norm_w && c->pool == VIT_POOL_TOKEN && !s->fcn_w && c->depth > 0 && heads == 1;
     vit__attn_args att = vit__attn_self(xn, big, B, N, C, H, sizeof(T)); // the attention output reuses xn
+    vit__e4m3_ops q8; // VIT_DTYPE_FP8: each linear's input rows to e4m3 first (vit__e4m3_rows_cuda into s->q8)
+    size_t wsize = s->f8 ? 1 : sizeof(T);
     for (int l = 0; l < c->depth; l++) {
         const vit__cuda_block *k = &s->blocks[l];
         // xn = ln1(x) here: from the line above, or from the previous block's fc2
-        VIT__TRY(vit__linear_cuda<T>(big, xn, (const T *)k->qkv_w, k->qkv_b, rows, C, 3 * C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, m, st, f));
+        if (s->f8) VIT__TRY(vit__e4m3_rows_cuda<T>(s->q8, s->q8s, xn, rows, C, m, st));
+        VIT__TRY(vit__linear_cuda<T>(big, xn, (const T *)k->qkv_w, k->qkv_b, rows, C, 3 * C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, m, st, f, NULL,
+                                     vit__e4m3_of(&q8, s, k->qkv_w, k->qkv_sw)));
         if (k->qn_w) VIT__TRY(vit__qk_norm_cuda<T>(big, k->qn_w, k->qn_b, k->kn_w, k->kn_b, rows, C, H, eps, m, st));
         // small batches: the rest of this block's weights and the next block's
         // qkv (contiguous, see vit__upload_all) into L2 during the attention
-        const char *pf = NULL, *end = l + 1 < c->depth ? (const char *)s->blocks[l + 1].qkv_b : (const char *)k->fc2_w + (size_t)C * hidden * sizeof(T);
+        const char *pf = NULL, *end = l + 1 < c->depth ? (const char *)s->blocks[l + 1].qkv_b : (const char *)k->fc2_w + (size_t)C * hidden * wsize;
         if (s->pdl_now && !(f && f->no_prefetch)) pf = (const char *)k->proj_w;
         VIT__TRY(vit__attention_cuda<T>(att, m, st, pf, pf ? (size_t)(end - pf) : 0, f));
-        VIT__TRY((vit__linear_ln_cuda<T, T>(xn, s->x, xn, (const T *)k->proj_w, k->proj_b, k->ls1, rows, C, C, k->ln2_w, k->ln2_b, eps, 1, m, st, f)));
-        VIT__TRY(vit__linear_cuda<T>(big, xn, (const T *)k->fc1_w, k->fc1_b, rows, C, M, VIT__OUT_STORE, m->act, NULL, m, st, f));
+        if (s->f8) VIT__TRY(vit__e4m3_rows_cuda<T>(s->q8, s->q8s, xn, rows, C, m, st));
+        VIT__TRY((vit__linear_ln_cuda<T, T>(xn, s->x, xn, (const T *)k->proj_w, k->proj_b, k->ls1, rows, C, C, k->ln2_w, k->ln2_b, eps, 1, m, st, f, NULL,
+                                            vit__e4m3_of(&q8, s, k->proj_w, k->proj_sw))));
+        if (s->f8) VIT__TRY(vit__e4m3_rows_cuda<T>(s->q8, s->q8s, xn, rows, C, m, st));
+        VIT__TRY(vit__linear_cuda<T>(big, xn, (const T *)k->fc1_w, k->fc1_b, rows, C, M, VIT__OUT_STORE, m->act, NULL, m, st, f, NULL,
+                                     vit__e4m3_of(&q8, s, k->fc1_w, k->fc1_sw)));
+        if (s->f8) VIT__TRY(vit__e4m3_rows_cuda<T>(s->q8, s->q8s, big, rows, hidden, m, st));
+        const vit__e4m3_ops *fc2q = vit__e4m3_of(&q8, s, k->fc2_w, k->fc2_sw);
         if (l + 1 < c->depth) // fc2 with the next block's ln1
             VIT__TRY((vit__linear_ln_cuda<T, T>(xn, s->x, big, (const T *)k->fc2_w, k->fc2_b, k->ls2, rows, hidden, C, s->blocks[l + 1].ln1_w,
-                                                s->blocks[l + 1].ln1_b, eps, 1, m, st, f)));
+                                                s->blocks[l + 1].ln1_b, eps, 1, m, st, f, NULL, fc2q)));
         else if (token_tail)
             VIT__TRY((vit__linear_ln_cuda<T, float>(s->pooled, s->x, big, (const T *)k->fc2_w, k->fc2_b, k->ls2, rows, hidden, C, s->norm_w, s->norm_b, eps, N, m,
-                                                    st, f)));
+                                                    st, f, NULL, fc2q)));
         else
-            VIT__TRY(vit__linear_cuda<T>(s->x, big, (const T *)k->fc2_w, k->fc2_b, rows, hidden, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, k->ls2, m, st, f));
+            VIT__TRY(vit__linear_cuda<T>(s->x, big, (const T *)k->fc2_w, k->fc2_b, rows, hidden, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, k->ls2, m, st, f, NULL, fc2q));
     }
     if (!token_tail && c->pool == VIT_POOL_MAP) {
         VIT__TRY(vit__map_pool_cuda<T>(m, B, st));
@@ -3120,6 +3262,7 @@ typedef struct vit__uploader {
     unsigned char *stage;  // host staging, NULL while counting
     vit_dtype dtype;
     size_t esize;
+    int f8;                // the blocks' four linears in e4m3 (vit__up_e4m3)
 } vit__uploader;
 
 enum { VIT__UP_VEC = 0, VIT__UP_LINEAR };
@@ -3153,6 +3296,31 @@ static vit_status vit__up(vit__uploader *u, void **dst, const float *src, size_t
     return VIT_OK;
 }
 
+// VIT_DTYPE_FP8: a block linear's host (in, out) fp32 weight -> device (out, in)
+// e4m3 bytes, each output column scaled to 448 / its largest magnitude (the
+// bytes of vit__e4m3_cols), followed by its (out) column scales amax / 448.
+// Other dtypes: vit__up's VIT__UP_LINEAR, no scales.
+static vit_status vit__up_linear(vit__uploader *u, void **dst, float **scale, const float *src, size_t in, size_t out) {
+    *scale = NULL;
+    if (!u->f8 || !src) return vit__up(u, dst, src, in, out, VIT__UP_LINEAR);
+    size_t wb = (in * out + 255) & ~(size_t)255, bytes = wb + out * sizeof(float);
+    *dst = u->base ? u->base + u->used : NULL;
+    *scale = u->base ? (float *)(u->base + u->used + wb) : NULL;
+    u->used += (bytes + 255) & ~(size_t)255;
+    if (bytes > u->max_bytes) u->max_bytes = bytes;
+    if (!u->base) return VIT_OK;
+    float *sc = (float *)(u->stage + wb);
+    for (size_t o = 0; o < out; o++) {
+        float mx = 0.0f;
+        for (size_t i = 0; i < in; i++) mx = fabsf(src[i * out + o]) > mx ? fabsf(src[i * out + o]) : mx;
+        float inv = mx > 0.0f ? 448.0f / mx : 1.0f;
+        for (size_t i = 0; i < in; i++) u->stage[o * in + i] = vit__e4m3(src[i * out + o] * inv);
+        sc[o] = mx > 0.0f ? mx / 448.0f : 1.0f;
+    }
+    VIT__CUDA_TRY(u->m, cudaMemcpy(*dst, u->stage, bytes, cudaMemcpyHostToDevice));
+    return VIT_OK;
+}
+
 #define VIT__UPV(dst, src, n) VIT__TRY(vit__up(u, (void **)&(dst), src, 1, n, VIT__UP_VEC))
 
 // Walks every tensor in a fixed order (twice: counting, then uploading).
@@ -3173,21 +3341,21 @@ static vit_status vit__upload_all(vit_model *m, vit__uploader *u) {
         vit__cuda_block *d = &s->blocks[l];
         VIT__UPV(d->ln1_w, h->ln1_w, C);
         VIT__UPV(d->ln1_b, h->ln1_b, C);
-        VIT__TRY(vit__up(u, &d->qkv_w, h->qkv_w, C, 3 * C, VIT__UP_LINEAR));
+        VIT__TRY(vit__up_linear(u, &d->qkv_w, &d->qkv_sw, h->qkv_w, C, 3 * C));
         VIT__UPV(d->qkv_b, h->qkv_b, 3 * C);
         VIT__UPV(d->qn_w, h->qn_w, D);
         VIT__UPV(d->qn_b, h->qn_b, D);
         VIT__UPV(d->kn_w, h->kn_w, D);
         VIT__UPV(d->kn_b, h->kn_b, D);
-        VIT__TRY(vit__up(u, &d->proj_w, h->proj_w, C, C, VIT__UP_LINEAR));
+        VIT__TRY(vit__up_linear(u, &d->proj_w, &d->proj_sw, h->proj_w, C, C));
         VIT__UPV(d->proj_b, h->proj_b, C);
         VIT__UPV(d->ls1, h->ls1, C);
         VIT__UPV(d->ls2, h->ls2, C);
         VIT__UPV(d->ln2_w, h->ln2_w, C);
         VIT__UPV(d->ln2_b, h->ln2_b, C);
-        VIT__TRY(vit__up(u, &d->fc1_w, h->fc1_w, C, M, VIT__UP_LINEAR));
+        VIT__TRY(vit__up_linear(u, &d->fc1_w, &d->fc1_sw, h->fc1_w, C, M));
         VIT__UPV(d->fc1_b, h->fc1_b, M);
-        VIT__TRY(vit__up(u, &d->fc2_w, h->fc2_w, vit__mlp_hidden(m), C, VIT__UP_LINEAR));
+        VIT__TRY(vit__up_linear(u, &d->fc2_w, &d->fc2_sw, h->fc2_w, vit__mlp_hidden(m), C));
         VIT__UPV(d->fc2_b, h->fc2_b, C);
     }
     VIT__UPV(s->norm_w, m->norm_w, C);
@@ -3225,7 +3393,7 @@ static vit_status vit__cuda_upload(vit_model *m) {
     memset(s->blocks, 0, (size_t)m->cfg.depth * sizeof(vit__cuda_block));
     vit__uploader u;
     memset(&u, 0, sizeof(u));
-    u.m = m; u.dtype = s->dtype; u.esize = s->esize;
+    u.m = m; u.dtype = s->dtype; u.esize = s->esize; u.f8 = s->f8;
     VIT__TRY(vit__upload_all(m, &u)); // count
     s->weights_bytes = u.used;
     VIT__TRY(vit__cuda_malloc(m, &s->weights, u.used, "weights"));
@@ -3251,9 +3419,11 @@ static vit_status vit__cuda_arena(vit_model *m) {
     // outputs times VIT__SPLITK_MAX is never needed
     size_t part = (size_t)4 * s->sm_count * 64 * 64, part_max = (size_t)VIT__SPLITK_MAX * B * N * W;
     if (part > part_max) part = part_max;
-    size_t sizes[7] = {B * c->in_chans * c->image_height * c->image_width * 4, B * N * C * 4, B * N * C * es, B * N * W * es, (size_t)(m->num_head + (m->num_head > 1)) * B * C * 4, B * K * 4, part * 4};
-    size_t off[7], total = 0;
-    for (int i = 0; i < 7; i++) { off[i] = total; total += (sizes[i] + 255) & ~(size_t)255; }
+    size_t hidden = (size_t)vit__mlp_hidden(m), q8w = hidden > C ? hidden : C;
+    size_t sizes[9] = {B * c->in_chans * c->image_height * c->image_width * 4, B * N * C * 4, B * N * C * es, B * N * W * es, (size_t)(m->num_head + (m->num_head > 1)) * B * C * 4, B * K * 4, part * 4,
+                       s->f8 ? B * N * q8w : 0, s->f8 ? B * N * 4 : 0};
+    size_t off[9], total = 0;
+    for (int i = 0; i < 9; i++) { off[i] = total; total += (sizes[i] + 255) & ~(size_t)255; }
     if (B * N > (size_t)INT_MAX / 2) return vit__fail(m->error, VIT_ERROR_LIMIT, "max_batch %d x %d tokens is too many rows for the GPU kernels", m->max_batch, c->num_tokens);
     VIT__TRY(vit__cuda_malloc(m, &s->arena, total, "activations"));
     s->arena_bytes = total;
@@ -3265,6 +3435,8 @@ static vit_status vit__cuda_arena(vit_model *m) {
     s->out = (float *)(s->arena + off[5]);
     s->part = (float *)(s->arena + off[6]);
     s->part_floats = part;
+    s->q8 = s->f8 ? s->arena + off[7] : NULL;
+    s->q8s = s->f8 ? (float *)(s->arena + off[8]) : NULL;
     return VIT_OK;
 }
 
@@ -3385,8 +3557,6 @@ static vit_status vit__cuda_init(vit_model *m, const vit_options *o, char *err) 
     }
     if (o->device_index >= count)
         return vit__fail(err, VIT_ERROR_INVALID_ARGUMENT, "device_index %d, but only %d CUDA devices", o->device_index, count);
-    if (o->dtype == VIT_DTYPE_FP8) // (VIT_DEVICE_CPU runs the e4m3 reference)
-        return vit__fail(err, VIT_ERROR_UNSUPPORTED, "dtype fp8 on CUDA: the e4m3 GEMM kernels are not built yet (issue 18); VIT_DEVICE_CPU runs their reference");
     int major = 0;
     if ((e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, o->device_index)) != cudaSuccess) {
         cudaGetLastError();
@@ -3400,8 +3570,22 @@ static vit_status vit__cuda_init(vit_model *m, const vit_options *o, char *err) 
     int prev = 0;
     cudaGetDevice(&prev);
     vit_status st = vit__cuda_open(m, o->device_index);
+    if (st == VIT_OK && o->dtype == VIT_DTYPE_FP8) { // the blocks' linears in e4m3, the rest bf16
+        int hidden = (int)vit__mlp_hidden(m), C = m->cfg.dim;
+        if (!m->cuda->wgmma && o->device == VIT_DEVICE_DEFAULT) { // stays on the CPU, the e4m3 reference
+            vit__cuda_free(m);
+            cudaSetDevice(prev);
+            return VIT_OK;
+        }
+        if (!m->cuda->wgmma)
+            st = vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "dtype fp8 on CUDA: the e4m3 GEMMs are wgmma kernels, for sm_90a (this GPU is sm_%d%s); VIT_DEVICE_CPU runs "
+                           "their reference", m->cuda->cc, m->cuda->cc == 90 ? ", the binary was not built for sm_90a" : "");
+        else if (C % 16 || hidden % 16)
+            st = vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "dtype fp8 on CUDA: width %d and MLP width %d must be multiples of 16 (e4m3 rows for the TMA)", C, hidden);
+        m->cuda->f8 = 1;
+    }
     if (st == VIT_OK) {
-        m->cuda->dtype = o->dtype == VIT_DTYPE_DEFAULT ? VIT_DTYPE_BF16 : o->dtype;
+        m->cuda->dtype = o->dtype == VIT_DTYPE_DEFAULT || o->dtype == VIT_DTYPE_FP8 ? VIT_DTYPE_BF16 : o->dtype;
         m->cuda->esize = m->cuda->dtype == VIT_DTYPE_F32 ? 4 : 2;
         st = vit__cuda_upload(m);
     }
@@ -3412,7 +3596,7 @@ static vit_status vit__cuda_init(vit_model *m, const vit_options *o, char *err) 
         vit__cuda_free(m);
     } else {
         m->cfg.device = VIT_DEVICE_CUDA;
-        m->cfg.dtype = m->cuda->dtype;
+        m->cfg.dtype = m->cuda->f8 ? VIT_DTYPE_FP8 : m->cuda->dtype;
     }
     cudaSetDevice(prev);
     cudaGetLastError();

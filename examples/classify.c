@@ -10,7 +10,7 @@
 //   --batch N          images per forward call (default 32 on a GPU, 8 on the CPU)
 //   --threads N        CPU threads: decoding + preprocessing, and the CPU forward pass
 //                      (default: the online cores)
-//   --device auto|cpu|cuda, --dtype fp32|bf16|fp16|int8|fp8 (int8: the CPU's; fp8: the CPU's e4m3 reference), --size H[xW] (multiples of the patch)
+//   --device auto|cpu|cuda, --dtype fp32|bf16|fp16|int8|fp8 (int8: the CPU's; fp8: e4m3 GEMMs on Hopper GPUs, else the CPU's e4m3 reference), --size H[xW] (multiples of the patch)
 //   --devices all|cpu|I,J,...  one model per GPU, batches shared among them
 //   --quiet            no model line, progress or summary on stderr (errors still)
 //   --decode-only      decode and preprocess only (no forward pass, nothing on
@@ -313,7 +313,7 @@ static int parse_args(int argc, char **argv, cli *c) {
             else if (!strcmp(val, "bf16")) c->opts.dtype = VIT_DTYPE_BF16;
             else if (!strcmp(val, "fp16")) c->opts.dtype = VIT_DTYPE_F16;
             else if (!strcmp(val, "int8")) c->opts.dtype = VIT_DTYPE_INT8; // runs on the CPU
-            else if (!strcmp(val, "fp8")) c->opts.dtype = VIT_DTYPE_FP8; // the CPU's e4m3 reference (CUDA: not yet)
+            else if (!strcmp(val, "fp8")) c->opts.dtype = VIT_DTYPE_FP8; // e4m3 GEMMs on sm_90a, else the CPU's e4m3 reference
             else { snprintf(why, sizeof(why), "--dtype wants fp32, bf16, fp16, int8 or fp8, not '%s'", val); return usage(why); }
         } else if (!strcmp(opt, "--embed")) {
             if (!*val) return usage("--embed wants a file name");

@@ -4,7 +4,9 @@
 // training time within 0.1 percentage points, (2) agree with PyTorch's
 // prediction on >= 99.9% of images, (3) match PyTorch's logits within 1e-4
 // relative (max |diff| / max |ref|); then in int8 (VIT_DTYPE_INT8), (4) agree
-// with the fp32 run on >= 99% of images and (5) reach its accuracy within 0.3 points.
+// with the fp32 run on >= 99% of images and (5) reach its accuracy within 0.3 points;
+// likewise fp8 (VIT_DTYPE_FP8) on the CPU (the e4m3 reference) and, built by nvcc
+// with a GPU present (make test-gpu), on the GPU (the e4m3 wgmma kernels).
 //
 // usage: test_fashion_mnist MODEL_DIR DATA_DIR [LIMIT]
 //   DATA_DIR holds the decompressed t10k-images-idx3-ubyte / t10k-labels-idx1-ubyte;
@@ -17,6 +19,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef VIT__CUDA
+#define VIT_HAS_CUDA 1
+static int gpu_present(void) { int c = 0; if (cudaGetDeviceCount(&c) != cudaSuccess) { cudaGetLastError(); return 0; } return c > 0; }
+#else
+#define VIT_HAS_CUDA 0
+static int gpu_present(void) { return 0; }
+#endif
+
 static unsigned be32(const unsigned char *p) { return (unsigned)p[0] << 24 | (unsigned)p[1] << 16 | (unsigned)p[2] << 8 | p[3]; }
 
 // The integer after "key": in a JSON text (the report is ours; no full parser needed).
@@ -27,14 +37,14 @@ static long json_int(const char *text, const char *key) {
     return p ? strtol(p + strlen(pat), NULL, 10) : -1;
 }
 
-// Classifies the first limit images with the model at path in dtype dt (CPU):
+// Classifies the first limit images with the model at path in dtype dt on device:
 // predictions into pred, logits (limit, 10) into logits unless NULL. 0 on failure (err says why).
-static int classify(const char *path, vit_dtype dt, const unsigned char *images, int rows, int cols, int limit, int *pred, float *logits,
+static int classify(const char *path, vit_device device, vit_dtype dt, const unsigned char *images, int rows, int cols, int limit, int *pred, float *logits,
                     char *err, size_t errlen) {
     vit_options opts;
     memset(&opts, 0, sizeof(opts));
     opts.max_batch = 100;
-    opts.device = VIT_DEVICE_CPU;
+    opts.device = device;
     opts.dtype = dt;
     vit_model *m = NULL;
     vit_status st = vit_load(path, &opts, &m);
@@ -93,7 +103,7 @@ int main(int argc, char **argv) {
     int *pred = (int *)malloc((size_t)limit * sizeof(int)), *pred8 = (int *)malloc((size_t)limit * sizeof(int));
     float *logits = (float *)malloc((size_t)limit * 10 * sizeof(float));
     char err[600];
-    if (!classify(path, VIT_DTYPE_F32, images, rows, cols, limit, pred, logits, err, sizeof(err))) {
+    if (!classify(path, VIT_DEVICE_CPU, VIT_DTYPE_F32, images, rows, cols, limit, pred, logits, err, sizeof(err))) {
         check(0, "fp32 forward", "%s", err);
     } else {
         int correct = 0, agree = 0;
@@ -123,10 +133,11 @@ int main(int argc, char **argv) {
         // int8 (VIT_DTYPE_INT8) and fp8 (VIT_DTYPE_FP8: the CPU's e4m3 reference, the numerics
         // of issue 18's GPU kernels) against this fp32 run: >= 99% the same predictions,
         // accuracy within 0.3 points
-        const vit_dtype low[2] = {VIT_DTYPE_INT8, VIT_DTYPE_FP8};
-        const char *low_name[2] = {"int8", "fp8"};
-        for (int d = 0; d < 2; d++) {
-            if (!classify(path, low[d], images, rows, cols, limit, pred8, NULL, err, sizeof(err))) {
+        const vit_dtype low[3] = {VIT_DTYPE_INT8, VIT_DTYPE_FP8, VIT_DTYPE_FP8};
+        const char *low_name[3] = {"int8", "fp8", "fp8 on the GPU"};
+        for (int d = 0; d < 3; d++) {
+            if (d == 2 && !gpu_present()) { printf("SKIP fp8 on the GPU: %s\n", VIT_HAS_CUDA ? "no CUDA device" : "built without CUDA"); continue; }
+            if (!classify(path, d == 2 ? VIT_DEVICE_CUDA : VIT_DEVICE_CPU, low[d], images, rows, cols, limit, pred8, NULL, err, sizeof(err))) {
                 fmt(name, sizeof(name), "%s forward", low_name[d]);
                 check(0, name, "%s", err);
                 continue;

@@ -52,6 +52,18 @@ static int top1_diff(const float *got, const float *ref, int n, int k, double to
     return bad;
 }
 
+// 1 when device 0 runs the sm_90a kernels (a model there says so)
+static int m_wgmma(void) {
+    static int known = -1;
+    if (known < 0) {
+        vit_model *m = (vit_model *)calloc(1, sizeof(vit_model));
+        known = vit__cuda_open(m, 0) == VIT_OK && m->cuda->wgmma;
+        if (m->cuda) vit__cuda_free(m);
+        free(m);
+    }
+    return known;
+}
+
 static const char *dtname(vit_dtype d) { return d == VIT_DTYPE_F32 ? "f32" : d == VIT_DTYPE_BF16 ? "bf16" : "f16"; }
 
 // The case's model on the GPU in dtype dt (NULL after printing why not).
@@ -279,6 +291,49 @@ static int frames_case(const char *dir, vit_dtype dt) {
     return ok;
 }
 
+// VIT_DTYPE_FP8 (the blocks' linears in e4m3 on sm_90a): logits (features for
+// a model without a head) within 1.5e-1 of the reference (test_model's gate for
+// the CPU e4m3 reference: e4m3 keeps 3 mantissa bits) and within 1e-1 of the
+// CPU's e4m3 reference, whose weights are the same bytes: its activations are
+// fp32 where these are bf16, so some round to the neighbouring e4m3 value, and
+// the tensor cores add e4m3 products with about 14 bits of precision (measured
+// on these small random models: up to 8.8e-2). A width or MLP width that is
+// not a multiple of 16, or a GPU or binary without sm_90a, must be refused
+// with VIT_ERROR_UNSUPPORTED.
+static int fp8_case(const char *dir, const reference *r) {
+    char path[1200];
+    snprintf(path, sizeof(path), "%s/model.safetensors", dir);
+    vit_options o;
+    memset(&o, 0, sizeof(o));
+    o.device = VIT_DEVICE_CPU; o.dtype = VIT_DTYPE_FP8; o.max_batch = r->n;
+    read_case_options(dir, &o);
+    vit_model *cpu = NULL, *gpu = NULL;
+    if (vit_load(path, &o, &cpu) != VIT_OK) { printf("NOT OK %s fp8: CPU load: %s\n", dir, vit_last_error(NULL)); return 0; }
+    const vit_config *c = vit_model_config(cpu);
+    o.device = VIT_DEVICE_CUDA;
+    vit_status st = vit_load(path, &o, &gpu);
+    int ok = 1;
+    if (st != VIT_OK) {
+        ok = st == VIT_ERROR_UNSUPPORTED && (c->dim % 16 || vit__mlp_hidden(cpu) % 16 || !m_wgmma());
+        printf("%s %s fp8: refused (%s: %s; width %d, MLP %d)\n", ok ? "OK" : "NOT OK", dir, vit_status_string(st), vit_last_error(NULL), c->dim, c->mlp_dim);
+    } else {
+        int heads = r->k > 0;
+        size_t n = (size_t)r->n * (heads ? r->k : r->d);
+        float *og = (float *)malloc(n * 4 + 4), *oc = (float *)malloc(n * 4 + 4);
+        for (size_t i = 0; i < n; i++) og[i] = NAN;
+        st = heads ? vit_forward(gpu, r->input, r->n, og) : vit_embed(gpu, r->input, r->n, og);
+        if (st == VIT_OK) st = heads ? vit_forward(cpu, r->input, r->n, oc) : vit_embed(cpu, r->input, r->n, oc);
+        double er = rel_err(og, heads ? r->logits : r->features, n), ec = rel_err(og, oc, n);
+        ok = st == VIT_OK && vit_model_config(gpu)->dtype == VIT_DTYPE_FP8 && er <= 1.5e-1 && ec <= 1e-1;
+        printf("%s %s fp8 on the GPU: %s rel err %.2e vs the reference [1.5e-1], %.2e vs the CPU e4m3 reference [1e-1]%s%s\n", ok ? "OK" : "NOT OK", dir,
+               heads ? "logits" : "features", er, ec, st != VIT_OK ? ": " : "", st != VIT_OK ? vit_last_error(gpu) : "");
+        free(og); free(oc);
+    }
+    vit_free(cpu);
+    vit_free(gpu);
+    return ok;
+}
+
 // Several GPUs, the documented pattern: one model per device_index, one host
 // thread per model, all running at once. Each GPU's logits must be the bits of
 // device 0's when run alone (GPUs of one kind) and within tol of the reference.
@@ -364,6 +419,7 @@ int main(int argc, char **argv) {
             }
         }
         if (!timm) ok &= run(argv[i], &r, VIT_DTYPE_BF16, 2, 2);
+        ok &= fp8_case(argv[i], &r);
         if (count >= 2 && r.k && (timm || i == 1))
             for (int d = 0; d < 3; d++) ok &= multi_device_case(argv[i], &r, dts[d], count);
         else ok &= run(argv[i], &r, VIT_DTYPE_BF16, r.n, 1);

@@ -142,6 +142,22 @@ def main():
         ours = vit_bench(args.bin, "gemm", M, n, k, 20)
         row = {"M": M, "N": n, "K": k, "torch_ms": tms, "torch_tflops": 2 * M * n * k / (tms * 1e-3) / 1e12,
                "ours_ms": ours.get("ms"), "ours_tflops": ours.get("tflops"), "kernel": GEMM_NAMES.get(ours.get("kernel"), "?")}
+        # e4m3: torch._scaled_mm with row-wise scales (per token, per output channel), bf16 out, as VIT_DTYPE_FP8's GEMMs
+        try:
+            x8, w8 = x.to(torch.float8_e4m3fn), w.to(torch.float8_e4m3fn)
+            sa = torch.ones(M, 1, device="cuda", dtype=torch.float32)
+            sb = torch.ones(1, n, device="cuda", dtype=torch.float32)
+            t8 = cuda_time(lambda: torch._scaled_mm(x8, w8.t(), scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16), 20)
+            row["torch_fp8_ms"] = t8
+            del x8, w8, sa, sb
+        except Exception as e:  # noqa: BLE001
+            log("torch._scaled_mm:", str(e)[:200])
+        env = dict(os.environ, VIT_DTYPE="fp8")
+        out8 = subprocess.run([args.bin, "gemm", str(M), str(n), str(k), "20"], capture_output=True, text=True, env=env)
+        for line in out8.stdout.splitlines()[::-1]:
+            if line.startswith("{") and "ms" in line:
+                row["ours_fp8_ms"] = json.loads(line)["ms"]
+                break
         results["gemm"].append(row)
         log("gemm", row)
         del x, w, bias
@@ -195,6 +211,7 @@ def main():
             row["ours_host_api_ms"] = ours.get("host_api_ms")
             ours32 = vit_bench(args.bin, "model", d, "f32", bs, iters_for(guess))
             row["ours_f32_ms"] = ours32.get("ms")
+            row["ours_fp8_ms"] = vit_bench(args.bin, "model", d, "fp8", bs, iters_for(guess / 12)).get("ms")
             results["models"].append(row)
             log(json.dumps(row))
             write_report(results, args, quiet=True)  # a cut-off run still leaves a report
@@ -514,7 +531,8 @@ def table_rows(models, ceil):
         mem = f"{fmt(omem / 2**20 if omem else None, ',.0f')} / {fmt(cmem / 2**20 if cmem else None, ',.0f')} MiB"
         L.append(f"| {m['model']} | {bs} | {cell(m.get('eager_f32_ms'))} | {cell(m.get('eager_bf16_ms'))} | "
                  f"{cell(m.get('compile_bf16_ms'))} [{m.get('compile_mode', '-')}] | {cell(m.get('ours_bf16_ms'))} | "
-                 f"{cell(m.get('ours_f32_ms'))} | {fmt(ratio)}x | {fmt(r32)}x | "
+                 f"{cell(m.get('ours_f32_ms'))} | {cell(m.get('ours_fp8_ms'))} | {fmt(ratio)}x | "
+                 f"{fmt(best / m['ours_fp8_ms'] if best and m.get('ours_fp8_ms') else None)}x | {fmt(r32)}x | "
                  f"{fmt(tf, '.0f')} ({fmt(tf / ceil * 100 if tf else None, '.0f')}%) | {mem} |")
     return L
 
@@ -532,9 +550,9 @@ def report_text(r, args):
     L.append("## vit.h vs timm eager and torch.compile\n")
     L.append("img/s (ms per batch). torch.compile runs in bf16 in the mode in brackets. ratio bf16 = vit.h bf16 img/s / "
              f"the best PyTorch bf16 img/s. bf16 GEMM ceiling (torch.matmul 8192^3): {ceil:.0f} TFLOP/s.\n")
-    L.append("| model | batch | timm eager fp32 | timm eager bf16 | torch.compile bf16 | vit.h bf16 | vit.h fp32 | "
-             "ratio bf16 | vit.h fp32 / eager fp32 | vit.h bf16 TFLOP/s (% of ceiling) | peak mem vit.h / torch.compile |")
-    L.append("|---|---|---|---|---|---|---|---|---|---|---|")
+    L.append("| model | batch | timm eager fp32 | timm eager bf16 | torch.compile bf16 | vit.h bf16 | vit.h fp32 | vit.h fp8 | "
+             "ratio bf16 | ratio fp8 (vs best PyTorch bf16) | vit.h fp32 / eager fp32 | vit.h bf16 TFLOP/s (% of ceiling) | peak mem vit.h / torch.compile |")
+    L.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     L += table_rows(r["models"], ceil)
     L.append("")
     ma = r.get("max_autotune", {})
@@ -546,12 +564,16 @@ def report_text(r, args):
     L.append("vit.h host API (vit_forward from host memory, pageable copies included), for reference: " + ", ".join(
         f"{m['model']} bs {m['batch']}: {fmt(m.get('ours_host_api_ms'), '.3f')} ms" for m in r["models"]) + ".\n")
     L.append("## GEMM: vit.h vs torch (cuBLAS), bf16, ViT-B/16 shapes at batch 256 (M = 256*197)\n")
-    L.append("| M | N | K | torch ms | torch TFLOP/s | vit.h ms | vit.h TFLOP/s | vit.h / torch | vit.h kernel |")
-    L.append("|---|---|---|---|---|---|---|---|---|")
+    L.append("| M | N | K | torch ms | torch TFLOP/s | vit.h ms | vit.h TFLOP/s | vit.h / torch | vit.h kernel | "
+             "torch._scaled_mm e4m3 TFLOP/s | vit.h e4m3 TFLOP/s | vit.h / _scaled_mm |")
+    L.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for g in r["gemm"]:
         rel = g["torch_ms"] / g["ours_ms"] if g.get("ours_ms") else None
+        fl = 2 * g["M"] * g["N"] * g["K"] / 1e12
+        t8, o8 = g.get("torch_fp8_ms"), g.get("ours_fp8_ms")
         L.append(f"| {g['M']} | {g['N']} | {g['K']} | {g['torch_ms']:.3f} | {g['torch_tflops']:.0f} | {fmt(g.get('ours_ms'), '.3f')} | "
-                 f"{fmt(g.get('ours_tflops'), '.0f')} | {fmt(rel)}x | {g['kernel']} |")
+                 f"{fmt(g.get('ours_tflops'), '.0f')} | {fmt(rel)}x | {g['kernel']} | {fmt(fl / (t8 * 1e-3) if t8 else None, '.0f')} | "
+                 f"{fmt(fl / (o8 * 1e-3) if o8 else None, '.0f')} | {fmt(t8 / o8 if t8 and o8 else None)}x |")
     L.append("")
     L.append("Peak memory: torch = torch.cuda.max_memory_allocated() over one timed call (weights included); "
              "vit.h = device memory the model holds after warm-up by cudaMemGetInfo (weights, activation arena "

@@ -6,6 +6,8 @@
 #          bash tools/device_check.sh multi   (a host with 2+ GPUs, issue 19 part 4:
 #          test_gpu_model's one-model-per-GPU cases, vit-classify --devices all,
 #          vit_bench multi, the folder pipeline and the host transfers)
+#          bash tools/device_check.sh fp8     (VIT_DTYPE_FP8's GPU tests and its vit_bench
+#          figures beside bf16's; carry build/fashion-mnist for its Fashion-MNIST gate)
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 [ -d .stb ] && export CPATH=$PWD/.stb${CPATH:+:$CPATH}
@@ -13,6 +15,27 @@ OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 arch='-gencode=arch=compute_90a,code=sm_90a'
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/device.txt"
 status=0
+if [ "${1:-}" = fp8 ]; then # VIT_DTYPE_FP8 on the GPU: its tests, then vit_bench fp8 against bf16 in the same run
+    run() { echo "=== $*"; "$@" 2>&1 | tee -a "$OUT/fp8.log"; local rc=${PIPESTATUS[0]}; [ $rc -eq 0 ] || status=1; echo "=== rc=$rc"; }
+    run make -j4 build/test_ops build/test_gpu_model build/gpu_test_fashion_mnist build/vit_bench CUDA_ARCH="$arch"
+    run build/test_ops
+    run build/test_gpu_model tests/data/ref/*/
+    run build/gpu_test_fashion_mnist models/fashion_mnist build/fashion-mnist
+    for name in vit_base_patch16_224 vit_large_patch16_224; do
+        d=/tmp/models/$name
+        python3 -c "import sys, torch, timm; from timm.models._hub import save_for_hf; torch.manual_seed(0); save_for_hf(timm.create_model(sys.argv[2]).eval(), sys.argv[1], safe_serialization=True)" "$d" "$name"
+        for b in 256 8 1; do for dt in bf16 fp8; do
+            [ $name = vit_large_patch16_224 ] && [ $b != 256 ] && continue
+            echo "$name bs $b $dt $(build/vit_bench model "$d" $dt $b 20 | tail -1)" | tee -a "$OUT/fp8_bench.txt"
+        done; done
+    done
+    for s in "50432 2304 768" "50432 768 768" "50432 3072 768" "50432 768 3072"; do for dt in bf16 fp8; do
+        echo "gemm $s $dt $(VIT_DTYPE=$dt build/vit_bench gemm $s 20 | tail -1)" | tee -a "$OUT/fp8_bench.txt"
+    done; done
+    grep -E "passed, |^=== rc|NOT OK" "$OUT/fp8.log" | tail -30
+    cat "$OUT/fp8_bench.txt"
+    exit $status
+fi
 if [ "${1:-}" = multi ]; then
     run() { echo "=== $*"; "$@" 2>&1 | tee -a "$OUT/multi.log"; local rc=${PIPESTATUS[0]}; [ $rc -eq 0 ] || status=1; echo "=== rc=$rc"; }
     run make -j3 build/test_gpu_model build/vit-classify build/vit_bench CUDA_ARCH="$arch"

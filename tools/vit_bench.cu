@@ -60,6 +60,11 @@ static vit__force knobs;
 
 // DIR/model.safetensors on the GPU in DTYPE (f32, f16, else bf16) for max_batch
 // images, or NULL after printing the JSON error line.
+// "f32", "f16", "fp8" (e4m3 block linears) or anything else: bf16
+static vit_dtype vit_bench_dtype(const char *d) {
+    return !strcmp(d, "f32") ? VIT_DTYPE_F32 : !strcmp(d, "f16") ? VIT_DTYPE_F16 : !strcmp(d, "fp8") ? VIT_DTYPE_FP8 : VIT_DTYPE_BF16;
+}
+
 static vit_model *load_model(const char *dir, const char *dtype, int max_batch, int device_index) {
     char path[1200];
     snprintf(path, sizeof(path), "%s/model.safetensors", dir);
@@ -67,7 +72,7 @@ static vit_model *load_model(const char *dir, const char *dtype, int max_batch, 
     memset(&o, 0, sizeof(o));
     o.device = VIT_DEVICE_CUDA;
     o.device_index = device_index;
-    o.dtype = !strcmp(dtype, "f32") ? VIT_DTYPE_F32 : !strcmp(dtype, "f16") ? VIT_DTYPE_F16 : VIT_DTYPE_BF16;
+    o.dtype = vit_bench_dtype(dtype);
     o.max_batch = max_batch;
     vit_model *m = NULL;
     if (vit_load(path, &o, &m) != VIT_OK) printf("{\"error\": \"load on device %d: %s\"}\n", device_index, vit_last_error(NULL));
@@ -91,7 +96,7 @@ static int bench_model(const char *dir, const char *dtype, int batch, int iters)
     vit_options o;
     memset(&o, 0, sizeof(o));
     o.device = VIT_DEVICE_CUDA;
-    o.dtype = !strcmp(dtype, "f32") ? VIT_DTYPE_F32 : !strcmp(dtype, "f16") ? VIT_DTYPE_F16 : VIT_DTYPE_BF16;
+    o.dtype = vit_bench_dtype(dtype);
     o.max_batch = batch;
     CK(cudaFree(0));
     size_t free0, free1, total;
@@ -361,7 +366,7 @@ static int bench_layer(const char *dir, const char *dtype, int batch, int iters)
     vit_options o;
     memset(&o, 0, sizeof(o));
     o.device = VIT_DEVICE_CUDA;
-    o.dtype = !strcmp(dtype, "f32") ? VIT_DTYPE_F32 : !strcmp(dtype, "f16") ? VIT_DTYPE_F16 : VIT_DTYPE_BF16;
+    o.dtype = vit_bench_dtype(dtype);
     o.max_batch = batch;
     vit_model *m = NULL;
     if (vit_load(path, &o, &m) != VIT_OK) { printf("{\"error\": \"load: %s\"}\n", vit_last_error(NULL)); return 1; }
@@ -377,6 +382,7 @@ static int bench_layer(const char *dir, const char *dtype, int batch, int iters)
     ot.t = (float *)malloc(sizeof(float) * iters);
     CK(cudaEventCreate(&ot.e0));
     CK(cudaEventCreate(&ot.e1));
+    if (o.dtype == VIT_DTYPE_FP8) { printf("{\"error\": \"layer: fp8 is not broken down by op here\"}\n"); vit_free(m); return 1; }
     int r = o.dtype == VIT_DTYPE_F32 ? layer_ops<float>(m, batch, ot) : o.dtype == VIT_DTYPE_F16 ? layer_ops<__half>(m, batch, ot) : layer_ops<__nv_bfloat16>(m, batch, ot);
     vit_free(m);
     return r;
@@ -391,22 +397,30 @@ static int bench_gemm(int M, int N, int K, int iters) {
     vit__act act = getenv("VIT_ACT") ? (vit__act)atoi(getenv("VIT_ACT")) : ep == 1 ? VIT__ACT_GELU : VIT__ACT_NONE;
     vit__ran ran = {0, 1, 0};
     size_t na = (size_t)M * K, nw = (size_t)N * K;
+    // VIT_DTYPE=fp8: e4m3 operands (unit scales), bf16 out, as VIT_DTYPE_FP8's block linears
+    int f8 = sizeof(T) == 2 && getenv("VIT_DTYPE") && !strcmp(getenv("VIT_DTYPE"), "fp8");
+    size_t es = f8 ? 1 : sizeof(T);
     T *ha = (T *)malloc(na * sizeof(T)), *hw = (T *)malloc(nw * sizeof(T));
+    unsigned char *qa = (unsigned char *)ha, *qw = (unsigned char *)hw;
     float *tmp = (float *)malloc((na > nw ? na : nw) * 4);
     fill(tmp, na, 1);
-    for (size_t i = 0; i < na; i++) ha[i] = (T)tmp[i];
+    for (size_t i = 0; i < na; i++) { if (f8) qa[i] = vit__e4m3(tmp[i] * 4.0f); else ha[i] = (T)tmp[i]; }
     fill(tmp, nw, 2);
-    for (size_t i = 0; i < nw; i++) hw[i] = (T)(tmp[i] * 0.05f);
+    for (size_t i = 0; i < nw; i++) { if (f8) qw[i] = vit__e4m3(tmp[i] * 4.0f); else hw[i] = (T)(tmp[i] * 0.05f); }
     void *da, *dw, *dout;
-    float *db;
-    CK(cudaMalloc(&da, na * sizeof(T)));
-    CK(cudaMalloc(&dw, nw * sizeof(T)));
+    float *db, *dones;
+    CK(cudaMalloc(&da, na * es));
+    CK(cudaMalloc(&dw, nw * es));
+    CK(cudaMalloc((void **)&dones, (size_t)(M > N ? M : N) * 4));
+    for (int i = 0; i < (M > N ? M : N); i++) tmp[i] = 1.0f;
+    CK(cudaMemcpy(dones, tmp, (size_t)(M > N ? M : N) * 4, cudaMemcpyHostToDevice));
+    vit__e4m3_ops ops = {(const unsigned char *)da, dones, (const unsigned char *)dw, dones};
     CK(cudaMalloc(&dout, (size_t)M * N * 4));
     CK(cudaMemset(dout, 0, (size_t)M * N * 4));
     CK(cudaMalloc((void **)&db, (size_t)N * 4));
     CK(cudaMemset(db, 0, (size_t)N * 4));
-    CK(cudaMemcpy(da, ha, na * sizeof(T), cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(dw, hw, nw * sizeof(T), cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(da, ha, na * es, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(dw, hw, nw * es, cudaMemcpyHostToDevice));
     cudaEvent_t e0, e1;
     CK(cudaEventCreate(&e0));
     CK(cudaEventCreate(&e1));
@@ -414,15 +428,15 @@ static int bench_gemm(int M, int N, int K, int iters) {
     for (int i = -3; i < iters; i++) {
         CK(cudaEventRecord(e0, 0));
         vit_status st = vit__linear_cuda<T>(dout, (const T *)da, (const T *)dw, db, M, K, N, ep == 2 ? VIT__OUT_RESIDUAL : VIT__OUT_STORE, act, NULL, m, 0,
-                                            &knobs, &ran);
+                                            &knobs, &ran, f8 ? &ops : NULL);
         if (st != VIT_OK) { printf("{\"error\": \"%s\"}\n", m->error); return 1; }
         CK(cudaEventRecord(e1, 0));
         CK(cudaEventSynchronize(e1));
         if (i >= 0) CK(cudaEventElapsedTime(&t[i], e0, e1));
     }
     float med = median(t, iters);
-    printf("{\"ms\": %.4f, \"tflops\": %.1f, \"kernel\": %d, \"M\": %d, \"N\": %d, \"K\": %d}\n", med, 2.0 * M * N * K / (med * 1e-3) / 1e12,
-           ran.kernel, M, N, K);
+    printf("{\"ms\": %.4f, \"tflops\": %.1f, \"kernel\": %d, \"M\": %d, \"N\": %d, \"K\": %d, \"dtype\": \"%s\"}\n", med, 2.0 * M * N * K / (med * 1e-3) / 1e12,
+           ran.kernel, M, N, K, f8 ? "fp8" : sizeof(T) == 4 ? "f32" : "bf16");
     vit__cuda_free(m);
     free(m);
     return 0;
@@ -437,7 +451,7 @@ int main(int argc, char **argv) {
         int M = atoi(argv[2]), N = atoi(argv[3]), K = atoi(argv[4]), it = atoi(argv[5]);
         return getenv("VIT_DTYPE") && !strcmp(getenv("VIT_DTYPE"), "f32") ? bench_gemm<float>(M, N, K, it) : bench_gemm<__nv_bfloat16>(M, N, K, it);
     }
-    fprintf(stderr, "usage: vit_bench model DIR f32|bf16|f16 BATCH ITERS | vit_bench gemm M N K ITERS\n");
+    fprintf(stderr, "usage: vit_bench model DIR f32|bf16|f16|fp8 BATCH ITERS | vit_bench gemm M N K ITERS\n");
     return 2;
 }
 #endif
