@@ -1895,6 +1895,65 @@ static vit_status vit__patch_embed_cuda(float *tokens, const float *images, cons
     return vit__gemm_mma_launch<H, VIT__OUT_PATCH, VIT__ACT_NONE, 2, false>(g, m, st, f, ran);
 }
 
+// >>op e4m3 rows -- CPU reference: vit__e4m3_rows
+// VIT_DTYPE_FP8: a linear's input rows (rows, K) in T to e4m3, each row scaled
+// by 448 / its largest magnitude first (its scale amax / 448 stored; 1 for a
+// zero row): the division and product rounded as the CPU rounds them, the
+// conversion cvt.rn.satfinite as torch's, so the bytes equal vit__e4m3_rows's
+// for the same input. One warp per row, 8 elements per lane and step.
+template <typename T>
+static __device__ __forceinline__ void vit__load8f(float *v, const T *p) {
+#pragma unroll
+    for (int i = 0; i < 8; i++) v[i] = vit__f32(p[i]);
+}
+template <>
+__device__ __forceinline__ void vit__load8f<__nv_bfloat16>(float *v, const __nv_bfloat16 *p) {
+    uint4 u = *(const uint4 *)p;
+    const __nv_bfloat162 *h = (const __nv_bfloat162 *)&u;
+#pragma unroll
+    for (int i = 0; i < 4; i++) { float2 f = __bfloat1622float2(h[i]); v[2 * i] = f.x; v[2 * i + 1] = f.y; }
+}
+
+template <typename T>
+__global__ void __launch_bounds__(256) vit__e4m3_rows_kernel(unsigned char *q, float *scale, const T *x, int rows, int K) {
+    vit__pdl_wait();
+    vit__pdl_launch();
+    int r = blockIdx.x * 8 + (threadIdx.x >> 5), lane = threadIdx.x & 31;
+    if (r >= rows) return;
+    const T *xr = x + (size_t)r * K;
+    float mx = 0.0f, v[8];
+    for (int k = lane * 8; k < K; k += 256) {
+        vit__load8f(v, xr + k);
+#pragma unroll
+        for (int i = 0; i < 8; i++) mx = fmaxf(mx, fabsf(v[i])); // NaN ignored, as vit__e4m3_rows's compare does
+    }
+#pragma unroll
+    for (int o = 16; o; o >>= 1) mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, o));
+    float inv = mx > 0.0f ? __fdiv_rn(448.0f, mx) : 1.0f;
+    unsigned char *qr = q + (size_t)r * K;
+    for (int k = lane * 8; k < K; k += 256) {
+        vit__load8f(v, xr + k);
+        uint32_t w[2];
+#pragma unroll
+        for (int i = 0; i < 2; i++) {
+            uint32_t lo = __nv_cvt_float2_to_fp8x2(make_float2(__fmul_rn(v[4 * i], inv), __fmul_rn(v[4 * i + 1], inv)), __NV_SATFINITE, __NV_E4M3);
+            uint32_t hi = __nv_cvt_float2_to_fp8x2(make_float2(__fmul_rn(v[4 * i + 2], inv), __fmul_rn(v[4 * i + 3], inv)), __NV_SATFINITE, __NV_E4M3);
+            w[i] = lo | hi << 16;
+        }
+        *(uint2 *)(qr + k) = make_uint2(w[0], w[1]);
+    }
+    if (lane == 0) scale[r] = mx > 0.0f ? __fdiv_rn(mx, 448.0f) : 1.0f;
+}
+
+template <typename T>
+static vit_status vit__e4m3_rows_cuda(unsigned char *q, float *scale, const T *x, int rows, int K, vit_model *m, cudaStream_t st) {
+    if (K % 8 || !vit__aligned16(x) || !vit__aligned16(q))
+        return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "e4m3 rows of %d elements: a multiple of 8, 16-byte aligned, is what the kernel takes", K);
+    if (rows <= 0) return VIT_OK;
+    VIT__CUDA_TRY(m, vit__launch(m, vit__e4m3_rows_kernel<T>, dim3((unsigned)((rows + 7) / 8)), 256, 0, st, q, scale, x, rows, K));
+    return VIT_OK;
+}
+
 // >>op layernorm -- CPU reference: vit__layernorm_cpu
 
 // The residual step a split-K GEMM left undone: x += scale * (sum of its
@@ -1912,6 +1971,13 @@ typedef struct vit__residual {
     const float *pos;     // (gg, C) or NULL
     int tokens, prefix, gg;
 } vit__residual;
+
+// VIT_DTYPE_FP8: the LayerNorm's rows go out in e4m3 instead (q NULL: off),
+// scaled per row as vit__e4m3_rows scales them, for the next linear's GEMM.
+typedef struct vit__ln_e4m3 {
+    unsigned char *q; // (rows, C) e4m3
+    float *s;         // (rows) scales
+} vit__ln_e4m3;
 
 // Four consecutive elements of a row, or zeros past its end (C % 4 == 0).
 static __device__ __forceinline__ float4 vit__ld4(const float *p, bool in) { return in ? *(const float4 *)p : make_float4(0.f, 0.f, 0.f, 0.f); }
@@ -1933,10 +1999,12 @@ template <typename T> static __device__ __forceinline__ void vit__store4(T *o, f
 // CPU does. RES: first finish the split-K residual GEMM that wrote inp's row
 // (its partial sums laid out as inp): inp += scale * (sum of slices + bias), the slices added in
 // order as vit__split_sum does, then normalise the new row (each lane rereads
-// only what it wrote itself).
+// only what it wrote itself). q8.q (VEC only): the normalised row rounded to
+// e4m3 from its fp32 values (amax / 448 per row, as vit__e4m3_rows) into q8
+// instead of out.
 template <typename TO, bool RES, bool VEC>
 __global__ void __launch_bounds__(256) vit__layernorm_kernel(TO *out, const float *inp, const float *w, const float *b, int rows, int C, size_t stride,
-                                                             size_t ostride, float eps, vit__residual res) {
+                                                             size_t ostride, float eps, vit__residual res, vit__ln_e4m3 q8) {
     __shared__ __align__(16) float cst[VEC ? (RES ? 4 : 2) : 1][VEC ? 1024 : 1]; // w, b, bias, scale
     if (VEC) {
         for (int i = threadIdx.x; i < C / 4; i += blockDim.x) {
@@ -2028,6 +2096,7 @@ __global__ void __launch_bounds__(256) vit__layernorm_kernel(TO *out, const floa
             }
         }
         float rstd = 1.0f / sqrtf(vit__warp_sum(var) / (float)C + eps);
+        float amax = 0.0f;
 #pragma unroll
         for (int i = 0; i < R; i++) {
             int c = 4 * (lane + 32 * i);
@@ -2037,8 +2106,25 @@ __global__ void __launch_bounds__(256) vit__layernorm_kernel(TO *out, const floa
                 o.y = (v[i].y - mean) * rstd * wi.y + bi.y;
                 o.z = (v[i].z - mean) * rstd * wi.z + bi.z;
                 o.w = (v[i].w - mean) * rstd * wi.w + bi.w;
-                vit__store4(y + c, o);
+                if (q8.q) { v[i] = o; amax = fmaxf(fmaxf(amax, fmaxf(fabsf(o.x), fabsf(o.y))), fmaxf(fabsf(o.z), fabsf(o.w))); }
+                else vit__store4(y + c, o);
             }
+        }
+        if (q8.q) {
+#pragma unroll
+            for (int o = 16; o; o >>= 1) amax = fmaxf(amax, __shfl_xor_sync(0xffffffffu, amax, o));
+            float inv = amax > 0.0f ? __fdiv_rn(448.0f, amax) : 1.0f;
+            unsigned char *qr = q8.q + (size_t)row * C;
+#pragma unroll
+            for (int i = 0; i < R; i++) {
+                int c = 4 * (lane + 32 * i);
+                if (c < C) {
+                    uint32_t lo = __nv_cvt_float2_to_fp8x2(make_float2(__fmul_rn(v[i].x, inv), __fmul_rn(v[i].y, inv)), __NV_SATFINITE, __NV_E4M3);
+                    uint32_t hi = __nv_cvt_float2_to_fp8x2(make_float2(__fmul_rn(v[i].z, inv), __fmul_rn(v[i].w, inv)), __NV_SATFINITE, __NV_E4M3);
+                    *(uint32_t *)(qr + c) = lo | hi << 16;
+                }
+            }
+            if (lane == 0) q8.s[row] = amax > 0.0f ? __fdiv_rn(amax, 448.0f) : 1.0f;
         }
         return;
     }
@@ -2108,17 +2194,25 @@ static int vit__ln_vec(const void *out, const float *inp, const float *w, const 
     return ok;
 }
 
+// The LayerNorm kernel rounds its rows to e4m3 itself (VEC rows, 8-byte stores)
+static bool vit__ln_q8_fused(bool vec, const vit__ln_e4m3 *q8, int C) { return q8 && vec && C % 8 == 0 && vit__aligned16(q8->q); }
+
 // The GPU twin of vit__layernorm_cpu (which has ostride = stride): out may be
 // fp32 or the compute dtype.
+// q8 (VIT_DTYPE_FP8, out's rows contiguous): the rows in e4m3 into q8 instead:
+// fused where the row kernel keeps them in registers (vit__ln_vec), else
+// written to out and rounded by vit__e4m3_rows_cuda from there.
 template <typename TO>
 static vit_status vit__layernorm_cuda(TO *out, const float *inp, const float *w, const float *b, int rows, int C, size_t stride, size_t ostride,
-                                      float eps, vit_model *m, cudaStream_t st) {
+                                      float eps, vit_model *m, cudaStream_t st, const vit__ln_e4m3 *q8 = NULL) {
     if (rows <= 0) return VIT_OK;
     vit__residual none = {NULL, 0, 0, NULL, NULL, NULL, 0, 0, 0};
     dim3 grid((unsigned)((rows + 7) / 8));
-    if (vit__ln_vec(out, inp, w, b, C, stride, ostride, NULL))
-        VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<TO, false, true>, grid, 256, 0, st, out, inp, w, b, rows, C, stride, ostride, eps, none));
-    else VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<TO, false, false>, grid, 256, 0, st, out, inp, w, b, rows, C, stride, ostride, eps, none));
+    bool vec = vit__ln_vec(out, inp, w, b, C, stride, ostride, NULL), fused = vit__ln_q8_fused(vec, q8, C);
+    vit__ln_e4m3 lq = {fused ? q8->q : NULL, fused ? q8->s : NULL};
+    if (vec) VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<TO, false, true>, grid, 256, 0, st, out, inp, w, b, rows, C, stride, ostride, eps, none, lq));
+    else VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<TO, false, false>, grid, 256, 0, st, out, inp, w, b, rows, C, stride, ostride, eps, none, lq));
+    if (q8 && !fused) return vit__e4m3_rows_cuda<TO>(q8->q, q8->s, out, rows, C, m, st);
     return VIT_OK;
 }
 
@@ -2133,19 +2227,22 @@ static vit_status vit__layernorm_cuda(TO *out, const float *inp, const float *w,
 template <typename T, typename TO>
 static vit_status vit__linear_ln_cuda(TO *out, float *x, const T *inp, const T *weight, const float *bias, const float *scale, int rows, int in_dim,
                                       int out_dim, const float *ln_w, const float *ln_b, float eps, int every, vit_model *m, cudaStream_t st,
-                                      const vit__force *f = NULL, vit__ran *ran = NULL, const vit__e4m3_ops *q8 = NULL) {
+                                      const vit__force *f = NULL, vit__ran *ran = NULL, const vit__e4m3_ops *q8 = NULL,
+                                      const vit__ln_e4m3 *lnq = NULL) {
     size_t C = (size_t)out_dim, stride = (size_t)every * C;
     int lnrows = (rows + every - 1) / every;
     vit__ran gemm;
     VIT__TRY(vit__linear_do<T>(x, inp, weight, bias, rows, in_dim, out_dim, VIT__OUT_RESIDUAL, VIT__ACT_NONE, scale, 1, m, st, f, &gemm, q8));
     if (ran) *ran = gemm;
-    if (gemm.split <= 1) return vit__layernorm_cuda<TO>(out, x, ln_w, ln_b, lnrows, out_dim, stride, C, eps, m, st);
+    if (gemm.split <= 1) return vit__layernorm_cuda<TO>(out, x, ln_w, ln_b, lnrows, out_dim, stride, C, eps, m, st, lnq);
     if (rows <= 0) return VIT_OK;
     vit__residual res = {m->cuda->part, (size_t)rows * C, gemm.split, bias, scale, NULL, 0, 0, 0};
     dim3 grid((unsigned)((lnrows + 1) / 2));
-    if (vit__ln_vec(out, x, ln_w, ln_b, out_dim, stride, C, &res))
-        VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<TO, true, true>, grid, 64, 0, st, out, x, ln_w, ln_b, lnrows, out_dim, stride, C, eps, res));
-    else VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<TO, true, false>, grid, 64, 0, st, out, x, ln_w, ln_b, lnrows, out_dim, stride, C, eps, res));
+    bool vec = vit__ln_vec(out, x, ln_w, ln_b, out_dim, stride, C, &res), fused = vit__ln_q8_fused(vec, lnq, out_dim);
+    vit__ln_e4m3 lq = {fused ? lnq->q : NULL, fused ? lnq->s : NULL};
+    if (vec) VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<TO, true, true>, grid, 64, 0, st, out, x, ln_w, ln_b, lnrows, out_dim, stride, C, eps, res, lq));
+    else VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<TO, true, false>, grid, 64, 0, st, out, x, ln_w, ln_b, lnrows, out_dim, stride, C, eps, res, lq));
+    if (lnq && !fused) return vit__e4m3_rows_cuda<TO>(lnq->q, lnq->s, out, lnrows, out_dim, m, st);
     return VIT_OK;
 }
 
@@ -2184,66 +2281,7 @@ static vit_status vit__patch_ln_cuda(T *xn, float *x, const float *images, const
     else VIT__TRY((vit__gemm_wgmma_launch<H, 128, VIT__OUT_STORE, VIT__ACT_NONE, false>(gs, p.split, m, st, ran)));
     res.split = p.split;
     VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<T, true, true>, dim3((unsigned)((rows + 1) / 2)), 64, 0, st, xn, x, ln_w, ln_b, rows, C, (size_t)C,
-                                 (size_t)C, eps, res));
-    return VIT_OK;
-}
-
-// >>op e4m3 rows -- CPU reference: vit__e4m3_rows
-// VIT_DTYPE_FP8: a linear's input rows (rows, K) in T to e4m3, each row scaled
-// by 448 / its largest magnitude first (its scale amax / 448 stored; 1 for a
-// zero row): the division and product rounded as the CPU rounds them, the
-// conversion cvt.rn.satfinite as torch's, so the bytes equal vit__e4m3_rows's
-// for the same input. One warp per row, 8 elements per lane and step.
-template <typename T>
-static __device__ __forceinline__ void vit__load8f(float *v, const T *p) {
-#pragma unroll
-    for (int i = 0; i < 8; i++) v[i] = vit__f32(p[i]);
-}
-template <>
-__device__ __forceinline__ void vit__load8f<__nv_bfloat16>(float *v, const __nv_bfloat16 *p) {
-    uint4 u = *(const uint4 *)p;
-    const __nv_bfloat162 *h = (const __nv_bfloat162 *)&u;
-#pragma unroll
-    for (int i = 0; i < 4; i++) { float2 f = __bfloat1622float2(h[i]); v[2 * i] = f.x; v[2 * i + 1] = f.y; }
-}
-
-template <typename T>
-__global__ void __launch_bounds__(256) vit__e4m3_rows_kernel(unsigned char *q, float *scale, const T *x, int rows, int K) {
-    vit__pdl_wait();
-    vit__pdl_launch();
-    int r = blockIdx.x * 8 + (threadIdx.x >> 5), lane = threadIdx.x & 31;
-    if (r >= rows) return;
-    const T *xr = x + (size_t)r * K;
-    float mx = 0.0f, v[8];
-    for (int k = lane * 8; k < K; k += 256) {
-        vit__load8f(v, xr + k);
-#pragma unroll
-        for (int i = 0; i < 8; i++) mx = fmaxf(mx, fabsf(v[i])); // NaN ignored, as vit__e4m3_rows's compare does
-    }
-#pragma unroll
-    for (int o = 16; o; o >>= 1) mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, o));
-    float inv = mx > 0.0f ? __fdiv_rn(448.0f, mx) : 1.0f;
-    unsigned char *qr = q + (size_t)r * K;
-    for (int k = lane * 8; k < K; k += 256) {
-        vit__load8f(v, xr + k);
-        uint32_t w[2];
-#pragma unroll
-        for (int i = 0; i < 2; i++) {
-            uint32_t lo = __nv_cvt_float2_to_fp8x2(make_float2(__fmul_rn(v[4 * i], inv), __fmul_rn(v[4 * i + 1], inv)), __NV_SATFINITE, __NV_E4M3);
-            uint32_t hi = __nv_cvt_float2_to_fp8x2(make_float2(__fmul_rn(v[4 * i + 2], inv), __fmul_rn(v[4 * i + 3], inv)), __NV_SATFINITE, __NV_E4M3);
-            w[i] = lo | hi << 16;
-        }
-        *(uint2 *)(qr + k) = make_uint2(w[0], w[1]);
-    }
-    if (lane == 0) scale[r] = mx > 0.0f ? __fdiv_rn(mx, 448.0f) : 1.0f;
-}
-
-template <typename T>
-static vit_status vit__e4m3_rows_cuda(unsigned char *q, float *scale, const T *x, int rows, int K, vit_model *m, cudaStream_t st) {
-    if (K % 8 || !vit__aligned16(x) || !vit__aligned16(q))
-        return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "e4m3 rows of %d elements: a multiple of 8, 16-byte aligned, is what the kernel takes", K);
-    if (rows <= 0) return VIT_OK;
-    VIT__CUDA_TRY(m, vit__launch(m, vit__e4m3_rows_kernel<T>, dim3((unsigned)((rows + 7) / 8)), 256, 0, st, q, scale, x, rows, K));
+                                 (size_t)C, eps, res, vit__ln_e4m3{NULL, NULL}));
     return VIT_OK;
 }
 
@@ -2980,11 +3018,14 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st) {
     int token_tail = s->norm_w && c->pool == VIT_POOL_TOKEN && !s->fcn_w && c->depth > 0 && heads == 1;
     vit__attn_args att = vit__attn_self(xn, big, B, N, C, H, sizeof(T)); // the attention output reuses xn
     vit__e4m3_ops q8; // VIT_DTYPE_FP8: each linear's input rows to e4m3 first (vit__e4m3_rows_cuda into s->q8)
+    vit__ln_e4m3 lnq_rows = {s->q8, s->q8s}; // and the LayerNorms before qkv and fc1 write theirs there themselves
+    const vit__ln_e4m3 *lnq = s->f8 ? &lnq_rows : NULL;
     size_t wsize = s->f8 ? 1 : sizeof(T);
     for (int l = 0; l < c->depth; l++) {
         const vit__cuda_block *k = &s->blocks[l];
         // xn = ln1(x) here: from the line above, or from the previous block's fc2
-        if (s->f8) VIT__TRY(vit__e4m3_rows_cuda<T>(s->q8, s->q8s, xn, rows, C, m, st));
+        // (f8: its rows in e4m3 in s->q8 from the previous block's fc2 + ln1)
+        if (s->f8 && l == 0) VIT__TRY(vit__e4m3_rows_cuda<T>(s->q8, s->q8s, xn, rows, C, m, st));
         VIT__TRY(vit__linear_cuda<T>(big, xn, (const T *)k->qkv_w, k->qkv_b, rows, C, 3 * C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, m, st, f, NULL,
                                      vit__e4m3_of(&q8, s, k->qkv_w, k->qkv_sw)));
         if (k->qn_w) VIT__TRY(vit__qk_norm_cuda<T>(big, k->qn_w, k->qn_b, k->kn_w, k->kn_b, rows, C, H, eps, m, st));
@@ -2995,15 +3036,14 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st) {
         VIT__TRY(vit__attention_cuda<T>(att, m, st, pf, pf ? (size_t)(end - pf) : 0, f));
         if (s->f8) VIT__TRY(vit__e4m3_rows_cuda<T>(s->q8, s->q8s, xn, rows, C, m, st));
         VIT__TRY((vit__linear_ln_cuda<T, T>(xn, s->x, xn, (const T *)k->proj_w, k->proj_b, k->ls1, rows, C, C, k->ln2_w, k->ln2_b, eps, 1, m, st, f, NULL,
-                                            vit__e4m3_of(&q8, s, k->proj_w, k->proj_sw))));
-        if (s->f8) VIT__TRY(vit__e4m3_rows_cuda<T>(s->q8, s->q8s, xn, rows, C, m, st));
+                                            vit__e4m3_of(&q8, s, k->proj_w, k->proj_sw), lnq)));
         VIT__TRY(vit__linear_cuda<T>(big, xn, (const T *)k->fc1_w, k->fc1_b, rows, C, M, VIT__OUT_STORE, m->act, NULL, m, st, f, NULL,
                                      vit__e4m3_of(&q8, s, k->fc1_w, k->fc1_sw)));
         if (s->f8) VIT__TRY(vit__e4m3_rows_cuda<T>(s->q8, s->q8s, big, rows, hidden, m, st));
         const vit__e4m3_ops *fc2q = vit__e4m3_of(&q8, s, k->fc2_w, k->fc2_sw);
         if (l + 1 < c->depth) // fc2 with the next block's ln1
             VIT__TRY((vit__linear_ln_cuda<T, T>(xn, s->x, big, (const T *)k->fc2_w, k->fc2_b, k->ls2, rows, hidden, C, s->blocks[l + 1].ln1_w,
-                                                s->blocks[l + 1].ln1_b, eps, 1, m, st, f, NULL, fc2q)));
+                                                s->blocks[l + 1].ln1_b, eps, 1, m, st, f, NULL, fc2q, lnq)));
         else if (token_tail)
             VIT__TRY((vit__linear_ln_cuda<T, float>(s->pooled, s->x, big, (const T *)k->fc2_w, k->fc2_b, k->ls2, rows, hidden, C, s->norm_w, s->norm_b, eps, N, m,
                                                     st, f, NULL, fc2q)));

@@ -854,7 +854,71 @@ static void test_linear_e4m3(vit_model *m, int rows, int in, int out, vit__out m
     if (dls.p) dfree(dls);
 }
 
+// The LayerNorm with its rows out in e4m3 (VIT_DTYPE_FP8's ln1/ln2: the
+// normalised fp32 row rounded in the kernel; C > 1024: written in bf16 and
+// rounded by vit__e4m3_rows_cuda), plain and after a split-K residual GEMM
+// (vit__linear_ln_cuda's reduction inside the LayerNorm), against
+// vit__layernorm_cpu + vit__e4m3_rows: the GPU's row sums run in another order,
+// so a code may be its neighbour (never further; at most 1% of them, 5% via
+// bf16), scales within 1e-5 (4e-3 via bf16).
+static void test_layernorm_e4m3(vit_model *m, int rows, int C, int splitk) {
+    typedef __nv_bfloat16 T;
+    size_t n = (size_t)rows * C;
+    float *x = hrand(n, 2.0f), *w = hrand((size_t)C, 1.0f), *b = hrand((size_t)C, 0.5f), *ref = (float *)malloc(n * 4 + 4);
+    float *q = (float *)malloc(n * 4 + 4), *sx = (float *)malloc((size_t)rows * 4 + 4);
+    for (size_t i = 0; i < n; i++) x[i] += 0.7f;
+    int in = 64;
+    float *a = hrand((size_t)rows * in, 1.0f), *wg = hrand((size_t)in * C, 0.2f);
+    round_to<T>(a, (size_t)rows * in);
+    round_to<T>(wg, (size_t)in * C);
+    dbuf dx = dupload<float>(x, n), dw = dupload<float>(w, (size_t)C), db = dupload<float>(b, (size_t)C), dout = dalloc(n * sizeof(T));
+    dbuf dq = dalloc(n), ds = dalloc((size_t)rows * 4), da = dupload<T>(a, (size_t)rows * in), dwg = dupload_linear<T>(wg, in, C);
+    vit__ln_e4m3 lq = {(unsigned char *)dq.p, (float *)ds.p};
+    vit_status st;
+    vit__ran ran = {-1, -1, -1};
+    if (splitk) { // x += a wg (no bias, no scale), then the LayerNorm, as the forward's proj + ln2
+        vit__force f;
+        memset(&f, 0, sizeof(f));
+        f.splitk = splitk;
+        vit__linear_cpu(x, a, wg, NULL, rows, in, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, NULL, cpu_threads);
+        st = vit__linear_ln_cuda<T, T>((T *)dout.p, (float *)dx.p, (const T *)da.p, (const T *)dwg.p, NULL, NULL, rows, in, C, (const float *)dw.p,
+                                       (const float *)db.p, 1e-6f, 1, m, 0, &f, &ran, NULL, &lq);
+    } else {
+        st = vit__layernorm_cuda<T>((T *)dout.p, (const float *)dx.p, (const float *)dw.p, (const float *)db.p, rows, C, (size_t)C, (size_t)C, 1e-6f, m, 0, &lq);
+    }
+    cudaError_t e = cudaDeviceSynchronize();
+    vit__layernorm_cpu(ref, x, w, b, rows, C, (size_t)C, 1e-6f, cpu_threads);
+    vit__e4m3_rows(q, sx, ref, rows, C, cpu_threads);
+    unsigned char *gq = (unsigned char *)malloc(n + 1);
+    float *gs = (float *)malloc((size_t)rows * 4 + 4);
+    cudaMemcpy(gq, dq.p, n, cudaMemcpyDeviceToHost);
+    cudaMemcpy(gs, ds.p, (size_t)rows * 4, cudaMemcpyDeviceToHost);
+    size_t far = 0, near = 0, sbad = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = vit__e4m3(q[i] * 1.0f); // q holds e4m3 values: their code
+        int dc = (int)(gq[i] & 0x7F) - (int)(c & 0x7F);
+        if (gq[i] == c) continue;
+        if ((gq[i] & 0x80) == (c & 0x80) && (dc == 1 || dc == -1)) near++;
+        else if (!((gq[i] & 0x7F) == 0 && (c & 0x7F) <= 1) && !((c & 0x7F) == 0 && (gq[i] & 0x7F) <= 1)) far++; // +-0 and the smallest subnormal: neighbours
+    }
+    // C > 1024 rounds the bf16 rows: its largest magnitude is bf16's (scales within 2^-8) and more codes move
+    int via_bf16 = C > 1024;
+    for (int r = 0; r < rows; r++) if (!(fabs(gs[r] - sx[r]) <= (via_bf16 ? 4e-3 : 1e-5) * fabs(sx[r]))) sbad++;
+    int ok = st == VIT_OK && e == cudaSuccess && !far && !sbad && near * (via_bf16 ? 20 : 100) <= n && guard_ok(dq) && guard_ok(ds);
+    printf("%s layernorm -> e4m3 rows=%d C=%d%s: %zu of %zu codes the neighbour of the CPU's, %zu further, %zu scales off%s%s\n", ok ? "OK" : "NOT OK", rows,
+           C, splitk ? (ran.split > 1 ? " after a split-K residual GEMM" : " after a residual GEMM") : "", near, n, far, sbad, st != VIT_OK ? ": " : "",
+           st != VIT_OK ? vit_last_error(m) : "");
+    if (ok) passed++; else failed++;
+    free(x); free(w); free(b); free(ref); free(q); free(sx); free(a); free(wg); free(gq); free(gs);
+    dfree(dx); dfree(dw); dfree(db); dfree(dout); dfree(dq); dfree(ds); dfree(da); dfree(dwg);
+}
+
 static void run_e4m3(vit_model *m) {
+    test_layernorm_e4m3(m, 197, 768, 0);
+    test_layernorm_e4m3(m, 50, 384, 0);
+    test_layernorm_e4m3(m, 7, 1280, 0); // C > 1024: bf16 rows, then vit__e4m3_rows_kernel
+    test_layernorm_e4m3(m, 197, 768, 4); // the split-K reduction inside the LayerNorm
+    test_layernorm_e4m3(m, 3, 1024, 1);  // one slice: the GEMM, then the LayerNorm
     test_e4m3_rows<float>(m, 7, 48);
     test_e4m3_rows<__nv_bfloat16>(m, 50, 768);
     test_e4m3_rows<__nv_bfloat16>(m, 3, 3072);

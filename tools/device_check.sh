@@ -21,11 +21,11 @@ if [ "${1:-}" = fp8 ]; then # VIT_DTYPE_FP8 on the GPU: its tests, then vit_benc
     run build/test_ops
     run build/test_gpu_model tests/data/ref/*/
     run build/gpu_test_fashion_mnist models/fashion_mnist build/fashion-mnist
-    for name in vit_base_patch16_224 vit_large_patch16_224; do
+    for name in vit_base_patch16_224 vit_large_patch16_224 vit_small_patch16_224; do
         d=/tmp/models/$name
         python3 -c "import sys, torch, timm; from timm.models._hub import save_for_hf; torch.manual_seed(0); save_for_hf(timm.create_model(sys.argv[2]).eval(), sys.argv[1], safe_serialization=True)" "$d" "$name"
         for b in 256 8 1; do for dt in bf16 fp8; do
-            [ $name = vit_large_patch16_224 ] && [ $b != 256 ] && continue
+            [ $name != vit_base_patch16_224 ] && [ $b != 256 ] && continue
             echo "$name bs $b $dt $(build/vit_bench model "$d" $dt $b 20 | tail -1)" | tee -a "$OUT/fp8_bench.txt"
         done; done
     done
