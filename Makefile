@@ -129,7 +129,7 @@ demo: deps-stb $(BUILD)/vit-classify
 	done < examples/images/labels.txt
 
 ifeq ($(HAVE_NVCC),yes)
-cuda: $(BUILD)/test_compile_cuda $(BUILD)/test_ops $(BUILD)/test_gpu_model $(BUILD)/test_gpu_faults $(BUILD)/vit_bench
+cuda: $(BUILD)/test_compile_cuda $(BUILD)/test_ops $(BUILD)/test_gpu_model $(BUILD)/test_gpu_faults $(BUILD)/gpu_test_fashion_mnist $(BUILD)/vit_bench
 	@echo "nvcc found: built CUDA targets for $(CUDA_FOR)"
 else
 cuda:

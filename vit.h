@@ -54,8 +54,10 @@
         rounded to e4m3 (as torch's float8_e4m3fn: nearest even, saturated
         at 448), scales amax / 448, fp32 sums, scales in the epilogue. On
         CUDA: wgmma e4m3 kernels on sm_90a (Hopper), the rest of the model
-        in bf16 (VIT_ERROR_UNSUPPORTED on other GPUs, or when the width or
-        MLP width is not a multiple of 16); Hopper's tensor cores add e4m3
+        in bf16 (where it cannot run there: other GPUs, or a width or MLP
+        width that is not a multiple of 16, VIT_DEVICE_CUDA fails with
+        VIT_ERROR_UNSUPPORTED and VIT_DEVICE_DEFAULT loads the model on the
+        CPU, as for any model the GPU path does not run); Hopper's tensor cores add e4m3
         products with about 14 bits of precision, not fp32's 24 (sums of
         3072 products move by ~1e-3 relative). On the CPU: the numerics the
         GPU kernels are tested against, at fp32 speed (it answers what fp8
@@ -241,7 +243,8 @@ typedef enum vit_dtype {
     VIT_DTYPE_INT8,        // CPU only: the blocks' linears in int8 (per-channel weights quantised at load,
                            // per-token activations at run time, int32 sums); VIT_ERROR_UNSUPPORTED on CUDA
     VIT_DTYPE_FP8          // the blocks' linears with e4m3 operands (per-channel weights, per-token activations,
-                           // fp32 sums). CUDA: sm_90a only (wgmma e4m3; the rest bf16), else VIT_ERROR_UNSUPPORTED;
+                           // fp32 sums). CUDA: sm_90a only (wgmma e4m3; the rest bf16), else VIT_ERROR_UNSUPPORTED
+                           // (VIT_DEVICE_DEFAULT: the CPU);
                            // CPU: the kernels' reference, emulated at fp32 speed, to check a model's fp8 accuracy
 } vit_dtype;
 

@@ -1419,10 +1419,10 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
                     int r = m0 + (PP ? mi : c) * 64 + warp * 16 + (lane >> 2);
                     float sx0 = g.a_scale && r < g.M ? __ldg(g.a_scale + r) : 1.0f, sx1 = g.a_scale && r + 8 < g.M ? __ldg(g.a_scale + r + 8) : 1.0f;
 #pragma unroll
-                    for (int j = 0; j < BN / 8; j++) {
-                        float2 sw = *(const float2 *)(ew + j * 8 + 2 * (lane & 3));
-                        d[mi][4 * j] *= sx0 * sw.x; d[mi][4 * j + 1] *= sx0 * sw.y;
-                        d[mi][4 * j + 2] *= sx1 * sw.x; d[mi][4 * j + 3] *= sx1 * sw.y;
+                    for (int jc = 0; jc < BN / 8; jc++) {
+                        float2 sw = *(const float2 *)(ew + jc * 8 + 2 * (lane & 3));
+                        d[mi][4 * jc] *= sx0 * sw.x; d[mi][4 * jc + 1] *= sx0 * sw.y;
+                        d[mi][4 * jc + 2] *= sx1 * sw.x; d[mi][4 * jc + 3] *= sx1 * sw.y;
                     }
                 }
 #pragma unroll
@@ -2194,7 +2194,7 @@ static int vit__ln_vec(const void *out, const float *inp, const float *w, const 
     return ok;
 }
 
-// The LayerNorm kernel rounds its rows to e4m3 itself (VEC rows, 8-byte stores)
+// The LayerNorm kernel rounds its rows to e4m3 itself (VEC rows: 4 codes per lane and store)
 static bool vit__ln_q8_fused(bool vec, const vit__ln_e4m3 *q8, int C) { return q8 && vec && C % 8 == 0 && vit__aligned16(q8->q); }
 
 // The GPU twin of vit__layernorm_cpu (which has ostride = stride): out may be
@@ -3002,12 +3002,16 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st) {
     // at large ones (bs 256: 26.11 -> 26.52 ms), where kernels are long
     s->pdl_now = rows <= 32 * s->sm_count;
     size_t big_elems = (size_t)rows * (3 * C > M ? 3 * C : M); // s->big: free until the first qkv
+    vit__ln_e4m3 lnq_rows = {s->q8, s->q8s}; // VIT_DTYPE_FP8: the LayerNorms before qkv and fc1 write e4m3 rows there themselves
+    const vit__ln_e4m3 *lnq = s->f8 ? &lnq_rows : NULL;
+    int q8_ready = 0;                        // block 0's rows already there
     if (s->pre_w || c->depth == 0) {
         VIT__TRY(vit__patch_embed_cuda<T>(s->x, s->images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_height, c->image_width, c->patch_size, C, &fz,
                                           big, big_elems,
                                           m, st, f));
         if (s->pre_w) VIT__TRY(vit__layernorm_cuda<float>(s->x, s->x, s->pre_w, s->pre_b, rows, C, (size_t)C, (size_t)C, eps, m, st));
-        if (c->depth > 0) VIT__TRY(vit__layernorm_cuda<T>(xn, s->x, s->blocks[0].ln1_w, s->blocks[0].ln1_b, rows, C, (size_t)C, (size_t)C, eps, m, st));
+        if (c->depth > 0) VIT__TRY(vit__layernorm_cuda<T>(xn, s->x, s->blocks[0].ln1_w, s->blocks[0].ln1_b, rows, C, (size_t)C, (size_t)C, eps, m, st, lnq));
+        q8_ready = c->depth > 0 && lnq;
     } else {
         VIT__TRY(vit__patch_ln_cuda<T>(xn, s->x, s->images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_height, c->image_width, c->patch_size, C, &fz,
                                        big, big_elems,
@@ -3018,14 +3022,13 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st) {
     int token_tail = s->norm_w && c->pool == VIT_POOL_TOKEN && !s->fcn_w && c->depth > 0 && heads == 1;
     vit__attn_args att = vit__attn_self(xn, big, B, N, C, H, sizeof(T)); // the attention output reuses xn
     vit__e4m3_ops q8; // VIT_DTYPE_FP8: each linear's input rows to e4m3 first (vit__e4m3_rows_cuda into s->q8)
-    vit__ln_e4m3 lnq_rows = {s->q8, s->q8s}; // and the LayerNorms before qkv and fc1 write theirs there themselves
-    const vit__ln_e4m3 *lnq = s->f8 ? &lnq_rows : NULL;
     size_t wsize = s->f8 ? 1 : sizeof(T);
     for (int l = 0; l < c->depth; l++) {
         const vit__cuda_block *k = &s->blocks[l];
         // xn = ln1(x) here: from the line above, or from the previous block's fc2
         // (f8: its rows in e4m3 in s->q8 from the previous block's fc2 + ln1)
-        if (s->f8 && l == 0) VIT__TRY(vit__e4m3_rows_cuda<T>(s->q8, s->q8s, xn, rows, C, m, st));
+        // (block 0 after the fused patch GEMM + ln1, vit__patch_ln_cuda: rounded from its bf16 rows here)
+        if (s->f8 && l == 0 && !q8_ready) VIT__TRY(vit__e4m3_rows_cuda<T>(s->q8, s->q8s, xn, rows, C, m, st));
         VIT__TRY(vit__linear_cuda<T>(big, xn, (const T *)k->qkv_w, k->qkv_b, rows, C, 3 * C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, m, st, f, NULL,
                                      vit__e4m3_of(&q8, s, k->qkv_w, k->qkv_sw)));
         if (k->qn_w) VIT__TRY(vit__qk_norm_cuda<T>(big, k->qn_w, k->qn_b, k->kn_w, k->kn_b, rows, C, H, eps, m, st));
@@ -3302,7 +3305,7 @@ typedef struct vit__uploader {
     unsigned char *stage;  // host staging, NULL while counting
     vit_dtype dtype;
     size_t esize;
-    int f8;                // the blocks' four linears in e4m3 (vit__up_e4m3)
+    int f8;                // the blocks' four linears in e4m3 (vit__up_linear)
 } vit__uploader;
 
 enum { VIT__UP_VEC = 0, VIT__UP_LINEAR };
@@ -3612,7 +3615,7 @@ static vit_status vit__cuda_init(vit_model *m, const vit_options *o, char *err) 
     vit_status st = vit__cuda_open(m, o->device_index);
     if (st == VIT_OK && o->dtype == VIT_DTYPE_FP8) { // the blocks' linears in e4m3, the rest bf16
         int hidden = (int)vit__mlp_hidden(m), C = m->cfg.dim;
-        if (!m->cuda->wgmma && o->device == VIT_DEVICE_DEFAULT) { // stays on the CPU, the e4m3 reference
+        if ((!m->cuda->wgmma || C % 16 || hidden % 16) && o->device == VIT_DEVICE_DEFAULT) { // stays on the CPU, the e4m3 reference
             vit__cuda_free(m);
             cudaSetDevice(prev);
             return VIT_OK;

@@ -317,7 +317,8 @@ static int fp8_case(const char *dir, const reference *r) {
     int ok = 1;
     if (st != VIT_OK) {
         ok = st == VIT_ERROR_UNSUPPORTED && (c->dim % 16 || vit__mlp_hidden(cpu) % 16 || !m_wgmma());
-        printf("%s %s fp8: refused (%s: %s; width %d, MLP %d)\n", ok ? "OK" : "NOT OK", dir, vit_status_string(st), vit_last_error(NULL), c->dim, c->mlp_dim);
+        printf("%s %s fp8: refused (%s: %s; width %d, MLP hidden width %d)\n", ok ? "OK" : "NOT OK", dir, vit_status_string(st), vit_last_error(NULL), c->dim,
+               (int)vit__mlp_hidden(cpu));
     } else {
         int heads = r->k > 0;
         size_t n = (size_t)r->n * (heads ? r->k : r->d);
@@ -376,7 +377,7 @@ static int multi_device_case(const char *dir, const reference *r, vit_dtype dt, 
         w[d].m = m[d]; w[d].images = r->input; w[d].n = r->n; w[d].rounds = 5; w[d].st = VIT_OK;
         w[d].out = (float *)malloc(nl * 4 + 4);
         for (size_t i = 0; i < nl; i++) w[d].out[i] = NAN;
-        pthread_create(&th[d], NULL, gpu_worker_run, &w[d]);
+        if (pthread_create(&th[d], NULL, gpu_worker_run, &w[d]) != 0) { printf("NOT OK %s: cannot start a thread\n", dir); free(w[d].out); w[d].out = NULL; ok = 0; break; }
     }
     double tol = dt == VIT_DTYPE_F32 ? 1e-4 : 2e-2;
     for (int d = 0; d < started; d++) pthread_join(th[d], NULL);
@@ -421,10 +422,10 @@ int main(int argc, char **argv) {
             }
         }
         if (!timm) ok &= run(argv[i], &r, VIT_DTYPE_BF16, 2, 2);
+        else ok &= run(argv[i], &r, VIT_DTYPE_BF16, r.n, 1);
         ok &= fp8_case(argv[i], &r);
         if (count >= 2 && r.k && (timm || i == 1))
             for (int d = 0; d < 3; d++) ok &= multi_device_case(argv[i], &r, dts[d], count);
-        else ok &= run(argv[i], &r, VIT_DTYPE_BF16, r.n, 1);
         for (int d = 0; d < 3; d++) {
             ok &= determinism(argv[i], &r, dts[d], 0);
             ok &= determinism(argv[i], &r, dts[d], 4);

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # vit-classify --devices all on a host with two or more GPUs: one model per GPU
 # taking the next ready batch must print the same --json lines, in the same
-# order, as one GPU (the GPUs are of one kind here: bit-identical), for every
-# dtype, with an unreadable file among the images; the summary names the GPUs;
+# order, as one GPU (the GPUs are of one kind here: bit-identical), in fp32,
+# bf16 and fp16, with an unreadable file among the images; the summary names the GPUs;
 # --embed writes the same file both ways. Skips (passes) on fewer than 2 GPUs.
 #   usage: bash tests/test_multi_gpu.sh [BIN] [MODEL]
 set -u
 BIN=${1:-build/vit-classify}
 MODEL=${2:-models/fashion_mnist/model.safetensors}
 n=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+if [ -n "${CUDA_VISIBLE_DEVICES+x}" ]; then v=$(echo "$CUDA_VISIBLE_DEVICES" | tr ',' '\n' | grep -c .); [ "$v" -lt "$n" ] && n=$v; fi
 if [ "$n" -lt 2 ]; then echo "SKIP test_multi_gpu: $n GPU(s)"; echo "0 passed, 0 failed"; exit 0; fi
 if [ "$(nvidia-smi --query-gpu=name --format=csv,noheader | sort -u | wc -l)" -ne 1 ]; then
     echo "SKIP test_multi_gpu: GPUs of different kinds (results may differ in the last bits)"; echo "0 passed, 0 failed"; exit 0

@@ -368,6 +368,7 @@ static int bench_layer(const char *dir, const char *dtype, int batch, int iters)
     o.device = VIT_DEVICE_CUDA;
     o.dtype = vit_bench_dtype(dtype);
     o.max_batch = batch;
+    if (o.dtype == VIT_DTYPE_FP8) { printf("{\"error\": \"layer: fp8 is not broken down by op here\"}\n"); return 1; }
     vit_model *m = NULL;
     if (vit_load(path, &o, &m) != VIT_OK) { printf("{\"error\": \"load: %s\"}\n", vit_last_error(NULL)); return 1; }
     env_knobs(m);
@@ -382,7 +383,7 @@ static int bench_layer(const char *dir, const char *dtype, int batch, int iters)
     ot.t = (float *)malloc(sizeof(float) * iters);
     CK(cudaEventCreate(&ot.e0));
     CK(cudaEventCreate(&ot.e1));
-    if (o.dtype == VIT_DTYPE_FP8) { printf("{\"error\": \"layer: fp8 is not broken down by op here\"}\n"); vit_free(m); return 1; }
+
     int r = o.dtype == VIT_DTYPE_F32 ? layer_ops<float>(m, batch, ot) : o.dtype == VIT_DTYPE_F16 ? layer_ops<__half>(m, batch, ot) : layer_ops<__nv_bfloat16>(m, batch, ot);
     vit_free(m);
     return r;
@@ -437,6 +438,8 @@ static int bench_gemm(int M, int N, int K, int iters) {
     float med = median(t, iters);
     printf("{\"ms\": %.4f, \"tflops\": %.1f, \"kernel\": %d, \"M\": %d, \"N\": %d, \"K\": %d, \"dtype\": \"%s\"}\n", med, 2.0 * M * N * K / (med * 1e-3) / 1e12,
            ran.kernel, M, N, K, f8 ? "fp8" : sizeof(T) == 4 ? "f32" : "bf16");
+    cudaFree(da); cudaFree(dw); cudaFree(dout); cudaFree(db); cudaFree(dones);
+    free(ha); free(hw); free(tmp); free(t);
     vit__cuda_free(m);
     free(m);
     return 0;
