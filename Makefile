@@ -210,7 +210,7 @@ endif
 
 # the CPU suite cross-compiled for 64-bit ARM (the same vector code, as NEON)
 # and run under qemu-user: Debian's gcc-aarch64-linux-gnu and qemu-user. The
-# Fashion-MNIST test takes its first 200 images (emulated OpenMP is slow).
+# Fashion-MNIST test takes its first 80 images (emulated OpenMP is slow).
 ARM_CC    ?= aarch64-linux-gnu-gcc
 ARM_QEMU  ?= qemu-aarch64 -L /usr/aarch64-linux-gnu
 ARM_TESTS  = test_model test_errors test_preprocess test_images test_images_nostb test_act test_ops_cpu test_faults test_limits test_fashion_mnist
@@ -227,7 +227,7 @@ test-arm: $(addprefix $(BUILD)/arm_,$(ARM_TESTS)) $(FMNIST_FILES)
 	$(ARM_QEMU) $(BUILD)/arm_test_ops_cpu
 	$(ARM_QEMU) $(BUILD)/arm_test_faults .
 	$(ARM_QEMU) $(BUILD)/arm_test_limits .
-	$(ARM_QEMU) $(BUILD)/arm_test_fashion_mnist models/fashion_mnist $(FMNIST) 200
+	$(ARM_QEMU) $(BUILD)/arm_test_fashion_mnist models/fashion_mnist $(FMNIST) 80
 	@echo "make test-arm: all passed (aarch64 under qemu-user)"
 
 # threads: several models on several threads, under ThreadSanitizer (no OpenMP:
@@ -250,7 +250,7 @@ test-valgrind: $(BUILD)/vg_test_model $(BUILD)/vg_test_preprocess $(BUILD)/vg_te
 	$(VALGRIND) $(BUILD)/vg_test_images tests/data/images tests/data/preprocess
 	$(VALGRIND) $(BUILD)/vg_test_act tests/data/act
 	$(VALGRIND) $(BUILD)/vg_test_errors tests/data/ref/timm_token_odd_heads
-	$(VALGRIND) $(BUILD)/vg_test_fashion_mnist models/fashion_mnist $(FMNIST) 100
+	$(VALGRIND) $(BUILD)/vg_test_fashion_mnist models/fashion_mnist $(FMNIST) 40
 
 # libFuzzer harnesses (clang): make fuzz FUZZ_SECONDS=600 for a campaign;
 # fuzz-smoke replays the committed corpus and fuzzes each harness briefly
