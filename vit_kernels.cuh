@@ -118,7 +118,8 @@ enum {
     VIT__RAN_ATT_FMA = 20,     // fp32 FMA flash attention
     VIT__RAN_ATT_STREAM,       // mma.sync, K/V tiles streamed
     VIT__RAN_ATT_FULL,         // mma.sync, whole K/V per CTA
-    VIT__RAN_ATT_SPLIT_KEYS    // mma.sync, whole K/V, keys split across warps
+    VIT__RAN_ATT_SPLIT_KEYS,   // mma.sync, whole K/V, keys split across warps
+    VIT__RAN_ATT_WGMMA         // sm_90a: wgmma + TMA, K/V tiles streamed
 };
 
 // What a launcher chose, returned through its vit__ran *ran argument (NULL:
@@ -138,6 +139,7 @@ typedef struct vit__force {
     int splitk;       // 0: split K where tiles are few; 1: never; n >= 2: n slices for every GEMM that can
     int attn_warps;   // 0: by grid size; bf16/fp16 1, 4 or 8; fp32 at most 1 to 8
     int attn_full;    // 0: whole-K/V CTAs for short sequences; 1: never; 2: whenever Nk fits; 3: with keys split across warps
+    int attn_wgmma;   // bf16/fp16 on sm_90a: 0 by sequence length; 1 never; 2 wherever it can run (head size 64 or 128, aligned rows)
     int no_prefetch;  // 1: small forward passes do not fetch each block's weights into L2 during its attention
     int stage_first;  // host inputs: images in the first chunk (0: vit__stage_chunk's policy)
     int stage_grow;   // and how many times larger each next chunk may be (0: the policy's)
@@ -424,6 +426,11 @@ static __device__ __forceinline__ void vit__tma_load(void *dst, const CUtensorMa
     asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n"
                  ::"r"(vit__smem_u32(dst)), "l"((uint64_t)map), "r"(c0), "r"(c1), "r"(vit__smem_u32(bar)) : "memory");
 }
+// one 3-D box (c0 = column, c1 = row, c2 = plane) into shared memory, completing on bar
+static __device__ __forceinline__ void vit__tma_load3(void *dst, const CUtensorMap *map, int c0, int c1, int c2, uint64_t *bar) {
+    asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];\n"
+                 ::"r"(vit__smem_u32(dst)), "l"((uint64_t)map), "r"(c0), "r"(c1), "r"(c2), "r"(vit__smem_u32(bar)) : "memory");
+}
 // shared -> global as an add in L2: x[box at (c0 = column, c1 = row)] += smem box (fp32)
 static __device__ __forceinline__ void vit__tma_reduce_add(const CUtensorMap *map, const void *src, int c0, int c1) {
     asm volatile("cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%0, {%1, %2}], [%3];\n"
@@ -544,6 +551,27 @@ static __device__ __forceinline__ void vit__wgmma64(float *d, uint64_t da, uint6
 static __device__ __forceinline__ void vit__wgmma256(float *d, uint64_t da, uint64_t db, __nv_bfloat16 *) { VIT__WGMMA256_ASM("k16.f32.bf16.bf16", ", 0, 0"); }
 static __device__ __forceinline__ void vit__wgmma256(float *d, uint64_t da, uint64_t db, __half *) { VIT__WGMMA256_ASM("k16.f32.f16.f16", ", 0, 0"); }
 static __device__ __forceinline__ void vit__wgmma256(float *d, uint64_t da, uint64_t db, __nv_fp8_e4m3 *) { VIT__WGMMA256_ASM("k32.f32.e4m3.e4m3", ""); }
+// d (64 x 64, fp32) += A (64 x 16, registers: the m16n8k16 A fragment per warp,
+// as the accumulator of two n8 columns converts to) B (16 x 64, smem, MN-major:
+// rows of 64 elements along N, 128-byte swizzled, 8-row atoms 1024 B apart,
+// which vit__wg_desc describes as well): the attention's P V, V as TMA wrote it.
+#define VIT__WGMMA64_RS_ASM(KT)                                                                                        \
+    asm volatile("{\n"                                                                                                 \
+                 ".reg .pred p;\n"                                                                                     \
+                 "setp.ne.b32 p, %37, 0;\n"                                                                            \
+                 "wgmma.mma_async.sync.aligned.m64n64" KT " "                                                           \
+                 "{"                                                                                                   \
+                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                              \
+                 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"                      \
+                 "}, {%32, %33, %34, %35}, %36, p, 1, 1, 1;\n"                                                         \
+                 "}\n"                                                                                                 \
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),     \
+                 "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+                 "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+                 "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]) \
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(1));
+static __device__ __forceinline__ void vit__wgmma64_rs(float *d, const uint32_t *a, uint64_t db, __nv_bfloat16 *) { VIT__WGMMA64_RS_ASM("k16.f32.bf16.bf16"); }
+static __device__ __forceinline__ void vit__wgmma64_rs(float *d, const uint32_t *a, uint64_t db, __half *) { VIT__WGMMA64_RS_ASM("k16.f32.f16.f16"); }
 #endif // VIT__SM90A
 
 // >>op preprocess -- CPU reference: vit_preprocess_rgb8
@@ -1496,18 +1524,24 @@ __global__ void vit__probe_sm90a_kernel(int *flag) {
 // boxes of box_rows x 128 bytes with 128-byte swizzle; out-of-range elements
 // read as zero and are skipped by stores and reductions. planes > 1: a 3-D map
 // of that many such matrices one after another (boxes one plane deep), so a
-// box's rows past the end of a plane are cut off there.
-static vit_status vit__tensor_map(vit_model *m, CUtensorMap *map, const void *ptr, int rows, int cols, int box_rows, CUtensorMapDataType type, int planes = 1) {
+// box's rows past the end of a plane are cut off there. ld, plane_ld: the row
+// and plane strides in elements (0: cols and rows * ld, packed), for a matrix
+// that is a column range of a wider one (the attention's heads in qkv).
+static vit_status vit__tensor_map(vit_model *m, CUtensorMap *map, const void *ptr, int rows, int cols, int box_rows, CUtensorMapDataType type, int planes = 1,
+                                  size_t ld = 0, size_t plane_ld = 0) {
     typedef CUresult (*encode_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *, const cuuint64_t *,
                                   const cuuint32_t *, const cuuint32_t *, CUtensorMapInterleave, CUtensorMapSwizzle,
                                   CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
     encode_fn enc = (encode_fn)m->cuda->encode;
     cuuint64_t dims[3] = {(cuuint64_t)cols, (cuuint64_t)rows, (cuuint64_t)planes};
     cuuint32_t esize = type == CU_TENSOR_MAP_DATA_TYPE_FLOAT32 ? 4 : type == CU_TENSOR_MAP_DATA_TYPE_UINT8 ? 1 : 2;
-    cuuint64_t strides[2] = {(cuuint64_t)cols * esize, (cuuint64_t)cols * esize * (cuuint64_t)rows};
+    int rank = planes > 1 || plane_ld ? 3 : 2;
+    if (!ld) ld = (size_t)cols;
+    if (!plane_ld) plane_ld = ld * (size_t)rows;
+    cuuint64_t strides[2] = {(cuuint64_t)ld * esize, (cuuint64_t)plane_ld * esize};
     cuuint32_t box[3] = {128 / esize, (cuuint32_t)box_rows, 1};
     cuuint32_t estr[3] = {1, 1, 1};
-    CUresult r = enc(map, type, planes > 1 ? 3 : 2, (void *)ptr, dims, strides, box, estr,
+    CUresult r = enc(map, type, rank, (void *)ptr, dims, strides, box, estr,
                      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS) return vit__fail(m->error, VIT_ERROR_CUDA, "cuTensorMapEncodeTiled failed (CUresult %d) for a %d x %d matrix", (int)r, rows, cols);
     return VIT_OK;
@@ -2534,6 +2568,173 @@ __global__ void __launch_bounds__(NW * 32, NW == 8 && DP <= 64 ? 2 : 1) vit__att
     }
 }
 
+// bf16/fp16 flash attention on sm_90a, FlashAttention-3's plan. A CTA owns 128
+// query rows of one (image, head). Warpgroup 0's first thread streams K and V
+// tiles of 128 keys by TMA through a two-stage shared ring (full/empty
+// mbarriers, K's apart from V's, so a tile's S = Q K^T may start before its V
+// has landed). Warpgroups 1 and 2 own 64 query rows each: S by wgmma from
+// shared Q and K, the online softmax in registers (exp2, the scale folded in),
+// O += P V by wgmma with P straight from registers (the S accumulator's layout
+// is the A fragment's) and V as TMA wrote it (MN-major, transposed by wgmma).
+// Within a warpgroup the next tile's Q K^T and this tile's P V run on the tensor
+// cores while the softmax runs on the rest. Head sizes 64 and 128 (DP = D: one
+// TMA box 64 columns wide per 64 of D, so a smaller D would read its
+// neighbour's columns); keys past Nk read as zero and are masked, query rows
+// past Nq read as zero and are not stored.
+#define VIT__ATTN_WGMMA_MIN 256 // the wgmma kernel for more keys than this (the mma.sync ones below)
+#define VIT__ATTW_BQ 128
+#define VIT__ATTW_BKV 128
+#define VIT__ATTW_ST 2
+#define VIT__ATTW_SMEM(DP, T) ((VIT__ATTW_BQ + 2 * VIT__ATTW_ST * VIT__ATTW_BKV) * (DP) * (int)sizeof(T) + (4 * VIT__ATTW_ST + 1) * 8 + 1024)
+template <typename T, int DP>
+__global__ void __launch_bounds__(384, 1) vit__attention_wgmma_kernel(const __grid_constant__ CUtensorMap tq, const __grid_constant__ CUtensorMap tk,
+                                                                      const __grid_constant__ CUtensorMap tv, const vit__attn_args a, float sl2, const char *pf,
+                                                                      size_t pf_bytes) {
+    vit__pdl_launch();
+#ifdef VIT__SM90A
+    const int BQ = VIT__ATTW_BQ, BKV = VIT__ATTW_BKV, ST = VIT__ATTW_ST, DC = DP / 64; // DC: 64-column boxes per row
+    extern __shared__ __align__(1024) unsigned char vit__smem_aw[];
+    unsigned char *base = (unsigned char *)(((uintptr_t)vit__smem_aw + 1023) & ~(uintptr_t)1023); // 128B swizzle atoms: 1024-byte aligned
+    T *sQ = (T *)base;               // [DC][BQ][64]
+    T *sK = sQ + DC * BQ * 64;       // [ST][DC][BKV][64]
+    T *sV = sK + ST * DC * BKV * 64; // [ST][DC][BKV][64]
+    uint64_t *fullk = (uint64_t *)(sV + ST * DC * BKV * 64), *fullv = fullk + ST, *emptyk = fullv + ST, *emptyv = emptyk + ST, *qbar = emptyv + ST;
+    int wg = threadIdx.x >> 7, t = threadIdx.x & 127;
+    int b = blockIdx.z, h = blockIdx.y, q0 = blockIdx.x * BQ, N = a.Nk, nkv = (N + BKV - 1) / BKV;
+    int consumers = q0 + 64 < a.Nq ? 2 : 1; // a warpgroup whose 64 rows are all past Nq sits out
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < ST; s++) {
+            vit__mbar_init(&fullk[s], 1); vit__mbar_init(&fullv[s], 1);
+            vit__mbar_init(&emptyk[s], consumers); vit__mbar_init(&emptyv[s], consumers);
+        }
+        vit__mbar_init(qbar, 1);
+        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+    }
+    __syncthreads();
+    if (wg == 0) {
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 24;\n");
+        if (t == 0) {
+            if (pf) vit__l2_prefetch_share(pf, pf_bytes); // weights: no earlier kernel writes them
+            vit__pdl_wait();
+            const int bytes = BKV * DP * (int)sizeof(T);
+            vit__mbar_expect(qbar, BQ * DP * (int)sizeof(T));
+            for (int c = 0; c < DC; c++) vit__tma_load3(sQ + c * BQ * 64, &tq, h * DP + c * 64, q0, b, qbar);
+            for (int j = 0; j < nkv; j++) {
+                int s = j % ST, ph = ((j / ST) & 1) ^ 1; // the first pass finds its stages free
+                vit__mbar_wait(&emptyk[s], ph);
+                vit__mbar_expect(&fullk[s], bytes);
+                for (int c = 0; c < DC; c++) vit__tma_load3(sK + (s * DC + c) * BKV * 64, &tk, h * DP + c * 64, j * BKV, b, &fullk[s]);
+                vit__mbar_wait(&emptyv[s], ph);
+                vit__mbar_expect(&fullv[s], bytes);
+                for (int c = 0; c < DC; c++) vit__tma_load3(sV + (s * DC + c) * BKV * 64, &tv, h * DP + c * 64, j * BKV, b, &fullv[s]);
+            }
+        }
+    } else if (wg - 1 < consumers) {
+        asm volatile("setmaxnreg.inc.sync.aligned.u32 240;\n");
+        vit__pdl_wait(); // (out may be the previous kernel's input)
+        int c = wg - 1, warp = t >> 5, lane = t & 31;
+        float o[DP / 2], s[BKV / 2], mrow[2] = {-INFINITY, -INFINITY}, lrow[2] = {0.0f, 0.0f}, corr[2];
+        uint32_t p[BKV / 16][4];
+#pragma unroll
+        for (int i = 0; i < DP / 2; i++) o[i] = 0.0f;
+        const T *qs = sQ + c * 64 * 64;
+        // this thread's accumulator element i: row warp * 16 + lane / 4 + 8 ((i >> 1) & 1),
+        // column 8 (i >> 2) + 2 (lane & 3) + (i & 1)
+        auto qk = [&](int j) { // S = Q K^T of tile j: issued, not waited for
+            const T *ks = sK + (j % ST) * DC * BKV * 64;
+            vit__mbar_wait(&fullk[j % ST], (j / ST) & 1);
+#pragma unroll
+            for (int i = 0; i < BKV / 2; i++) s[i] = 0.0f;
+            vit__wg_fence();
+#pragma unroll
+            for (int kk = 0; kk < DP / 16; kk++)
+                vit__wgmma128(s, vit__wg_desc(qs + (kk / 4) * BQ * 64 + (kk % 4) * 16), vit__wg_desc(ks + (kk / 4) * BKV * 64 + (kk % 4) * 16), (T *)0);
+            vit__wg_commit();
+        };
+        auto pv = [&](int j) { // O += P V of tile j: issued, not waited for
+            const T *vs = sV + (j % ST) * DC * BKV * 64;
+            vit__mbar_wait(&fullv[j % ST], (j / ST) & 1);
+            vit__wg_fence();
+#pragma unroll
+            for (int kc = 0; kc < BKV / 16; kc++)
+#pragma unroll
+                for (int dc = 0; dc < DC; dc++) vit__wgmma64_rs(o + dc * 32, p[kc], vit__wg_desc(vs + dc * BKV * 64 + kc * 16 * 64), (T *)0);
+            vit__wg_commit();
+        };
+        auto softmax = [&](int j) { // tile j's S -> probabilities in s; the rows' max, sum and O's correction
+            float mx[2] = {-INFINITY, -INFINITY};
+            int kvalid = N - j * BKV;
+            if (kvalid < BKV) // the last tile: keys past N
+#pragma unroll
+                for (int i = 0; i < BKV / 2; i++)
+                    if ((i >> 2) * 8 + (lane & 3) * 2 + (i & 1) >= kvalid) s[i] = -INFINITY;
+#pragma unroll
+            for (int i = 0; i < BKV / 2; i++) mx[(i >> 1) & 1] = fmaxf(mx[(i >> 1) & 1], s[i]);
+#pragma unroll
+            for (int hr = 0; hr < 2; hr++) {
+                mx[hr] = fmaxf(mx[hr], __shfl_xor_sync(0xffffffffu, mx[hr], 1));
+                mx[hr] = fmaxf(mx[hr], __shfl_xor_sync(0xffffffffu, mx[hr], 2));
+                float mnew = fmaxf(mrow[hr], mx[hr] * sl2);
+                corr[hr] = exp2f(mrow[hr] - mnew);
+                mrow[hr] = mnew;
+                lrow[hr] *= corr[hr];
+            }
+#pragma unroll
+            for (int i = 0; i < BKV / 2; i++) {
+                float e = exp2f(fmaf(s[i], sl2, -mrow[(i >> 1) & 1]));
+                lrow[(i >> 1) & 1] += e;
+                s[i] = e;
+            }
+        };
+        auto pack = [&]() { // the probabilities as P V's A fragments: k step kc = columns 16 kc ..
+#pragma unroll
+            for (int kc = 0; kc < BKV / 16; kc++)
+#pragma unroll
+                for (int e = 0; e < 4; e++) p[kc][e] = vit__pack2<T>(s[8 * kc + 2 * e], s[8 * kc + 2 * e + 1]);
+        };
+        vit__mbar_wait(qbar, 0);
+        qk(0);
+        vit__wg_wait<0>();
+        vit__wg_fence_regs<BKV / 2>(s);
+        if (t == 0) vit__mbar_arrive(&emptyk[0]);
+        softmax(0);
+        pack();
+        for (int j = 1; j < nkv; j++) {
+            qk(j);
+            pv(j - 1);
+            vit__wg_wait<1>(); // S of tile j
+            vit__wg_fence_regs<BKV / 2>(s);
+            if (t == 0) vit__mbar_arrive(&emptyk[j % ST]);
+            softmax(j); // while P V of tile j - 1 runs
+            vit__wg_wait<0>();
+            vit__wg_fence_regs<DP / 2>(o);
+            if (t == 0) vit__mbar_arrive(&emptyv[(j - 1) % ST]);
+#pragma unroll
+            for (int i = 0; i < DP / 2; i++) o[i] *= corr[(i >> 1) & 1];
+            pack();
+        }
+        pv(nkv - 1);
+        vit__wg_wait<0>();
+        vit__wg_fence_regs<DP / 2>(o);
+        if (t == 0) vit__mbar_arrive(&emptyv[(nkv - 1) % ST]);
+#pragma unroll
+        for (int hr = 0; hr < 2; hr++) {
+            float l = lrow[hr];
+            l += __shfl_xor_sync(0xffffffffu, l, 1);
+            l += __shfl_xor_sync(0xffffffffu, l, 2);
+            float inv = 1.0f / l;
+            int row = q0 + c * 64 + warp * 16 + (lane >> 2) + hr * 8;
+            if (row >= a.Nq) continue;
+            T *op = (T *)a.out + (size_t)b * a.bso + (size_t)row * a.ldo + (size_t)h * DP;
+#pragma unroll
+            for (int jn = 0; jn < DP / 8; jn++) vit__store2(op + jn * 8 + 2 * (lane & 3), o[4 * jn + 2 * hr] * inv, o[4 * jn + 2 * hr + 1] * inv);
+        }
+    }
+#else
+    (void)tq; (void)tk; (void)tv; (void)a; (void)sl2; (void)pf; (void)pf_bytes;
+#endif
+}
+
 // fp32 flash attention on FMA, register-tiled like the SGEMM. Parallel over
 // (query tiles, H, B); nw = blockDim.x / 32 warps per CTA (a launch choice: the
 // query tiles of a head spread evenly over its CTAs), each warp owns 16
@@ -2754,6 +2955,30 @@ static int vit__attn_vec(const vit__attn_args &a, size_t esize, int with_out) {
 }
 
 template <typename T, int DP>
+static vit_status vit__attention_wgmma_launch(const vit__attn_args &a, float sl2, vit_model *m, cudaStream_t st, const char *pf, size_t pf_bytes, vit__ran *ran) {
+    CUtensorMap mq, mk, mv;
+    CUtensorMapDataType ty = vit__is_bf16<T>::value ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+    int C = a.H * a.D;
+    VIT__TRY(vit__tensor_map(m, &mq, a.q, a.Nq, C, VIT__ATTW_BQ, ty, a.B, a.ldq, a.bsq));
+    VIT__TRY(vit__tensor_map(m, &mk, a.k, a.Nk, C, VIT__ATTW_BKV, ty, a.B, a.ldk, a.bsk));
+    VIT__TRY(vit__tensor_map(m, &mv, a.v, a.Nk, C, VIT__ATTW_BKV, ty, a.B, a.ldk, a.bsk));
+    dim3 grid((unsigned)((a.Nq + VIT__ATTW_BQ - 1) / VIT__ATTW_BQ), (unsigned)a.H, (unsigned)a.B);
+    VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__attention_wgmma_kernel<T, DP>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__ATTW_SMEM(DP, T)));
+    VIT__CUDA_TRY(m, vit__launch(m, vit__attention_wgmma_kernel<T, DP>, grid, 384, VIT__ATTW_SMEM(DP, T), st, mq, mk, mv, a, sl2, pf, pf_bytes));
+    vit__ran_set(ran, VIT__RAN_ATT_WGMMA, 1, 12);
+    return VIT_OK;
+}
+
+// Whether vit__attention_wgmma_kernel can run a: an sm_90a GPU and binary, head
+// size 64 or 128, every row and image of q, k, v 16-byte aligned (TMA), out's
+// 4-byte aligned (pairs), queries per image (not shared: TMA strides are not 0).
+template <typename T>
+static int vit__attn_wgmma_fits(const vit__attn_args &a, const vit_model *m) {
+    return m->cuda->wgmma && (a.D == 64 || a.D == 128) && a.bsq && a.H <= 65535 && a.B <= 65535 && vit__attn_vec(a, sizeof(T), 0) && a.ldo % 2 == 0 &&
+           a.bso % 2 == 0 && ((uintptr_t)a.out & 3) == 0 && a.ldq * sizeof(T) % 16 == 0;
+}
+
+template <typename T, int DP>
 static vit_status vit__attention_mma_launch(const vit__attn_args &a, float sl2, vit_model *m, cudaStream_t st, const char *pf, size_t pf_bytes,
                                             const vit__force *f, vit__ran *ran) {
     if (vit__attn_vec(a, sizeof(T), 0)) return vit__attention_mma_pick<T, DP, true>(a, sl2, m, st, pf, pf_bytes, f, ran);
@@ -2794,6 +3019,9 @@ static vit_status vit__attention_go(const vit__attn_args &a, float sl2, vit_mode
 template <typename T>
 static vit_status vit__attention_go(const vit__attn_args &a, float sl2, vit_model *m, cudaStream_t st, const char *pf, size_t pf_bytes, const vit__force *f,
                                     vit__ran *ran, T *) {
+    int wf = f ? f->attn_wgmma : 0;
+    if (wf != 1 && vit__attn_wgmma_fits<T>(a, m) && (wf == 2 || a.Nk > VIT__ATTN_WGMMA_MIN))
+        return a.D == 64 ? vit__attention_wgmma_launch<T, 64>(a, sl2, m, st, pf, pf_bytes, ran) : vit__attention_wgmma_launch<T, 128>(a, sl2, m, st, pf, pf_bytes, ran);
     if (a.D <= 16) return vit__attention_mma_launch<T, 16>(a, sl2, m, st, pf, pf_bytes, f, ran);
     if (a.D <= 32) return vit__attention_mma_launch<T, 32>(a, sl2, m, st, pf, pf_bytes, f, ran);
     if (a.D <= 64) return vit__attention_mma_launch<T, 64>(a, sl2, m, st, pf, pf_bytes, f, ran);

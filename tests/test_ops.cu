@@ -176,6 +176,7 @@ static const char *gemm_name(int ran) {
     case VIT__RAN_WGMMA64: return "wgmma64";
     case VIT__RAN_ATT_FMA: return "fma";
     case VIT__RAN_ATT_STREAM: return "mma streaming K/V";
+    case VIT__RAN_ATT_WGMMA: return "wgmma + TMA";
     case VIT__RAN_ATT_FULL: return "mma whole K/V";
     case VIT__RAN_ATT_SPLIT_KEYS: return "mma whole K/V, keys split";
     default: return "?";
@@ -505,7 +506,7 @@ static void test_qk_norm(vit_model *m, int rows, int C, int H) {
 // the kernel shape forced by warps and full (vit__force.attn_warps/attn_full)
 // and asserted.
 template <typename T>
-static void test_attention_w(vit_model *m, int B, int N, int C, int H, int warps, int full = 0, int nq = 0) {
+static void test_attention_w(vit_model *m, int B, int N, int C, int H, int warps, int full = 0, int nq = 0, int wgmma = 1) {
     int D = C / H, cross = nq > 0, Nq = cross ? nq : N, half = sizeof(T) == 2;
     size_t nkv = (size_t)B * N * (cross ? 2 : 3) * C, nqe = cross ? (size_t)nq * C : 1, no = (size_t)B * Nq * C;
     float *kv = hrand(nkv, 2.0f), *q = hrand(nqe, 2.0f);
@@ -530,6 +531,7 @@ static void test_attention_w(vit_model *m, int B, int N, int C, int H, int warps
     memset(&f, 0, sizeof(f));
     f.attn_warps = warps;
     f.attn_full = full;
+    f.attn_wgmma = wgmma;
     vit__ran ran = {-1, -1, -1};
     vit_status st = vit__attention_cuda<T>(ad, m, 0, NULL, 0, &f, &ran);
     float *got = ddownload<T>(dout, no);
@@ -540,6 +542,7 @@ static void test_attention_w(vit_model *m, int B, int N, int C, int H, int warps
     // what the forced shape must run (see vit__attention_mma_pick)
     int fits = N <= VIT__ATTN_FULL_MAX, wk = 0, ww = 0;
     if (!half) wk = VIT__RAN_ATT_FMA;
+    else if (wgmma == 2) { wk = VIT__RAN_ATT_WGMMA; ww = 12; }
     else if (full == 3 && fits) { wk = VIT__RAN_ATT_SPLIT_KEYS; ww = 8; }
     else if (full == 1 || ((full || warps) && !fits)) { wk = VIT__RAN_ATT_STREAM; ww = warps == 1 ? 1 : 4; }
     else if (full || warps) { wk = VIT__RAN_ATT_FULL; ww = warps == 8 ? 8 : 4; }
@@ -555,7 +558,9 @@ static void test_attention_w(vit_model *m, int B, int N, int C, int H, int warps
 // kernel with 4 and 8 warps and with 4 warps splitting the keys
 template <typename T>
 static void test_attention(vit_model *m, int B, int N, int C, int H, int nq = 0) {
-    test_attention_w<T>(m, B, N, C, H, 0, 0, nq);
+    test_attention_w<T>(m, B, N, C, H, 0, 0, nq, 0);
+    int D = C / H;
+    if (sizeof(T) == 2 && m->cuda->wgmma && !nq && (D == 64 || D == 128)) test_attention_w<T>(m, B, N, C, H, 0, 0, nq, 2); // sm_90a: wgmma + TMA
     if (sizeof(T) == 4) { // at most 1, 2, 4, 8 warps per CTA
         test_attention_w<T>(m, B, N, C, H, 1, 0, nq);
         test_attention_w<T>(m, B, N, C, H, 2, 0, nq);
@@ -739,6 +744,11 @@ static void run_dtype(vit_model *m) {
         test_attention<T>(m, 1, 577, 768, 12); // ViT-B/16 at 384
         test_attention<T>(m, 1, 1370, 384, 6); // DINOv2-S/14 at 518 (1369 patches + class token)
         test_attention<T>(m, 1, 1500, 256, 2); // head size 128, N = 1500
+        test_attention<T>(m, 2, 50, 128, 2);   // one query warpgroup of two, one key tile
+        test_attention<T>(m, 2, 1, 256, 2);    // head size 128, one token
+        test_attention<T>(m, 1, 65, 256, 2);   // head size 128: the second warpgroup's one row
+        test_attention<T>(m, 2, 257, 64, 1);   // a key tile of one key
+        test_attention<T>(m, 1, 4096, 128, 2); // long: 32 key tiles through the 2-stage ring
         test_attention<T>(m, 4, 729, 1152, 16, 1); // SigLIP-so400m's attention-pooling head: 1 latent, 729 keys, head size 72
         test_attention<T>(m, 2, 197, 768, 12, 4);  // 4 latents against ViT-B tokens
     }

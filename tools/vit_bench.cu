@@ -25,8 +25,12 @@
 //   n >= 2 forced) for model and layer; VIT_ATTN_WARPS=1|4 the warps per attention
 //   CTA; VIT_ATTN_FULL=1|2 never/always the whole-K/V attention kernel, 3 always
 //   its split-key form; VIT_GEMM=n the bf16/fp16 GEMM kernel (VIT__GEMM_*);
-//   VIT_PREFETCH=0 no L2 weight prefetch in small forward passes. VIT_PDL=0 turns
+//   VIT_PREFETCH=0 no L2 weight prefetch in small forward passes; VIT_ATTN_WGMMA=1|2
+//   never/always the sm_90a attention kernel. VIT_PDL=0 turns
 //   programmatic dependent launches off (vit__cuda_state.pdl).
+//   vit_bench attn B N H D ITERS
+//       one bf16 self-attention (B images, N tokens, H heads of size D) through
+//       vit__attention_cuda; median ms, TFLOP/s (4 B H N^2 D) and the kernel.
 //   vit_bench gemm M N K ITERS
 //       one bf16 (VIT_DTYPE=f32: fp32) GEMM (out = A W^T + bias) through vit__linear_cuda, the kernel
 //       the forward pass picks (or VIT_GEMM's); prints median ms and TFLOP/s.
@@ -87,6 +91,7 @@ static void env_knobs(vit_model *m) {
     if (getenv("VIT_ATTN_FULL")) knobs.attn_full = atoi(getenv("VIT_ATTN_FULL"));
     if (getenv("VIT_GEMM")) knobs.gemm = atoi(getenv("VIT_GEMM"));
     if (getenv("VIT_PREFETCH")) knobs.no_prefetch = !atoi(getenv("VIT_PREFETCH"));
+    if (getenv("VIT_ATTN_WGMMA")) knobs.attn_wgmma = atoi(getenv("VIT_ATTN_WGMMA"));
     m->cuda->force = &knobs;
 }
 
@@ -445,16 +450,57 @@ static int bench_gemm(int M, int N, int K, int iters) {
     return 0;
 }
 
+// One bf16 self-attention over packed qkv (B, N, 3 H D), as a forward pass runs
+// it, alone: median ms and TFLOP/s (4 B H N^2 D), the kernel the policy (or the
+// VIT_ATTN_* knobs) chose.
+static int bench_attn(int B, int N, int H, int D, int iters) {
+    vit_model *m = (vit_model *)calloc(1, sizeof(vit_model));
+    if (vit__cuda_open(m, 0) != VIT_OK) { printf("{\"error\": \"%s\"}\n", m->error); return 1; }
+    env_knobs(m);
+    int C = H * D;
+    size_t nqkv = (size_t)B * N * 3 * C, no = (size_t)B * N * C;
+    float *tmp = (float *)malloc(nqkv * 4);
+    __nv_bfloat16 *h = (__nv_bfloat16 *)malloc(nqkv * 2);
+    fill(tmp, nqkv, 3);
+    for (size_t i = 0; i < nqkv; i++) h[i] = __float2bfloat16(tmp[i] * 2.0f);
+    void *dqkv, *dout;
+    CK(cudaMalloc(&dqkv, nqkv * 2));
+    CK(cudaMalloc(&dout, no * 2));
+    CK(cudaMemcpy(dqkv, h, nqkv * 2, cudaMemcpyHostToDevice));
+    vit__attn_args a = vit__attn_self(dout, dqkv, B, N, C, H, 2);
+    vit__ran ran = {0, 1, 0};
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    float *t = (float *)malloc(sizeof(float) * iters);
+    for (int i = -3; i < iters; i++) {
+        CK(cudaEventRecord(e0, 0));
+        if (vit__attention_cuda<__nv_bfloat16>(a, m, 0, NULL, 0, &knobs, &ran) != VIT_OK) { printf("{\"error\": \"%s\"}\n", m->error); return 1; }
+        CK(cudaEventRecord(e1, 0));
+        CK(cudaEventSynchronize(e1));
+        if (i >= 0) CK(cudaEventElapsedTime(&t[i], e0, e1));
+    }
+    float med = median(t, iters);
+    printf("{\"ms\": %.4f, \"tflops\": %.1f, \"kernel\": %d, \"warps\": %d, \"B\": %d, \"N\": %d, \"H\": %d, \"D\": %d}\n", med,
+           4.0 * B * H * (double)N * N * D / (med * 1e-3) / 1e12, ran.kernel, ran.warps, B, N, H, D);
+    cudaFree(dqkv); cudaFree(dout);
+    free(tmp); free(h); free(t);
+    vit__cuda_free(m);
+    free(m);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc >= 6 && !strcmp(argv[1], "model")) return bench_model(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]));
     if (argc >= 8 && !strcmp(argv[1], "multi")) return bench_multi(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), atoi(argv[7]));
     if (argc >= 8 && !strcmp(argv[1], "transfer")) return bench_transfer(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), atoi(argv[7]));
+    if (argc >= 7 && !strcmp(argv[1], "attn")) return bench_attn(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]), atoi(argv[5]), atoi(argv[6]));
     if (argc >= 6 && !strcmp(argv[1], "layer")) return bench_layer(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]));
     if (argc >= 6 && !strcmp(argv[1], "gemm")) {
         int M = atoi(argv[2]), N = atoi(argv[3]), K = atoi(argv[4]), it = atoi(argv[5]);
         return getenv("VIT_DTYPE") && !strcmp(getenv("VIT_DTYPE"), "f32") ? bench_gemm<float>(M, N, K, it) : bench_gemm<__nv_bfloat16>(M, N, K, it);
     }
-    fprintf(stderr, "usage: vit_bench model DIR f32|bf16|f16|fp8 BATCH ITERS | vit_bench gemm M N K ITERS\n");
+    fprintf(stderr, "usage: vit_bench model DIR f32|bf16|f16|fp8 BATCH ITERS | vit_bench gemm M N K ITERS | vit_bench attn B N H D ITERS\n");
     return 2;
 }
 #endif

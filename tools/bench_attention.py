@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""vit.h's attention kernels beside PyTorch's SDPA, bf16, in one run on one GPU.
+
+For each shape (B images, N tokens, H heads of size D): torch's
+scaled_dot_product_attention on q, k, v viewed out of packed qkv as timm runs
+it, and `vit_bench attn` three ways: the default policy, the mma.sync kernels
+only (VIT_ATTN_WGMMA=1) and the sm_90a wgmma kernel only (VIT_ATTN_WGMMA=2).
+TFLOP/s = 4 B H N^2 D / time (CUDA-event medians of 20 runs).
+
+  python3 tools/bench_attention.py --bin build/vit_bench [--out FILE.md]
+"""
+import argparse, json, os, subprocess
+import torch
+import torch.nn.functional as F
+
+SHAPES = [  # (B, N, H, D, what)
+    (256, 197, 12, 64, "ViT-B/16 @224"),
+    (64, 577, 12, 64, "ViT-B/16 @384"),
+    (64, 577, 16, 64, "CLIP ViT-L/14 @336"),
+    (64, 1370, 6, 64, "ViT-S/14 @518 (DINOv2, no registers)"),
+    (8, 4096, 12, 64, "N = 4096"),
+    (32, 1024, 8, 128, "head size 128"),
+]
+KERNELS = {20: "fma", 21: "mma.sync stream", 22: "mma.sync full", 23: "mma.sync split keys", 24: "wgmma"}
+
+
+def sdpa_ms(B, N, H, D, iters=20):
+    qkv = torch.randn(B, N, 3, H, D, device="cuda", dtype=torch.bfloat16)
+    q, k, v = qkv.permute(2, 0, 3, 1, 4).unbind(0)
+    for _ in range(3):
+        F.scaled_dot_product_attention(q, k, v)
+    e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    ts = []
+    for _ in range(iters):
+        e0.record()
+        F.scaled_dot_product_attention(q, k, v)
+        e1.record()
+        torch.cuda.synchronize()
+        ts.append(e0.elapsed_time(e1))
+    return sorted(ts)[len(ts) // 2]
+
+
+def ours(binary, B, N, H, D, env):
+    r = subprocess.run([binary, "attn", str(B), str(N), str(H), str(D), "20"], capture_output=True, text=True, env={**os.environ, **env})
+    try:
+        return json.loads(r.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        return {"error": (r.stdout + r.stderr)[-300:]}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", default="build/vit_bench")
+    ap.add_argument("--out")
+    args = ap.parse_args()
+    lines = [f"Device: {torch.cuda.get_device_name()}. torch {torch.__version__}. Command: `python3 tools/bench_attention.py`.", "",
+             "| shape | B | N | H | D | SDPA ms | SDPA TFLOP/s | vit.h default ms | TFLOP/s | kernel | vs SDPA | mma.sync only TFLOP/s | wgmma only TFLOP/s |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for B, N, H, D, what in SHAPES:
+        fl = 4.0 * B * H * N * N * D
+        ms = sdpa_ms(B, N, H, D)
+        d, o, w = (ours(args.bin, B, N, H, D, e) for e in ({}, {"VIT_ATTN_WGMMA": "1"}, {"VIT_ATTN_WGMMA": "2"}))
+        print(json.dumps({"shape": what, "sdpa_ms": ms, "default": d, "mma": o, "wgmma": w}), flush=True)
+        tf = lambda j: f"{j['tflops']:.0f}" if "tflops" in j else "-"
+        ratio = f"{ms / d['ms']:.2f}x" if "ms" in d else "-"
+        lines.append(f"| {what} | {B} | {N} | {H} | {D} | {ms:.3f} | {fl / ms / 1e9:.0f} | {d.get('ms', '-')} | {tf(d)} | "
+                     f"{KERNELS.get(d.get('kernel'), d.get('kernel', '-'))} | {ratio} | {tf(o)} | {tf(w)} |")
+    text = "\n".join(lines)
+    print(text)
+    if args.out:
+        open(args.out, "w").write(text + "\n")
+
+
+if __name__ == "__main__":
+    main()
