@@ -140,6 +140,7 @@ typedef struct vit__force {
     int attn_warps;   // 0: by grid size; bf16/fp16 1, 4 or 8; fp32 at most 1 to 8
     int attn_full;    // 0: whole-K/V CTAs for short sequences; 1: never; 2: whenever Nk fits; 3: with keys split across warps
     int attn_wgmma;   // bf16/fp16 on sm_90a: 0 by sequence length; 1 never; 2 wherever it can run (head size 64 or 128, aligned rows)
+    int attn_ping;    // the wgmma attention's warpgroups: 0 take turns issuing GEMMs; 1 each on its own
     int no_prefetch;  // 1: small forward passes do not fetch each block's weights into L2 during its attention
     int stage_first;  // host inputs: images in the first chunk (0: vit__stage_chunk's policy)
     int stage_grow;   // and how many times larger each next chunk may be (0: the policy's)
@@ -2568,46 +2569,57 @@ __global__ void __launch_bounds__(NW * 32, NW == 8 && DP <= 64 ? 2 : 1) vit__att
     }
 }
 
-// bf16/fp16 flash attention on sm_90a, FlashAttention-3's plan. A CTA owns 128
-// query rows of one (image, head). Warpgroup 0's first thread streams K and V
-// tiles of 128 keys by TMA through a two-stage shared ring (full/empty
-// mbarriers, K's apart from V's, so a tile's S = Q K^T may start before its V
-// has landed). Warpgroups 1 and 2 own 64 query rows each: S by wgmma from
+// bf16/fp16 flash attention on sm_90a, FlashAttention-3's plan. Persistent: a CTA
+// per SM walks work items of 128 query rows of one (image, head), the query
+// tiles of a head next to each other so that CTAs running together share its K
+// and V in L2. Warpgroup 0's first thread streams, by TMA, each item's Q and its
+// K and V tiles of 128 keys through a ring of ST stages (full/empty mbarriers,
+// K's apart from V's, so a tile's S = Q K^T may start before its V has landed;
+// the ring runs on across items, so the next item's first tiles load while this
+// one finishes). Warpgroups 1 and 2 own 64 query rows each: S by wgmma from
 // shared Q and K, the online softmax in registers (exp2, the scale folded in),
 // O += P V by wgmma with P straight from registers (the S accumulator's layout
 // is the A fragment's) and V as TMA wrote it (MN-major, transposed by wgmma).
 // Within a warpgroup the next tile's Q K^T and this tile's P V run on the tensor
-// cores while the softmax runs on the rest. Head sizes 64 and 128 (DP = D: one
-// TMA box 64 columns wide per 64 of D, so a smaller D would read its
-// neighbour's columns); keys past Nk read as zero and are masked, query rows
-// past Nq read as zero and are not stored.
-#define VIT__ATTN_WGMMA_MIN 256 // the wgmma kernel for more keys than this (the mma.sync ones below)
+// cores while the softmax runs on the rest; with ping, named barriers 1 and 2
+// make the two warpgroups take turns issuing their GEMMs, so one's softmax
+// runs while the other's GEMMs do. Head sizes 64 and 128 (DP = D: one TMA box
+// 64 columns wide per 64 of D, so a smaller D would read its neighbour's
+// columns); keys past Nk read as zero and are masked, query rows past Nq read
+// as zero and are not stored; a warpgroup whose 64 rows are all past Nq only
+// keeps the ring's count (waits each stage full, then frees it) and the turns.
+// The wgmma kernel runs wherever it can for more keys than VIT__ATTN_WGMMA_MIN,
+// and for fewer when its work items fill every SM twice (H200, bf16: ViT-B/16 at
+// 224, batch 256, 166 TFLOP/s against the whole-K/V mma.sync kernel's 99; at
+// batch 1 both 10, and the mma.sync one splits keys over more SMs).
+#define VIT__ATTN_WGMMA_MIN 256
 #define VIT__ATTW_BQ 128
 #define VIT__ATTW_BKV 128
-#define VIT__ATTW_ST 2
-#define VIT__ATTW_SMEM(DP, T) ((VIT__ATTW_BQ + 2 * VIT__ATTW_ST * VIT__ATTW_BKV) * (DP) * (int)sizeof(T) + (4 * VIT__ATTW_ST + 1) * 8 + 1024)
+#define VIT__ATTW_ST(DP) ((DP) == 64 ? 4 : 3)
+#define VIT__ATTW_SMEM(DP, T) ((VIT__ATTW_BQ + 2 * VIT__ATTW_ST(DP) * VIT__ATTW_BKV) * (DP) * (int)sizeof(T) + (4 * VIT__ATTW_ST(DP) + 2) * 8 + 1024)
 template <typename T, int DP>
 __global__ void __launch_bounds__(384, 1) vit__attention_wgmma_kernel(const __grid_constant__ CUtensorMap tq, const __grid_constant__ CUtensorMap tk,
-                                                                      const __grid_constant__ CUtensorMap tv, const vit__attn_args a, float sl2, const char *pf,
-                                                                      size_t pf_bytes) {
+                                                                      const __grid_constant__ CUtensorMap tv, const vit__attn_args a, float sl2, int ping,
+                                                                      const char *pf, size_t pf_bytes) {
     vit__pdl_launch();
 #ifdef VIT__SM90A
-    const int BQ = VIT__ATTW_BQ, BKV = VIT__ATTW_BKV, ST = VIT__ATTW_ST, DC = DP / 64; // DC: 64-column boxes per row
+    const int BQ = VIT__ATTW_BQ, BKV = VIT__ATTW_BKV, ST = VIT__ATTW_ST(DP), DC = DP / 64; // DC: 64-column boxes per row
     extern __shared__ __align__(1024) unsigned char vit__smem_aw[];
     unsigned char *base = (unsigned char *)(((uintptr_t)vit__smem_aw + 1023) & ~(uintptr_t)1023); // 128B swizzle atoms: 1024-byte aligned
     T *sQ = (T *)base;               // [DC][BQ][64]
     T *sK = sQ + DC * BQ * 64;       // [ST][DC][BKV][64]
     T *sV = sK + ST * DC * BKV * 64; // [ST][DC][BKV][64]
-    uint64_t *fullk = (uint64_t *)(sV + ST * DC * BKV * 64), *fullv = fullk + ST, *emptyk = fullv + ST, *emptyv = emptyk + ST, *qbar = emptyv + ST;
+    uint64_t *fullk = (uint64_t *)(sV + ST * DC * BKV * 64), *fullv = fullk + ST, *emptyk = fullv + ST, *emptyv = emptyk + ST, *qfull = emptyv + ST,
+             *qempty = qfull + 1;
     int wg = threadIdx.x >> 7, t = threadIdx.x & 127;
-    int b = blockIdx.z, h = blockIdx.y, q0 = blockIdx.x * BQ, N = a.Nk, nkv = (N + BKV - 1) / BKV;
-    int consumers = q0 + 64 < a.Nq ? 2 : 1; // a warpgroup whose 64 rows are all past Nq sits out
+    int QT = (a.Nq + BQ - 1) / BQ, items = QT * a.H * a.B, N = a.Nk, nkv = (N + BKV - 1) / BKV;
     if (threadIdx.x == 0) {
         for (int s = 0; s < ST; s++) {
             vit__mbar_init(&fullk[s], 1); vit__mbar_init(&fullv[s], 1);
-            vit__mbar_init(&emptyk[s], consumers); vit__mbar_init(&emptyv[s], consumers);
+            vit__mbar_init(&emptyk[s], 2); vit__mbar_init(&emptyv[s], 2);
         }
-        vit__mbar_init(qbar, 1);
+        vit__mbar_init(qfull, 1);
+        vit__mbar_init(qempty, 2);
         asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
     }
     __syncthreads();
@@ -2617,32 +2629,37 @@ __global__ void __launch_bounds__(384, 1) vit__attention_wgmma_kernel(const __gr
             if (pf) vit__l2_prefetch_share(pf, pf_bytes); // weights: no earlier kernel writes them
             vit__pdl_wait();
             const int bytes = BKV * DP * (int)sizeof(T);
-            vit__mbar_expect(qbar, BQ * DP * (int)sizeof(T));
-            for (int c = 0; c < DC; c++) vit__tma_load3(sQ + c * BQ * 64, &tq, h * DP + c * 64, q0, b, qbar);
-            for (int j = 0; j < nkv; j++) {
-                int s = j % ST, ph = ((j / ST) & 1) ^ 1; // the first pass finds its stages free
-                vit__mbar_wait(&emptyk[s], ph);
-                vit__mbar_expect(&fullk[s], bytes);
-                for (int c = 0; c < DC; c++) vit__tma_load3(sK + (s * DC + c) * BKV * 64, &tk, h * DP + c * 64, j * BKV, b, &fullk[s]);
-                vit__mbar_wait(&emptyv[s], ph);
-                vit__mbar_expect(&fullv[s], bytes);
-                for (int c = 0; c < DC; c++) vit__tma_load3(sV + (s * DC + c) * BKV * 64, &tv, h * DP + c * 64, j * BKV, b, &fullv[s]);
+            int n = 0; // K/V tiles through the ring so far
+            for (int item = blockIdx.x, i = 0; item < items; item += gridDim.x, i++) {
+                int q0 = (item % QT) * BQ, h = (item / QT) % a.H, b = item / (QT * a.H);
+                for (int j = 0; j < nkv; j++, n++) {
+                    int s = n % ST, ph = ((n / ST) & 1) ^ 1; // the first pass finds its stages free
+                    vit__mbar_wait(&emptyk[s], ph);
+                    vit__mbar_expect(&fullk[s], bytes);
+                    for (int c = 0; c < DC; c++) vit__tma_load3(sK + (s * DC + c) * BKV * 64, &tk, h * DP + c * 64, j * BKV, b, &fullk[s]);
+                    if (j == 0) { // Q after the first K: that one may load while the last item's Q is still in use
+                        vit__mbar_wait(qempty, (i & 1) ^ 1);
+                        vit__mbar_expect(qfull, BQ * DP * (int)sizeof(T));
+                        for (int c = 0; c < DC; c++) vit__tma_load3(sQ + c * BQ * 64, &tq, h * DP + c * 64, q0, b, qfull);
+                    }
+                    vit__mbar_wait(&emptyv[s], ph);
+                    vit__mbar_expect(&fullv[s], bytes);
+                    for (int c = 0; c < DC; c++) vit__tma_load3(sV + (s * DC + c) * BKV * 64, &tv, h * DP + c * 64, j * BKV, b, &fullv[s]);
+                }
             }
         }
-    } else if (wg - 1 < consumers) {
+    } else {
         asm volatile("setmaxnreg.inc.sync.aligned.u32 240;\n");
         vit__pdl_wait(); // (out may be the previous kernel's input)
-        int c = wg - 1, warp = t >> 5, lane = t & 31;
-        float o[DP / 2], s[BKV / 2], mrow[2] = {-INFINITY, -INFINITY}, lrow[2] = {0.0f, 0.0f}, corr[2];
+        int c = wg - 1, warp = t >> 5, lane = t & 31, n = 0;
+        float o[DP / 2], s[BKV / 2], mrow[2], lrow[2], corr[2];
         uint32_t p[BKV / 16][4];
-#pragma unroll
-        for (int i = 0; i < DP / 2; i++) o[i] = 0.0f;
         const T *qs = sQ + c * 64 * 64;
         // this thread's accumulator element i: row warp * 16 + lane / 4 + 8 ((i >> 1) & 1),
         // column 8 (i >> 2) + 2 (lane & 3) + (i & 1)
-        auto qk = [&](int j) { // S = Q K^T of tile j: issued, not waited for
-            const T *ks = sK + (j % ST) * DC * BKV * 64;
-            vit__mbar_wait(&fullk[j % ST], (j / ST) & 1);
+        auto qk = [&](int r) { // S = Q K^T of ring tile r: issued, not waited for
+            const T *ks = sK + (r % ST) * DC * BKV * 64;
+            vit__mbar_wait(&fullk[r % ST], (r / ST) & 1);
 #pragma unroll
             for (int i = 0; i < BKV / 2; i++) s[i] = 0.0f;
             vit__wg_fence();
@@ -2651,9 +2668,9 @@ __global__ void __launch_bounds__(384, 1) vit__attention_wgmma_kernel(const __gr
                 vit__wgmma128(s, vit__wg_desc(qs + (kk / 4) * BQ * 64 + (kk % 4) * 16), vit__wg_desc(ks + (kk / 4) * BKV * 64 + (kk % 4) * 16), (T *)0);
             vit__wg_commit();
         };
-        auto pv = [&](int j) { // O += P V of tile j: issued, not waited for
-            const T *vs = sV + (j % ST) * DC * BKV * 64;
-            vit__mbar_wait(&fullv[j % ST], (j / ST) & 1);
+        auto pv = [&](int r) { // O += P V of ring tile r: issued, not waited for
+            const T *vs = sV + (r % ST) * DC * BKV * 64;
+            vit__mbar_wait(&fullv[r % ST], (r / ST) & 1);
             vit__wg_fence();
 #pragma unroll
             for (int kc = 0; kc < BKV / 16; kc++)
@@ -2692,46 +2709,80 @@ __global__ void __launch_bounds__(384, 1) vit__attention_wgmma_kernel(const __gr
 #pragma unroll
                 for (int e = 0; e < 4; e++) p[kc][e] = vit__pack2<T>(s[8 * kc + 2 * e], s[8 * kc + 2 * e + 1]);
         };
-        vit__mbar_wait(qbar, 0);
-        qk(0);
-        vit__wg_wait<0>();
-        vit__wg_fence_regs<BKV / 2>(s);
-        if (t == 0) vit__mbar_arrive(&emptyk[0]);
-        softmax(0);
-        pack();
-        for (int j = 1; j < nkv; j++) {
-            qk(j);
-            pv(j - 1);
-            vit__wg_wait<1>(); // S of tile j
+        // ping: my turn to issue GEMMs (named barrier 1 + c), then the other's (2 - c)
+        auto turn = [&]() { if (ping) asm volatile("bar.sync %0, 256;\n" ::"r"(1 + c) : "memory"); };
+        auto pass = [&]() { if (ping) asm volatile("bar.arrive %0, 256;\n" ::"r"(2 - c) : "memory"); };
+        auto release = [&](uint64_t *bar) { if (t == 0) vit__mbar_arrive(bar); };
+        if (c == 1) pass(); // warpgroup 1 lets 0 go first
+        for (int item = blockIdx.x, i = 0; item < items; item += gridDim.x, i++, n += nkv) {
+            int q0 = (item % QT) * BQ, h = (item / QT) % a.H, b = item / (QT * a.H);
+            if (q0 + c * 64 >= a.Nq) { // idle: the same turns, waits and releases, no math (a path of its own, without wgmma)
+                vit__mbar_wait(qfull, i & 1);
+                for (int j = 0; j <= nkv; j++) {
+                    turn();
+                    if (j < nkv) vit__mbar_wait(&fullk[(n + j) % ST], ((n + j) / ST) & 1);
+                    if (j > 0) vit__mbar_wait(&fullv[(n + j - 1) % ST], ((n + j - 1) / ST) & 1);
+                    pass();
+                    if (j < nkv) release(&emptyk[(n + j) % ST]);
+                    if (j == nkv - 1) release(qempty);
+                    if (j > 0) release(&emptyv[(n + j - 1) % ST]);
+                }
+                continue;
+            }
+#pragma unroll
+            for (int e = 0; e < DP / 2; e++) o[e] = 0.0f;
+            mrow[0] = mrow[1] = -INFINITY;
+            lrow[0] = lrow[1] = 0.0f;
+            vit__mbar_wait(qfull, i & 1);
+            turn();
+            qk(n);
+            pass();
+            vit__wg_wait<0>();
             vit__wg_fence_regs<BKV / 2>(s);
-            if (t == 0) vit__mbar_arrive(&emptyk[j % ST]);
-            softmax(j); // while P V of tile j - 1 runs
+            release(&emptyk[n % ST]);
+            if (nkv == 1) release(qempty);
+            softmax(0);
+            pack();
+            for (int j = 1; j < nkv; j++) {
+                turn();
+                qk(n + j);
+                pv(n + j - 1);
+                pass();
+                vit__wg_wait<1>(); // S of tile j
+                vit__wg_fence_regs<BKV / 2>(s);
+                release(&emptyk[(n + j) % ST]);
+                if (j == nkv - 1) release(qempty); // the item's last Q K^T done
+                softmax(j); // while P V of tile j - 1 runs
+                vit__wg_wait<0>();
+                vit__wg_fence_regs<DP / 2>(o);
+                release(&emptyv[(n + j - 1) % ST]);
+#pragma unroll
+                for (int e = 0; e < DP / 2; e++) o[e] *= corr[(e >> 1) & 1];
+                pack();
+            }
+            turn();
+            pv(n + nkv - 1);
+            pass();
             vit__wg_wait<0>();
             vit__wg_fence_regs<DP / 2>(o);
-            if (t == 0) vit__mbar_arrive(&emptyv[(j - 1) % ST]);
+            release(&emptyv[(n + nkv - 1) % ST]);
 #pragma unroll
-            for (int i = 0; i < DP / 2; i++) o[i] *= corr[(i >> 1) & 1];
-            pack();
+            for (int hr = 0; hr < 2; hr++) {
+                float l = lrow[hr];
+                l += __shfl_xor_sync(0xffffffffu, l, 1);
+                l += __shfl_xor_sync(0xffffffffu, l, 2);
+                float inv = 1.0f / l;
+                int row = q0 + c * 64 + warp * 16 + (lane >> 2) + hr * 8;
+                if (row >= a.Nq) continue;
+                T *op = (T *)a.out + (size_t)b * a.bso + (size_t)row * a.ldo + (size_t)h * DP;
+#pragma unroll
+                for (int jn = 0; jn < DP / 8; jn++) vit__store2(op + jn * 8 + 2 * (lane & 3), o[4 * jn + 2 * hr] * inv, o[4 * jn + 2 * hr + 1] * inv);
+            }
         }
-        pv(nkv - 1);
-        vit__wg_wait<0>();
-        vit__wg_fence_regs<DP / 2>(o);
-        if (t == 0) vit__mbar_arrive(&emptyv[(nkv - 1) % ST]);
-#pragma unroll
-        for (int hr = 0; hr < 2; hr++) {
-            float l = lrow[hr];
-            l += __shfl_xor_sync(0xffffffffu, l, 1);
-            l += __shfl_xor_sync(0xffffffffu, l, 2);
-            float inv = 1.0f / l;
-            int row = q0 + c * 64 + warp * 16 + (lane >> 2) + hr * 8;
-            if (row >= a.Nq) continue;
-            T *op = (T *)a.out + (size_t)b * a.bso + (size_t)row * a.ldo + (size_t)h * DP;
-#pragma unroll
-            for (int jn = 0; jn < DP / 8; jn++) vit__store2(op + jn * 8 + 2 * (lane & 3), o[4 * jn + 2 * hr] * inv, o[4 * jn + 2 * hr + 1] * inv);
-        }
+        if (c == 0) turn(); // warpgroup 1's last pass
     }
 #else
-    (void)tq; (void)tk; (void)tv; (void)a; (void)sl2; (void)pf; (void)pf_bytes;
+    (void)tq; (void)tk; (void)tv; (void)a; (void)sl2; (void)ping; (void)pf; (void)pf_bytes;
 #endif
 }
 
@@ -2955,16 +3006,18 @@ static int vit__attn_vec(const vit__attn_args &a, size_t esize, int with_out) {
 }
 
 template <typename T, int DP>
-static vit_status vit__attention_wgmma_launch(const vit__attn_args &a, float sl2, vit_model *m, cudaStream_t st, const char *pf, size_t pf_bytes, vit__ran *ran) {
+static vit_status vit__attention_wgmma_launch(const vit__attn_args &a, float sl2, vit_model *m, cudaStream_t st, const char *pf, size_t pf_bytes,
+                                              const vit__force *f, vit__ran *ran) {
     CUtensorMap mq, mk, mv;
     CUtensorMapDataType ty = vit__is_bf16<T>::value ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
     int C = a.H * a.D;
     VIT__TRY(vit__tensor_map(m, &mq, a.q, a.Nq, C, VIT__ATTW_BQ, ty, a.B, a.ldq, a.bsq));
     VIT__TRY(vit__tensor_map(m, &mk, a.k, a.Nk, C, VIT__ATTW_BKV, ty, a.B, a.ldk, a.bsk));
     VIT__TRY(vit__tensor_map(m, &mv, a.v, a.Nk, C, VIT__ATTW_BKV, ty, a.B, a.ldk, a.bsk));
-    dim3 grid((unsigned)((a.Nq + VIT__ATTW_BQ - 1) / VIT__ATTW_BQ), (unsigned)a.H, (unsigned)a.B);
+    size_t items = (size_t)((a.Nq + VIT__ATTW_BQ - 1) / VIT__ATTW_BQ) * a.H * a.B;
+    int grid = items < (size_t)m->cuda->sm_count ? (int)items : m->cuda->sm_count, ping = f ? f->attn_ping != 1 : 1;
     VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__attention_wgmma_kernel<T, DP>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__ATTW_SMEM(DP, T)));
-    VIT__CUDA_TRY(m, vit__launch(m, vit__attention_wgmma_kernel<T, DP>, grid, 384, VIT__ATTW_SMEM(DP, T), st, mq, mk, mv, a, sl2, pf, pf_bytes));
+    VIT__CUDA_TRY(m, vit__launch(m, vit__attention_wgmma_kernel<T, DP>, grid, 384, VIT__ATTW_SMEM(DP, T), st, mq, mk, mv, a, sl2, ping, pf, pf_bytes));
     vit__ran_set(ran, VIT__RAN_ATT_WGMMA, 1, 12);
     return VIT_OK;
 }
@@ -3020,8 +3073,10 @@ template <typename T>
 static vit_status vit__attention_go(const vit__attn_args &a, float sl2, vit_model *m, cudaStream_t st, const char *pf, size_t pf_bytes, const vit__force *f,
                                     vit__ran *ran, T *) {
     int wf = f ? f->attn_wgmma : 0;
-    if (wf != 1 && vit__attn_wgmma_fits<T>(a, m) && (wf == 2 || a.Nk > VIT__ATTN_WGMMA_MIN))
-        return a.D == 64 ? vit__attention_wgmma_launch<T, 64>(a, sl2, m, st, pf, pf_bytes, ran) : vit__attention_wgmma_launch<T, 128>(a, sl2, m, st, pf, pf_bytes, ran);
+    size_t items = (size_t)((a.Nq + VIT__ATTW_BQ - 1) / VIT__ATTW_BQ) * a.H * a.B; // the wgmma kernel's work items
+    if (wf != 1 && vit__attn_wgmma_fits<T>(a, m) && (wf == 2 || a.Nk > VIT__ATTN_WGMMA_MIN || items >= (size_t)2 * m->cuda->sm_count))
+        return a.D == 64 ? vit__attention_wgmma_launch<T, 64>(a, sl2, m, st, pf, pf_bytes, f, ran)
+                         : vit__attention_wgmma_launch<T, 128>(a, sl2, m, st, pf, pf_bytes, f, ran);
     if (a.D <= 16) return vit__attention_mma_launch<T, 16>(a, sl2, m, st, pf, pf_bytes, f, ran);
     if (a.D <= 32) return vit__attention_mma_launch<T, 32>(a, sl2, m, st, pf, pf_bytes, f, ran);
     if (a.D <= 64) return vit__attention_mma_launch<T, 64>(a, sl2, m, st, pf, pf_bytes, f, ran);

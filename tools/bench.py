@@ -162,6 +162,15 @@ def main():
         log("gemm", row)
         del x, w, bias
 
+    # ---- attention alone: vit.h's kernels beside SDPA (tools/bench_attention.py)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import bench_attention
+    results["attention"] = []
+    for B, N, H, D, what in bench_attention.SHAPES:
+        row = bench_attention.measure(args.bin, B, N, H, D, what)
+        results["attention"].append(row)
+        log("attention", row)
+
     # ---- models
     # most important first: rows are skipped once the deadline has passed
     plan = [("vit_base_patch16_224", [256, 1]), ("vit_tiny_patch16_224", [256]), ("vit_small_patch16_224", [256]),
@@ -575,11 +584,21 @@ def report_text(r, args):
                  f"{fmt(g.get('ours_tflops'), '.0f')} | {fmt(rel)}x | {g['kernel']} | {fmt(fl / (t8 * 1e-3) if t8 else None, '.0f')} | "
                  f"{fmt(fl / (o8 * 1e-3) if o8 else None, '.0f')} | {fmt(t8 / o8 if t8 and o8 else None)}x |")
     L.append("")
+    if r.get("attention"):
+        L.append("## Attention: vit.h vs PyTorch SDPA, bf16 (self-attention over packed qkv)\n")
+        L += bench_attention_table(r["attention"])
+        L.append("")
     L.append("Peak memory: torch = torch.cuda.max_memory_allocated() over one timed call (weights included); "
              "vit.h = device memory the model holds after warm-up by cudaMemGetInfo (weights, activation arena "
              "for max_batch = batch, graph, module code).\n")
     L.append(REPORT_END)
     return "\n".join(L) + "\n"
+
+
+def bench_attention_table(rows):
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import bench_attention
+    return bench_attention.table(rows)
 
 
 def merge_report(report, old):

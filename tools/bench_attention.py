@@ -4,7 +4,9 @@
 For each shape (B images, N tokens, H heads of size D): torch's
 scaled_dot_product_attention on q, k, v viewed out of packed qkv as timm runs
 it, and `vit_bench attn` three ways: the default policy, the mma.sync kernels
-only (VIT_ATTN_WGMMA=1) and the sm_90a wgmma kernel only (VIT_ATTN_WGMMA=2).
+only (VIT_ATTN_WGMMA=1) and the sm_90a wgmma kernel only (VIT_ATTN_WGMMA=2),
+with and without its warpgroups taking turns. make bench puts the same table
+in BENCHMARKS.md.
 TFLOP/s = 4 B H N^2 D / time (CUDA-event medians of 20 runs).
 
   python3 tools/bench_attention.py --bin build/vit_bench [--out FILE.md]
@@ -17,8 +19,9 @@ SHAPES = [  # (B, N, H, D, what)
     (256, 197, 12, 64, "ViT-B/16 @224"),
     (64, 577, 12, 64, "ViT-B/16 @384"),
     (64, 577, 16, 64, "CLIP ViT-L/14 @336"),
-    (64, 1370, 6, 64, "ViT-S/14 @518 (DINOv2, no registers)"),
+    (64, 1370, 6, 64, "ViT-S/14 @518 (DINOv2)"),
     (8, 4096, 12, 64, "N = 4096"),
+    (1, 197, 12, 64, "ViT-B/16 @224, batch 1"),
     (32, 1024, 8, 128, "head size 128"),
 ]
 KERNELS = {20: "fma", 21: "mma.sync stream", 22: "mma.sync full", 23: "mma.sync split keys", 24: "wgmma"}
@@ -48,24 +51,41 @@ def ours(binary, B, N, H, D, env):
         return {"error": (r.stdout + r.stderr)[-300:]}
 
 
+def measure(binary, B, N, H, D, what):
+    """One shape: SDPA and vit_bench attn (default, mma.sync only, wgmma only)."""
+    row = {"shape": what, "B": B, "N": N, "H": H, "D": D, "sdpa_ms": sdpa_ms(B, N, H, D)}
+    for name, env in (("default", {}), ("mma", {"VIT_ATTN_WGMMA": "1"}), ("wgmma", {"VIT_ATTN_WGMMA": "2"}), ("wgmma_noping", {"VIT_ATTN_WGMMA": "2", "VIT_ATTN_PING": "1"})):
+        row[name] = ours(binary, B, N, H, D, env)
+    return row
+
+
+def table(rows):
+    """Markdown lines: one row per shape."""
+    L = ["TFLOP/s = 4 B H N^2 D / time. vit.h default: the kernel the forward pass picks for that shape; the last columns force "
+         "one kernel (VIT_ATTN_WGMMA=1: mma.sync; 2: the sm_90a wgmma kernel; VIT_ATTN_PING=1 its warpgroups not taking turns).", "",
+         "| shape | B | N | H | D | SDPA ms | SDPA TFLOP/s | vit.h ms | vit.h TFLOP/s | kernel | vit.h / SDPA | mma.sync only | wgmma only | wgmma, no turns |",
+         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    tf = lambda j: f"{j['tflops']:.0f}" if "tflops" in j else "-"
+    for r in rows:
+        fl = 4.0 * r["B"] * r["H"] * r["N"] ** 2 * r["D"]
+        d = r["default"]
+        ratio = f"{r['sdpa_ms'] / d['ms']:.2f}x" if "ms" in d else "-"
+        L.append(f"| {r['shape']} | {r['B']} | {r['N']} | {r['H']} | {r['D']} | {r['sdpa_ms']:.3f} | {fl / r['sdpa_ms'] / 1e9:.0f} | "
+                 f"{d.get('ms', '-')} | {tf(d)} | {KERNELS.get(d.get('kernel'), d.get('kernel', '-'))} | {ratio} | {tf(r['mma'])} | {tf(r['wgmma'])} | "
+                 f"{tf(r.get('wgmma_noping', {}))} |")
+    return L
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", default="build/vit_bench")
     ap.add_argument("--out")
     args = ap.parse_args()
-    lines = [f"Device: {torch.cuda.get_device_name()}. torch {torch.__version__}. Command: `python3 tools/bench_attention.py`.", "",
-             "| shape | B | N | H | D | SDPA ms | SDPA TFLOP/s | vit.h default ms | TFLOP/s | kernel | vs SDPA | mma.sync only TFLOP/s | wgmma only TFLOP/s |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    rows = []
     for B, N, H, D, what in SHAPES:
-        fl = 4.0 * B * H * N * N * D
-        ms = sdpa_ms(B, N, H, D)
-        d, o, w = (ours(args.bin, B, N, H, D, e) for e in ({}, {"VIT_ATTN_WGMMA": "1"}, {"VIT_ATTN_WGMMA": "2"}))
-        print(json.dumps({"shape": what, "sdpa_ms": ms, "default": d, "mma": o, "wgmma": w}), flush=True)
-        tf = lambda j: f"{j['tflops']:.0f}" if "tflops" in j else "-"
-        ratio = f"{ms / d['ms']:.2f}x" if "ms" in d else "-"
-        lines.append(f"| {what} | {B} | {N} | {H} | {D} | {ms:.3f} | {fl / ms / 1e9:.0f} | {d.get('ms', '-')} | {tf(d)} | "
-                     f"{KERNELS.get(d.get('kernel'), d.get('kernel', '-'))} | {ratio} | {tf(o)} | {tf(w)} |")
-    text = "\n".join(lines)
+        rows.append(measure(args.bin, B, N, H, D, what))
+        print(json.dumps(rows[-1]), flush=True)
+    text = "\n".join([f"Device: {torch.cuda.get_device_name()}. torch {torch.__version__}. Command: `python3 tools/bench_attention.py`.", ""] + table(rows))
     print(text)
     if args.out:
         open(args.out, "w").write(text + "\n")
