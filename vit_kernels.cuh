@@ -5,15 +5,17 @@
 
    WHAT RUNS WHERE
       compute dtype  GEMMs                                       attention
-      bf16 / fp16    sm_90a: wgmma + TMA, warp-specialised,      mma.sync flash attention
-                     persistent, ping-pong consumers on 128x128  (online softmax, head size
-                     tiles, epilogue stored (or, for the         zero-padded to 16/32/64/128;
-                     residual, added in L2) by the TMA; fewer    N <= 256: whole K/V per CTA,
-                     tiles than SMs (small batches): 128x64 or   small batches: 8 warps
-                     128x128 cooperative tiles, split-K;         splitting the keys)
-                     sm_80/86/89: mma.sync + ldmatrix +
-                     cp.async (128x128x32 tiles; 64x64 and
-                     split-K at small batches)
+      bf16 / fp16    sm_90a: wgmma + TMA, warp-specialised,      sm_90a, head size 64 or 128,
+                     persistent, ping-pong consumers on 128x128  N > 256 or large batches:
+                     tiles, epilogue stored (or, for the         wgmma + TMA flash attention
+                     residual, added in L2) by the TMA; fewer    (persistent, K/V ring, P from
+                     tiles than SMs (small batches): 128x64 or   registers, warpgroups taking
+                     128x128 cooperative tiles, split-K;         turns); else mma.sync flash
+                     sm_80/86/89: mma.sync + ldmatrix +          attention (online softmax,
+                     cp.async (128x128x32 tiles; 64x64 and       head size zero-padded to
+                     split-K at small batches)                   16/32/64/128; N <= 256: whole
+                                                                 K/V per CTA, small batches:
+                                                                 8 warps splitting the keys)
       fp32           FMA SGEMM (128x128x16, no TF32; split-K     FMA flash attention (4x8
                      at small batches)                           register tiles, 16 queries
                                                                  per warp)
