@@ -368,6 +368,16 @@ static __device__ __forceinline__ float vit__warp_sum(float v) {
     return v;
 }
 
+// over the 4 lanes of a quad (lane & ~3 ..): the lanes that hold one row of an mma accumulator
+static __device__ __forceinline__ float vit__quad_sum(float v) {
+    v += __shfl_xor_sync(0xffffffffu, v, 1);
+    return v + __shfl_xor_sync(0xffffffffu, v, 2);
+}
+static __device__ __forceinline__ float vit__quad_max(float v) {
+    v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, 1));
+    return fmaxf(v, __shfl_xor_sync(0xffffffffu, v, 2));
+}
+
 static __device__ __forceinline__ uint32_t vit__smem_u32(const void *p) {
     return (uint32_t)__cvta_generic_to_shared(p);
 }
@@ -2490,8 +2500,7 @@ __global__ void __launch_bounds__(NW * 32, NW == 8 && DP <= 64 ? 2 : 1) vit__att
             }
 #pragma unroll
         for (int hr = 0; hr < 2; hr++) {
-            mx[hr] = fmaxf(mx[hr], __shfl_xor_sync(0xffffffffu, mx[hr], 1));
-            mx[hr] = fmaxf(mx[hr], __shfl_xor_sync(0xffffffffu, mx[hr], 2));
+            mx[hr] = vit__quad_max(mx[hr]);
             float mnew = fmaxf(mrow[hr], mx[hr]), corr = exp2f(mrow[hr] - mnew);
             mrow[hr] = mnew;
             lrow[hr] *= corr;
@@ -2528,9 +2537,7 @@ __global__ void __launch_bounds__(NW * 32, NW == 8 && DP <= 64 ? 2 : 1) vit__att
         float *sO = (float *)(sV + NK * LD), *sM = sO + KS * BQ * DP, *sL = sM + KS * BQ; // [KS][BQ][DP], [KS][BQ] x 2
 #pragma unroll
         for (int hr = 0; hr < 2; hr++) {
-            float l = lrow[hr];
-            l += __shfl_xor_sync(0xffffffffu, l, 1);
-            l += __shfl_xor_sync(0xffffffffu, l, 2);
+            float l = vit__quad_sum(lrow[hr]);
             int r = ks * BQ + qw * 16 + (lane >> 2) + hr * 8;
             if ((lane & 3) == 0) { sM[r] = mrow[hr]; sL[r] = l; }
 #pragma unroll
@@ -2554,9 +2561,7 @@ __global__ void __launch_bounds__(NW * 32, NW == 8 && DP <= 64 ? 2 : 1) vit__att
     } else {
 #pragma unroll
         for (int hr = 0; hr < 2; hr++) {
-            float l = lrow[hr];
-            l += __shfl_xor_sync(0xffffffffu, l, 1);
-            l += __shfl_xor_sync(0xffffffffu, l, 2);
+            float l = vit__quad_sum(lrow[hr]);
             float inv = 1.0f / l;
             int row = q0 + qw * 16 + (lane >> 2) + hr * 8;
             if (row >= Nq) continue;
@@ -2691,8 +2696,7 @@ __global__ void __launch_bounds__(384, 1) vit__attention_wgmma_kernel(const __gr
             for (int i = 0; i < BKV / 2; i++) mx[(i >> 1) & 1] = fmaxf(mx[(i >> 1) & 1], s[i]);
 #pragma unroll
             for (int hr = 0; hr < 2; hr++) {
-                mx[hr] = fmaxf(mx[hr], __shfl_xor_sync(0xffffffffu, mx[hr], 1));
-                mx[hr] = fmaxf(mx[hr], __shfl_xor_sync(0xffffffffu, mx[hr], 2));
+                mx[hr] = vit__quad_max(mx[hr]);
                 float mnew = fmaxf(mrow[hr], mx[hr] * sl2);
                 corr[hr] = exp2f(mrow[hr] - mnew);
                 mrow[hr] = mnew;
@@ -2770,9 +2774,7 @@ __global__ void __launch_bounds__(384, 1) vit__attention_wgmma_kernel(const __gr
             release(&emptyv[(n + nkv - 1) % ST]);
 #pragma unroll
             for (int hr = 0; hr < 2; hr++) {
-                float l = lrow[hr];
-                l += __shfl_xor_sync(0xffffffffu, l, 1);
-                l += __shfl_xor_sync(0xffffffffu, l, 2);
+                float l = vit__quad_sum(lrow[hr]);
                 float inv = 1.0f / l;
                 int row = q0 + c * 64 + warp * 16 + (lane >> 2) + hr * 8;
                 if (row >= a.Nq) continue;

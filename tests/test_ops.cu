@@ -736,6 +736,8 @@ static void run_dtype(vit_model *m) {
     test_attention<T>(m, 3, 65, 96, 1);   // head size 96
     test_attention<T>(m, 3, 50, 132, 4, 3); // cross: 3 shared queries, head size 33
     test_attention<T>(m, 2, 300, 64, 1, 1); // cross: 1 query, keys past the whole-K/V limit
+    test_attention<T>(m, 2, 50, 128, 2);    // head size 64 (sm_90a: the wgmma kernel too): one query warpgroup of two, one key tile
+    test_attention<T>(m, 2, 257, 64, 1);    // a key tile of one key (--small: under compute-sanitizer)
     if (!small_only) {
         test_attention<T>(m, 3, 197, 768, 12); // ViT-B
         test_attention<T>(m, 1, 197, 256, 2);  // head size 128
@@ -744,10 +746,8 @@ static void run_dtype(vit_model *m) {
         test_attention<T>(m, 1, 577, 768, 12); // ViT-B/16 at 384
         test_attention<T>(m, 1, 1370, 384, 6); // DINOv2-S/14 at 518 (1369 patches + class token)
         test_attention<T>(m, 1, 1500, 256, 2); // head size 128, N = 1500
-        test_attention<T>(m, 2, 50, 128, 2);   // one query warpgroup of two, one key tile
         test_attention<T>(m, 2, 1, 256, 2);    // head size 128, one token
         test_attention<T>(m, 1, 65, 256, 2);   // head size 128: the second warpgroup's one row
-        test_attention<T>(m, 2, 257, 64, 1);   // a key tile of one key
         test_attention<T>(m, 1, 4096, 128, 2); // long: 32 key tiles through the 2-stage ring
         test_attention<T>(m, 4, 729, 1152, 16, 1); // SigLIP-so400m's attention-pooling head: 1 latent, 729 keys, head size 72
         test_attention<T>(m, 2, 197, 768, 12, 4);  // 4 latents against ViT-B tokens

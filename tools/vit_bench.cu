@@ -56,6 +56,28 @@ static int cmpf(const void *a, const void *b) { float x = *(const float *)a, y =
 
 static float median(float *v, int n) { qsort(v, (size_t)n, sizeof(float), cmpf); return n % 2 ? v[n / 2] : 0.5f * (v[n / 2 - 1] + v[n / 2]); }
 
+// The median ms of iters calls of launch() on the default stream (CUDA events,
+// after 3 warm-up calls), or -1 when a call fails (m->error says why).
+template <typename F>
+static float median_ms(int iters, F launch) {
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    float *t = (float *)malloc(sizeof(float) * iters), med = -1.0f;
+    int i = -3;
+    for (; i < iters; i++) {
+        CK(cudaEventRecord(e0, 0));
+        if (launch() != VIT_OK) break;
+        CK(cudaEventRecord(e1, 0));
+        CK(cudaEventSynchronize(e1));
+        if (i >= 0) CK(cudaEventElapsedTime(&t[i], e0, e1));
+    }
+    if (i == iters) med = median(t, iters);
+    cudaEventDestroy(e0); cudaEventDestroy(e1);
+    free(t);
+    return med;
+}
+
 static void fill(float *h, size_t n, unsigned seed) {
     unsigned s = seed * 2654435761u + 1;
     for (size_t i = 0; i < n; i++) { s = s * 1664525u + 1013904223u; h[i] = (float)((s >> 8) * (1.0 / 16777216.0)) * 2.0f - 1.0f; }
@@ -429,24 +451,15 @@ static int bench_gemm(int M, int N, int K, int iters) {
     CK(cudaMemset(db, 0, (size_t)N * 4));
     CK(cudaMemcpy(da, ha, na * es, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(dw, hw, nw * es, cudaMemcpyHostToDevice));
-    cudaEvent_t e0, e1;
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
-    float *t = (float *)malloc(sizeof(float) * iters);
-    for (int i = -3; i < iters; i++) {
-        CK(cudaEventRecord(e0, 0));
-        vit_status st = vit__linear_cuda<T>(dout, (const T *)da, (const T *)dw, db, M, K, N, ep == 2 ? VIT__OUT_RESIDUAL : VIT__OUT_STORE, act, NULL, m, 0,
-                                            &knobs, &ran, f8 ? &ops : NULL);
-        if (st != VIT_OK) { printf("{\"error\": \"%s\"}\n", m->error); return 1; }
-        CK(cudaEventRecord(e1, 0));
-        CK(cudaEventSynchronize(e1));
-        if (i >= 0) CK(cudaEventElapsedTime(&t[i], e0, e1));
-    }
-    float med = median(t, iters);
+    float med = median_ms(iters, [&]() {
+        return vit__linear_cuda<T>(dout, (const T *)da, (const T *)dw, db, M, K, N, ep == 2 ? VIT__OUT_RESIDUAL : VIT__OUT_STORE, act, NULL, m, 0, &knobs, &ran,
+                                   f8 ? &ops : NULL);
+    });
+    if (med < 0) { printf("{\"error\": \"%s\"}\n", m->error); return 1; }
     printf("{\"ms\": %.4f, \"tflops\": %.1f, \"kernel\": %d, \"M\": %d, \"N\": %d, \"K\": %d, \"dtype\": \"%s\"}\n", med, 2.0 * M * N * K / (med * 1e-3) / 1e12,
            ran.kernel, M, N, K, f8 ? "fp8" : sizeof(T) == 4 ? "f32" : "bf16");
     cudaFree(da); cudaFree(dw); cudaFree(dout); cudaFree(db); cudaFree(dones);
-    free(ha); free(hw); free(tmp); free(t);
+    free(ha); free(hw); free(tmp);
     vit__cuda_free(m);
     free(m);
     return 0;
@@ -471,22 +484,12 @@ static int bench_attn(int B, int N, int H, int D, int iters) {
     CK(cudaMemcpy(dqkv, h, nqkv * 2, cudaMemcpyHostToDevice));
     vit__attn_args a = vit__attn_self(dout, dqkv, B, N, C, H, 2);
     vit__ran ran = {0, 1, 0};
-    cudaEvent_t e0, e1;
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
-    float *t = (float *)malloc(sizeof(float) * iters);
-    for (int i = -3; i < iters; i++) {
-        CK(cudaEventRecord(e0, 0));
-        if (vit__attention_cuda<__nv_bfloat16>(a, m, 0, NULL, 0, &knobs, &ran) != VIT_OK) { printf("{\"error\": \"%s\"}\n", m->error); return 1; }
-        CK(cudaEventRecord(e1, 0));
-        CK(cudaEventSynchronize(e1));
-        if (i >= 0) CK(cudaEventElapsedTime(&t[i], e0, e1));
-    }
-    float med = median(t, iters);
+    float med = median_ms(iters, [&]() { return vit__attention_cuda<__nv_bfloat16>(a, m, 0, NULL, 0, &knobs, &ran); });
+    if (med < 0) { printf("{\"error\": \"%s\"}\n", m->error); return 1; }
     printf("{\"ms\": %.4f, \"tflops\": %.1f, \"kernel\": %d, \"warps\": %d, \"B\": %d, \"N\": %d, \"H\": %d, \"D\": %d}\n", med,
            4.0 * B * H * (double)N * N * D / (med * 1e-3) / 1e12, ran.kernel, ran.warps, B, N, H, D);
     cudaFree(dqkv); cudaFree(dout);
-    free(tmp); free(h); free(t);
+    free(tmp); free(h);
     vit__cuda_free(m);
     free(m);
     return 0;
