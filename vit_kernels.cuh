@@ -1533,6 +1533,11 @@ __global__ void vit__probe_sm90a_kernel(int *flag) {
     *flag = f;
 }
 
+// The tensor-map element type of the compute dtype T (bf16 or fp16)
+template <typename T> static CUtensorMapDataType vit__tmap_dtype() {
+    return vit__is_bf16<T>::value ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+}
+
 // 2-D tensor map of a row-major (rows, cols) matrix of type (fp32, bf16 or fp16),
 // boxes of box_rows x 128 bytes with 128-byte swizzle; out-of-range elements
 // read as zero and are skipped by stores and reductions. planes > 1: a 3-D map
@@ -1693,7 +1698,7 @@ template <typename T, int BN, int OUT, int ACT, bool PP, typename TA = T>
 static vit_status vit__gemm_wgmma_launch(vit__gemm_args g, int split, vit_model *m, cudaStream_t st, vit__ran *ran) {
     CUtensorMap ma, mb, mo;
     const int S = OUT != VIT__OUT_PATCH, BK = VIT__WG_BK(TA);
-    CUtensorMapDataType ty = vit__is_bf16<T>::value ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+    CUtensorMapDataType ty = vit__tmap_dtype<T>();
     CUtensorMapDataType tya = sizeof(TA) == 1 ? CU_TENSOR_MAP_DATA_TYPE_UINT8 : ty;
     int tiles = ((g.M + VIT__WG_BM - 1) / VIT__WG_BM) * ((g.N + BN - 1) / BN), KB = (g.K + BK - 1) / BK;
     g.kblocks = split > 1 ? KB / split : 0;
@@ -3009,16 +3014,19 @@ static int vit__attn_vec(const vit__attn_args &a, size_t esize, int with_out) {
     return ok;
 }
 
+// vit__attention_wgmma_kernel's work items: 128 query rows of one (image, head)
+static size_t vit__attw_items(const vit__attn_args &a) { return (size_t)((a.Nq + VIT__ATTW_BQ - 1) / VIT__ATTW_BQ) * a.H * a.B; }
+
 template <typename T, int DP>
 static vit_status vit__attention_wgmma_launch(const vit__attn_args &a, float sl2, vit_model *m, cudaStream_t st, const char *pf, size_t pf_bytes,
                                               const vit__force *f, vit__ran *ran) {
     CUtensorMap mq, mk, mv;
-    CUtensorMapDataType ty = vit__is_bf16<T>::value ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+    CUtensorMapDataType ty = vit__tmap_dtype<T>();
     int C = a.H * a.D;
     VIT__TRY(vit__tensor_map(m, &mq, a.q, a.Nq, C, VIT__ATTW_BQ, ty, a.B, a.ldq, a.bsq));
     VIT__TRY(vit__tensor_map(m, &mk, a.k, a.Nk, C, VIT__ATTW_BKV, ty, a.B, a.ldk, a.bsk));
     VIT__TRY(vit__tensor_map(m, &mv, a.v, a.Nk, C, VIT__ATTW_BKV, ty, a.B, a.ldk, a.bsk));
-    size_t items = (size_t)((a.Nq + VIT__ATTW_BQ - 1) / VIT__ATTW_BQ) * a.H * a.B;
+    size_t items = vit__attw_items(a);
     int grid = items < (size_t)m->cuda->sm_count ? (int)items : m->cuda->sm_count, ping = f ? f->attn_ping != 1 : 1;
     VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__attention_wgmma_kernel<T, DP>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__ATTW_SMEM(DP, T)));
     VIT__CUDA_TRY(m, vit__launch(m, vit__attention_wgmma_kernel<T, DP>, grid, 384, VIT__ATTW_SMEM(DP, T), st, mq, mk, mv, a, sl2, ping, pf, pf_bytes));
@@ -3028,11 +3036,12 @@ static vit_status vit__attention_wgmma_launch(const vit__attn_args &a, float sl2
 
 // Whether vit__attention_wgmma_kernel can run a: an sm_90a GPU and binary, head
 // size 64 or 128, every row and image of q, k, v 16-byte aligned (TMA), out's
-// 4-byte aligned (pairs), queries per image (not shared: TMA strides are not 0).
+// 4-byte aligned (pairs), queries per image (not shared: TMA strides are not 0),
+// and work items the kernel counts in an int.
 template <typename T>
 static int vit__attn_wgmma_fits(const vit__attn_args &a, const vit_model *m) {
-    return m->cuda->wgmma && (a.D == 64 || a.D == 128) && a.bsq && a.H <= 65535 && a.B <= 65535 && vit__attn_vec(a, sizeof(T), 0) && a.ldo % 2 == 0 &&
-           a.bso % 2 == 0 && ((uintptr_t)a.out & 3) == 0 && a.ldq * sizeof(T) % 16 == 0;
+    return m->cuda->wgmma && (a.D == 64 || a.D == 128) && a.bsq && vit__attw_items(a) <= (size_t)INT_MAX && vit__attn_vec(a, sizeof(T), 0) &&
+           a.ldo % 2 == 0 && a.bso % 2 == 0 && ((uintptr_t)a.out & 3) == 0;
 }
 
 template <typename T, int DP>
@@ -3077,8 +3086,7 @@ template <typename T>
 static vit_status vit__attention_go(const vit__attn_args &a, float sl2, vit_model *m, cudaStream_t st, const char *pf, size_t pf_bytes, const vit__force *f,
                                     vit__ran *ran, T *) {
     int wf = f ? f->attn_wgmma : 0;
-    size_t items = (size_t)((a.Nq + VIT__ATTW_BQ - 1) / VIT__ATTW_BQ) * a.H * a.B; // the wgmma kernel's work items
-    if (wf != 1 && vit__attn_wgmma_fits<T>(a, m) && (wf == 2 || a.Nk > VIT__ATTN_WGMMA_MIN || items >= (size_t)2 * m->cuda->sm_count))
+    if (wf != 1 && vit__attn_wgmma_fits<T>(a, m) && (wf == 2 || a.Nk > VIT__ATTN_WGMMA_MIN || vit__attw_items(a) >= (size_t)2 * m->cuda->sm_count))
         return a.D == 64 ? vit__attention_wgmma_launch<T, 64>(a, sl2, m, st, pf, pf_bytes, f, ran)
                          : vit__attention_wgmma_launch<T, 128>(a, sl2, m, st, pf, pf_bytes, f, ran);
     if (a.D <= 16) return vit__attention_mma_launch<T, 16>(a, sl2, m, st, pf, pf_bytes, f, ran);

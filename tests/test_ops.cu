@@ -748,7 +748,7 @@ static void run_dtype(vit_model *m) {
         test_attention<T>(m, 1, 1500, 256, 2); // head size 128, N = 1500
         test_attention<T>(m, 2, 1, 256, 2);    // head size 128, one token
         test_attention<T>(m, 1, 65, 256, 2);   // head size 128: the second warpgroup's one row
-        test_attention<T>(m, 1, 4096, 128, 2); // long: 32 key tiles through the 2-stage ring
+        test_attention<T>(m, 1, 4096, 128, 2); // long: 32 key tiles, the ring of stages many times over
         test_attention<T>(m, 4, 729, 1152, 16, 1); // SigLIP-so400m's attention-pooling head: 1 latent, 729 keys, head size 72
         test_attention<T>(m, 2, 197, 768, 12, 4);  // 4 latents against ViT-B tokens
     }

@@ -47,6 +47,9 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 import timm  # noqa: E402
 from timm.models._hub import save_for_hf  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_attention  # noqa: E402  (tools/bench_attention.py: the attention table)
+
 T0 = time.time()
 GEMM_NAMES = {1: "fma", 2: "mma.sync", 3: "mma.sync (scalar loads)", 4: "wgmma 128x128", 5: "wgmma 128x256",
               6: "wgmma ping-pong 128x128"}
@@ -163,8 +166,6 @@ def main():
         del x, w, bias
 
     # ---- attention alone: vit.h's kernels beside SDPA (tools/bench_attention.py)
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import bench_attention
     results["attention"] = []
     for B, N, H, D, what in bench_attention.SHAPES:
         row = bench_attention.measure(args.bin, B, N, H, D, what)
@@ -586,19 +587,13 @@ def report_text(r, args):
     L.append("")
     if r.get("attention"):
         L.append("## Attention: vit.h vs PyTorch SDPA, bf16 (self-attention over packed qkv)\n")
-        L += bench_attention_table(r["attention"])
+        L += bench_attention.table(r["attention"])
         L.append("")
     L.append("Peak memory: torch = torch.cuda.max_memory_allocated() over one timed call (weights included); "
              "vit.h = device memory the model holds after warm-up by cudaMemGetInfo (weights, activation arena "
              "for max_batch = batch, graph, module code).\n")
     L.append(REPORT_END)
     return "\n".join(L) + "\n"
-
-
-def bench_attention_table(rows):
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import bench_attention
-    return bench_attention.table(rows)
 
 
 def merge_report(report, old):
