@@ -38,9 +38,10 @@ CUDA_FOR  := CUDA_ARCH ($(CUDA_ARCH))
 endif
 ifeq ($(CUDA_CHECK),yes)
 NVCC_OPT ?= -O1 -Xcicc -O1 -Xptxas -O0
-# unoptimised, ptxas notes for each wgmma GEMM that it serialised wgmma for want of
-# registers (C7511/C7517/C7519): true of such a build and of no interest in a check
-NVCC_QUIET = 2>&1 | { grep -v -E '\((C7511|C7517|C7519)\)' || true; }; exit $${PIPESTATUS[0]}
+# unoptimised, ptxas notes for each wgmma kernel that it serialised wgmma for want of
+# registers or of inlining (C7510/C7511/C7517/C7519): true of such a build and of no
+# interest in a check
+NVCC_QUIET = 2>&1 | { grep -v -E '\((C7510|C7511|C7517|C7519)\)' || true; }; exit $${PIPESTATUS[0]}
 else
 NVCC_OPT ?= -O3
 endif
