@@ -42,13 +42,17 @@
       two pinned host slots and two device slots of max_batch images each (of
       max_batch / 2 where a slot would pass 64 MB), and pinned output slots.
       vit_forward makes none: host images are copied into a pinned slot (on up
-      to 8 OpenMP threads), then to the device on a copy stream, in chunks (a
+      to 8 OpenMP threads; page-locked inputs, from cudaHostAlloc or
+      cudaHostRegister, skip this copy: the DMA reads them in place), then to
+      the device on a copy stream, in chunks (a
       small first one, then growing) so that chunk i + 1 travels while chunk i
       computes; each chunk replays a CUDA graph of the whole forward pass and
       its outputs come back through a pinned slot (one wait at the end, and one
       per chunk two behind). The frame calls (vit_forward_rgb8) run the eval
       transform on the GPU (>>op preprocess); a new frame size uploads its
-      resampling taps and may grow a first-pass buffer (at most 256 MB). Graphs are captured lazily, the first time a batch size is seen
+      resampling taps and, where a tile's source window does not fit in shared
+      memory (downscales beyond about 10x), may grow a first-pass buffer (at
+      most 256 MB). Graphs are captured lazily, the first time a batch size is seen
       (cudaGraphInstantiate may allocate inside the driver then), and cached
       (VIT__CUDA_GRAPHS batch sizes, least recently used evicted).
 
@@ -146,6 +150,7 @@ typedef struct vit__force {
     int no_prefetch;  // 1: small forward passes do not fetch each block's weights into L2 during its attention
     int stage_first;  // host inputs: images in the first chunk (0: vit__stage_chunk's policy)
     int stage_grow;   // and how many times larger each next chunk may be (0: the policy's)
+    int prep_tiles;   // frames: 0 the tiled transform where its window fits; 1 never (the two-pass kernels)
 } vit__force;
 
 // One block's weights on the device. Matrices in the compute dtype, (out, in).
@@ -185,6 +190,7 @@ typedef struct vit__prep_args {
     const int32_t *hk, *vk;         // (rw, hks), (rh, vks)
     int hks, vks;
     int row0, rows, col0, cols;     // the first pass's output window: tmp is (B, rows, cols, ch)
+    int tile, tile_smem;            // > 0: vit__prep_tile_kernel's tiles of tile x tile outputs and its shared bytes (no tmp)
     unsigned char *tmp;
     float mean[3], std[3];
     float *out;                     // (B, in_chans, H, W)
@@ -590,10 +596,12 @@ static __device__ __forceinline__ void vit__wgmma64_rs(float *d, const uint32_t 
 // >>op preprocess -- CPU reference: vit_preprocess_rgb8
 // 8-bit frames to the model's normalised input on the GPU, from the same
 // vit__resize_plan as the CPU (PIL's fixed-point taps, its pass order, rounding
-// to 8 bits between the passes), so the floats are the CPU's to the bit. Two
-// kernels: the first pass of the resize into a byte buffer (only the rows or
-// columns the crop keeps), then the second pass fused with the crop, /255 and
-// mean/std. Frames need no resize, or nearest neighbour: one kernel, by index tables.
+// to 8 bits between the passes), so the floats are the CPU's to the bit. A
+// resize runs as one tiled kernel (both passes in shared memory, then the crop,
+// /255 and mean/std) where a tile's source window fits, else as two kernels: the
+// first pass into a byte buffer (only the rows or columns the crop keeps), then
+// the second fused with the rest. Frames need no resize, or nearest neighbour:
+// one kernel, by index tables.
 
 
 // One pixel of a convolution pass, all CH model channels (1 L, 3 RGB): taps k
@@ -638,6 +646,16 @@ static __global__ void vit__prep_pass1_kernel(vit__prep_args a) {
     }
 }
 
+// Output pixel (y, x) of frame b: its model-channel bytes u (inside the resized
+// image; else zeros, as PIL's crop pads) /255, minus mean, over std.
+template <int CH>
+static __device__ __forceinline__ void vit__prep_store(const vit__prep_args &a, int b, int y, int x, int inside, const unsigned char *u) {
+    for (int k = 0; k < a.in_chans; k++) {
+        float v = inside ? u[CH == 1 ? 0 : k] / 255.0f : 0.0f;
+        a.out[(((size_t)b * a.in_chans + k) * a.H + y) * a.W + x] = (v - a.mean[k < 3 ? k : 2]) / a.std[k < 3 ? k : 2];
+    }
+}
+
 // The second pass (or the index lookup), the crop, /255 and mean/std into
 // out (B, in_chans, H, W): frame blockIdx.z, output rows VIT__PREP_ROWS *
 // blockIdx.y.., a pixel (all channels) per thread.
@@ -662,10 +680,64 @@ static __global__ void vit__prep_pass2_kernel(vit__prep_args a) {
                 vit__prep_taps<ACC, CH, false>(t + ((size_t)(sy - a.row0) * a.cols + a.hb[sx * 2]) * CH, (size_t)CH, 0, a.hk + (size_t)sx * a.hks,
                                                a.hb[sx * 2 + 1], u);
         }
-        for (int k = 0; k < a.in_chans; k++) {
-            float v = inside ? u[CH == 1 ? 0 : k] / 255.0f : 0.0f;
-            a.out[(((size_t)b * a.in_chans + k) * a.H + y) * a.W + x] = (v - a.mean[k < 3 ? k : 2]) / a.std[k < 3 ? k : 2];
+        vit__prep_store<CH>(a, b, y, x, inside, u);
+    }
+}
+
+// The tiled transform, for resizes whose source window per tile fits in shared
+// memory (vit__prep_plan sets a.tile): a CTA makes a tile x tile square of one
+// frame's output. It reads the source window once, coalesced, as model
+// channels into shared memory, runs the first pass into shared memory and the
+// second into out: the same taps in the same order, rounded to 8 bits between
+// the passes, so the same bits as the two kernels above without the round trip
+// through global memory. The window of resized rows sy0..sy1-1 is source rows
+// vb[sy0].. up to the last row's last tap (PIL's first index and last tap both
+// grow with the output index); likewise the columns.
+template <typename ACC, int CH, bool HFIRST>
+static __global__ void __launch_bounds__(256) vit__prep_tile_kernel(vit__prep_args a) {
+    extern __shared__ unsigned char vit__prep_smem[];
+    const int T = a.tile, b = blockIdx.z, y0 = blockIdx.y * T, x0 = blockIdx.x * T;
+    int sy0 = max(y0 + a.top, 0), sy1 = min(min(y0 + T, a.H) + a.top, a.rh);
+    int sx0 = max(x0 + a.left, 0), sx1 = min(min(x0 + T, a.W) + a.left, a.rw);
+    int th = sy1 - sy0, tw = sx1 - sx0, r0 = 0, c0 = 0, wr = 0, wc = 0;
+    if (th > 0 && tw > 0) {
+        r0 = a.vb[sy0 * 2]; wr = a.vb[(sy1 - 1) * 2] + a.vb[(sy1 - 1) * 2 + 1] - r0;
+        c0 = a.hb[sx0 * 2]; wc = a.hb[(sx1 - 1) * 2] + a.hb[(sx1 - 1) * 2 + 1] - c0;
+        unsigned char *src = vit__prep_smem, *mid = src + (size_t)wr * wc * CH;
+        const unsigned char *f = a.frames + (size_t)b * a.frame_bytes + (size_t)r0 * a.stride + (size_t)c0 * a.channels;
+        for (int i = threadIdx.x; i < wr * wc; i += blockDim.x) {
+            const unsigned char *p = f + (size_t)(i / wc) * a.stride + (size_t)(i % wc) * a.channels;
+            for (int c = 0; c < CH; c++) src[i * CH + c] = vit__model_sample(p, a.channels, CH, c);
         }
+        __syncthreads();
+        if (HFIRST) { // every window row, the tile's columns: mid is (wr, tw)
+            for (int i = threadIdx.x; i < wr * tw; i += blockDim.x) {
+                int r = i / tw, sx = sx0 + i % tw;
+                vit__prep_taps<ACC, CH, false>(src + ((size_t)r * wc + a.hb[sx * 2] - c0) * CH, CH, 0, a.hk + (size_t)sx * a.hks, a.hb[sx * 2 + 1],
+                                               mid + (size_t)i * CH);
+            }
+        } else { // the tile's rows, every window column: mid is (th, wc)
+            for (int i = threadIdx.x; i < th * wc; i += blockDim.x) {
+                int sy = sy0 + i / wc, c = i % wc;
+                vit__prep_taps<ACC, CH, false>(src + ((size_t)(a.vb[sy * 2] - r0) * wc + c) * CH, (size_t)wc * CH, 0, a.vk + (size_t)sy * a.vks,
+                                               a.vb[sy * 2 + 1], mid + (size_t)i * CH);
+            }
+        }
+        __syncthreads();
+    }
+    for (int i = threadIdx.x; i < T * T; i += blockDim.x) {
+        int y = y0 + i / T, x = x0 + i % T;
+        if (y >= a.H || x >= a.W) continue;
+        int sy = y + a.top, sx = x + a.left, inside = sy >= sy0 && sy < sy1 && sx >= sx0 && sx < sx1;
+        unsigned char u[CH];
+        for (int c = 0; c < CH; c++) u[c] = 0;
+        const unsigned char *mid = vit__prep_smem + (size_t)wr * wc * CH;
+        if (inside && HFIRST)
+            vit__prep_taps<ACC, CH, false>(mid + ((size_t)(a.vb[sy * 2] - r0) * tw + sx - sx0) * CH, (size_t)tw * CH, 0, a.vk + (size_t)sy * a.vks,
+                                           a.vb[sy * 2 + 1], u);
+        else if (inside)
+            vit__prep_taps<ACC, CH, false>(mid + ((size_t)(sy - sy0) * wc + a.hb[sx * 2] - c0) * CH, CH, 0, a.hk + (size_t)sx * a.hks, a.hb[sx * 2 + 1], u);
+        vit__prep_store<CH>(a, b, y, x, inside, u);
     }
 }
 
@@ -673,6 +745,12 @@ template <typename ACC, int CH>
 static vit_status vit__prep_launch(vit_model *m, const vit__prep_args &a, int nb, int pass1, cudaStream_t st) {
     dim3 g1((unsigned)((a.cols + 127) / 128), (unsigned)((a.rows + VIT__PREP_ROWS - 1) / VIT__PREP_ROWS), (unsigned)nb);
     dim3 g2((unsigned)((a.W + 127) / 128), (unsigned)((a.H + VIT__PREP_ROWS - 1) / VIT__PREP_ROWS), (unsigned)nb);
+    if (a.tile) {
+        dim3 gt((unsigned)((a.W + a.tile - 1) / a.tile), (unsigned)((a.H + a.tile - 1) / a.tile), (unsigned)nb);
+        if (a.mode == VIT__PREP_HFIRST) VIT__CUDA_TRY(m, (vit__prep_tile_kernel<ACC, CH, true><<<gt, 256, a.tile_smem, st>>>(a), cudaGetLastError()));
+        else VIT__CUDA_TRY(m, (vit__prep_tile_kernel<ACC, CH, false><<<gt, 256, a.tile_smem, st>>>(a), cudaGetLastError()));
+        return VIT_OK;
+    }
     if (pass1) VIT__CUDA_TRY(m, (vit__prep_pass1_kernel<ACC, CH><<<g1, 128, 0, st>>>(a), cudaGetLastError()));
     VIT__CUDA_TRY(m, (vit__prep_pass2_kernel<ACC, CH><<<g2, 128, 0, st>>>(a), cudaGetLastError()));
     return VIT_OK;
@@ -688,6 +766,21 @@ static vit_status vit__cuda_reserve(vit_model *m, unsigned char **p, size_t *hav
     VIT__TRY(vit__cuda_malloc(m, p, bytes, what));
     *have = bytes;
     return VIT_OK;
+}
+
+#define VIT__PREP_TILE_SMEM (48 << 10) // vit__prep_tile_kernel's shared bytes at most (no opt-in)
+
+// The largest span of source indices that tile-sized runs of the crop's outputs
+// read through taps b (first index, count per resized index), the crop's n
+// outputs starting at resized index `from` of `resized`.
+static int vit__prep_span(const int *b, int from, int n, int resized, int T) {
+    int most = 0;
+    for (int o = 0; o < n; o += T) {
+        int s0 = o + from < 0 ? 0 : o + from, s1 = (o + T < n ? o + T : n) + from;
+        if (s1 > resized) s1 = resized;
+        if (s0 < s1 && b[(s1 - 1) * 2] + b[(s1 - 1) * 2 + 1] - b[s0 * 2] > most) most = b[(s1 - 1) * 2] + b[(s1 - 1) * 2 + 1] - b[s0 * 2];
+    }
+    return most;
 }
 
 // Makes the frame plan for width x height x channels frames (the taps uploaded
@@ -743,6 +836,12 @@ static vit_status vit__prep_plan(vit_model *m, int width, int height, int stride
             }
         }
         a->acc32 = most + ((int64_t)1 << (VIT__PRECISION_BITS - 1)) < ((int64_t)1 << 31);
+        // the tiled kernel at the largest tile whose window fits (vit__force.prep_tiles 1: never)
+        for (int T = 32; T >= 8 && !(s->force && s->force->prep_tiles == 1); T /= 2) {
+            size_t wr = (size_t)vit__prep_span(p.vb, top, H, rh, T), wc = (size_t)vit__prep_span(p.hb, left, W, rw, T);
+            size_t bytes = (wr * wc + (a->mode == VIT__PREP_HFIRST ? wr : wc) * T) * a->ch;
+            if (bytes <= VIT__PREP_TILE_SMEM) { a->tile = T; a->tile_smem = (int)(bytes ? bytes : 1); break; }
+        }
         if (a->mode == VIT__PREP_HFIRST) { // source rows the vertical pass reads, resized columns the crop keeps
             int c0 = left < 0 ? 0 : left > rw ? rw : left, c1 = left + W < 0 ? 0 : left + W > rw ? rw : left + W;
             a->row0 = p.y_first; a->rows = p.y_last - p.y_first; a->col0 = c0; a->cols = c1 - c0;
@@ -764,7 +863,7 @@ static vit_status vit__prep_plan(vit_model *m, int width, int height, int stride
     }
     vit__free(&m->alloc, t);
     if (st != VIT_OK) return st;
-    if (a->mode != VIT__PREP_INDEX) { // first-pass bytes for max_batch frames, at most 256 MB (then fewer at a time), at least one frame
+    if (a->mode != VIT__PREP_INDEX && !a->tile) { // first-pass bytes for max_batch frames, at most 256 MB (then fewer at a time), at least one frame
         size_t per = (size_t)a->rows * a->cols * a->ch, sub = per ? ((size_t)256 << 20) / per : 1;
         if (sub > (size_t)m->max_batch) sub = (size_t)m->max_batch;
         if (sub < 1) sub = 1;
@@ -786,7 +885,7 @@ static vit_status vit__prep_plan(vit_model *m, int width, int height, int stride
 static vit_status vit__prep_cuda(vit_model *m, const unsigned char *frames, int B, float *out, cudaStream_t st) {
     vit__cuda_state *s = m->cuda;
     vit__prep_args a = s->prep;
-    size_t per_tmp = a.mode == VIT__PREP_INDEX ? 0 : (size_t)a.rows * a.cols * a.ch, per_out = (size_t)a.in_chans * a.H * a.W;
+    size_t per_tmp = a.mode == VIT__PREP_INDEX || a.tile ? 0 : (size_t)a.rows * a.cols * a.ch, per_out = (size_t)a.in_chans * a.H * a.W;
     int sub = per_tmp ? (int)(s->prep_tmp_bytes / per_tmp) : B; // >= 1: vit__prep_plan
     if (sub > B) sub = B;
     a.tmp = s->prep_tmp;
@@ -3416,6 +3515,7 @@ typedef struct vit__input {
     size_t image_bytes; // a float image's (what the staging slots were sized for)
     int frames;         // 1: 8-bit frames, through vit__prep_cuda
     int host;           // 1: host memory, staged through the pinned slots
+    int pinned;         // 1: page-locked host memory: the DMA reads it in place (no copy into the slots)
 } vit__input;
 
 // Images in the next chunk of a host input: a small first chunk (n / 2 grow),
@@ -3439,22 +3539,36 @@ static int vit__stage_chunk(const vit__cuda_state *s, const vit__input *in, int 
 }
 
 // memcpy, on several threads when it is large (one thread does not reach the
-// host's memory bandwidth, and this copy is what the GPU waits for first)
+// host's memory bandwidth, and this copy is what the GPU waits for first):
+// equal 64-byte-aligned shares, one per thread
 static void vit__copy_host(unsigned char *dst, const unsigned char *src, size_t bytes, int threads) {
 #ifdef _OPENMP
-    if (bytes >= ((size_t)4 << 20) && threads > 1) {
-        const size_t block = (size_t)1 << 20;
-        long blocks = (long)((bytes + block - 1) / block);
-#pragma omp parallel for num_threads(threads < 8 ? threads : 8) schedule(static)
-        for (long b = 0; b < blocks; b++) {
-            size_t o = (size_t)b * block;
-            memcpy(dst + o, src + o, bytes - o < block ? bytes - o : block);
+    if (bytes >= ((size_t)2 << 20) && threads > 1) {
+        int t = threads < 8 ? threads : 8;
+        size_t share = (bytes / (size_t)t + 63) & ~(size_t)63;
+#pragma omp parallel for num_threads(t) schedule(static)
+        for (int k = 0; k < t; k++) {
+            size_t o = (size_t)k * share;
+            if (o < bytes) memcpy(dst + o, src + o, bytes - o < share ? bytes - o : share);
         }
         return;
     }
 #endif
     (void)threads;
     memcpy(dst, src, bytes);
+}
+
+#define VIT__STAGE_PIECE ((size_t)8 << 20) // host copy and DMA overlap in pieces of this size
+
+// Stages bytes of host memory src through the pinned slot pin to dev on the copy
+// stream: piece k + 1 is copied into the slot while the DMA moves piece k.
+static vit_status vit__stage_host(vit_model *m, unsigned char *dev, unsigned char *pin, const unsigned char *src, size_t bytes) {
+    for (size_t o = 0; o < bytes; o += VIT__STAGE_PIECE) {
+        size_t len = bytes - o < VIT__STAGE_PIECE ? bytes - o : VIT__STAGE_PIECE;
+        vit__copy_host(pin + o, src + o, len, m->num_threads);
+        VIT__CUDA_TRY(m, cudaMemcpyAsync(dev + o, pin + o, len, cudaMemcpyHostToDevice, m->cuda->copy));
+    }
+    return VIT_OK;
 }
 
 // Copies out slot j's waiting outputs (an earlier chunk's) to the caller's memory.
@@ -3485,10 +3599,10 @@ static vit_status vit__cuda_chunks(vit_model *m, const vit__input *in, int n, fl
         size_t bytes = (size_t)(B - 1) * in->bytes + (i0 + B == n ? in->last_bytes : in->bytes);
         if (in->host) {
             unsigned char *pin = s->pin_in + j * half, *dev = s->dev_in + j * half;
-            VIT__CUDA_TRY(m, cudaEventSynchronize(s->staged[j])); // chunk i - 2 has left the slot
-            vit__copy_host(pin, src, bytes, m->num_threads);
-            VIT__CUDA_TRY(m, cudaStreamWaitEvent(s->copy, s->consumed[j], 0)); // and the device has read it
-            VIT__CUDA_TRY(m, cudaMemcpyAsync(dev, pin, bytes, cudaMemcpyHostToDevice, s->copy));
+            if (!in->pinned) VIT__CUDA_TRY(m, cudaEventSynchronize(s->staged[j])); // chunk i - 2 has left the pinned slot
+            VIT__CUDA_TRY(m, cudaStreamWaitEvent(s->copy, s->consumed[j], 0)); // and the device has read the device slot
+            if (in->pinned) VIT__CUDA_TRY(m, cudaMemcpyAsync(dev, src, bytes, cudaMemcpyHostToDevice, s->copy));
+            else VIT__TRY(vit__stage_host(m, dev, pin, src, bytes));
             VIT__CUDA_TRY(m, cudaEventRecord(s->staged[j], s->copy));
             VIT__CUDA_TRY(m, cudaStreamWaitEvent(st, s->staged[j], 0));
             src = dev;
@@ -3525,6 +3639,17 @@ static int vit__is_device_ptr(const void *p) {
     cudaPointerAttributes a;
     if (cudaPointerGetAttributes(&a, p) != cudaSuccess) { cudaGetLastError(); return 0; }
     return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged;
+}
+
+// 1 when the bytes at p are page-locked host memory (cudaHostAlloc,
+// cudaHostRegister) at both ends: the DMA reads them where they are.
+static int vit__is_pinned(const void *p, size_t bytes) {
+    cudaPointerAttributes a, z;
+    if (!bytes || cudaPointerGetAttributes(&a, p) != cudaSuccess || cudaPointerGetAttributes(&z, (const char *)p + bytes - 1) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return a.type == cudaMemoryTypeHost && z.type == cudaMemoryTypeHost;
 }
 
 // Grows the staging slots to hold one input of `bytes` each (a frame larger
@@ -3575,6 +3700,7 @@ static vit_status vit__cuda_run(vit_model *m, const void *data, int n, int width
         in.bytes = s->prep.frame_bytes;
         in.last_bytes = (size_t)(height - 1) * s->prep.stride + (size_t)width * channels;
     }
+    in.pinned = r == VIT_OK && n > 0 && in.host && vit__is_pinned(data, (size_t)(n - 1) * in.bytes + in.last_bytes);
     if (r == VIT_OK && in.host) r = vit__cuda_stage_reserve(m, in.bytes);
     cudaStream_t st = async ? stream : s->stream;
     if (r == VIT_OK) r = vit__cuda_chunks(m, &in, n, out, want_logits, st, out_host);

@@ -1040,37 +1040,62 @@ static void test_gelu_fast(void) {
 
 // ---- the GPU eval transform of 8-bit frames (vit__prep_cuda) against
 // vit_preprocess_rgb8: the same floats, bit for bit (random bytes: every
-// clipping case of the taps). m->cfg holds the preprocessing under test.
+// clipping case of the taps). m->cfg holds the preprocessing under test. Each
+// resize runs twice: the plan's kernel (tiled where its window fits) and the
+// two-pass kernels (vit__force.prep_tiles = 1).
+static int prep_tiled, prep_two_pass; // resizes the plan tiled, and those whose windows did not fit
+
 static void test_prep(vit_model *m, const char *cfg_name, int w, int h, int channels, int pad, int n, int tiny_tmp = 0) {
     vit_config *c = &m->cfg;
     size_t stride = (size_t)w * channels + pad, fb = stride * h, per = (size_t)c->in_chans * c->image_height * c->image_width;
     unsigned char *hf = (unsigned char *)malloc(fb * n);
     for (size_t i = 0; i < fb * n; i++) hf[i] = (unsigned char)(frand() * 128.0f + 128.0f);
     float *ref = (float *)malloc(per * n * sizeof(float)), *got = (float *)malloc(per * n * sizeof(float));
+    vit_status rst = VIT_OK;
+    for (int i = 0; rst == VIT_OK && i < n; i++) rst = vit_preprocess_rgb8(m, hf + i * fb, w, h, (int)stride, channels, ref + i * per);
     unsigned char *df = NULL;
-    dbuf out = dalloc(per * n * sizeof(float));
     cuda_ok(cudaMalloc((void **)&df, fb * n), "cudaMalloc frames");
     cudaMemcpy(df, hf, fb * n, cudaMemcpyHostToDevice);
-    m->cuda->prep_width = 0; // the config changed: plan anew
-    vit_status st = vit__prep_plan(m, w, h, (int)stride, channels);
-    const vit__prep_args *a = &m->cuda->prep;
-    if (st == VIT_OK && tiny_tmp && a->mode != VIT__PREP_INDEX) m->cuda->prep_tmp_bytes = (size_t)a->rows * a->cols * a->ch; // one frame at a time
-    if (st == VIT_OK) st = vit__prep_cuda(m, df, n, (float *)out.p, m->cuda->stream);
-    cudaError_t e = cudaStreamSynchronize(m->cuda->stream);
-    cudaMemcpy(got, out.p, per * n * sizeof(float), cudaMemcpyDeviceToHost);
-    for (int i = 0; st == VIT_OK && i < n; i++) st = vit_preprocess_rgb8(m, hf + i * fb, w, h, (int)stride, channels, ref + i * per);
-    size_t bad = 0;
-    double maxdiff = 0;
-    for (size_t i = 0; i < per * n; i++)
-        if (memcmp(&got[i], &ref[i], sizeof(float))) { bad++; maxdiff = fmax(maxdiff, fabs((double)got[i] - ref[i])); }
-    int ok = st == VIT_OK && e == cudaSuccess && bad == 0 && guard_ok(out);
-    const char *mode = a->mode == VIT__PREP_INDEX ? "index" : a->mode == VIT__PREP_HFIRST ? "h-first" : "v-first";
-    printf("%s prep %s %dx%dx%d stride +%d n %d -> %dx%d (%s%s): %zu of %zu floats differ (max %.3g)%s%s\n", ok ? "OK" : "NOT OK", cfg_name, w, h, channels, pad,
-           n, c->image_width, c->image_height, mode, tiny_tmp ? ", one frame at a time" : "", bad, per * n, maxdiff, st != VIT_OK ? ": " : "",
-           st != VIT_OK ? vit_last_error(m) : "");
-    if (ok) passed++; else failed++;
+    const vit__force *saved = m->cuda->force;
+    for (int untiled = 0; untiled < 2; untiled++) {
+        vit__force f;
+        memset(&f, 0, sizeof(f));
+        f.prep_tiles = untiled;
+        m->cuda->force = &f;
+        dbuf out = dalloc(per * n * sizeof(float));
+        m->cuda->prep_width = 0; // the config changed: plan anew
+        vit_status st = vit__prep_plan(m, w, h, (int)stride, channels);
+        const vit__prep_args *a = &m->cuda->prep;
+        if (st == VIT_OK && untiled && (a->mode == VIT__PREP_INDEX || tiny_tmp)) { dfree(out); break; } // no tiles to leave out (tiny_tmp: the two-pass case)
+        if (st == VIT_OK && tiny_tmp && a->mode != VIT__PREP_INDEX) { // one frame at a time through the two-pass kernels
+            f.prep_tiles = 1;
+            m->cuda->prep_width = 0;
+            st = vit__prep_plan(m, w, h, (int)stride, channels);
+            if (st == VIT_OK) m->cuda->prep_tmp_bytes = (size_t)a->rows * a->cols * a->ch;
+        }
+        int tile = a->tile;
+        if (st == VIT_OK) st = vit__prep_cuda(m, df, n, (float *)out.p, m->cuda->stream);
+        cudaError_t e = cudaStreamSynchronize(m->cuda->stream);
+        cudaMemcpy(got, out.p, per * n * sizeof(float), cudaMemcpyDeviceToHost);
+        size_t bad = 0;
+        double maxdiff = 0;
+        for (size_t i = 0; i < per * n; i++)
+            if (memcmp(&got[i], &ref[i], sizeof(float))) { bad++; maxdiff = fmax(maxdiff, fabs((double)got[i] - ref[i])); }
+        int ok = st == VIT_OK && rst == VIT_OK && e == cudaSuccess && bad == 0 && guard_ok(out) && (!untiled || !tile);
+        const char *mode = a->mode == VIT__PREP_INDEX ? "index" : a->mode == VIT__PREP_HFIRST ? "h-first" : "v-first";
+        char how[64] = "";
+        if (a->mode != VIT__PREP_INDEX && tile) snprintf(how, sizeof(how), ", tiles %d", tile);
+        else if (a->mode != VIT__PREP_INDEX) snprintf(how, sizeof(how), ", two passes%s", tiny_tmp ? ", one frame at a time" : "");
+        if (!untiled && !tiny_tmp && a->mode != VIT__PREP_INDEX) (tile ? prep_tiled : prep_two_pass)++;
+        printf("%s prep %s %dx%dx%d stride +%d n %d -> %dx%d (%s%s): %zu of %zu floats differ (max %.3g)%s%s\n", ok ? "OK" : "NOT OK", cfg_name, w, h,
+               channels, pad, n, c->image_width, c->image_height, mode, how, bad, per * n, maxdiff, st != VIT_OK || rst != VIT_OK ? ": " : "",
+               st != VIT_OK || rst != VIT_OK ? vit_last_error(m) : "");
+        if (ok) passed++; else failed++;
+        dfree(out);
+    }
+    m->cuda->force = saved;
+    m->cuda->prep_width = 0; // the next plan is made without the knob
     cudaFree(df);
-    dfree(out);
     free(hf); free(ref); free(got);
 }
 
@@ -1098,6 +1123,7 @@ static void test_prep_all(vit_model *m) {
     test_prep(m, "timm bicubic 0.9", 640, 480, 3, 5, 3, 1);
     test_prep(m, "timm bicubic 0.9", 300, 1500, 3, 0, 3, 1);
     if (!small_only) test_prep(m, "timm bicubic 0.9", 1920, 1080, 3, 0, 2);
+    if (!small_only) test_prep(m, "timm bicubic 0.9", 4000, 3000, 3, 0, 1); // 12x down: no tile's window fits
     prep_config(m, 3, 192, 320, 1.0f, VIT_INTERP_BILINEAR, VIT_RESIZE_SQUARE, 0); // squash, non-square
     test_prep(m, "squash bilinear", 1000, 333, 3, 0, 2);
     test_prep(m, "squash bilinear", 320, 192, 3, 0, 2);     // no resize
@@ -1125,6 +1151,10 @@ static void test_prep_all(vit_model *m) {
         prep_config(m, 3, 224, 224, 0.9f, i % 2 ? VIT_INTERP_BILINEAR : VIT_INTERP_BICUBIC, VIT_RESIZE_SHORTER_CROP, 0);
         test_prep(m, "random timm", w, h, ch, pad, 2);
     }
+    // both of the plan's choices were made and tested
+    int ok = prep_tiled >= 10 && (small_only || prep_two_pass >= 1);
+    printf("%s prep: %d resizes planned tiled, %d two-pass\n", ok ? "OK" : "NOT OK", prep_tiled, prep_two_pass);
+    if (ok) passed++; else failed++;
     memset(&m->cfg, 0, sizeof(m->cfg));
 }
 

@@ -432,9 +432,9 @@ def families_text(r):
              f"(mode '{FAMILY_COMPILE_MODE}', no CUDA graphs, also at batch 1) of the model that vit.h runs from "
              "the saved file, in the same run. "
              + "; ".join(f"{label}: {what}" for label, _, _, what in FAMILY_PLAN) + ".\n")
-    L.append("| model | batch | PyTorch eager fp32 | PyTorch eager bf16 | torch.compile bf16 | vit.h bf16 | vit.h fp32 | "
-             "ratio bf16 | vit.h fp32 / eager fp32 | vit.h bf16 TFLOP/s (% of ceiling) | peak mem vit.h / torch.compile |")
-    L.append("|---|---|---|---|---|---|---|---|---|---|---|")
+    L.append("| model | batch | PyTorch eager fp32 | PyTorch eager bf16 | torch.compile bf16 | vit.h bf16 | vit.h fp32 | vit.h fp8 | "
+             "ratio bf16 | ratio fp8 | vit.h fp32 / eager fp32 | vit.h bf16 TFLOP/s (% of ceiling) | peak mem vit.h / torch.compile |")
+    L.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|")  # the cells of table_rows
     L += table_rows(r["models"], ceil)
     L.append("")
     errs = [f"{m['model']} bs {m['batch']} {k[:-6]}: {m[k]}" for m in r["models"]

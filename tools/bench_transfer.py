@@ -3,8 +3,10 @@
 
 Makes timm ViT-B/16 (random init, saved as timm's save_for_hf does) and runs
 `vit_bench transfer` for each batch and frame size: vit_forward from pageable
-host floats and vit_forward_rgb8 from pageable host RGB frames, each against
-vit_forward_async on device memory (wall-clock medians, same process).
+host floats and vit_forward_rgb8 from pageable host RGB frames, and from page-locked ones
+(cudaHostAlloc: read in place), each against vit_forward_async on device
+memory (wall-clock medians of the five interleaved, same process); also the
+staging's host copy and DMA rates.
 Targets (ViT-B/16 bf16, bs 256): host floats <= 1.15x async, host frames <= 1.05x.
 
 usage: python3 tools/bench_transfer.py [--bin build/vit_bench] [--sweep]
@@ -33,25 +35,27 @@ def main():
     torch.manual_seed(0)
     save_for_hf(timm.create_model("vit_base_patch16_224", pretrained=False).eval(), d, safe_serialization=True)
     rows = []
-    for batch, iters in [(1, 50), (8, 30), (64, 15), (256, 9)]:
+    for batch, iters in [(1, 50), (8, 30), (64, 15), (256, 15)]:
         for fw, fh in [(224, 224), (640, 480)]:
             r = run(args.bin, d, batch, fw, fh, iters)
             rows.append(r)
             print(json.dumps(r), flush=True)
     if args.sweep:
         for fw, fh in [(224, 224), (640, 480)]:
-            for first in [8, 16, 32]:
-                for grow in [4, 8, 16]:
+            for first in [8, 12, 16, 24, 32]:
+                for grow in [4, 16, 64]:  # 64: two chunks
                     r = run(args.bin, d, 256, fw, fh, 7, {"VIT_STAGE_FIRST": str(first), "VIT_STAGE_GROW": str(grow)})
                     rows.append(r)
                     print(json.dumps(r), flush=True)
-    print(f"\n{'batch':>5} {'frame':>8} {'first':>5} {'grow':>4} {'async ms':>9} {'host ms':>9} {'ratio':>6} {'rgb8 ms':>9} {'ratio':>6} {'rgb8 async':>10} {'prep ms':>8}")
+    print(f"\n{'batch':>5} {'frame':>8} {'first':>5} {'grow':>4} {'async ms':>9} {'host ms':>9} {'ratio':>6} {'rgb8 ms':>9} {'ratio':>6} {'rgb8 async':>10} "
+          f"{'prep ms':>8} {'pinned ms':>9} {'ratio':>6} {'copy GB/s':>9} {'DMA GB/s':>8}")
     for r in rows:
         if "error" in r:
             print("error:", r["error"])
             continue
         print(f"{r['batch']:>5} {r['frame']:>8} {r['stage_first']:>5} {r['stage_grow']:>4} {r['async_ms']:>9.3f} {r['host_ms']:>9.3f} {r['host_ratio']:>6.3f} "
-              f"{r['rgb8_host_ms']:>9.3f} {r['rgb8_ratio']:>6.3f} {r['rgb8_async_ms']:>10.3f} {r.get('prep_ms', 0):>8.3f}")
+              f"{r['rgb8_host_ms']:>9.3f} {r['rgb8_ratio']:>6.3f} {r['rgb8_async_ms']:>10.3f} {r.get('prep_ms', 0):>8.3f} "
+              f"{r['rgb8_pinned_ms']:>9.3f} {r['pinned_ratio']:>6.3f} {r['copy_gbs']:>9.1f} {r['dma_gbs']:>8.1f}")
 
 
 if __name__ == "__main__":
