@@ -414,7 +414,9 @@ VITDEF vit_status vit_clone_preprocessor(const vit_model *m, vit_model **out);
 // forward pass: logits (vit_forward_rgb8) or features (vit_embed_rgb8), the
 // same bits as vit_preprocess_rgb8 + vit_forward. On a CUDA model the
 // transform runs on the GPU, and host frames are copied in through pinned
-// buffers in chunks that overlap the previous chunk's compute (frames may
+// buffers in chunks that overlap the previous chunk's compute; frames in
+// page-locked memory (cudaHostAlloc, cudaHostRegister) skip that copy, the
+// DMA reads them in place, as does vit_forward for such images (frames may
 // also be device memory; outputs are host memory). On the CPU: the CPU path.
 VITDEF vit_status vit_forward_rgb8(vit_model *m, const unsigned char *frames, int n, int width, int height, int stride, int channels, float *logits);
 VITDEF vit_status vit_embed_rgb8(vit_model *m, const unsigned char *frames, int n, int width, int height, int stride, int channels, float *features);
@@ -4547,6 +4549,17 @@ static __device__ __forceinline__ float vit__gelu_fast(float x) {
     asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(1.0f + e));
     return x * r;
 }
+
+// x sigmoid(a x) for bf16/fp16 outputs on the GPU (QuickGELU: a = 1.702; SiLU:
+// a = 1) by 2^x on the SFU and an approximate reciprocal: about 2^-21 relative
+// error, and no IEEE division, whose slow path is a call (CLIP L/14's fc1 ran
+// at a third of its GEMM speed with expf and one on H100). -0 where e^(-a x)
+// overflows, as vit__sigmoid_times.
+static __device__ __forceinline__ float vit__sigmoid_times_fast(float x, float a) {
+    float r;
+    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(1.0f + vit__exp2_ftz(x * (-1.44269504f * a))));
+    return x * r;
+}
 #endif
 
 // The CPU forward pass's GELU, 16 at a time (erff, a libm call per element,
@@ -4597,7 +4610,7 @@ static inline __attribute__((always_inline)) void vit__gelu_vec(vit__vec16 *px) 
 // The activation of one output column pair v[0], v[1] (columns c, c + 1 with
 // c even; bias already added): results back into v, and how many there are: 2,
 // or 1 for SwiGLU (v[0] = silu(v[0]) v[1]). fast (the GPU's 16-bit outputs):
-// GELU by vit__gelu_fast.
+// GELU by vit__gelu_fast, QuickGELU and SiLU by vit__sigmoid_times_fast.
 static VIT__HD inline int vit__epi_apply(vit__act act, int fast, float *v) {
     (void)fast;
     switch (act) {
@@ -4608,8 +4621,18 @@ static VIT__HD inline int vit__epi_apply(vit__act act, int fast, float *v) {
         v[0] = vit__gelu(v[0]); v[1] = vit__gelu(v[1]);
         return 2;
     case VIT__ACT_GELU_TANH: v[0] = vit__gelu_tanh(v[0]); v[1] = vit__gelu_tanh(v[1]); return 2;
-    case VIT__ACT_QUICK_GELU: v[0] = vit__sigmoid_times(v[0], 1.702f); v[1] = vit__sigmoid_times(v[1], 1.702f); return 2;
-    case VIT__ACT_SWIGLU: v[0] = vit__sigmoid_times(v[0], 1.0f) * v[1]; return 1;
+    case VIT__ACT_QUICK_GELU:
+#if defined(__CUDA_ARCH__)
+        if (fast) { v[0] = vit__sigmoid_times_fast(v[0], 1.702f); v[1] = vit__sigmoid_times_fast(v[1], 1.702f); return 2; }
+#endif
+        v[0] = vit__sigmoid_times(v[0], 1.702f); v[1] = vit__sigmoid_times(v[1], 1.702f);
+        return 2;
+    case VIT__ACT_SWIGLU:
+#if defined(__CUDA_ARCH__)
+        if (fast) { v[0] = vit__sigmoid_times_fast(v[0], 1.0f) * v[1]; return 1; }
+#endif
+        v[0] = vit__sigmoid_times(v[0], 1.0f) * v[1];
+        return 1;
     default: return 2;
     }
 }

@@ -405,6 +405,7 @@ typedef struct slot {
     size_t pack_bytes;
     unsigned char *packed, *in_pack;
     size_t packed_cap;
+    int packed_pinned; // packed is page-locked (cudaHostAlloc): vit_forward_rgb8 DMAs it in place
     unsigned char *group; // another size's frames, back to back (mixed-size batches)
     size_t group_cap;
     float *gout;       // (B, max(width, dim)) a group's outputs
@@ -426,6 +427,7 @@ typedef struct pipe_ {
     char **files;
     int width, dim, forward, embed_features; // forward: 0 = --decode-only
     int frames;        // 1: decode threads only decode; the GPU resizes (vit_forward_rgb8 per same-size group)
+    int pinned;        // 1: GPUs run the batches: the packed frames go in page-locked memory
     // A forward pass on the CPU takes every core (OpenMP): decoding pauses for it,
     // as oversubscribed OpenMP barriers wait for descheduled threads.
     int cpu_forward, decoding, forward_waiting;
@@ -441,6 +443,36 @@ typedef struct decoder_arg {
     vit_model *model; // this thread's own preprocessor (vit_clone_preprocessor)
 } decoder_arg;
 
+// A slot's packed frames: page-locked (portable: every GPU's model reads it)
+// when GPUs run the batches, so that vit_forward_rgb8 DMAs them where they are
+// instead of first copying them into its own page-locked staging; else malloc.
+static void packed_free(slot *s) {
+#if CLI_CUDA
+    if (s->packed_pinned) cudaFreeHost(s->packed);
+    else
+#endif
+        free(s->packed);
+    s->packed = NULL;
+    s->packed_cap = 0;
+    s->packed_pinned = 0;
+}
+
+static void packed_grow(slot *s, size_t need, int pinned) {
+    if (s->packed_cap >= need) return;
+    packed_free(s);
+#if CLI_CUDA
+    void *p = NULL;
+    if (pinned && cudaHostAlloc(&p, need, cudaHostAllocPortable) == cudaSuccess) {
+        s->packed = (unsigned char *)p;
+        s->packed_pinned = 1;
+    }
+    cudaGetLastError(); // no page-locked memory: pageable, staged by the library
+#endif
+    (void)pinned;
+    if (!s->packed) s->packed = (unsigned char *)xmalloc(need);
+    s->packed_cap = need;
+}
+
 static void copy_rows(unsigned char *dst, const vit_image *g) {
     size_t row = (size_t)g->width * g->channels;
     for (int y = 0; y < g->height; y++) memcpy(dst + (size_t)y * row, g->pixels + (size_t)y * g->stride, row);
@@ -454,11 +486,7 @@ static void pack_frame(pipe_ *p, slot *s, long b, size_t k, vit_model *m) {
     pthread_mutex_lock(&p->mu);
     if (!s->pack_bytes) {
         size_t need = batch_count(p, b) * bytes;
-        if (s->packed_cap < need) {
-            free(s->packed);
-            s->packed = (unsigned char *)xmalloc(need);
-            s->packed_cap = need;
-        }
+        packed_grow(s, need, p->pinned);
         s->pack_w = g->width; s->pack_h = g->height; s->pack_ch = g->channels; s->pack_bytes = bytes;
     }
     int mine = g->width == s->pack_w && g->height == s->pack_h && g->channels == s->pack_ch;
@@ -850,6 +878,7 @@ int main(int argc, char **argv) {
     p.forward = !c.decode_only;
     // a model on a GPU resizes there: the decode threads only decode (--decode-only: the same, when a GPU is there to use)
     p.frames = c.frames ? c.frames > 0 : c.decode_only ? gpu_present(&c) : cfg->device == VIT_DEVICE_CUDA;
+    p.pinned = CLI_CUDA && p.frames && p.forward && cfg->device == VIT_DEVICE_CUDA;
     p.cpu_forward = p.forward;
     p.embed_features = c.embed_path != NULL && cfg->num_classes > 0;
     p.slots = (slot *)xmalloc((size_t)p.nslots * sizeof(slot));
@@ -945,7 +974,8 @@ int main(int argc, char **argv) {
     for (int s = 0; s < p.nslots; s++) {
         slot *sl = &p.slots[s];
         if (sl->feat != sl->out) free(sl->feat);
-        free(sl->images); free(sl->img); free(sl->packed); free(sl->in_pack); free(sl->group); free(sl->gout); free(sl->out); free(sl->st); free(sl->err);
+        packed_free(sl);
+        free(sl->images); free(sl->img); free(sl->in_pack); free(sl->group); free(sl->gout); free(sl->out); free(sl->st); free(sl->err);
     }
     free(p.slots);
     pthread_mutex_destroy(&p.mu);

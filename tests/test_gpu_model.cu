@@ -247,6 +247,16 @@ static int frames_case(const char *dir, vit_dtype dt) {
     vit_status r2 = logits ? vit_forward(m, pre, NF, got) : vit_embed(m, pre, NF, got);
     snprintf(what, sizeof(what), "vit_%s from host floats, staged in chunks (%s) = vit_%s_async in those chunks", fwd, sizes_text, fwd);
     ok &= same_bits(dir, dt, what, r == VIT_OK ? r2 : r, m, got, want, NF * K);
+    // page-locked host floats (cudaHostAlloc): the DMA reads them in place, in the same chunks
+    float *ppre = NULL;
+    int pinned_ok = cudaHostAlloc((void **)&ppre, NF * per * 4, cudaHostAllocDefault) == cudaSuccess;
+    if (pinned_ok) memcpy(ppre, pre, NF * per * 4);
+    pinned_ok = pinned_ok && vit__is_pinned(ppre, NF * per * 4) && !vit__is_pinned(pre, NF * per * 4);
+    memset(got, 0xFF, NF * K * 4);
+    r2 = !pinned_ok ? VIT_ERROR_CUDA : logits ? vit_forward(m, ppre, NF, got) : vit_embed(m, ppre, NF, got);
+    snprintf(what, sizeof(what), "vit_%s from page-locked host floats (read in place) = the same", fwd);
+    ok &= same_bits(dir, dt, what, r == VIT_OK ? r2 : r, m, got, want, NF * K);
+    cudaFreeHost(ppre);
 
     nchunks = host_chunks(m, NF, (size_t)FH * FS, sizes);
     sizes_text[0] = 0;
@@ -257,6 +267,18 @@ static int frames_case(const char *dir, vit_dtype dt) {
     r2 = logits ? vit_forward_rgb8(m, frames, NF, FW, FH, FS, FC, got) : vit_embed_rgb8(m, frames, NF, FW, FH, FS, FC, got);
     snprintf(what, sizeof(what), "vit_%s_rgb8 from host frames, chunks (%s) = vit_preprocess_rgb8 (CPU) + vit_%s_async", fwd, sizes_text, fwd);
     ok &= same_bits(dir, dt, what, r == VIT_OK ? r2 : r, m, got, want, NF * K);
+    // page-locked host frames (cudaHostRegister on the caller's buffer): read in place, the same bits
+    static unsigned char pframes[NF * FH * FS + 4096];
+    unsigned char *pf = pframes + (4096 - ((uintptr_t)pframes & 4095)) % 4096; // page-aligned start
+    memcpy(pf, frames, sizeof(frames));
+    pinned_ok = cudaHostRegister(pf, sizeof(frames), cudaHostRegisterDefault) == cudaSuccess;
+    pinned_ok = pinned_ok && vit__is_pinned(pf, sizeof(frames)) && !vit__is_pinned(frames, sizeof(frames));
+    memset(got, 0xFF, NF * K * 4);
+    r2 = !pinned_ok ? VIT_ERROR_CUDA : logits ? vit_forward_rgb8(m, pf, NF, FW, FH, FS, FC, got) : vit_embed_rgb8(m, pf, NF, FW, FH, FS, FC, got);
+    snprintf(what, sizeof(what), "vit_%s_rgb8 from page-locked host frames (cudaHostRegister, read in place) = the same", fwd);
+    ok &= same_bits(dir, dt, what, r == VIT_OK ? r2 : r, m, got, want, NF * K);
+    cudaHostUnregister(pf);
+    cudaGetLastError();
 
     memset(want, 0xFF, NF * K * 4);
     memset(got, 0xFF, NF * K * 4);

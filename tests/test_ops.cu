@@ -111,11 +111,13 @@ template <typename T> static dbuf dupload(const float *h, size_t n) {
 }
 
 // a linear weight: host (in, out) fp32 -> device (out, in) in T
-template <typename T> static dbuf dupload_linear(const float *h, int in, int out) {
-    float *t = (float *)malloc((size_t)in * out * sizeof(float) + 4);
+// (in, out) host weights -> (out, in_dev) device ones, inputs past in zero (in_dev 0: in)
+template <typename T> static dbuf dupload_linear(const float *h, int in, int out, int in_dev = 0) {
+    if (in_dev < in) in_dev = in;
+    float *t = (float *)calloc((size_t)in_dev * out + 1, sizeof(float));
     for (int i = 0; i < in; i++)
-        for (int o = 0; o < out; o++) t[(size_t)o * in + i] = h[(size_t)i * out + o];
-    dbuf b = dupload<T>(t, (size_t)in * out);
+        for (int o = 0; o < out; o++) t[(size_t)o * in_dev + i] = h[(size_t)i * out + o];
+    dbuf b = dupload<T>(t, (size_t)in_dev * out);
     free(t);
     return b;
 }
@@ -375,14 +377,14 @@ template <typename T>
 static void test_patch(vit_model *m, int B, int Cin, int S, int P, int C, int npre, int pec, int Ws = 0) {
     // S x Ws images (Ws 0: square); GGn below is the patch count GH * GW
     if (!Ws) Ws = S;
-    int GGn = (S / P) * (Ws / P), CPP = Cin * P * P, N = GGn + npre;
+    int GGn = (S / P) * (Ws / P), CPP = Cin * P * P, KP = vit__patch_k(Cin, P), N = GGn + npre; // KP: the device weights' padded K
     size_t ni = (size_t)B * Cin * S * Ws, nt = (size_t)B * GGn * C;
     float *img = hrand(ni, 1.0f), *w = hrand((size_t)CPP * C, 1.0f / sqrtf((float)CPP)), *b = hrand((size_t)C, 0.5f);
     round_to<T>(img, ni);
     round_to<T>(w, (size_t)CPP * C);
     float *ref = (float *)malloc(nt * sizeof(float)), *scratch = (float *)malloc((size_t)B * GGn * CPP * sizeof(float));
     vit__patch_embed_cpu(ref, img, w, b, B, Cin, S, Ws, P, C, scratch, VIT__ISA_REFERENCE, cpu_threads);
-    dbuf dimg = dupload<float>(img, ni), dw = dupload_linear<T>(w, CPP, C), db = dupload<float>(b, (size_t)C);
+    dbuf dimg = dupload<float>(img, ni), dw = dupload_linear<T>(w, CPP, C, KP), db = dupload<float>(b, (size_t)C);
     dbuf dout = dalloc(nt * sizeof(float));
     vit__ran ran = {-1, -1, -1};
     vit_status st = vit__patch_embed_cuda<T>((float *)dout.p, (const float *)dimg.p, (const T *)dw.p, (const float *)db.p, B, Cin, S, Ws, P, C, NULL, NULL, 0, m, 0, NULL,
@@ -404,10 +406,10 @@ static void test_patch(vit_model *m, int B, int Cin, int S, int P, int C, int np
     float *gotx = ddownload<float>(dx, nx);
     snprintf(name, sizeof(name), "patch_embed+prefix+pos %s B=%d %dx%d P=%d C=%d prefix=%d pos covers prefix=%d", dname<T>(), B, S, Ws, P, C, npre, pec);
     check(name, st, m, gotx, want, nx, tol<T>(), tol<T>(), guard_ok(dx));
-    if (sizeof(T) == 2 && CPP % 8 == 0) {
+    if (sizeof(T) == 2) {
         // im2col into a scratch buffer, then the linear layers' GEMM (what large
         // batches run), the GEMM kernel forced: wgmma where there is one
-        size_t ns = (size_t)B * GGn * CPP;
+        size_t ns = (size_t)B * GGn * KP;
         dbuf dscr = dalloc(ns * sizeof(T));
         int paths[3] = {VIT__GEMM_WGMMA256, VIT__GEMM_PP128, VIT__GEMM_MMA};
         for (int pi = m->cuda->wgmma ? 0 : 2; pi < 3; pi++) {
@@ -421,7 +423,7 @@ static void test_patch(vit_model *m, int B, int Cin, int S, int P, int C, int np
             gotx = ddownload<float>(dx, nx);
             snprintf(name, sizeof(name), "patch_embed+prefix+pos im2col+%s %s B=%d S=%d P=%d C=%d prefix=%d", gemm_name(ran.kernel), dname<T>(), B, S, P, C, npre);
             check(name, st, m, gotx, want, nx, tol<T>(), tol<T>(), guard_ok(dx) && guard_ok(dscr));
-            int wk = want_gemm(m, 1, paths[pi], B * GGn, C, CPP);
+            int wk = want_gemm(m, 1, paths[pi], B * GGn, C, KP);
             expect(ran.kernel == wk, name, "kernel", ran.kernel, wk);
         }
         // + the first LayerNorm (the forward pass's start): split-K patch GEMM

@@ -41,9 +41,9 @@ def main():
             rows.append(r)
             print(json.dumps(r), flush=True)
     if args.sweep:
-        for fw, fh in [(224, 224), (640, 480)]:
-            for first in [8, 12, 16, 24, 32]:
-                for grow in [4, 16, 64]:  # 64: two chunks
+        for fw, fh, firsts, grows in [(224, 224, [8, 12, 16, 24, 32], [16, 64]), (640, 480, [8, 16, 32], [4, 64])]:
+            for first in firsts:
+                for grow in grows:  # 64: two chunks
                     r = run(args.bin, d, 256, fw, fh, 7, {"VIT_STAGE_FIRST": str(first), "VIT_STAGE_GROW": str(grow)})
                     rows.append(r)
                     print(json.dumps(r), flush=True)
