@@ -172,6 +172,7 @@ typedef struct vit__cuda_block {
 
 typedef struct vit__cuda_graph {
     int batch;                    // 0: free slot
+    int first;                    // the graph reads images first.. first + batch - 1 of s->images
     unsigned long long used;      // LRU tick
     cudaGraphExec_t exec;
 } vit__cuda_graph;
@@ -3380,8 +3381,9 @@ static vit_status vit__map_pool_cuda(vit_model *m, int B, cudaStream_t st) {
 }
 
 // >>forward ---------------------------------------------------------------------
-// The whole forward pass for B <= max_batch images, from s->images to s->pooled
-// and s->out, as launches on one stream (captured into a graph per B).
+// The whole forward pass for B <= max_batch images, from s->images (from its
+// image `first`, first + B <= max_batch) to s->pooled and s->out, as launches
+// on one stream (captured into a graph per B and first).
 
 // VIT_DTYPE_FP8: the e4m3 operands of a block linear whose input rows are in
 // s->q8 (vit__e4m3_rows_cuda), else NULL (the GEMM reads T).
@@ -3392,9 +3394,10 @@ static const vit__e4m3_ops *vit__e4m3_of(vit__e4m3_ops *o, const vit__cuda_state
 }
 
 template <typename T>
-static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st) {
+static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st, int first) {
     vit__cuda_state *s = m->cuda;
     const vit_config *c = &m->cfg;
+    const float *images = s->images + (size_t)first * c->in_chans * c->image_height * c->image_width;
     const vit__force *f = s->force;
     int C = c->dim, N = c->num_tokens, M = c->mlp_dim, H = c->num_heads, rows = B * N, K = c->num_classes, heads = m->num_head;
     int hidden = m->act == VIT__ACT_SWIGLU ? M / 2 : M; // fc1's outputs, fc2's inputs
@@ -3410,14 +3413,14 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st) {
     const vit__ln_e4m3 *lnq = s->f8 ? &lnq_rows : NULL;
     int q8_ready = 0;                        // block 0's rows already there
     if (s->pre_w || c->depth == 0) {
-        VIT__TRY(vit__patch_embed_cuda<T>(s->x, s->images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_height, c->image_width, c->patch_size, C, &fz,
+        VIT__TRY(vit__patch_embed_cuda<T>(s->x, images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_height, c->image_width, c->patch_size, C, &fz,
                                           big, big_elems,
                                           m, st, f));
         if (s->pre_w) VIT__TRY(vit__layernorm_cuda<float>(s->x, s->x, s->pre_w, s->pre_b, rows, C, (size_t)C, (size_t)C, eps, m, st));
         if (c->depth > 0) VIT__TRY(vit__layernorm_cuda<T>(xn, s->x, s->blocks[0].ln1_w, s->blocks[0].ln1_b, rows, C, (size_t)C, (size_t)C, eps, m, st, lnq));
         q8_ready = c->depth > 0 && lnq;
     } else {
-        VIT__TRY(vit__patch_ln_cuda<T>(xn, s->x, s->images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_height, c->image_width, c->patch_size, C, &fz,
+        VIT__TRY(vit__patch_ln_cuda<T>(xn, s->x, images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_height, c->image_width, c->patch_size, C, &fz,
                                        big, big_elems,
                                        s->blocks[0].ln1_w, s->blocks[0].ln1_b, eps, m, st, f));
     }
@@ -3474,21 +3477,21 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st) {
     return VIT_OK;
 }
 
-static vit_status vit__forward_cuda_launch(vit_model *m, int B, cudaStream_t st) {
-    if (m->cuda->dtype == VIT_DTYPE_F32) return vit__forward_cuda_body<float>(m, B, st);
-    if (m->cuda->dtype == VIT_DTYPE_F16) return vit__forward_cuda_body<__half>(m, B, st);
-    return vit__forward_cuda_body<__nv_bfloat16>(m, B, st);
+static vit_status vit__forward_cuda_launch(vit_model *m, int B, cudaStream_t st, int first = 0) {
+    if (m->cuda->dtype == VIT_DTYPE_F32) return vit__forward_cuda_body<float>(m, B, st, first);
+    if (m->cuda->dtype == VIT_DTYPE_F16) return vit__forward_cuda_body<__half>(m, B, st, first);
+    return vit__forward_cuda_body<__nv_bfloat16>(m, B, st, first);
 }
 
-// The executable graph for batch size B: cached, else captured now (the first
-// use of B; instantiation may allocate inside the driver) into a free or the
-// least recently used slot.
-static vit_status vit__cuda_graph_get(vit_model *m, int B, cudaGraphExec_t *out) {
+// The executable graph for batch size B from image `first` of s->images:
+// cached, else captured now (the first use of the pair; instantiation may
+// allocate inside the driver) into a free or the least recently used slot.
+static vit_status vit__cuda_graph_get(vit_model *m, int B, int first, cudaGraphExec_t *out) {
     vit__cuda_state *s = m->cuda;
     vit__cuda_graph *slot = &s->graphs[0];
     for (int i = 0; i < VIT__CUDA_GRAPHS; i++) {
         vit__cuda_graph *g = &s->graphs[i];
-        if (g->batch == B) { g->used = ++s->tick; *out = g->exec; return VIT_OK; }
+        if (g->batch == B && g->first == first) { g->used = ++s->tick; *out = g->exec; return VIT_OK; }
         if (slot->batch != 0 && (g->batch == 0 || g->used < slot->used)) slot = g;
     }
     if (slot->batch) {
@@ -3497,7 +3500,7 @@ static vit_status vit__cuda_graph_get(vit_model *m, int B, cudaGraphExec_t *out)
     }
     cudaGraph_t graph = NULL;
     VIT__CUDA_TRY(m, cudaStreamBeginCapture(s->stream, cudaStreamCaptureModeRelaxed));
-    vit_status r = vit__forward_cuda_launch(m, B, s->stream);
+    vit_status r = vit__forward_cuda_launch(m, B, s->stream, first);
     cudaError_t e = cudaStreamEndCapture(s->stream, &graph);
     if (r != VIT_OK) {
         if (graph) cudaGraphDestroy(graph);
@@ -3510,6 +3513,7 @@ static vit_status vit__cuda_graph_get(vit_model *m, int B, cudaGraphExec_t *out)
     cudaGraphDestroy(graph);
     VIT__CUDA_TRY(m, e);
     slot->batch = B;
+    slot->first = first;
     slot->exec = exec;
     slot->used = ++s->tick;
     *out = exec;
@@ -3597,15 +3601,21 @@ static vit_status vit__take_outputs(vit_model *m, int j, float *out, size_t per_
 
 // Runs n inputs in chunks on stream st: in, forward, out. Host inputs go through
 // the pinned slots: the host fills slot i & 1 and the copy stream moves it to
-// the device while the previous chunk computes. host_out: out is host memory
+// the device while the previous chunk computes. Host frames that fit in
+// s->images at once (n <= max_batch) are spread: chunk i's images go to its own
+// place there (images i0..), transformed on the copy stream as soon as they
+// arrive, so that the transform too runs under the previous chunk's forward
+// pass (a graph per chunk size and place). host_out: out is host memory
 // (through the pinned out slots; the call waits for the result).
 static vit_status vit__cuda_chunks(vit_model *m, const vit__input *in, int n, float *out, int want_logits, cudaStream_t st, int host_out) {
     vit__cuda_state *s = m->cuda;
     const vit_config *c = &m->cfg;
     size_t per_out = want_logits ? (size_t)c->num_classes : (size_t)c->dim, half = s->stage_bytes / 2;
-    int cap = m->max_batch, wait_i0[2] = {0, 0}, wait_n[2] = {0, 0};
+    size_t per_image = (size_t)c->in_chans * c->image_height * c->image_width;
+    int cap = m->max_batch, wait_i0[2] = {0, 0}, wait_n[2] = {0, 0}, spread = in->frames && in->host && n <= m->max_batch;
     if (in->host && half / in->bytes < (size_t)cap) cap = (int)(half / in->bytes); // >= 1: vit__cuda_stage_reserve
     VIT__CUDA_TRY(m, cudaStreamWaitEvent(st, s->done, 0)); // the arena's previous user, on any stream
+    if (spread) VIT__CUDA_TRY(m, cudaStreamWaitEvent(s->copy, s->done, 0)); // the transform writes s->images from the copy stream
     for (int i = 0, i0 = 0, B = 0; i0 < n; i++, i0 += B) {
         int j = i & 1;
         B = in->host ? vit__stage_chunk(s, in, n, cap, i0, B) : (n - i0 < m->max_batch ? n - i0 : m->max_batch);
@@ -3617,19 +3627,24 @@ static vit_status vit__cuda_chunks(vit_model *m, const vit__input *in, int n, fl
             VIT__CUDA_TRY(m, cudaStreamWaitEvent(s->copy, s->consumed[j], 0)); // and the device has read the device slot
             if (in->pinned) VIT__CUDA_TRY(m, cudaMemcpyAsync(dev, src, bytes, cudaMemcpyHostToDevice, s->copy));
             else VIT__TRY(vit__stage_host(m, dev, pin, src, bytes));
+            if (spread) VIT__TRY(vit__prep_cuda(m, dev, B, s->images + (size_t)i0 * per_image, s->copy));
             VIT__CUDA_TRY(m, cudaEventRecord(s->staged[j], s->copy));
             VIT__CUDA_TRY(m, cudaStreamWaitEvent(st, s->staged[j], 0));
             src = dev;
         }
-        if (in->frames) VIT__TRY(vit__prep_cuda(m, src, B, s->images, st));
-        else VIT__CUDA_TRY(m, cudaMemcpyAsync(s->images, src, bytes, cudaMemcpyDeviceToDevice, st));
-        if (in->host) VIT__CUDA_TRY(m, cudaEventRecord(s->consumed[j], st));
+        if (spread) VIT__CUDA_TRY(m, cudaEventRecord(s->consumed[j], s->copy)); // read where it was written: in stream order
+        else {
+            if (in->frames) VIT__TRY(vit__prep_cuda(m, src, B, s->images, st));
+            else VIT__CUDA_TRY(m, cudaMemcpyAsync(s->images, src, bytes, cudaMemcpyDeviceToDevice, st));
+            if (in->host) VIT__CUDA_TRY(m, cudaEventRecord(s->consumed[j], st));
+        }
+        int first = spread ? i0 : 0;
         if (s->use_graphs) {
             cudaGraphExec_t g = NULL;
-            VIT__TRY(vit__cuda_graph_get(m, B, &g));
+            VIT__TRY(vit__cuda_graph_get(m, B, first, &g));
             VIT__CUDA_TRY(m, cudaGraphLaunch(g, st));
         } else {
-            VIT__TRY(vit__forward_cuda_launch(m, B, st));
+            VIT__TRY(vit__forward_cuda_launch(m, B, st, first));
         }
         const float *res = want_logits ? s->out : s->pooled + (m->num_head > 1 ? (size_t)m->num_head * B * c->dim : 0); // heads > 1: their mean
         if (host_out) {

@@ -824,6 +824,16 @@ int main(int argc, char **argv) {
     // the batch: 32 where a GPU is likely, 8 on the CPU, never more than the files
     int batch = c.batch ? c.batch : (!CLI_CUDA || c.decode_only || c.opts.device == VIT_DEVICE_CPU) ? 8 : 32;
     if (!c.batch && files.n && (size_t)batch > files.n) batch = (int)files.n;
+#if CLI_CUDA
+    // The model threads wait for their GPUs asleep, not spinning (CUDA's default
+    // with fewer GPUs than cores): the decode threads need every core. 2 x H100,
+    // 32 cores: --devices all ran at 0.91x one GPU, both bound by the decoding.
+    if (!c.decode_only && c.opts.device != VIT_DEVICE_CPU)
+        for (int d = 0; d < ndev; d++) {
+            if (cudaSetDevice(dev[d] >= 0 ? dev[d] : 0) == cudaSuccess) cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync);
+            cudaGetLastError(); // no GPU: the CPU path
+        }
+#endif
     for (int d = 0; d < ndev; d++) {
         vit_options o = c.opts;
         if (dev[d] >= 0) { o.device = VIT_DEVICE_CUDA; o.device_index = dev[d]; }

@@ -236,7 +236,7 @@ static int frames_case(const char *dir, vit_dtype dt) {
     cudaMemcpy(dframes, frames, sizeof(frames), cudaMemcpyHostToDevice);
     cudaMemcpy(dpre, pre, NF * per * 4, cudaMemcpyHostToDevice);
     char what[256], sizes_text[64];
-    int sizes[NF], nchunks;
+    int sizes[32], nchunks;
 
     nchunks = host_chunks(m, NF, per * 4, sizes);
     sizes_text[0] = 0;
@@ -295,6 +295,32 @@ static int frames_case(const char *dir, vit_dtype dt) {
     snprintf(what, sizeof(what), "vit_%s_rgb8_async = the same, device to device", fwd);
     ok &= same_bits(dir, dt, what, r, m, got, want, NF * K);
 
+    // host frames that fit in max_batch at once: the chunks spread over the
+    // model's image buffer, each transformed on the copy stream under the
+    // previous chunk's forward pass: the bits of the async path in those chunks
+    {
+        enum { NS = 24 };
+        vit_model *m2 = load_gpu(dir, dt, 32);
+        unsigned char *many = (unsigned char *)malloc((size_t)NS * FH * FS);
+        float *pre2 = (float *)malloc(NS * per * 4), *want2 = (float *)malloc(NS * K * 4), *got2 = (float *)malloc(NS * K * 4), *dpre2 = NULL, *dout2 = NULL;
+        for (int i = 0; i < NS; i++) memcpy(many + (size_t)i * FH * FS, frames + (size_t)(i % NF) * FH * FS, (size_t)FH * FS);
+        for (int i = 0; i < NS; i++) memcpy(pre2 + (size_t)i * per, pre + (size_t)(i % NF) * per, per * 4);
+        cudaMalloc((void **)&dpre2, NS * per * 4);
+        cudaMalloc((void **)&dout2, NS * K * 4);
+        cudaMemcpy(dpre2, pre2, NS * per * 4, cudaMemcpyHostToDevice);
+        r = m2 ? VIT_OK : VIT_ERROR_IO;
+        nchunks = m2 ? host_chunks(m2, NS, (size_t)FH * FS, sizes) : 0;
+        memset(want2, 0xFF, NS * K * 4);
+        memset(got2, 0xEE, NS * K * 4);
+        if (r == VIT_OK) r = async_in_chunks(m2, dpre2, nchunks, sizes, dout2, want2, per, K, logits);
+        r2 = r != VIT_OK ? r : logits ? vit_forward_rgb8(m2, many, NS, FW, FH, FS, FC, got2) : vit_embed_rgb8(m2, many, NS, FW, FH, FS, FC, got2);
+        snprintf(what, sizeof(what), "vit_%s_rgb8 from host frames, %d chunks spread over the image buffer (max_batch 32) = vit_%s_async in those chunks", fwd,
+                 nchunks, fwd);
+        ok &= same_bits(dir, dt, what, nchunks >= 2 ? r2 : VIT_ERROR_INVALID_ARGUMENT, m2 ? m2 : m, got2, want2, NS * K);
+        cudaFree(dpre2); cudaFree(dout2);
+        free(many); free(pre2); free(want2); free(got2);
+        vit_free(m2);
+    }
     // a frame size change re-plans; a stride of 0 means packed rows
     memset(got, 0xFF, NF * K * 4);
     r = vit_preprocess_rgb8(m, frames, 50, 40, 0, 3, pre);
