@@ -402,6 +402,7 @@ typedef struct slot {
     // threads to packed + k * pack_bytes (the copy runs on all decode threads,
     // not on the model's thread); in_pack[k]: image k is there (its img freed).
     int pack_w, pack_h, pack_ch;
+    int pack_sizing;   // a decode thread is growing packed (without the lock: page-locking takes milliseconds)
     size_t pack_bytes;
     unsigned char *packed, *in_pack;
     size_t packed_cap;
@@ -419,7 +420,7 @@ typedef struct slot {
 
 typedef struct pipe_ {
     pthread_mutex_t mu;
-    pthread_cond_t slot_free, ready, done, phase;
+    pthread_cond_t slot_free, ready, done, phase, sized; // sized: a slot's packed buffer was grown
     slot *slots;
     int nslots, batch;
     long nbatches, next_fw;
@@ -484,9 +485,17 @@ static void pack_frame(pipe_ *p, slot *s, long b, size_t k, vit_model *m) {
     vit_image *g = &s->img[k];
     size_t bytes = (size_t)g->width * g->height * g->channels;
     pthread_mutex_lock(&p->mu);
+    while (s->pack_sizing) pthread_cond_wait(&p->sized, &p->mu);
     if (!s->pack_bytes) {
         size_t need = batch_count(p, b) * bytes;
-        packed_grow(s, need, p->pinned);
+        if (s->packed_cap < need) { // the other decode threads go on meanwhile (this slot's wait above)
+            s->pack_sizing = 1;
+            pthread_mutex_unlock(&p->mu);
+            packed_grow(s, need, p->pinned);
+            pthread_mutex_lock(&p->mu);
+            s->pack_sizing = 0;
+            pthread_cond_broadcast(&p->sized);
+        }
         s->pack_w = g->width; s->pack_h = g->height; s->pack_ch = g->channels; s->pack_bytes = bytes;
     }
     int mine = g->width == s->pack_w && g->height == s->pack_h && g->channels == s->pack_ch;
@@ -876,6 +885,7 @@ int main(int argc, char **argv) {
     pthread_cond_init(&p.ready, NULL);
     pthread_cond_init(&p.done, NULL);
     pthread_cond_init(&p.phase, NULL);
+    pthread_cond_init(&p.sized, NULL);
     p.batch = batch;
     p.nfiles = load_failed ? 0 : files.n;
     p.files = files.v;
@@ -993,6 +1003,7 @@ int main(int argc, char **argv) {
     pthread_cond_destroy(&p.ready);
     pthread_cond_destroy(&p.done);
     pthread_cond_destroy(&p.phase);
+    pthread_cond_destroy(&p.sized);
     for (int t = 0; t < threads; t++) vit_free(da[t].model);
     for (int d = 0; d < ndev; d++) vit_free(models[d]);
     for (size_t i = 0; i < files.n; i++) free(files.v[i]);
