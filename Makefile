@@ -206,6 +206,7 @@ $(BUILD)/tsan_cli_check: tests/cli_check.c vit.h | $(BUILD) deps
 test-compile: $(BUILD)/test_compile_cpp cuda
 	$(BUILD)/test_compile_cpp
 ifeq ($(HAVE_NVCC),yes)
+	$(BUILD)/test_ops --host
 	@echo "nvcc build of vit.h + vit_kernels.cuh for $(CUDA_FOR): ok"
 endif
 

@@ -3563,7 +3563,7 @@ static void vit__copy_host(unsigned char *dst, const unsigned char *src, size_t 
 #ifdef _OPENMP
     if (bytes >= ((size_t)2 << 20) && threads > 1) {
         int t = threads < 8 ? threads : 8;
-        size_t share = (bytes / (size_t)t + 63) & ~(size_t)63;
+        size_t share = ((bytes + (size_t)t - 1) / (size_t)t + 63) & ~(size_t)63; // t shares cover bytes
 #pragma omp parallel for num_threads(t) schedule(static)
         for (int k = 0; k < t; k++) {
             size_t o = (size_t)k * share;
@@ -3733,6 +3733,11 @@ static vit_status vit__cuda_run(vit_model *m, const void *data, int n, int width
     if (r == VIT_OK && in.host) r = vit__cuda_stage_reserve(m, in.bytes);
     cudaStream_t st = async ? stream : s->stream;
     if (r == VIT_OK) r = vit__cuda_chunks(m, &in, n, out, want_logits, st, out_host);
+    if (r != VIT_OK && in.host) { // nothing left queued that reads the caller's memory (page-locked inputs) or writes s->images
+        cudaStreamSynchronize(s->copy);
+        cudaStreamSynchronize(st);
+        cudaGetLastError();
+    }
     if (r == VIT_OK && !async) {
         cudaError_t e = cudaStreamSynchronize(st);
         if (e != cudaSuccess) {

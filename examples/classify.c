@@ -429,6 +429,7 @@ typedef struct pipe_ {
     int width, dim, forward, embed_features; // forward: 0 = --decode-only
     int frames;        // 1: decode threads only decode; the GPU resizes (vit_forward_rgb8 per same-size group)
     int pinned;        // 1: GPUs run the batches: the packed frames go in page-locked memory
+    int pin_device;    // the GPU whose context page-locks them (a decode thread's current device would be 0)
     // A forward pass on the CPU takes every core (OpenMP): decoding pauses for it,
     // as oversubscribed OpenMP barriers wait for descheduled threads.
     int cpu_forward, decoding, forward_waiting;
@@ -458,18 +459,18 @@ static void packed_free(slot *s) {
     s->packed_pinned = 0;
 }
 
-static void packed_grow(slot *s, size_t need, int pinned) {
+static void packed_grow(slot *s, size_t need, int pinned, int device) {
     if (s->packed_cap >= need) return;
     packed_free(s);
 #if CLI_CUDA
     void *p = NULL;
-    if (pinned && cudaHostAlloc(&p, need, cudaHostAllocPortable) == cudaSuccess) {
+    if (pinned && cudaSetDevice(device) == cudaSuccess && cudaHostAlloc(&p, need, cudaHostAllocPortable) == cudaSuccess) {
         s->packed = (unsigned char *)p;
         s->packed_pinned = 1;
     }
     cudaGetLastError(); // no page-locked memory: pageable, staged by the library
 #endif
-    (void)pinned;
+    (void)pinned; (void)device;
     if (!s->packed) s->packed = (unsigned char *)xmalloc(need);
     s->packed_cap = need;
 }
@@ -491,7 +492,7 @@ static void pack_frame(pipe_ *p, slot *s, long b, size_t k, vit_model *m) {
         if (s->packed_cap < need) { // the other decode threads go on meanwhile (this slot's wait above)
             s->pack_sizing = 1;
             pthread_mutex_unlock(&p->mu);
-            packed_grow(s, need, p->pinned);
+            packed_grow(s, need, p->pinned, p->pin_device);
             pthread_mutex_lock(&p->mu);
             s->pack_sizing = 0;
             pthread_cond_broadcast(&p->sized);
@@ -899,6 +900,7 @@ int main(int argc, char **argv) {
     // a model on a GPU resizes there: the decode threads only decode (--decode-only: the same, when a GPU is there to use)
     p.frames = c.frames ? c.frames > 0 : c.decode_only ? gpu_present(&c) : cfg->device == VIT_DEVICE_CUDA;
     p.pinned = CLI_CUDA && p.frames && p.forward && cfg->device == VIT_DEVICE_CUDA;
+    p.pin_device = dev[0] >= 0 ? dev[0] : 0;
     p.cpu_forward = p.forward;
     p.embed_features = c.embed_path != NULL && cfg->num_classes > 0;
     p.slots = (slot *)xmalloc((size_t)p.nslots * sizeof(slot));

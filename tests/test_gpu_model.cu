@@ -317,6 +317,18 @@ static int frames_case(const char *dir, vit_dtype dt) {
         snprintf(what, sizeof(what), "vit_%s_rgb8 from host frames, %d chunks spread over the image buffer (max_batch 32) = vit_%s_async in those chunks", fwd,
                  nchunks, fwd);
         ok &= same_bits(dir, dt, what, nchunks >= 2 ? r2 : VIT_ERROR_INVALID_ARGUMENT, m2 ? m2 : m, got2, want2, NS * K);
+        // the same frames page-locked: several chunks DMA'd in place, no host copy between them
+        unsigned char *pmany = NULL;
+        r2 = r != VIT_OK ? r : cudaHostAlloc((void **)&pmany, (size_t)NS * FH * FS, cudaHostAllocDefault) == cudaSuccess ? VIT_OK : VIT_ERROR_OUT_OF_MEMORY;
+        if (r2 == VIT_OK) {
+            memcpy(pmany, many, (size_t)NS * FH * FS);
+            memset(got2, 0xEE, NS * K * 4);
+            r2 = logits ? vit_forward_rgb8(m2, pmany, NS, FW, FH, FS, FC, got2) : vit_embed_rgb8(m2, pmany, NS, FW, FH, FS, FC, got2);
+        }
+        snprintf(what, sizeof(what), "vit_%s_rgb8 from page-locked host frames, %d chunks spread = the same", fwd, nchunks);
+        ok &= same_bits(dir, dt, what, nchunks >= 2 ? r2 : VIT_ERROR_INVALID_ARGUMENT, m2 ? m2 : m, got2, want2, NS * K);
+        if (pmany) cudaFreeHost(pmany);
+        cudaGetLastError();
         cudaFree(dpre2); cudaFree(dout2);
         free(many); free(pre2); free(want2); free(got2);
         vit_free(m2);
