@@ -744,14 +744,14 @@ static __global__ void __launch_bounds__(256) vit__prep_tile_kernel(vit__prep_ar
 
 template <typename ACC, int CH>
 static vit_status vit__prep_launch(vit_model *m, const vit__prep_args &a, int nb, int pass1, cudaStream_t st) {
-    dim3 g1((unsigned)((a.cols + 127) / 128), (unsigned)((a.rows + VIT__PREP_ROWS - 1) / VIT__PREP_ROWS), (unsigned)nb);
-    dim3 g2((unsigned)((a.W + 127) / 128), (unsigned)((a.H + VIT__PREP_ROWS - 1) / VIT__PREP_ROWS), (unsigned)nb);
     if (a.tile) {
         dim3 gt((unsigned)((a.W + a.tile - 1) / a.tile), (unsigned)((a.H + a.tile - 1) / a.tile), (unsigned)nb);
         if (a.mode == VIT__PREP_HFIRST) VIT__CUDA_TRY(m, (vit__prep_tile_kernel<ACC, CH, true><<<gt, 256, a.tile_smem, st>>>(a), cudaGetLastError()));
         else VIT__CUDA_TRY(m, (vit__prep_tile_kernel<ACC, CH, false><<<gt, 256, a.tile_smem, st>>>(a), cudaGetLastError()));
         return VIT_OK;
     }
+    dim3 g1((unsigned)((a.cols + 127) / 128), (unsigned)((a.rows + VIT__PREP_ROWS - 1) / VIT__PREP_ROWS), (unsigned)nb);
+    dim3 g2((unsigned)((a.W + 127) / 128), (unsigned)((a.H + VIT__PREP_ROWS - 1) / VIT__PREP_ROWS), (unsigned)nb);
     if (pass1) VIT__CUDA_TRY(m, (vit__prep_pass1_kernel<ACC, CH><<<g1, 128, 0, st>>>(a), cudaGetLastError()));
     VIT__CUDA_TRY(m, (vit__prep_pass2_kernel<ACC, CH><<<g2, 128, 0, st>>>(a), cudaGetLastError()));
     return VIT_OK;
@@ -779,7 +779,8 @@ static int vit__prep_span(const int *b, int from, int n, int resized, int T) {
     for (int o = 0; o < n; o += T) {
         int s0 = o + from < 0 ? 0 : o + from, s1 = (o + T < n ? o + T : n) + from;
         if (s1 > resized) s1 = resized;
-        if (s0 < s1 && b[(s1 - 1) * 2] + b[(s1 - 1) * 2 + 1] - b[s0 * 2] > most) most = b[(s1 - 1) * 2] + b[(s1 - 1) * 2 + 1] - b[s0 * 2];
+        int span = s0 < s1 ? b[(s1 - 1) * 2] + b[(s1 - 1) * 2 + 1] - b[s0 * 2] : 0; // as vit__prep_tile_kernel's wr, wc
+        if (span > most) most = span;
     }
     return most;
 }
@@ -1985,8 +1986,6 @@ __global__ void __launch_bounds__(256) vit__im2col_kernel(T *scratch, const vit_
     }
 }
 
-// The patch GEMM's arguments: images (B, Cin, Hs, Ws) as A, tokens as out, with
-// fuse the prefix-token rows and position rows (see vit__patch_embed_cuda).
 // The patch GEMM's K on the GPU: Cin P^2 rounded up to 8 (zero weights after
 // them), so that im2col rows and weight rows are 16-byte multiples for the
 // vectorised loads and the TMA at any patch size (P = 14: 588 -> 592; the
@@ -1994,6 +1993,8 @@ __global__ void __launch_bounds__(256) vit__im2col_kernel(T *scratch, const vit_
 // of CLIP L/14's forward at batch 64 on H100).
 static int vit__patch_k(int Cin, int P) { return (Cin * P * P + 7) & ~7; }
 
+// The patch GEMM's arguments: images (B, Cin, Hs, Ws) as A, tokens as out, with
+// fuse the prefix-token rows and position rows (see vit__patch_embed_cuda).
 static vit__gemm_args vit__patch_args(float *tokens, const float *images, const void *patch_w, const float *patch_b, int B, int Cin, int Hs, int Ws, int P, int C,
                                       const vit__embed_fuse *fuse) {
     int GG = (Hs / P) * (Ws / P);
