@@ -5484,8 +5484,21 @@ static VIT__HD inline unsigned char vit__e4m3(float x) {
     return (unsigned char)(s | (((e + 6) << 3) + (m8 - 8)));
 }
 
-// x rounded to e4m3 at scale s (x / s's e4m3 value, as a float)
-static VIT__HD inline float vit__e4m3_round(float x, float inv_s) { return vit__e4m3_value(vit__e4m3(x * inv_s)); }
+// x rounded to e4m3 at scale s: vit__e4m3_value(vit__e4m3(x * inv_s)) (the same bits
+// for every float; test_ops_cpu checks), without the exponent arithmetic: a normal
+// value keeps 3 mantissa bits, rounded to nearest even on the bits themselves.
+static VIT__HD inline float vit__e4m3_round(float x, float inv_s) {
+    float v = x * inv_s, a = fabsf(v), r;
+    if (!(a < 448.0f)) r = a == a ? 448.0f : a; // saturated; NaN stays NaN
+    else if (a < 0.015625f) r = rintf(a * 512.0f) * (1.0f / 512.0f); // subnormal: steps of 2^-9
+    else {
+        uint32_t u;
+        memcpy(&u, &a, 4);
+        u = (u + 0x7FFFFu + ((u >> 20) & 1u)) & ~0xFFFFFu;
+        memcpy(&r, &u, 4);
+    }
+    return copysignf(r, v);
+}
 
 // Rows of x (rows, K) to e4m3 values in q (may be x), each row's scale
 // (max |x| / 448; 1 for a zero row) into scale.

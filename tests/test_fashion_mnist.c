@@ -11,7 +11,8 @@
 // usage: test_fashion_mnist MODEL_DIR DATA_DIR [LIMIT]
 //   DATA_DIR holds the decompressed t10k-images-idx3-ubyte / t10k-labels-idx1-ubyte;
 //   LIMIT runs only the first LIMIT images (agreement and logits checks only).
-#define VIT_IMPLEMENTATION
+// The library is not built here: make links build/vit.o (vit.h built once as a user's
+// own vit.c would be, -O3), other builds (sanitizers, ARM, nvcc) add -DVIT_IMPLEMENTATION.
 #include "../vit.h"
 #include "test_util.h"
 #include <math.h>

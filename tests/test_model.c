@@ -4,7 +4,8 @@
 // in int8 (VIT_DTYPE_INT8) within 5e-2 and fp8 (VIT_DTYPE_FP8, the CPU's e4m3 reference) within 1.5e-1.
 //
 // usage: test_model DIR...   (each DIR holds model.safetensors, io.bin, [config.json])
-#define VIT_IMPLEMENTATION
+// The library is not built here: make links build/vit.o (vit.h built once as a user's
+// own vit.c would be, -O3), other builds (sanitizers, ARM, nvcc) add -DVIT_IMPLEMENTATION.
 #include "../vit.h"
 #include "test_util.h"
 #include <stdio.h>
