@@ -4504,6 +4504,15 @@ VITDEF vit_status vit_preprocess_file(vit_model *m, const char *path, float *out
 #else
 #define VIT__RESTRICT restrict
 #endif
+// kept out of the SIMD microkernels it is called from: inlined into each of their
+// tile shapes it doubled vit.h's -O3 compile time, for one call per tile
+#if defined(__GNUC__) || defined(__clang__)
+#define VIT__NOINLINE __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define VIT__NOINLINE __declspec(noinline)
+#else
+#define VIT__NOINLINE
+#endif
 
 #ifdef _OPENMP
 #define VIT__PRAGMA(x) _Pragma(#x)
@@ -4797,10 +4806,10 @@ typedef struct vit__gemm {
 
 // Rows [m, m + mr) x columns [n, n + nr) from the sums acc (row stride 32).
 // GELU by vit__gelu_vec, 16 columns at a time, when the compiler has vectors.
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((always_inline)) // compiled into each ISA's tile: its fmaf is the FMA instruction
-#endif
-static inline void vit__gemm_epilogue(const vit__gemm *g, int m, int n, int mr, int nr, float *acc) {
+// One call per tile, not inlined into each of the microkernels' tile shapes
+// (that tripled vit.h's -O3 compile time); fmaf is exact whether or not it is
+// the FMA instruction, so the results are the same bits.
+static VIT__NOINLINE void vit__gemm_epilogue(const vit__gemm *g, int m, int n, int mr, int nr, float *acc) {
     int glu = g->act == VIT__ACT_SWIGLU, oc = glu ? n / 2 : n;
     if (g->act == VIT__ACT_NONE) { // vit__epi_row's arithmetic, without its per-pair switch
         for (int i = 0; i < mr; i++) {
