@@ -4545,6 +4545,13 @@ static VIT__HD inline float vit__sigmoid_times(float x, float a) {
 // 2^x on the SFU (ex2.approx, denormal results flushed to 0)
 static __device__ __forceinline__ float vit__exp2_ftz(float x) { float e; asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(e) : "f"(x)); return e; }
 
+// x / (1 + e) by the approximate reciprocal (the tail of the two below)
+static __device__ __forceinline__ float vit__times_rcp_1p(float x, float e) {
+    float r;
+    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(1.0f + e));
+    return x * r;
+}
+
 // GELU for bf16/fp16 outputs on the GPU, in 8 ALU + 2 SFU instructions (erff
 // takes about 25; at large batch fc1's epilogue then outlasted its main loop):
 // x * sigmoid(x P(x^2)), P a degree-3 polynomial fitted (minimax, Lawson) to
@@ -4554,9 +4561,7 @@ static __device__ __forceinline__ float vit__exp2_ftz(float x) { float e; asm("e
 static __device__ __forceinline__ float vit__gelu_fast(float x) {
     float u = fminf(x * x, 49.0f);
     float p = fmaf(fmaf(fmaf(2.50057456e-05f, u, 0.000734330039f), u, -0.105978146f), u, -2.30165005f); // -log2(e) P(u)
-    float e = vit__exp2_ftz(x * p), r;
-    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(1.0f + e));
-    return x * r;
+    return vit__times_rcp_1p(x, vit__exp2_ftz(x * p));
 }
 
 // x sigmoid(a x) for bf16/fp16 outputs on the GPU (QuickGELU: a = 1.702; SiLU:
@@ -4564,11 +4569,7 @@ static __device__ __forceinline__ float vit__gelu_fast(float x) {
 // error, and no IEEE division, whose slow path is a call (CLIP L/14's fc1 ran
 // at a third of its GEMM speed with expf and one on H100). -0 where e^(-a x)
 // overflows, as vit__sigmoid_times.
-static __device__ __forceinline__ float vit__sigmoid_times_fast(float x, float a) {
-    float r;
-    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(1.0f + vit__exp2_ftz(x * (-1.44269504f * a))));
-    return x * r;
-}
+static __device__ __forceinline__ float vit__sigmoid_times_fast(float x, float a) { return vit__times_rcp_1p(x, vit__exp2_ftz(x * (-1.44269504f * a))); }
 #endif
 
 // The CPU forward pass's GELU, 16 at a time (erff, a libm call per element,

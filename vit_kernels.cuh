@@ -694,16 +694,27 @@ static __global__ void vit__prep_pass2_kernel(vit__prep_args a) {
 // through global memory. The window of resized rows sy0..sy1-1 is source rows
 // vb[sy0].. up to the last row's last tap (PIL's first index and last tap both
 // grow with the output index); likewise the columns.
+// One axis of a tile: outputs o..o+T-1 (of n; resized index = output + from)
+// keep the resized indices s0..s1-1 inside resized, which read the source from
+// b[s0] (first tap) up to the last one's last tap: returns that span (0 if none).
+static __host__ __device__ inline int vit__prep_window(const int *b, int o, int T, int n, int from, int resized, int *s0, int *s1) {
+    *s0 = o + from < 0 ? 0 : o + from;
+    *s1 = (o + T < n ? o + T : n) + from;
+    if (*s1 > resized) *s1 = resized;
+    return *s0 < *s1 ? b[(*s1 - 1) * 2] + b[(*s1 - 1) * 2 + 1] - b[*s0 * 2] : 0;
+}
+
 template <typename ACC, int CH, bool HFIRST>
 static __global__ void __launch_bounds__(256) vit__prep_tile_kernel(vit__prep_args a) {
     extern __shared__ unsigned char vit__prep_smem[];
     const int T = a.tile, b = blockIdx.z, y0 = blockIdx.y * T, x0 = blockIdx.x * T;
-    int sy0 = max(y0 + a.top, 0), sy1 = min(min(y0 + T, a.H) + a.top, a.rh);
-    int sx0 = max(x0 + a.left, 0), sx1 = min(min(x0 + T, a.W) + a.left, a.rw);
-    int th = sy1 - sy0, tw = sx1 - sx0, r0 = 0, c0 = 0, wr = 0, wc = 0;
-    if (th > 0 && tw > 0) {
-        r0 = a.vb[sy0 * 2]; wr = a.vb[(sy1 - 1) * 2] + a.vb[(sy1 - 1) * 2 + 1] - r0;
-        c0 = a.hb[sx0 * 2]; wc = a.hb[(sx1 - 1) * 2] + a.hb[(sx1 - 1) * 2 + 1] - c0;
+    int sy0, sy1, sx0, sx1;
+    int wr = vit__prep_window(a.vb, y0, T, a.H, a.top, a.rh, &sy0, &sy1), wc = vit__prep_window(a.hb, x0, T, a.W, a.left, a.rw, &sx0, &sx1);
+    int th = sy1 - sy0, tw = sx1 - sx0, r0 = 0, c0 = 0;
+    if (!(th > 0 && tw > 0)) wr = wc = 0;
+    else {
+        r0 = a.vb[sy0 * 2];
+        c0 = a.hb[sx0 * 2];
         unsigned char *src = vit__prep_smem, *mid = src + (size_t)wr * wc * CH;
         const unsigned char *f = a.frames + (size_t)b * a.frame_bytes + (size_t)r0 * a.stride + (size_t)c0 * a.channels;
         for (int i = threadIdx.x; i < wr * wc; i += blockDim.x) {
@@ -775,11 +786,9 @@ static vit_status vit__cuda_reserve(vit_model *m, unsigned char **p, size_t *hav
 // read through taps b (first index, count per resized index), the crop's n
 // outputs starting at resized index `from` of `resized`.
 static int vit__prep_span(const int *b, int from, int n, int resized, int T) {
-    int most = 0;
+    int most = 0, s0, s1;
     for (int o = 0; o < n; o += T) {
-        int s0 = o + from < 0 ? 0 : o + from, s1 = (o + T < n ? o + T : n) + from;
-        if (s1 > resized) s1 = resized;
-        int span = s0 < s1 ? b[(s1 - 1) * 2] + b[(s1 - 1) * 2 + 1] - b[s0 * 2] : 0; // as vit__prep_tile_kernel's wr, wc
+        int span = vit__prep_window(b, o, T, n, from, resized, &s0, &s1);
         if (span > most) most = span;
     }
     return most;
