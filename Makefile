@@ -201,7 +201,7 @@ test-cpu: deps $(BUILD)/test_static $(BUILD)/test_model $(BUILD)/test_errors $(B
 	bash tests/test_cli.sh $(BUILD)
 	$(MAKE) --no-print-directory webp-example
 
-# the sanitizer run takes the Fashion-MNIST test on its first 300 images only
+# the sanitizer run takes the Fashion-MNIST test on its first 100 images only
 test-asan: deps $(BUILD)/asan_test_model $(BUILD)/asan_test_errors $(BUILD)/asan_test_preprocess $(BUILD)/asan_test_images $(BUILD)/asan_test_images_nostb $(BUILD)/asan_test_act $(BUILD)/asan_test_ops_cpu $(BUILD)/asan_test_faults $(BUILD)/asan_test_limits $(BUILD)/asan_test_fashion_mnist $(FMNIST_FILES) $(BUILD)/asan_vit-classify $(BUILD)/asan_cli_check $(BUILD)/vit-similar
 	$(BUILD)/asan_test_model $(REF_CASES)
 	$(BUILD)/asan_test_errors tests/data/ref/timm_token_odd_heads
@@ -212,7 +212,7 @@ test-asan: deps $(BUILD)/asan_test_model $(BUILD)/asan_test_errors $(BUILD)/asan
 	$(BUILD)/asan_test_ops_cpu
 	$(BUILD)/asan_test_faults .
 	$(BUILD)/asan_test_limits .
-	$(BUILD)/asan_test_fashion_mnist models/fashion_mnist $(FMNIST) 300
+	$(BUILD)/asan_test_fashion_mnist models/fashion_mnist $(FMNIST) 100
 	CLASSIFY=$(BUILD)/asan_vit-classify CHECK=$(BUILD)/asan_cli_check bash tests/test_cli.sh $(BUILD)
 
 # vit-classify's thread pool under the sanitizers (cli_check built alike: its bit-exact comparisons)
