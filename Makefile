@@ -76,7 +76,7 @@ cpu: deps $(BUILD)/vit-classify-cpu $(BUILD)/vit-similar $(BUILD)/minimal
 
 # examples/webp_hook.c: WebP through the decoder hook, with Debian's libwebp-dev (not a
 # dependency of vit.h: skipped without it); checked against PIL + timm on the corpus's WebPs
-$(BUILD)/webp_hook: examples/webp_hook.c vit.h | $(BUILD)
+$(BUILD)/webp_hook: examples/webp_hook.c vit.h | $(BUILD) deps-stb
 	$(CC) $(CFLAGS) $(TEST_OPT) $< -o $@ $(LDLIBS) -lwebp
 
 ifeq ($(HAVE_WEBP),yes)
@@ -91,19 +91,19 @@ endif
 # Debian packages the build and tests need, installed when missing (the demo needs only
 # libstb-dev, not the 31 MB dataset)
 APT_INSTALL = $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq
-deps:
-	@pkgs=; [ -f /usr/include/stb/stb_image.h ] || pkgs=libstb-dev; \
-	[ -f $(FMNIST_DEB)/t10k-images-idx3-ubyte.gz ] || pkgs="$$pkgs dataset-fashion-mnist"; \
-	if [ -n "$$pkgs" ]; then echo "installing $$pkgs"; $(APT_INSTALL) $$pkgs; fi
+# (stb_image.h wherever the compiler finds it, CPATH included; every build of vit.h waits
+# for deps-stb, so that parallel builds never race the install, and deps comes after it)
+deps: deps-stb
+	@[ -f $(FMNIST_DEB)/t10k-images-idx3-ubyte.gz ] || { echo "installing dataset-fashion-mnist"; $(APT_INSTALL) dataset-fashion-mnist; }
 
 deps-stb:
-	@[ -f /usr/include/stb/stb_image.h ] || { echo "installing libstb-dev"; $(APT_INSTALL) libstb-dev; }
+	@echo '#include <stb/stb_image.h>' | $(CC) -E -x c - >/dev/null 2>&1 || { echo "installing libstb-dev"; $(APT_INSTALL) libstb-dev; }
 
 $(FMNIST)/%: $(FMNIST_DEB)/%.gz | deps
 	@mkdir -p $(FMNIST)
 	gzip -dc $< > $@
 
-$(BUILD)/vit-classify-cpu: examples/classify.c vit.h | $(BUILD)
+$(BUILD)/vit-classify-cpu: examples/classify.c vit.h | $(BUILD) deps-stb
 	$(CC) $(CFLAGS) -pthread $< -o $@ $(LDLIBS)
 
 $(BUILD)/bench_cpu: tools/bench_cpu.c vit.h | $(BUILD) deps
@@ -113,7 +113,7 @@ $(BUILD)/bench_cpu: tools/bench_cpu.c vit.h | $(BUILD) deps
 bench-cpu: $(BUILD)/bench_cpu
 	env -u OMP_WAIT_POLICY python3 tools/bench_cpu.py
 
-$(BUILD)/vit-similar: examples/similar.c vit.h | $(BUILD)
+$(BUILD)/vit-similar: examples/similar.c vit.h | $(BUILD) deps-stb
 	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
 
 # nvcc's command line, rewritten when it changes (another CUDA_ARCH, a GPU found or not), so
@@ -125,7 +125,7 @@ FORCE:
 # vit-classify: the CUDA build for the GPU here or for CUDA_ARCH (it falls back to the CPU
 # at run time), else the CPU build: `make demo` without a GPU compiles only the CPU build
 ifeq ($(HAVE_NVCC)-$(CUDA_CHECK),yes-)
-$(BUILD)/vit-classify: examples/classify.c vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD)
+$(BUILD)/vit-classify: examples/classify.c vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD) deps-stb
 	$(NVCC) $(NVCCFLAGS) -I. -x cu $< -o $@
 else
 $(BUILD)/vit-classify: $(BUILD)/vit-classify-cpu $(BUILD)/nvcc.flags
@@ -173,10 +173,10 @@ $(BUILD)/test_static: tests/test_static.c tests/test_static_b.c vit.h tests/test
 	$(CC) $(CFLAGS) $(TEST_OPT) tests/test_static.c tests/test_static_b.c -o $@ $(LDLIBS)
 
 # vit.h must compile as C++ and, under nvcc, with the CUDA kernels
-$(BUILD)/test_compile_cpp: tests/test_compile.cpp vit.h | $(BUILD)
+$(BUILD)/test_compile_cpp: tests/test_compile.cpp vit.h | $(BUILD) deps-stb
 	$(CXX) -std=c++11 -O1 $(WARN) $< -o $@ $(LDLIBS)
 
-$(BUILD)/test_compile_cuda: tests/test_compile.cpp vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD)
+$(BUILD)/test_compile_cuda: tests/test_compile.cpp vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD) deps-stb
 	$(NVCC) $(NVCCFLAGS) -x cu $< -o $@ $(NVCC_QUIET)
 
 test: test-cpu test-compile
@@ -311,7 +311,7 @@ fuzz: $(FUZZERS)
 fuzz-smoke:
 	$(MAKE) fuzz FUZZ_SECONDS=30
 
-# static checks on vit.h, and the C tests built by clang with -Werror
+# static checks on vit.h, and the C tests through clang -Werror (-fsyntax-only: its warnings, no code)
 TIDY_CHECKS = -*,clang-analyzer-*,bugprone-*,-bugprone-easily-swappable-parameters,-bugprone-narrowing-conversions,\
 	-bugprone-reserved-identifier,-bugprone-implicit-widening-of-multiplication-result,-bugprone-macro-parentheses,\
 	-clang-analyzer-security.insecureAPI.DeprecatedOrUnsafeBufferHandling
@@ -329,19 +329,19 @@ lint: | $(BUILD) deps
 GPU_REF_DIR ?= /tmp/vit_gpu_ref
 SANITIZER   ?= compute-sanitizer
 
-$(BUILD)/test_ops: tests/test_ops.cu vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD)
+$(BUILD)/test_ops: tests/test_ops.cu vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD) deps-stb
 	$(NVCC) $(NVCCFLAGS) $< -o $@ $(NVCC_QUIET)
 
-$(BUILD)/test_gpu_faults: tests/test_gpu_faults.cu vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD)
+$(BUILD)/test_gpu_faults: tests/test_gpu_faults.cu vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD) deps-stb
 	$(NVCC) $(NVCCFLAGS) $< -o $@ $(NVCC_QUIET)
 
-$(BUILD)/test_gpu_model: tests/test_gpu_model.cu vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD)
+$(BUILD)/test_gpu_model: tests/test_gpu_model.cu vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD) deps-stb
 	$(NVCC) $(NVCCFLAGS) $< -o $@ $(NVCC_QUIET)
 
-$(BUILD)/gpu_test_fashion_mnist: tests/test_fashion_mnist.c tests/test_util.h vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD)
+$(BUILD)/gpu_test_fashion_mnist: tests/test_fashion_mnist.c tests/test_util.h vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD) deps-stb
 	$(NVCC) $(NVCCFLAGS) -DVIT_IMPLEMENTATION -x cu $< -o $@ $(NVCC_QUIET)
 
-$(BUILD)/vit_bench: tools/vit_bench.cu vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD)
+$(BUILD)/vit_bench: tools/vit_bench.cu vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD) deps-stb
 	$(NVCC) $(NVCCFLAGS) $< -o $@ $(NVCC_QUIET)
 
 # test_ops (every kernel vs its CPU reference), the reference cases, timm
