@@ -59,7 +59,7 @@ export OMP_WAIT_POLICY ?= passive  # the tests share 2 cores with the build; spi
 ifeq ($(MAKELEVEL),0)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 endif
-# the tests are built at -O2 (a quarter of -O3's compile time), except test_model and
+# the tests are built at -O2 (about half the compile time of -O3), except test_model and
 # test_fashion_mnist: they link $(BUILD)/vit.o, the library built once at -O3 as a user's own
 # vit.c would be (so the -O3 build and extern linkage are what they test)
 TEST_OPT ?= -O2
