@@ -685,15 +685,6 @@ static __global__ void vit__prep_pass2_kernel(vit__prep_args a) {
     }
 }
 
-// The tiled transform, for resizes whose source window per tile fits in shared
-// memory (vit__prep_plan sets a.tile): a CTA makes a tile x tile square of one
-// frame's output. It reads the source window once, coalesced, as model
-// channels into shared memory, runs the first pass into shared memory and the
-// second into out: the same taps in the same order, rounded to 8 bits between
-// the passes, so the same bits as the two kernels above without the round trip
-// through global memory. The window of resized rows sy0..sy1-1 is source rows
-// vb[sy0].. up to the last row's last tap (PIL's first index and last tap both
-// grow with the output index); likewise the columns.
 // One axis of a tile: outputs o..o+T-1 (of n; resized index = output + from)
 // keep the resized indices s0..s1-1 inside resized, which read the source from
 // b[s0] (first tap) up to the last one's last tap: returns that span (0 if none).
@@ -704,6 +695,15 @@ static __host__ __device__ inline int vit__prep_window(const int *b, int o, int 
     return *s0 < *s1 ? b[(*s1 - 1) * 2] + b[(*s1 - 1) * 2 + 1] - b[*s0 * 2] : 0;
 }
 
+// The tiled transform, for resizes whose source window per tile fits in shared
+// memory (vit__prep_plan sets a.tile): a CTA makes a tile x tile square of one
+// frame's output. It reads the source window once, coalesced, as model
+// channels into shared memory, runs the first pass into shared memory and the
+// second into out: the same taps in the same order, rounded to 8 bits between
+// the passes, so the same bits as the two kernels above without the round trip
+// through global memory. The window of resized rows sy0..sy1-1 is source rows
+// vb[sy0].. up to the last row's last tap (PIL's first index and last tap both
+// grow with the output index); likewise the columns.
 template <typename ACC, int CH, bool HFIRST>
 static __global__ void __launch_bounds__(256) vit__prep_tile_kernel(vit__prep_args a) {
     extern __shared__ unsigned char vit__prep_smem[];

@@ -328,8 +328,8 @@ static void test_e4m3_codes(const char *dir) {
         check(dbad == 0, "e4m3: the 256 codes decode as torch's", "%d differ", dbad);
         // vit__e4m3_round (the forward pass's rounding) against encode-then-decode:
         // the reference inputs and every 4093rd float bit pattern (both signs, NaNs, subnormals)
-        uint32_t rbad = 0, rfirst = 0, count = 0;
-        for (uint64_t i = 0; i < n + (1ull << 32) / 4093; i++, count++) {
+        uint32_t rbad = 0, rfirst = 0, count = n + (uint32_t)((1ull << 32) / 4093);
+        for (uint32_t i = 0; i < count; i++) {
             float v = i < n ? x[i] : 0.0f;
             if (i >= n) { uint32_t u = (uint32_t)((i - n) * 4093u); memcpy(&v, &u, 4); }
             float got = vit__e4m3_round(v, 1.0f), ref = vit__e4m3_value(vit__e4m3(v));
