@@ -49,12 +49,16 @@
       computes; each chunk replays a CUDA graph of the whole forward pass and
       its outputs come back through a pinned slot (one wait at the end, and one
       per chunk two behind). The frame calls (vit_forward_rgb8) run the eval
-      transform on the GPU (>>op preprocess); a new frame size uploads its
+      transform on the GPU (>>op preprocess); host frames that fit in max_batch
+      are transformed on the copy stream as they land, and each chunk's pass
+      runs only the first blocks, a last pass over all frames the rest
+      (vit__stage_blocks); a new frame size uploads its
       resampling taps and, where a tile's source window does not fit in shared
       memory (downscales beyond about 10x), may grow a first-pass buffer (at
-      most 256 MB). Graphs are captured lazily, the first time a batch size is seen
-      (cudaGraphInstantiate may allocate inside the driver then), and cached
-      (VIT__CUDA_GRAPHS batch sizes, least recently used evicted).
+      most 256 MB). Graphs are captured lazily, the first time a pass (batch
+      size, first image, blocks) is seen (cudaGraphInstantiate may allocate
+      inside the driver then), and cached (VIT__CUDA_GRAPHS passes, least
+      recently used evicted).
 
    DETERMINISM
       The same input gives the same bits on every run, with or without graphs:
@@ -109,7 +113,7 @@
     } while (0)
 
 #ifndef VIT__CUDA_GRAPHS
-#define VIT__CUDA_GRAPHS 8 // batch sizes whose graphs are kept
+#define VIT__CUDA_GRAPHS 8 // passes whose graphs are kept (a spread frame call uses 3)
 #endif
 
 #define VIT__SPLITK_MAX 8 // K slices of a split-K GEMM at most
@@ -150,6 +154,9 @@ typedef struct vit__force {
     int no_prefetch;  // 1: small forward passes do not fetch each block's weights into L2 during its attention
     int stage_first;  // host inputs: images in the first chunk (0: vit__stage_chunk's policy)
     int stage_grow;   // and how many times larger each next chunk may be (0: the policy's)
+    int stage_blocks; // spread host frames: blocks each chunk's pass runs (0: vit__stage_blocks's policy; >= depth: all)
+    int stage_device; // 1: device inputs are chunked (and spread) as host inputs are, in the same passes
+    int stage_piece;  // spread host frames: frames per piece of a chunk's DMA and transform (0: 8 MB's worth)
     int prep_tiles;   // frames: 0 the tiled transform where its window fits; 1 never (the two-pass kernels)
 } vit__force;
 
@@ -173,6 +180,7 @@ typedef struct vit__cuda_block {
 typedef struct vit__cuda_graph {
     int batch;                    // 0: free slot
     int first;                    // the graph reads images first.. first + batch - 1 of s->images
+    int from, to;                 // and runs blocks from.. to - 1 (vit__forward_cuda_body)
     unsigned long long used;      // LRU tick
     cudaGraphExec_t exec;
 } vit__cuda_graph;
@@ -3391,20 +3399,23 @@ static vit_status vit__map_pool_cuda(vit_model *m, int B, cudaStream_t st) {
 }
 
 // >>forward ---------------------------------------------------------------------
-// The whole forward pass for B <= max_batch images, from s->images (from its
-// image `first`, first + B <= max_batch) to s->pooled and s->out, as launches
-// on one stream (captured into a graph per B and first).
+// The forward pass for B <= max_batch images, from s->images (from its image
+// `first`, first + B <= max_batch) to s->pooled and s->out, as launches on one
+// stream (captured into a graph per B, first and block range). A pass may run
+// only blocks [from, to): one of the first blocks (from 0, to < depth) keeps
+// its images' rows of x, xn and the e4m3 rows at their place (image first..),
+// where a pass of the rest (from > 0, first 0) over every image reads them.
 
 // VIT_DTYPE_FP8: the e4m3 operands of a block linear whose input rows are in
-// s->q8 (vit__e4m3_rows_cuda), else NULL (the GEMM reads T).
-static const vit__e4m3_ops *vit__e4m3_of(vit__e4m3_ops *o, const vit__cuda_state *s, const void *w, const float *sw) {
+// q8 and their scales in q8s (vit__e4m3_rows_cuda), else NULL (the GEMM reads T).
+static const vit__e4m3_ops *vit__e4m3_of(vit__e4m3_ops *o, const vit__cuda_state *s, unsigned char *q8, float *q8s, const void *w, const float *sw) {
     if (!s->f8) return NULL;
-    o->a = s->q8; o->sa = s->q8s; o->w = (const unsigned char *)w; o->sw = sw;
+    o->a = q8; o->sa = q8s; o->w = (const unsigned char *)w; o->sw = sw;
     return o;
 }
 
 template <typename T>
-static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st, int first) {
+static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st, int first, int from, int to) {
     vit__cuda_state *s = m->cuda;
     const vit_config *c = &m->cfg;
     const float *images = s->images + (size_t)first * c->in_chans * c->image_height * c->image_width;
@@ -3412,25 +3423,29 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st, i
     int C = c->dim, N = c->num_tokens, M = c->mlp_dim, H = c->num_heads, rows = B * N, K = c->num_classes, heads = m->num_head;
     int hidden = m->act == VIT__ACT_SWIGLU ? M / 2 : M; // fc1's outputs, fc2's inputs
     float eps = c->eps;
-    T *xn = (T *)s->xn, *big = (T *)s->big;
+    size_t row0 = to < c->depth ? (size_t)first * N : 0; // the first blocks only: the rows stay at their images' place
+    float *x = s->x + row0 * C, *q8s = s->q8s ? s->q8s + row0 : NULL;
+    unsigned char *q8 = s->q8 ? s->q8 + row0 * C : NULL;
+    T *xn = (T *)s->xn + row0 * C, *big = (T *)s->big;
     vit__embed_fuse fz;
     fz.prefix = s->prefix; fz.pos = s->pos; fz.tokens = N; fz.num_prefix = m->num_prefix; fz.pos_prefix = 0; // the prefix tokens' rows are folded in
     // PDL pays at small batches (ViT-B bs 1, H100: 1.060 -> 1.026 ms) and costs
     // at large ones (bs 256: 26.11 -> 26.52 ms), where kernels are long
     s->pdl_now = rows <= 32 * s->sm_count;
     size_t big_elems = (size_t)rows * (3 * C > M ? 3 * C : M); // s->big: free until the first qkv
-    vit__ln_e4m3 lnq_rows = {s->q8, s->q8s}; // VIT_DTYPE_FP8: the LayerNorms before qkv and fc1 write e4m3 rows there themselves
+    vit__ln_e4m3 lnq_rows = {q8, q8s}; // VIT_DTYPE_FP8: the LayerNorms before qkv and fc1 write e4m3 rows there themselves
     const vit__ln_e4m3 *lnq = s->f8 ? &lnq_rows : NULL;
     int q8_ready = 0;                        // block 0's rows already there
-    if (s->pre_w || c->depth == 0) {
-        VIT__TRY(vit__patch_embed_cuda<T>(s->x, images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_height, c->image_width, c->patch_size, C, &fz,
+    // (from > 0: x, xn and the e4m3 rows are where the pass of the first blocks left them)
+    if (from == 0 && (s->pre_w || c->depth == 0)) {
+        VIT__TRY(vit__patch_embed_cuda<T>(x, images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_height, c->image_width, c->patch_size, C, &fz,
                                           big, big_elems,
                                           m, st, f));
-        if (s->pre_w) VIT__TRY(vit__layernorm_cuda<float>(s->x, s->x, s->pre_w, s->pre_b, rows, C, (size_t)C, (size_t)C, eps, m, st));
-        if (c->depth > 0) VIT__TRY(vit__layernorm_cuda<T>(xn, s->x, s->blocks[0].ln1_w, s->blocks[0].ln1_b, rows, C, (size_t)C, (size_t)C, eps, m, st, lnq));
+        if (s->pre_w) VIT__TRY(vit__layernorm_cuda<float>(x, x, s->pre_w, s->pre_b, rows, C, (size_t)C, (size_t)C, eps, m, st));
+        if (c->depth > 0) VIT__TRY(vit__layernorm_cuda<T>(xn, x, s->blocks[0].ln1_w, s->blocks[0].ln1_b, rows, C, (size_t)C, (size_t)C, eps, m, st, lnq));
         q8_ready = c->depth > 0 && lnq;
-    } else {
-        VIT__TRY(vit__patch_ln_cuda<T>(xn, s->x, images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_height, c->image_width, c->patch_size, C, &fz,
+    } else if (from == 0) {
+        VIT__TRY(vit__patch_ln_cuda<T>(xn, x, images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_height, c->image_width, c->patch_size, C, &fz,
                                        big, big_elems,
                                        s->blocks[0].ln1_w, s->blocks[0].ln1_b, eps, m, st, f));
     }
@@ -3438,70 +3453,72 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st, i
     // fc2, its residual and the norm of the class tokens straight into s->pooled
     int token_tail = s->norm_w && c->pool == VIT_POOL_TOKEN && !s->fcn_w && c->depth > 0 && heads == 1;
     vit__attn_args att = vit__attn_self(xn, big, B, N, C, H, sizeof(T)); // the attention output reuses xn
-    vit__e4m3_ops q8; // VIT_DTYPE_FP8: each linear's input rows to e4m3 first (vit__e4m3_rows_cuda into s->q8)
+    vit__e4m3_ops q8ops; // VIT_DTYPE_FP8: each linear's input rows to e4m3 first (vit__e4m3_rows_cuda into q8)
     size_t wsize = s->f8 ? 1 : sizeof(T);
-    for (int l = 0; l < c->depth; l++) {
+    for (int l = from; l < to; l++) {
         const vit__cuda_block *k = &s->blocks[l];
         // xn = ln1(x) here: from the line above, or from the previous block's fc2
-        // (f8: its rows in e4m3 in s->q8 from the previous block's fc2 + ln1)
+        // (f8: its rows in e4m3 in q8 from the previous block's fc2 + ln1)
         // (block 0 after the fused patch GEMM + ln1, vit__patch_ln_cuda: rounded from its bf16 rows here)
-        if (s->f8 && l == 0 && !q8_ready) VIT__TRY(vit__e4m3_rows_cuda<T>(s->q8, s->q8s, xn, rows, C, m, st));
+        if (s->f8 && l == 0 && !q8_ready) VIT__TRY(vit__e4m3_rows_cuda<T>(q8, q8s, xn, rows, C, m, st));
         VIT__TRY(vit__linear_cuda<T>(big, xn, (const T *)k->qkv_w, k->qkv_b, rows, C, 3 * C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, m, st, f, NULL,
-                                     vit__e4m3_of(&q8, s, k->qkv_w, k->qkv_sw)));
+                                     vit__e4m3_of(&q8ops, s, q8, q8s, k->qkv_w, k->qkv_sw)));
         if (k->qn_w) VIT__TRY(vit__qk_norm_cuda<T>(big, k->qn_w, k->qn_b, k->kn_w, k->kn_b, rows, C, H, eps, m, st));
         // small batches: the rest of this block's weights and the next block's
         // qkv (contiguous, see vit__upload_all) into L2 during the attention
         const char *pf = NULL, *end = l + 1 < c->depth ? (const char *)s->blocks[l + 1].qkv_b : (const char *)k->fc2_w + (size_t)C * hidden * wsize;
         if (s->pdl_now && !(f && f->no_prefetch)) pf = (const char *)k->proj_w;
         VIT__TRY(vit__attention_cuda<T>(att, m, st, pf, pf ? (size_t)(end - pf) : 0, f));
-        if (s->f8) VIT__TRY(vit__e4m3_rows_cuda<T>(s->q8, s->q8s, xn, rows, C, m, st));
-        VIT__TRY((vit__linear_ln_cuda<T, T>(xn, s->x, xn, (const T *)k->proj_w, k->proj_b, k->ls1, rows, C, C, k->ln2_w, k->ln2_b, eps, 1, m, st, f, NULL,
-                                            vit__e4m3_of(&q8, s, k->proj_w, k->proj_sw), lnq)));
+        if (s->f8) VIT__TRY(vit__e4m3_rows_cuda<T>(q8, q8s, xn, rows, C, m, st));
+        VIT__TRY((vit__linear_ln_cuda<T, T>(xn, x, xn, (const T *)k->proj_w, k->proj_b, k->ls1, rows, C, C, k->ln2_w, k->ln2_b, eps, 1, m, st, f, NULL,
+                                            vit__e4m3_of(&q8ops, s, q8, q8s, k->proj_w, k->proj_sw), lnq)));
         VIT__TRY(vit__linear_cuda<T>(big, xn, (const T *)k->fc1_w, k->fc1_b, rows, C, M, VIT__OUT_STORE, m->act, NULL, m, st, f, NULL,
-                                     vit__e4m3_of(&q8, s, k->fc1_w, k->fc1_sw)));
-        if (s->f8) VIT__TRY(vit__e4m3_rows_cuda<T>(s->q8, s->q8s, big, rows, hidden, m, st));
-        const vit__e4m3_ops *fc2q = vit__e4m3_of(&q8, s, k->fc2_w, k->fc2_sw);
+                                     vit__e4m3_of(&q8ops, s, q8, q8s, k->fc1_w, k->fc1_sw)));
+        if (s->f8) VIT__TRY(vit__e4m3_rows_cuda<T>(q8, q8s, big, rows, hidden, m, st));
+        const vit__e4m3_ops *fc2q = vit__e4m3_of(&q8ops, s, q8, q8s, k->fc2_w, k->fc2_sw);
         if (l + 1 < c->depth) // fc2 with the next block's ln1
-            VIT__TRY((vit__linear_ln_cuda<T, T>(xn, s->x, big, (const T *)k->fc2_w, k->fc2_b, k->ls2, rows, hidden, C, s->blocks[l + 1].ln1_w,
+            VIT__TRY((vit__linear_ln_cuda<T, T>(xn, x, big, (const T *)k->fc2_w, k->fc2_b, k->ls2, rows, hidden, C, s->blocks[l + 1].ln1_w,
                                                 s->blocks[l + 1].ln1_b, eps, 1, m, st, f, NULL, fc2q, lnq)));
         else if (token_tail)
-            VIT__TRY((vit__linear_ln_cuda<T, float>(s->pooled, s->x, big, (const T *)k->fc2_w, k->fc2_b, k->ls2, rows, hidden, C, s->norm_w, s->norm_b, eps, N, m,
+            VIT__TRY((vit__linear_ln_cuda<T, float>(s->pooled, x, big, (const T *)k->fc2_w, k->fc2_b, k->ls2, rows, hidden, C, s->norm_w, s->norm_b, eps, N, m,
                                                     st, f, NULL, fc2q)));
         else
-            VIT__TRY(vit__linear_cuda<T>(s->x, big, (const T *)k->fc2_w, k->fc2_b, rows, hidden, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, k->ls2, m, st, f, NULL, fc2q));
+            VIT__TRY(vit__linear_cuda<T>(x, big, (const T *)k->fc2_w, k->fc2_b, rows, hidden, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, k->ls2, m, st, f, NULL, fc2q));
     }
+    if (to < c->depth) return VIT_OK;
     if (!token_tail && c->pool == VIT_POOL_MAP) {
         VIT__TRY(vit__map_pool_cuda<T>(m, B, st));
     } else if (!token_tail) {
         if (s->norm_w) {
             if (c->pool == VIT_POOL_TOKEN) // only the pooled prefix tokens are read after the norm
                 for (int h = 0; h < heads; h++)
-                    VIT__TRY(vit__layernorm_cuda<float>(s->x + (size_t)h * C, s->x + (size_t)h * C, s->norm_w, s->norm_b, B, C, (size_t)N * C, (size_t)N * C, eps,
+                    VIT__TRY(vit__layernorm_cuda<float>(x + (size_t)h * C, x + (size_t)h * C, s->norm_w, s->norm_b, B, C, (size_t)N * C, (size_t)N * C, eps,
                                                         m, st));
             else
-                VIT__TRY(vit__layernorm_cuda<float>(s->x, s->x, s->norm_w, s->norm_b, rows, C, (size_t)C, (size_t)C, eps, m, st));
+                VIT__TRY(vit__layernorm_cuda<float>(x, x, s->norm_w, s->norm_b, rows, C, (size_t)C, (size_t)C, eps, m, st));
         }
-        VIT__TRY(vit__pool_cuda(s->pooled, s->x, B, N, C, c->pool, m->num_prefix, heads, s->fcn_w, s->fcn_b, eps, m, st));
+        VIT__TRY(vit__pool_cuda(s->pooled, x, B, N, C, c->pool, m->num_prefix, heads, s->fcn_w, s->fcn_b, eps, m, st));
     }
     if (K > 0) VIT__TRY(vit__head_cuda<T>(s->out, s->pooled, (const T *)s->head_w, s->head_b, B, C, K, heads, m, st));
     return VIT_OK;
 }
 
-static vit_status vit__forward_cuda_launch(vit_model *m, int B, cudaStream_t st, int first = 0) {
-    if (m->cuda->dtype == VIT_DTYPE_F32) return vit__forward_cuda_body<float>(m, B, st, first);
-    if (m->cuda->dtype == VIT_DTYPE_F16) return vit__forward_cuda_body<__half>(m, B, st, first);
-    return vit__forward_cuda_body<__nv_bfloat16>(m, B, st, first);
+static vit_status vit__forward_cuda_launch(vit_model *m, int B, cudaStream_t st, int first, int from, int to) {
+    if (m->cuda->dtype == VIT_DTYPE_F32) return vit__forward_cuda_body<float>(m, B, st, first, from, to);
+    if (m->cuda->dtype == VIT_DTYPE_F16) return vit__forward_cuda_body<__half>(m, B, st, first, from, to);
+    return vit__forward_cuda_body<__nv_bfloat16>(m, B, st, first, from, to);
 }
 
-// The executable graph for batch size B from image `first` of s->images:
-// cached, else captured now (the first use of the pair; instantiation may
-// allocate inside the driver) into a free or the least recently used slot.
-static vit_status vit__cuda_graph_get(vit_model *m, int B, int first, cudaGraphExec_t *out) {
+// The executable graph for batch size B from image `first` of s->images,
+// blocks [from, to): cached, else captured now (the first use of the four;
+// instantiation may allocate inside the driver) into a free or the least
+// recently used slot.
+static vit_status vit__cuda_graph_get(vit_model *m, int B, int first, int from, int to, cudaGraphExec_t *out) {
     vit__cuda_state *s = m->cuda;
     vit__cuda_graph *slot = &s->graphs[0];
     for (int i = 0; i < VIT__CUDA_GRAPHS; i++) {
         vit__cuda_graph *g = &s->graphs[i];
-        if (g->batch == B && g->first == first) { g->used = ++s->tick; *out = g->exec; return VIT_OK; }
+        if (g->batch == B && g->first == first && g->from == from && g->to == to) { g->used = ++s->tick; *out = g->exec; return VIT_OK; }
         if (slot->batch != 0 && (g->batch == 0 || g->used < slot->used)) slot = g;
     }
     if (slot->batch) {
@@ -3510,7 +3527,7 @@ static vit_status vit__cuda_graph_get(vit_model *m, int B, int first, cudaGraphE
     }
     cudaGraph_t graph = NULL;
     VIT__CUDA_TRY(m, cudaStreamBeginCapture(s->stream, cudaStreamCaptureModeRelaxed));
-    vit_status r = vit__forward_cuda_launch(m, B, s->stream, first);
+    vit_status r = vit__forward_cuda_launch(m, B, s->stream, first, from, to);
     cudaError_t e = cudaStreamEndCapture(s->stream, &graph);
     if (r != VIT_OK) {
         if (graph) cudaGraphDestroy(graph);
@@ -3524,9 +3541,21 @@ static vit_status vit__cuda_graph_get(vit_model *m, int B, int first, cudaGraphE
     VIT__CUDA_TRY(m, e);
     slot->batch = B;
     slot->first = first;
+    slot->from = from;
+    slot->to = to;
     slot->exec = exec;
     slot->used = ++s->tick;
     *out = exec;
+    return VIT_OK;
+}
+
+// Runs the forward pass's blocks [from, to) for B images from image `first`
+// on st: a graph replay, or the launches themselves without graphs.
+static vit_status vit__cuda_pass(vit_model *m, int B, int first, int from, int to, cudaStream_t st) {
+    if (!m->cuda->use_graphs) return vit__forward_cuda_launch(m, B, st, first, from, to);
+    cudaGraphExec_t g = NULL;
+    VIT__TRY(vit__cuda_graph_get(m, B, first, from, to, &g));
+    VIT__CUDA_TRY(m, cudaGraphLaunch(g, st));
     return VIT_OK;
 }
 
@@ -3542,20 +3571,18 @@ typedef struct vit__input {
     int pinned;         // 1: page-locked host memory: the DMA reads it in place (no copy into the slots)
 } vit__input;
 
-// Images in the next chunk of a host input: a small first chunk (n / 2 grow;
-// n / grow for inputs of a quarter of a float image's bytes or less, whose
-// next chunk then holds the rest: each split costs a forward pass's fixed
-// part, and 8-bit frames stage fast; H100, ViT-B/16 bs 256, 224x224 frames:
-// 16 + 240 took 1.054-1.064x the device-memory call, 8 + 128 + 120 1.08-1.12x),
-// so that little copying comes before the first compute, then each chunk `grow` times
-// the last (while the GPU computes a chunk, the host stages the next: inputs
-// smaller than a float image may grow faster), at most a slot's worth (cap);
-// a remainder under half a chunk joins it.
+// Images in the next chunk of a host input: a small first chunk (n / 8 for
+// inputs of a quarter of a float image's bytes or less, which then stage in two
+// chunks, the second's blocks split, see vit__stage_blocks; else n / 2 grow),
+// so that little copying comes before the first compute, then each chunk `grow`
+// times the last (while the GPU computes a chunk, the host stages the next:
+// inputs smaller than a float image may grow faster), at most a slot's worth
+// (cap); a remainder under half a chunk joins it.
 static int vit__stage_chunk(const vit__cuda_state *s, const vit__input *in, int n, int cap, int done, int prev) {
     const vit__force *f = s->force;
     double ratio = (double)in->image_bytes / (double)in->bytes; // > 1: cheaper to stage than float images
     int grow = f && f->stage_grow ? f->stage_grow : (int)(4 * (ratio < 1 ? 1 : ratio > 16 ? 16 : ratio));
-    int left = n - done, k = done == 0 ? (f && f->stage_first ? f->stage_first : n / (ratio >= 4 ? grow : 2 * grow)) : prev * grow;
+    int left = n - done, k = done == 0 ? (f && f->stage_first ? f->stage_first : n / (ratio >= 4 ? 8 : 2 * grow)) : prev * grow;
     if (cap < 1) cap = 1;
     // small forward passes cost nearly what larger ones do (bs 1 is half of bs 8 on
     // ViT-B/16): under 16 inputs one chunk, and no chunk under 8
@@ -3609,64 +3636,110 @@ static vit_status vit__take_outputs(vit_model *m, int j, float *out, size_t per_
     return VIT_OK;
 }
 
+// Blocks each chunk's pass runs when host frames are spread over s->images
+// (vit__cuda_chunks): the first `blocks` per chunk as its frames arrive, the
+// rest once over all n. A whole pass per chunk costs every block the small
+// chunk's fixed part (H100, ViT-B/16 bf16 bs 256, 224x224 frames: 16 + 240 in
+// whole passes took 1.06x the device-memory call, 32 + 224 with 6 blocks
+// split 1.04x); fewer blocks may leave the GPU waiting for the second chunk's
+// frames. So: the fewest blocks whose pass over the first chunk outlasts the
+// staging of the rest, where a staged byte (host copy, DMA and transform)
+// costs about what 12,000 FLOPs of a bf16 forward pass do (H100: about 35 GB/s
+// against 430 TFLOP/s; fp32 runs about 8x slower), with a quarter to spare.
+// depth: whole passes (one chunk, or no blocks to split).
+static int vit__stage_blocks(const vit_model *m, int n, int first_chunk, size_t frame_bytes) {
+    const vit__force *f = m->cuda->force;
+    const vit_config *c = &m->cfg;
+    int depth = c->depth;
+    if (first_chunk >= n || depth < 2) return depth;
+    if (f && f->stage_blocks) return f->stage_blocks < depth ? f->stage_blocks : depth;
+    double C = c->dim, N = c->num_tokens, M = c->mlp_dim, hidden = m->act == VIT__ACT_SWIGLU ? M / 2 : M;
+    double block_flops = 2 * N * (4 * C * C + C * M + hidden * C + 2 * N * C); // per image: qkv, proj, fc1, fc2, attention
+    double per_byte = m->cuda->dtype == VIT_DTYPE_F32 ? 12000.0 / 8 : 12000.0;
+    double need = 1.25 * (double)(n - first_chunk) * (double)frame_bytes * per_byte / ((double)first_chunk * block_flops);
+    return need >= depth ? depth : (int)need + 1;
+}
+
+// Queues the outputs of the pass just run (B images, from image i0 of the
+// call's) for out: host memory through pinned out slot j (copied to out when
+// the slot is next needed, or at the end), else a device-to-device copy.
+static vit_status vit__queue_outputs(vit_model *m, int j, int i0, int B, float *out, size_t per_out, int want_logits, cudaStream_t st, int host_out, int *wait_i0,
+                                     int *wait_n) {
+    vit__cuda_state *s = m->cuda;
+    const vit_config *c = &m->cfg;
+    const float *res = want_logits ? s->out : s->pooled + (m->num_head > 1 ? (size_t)m->num_head * B * c->dim : 0); // heads > 1: their mean
+    if (!host_out) {
+        VIT__CUDA_TRY(m, cudaMemcpyAsync(out + (size_t)i0 * per_out, res, (size_t)B * per_out * sizeof(float), cudaMemcpyDeviceToDevice, st));
+        return VIT_OK;
+    }
+    VIT__TRY(vit__take_outputs(m, j, out, per_out, wait_i0, wait_n)); // chunk i - 2's
+    VIT__CUDA_TRY(m, cudaMemcpyAsync(s->pin_out + (size_t)j * m->max_batch * s->out_floats, res, (size_t)B * per_out * sizeof(float), cudaMemcpyDeviceToHost, st));
+    VIT__CUDA_TRY(m, cudaEventRecord(s->outed[j], st));
+    wait_i0[j] = i0;
+    wait_n[j] = B;
+    return VIT_OK;
+}
+
 // Runs n inputs in chunks on stream st: in, forward, out. Host inputs go through
 // the pinned slots: the host fills slot i & 1 and the copy stream moves it to
 // the device while the previous chunk computes. Host frames that fit in
 // s->images at once (n <= max_batch) are spread: chunk i's images go to its own
 // place there (images i0..), transformed on the copy stream as soon as they
-// arrive, so that the transform too runs under the previous chunk's forward
-// pass (a graph per chunk size and place). host_out: out is host memory
-// (through the pinned out slots; the call waits for the result).
+// arrive, so that the transform too runs under the previous chunk's pass (a
+// graph per chunk size and place); each chunk's pass runs the first blocks
+// only (vit__stage_blocks), and one pass over all n the rest. host_out: out is
+// host memory (through the pinned out slots; the call waits for the result).
+// Tests may have device inputs chunked and spread as host frames are
+// (vit__force.stage_device): the same passes, so the same bits.
 static vit_status vit__cuda_chunks(vit_model *m, const vit__input *in, int n, float *out, int want_logits, cudaStream_t st, int host_out) {
     vit__cuda_state *s = m->cuda;
     const vit_config *c = &m->cfg;
+    const vit__force *f = s->force;
     size_t per_out = want_logits ? (size_t)c->num_classes : (size_t)c->dim, half = s->stage_bytes / 2;
     size_t per_image = (size_t)c->in_chans * c->image_height * c->image_width;
-    int cap = m->max_batch, wait_i0[2] = {0, 0}, wait_n[2] = {0, 0}, spread = in->frames && in->host && n <= m->max_batch;
+    int as_host = in->host || (f && f->stage_device), spread = n <= m->max_batch && ((in->frames && in->host) || (f && f->stage_device));
+    int cap = m->max_batch, wait_i0[2] = {0, 0}, wait_n[2] = {0, 0}, blocks = c->depth;
     if (in->host && half / in->bytes < (size_t)cap) cap = (int)(half / in->bytes); // >= 1: vit__cuda_stage_reserve
+    if (spread) blocks = vit__stage_blocks(m, n, vit__stage_chunk(s, in, n, cap, 0, 0), in->bytes);
     VIT__CUDA_TRY(m, cudaStreamWaitEvent(st, s->done, 0)); // the arena's previous user, on any stream
-    if (spread) VIT__CUDA_TRY(m, cudaStreamWaitEvent(s->copy, s->done, 0)); // the transform writes s->images from the copy stream
+    if (spread && in->host) VIT__CUDA_TRY(m, cudaStreamWaitEvent(s->copy, s->done, 0)); // the transform writes s->images from the copy stream
     for (int i = 0, i0 = 0, B = 0; i0 < n; i++, i0 += B) {
         int j = i & 1;
-        B = in->host ? vit__stage_chunk(s, in, n, cap, i0, B) : (n - i0 < m->max_batch ? n - i0 : m->max_batch);
+        B = as_host ? vit__stage_chunk(s, in, n, cap, i0, B) : (n - i0 < m->max_batch ? n - i0 : m->max_batch);
         const unsigned char *src = in->data + (size_t)i0 * in->bytes;
         size_t bytes = (size_t)(B - 1) * in->bytes + (i0 + B == n ? in->last_bytes : in->bytes);
+        float *place = s->images + (size_t)(spread ? i0 : 0) * per_image;
         if (in->host) {
             unsigned char *pin = s->pin_in + j * half, *dev = s->dev_in + j * half;
             if (!in->pinned) VIT__CUDA_TRY(m, cudaEventSynchronize(s->staged[j])); // chunk i - 2 has left the pinned slot
             VIT__CUDA_TRY(m, cudaStreamWaitEvent(s->copy, s->consumed[j], 0)); // and the device has read the device slot
-            if (in->pinned) VIT__CUDA_TRY(m, cudaMemcpyAsync(dev, src, bytes, cudaMemcpyHostToDevice, s->copy));
-            else VIT__TRY(vit__stage_host(m, dev, pin, src, bytes));
-            if (spread) VIT__TRY(vit__prep_cuda(m, dev, B, s->images + (size_t)i0 * per_image, s->copy));
+            // spread frames travel in pieces of whole frames, each transformed as
+            // soon as it lands (under the next piece's DMA)
+            int piece = !spread ? B : f && f->stage_piece ? f->stage_piece : (int)(VIT__STAGE_PIECE / in->bytes);
+            if (piece < 1) piece = 1;
+            for (int p0 = 0, np = 0; p0 < B; p0 += np) {
+                np = B - p0 < piece ? B - p0 : piece;
+                size_t o = (size_t)p0 * in->bytes, len = (size_t)(np - 1) * in->bytes + (i0 + p0 + np == n ? in->last_bytes : in->bytes);
+                if (in->pinned) VIT__CUDA_TRY(m, cudaMemcpyAsync(dev + o, src + o, len, cudaMemcpyHostToDevice, s->copy));
+                else VIT__TRY(vit__stage_host(m, dev + o, pin + o, src + o, len));
+                if (spread) VIT__TRY(vit__prep_cuda(m, dev + o, np, place + (size_t)p0 * per_image, s->copy));
+            }
             VIT__CUDA_TRY(m, cudaEventRecord(s->staged[j], s->copy));
             VIT__CUDA_TRY(m, cudaStreamWaitEvent(st, s->staged[j], 0));
             src = dev;
         }
-        if (spread) VIT__CUDA_TRY(m, cudaEventRecord(s->consumed[j], s->copy)); // read where it was written: in stream order
+        if (spread && in->host) VIT__CUDA_TRY(m, cudaEventRecord(s->consumed[j], s->copy)); // read where it was written: in stream order
         else {
-            if (in->frames) VIT__TRY(vit__prep_cuda(m, src, B, s->images, st));
-            else VIT__CUDA_TRY(m, cudaMemcpyAsync(s->images, src, bytes, cudaMemcpyDeviceToDevice, st));
+            if (in->frames) VIT__TRY(vit__prep_cuda(m, src, B, place, st));
+            else VIT__CUDA_TRY(m, cudaMemcpyAsync(place, src, bytes, cudaMemcpyDeviceToDevice, st));
             if (in->host) VIT__CUDA_TRY(m, cudaEventRecord(s->consumed[j], st));
         }
-        int first = spread ? i0 : 0;
-        if (s->use_graphs) {
-            cudaGraphExec_t g = NULL;
-            VIT__TRY(vit__cuda_graph_get(m, B, first, &g));
-            VIT__CUDA_TRY(m, cudaGraphLaunch(g, st));
-        } else {
-            VIT__TRY(vit__forward_cuda_launch(m, B, st, first));
-        }
-        const float *res = want_logits ? s->out : s->pooled + (m->num_head > 1 ? (size_t)m->num_head * B * c->dim : 0); // heads > 1: their mean
-        if (host_out) {
-            VIT__TRY(vit__take_outputs(m, j, out, per_out, wait_i0, wait_n)); // chunk i - 2's
-            VIT__CUDA_TRY(m, cudaMemcpyAsync(s->pin_out + (size_t)j * m->max_batch * s->out_floats, res, (size_t)B * per_out * sizeof(float),
-                                             cudaMemcpyDeviceToHost, st));
-            VIT__CUDA_TRY(m, cudaEventRecord(s->outed[j], st));
-            wait_i0[j] = i0;
-            wait_n[j] = B;
-        } else {
-            VIT__CUDA_TRY(m, cudaMemcpyAsync(out + (size_t)i0 * per_out, res, (size_t)B * per_out * sizeof(float), cudaMemcpyDeviceToDevice, st));
-        }
+        VIT__TRY(vit__cuda_pass(m, B, spread ? i0 : 0, 0, blocks, st));
+        if (blocks == c->depth) VIT__TRY(vit__queue_outputs(m, j, i0, B, out, per_out, want_logits, st, host_out, wait_i0, wait_n));
+    }
+    if (blocks < c->depth) { // the rest of the blocks over all n at once
+        VIT__TRY(vit__cuda_pass(m, n, 0, blocks, c->depth, st));
+        VIT__TRY(vit__queue_outputs(m, 0, 0, n, out, per_out, want_logits, st, host_out, wait_i0, wait_n));
     }
     VIT__CUDA_TRY(m, cudaEventRecord(s->done, st));
     for (int j = 0; j < 2; j++) VIT__TRY(vit__take_outputs(m, j, out, per_out, wait_i0, wait_n));

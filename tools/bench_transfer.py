@@ -10,7 +10,7 @@ staging's host copy and DMA rates.
 Targets (ViT-B/16 bf16, bs 256): host floats <= 1.15x async, host frames <= 1.05x.
 
 usage: python3 tools/bench_transfer.py [--bin build/vit_bench] [--sweep]
-  --sweep: also the host path's chunk knobs (VIT_STAGE_FIRST / VIT_STAGE_GROW) at bs 256
+  --sweep: also the host path's chunk knobs (VIT_STAGE_FIRST / VIT_STAGE_GROW / VIT_STAGE_BLOCKS) at bs 256
 """
 import argparse, json, os, subprocess, sys, tempfile
 
@@ -41,21 +41,31 @@ def main():
             rows.append(r)
             print(json.dumps(r), flush=True)
     if args.sweep:
-        for fw, fh, firsts, grows in [(224, 224, [8, 12, 16, 24, 32], [16, 64]), (640, 480, [8, 16, 32], [4, 64])]:
-            for first in firsts:
-                for grow in grows:  # 64: two chunks
-                    r = run(args.bin, d, 256, fw, fh, 7, {"VIT_STAGE_FIRST": str(first), "VIT_STAGE_GROW": str(grow)})
-                    rows.append(r)
-                    print(json.dumps(r), flush=True)
-    print(f"\n{'batch':>5} {'frame':>8} {'first':>5} {'grow':>4} {'async ms':>9} {'host ms':>9} {'ratio':>6} {'rgb8 ms':>9} {'ratio':>6} {'rgb8 async':>10} "
-          f"{'prep ms':>8} {'pinned ms':>9} {'ratio':>6} {'copy GB/s':>9} {'DMA GB/s':>8}")
+        # bs 256, 224x224 frames: the policy's plan (first chunk n / 8, its blocks by vit__stage_blocks) against
+        # fixed ones (first chunk, grow 64: two chunks, blocks per chunk pass; 12: whole passes, the old plan
+        # at 16), two rounds interleaved; then 640x480 frames, the policy against whole passes
+        plans = [None, (16, 64, 12), (32, 64, 4), (32, 64, 8)]
+        for rnd in range(2):
+            for plan in plans:
+                env = {} if plan is None else {"VIT_STAGE_FIRST": str(plan[0]), "VIT_STAGE_GROW": str(plan[1]), "VIT_STAGE_BLOCKS": str(plan[2])}
+                r = run(args.bin, d, 256, 224, 224, 15, env)
+                rows.append(r)
+                print(json.dumps(r), flush=True)
+        for plan in [None, (32, 4, 12)]:
+            env = {} if plan is None else {"VIT_STAGE_FIRST": str(plan[0]), "VIT_STAGE_GROW": str(plan[1]), "VIT_STAGE_BLOCKS": str(plan[2])}
+            r = run(args.bin, d, 256, 640, 480, 15, env)
+            rows.append(r)
+            print(json.dumps(r), flush=True)
+    print(f"\n{'batch':>5} {'frame':>8} {'first':>5} {'grow':>4} {'blk':>3} {'async ms':>9} {'host ms':>9} {'ratio':>6} {'rgb8 ms':>9} {'ratio':>6} {'rgb8 async':>10} "
+          f"{'prep ms':>8} {'pinned ms':>9} {'ratio':>6} {'copy GB/s':>9} {'DMA GB/s':>8} {'plan':>7} {'split ms':>8}")
     for r in rows:
         if "error" in r:
             print("error:", r["error"])
             continue
-        print(f"{r['batch']:>5} {r['frame']:>8} {r['stage_first']:>5} {r['stage_grow']:>4} {r['async_ms']:>9.3f} {r['host_ms']:>9.3f} {r['host_ratio']:>6.3f} "
+        print(f"{r['batch']:>5} {r['frame']:>8} {r['stage_first']:>5} {r['stage_grow']:>4} {r.get('stage_blocks', 0):>3} {r['async_ms']:>9.3f} {r['host_ms']:>9.3f} {r['host_ratio']:>6.3f} "
               f"{r['rgb8_host_ms']:>9.3f} {r['rgb8_ratio']:>6.3f} {r['rgb8_async_ms']:>10.3f} {r.get('prep_ms', 0):>8.3f} "
-              f"{r['rgb8_pinned_ms']:>9.3f} {r['pinned_ratio']:>6.3f} {r['copy_gbs']:>9.1f} {r['dma_gbs']:>8.1f}")
+              f"{r['rgb8_pinned_ms']:>9.3f} {r['pinned_ratio']:>6.3f} {r['copy_gbs']:>9.1f} {r['dma_gbs']:>8.1f} "
+              f"{str(r.get('plan_first')) + '/' + str(r.get('plan_blocks')):>7} {r.get('split_async_ms', 0):>8.3f}")
 
 
 if __name__ == "__main__":

@@ -189,13 +189,15 @@ static double now_ms(void) {
 // (device images, synchronised), vit_forward (pageable host images),
 // vit_forward_rgb8 (pageable host FW x FH RGB frames) and vit_forward_rgb8_async
 // (device frames, synchronised); VIT_STAGE_FIRST / VIT_STAGE_GROW set the
-// host path's chunks (vit__force.stage_first / stage_grow).
+// host path's chunks (vit__force.stage_first / stage_grow), VIT_STAGE_BLOCKS the
+// blocks each spread chunk's pass runs (vit__force.stage_blocks).
 static int bench_transfer(const char *dir, const char *dtype, int batch, int iters, int fw, int fh) {
     vit_model *m = load_model(dir, dtype, batch, 0);
     if (!m) return 1;
     env_knobs(m);
     if (getenv("VIT_STAGE_FIRST")) knobs.stage_first = atoi(getenv("VIT_STAGE_FIRST"));
     if (getenv("VIT_STAGE_GROW")) knobs.stage_grow = atoi(getenv("VIT_STAGE_GROW"));
+    if (getenv("VIT_STAGE_BLOCKS")) knobs.stage_blocks = atoi(getenv("VIT_STAGE_BLOCKS"));
     const vit_config *c = vit_model_config(m);
     size_t per = (size_t)c->in_chans * c->image_height * c->image_width, K = (size_t)(c->num_classes ? c->num_classes : 1);
     size_t fb = (size_t)fw * fh * 3;
@@ -216,26 +218,44 @@ static int bench_transfer(const char *dir, const char *dtype, int batch, int ite
     unsigned char *pframes = NULL; // the same frames in page-locked memory: read in place
     CK(cudaHostAlloc((void **)&pframes, fb * batch, cudaHostAllocDefault));
     memcpy(pframes, frames, fb * batch);
-    double med[5];
-    const char *names[5] = {"async_ms", "host_ms", "rgb8_host_ms", "rgb8_async_ms", "rgb8_pinned_ms"};
-    // the five interleaved, each round in a rotated order: clock drift over the
+    // the passes host frames run (vit__stage_chunk's chunks, vit__stage_blocks'
+    // split), on device floats without the staging (vit__force.stage_device)
+    vit__input fin;
+    memset(&fin, 0, sizeof(fin));
+    fin.bytes = fin.last_bytes = fb;
+    fin.image_bytes = per * sizeof(float);
+    fin.frames = fin.host = 1;
+    int cap = (int)(m->cuda->stage_bytes / 2 / fb) < batch ? (int)(m->cuda->stage_bytes / 2 / fb) : batch;
+    int plan_first = vit__stage_chunk(m->cuda, &fin, batch, cap, 0, 0), plan_blocks = vit__stage_blocks(m, batch, plan_first, fb);
+    vit__force split = knobs;
+    split.stage_device = 1;
+    split.stage_first = plan_first;
+    split.stage_grow = batch; // then the rest (two chunks, as frames that stage fast)
+    split.stage_blocks = plan_blocks;
+    enum { KINDS = 6 };
+    double med[KINDS];
+    const char *names[KINDS] = {"async_ms", "host_ms", "rgb8_host_ms", "rgb8_async_ms", "rgb8_pinned_ms", "split_async_ms"};
+    // the six interleaved, each round in a rotated order: clock drift over the
     // run and the order's cache effects fall on all alike
-    float *tk = (float *)malloc(sizeof(float) * 5 * iters);
+    float *tk = (float *)malloc(sizeof(float) * KINDS * iters);
     for (int i = -3; i < iters; i++) {
-        for (int r = 0; r < 5; r++) {
-            int k = (r + (i < 0 ? 0 : i)) % 5;
+        for (int r = 0; r < KINDS; r++) {
+            int k = (r + (i < 0 ? 0 : i)) % KINDS;
+            if (k == 5) m->cuda->force = &split;
             double t0 = now_ms();
             vit_status st = k == 0 ? vit_forward_async(m, di, batch, dout, (void *)s)
                           : k == 1 ? vit_forward(m, h, batch, logits)
                           : k == 2 ? vit_forward_rgb8(m, frames, batch, fw, fh, 0, 3, logits)
                           : k == 3 ? vit_forward_rgb8_async(m, dframes, batch, fw, fh, 0, 3, dout, (void *)s)
-                                   : vit_forward_rgb8(m, pframes, batch, fw, fh, 0, 3, logits);
+                          : k == 4 ? vit_forward_rgb8(m, pframes, batch, fw, fh, 0, 3, logits)
+                                   : vit_forward_async(m, di, batch, dout, (void *)s);
             CK(cudaStreamSynchronize(s));
+            m->cuda->force = &knobs;
             if (st != VIT_OK) { printf("{\"error\": \"%s: %s\"}\n", names[k], vit_last_error(m)); return 1; }
             if (i >= 0) tk[k * iters + i] = (float)(now_ms() - t0);
         }
     }
-    for (int k = 0; k < 5; k++) med[k] = median(tk + k * iters, iters);
+    for (int k = 0; k < KINDS; k++) med[k] = median(tk + k * iters, iters);
     free(tk);
     // the GPU eval transform alone (vit__prep_cuda on the device frames)
     cudaEvent_t e0, e1;
@@ -266,8 +286,9 @@ static int bench_transfer(const char *dir, const char *dtype, int batch, int ite
     }
     double copy_gbs = cb / (median(tc, 9) * 1e6), dma_gbs = cb / (median(td, 9) * 1e6);
     printf("{\"batch\": %d, \"dtype\": \"%s\", \"frame\": \"%dx%d\", \"async_ms\": %.4f, \"host_ms\": %.4f, \"rgb8_host_ms\": %.4f, \"rgb8_async_ms\": %.4f, "
-           "\"prep_ms\": %.4f, \"host_ratio\": %.3f, \"rgb8_ratio\": %.3f, \"stage_first\": %d, \"stage_grow\": %d, \"copy_gbs\": %.1f, \"dma_gbs\": %.1f, \"rgb8_pinned_ms\": %.4f, \"pinned_ratio\": %.3f}\n",
-           batch, dtype, fw, fh, med[0], med[1], med[2], med[3], prep, med[1] / med[0], med[2] / med[0], knobs.stage_first, knobs.stage_grow, copy_gbs, dma_gbs, med[4], med[4] / med[0]);
+           "\"prep_ms\": %.4f, \"host_ratio\": %.3f, \"rgb8_ratio\": %.3f, \"stage_first\": %d, \"stage_grow\": %d, \"stage_blocks\": %d, \"copy_gbs\": %.1f, \"dma_gbs\": %.1f, \"rgb8_pinned_ms\": %.4f, \"pinned_ratio\": %.3f, "
+           "\"plan_first\": %d, \"plan_blocks\": %d, \"split_async_ms\": %.4f}\n",
+           batch, dtype, fw, fh, med[0], med[1], med[2], med[3], prep, med[1] / med[0], med[2] / med[0], knobs.stage_first, knobs.stage_grow, knobs.stage_blocks, copy_gbs, dma_gbs, med[4], med[4] / med[0], plan_first, plan_blocks, med[5]);
     cudaFreeHost(pframes);
     vit_free(m);
     return 0;
