@@ -5,8 +5,9 @@ Makes timm ViT-B/16 (random init, saved as timm's save_for_hf does) and runs
 `vit_bench transfer` for each batch and frame size: vit_forward from pageable
 host floats and vit_forward_rgb8 from pageable host RGB frames, and from page-locked ones
 (cudaHostAlloc: read in place), each against vit_forward_async on device
-memory (wall-clock medians of the five interleaved, same process); also the
-staging's host copy and DMA rates.
+memory (wall-clock medians of the six interleaved, same process); also the
+staging's host copy and DMA rates, and the frames' plan (first chunk / blocks
+per chunk pass) with its passes timed on device floats (split ms).
 Targets (ViT-B/16 bf16, bs 256): host floats <= 1.15x async, host frames <= 1.05x.
 
 usage: python3 tools/bench_transfer.py [--bin build/vit_bench] [--sweep]

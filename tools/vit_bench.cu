@@ -8,8 +8,10 @@
 //       reference, the median of vit_forward with host images.
 //   vit_bench transfer DIR DTYPE BATCH ITERS FW FH
 //       the host API against the async one (bench_transfer): vit_forward from
-//       host floats, vit_forward_rgb8 from host FW x FH RGB frames, both
-//       against vit_forward_async; wall-clock medians.
+//       host floats, vit_forward_rgb8 from pageable and page-locked host
+//       FW x FH RGB frames, vit_forward_rgb8_async, and the frames' passes
+//       (plan: first chunk, blocks per chunk) on device floats, all against
+//       vit_forward_async; wall-clock medians.
 //   vit_bench multi DIR DTYPE BATCH BATCHES FW FH
 //       several GPUs in one process (one model per device_index, one host
 //       thread each, a shared stream of BATCHES batches of host RGB frames
