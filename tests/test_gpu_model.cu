@@ -18,7 +18,7 @@
 // same passes of the first blocks per chunk and the rest over all), and those
 // passes the results of one pass within tolerance; vit_forward_rgb8 and
 // vit_embed_rgb8 from host and device frames those of vit_preprocess_rgb8 +
-// vit_forward.
+// vit_forward. In fp32, bf16, fp16, and fp8 where it runs.
 //
 // usage: test_gpu_model DIR... [--timm DIR...]
 #define VIT_IMPLEMENTATION
@@ -66,7 +66,7 @@ static int m_wgmma(void) {
     return known;
 }
 
-static const char *dtname(vit_dtype d) { return d == VIT_DTYPE_F32 ? "f32" : d == VIT_DTYPE_BF16 ? "bf16" : "f16"; }
+static const char *dtname(vit_dtype d) { return d == VIT_DTYPE_F32 ? "f32" : d == VIT_DTYPE_BF16 ? "bf16" : d == VIT_DTYPE_FP8 ? "fp8" : "f16"; }
 
 // The case's model on the GPU in dtype dt (NULL after printing why not).
 static vit_model *load_gpu_on(const char *dir, vit_dtype dt, int max_batch, int device_index) {
@@ -179,7 +179,7 @@ static int same_bits(const char *dir, vit_dtype dt, const char *what, vit_status
     return ok;
 }
 
-// a within the dtype's tolerance of b: max |a - b| <= tol * max |b| (1e-4 fp32, 2e-2 bf16/fp16)
+// a within the dtype's tolerance of b: max |a - b| <= tol * max |b| (1e-4 fp32, 2e-2 bf16/fp16/fp8)
 static int near(const char *dir, vit_dtype dt, const char *what, vit_status st, vit_model *m, const float *a, const float *b, size_t n) {
     double e = 0, mx = 0, tol = dt == VIT_DTYPE_F32 ? 1e-4 : 2e-2;
     for (size_t i = 0; i < n; i++) {
@@ -231,6 +231,20 @@ static vit_status async_in_chunks(vit_model *m, const float *dimages, int nchunk
 static int frames_case(const char *dir, vit_dtype dt) {
     enum { NF = 7, FW = 97, FH = 61, FC = 3, FS = FW * FC + 5 };
     int ok = 1;
+    if (dt == VIT_DTYPE_FP8) { // where fp8 runs on this GPU and model (fp8_case checks the refusal otherwise)
+        char path[1200];
+        snprintf(path, sizeof(path), "%s/model.safetensors", dir);
+        vit_options o;
+        memset(&o, 0, sizeof(o));
+        o.device = VIT_DEVICE_CUDA; o.dtype = VIT_DTYPE_FP8;
+        read_case_options(dir, &o);
+        vit_model *probe = NULL;
+        if (vit_load(path, &o, &probe) != VIT_OK) {
+            printf("OK %s fp8: frames: fp8 does not run here (%s)\n", dir, vit_last_error(NULL));
+            return 1;
+        }
+        vit_free(probe);
+    }
     vit_model *m = load_gpu(dir, dt, 4);
     if (!m) return 0;
     const vit_config *c = vit_model_config(m);
@@ -523,6 +537,7 @@ int main(int argc, char **argv) {
         if (!timm) ok &= run(argv[i], &r, VIT_DTYPE_BF16, 2, 2);
         else ok &= run(argv[i], &r, VIT_DTYPE_BF16, r.n, 1);
         ok &= fp8_case(argv[i], &r);
+        if (!timm) ok &= frames_case(argv[i], VIT_DTYPE_FP8); // the e4m3 rows of the split passes at their images' place
         if (count >= 2 && r.k && (timm || i == 1))
             for (int d = 0; d < 3; d++) ok &= multi_device_case(argv[i], &r, dts[d], count);
         for (int d = 0; d < 3; d++) {
