@@ -3638,14 +3638,16 @@ static vit_status vit__take_outputs(vit_model *m, int j, float *out, size_t per_
 
 // Blocks each chunk's pass runs when host frames are spread over s->images
 // (vit__cuda_chunks): the first `blocks` per chunk as its frames arrive, the
-// rest once over all n. A whole pass per chunk costs every block the small
-// chunk's fixed part (H100, ViT-B/16 bf16 bs 256, 224x224 frames: 16 + 240 in
-// whole passes took 1.06x the device-memory call, 32 + 224 with 6 blocks
-// split 1.04x); fewer blocks may leave the GPU waiting for the second chunk's
-// frames. So: the fewest blocks whose pass over the first chunk outlasts the
-// staging of the rest, where a staged byte (host copy, DMA and transform)
-// costs about what 12,000 FLOPs of a bf16 forward pass do (H100: about 35 GB/s
-// against 430 TFLOP/s; fp32 runs about 8x slower), with a quarter to spare.
+// rest once over all n. Fewer blocks leave the GPU waiting for the second
+// chunk's frames (H100, ViT-B/16 bf16 bs 256, 224x224 frames, 32 + 224 with 2
+// blocks: 0.65-0.8 ms); more repeat each block's fixed costs over more of the
+// smaller passes. So: the fewest blocks whose pass over the first chunk
+// outlasts the staging of the rest, where a staged byte (host copy, DMA and
+// transform) costs about what 12,000 FLOPs of a bf16 forward pass do, with a
+// quarter to spare (fp32 runs about 8x slower). There: 6 of 12 blocks, whose
+// pass ended 0.3-0.4 ms after the staging (22-27 GB/s, the host copy the
+// bound); 1.041-1.059x the device-memory call, against 1.048-1.065x for whole
+// passes of 16 + 240 in the same runs.
 // depth: whole passes (one chunk, or no blocks to split).
 static int vit__stage_blocks(const vit_model *m, int n, int first_chunk, size_t frame_bytes) {
     const vit__force *f = m->cuda->force;
