@@ -3571,6 +3571,14 @@ typedef struct vit__input {
     int pinned;         // 1: page-locked host memory: the DMA reads it in place (no copy into the slots)
 } vit__input;
 
+// Inputs in one chunk at most: max_batch, or of host inputs what one staging
+// slot holds (at least 1: the slots grow to one input, vit__cuda_stage_reserve).
+static int vit__stage_cap(const vit_model *m, const vit__input *in) {
+    size_t fit = m->cuda->stage_bytes / 2 / in->bytes;
+    if (!in->host || fit >= (size_t)m->max_batch) return m->max_batch;
+    return fit > 0 ? (int)fit : 1;
+}
+
 // Images in the next chunk of a host input: a small first chunk (n / 8 for
 // inputs of a quarter of a float image's bytes or less, which then stage in two
 // chunks, the second's blocks split, see vit__stage_blocks; else n / 2 grow),
@@ -3700,8 +3708,7 @@ static vit_status vit__cuda_chunks(vit_model *m, const vit__input *in, int n, fl
     size_t per_out = want_logits ? (size_t)c->num_classes : (size_t)c->dim, half = s->stage_bytes / 2;
     size_t per_image = (size_t)c->in_chans * c->image_height * c->image_width;
     int as_host = in->host || (f && f->stage_device), spread = n <= m->max_batch && ((in->frames && in->host) || (f && f->stage_device));
-    int cap = m->max_batch, wait_i0[2] = {0, 0}, wait_n[2] = {0, 0}, blocks = c->depth;
-    if (in->host && half / in->bytes < (size_t)cap) cap = (int)(half / in->bytes); // >= 1: vit__cuda_stage_reserve
+    int cap = vit__stage_cap(m, in), wait_i0[2] = {0, 0}, wait_n[2] = {0, 0}, blocks = c->depth;
     if (spread) blocks = vit__stage_blocks(m, n, vit__stage_chunk(s, in, n, cap, 0, 0), in->bytes);
     VIT__CUDA_TRY(m, cudaStreamWaitEvent(st, s->done, 0)); // the arena's previous user, on any stream
     if (spread && in->host) VIT__CUDA_TRY(m, cudaStreamWaitEvent(s->copy, s->done, 0)); // the transform writes s->images from the copy stream

@@ -198,9 +198,8 @@ static int host_chunks(vit_model *m, int n, size_t bytes, int *sizes) {
     memset(&in, 0, sizeof(in));
     in.bytes = bytes;
     in.image_bytes = (size_t)m->cfg.in_chans * m->cfg.image_height * m->cfg.image_width * sizeof(float);
-    int cap = m->max_batch, k = 0;
-    size_t half = m->cuda->stage_bytes / 2 > bytes ? m->cuda->stage_bytes / 2 : bytes; // the slots grow to one input (vit__cuda_stage_reserve)
-    if (half / bytes < (size_t)cap) cap = (int)(half / bytes);
+    in.host = 1;
+    int cap = vit__stage_cap(m, &in), k = 0;
     for (int i0 = 0, B = 0; i0 < n; i0 += B) sizes[k++] = B = vit__stage_chunk(m->cuda, &in, n, cap, i0, B);
     return k;
 }

@@ -227,8 +227,7 @@ static int bench_transfer(const char *dir, const char *dtype, int batch, int ite
     fin.bytes = fin.last_bytes = fb;
     fin.image_bytes = per * sizeof(float);
     fin.frames = fin.host = 1;
-    int cap = (int)(m->cuda->stage_bytes / 2 / fb) < batch ? (int)(m->cuda->stage_bytes / 2 / fb) : batch;
-    int plan_first = vit__stage_chunk(m->cuda, &fin, batch, cap, 0, 0), plan_blocks = vit__stage_blocks(m, batch, plan_first, fb);
+    int plan_first = vit__stage_chunk(m->cuda, &fin, batch, vit__stage_cap(m, &fin), 0, 0), plan_blocks = vit__stage_blocks(m, batch, plan_first, fb);
     vit__force split = knobs;
     split.stage_device = 1;
     split.stage_first = plan_first;
