@@ -42,7 +42,7 @@
       two pinned host slots and two device slots of max_batch images each (of
       max_batch / 2 where a slot would pass 64 MB), and pinned output slots.
       vit_forward makes none: host images are copied into a pinned slot (on up
-      to 8 OpenMP threads; page-locked inputs, from cudaHostAlloc or
+      to 8 OpenMP threads, with non-temporal stores on x86; page-locked inputs, from cudaHostAlloc or
       cudaHostRegister, skip this copy: the DMA reads them in place), then to
       the device on a copy stream, in chunks (a
       small first one, then growing) so that chunk i + 1 travels while chunk i
@@ -3658,27 +3658,54 @@ static int vit__stage_chunk(const vit__cuda_state *s, const vit__input *in, int 
     return k;
 }
 
+// memcpy into memory the CPU will not read again (a pinned slot the DMA reads):
+// on x86 non-temporal stores, which skip reading each destination line into
+// the cache first. H100 host, 38.5 MB on 8 threads, piece by piece beside the
+// DMA: 1.27-1.29 ms against 1.49-1.62 ms for memcpy.
+static void vit__copy_out_of_cache(unsigned char *dst, const unsigned char *src, size_t bytes) {
+#if defined(VIT__X86) && defined(__SSE2__) && !defined(__CUDA_ARCH__)
+    size_t head = (16 - ((uintptr_t)dst & 15)) & 15, i = 0;
+    if (head > bytes) head = bytes;
+    memcpy(dst, src, head);
+    dst += head, src += head, bytes -= head;
+    for (; i + 64 <= bytes; i += 64) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(src + i)), b = _mm_loadu_si128((const __m128i *)(src + i + 16));
+        __m128i c = _mm_loadu_si128((const __m128i *)(src + i + 32)), d = _mm_loadu_si128((const __m128i *)(src + i + 48));
+        _mm_stream_si128((__m128i *)(dst + i), a);
+        _mm_stream_si128((__m128i *)(dst + i + 16), b);
+        _mm_stream_si128((__m128i *)(dst + i + 32), c);
+        _mm_stream_si128((__m128i *)(dst + i + 48), d);
+    }
+    memcpy(dst + i, src + i, bytes - i);
+    _mm_sfence(); // the stores are weakly ordered: done before the DMA is queued
+#else
+    memcpy(dst, src, bytes);
+#endif
+}
+
 #define VIT__COPY_BLOCK ((size_t)128 << 10)
 
 // memcpy, on up to 8 threads when it is large (one thread does not reach the
 // host's memory bandwidth, and this copy is what the GPU waits for first), in
 // blocks taken as threads come: the calling thread starts at once, the others
 // join as they wake (between calls they sleep: fixed shares waited for the
-// last one up)
-static void vit__copy_host(unsigned char *dst, const unsigned char *src, size_t bytes, int threads) {
+// last one up). staging: dst is a pinned slot (vit__copy_out_of_cache).
+static void vit__copy_host(unsigned char *dst, const unsigned char *src, size_t bytes, int threads, int staging) {
 #ifdef _OPENMP
     if (bytes >= 4 * VIT__COPY_BLOCK && threads > 1) {
         int blocks = (int)((bytes + VIT__COPY_BLOCK - 1) / VIT__COPY_BLOCK);
 #pragma omp parallel for num_threads(threads < 8 ? threads : 8) schedule(dynamic, 1)
         for (int k = 0; k < blocks; k++) {
-            size_t o = (size_t)k * VIT__COPY_BLOCK;
-            memcpy(dst + o, src + o, bytes - o < VIT__COPY_BLOCK ? bytes - o : VIT__COPY_BLOCK);
+            size_t o = (size_t)k * VIT__COPY_BLOCK, len = bytes - o < VIT__COPY_BLOCK ? bytes - o : VIT__COPY_BLOCK;
+            if (staging) vit__copy_out_of_cache(dst + o, src + o, len);
+            else memcpy(dst + o, src + o, len);
         }
         return;
     }
 #endif
     (void)threads;
-    memcpy(dst, src, bytes);
+    if (staging) vit__copy_out_of_cache(dst, src, bytes);
+    else memcpy(dst, src, bytes);
 }
 
 #define VIT__STAGE_PIECE ((size_t)8 << 20) // host copy and DMA overlap in pieces of this size
@@ -3691,7 +3718,7 @@ static vit_status vit__stage_host(vit_model *m, unsigned char *dev, unsigned cha
     size_t piece = first ? VIT__STAGE_PIECE / 8 : VIT__STAGE_PIECE;
     for (size_t o = 0, len = 0; o < bytes; o += len, piece = piece < VIT__STAGE_PIECE ? 2 * piece : piece) {
         len = bytes - o < piece ? bytes - o : piece;
-        vit__copy_host(pin + o, src + o, len, m->num_threads);
+        vit__copy_host(pin + o, src + o, len, m->num_threads, 1);
         VIT__CUDA_TRY(m, cudaMemcpyAsync(dev + o, pin + o, len, cudaMemcpyHostToDevice, m->cuda->copy));
     }
     return VIT_OK;
@@ -3703,7 +3730,7 @@ static vit_status vit__take_outputs(vit_model *m, int j, float *out, size_t per_
     if (!wait_n[j]) return VIT_OK;
     VIT__CUDA_TRY(m, cudaEventSynchronize(s->outed[j]));
     vit__copy_host((unsigned char *)(out + (size_t)wait_i0[j] * per_out), (const unsigned char *)(s->pin_out + (size_t)j * m->max_batch * s->out_floats),
-                   (size_t)wait_n[j] * per_out * sizeof(float), m->num_threads);
+                   (size_t)wait_n[j] * per_out * sizeof(float), m->num_threads, 0);
     wait_n[j] = 0;
     return VIT_OK;
 }

@@ -1162,25 +1162,32 @@ static void test_prep_all(vit_model *m) {
 }
 
 // ---- host code of the CUDA path (no GPU needed): vit__copy_host, the staging's
-// threaded memcpy, on sizes around its thresholds and its 64-byte shares for
-// 1-9 threads: every byte copied, none past the end written
+// threaded memcpy (into pinned slots with non-temporal stores, staging 1), on
+// sizes around its threshold (4 blocks of 128 KB) and the streaming loop's
+// 16-byte head and 64-byte steps, destinations off 16-byte alignment, 1-9
+// threads: every byte copied, none past the end written
 static void test_copy_host(void) {
-    const size_t sizes[] = {0, 1, 63, 4096, ((size_t)2 << 20) - 1, (size_t)2 << 20, ((size_t)2 << 20) + 4, ((size_t)2 << 20) + 63,
-                            ((size_t)8 << 20) + 5, ((size_t)8 << 20) + 4093, (size_t)3 * 1000 * 1000 + 7};
+    const size_t K = (size_t)128 << 10;
+    const size_t sizes[] = {0, 1, 15, 63, 64, 65, 4096, 4 * K - 1, 4 * K, 4 * K + 4, 4 * K + 63, ((size_t)8 << 20) + 5, ((size_t)8 << 20) + 4093, (size_t)3 * 1000 * 1000 + 7};
+    const int threads[] = {1, 2, 3, 8, 9}, offsets[] = {0, 1, 7};
     size_t most = ((size_t)8 << 20) + 4093;
-    unsigned char *src = (unsigned char *)malloc(most), *dst = (unsigned char *)malloc(most + 64);
-    for (size_t i = 0; i < most; i++) src[i] = (unsigned char)(i * 2654435761u >> 13);
+    unsigned char *src = (unsigned char *)malloc(most + 8), *dst = (unsigned char *)malloc(most + 64 + 8);
+    for (size_t i = 0; i < most + 8; i++) src[i] = (unsigned char)(i * 2654435761u >> 13);
     int bad = 0, cases = 0;
-    for (int t = 1; t <= 9; t++)
-        for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
-            memset(dst, 0xA5, most + 64);
-            vit__copy_host(dst, src, sizes[k], t);
-            int ok = !memcmp(dst, src, sizes[k]);
-            for (size_t i = sizes[k]; i < sizes[k] + 64; i++) ok &= dst[i] == 0xA5;
-            if (!ok) { bad++; printf("NOT OK vit__copy_host %zu bytes on %d threads\n", sizes[k], t); }
-            cases++;
-        }
-    printf("%s vit__copy_host: %d sizes x thread counts, %d wrong\n", bad ? "NOT OK" : "OK", cases, bad);
+    for (int staging = 0; staging < 2; staging++)
+        for (int ti = 0; ti < 5; ti++)
+            for (int oi = 0; oi < 3; oi++)
+                for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+                    int t = threads[ti], off = offsets[oi];
+                    memset(dst, 0xA5, most + 64 + 8);
+                    vit__copy_host(dst + off, src + oi, sizes[k], t, staging);
+                    int ok = !memcmp(dst + off, src + oi, sizes[k]);
+                    for (int i = 0; i < off; i++) ok &= dst[i] == 0xA5;
+                    for (size_t i = sizes[k]; i < sizes[k] + 64; i++) ok &= dst[off + i] == 0xA5;
+                    if (!ok) { bad++; printf("NOT OK vit__copy_host %zu bytes on %d threads, destination +%d, staging %d\n", sizes[k], t, off, staging); }
+                    cases++;
+                }
+    printf("%s vit__copy_host: %d sizes x thread counts x alignments x modes, %d wrong\n", bad ? "NOT OK" : "OK", cases, bad);
     if (bad) failed++; else passed++;
     free(src); free(dst);
 }

@@ -277,7 +277,7 @@ static int bench_transfer(const char *dir, const char *dtype, int batch, int ite
     float tc[9], td[9];
     for (int i = 0; i < 9; i++) {
         double t0 = now_ms();
-        vit__copy_host(cs->pin_in, frames, cb, m->num_threads);
+        vit__copy_host(cs->pin_in, frames, cb, m->num_threads, 1);
         tc[i] = (float)(now_ms() - t0);
         CK(cudaEventRecord(e0, cs->copy));
         CK(cudaMemcpyAsync(cs->dev_in, cs->pin_in, cb, cudaMemcpyHostToDevice, cs->copy));
