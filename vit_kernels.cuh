@@ -157,7 +157,7 @@ typedef struct vit__force {
     int stage_blocks; // spread host frames: blocks each chunk's pass runs (0: vit__stage_blocks's policy; >= depth: all)
     int stage_device; // 1: device inputs are chunked (and spread) as host inputs are, in the same passes
     int stage_piece;  // spread host frames: frames per piece of a chunk's DMA and transform (0: 8 MB's worth)
-    int prep_tiles;   // frames: 0 the tiled transform where its window fits; 1 never (the two-pass kernels)
+    int prep_tiles;   // frames: 0 the tiled transform where its window fits; 1 never (the two-pass kernels); 8, 16: tiles of at most that
 } vit__force;
 
 // One block's weights on the device. Matrices in the compute dtype, (out, in).
@@ -911,8 +911,9 @@ static vit_status vit__prep_plan(vit_model *m, int width, int height, int stride
             }
         }
         a->acc32 = most + ((int64_t)1 << (VIT__PRECISION_BITS - 1)) < ((int64_t)1 << 31);
-        // the tiled kernel at the largest tile whose window fits (vit__force.prep_tiles 1: never)
+        // the tiled kernel at the largest tile whose window fits (vit__force.prep_tiles 1: never; 8, 16: at most that)
         for (int T = 32; T >= 8 && !(s->force && s->force->prep_tiles == 1); T /= 2) {
+            if (s->force && s->force->prep_tiles > 1 && T > s->force->prep_tiles) continue;
             size_t wr = (size_t)vit__prep_span(p.vb, top, H, rh, T), wc = (size_t)vit__prep_span(p.hb, left, W, rw, T);
             size_t bytes = lut_bytes + (wr * wc + (a->mode == VIT__PREP_HFIRST ? wr : wc) * T) * a->ch;
             if (bytes <= VIT__PREP_TILE_SMEM) { a->tile = T; a->tile_smem = (int)bytes; break; }
@@ -3738,15 +3739,15 @@ static vit_status vit__take_outputs(vit_model *m, int j, float *out, size_t per_
 // Blocks each chunk's pass runs when host frames are spread over s->images
 // (vit__cuda_chunks): the first `blocks` per chunk as its frames arrive, the
 // rest once over all n. Fewer blocks leave the GPU waiting for the second
-// chunk's frames (H100, ViT-B/16 bf16 bs 256, 224x224 frames, 32 + 224 with 2
-// blocks: 0.65-0.8 ms); more repeat each block's fixed costs over more of the
+// chunk's frames; more repeat each block's fixed costs over more of the
 // smaller passes. So: the fewest blocks whose pass over the first chunk
 // outlasts the staging of the rest, where a staged byte (host copy, DMA and
-// transform) costs about what 12,000 FLOPs of a bf16 forward pass do, with a
-// quarter to spare (fp32 runs about 8x slower). There: 6 of 12 blocks, whose
-// pass ended 0.3-0.4 ms after the staging (22-27 GB/s, the host copy the
-// bound); 1.041-1.059x the device-memory call, against 1.048-1.065x for whole
-// passes of 16 + 240 in the same runs.
+// transform) costs about what 8,000 FLOPs of a bf16 forward pass do, with a
+// quarter to spare (fp32 runs about 8x slower). H100, ViT-B/16 bf16 bs 256,
+// 224x224 frames, 32 + 224 (staging at about 30 GB/s with non-temporal
+// copies): 4 of 12 blocks, 21.78-21.83 ms (1.039x the device-memory call in
+// both rounds) against 21.86-21.97 ms for 6 blocks and 21.95-22.54 ms for
+// first chunks of 24-64 frames with 3-8 blocks.
 // depth: whole passes (one chunk, or no blocks to split).
 static int vit__stage_blocks(const vit_model *m, int n, int first_chunk, size_t frame_bytes) {
     const vit__force *f = m->cuda->force;
@@ -3756,7 +3757,7 @@ static int vit__stage_blocks(const vit_model *m, int n, int first_chunk, size_t 
     if (f && f->stage_blocks) return f->stage_blocks < depth ? f->stage_blocks : depth;
     double C = c->dim, N = c->num_tokens, M = c->mlp_dim, hidden = m->act == VIT__ACT_SWIGLU ? M / 2 : M;
     double block_flops = 2 * N * (4 * C * C + C * M + hidden * C + 2 * N * C); // per image: qkv, proj, fc1, fc2, attention
-    double per_byte = m->cuda->dtype == VIT_DTYPE_F32 ? 12000.0 / 8 : 12000.0;
+    double per_byte = m->cuda->dtype == VIT_DTYPE_F32 ? 8000.0 / 8 : 8000.0;
     double need = 1.25 * (double)(n - first_chunk) * (double)frame_bytes * per_byte / ((double)first_chunk * block_flops);
     return need >= depth ? depth : (int)need + 1;
 }

@@ -1044,8 +1044,10 @@ static void test_gelu_fast(void) {
 // ---- the GPU eval transform of 8-bit frames (vit__prep_cuda) against
 // vit_preprocess_rgb8: the same floats, bit for bit (random bytes: every
 // clipping case of the taps). m->cfg holds the preprocessing under test. Each
-// resize runs twice: the plan's kernel (tiled where its window fits) and the
-// two-pass kernels (vit__force.prep_tiles = 1).
+// resize runs through the plan's kernel (tiled where its window fits), the
+// two-pass kernels (vit__force.prep_tiles = 1), and where the plan's tile is
+// larger, tiles of at most 16 and 8 (the tiled kernel's lanes then cover
+// 2 and 4 rows each).
 static int prep_tiled, prep_two_pass; // resizes the plan tiled, and those whose windows did not fit
 
 static void test_prep(vit_model *m, const char *cfg_name, int w, int h, int channels, int pad, int n, int tiny_tmp = 0) {
@@ -1060,16 +1062,20 @@ static void test_prep(vit_model *m, const char *cfg_name, int w, int h, int chan
     cuda_ok(cudaMalloc((void **)&df, fb * n), "cudaMalloc frames");
     cudaMemcpy(df, hf, fb * n, cudaMemcpyHostToDevice);
     const vit__force *saved = m->cuda->force;
-    for (int untiled = 0; untiled < 2; untiled++) {
+    const int knobs[4] = {0, 1, 16, 8};
+    int plan_tile = 0;
+    for (int v = 0; v < 4; v++) {
+        int untiled = knobs[v] == 1, cap = knobs[v] > 1 ? knobs[v] : 0;
+        if (cap && (tiny_tmp || plan_tile <= cap)) continue; // the plan's own kernel, or no smaller tile to try
         vit__force f;
         memset(&f, 0, sizeof(f));
-        f.prep_tiles = untiled;
+        f.prep_tiles = knobs[v];
         m->cuda->force = &f;
         dbuf out = dalloc(per * n * sizeof(float));
         m->cuda->prep_width = 0; // the config changed: plan anew
         vit_status st = vit__prep_plan(m, w, h, (int)stride, channels);
         const vit__prep_args *a = &m->cuda->prep;
-        if (st == VIT_OK && untiled && (a->mode == VIT__PREP_INDEX || tiny_tmp)) { dfree(out); break; } // no tiles to leave out (tiny_tmp: the two-pass case)
+        if (st == VIT_OK && untiled && (a->mode == VIT__PREP_INDEX || tiny_tmp)) { dfree(out); continue; } // no tiles to leave out (tiny_tmp: the two-pass case)
         if (st == VIT_OK && tiny_tmp && a->mode != VIT__PREP_INDEX) { // one frame at a time through the two-pass kernels
             f.prep_tiles = 1;
             m->cuda->prep_width = 0;
@@ -1077,6 +1083,7 @@ static void test_prep(vit_model *m, const char *cfg_name, int w, int h, int chan
             if (st == VIT_OK) m->cuda->prep_tmp_bytes = (size_t)a->rows * a->cols * a->ch;
         }
         int tile = a->tile;
+        if (v == 0) plan_tile = a->mode == VIT__PREP_INDEX ? 0 : tile;
         if (st == VIT_OK) st = vit__prep_cuda(m, df, n, (float *)out.p, m->cuda->stream);
         cudaError_t e = cudaStreamSynchronize(m->cuda->stream);
         cudaMemcpy(got, out.p, per * n * sizeof(float), cudaMemcpyDeviceToHost);
@@ -1084,12 +1091,12 @@ static void test_prep(vit_model *m, const char *cfg_name, int w, int h, int chan
         double maxdiff = 0;
         for (size_t i = 0; i < per * n; i++)
             if (memcmp(&got[i], &ref[i], sizeof(float))) { bad++; maxdiff = fmax(maxdiff, fabs((double)got[i] - ref[i])); }
-        int ok = st == VIT_OK && rst == VIT_OK && e == cudaSuccess && bad == 0 && guard_ok(out) && (!untiled || !tile);
+        int ok = st == VIT_OK && rst == VIT_OK && e == cudaSuccess && bad == 0 && guard_ok(out) && (!untiled || !tile) && (!cap || tile <= cap);
         const char *mode = a->mode == VIT__PREP_INDEX ? "index" : a->mode == VIT__PREP_HFIRST ? "h-first" : "v-first";
         char how[64] = "";
         if (a->mode != VIT__PREP_INDEX && tile) snprintf(how, sizeof(how), ", tiles %d", tile);
         else if (a->mode != VIT__PREP_INDEX) snprintf(how, sizeof(how), ", two passes%s", tiny_tmp ? ", one frame at a time" : "");
-        if (!untiled && !tiny_tmp && a->mode != VIT__PREP_INDEX) (tile ? prep_tiled : prep_two_pass)++;
+        if (v == 0 && !tiny_tmp && a->mode != VIT__PREP_INDEX) (tile ? prep_tiled : prep_two_pass)++;
         printf("%s prep %s %dx%dx%d stride +%d n %d -> %dx%d (%s%s): %zu of %zu floats differ (max %.3g)%s%s\n", ok ? "OK" : "NOT OK", cfg_name, w, h,
                channels, pad, n, c->image_width, c->image_height, mode, how, bad, per * n, maxdiff, st != VIT_OK || rst != VIT_OK ? ": " : "",
                st != VIT_OK || rst != VIT_OK ? vit_last_error(m) : "");

@@ -43,9 +43,9 @@ def main():
             print(json.dumps(r), flush=True)
     if args.sweep:
         # bs 256, 224x224 frames: the policy's plan (first chunk n / 8, its blocks by vit__stage_blocks) against
-        # fixed ones (first chunk, grow 64: two chunks, blocks per chunk pass; 12: whole passes, the old plan
-        # at 16), two rounds interleaved; then 640x480 frames, the policy against whole passes
-        plans = [None, (16, 64, 12), (32, 64, 4), (32, 64, 8)]
+        # fixed ones (first chunk, grow 64: two chunks, blocks per chunk pass; 12: whole passes), two rounds
+        # interleaved; then 640x480 frames, the policy against whole passes
+        plans = [None, (32, 64, 6), (32, 64, 3), (16, 64, 12)]
         for rnd in range(2):
             for plan in plans:
                 env = {} if plan is None else {"VIT_STAGE_FIRST": str(plan[0]), "VIT_STAGE_GROW": str(plan[1]), "VIT_STAGE_BLOCKS": str(plan[2])}
