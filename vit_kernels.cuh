@@ -718,9 +718,9 @@ static __host__ __device__ inline int vit__prep_window(const int *b, int o, int 
 // them, 32 / T rows per warp), warps rows, so no index divisions; the first
 // pass (horizontal) sums VIT__PREP_RG rows per tap read, the second's taps are
 // the same across a warp's row. Shared: the normalisation table, then the
-// window, then the first pass's bytes. H100 against one output pixel per thread
-// in flat order: 224x224 -> 248 bicubic, 256 frames 0.30 -> 0.20 ms; 640x480
-// 0.63 -> 0.47 ms.
+// window, then the first pass's bytes. H100 (vit_bench transfer's prep, 256
+// frames) against one output pixel per thread in flat order: 224x224 frames
+// 0.34-0.36 -> 0.22-0.23 ms, 640x480 0.72 -> 0.54-0.57 ms.
 #define VIT__PREP_RG 2
 template <typename ACC, int CH, bool HFIRST>
 static __global__ void __launch_bounds__(256) vit__prep_tile_kernel(vit__prep_args a) {
