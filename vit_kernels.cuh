@@ -613,16 +613,16 @@ static __device__ __forceinline__ void vit__wgmma64_rs(float *d, const uint32_t 
 // one kernel, by index tables.
 
 
+// vit__clip8 in 32-bit arithmetic where the sums are ints
+static __device__ __forceinline__ unsigned char vit__prep_clip8(int v) { return v <= 0 ? 0 : v >= (256 << VIT__PRECISION_BITS) ? 255 : (unsigned char)(v >> VIT__PRECISION_BITS); }
+static __device__ __forceinline__ unsigned char vit__prep_clip8(int64_t v) { return vit__clip8(v); }
+
 // One pixel of a convolution pass, all CH model channels (1 L, 3 RGB): taps k
 // over n inputs `step` bytes apart, PIL's fixed-point sums. ACC is int when no
 // sum can leave its range (vit__prep_plan checks 255 * sum |k| + rounding <
 // 2^31; int64 multiplies cost several instructions each), else int64_t: the
 // same sums either way. PX: the inputs are source pixels of `channels`
 // samples, converted to the model's channels as read; else model-channel bytes.
-// vit__clip8 in 32-bit arithmetic where the sums are ints
-static __device__ __forceinline__ unsigned char vit__prep_clip8(int v) { return v <= 0 ? 0 : v >= (256 << VIT__PRECISION_BITS) ? 255 : (unsigned char)(v >> VIT__PRECISION_BITS); }
-static __device__ __forceinline__ unsigned char vit__prep_clip8(int64_t v) { return vit__clip8(v); }
-
 template <typename ACC, int CH, bool PX>
 static __device__ __forceinline__ void vit__prep_taps(const unsigned char *p, size_t step, int channels, const int32_t *k, int n, unsigned char *out) {
     ACC acc[CH];
