@@ -633,6 +633,7 @@ static void run_dtype(vit_model *m) {
     test_patch<T>(m, 2, 3, 32, 8, 64, 0, 0); // no class token
     test_patch<T>(m, 2, 3, 32, 8, 64, 2, 1); // class + distillation token
     test_patch<T>(m, 3, 3, 28, 14, 40, 5, 0); // class + 4 registers, pos over the patches only
+    test_patch<T>(m, 2, 3, 21, 7, 40, 1, 0);  // an odd patch size: im2col one pixel at a time, K 147 padded to 152
     test_qk_norm<T>(m, 7, 72, 3);   // head size 24
     test_qk_norm<T>(m, 197, 768, 12); // ViT-B
     test_qk_norm<T>(m, 5, 256, 2);  // head size 128
