@@ -1472,13 +1472,28 @@ static __device__ __forceinline__ void vit__wg_epilogue_regs(const vit__gemm_arg
 //     stored to plane z of the partial sums (tmo: a 3-D map of them).
 // This thread holds rows rl0 and rl0 + 8 of the block, columns 8 j + 2 q, +1.
 // r0: the block's first row; nbox counts this warpgroup's boxes (which is free).
+// The results are computed in place in d first, then stored box by box: with
+// the activation inside the box loop its latency sat between the boxes'
+// barriers (fc1 of ViT-B/16 at batch 256 on H100, 0.437 -> 0.416 ms).
 template <typename T, int BN, int OUT, int ACT>
-static __device__ __forceinline__ void vit__wg_epilogue_tma(const CUtensorMap *tmo, const float *d, int r0, int n0, const float *eb, const float *es,
+static __device__ __forceinline__ void vit__wg_epilogue_tma(const CUtensorMap *tmo, float *d, int r0, int n0, const float *eb, const float *es,
                                                             unsigned char *stage, int &nbox, int bar, int t, int z, int act = VIT__ACT_NONE) {
     static_assert(ACT != VIT__ACT_SWIGLU, "SwiGLU: vit__wg_epilogue_regs");
     const bool SPLIT = OUT == VIT__OUT_PARTIAL;
     const int RES = OUT == VIT__OUT_RESIDUAL, F32 = RES || SPLIT, ES = F32 ? 4 : 2, W = 128 / ES; // element size, box width
     int rl0 = (t >> 5) * 16 + ((t & 31) >> 2), q = t & 3;
+    if (!SPLIT)
+#pragma unroll
+        for (int j = 0; j < BN / 8; j++) {
+            float2 bb = *(const float2 *)(eb + j * 8 + 2 * q), sc = *(const float2 *)(es + j * 8 + 2 * q);
+#pragma unroll
+            for (int hr = 0; hr < 2; hr++) {
+                float v[2] = {d[4 * j + 2 * hr] + bb.x, d[4 * j + 2 * hr + 1] + bb.y};
+                vit__epi_apply((vit__act)(ACT == VIT__ACT_RUNTIME ? act : ACT), 1, v);
+                d[4 * j + 2 * hr] = RES ? sc.x * v[0] : v[0];
+                d[4 * j + 2 * hr + 1] = RES ? sc.y * v[1] : v[1];
+            }
+        }
 #pragma unroll
     for (int jb = 0; jb < BN / W; jb++, nbox++) {
         unsigned char *box = stage + (nbox & 1) * VIT__WG_BOX;
@@ -1487,21 +1502,14 @@ static __device__ __forceinline__ void vit__wg_epilogue_tma(const CUtensorMap *t
 #pragma unroll
         for (int jj = 0; jj < W / 8; jj++) {
             int j = jb * (W / 8) + jj, cb = (jj * 8 + 2 * q) * ES; // cb: byte of the column pair in the box row
-            float2 bb = *(const float2 *)(eb + j * 8 + 2 * q), sc = *(const float2 *)(es + j * 8 + 2 * q);
 #pragma unroll
             for (int hr = 0; hr < 2; hr++) {
                 int rl = rl0 + 8 * hr;
-                float v0 = d[4 * j + 2 * hr] + bb.x, v1 = d[4 * j + 2 * hr + 1] + bb.y;
+                float v0 = d[4 * j + 2 * hr], v1 = d[4 * j + 2 * hr + 1];
                 // 128-byte swizzle: 16-byte chunk k of row rl sits at chunk k ^ (rl % 8)
                 unsigned char *o = box + rl * 128 + ((((cb >> 4) ^ rl) & 7) << 4) + (cb & 15);
-                if (SPLIT) {
-                    *(float2 *)o = make_float2(d[4 * j + 2 * hr], d[4 * j + 2 * hr + 1]);
-                } else {
-                    float v[2] = {v0, v1};
-                    vit__epi_apply((vit__act)(ACT == VIT__ACT_RUNTIME ? act : ACT), 1, v);
-                    if (RES) *(float2 *)o = make_float2(sc.x * v[0], sc.y * v[1]);
-                    else *(uint32_t *)o = vit__pack2<T>(v[0], v[1]);
-                }
+                if (F32) *(float2 *)o = make_float2(v0, v1);
+                else *(uint32_t *)o = vit__pack2<T>(v0, v1);
             }
         }
         asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); // the writes, seen by the TMA unit
