@@ -1888,12 +1888,16 @@ static vit_status vit__gemm_wgmma_launch(vit__gemm_args g, int split, vit_model 
     CUtensorMapDataType ty = vit__tmap_dtype<T>();
     CUtensorMapDataType tya = sizeof(TA) == 1 ? CU_TENSOR_MAP_DATA_TYPE_UINT8 : ty;
     int tiles = ((g.M + VIT__WG_BM - 1) / VIT__WG_BM) * ((g.N + BN - 1) / BN), KB = (g.K + BK - 1) / BK;
-    g.kblocks = split > 1 ? KB / split : 0;
-    g.part = split > 1 ? m->cuda->part : NULL;
+    // raw sums in fp32: split-K slices into m->cuda->part, or (defer with
+    // g.part set) one slice into the caller's buffer
+    int sums = split > 1 || (g.defer && g.part);
+    g.kblocks = split > 1 ? KB / split : sums ? KB : 0;
+    if (split > 1) g.part = m->cuda->part;
+    else if (!sums) g.part = NULL;
     VIT__TRY(vit__tensor_map(m, &ma, g.a, g.M, g.K, VIT__WG_BM, tya)); // 128 bytes = BK elements
     VIT__TRY(vit__tensor_map(m, &mb, g.w, g.N, g.K, BN, tya));
     memset(&mo, 0, sizeof(mo));
-    if (split > 1) VIT__TRY(vit__tensor_map(m, &mo, g.part, g.M, g.N, 64, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, split));
+    if (sums) VIT__TRY(vit__tensor_map(m, &mo, g.part, g.M, g.N, 64, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, split > 1 ? split : 1, 0, (size_t)g.M * g.N)); // 3-D
     else if (S && g.act != VIT__ACT_SWIGLU) // (SwiGLU's outputs go out from registers)
         VIT__TRY(vit__tensor_map(m, &mo, g.out, g.M, g.N, 64, OUT == VIT__OUT_RESIDUAL ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : ty));
     int items = tiles * split, grid = items < m->cuda->sm_count ? items : m->cuda->sm_count;
@@ -2038,12 +2042,20 @@ __global__ void vit__prefix_kernel(float *x, const float *prefix, const float *p
 }
 
 // scratch (M, K) = im2col(images) in T, K % 8 == 0: row r is patch r, column k
-// is (channel, ky, kx) as patch_w's. Grid-stride over runs of 8 columns. With
-// g.ptok, also the prefix-token rows of the tokens g.out, as vit__prefix_kernel
-// (one launch fewer).
+// is (channel, ky, kx) as patch_w's, zeros past Cin P^2. With g.ptok, also the
+// prefix-token rows of the tokens g.out, as vit__prefix_kernel (one launch
+// fewer). Each CTA takes rpc <= VIT__IM2COL_ROWS patches at a time and writes
+// their rows whole (coalesced pairs); where column k reads from, relative to a
+// patch's top-left pixel, is tabulated in shared memory once per CTA and
+// 2048 columns (the divisions by P for every element had held this kernel at
+// 0.42 ms for DINOv2-S/14 at 518, batch 64, H100: 4x its memory time).
+#define VIT__IM2COL_ROWS 16
+#define VIT__IM2COL_COLS 2048
 template <typename T>
-__global__ void __launch_bounds__(256) vit__im2col_kernel(T *scratch, const vit__gemm_args g_in) {
+__global__ void __launch_bounds__(256) vit__im2col_kernel(T *scratch, const vit__gemm_args g_in, int rpc) {
     const vit__gemm_args g = g_in; // a copy: see vit__gemm_args
+    __shared__ int tab[VIT__IM2COL_COLS];
+    __shared__ size_t origin[VIT__IM2COL_ROWS];
     vit__pdl_wait();
     vit__pdl_launch();
     if (g.ptok) {
@@ -2053,19 +2065,32 @@ __global__ void __launch_bounds__(256) vit__im2col_kernel(T *scratch, const vit_
             ((float *)g.out)[b * g.tokens * g.N + j] = g.ptok[j] + (g.ptok_pos ? g.ptok_pos[j] : 0.0f);
         }
     }
-    size_t runs = (size_t)g.K / 8, total = (size_t)g.M * runs;
-    for (size_t i = (size_t)blockIdx.x * 256 + threadIdx.x; i < total; i += (size_t)gridDim.x * 256) {
-        int r = (int)(i / runs), k = (int)(i % runs) * 8;
-        float v[8];
-        if (g.img_vec) {
-            const float4 *src = (const float4 *)vit__im2col_ptr(g, r, k);
-            float4 lo = __ldg(src), hi = __ldg(src + 1);
-            v[0] = lo.x; v[1] = lo.y; v[2] = lo.z; v[3] = lo.w; v[4] = hi.x; v[5] = hi.y; v[6] = hi.z; v[7] = hi.w;
-        } else {
-#pragma unroll
-            for (int e = 0; e < 8; e++) v[e] = vit__im2col_at(g, r, k + e);
+    const int P = g.patch, PP = P * P, KC = g.cin * PP;
+    const float *img = (const float *)g.a;
+    for (int k0 = 0; k0 < g.K; k0 += VIT__IM2COL_COLS) {
+        int kn = g.K - k0 < VIT__IM2COL_COLS ? g.K - k0 : VIT__IM2COL_COLS; // even: K % 8 == 0
+        __syncthreads(); // the previous columns' table is no longer read
+        for (int i = threadIdx.x; i < kn; i += 256) {
+            int k = k0 + i, c = k / PP, ky = (k - c * PP) / P, kx = k - c * PP - ky * P;
+            tab[i] = k < KC ? (c * g.img_h + ky) * g.img_w + kx : -1;
         }
-        *(uint4 *)(scratch + (size_t)r * g.K + k) = make_uint4(vit__pack2<T>(v[0], v[1]), vit__pack2<T>(v[2], v[3]), vit__pack2<T>(v[4], v[5]), vit__pack2<T>(v[6], v[7]));
+        for (int r0 = blockIdx.x * rpc; r0 < g.M; r0 += gridDim.x * rpc) {
+            __syncthreads(); // the table written; the previous rows' origins no longer read
+            if ((int)threadIdx.x < rpc && r0 + (int)threadIdx.x < g.M) {
+                int r = r0 + threadIdx.x, b = r / g.gg, p = r % g.gg, gy = p / g.grid_w, gx = p - gy * g.grid_w;
+                origin[threadIdx.x] = (size_t)b * g.cin * g.img_h * g.img_w + (size_t)gy * P * g.img_w + (size_t)gx * P;
+            }
+            __syncthreads();
+            int rows = g.M - r0 < rpc ? g.M - r0 : rpc;
+            for (int rr = 0; rr < rows; rr++) {
+                const float *src = img + origin[rr];
+                T *dst = scratch + (size_t)(r0 + rr) * g.K + k0;
+                for (int i = 2 * threadIdx.x; i < kn; i += 512) {
+                    int o0 = tab[i], o1 = tab[i + 1];
+                    *(uint32_t *)(dst + i) = vit__pack2<T>(o0 >= 0 ? __ldg(src + o0) : 0.0f, o1 >= 0 ? __ldg(src + o1) : 0.0f);
+                }
+            }
+        }
     }
 }
 
@@ -2102,8 +2127,11 @@ static vit__gemm_args vit__patch_args(float *tokens, const float *images, const 
 // im2col of g's images into scratch in H (and, with g.ptok, the prefix-token rows of g.out).
 template <typename H>
 static vit_status vit__im2col_launch(H *scratch, const vit__gemm_args &g, vit_model *m, cudaStream_t st) {
-    size_t blocks = ((size_t)g.M * (g.K / 8) + 255) / 256, cap = (size_t)m->cuda->sm_count * 8;
-    VIT__CUDA_TRY(m, vit__launch(m, vit__im2col_kernel<H>, (unsigned)(blocks < cap ? blocks : cap), 256, 0, st, scratch, g));
+    // patches per CTA: up to VIT__IM2COL_ROWS, fewer where that would leave SMs idle (small batches)
+    int rpc = g.M / (2 * m->cuda->sm_count);
+    rpc = rpc < 1 ? 1 : rpc > VIT__IM2COL_ROWS ? VIT__IM2COL_ROWS : rpc;
+    size_t blocks = ((size_t)g.M + rpc - 1) / rpc, cap = (size_t)m->cuda->sm_count * 8;
+    VIT__CUDA_TRY(m, vit__launch(m, vit__im2col_kernel<H>, (unsigned)(blocks < cap ? blocks : cap), 256, 0, st, scratch, g, rpc));
     return VIT_OK;
 }
 
@@ -2494,12 +2522,13 @@ static vit_status vit__linear_ln_cuda(TO *out, float *x, const T *inp, const T *
 
 // The patch embedding (fused: prefix tokens, position embedding; see
 // vit__patch_embed_cuda) followed by the first block's LayerNorm: x = tokens,
-// xn = LayerNorm(x) * ln_w + ln_b. Small bf16/fp16 batches on sm_90a, where
-// vit__wg_choose splits the patch GEMM: im2col into scratch, the GEMM split
-// over K with its raw sums left in m->cuda->part, and the bias, position rows
-// and scatter into token rows done by the LayerNorm kernel as it normalises
-// (one launch fewer, all SMs on the GEMM; ViT-B/16 at batch 1 on H100: see
-// BENCHMARKS.md). Otherwise the two ops one after the other. ran: the GEMM's.
+// xn = LayerNorm(x) * ln_w + ln_b. bf16/fp16 on sm_90a: im2col into scratch,
+// the GEMM's raw sums left in fp32 (split over K into m->cuda->part where
+// vit__wg_choose splits it, at small batches; else one slice in scratch after
+// the unfolded patches), and the bias, position rows and scatter into token
+// rows done by the LayerNorm kernel as it normalises (one launch fewer, all
+// SMs on the GEMM; ViT-B/16 at batch 1 on H100: see BENCHMARKS.md).
+// Otherwise the two ops one after the other. ran: the GEMM's.
 template <typename T>
 static vit_status vit__patch_ln_cuda(T *xn, float *x, const float *images, const T *patch_w, const float *patch_b, int B, int Cin, int Hs, int Ws, int P, int C,
                                      const vit__embed_fuse *fuse, void *scratch, size_t scratch_elems, const float *ln_w, const float *ln_b, float eps,
@@ -2508,13 +2537,21 @@ static vit_status vit__patch_ln_cuda(T *xn, float *x, const float *images, const
     vit__cuda_state *s = m->cuda;
     vit__gemm_args g = vit__patch_args(x, images, patch_w, patch_b, B, Cin, Hs, Ws, P, C, fuse);
     int M = g.M, K = g.K, rows = B * fuse->tokens;
-    vit__residual res = {s->part, (size_t)M * C, 1, patch_b, NULL, g.pos, g.tokens, g.prefix, g.gg};
-    int ok = sizeof(T) == 2 && s->wgmma && (!f || f->gemm == VIT__GEMM_AUTO) && M > 0 && K % 8 == 0 && C % 8 == 0 && scratch &&
-             (size_t)M * K <= scratch_elems && vit__aligned16(scratch) && vit__aligned16(patch_w) && (!g.pos || vit__aligned16(g.pos)) &&
-             (!patch_b || vit__aligned16(patch_b)) && vit__ln_vec(xn, x, ln_w, ln_b, C, (size_t)C, (size_t)C, &res);
-    // the plan vit__linear_go would make for the GEMM on the unfolded patches, its sums left to the LayerNorm
+    // the plan vit__linear_go would make for the GEMM on the unfolded patches,
+    // its sums left to the LayerNorm: split-K slices in part (small batches), or
+    // one slice in fp32 in scratch after the unfolded patches (large ones; the
+    // patch GEMM's own epilogue scattering rows into x ran at a quarter of its
+    // speed: DINOv2-S/14 at 518, batch 64, H100)
     vit__wg_plan p = vit__wg_choose(M, C, K, VIT__WG_BK(H), VIT__OUT_STORE, 1, s, f);
-    if (!ok || p.pp || p.split <= 1) {
+    size_t off = ((size_t)M * K * sizeof(H) + 255) & ~(size_t)255;
+    int one = p.split <= 1 && scratch;
+    float *sums = one ? (float *)((unsigned char *)scratch + off) : s->part;
+    vit__residual res = {sums, (size_t)M * C, one ? 1 : p.split, patch_b, NULL, g.pos, g.tokens, g.prefix, g.gg};
+    int ok = sizeof(T) == 2 && s->wgmma && (!f || f->gemm == VIT__GEMM_AUTO) && M > 0 && K % 8 == 0 && C % 8 == 0 && scratch &&
+             (size_t)M * K <= scratch_elems && (!one || off + (size_t)M * C * 4 <= scratch_elems * sizeof(H)) && vit__aligned16(scratch) &&
+             vit__aligned16(patch_w) && (!g.pos || vit__aligned16(g.pos)) && (!patch_b || vit__aligned16(patch_b)) &&
+             vit__ln_vec(xn, x, ln_w, ln_b, C, (size_t)C, (size_t)C, &res);
+    if (!ok) {
         VIT__TRY(vit__patch_embed_cuda<T>(x, images, patch_w, patch_b, B, Cin, Hs, Ws, P, C, fuse, scratch, scratch_elems, m, st, f, ran));
         return vit__layernorm_cuda<T>(xn, x, ln_w, ln_b, rows, C, (size_t)C, (size_t)C, eps, m, st);
     }
@@ -2522,10 +2559,11 @@ static vit_status vit__patch_ln_cuda(T *xn, float *x, const float *images, const
     vit__gemm_args gs;
     memset(&gs, 0, sizeof(gs));
     gs.a = scratch; gs.w = patch_w; gs.out = scratch; gs.M = M; gs.N = C; gs.K = K; gs.defer = 1; // out: unused, the sums go to part
+    gs.part = one ? sums : NULL;
     gs.optype = vit__optype<H>::value;
-    if (p.bn == 64) VIT__TRY((vit__gemm_wgmma_launch<H, 64, VIT__OUT_STORE, VIT__ACT_NONE, false>(gs, p.split, m, st, ran)));
-    else VIT__TRY((vit__gemm_wgmma_launch<H, 128, VIT__OUT_STORE, VIT__ACT_NONE, false>(gs, p.split, m, st, ran)));
-    res.split = p.split;
+    if (p.pp) VIT__TRY((vit__gemm_wgmma_launch<H, 128, VIT__OUT_STORE, VIT__ACT_NONE, true>(gs, res.split, m, st, ran)));
+    else if (p.bn == 64) VIT__TRY((vit__gemm_wgmma_launch<H, 64, VIT__OUT_STORE, VIT__ACT_NONE, false>(gs, res.split, m, st, ran)));
+    else VIT__TRY((vit__gemm_wgmma_launch<H, 128, VIT__OUT_STORE, VIT__ACT_NONE, false>(gs, res.split, m, st, ran)));
     VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<T, true, true>, dim3((unsigned)((rows + 1) / 2)), 64, 0, st, xn, x, ln_w, ln_b, rows, C, (size_t)C,
                                  (size_t)C, eps, res, vit__ln_e4m3{NULL, NULL}));
     return VIT_OK;

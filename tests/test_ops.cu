@@ -410,7 +410,9 @@ static void test_patch(vit_model *m, int B, int Cin, int S, int P, int C, int np
     if (sizeof(T) == 2) {
         // im2col into a scratch buffer, then the linear layers' GEMM (what large
         // batches run), the GEMM kernel forced: wgmma where there is one
-        size_t ns = (size_t)B * GGn * KP;
+        // (room after the unfolded patches for the GEMM's fp32 sums: where it
+        // does not split, vit__patch_ln_cuda leaves them there)
+        size_t ns = (size_t)B * GGn * KP + (size_t)2 * B * GGn * C + 128;
         dbuf dscr = dalloc(ns * sizeof(T));
         int paths[3] = {VIT__GEMM_WGMMA256, VIT__GEMM_PP128, VIT__GEMM_MMA};
         for (int pi = m->cuda->wgmma ? 0 : 2; pi < 3; pi++) {
@@ -647,6 +649,8 @@ static void run_dtype(vit_model *m) {
         test_patch<T>(m, 1, 3, 224, 14, 384, 5, 0); // DINOv2-S/14 with 4 registers at 224, batch 1
         test_patch<T>(m, 2, 3, 448, 14, 384, 5, 0, 224); // and at 448 x 224
         test_patch<T>(m, 2, 3, 192, 32, 768, 1, 0, 320); // CLIP B/32 at 192 x 320 (no patch bias in CLIP: a bias here anyway)
+        test_patch<T>(m, 32, 3, 224, 16, 768, 1, 1);     // batches whose patch GEMM is not split: its sums in scratch
+        test_patch<T>(m, 24, 3, 224, 14, 384, 5, 0);
     }
     // layernorm (compute-dtype output, as before qkv and fc1)
     test_layernorm<T>(m, 50, 33, 33, 0);
