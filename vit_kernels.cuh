@@ -660,12 +660,14 @@ static __global__ void vit__prep_pass1_kernel(vit__prep_args a) {
 }
 
 // Output pixel (y, x) of frame b: its model-channel bytes u (inside the resized
-// image; else zeros, as PIL's crop pads) /255, minus mean, over std.
+// image; else zeros, as PIL's crop pads) /255, minus mean, over std, by the
+// table lut (a.lut or a copy of it): not /255 and the divide, the same floats
+// (vit__prep_plan makes it as the CPU computes).
 template <int CH>
-static __device__ __forceinline__ void vit__prep_store(const vit__prep_args &a, int b, int y, int x, int inside, const unsigned char *u) {
+static __device__ __forceinline__ void vit__prep_store(const vit__prep_args &a, const float *lut, int b, int y, int x, int inside, const unsigned char *u) {
 #pragma unroll
     for (int k = 0; k < 3; k++)
-        if (k < a.in_chans) a.out[(((size_t)b * a.in_chans + k) * a.H + y) * a.W + x] = a.lut[k * 256 + (inside ? u[CH == 1 ? 0 : k] : 0)];
+        if (k < a.in_chans) a.out[(((size_t)b * a.in_chans + k) * a.H + y) * a.W + x] = lut[k * 256 + (inside ? u[CH == 1 ? 0 : k] : 0)];
 }
 
 // The second pass (or the index lookup), the crop, /255 and mean/std into
@@ -692,7 +694,7 @@ static __global__ void vit__prep_pass2_kernel(vit__prep_args a) {
                 vit__prep_taps<ACC, CH, false>(t + ((size_t)(sy - a.row0) * a.cols + a.hb[sx * 2]) * CH, (size_t)CH, 0, a.hk + (size_t)sx * a.hks,
                                                a.hb[sx * 2 + 1], u);
         }
-        vit__prep_store<CH>(a, b, y, x, inside, u);
+        vit__prep_store<CH>(a, a.lut, b, y, x, inside, u);
     }
 }
 
@@ -792,7 +794,6 @@ static __global__ void __launch_bounds__(256) vit__prep_tile_kernel(vit__prep_ar
         }
     }
     __syncthreads();
-    float *ob = a.out + (size_t)b * a.in_chans * a.H * a.W;
     int x = x0 + lx, sx = x + a.left;
     if (x >= a.W) return;
     for (int y = y0 + row1; y < y0 + T && y < a.H; y += rstep) {
@@ -805,9 +806,7 @@ static __global__ void __launch_bounds__(256) vit__prep_tile_kernel(vit__prep_ar
             else
                 vit__prep_taps<ACC, CH, false>(mid + ((sy - sy0) * wc + a.hb[sx * 2] - c0) * CH, CH, 0, a.hk + (size_t)sx * a.hks, a.hb[sx * 2 + 1], u);
         }
-#pragma unroll
-        for (int k = 0; k < 3; k++) // the table, not /255 and the divide: the same floats (vit__prep_plan makes it as the CPU computes)
-            if (k < a.in_chans) ob[((size_t)k * a.H + y) * a.W + x] = lut[k * 256 + u[CH == 1 ? 0 : k]];
+        vit__prep_store<CH>(a, lut, b, y, x, 1, u); // u: zeros outside the resized image
     }
 }
 
@@ -2055,7 +2054,7 @@ template <typename T>
 __global__ void __launch_bounds__(256) vit__im2col_kernel(T *scratch, const vit__gemm_args g_in, int rpc) {
     const vit__gemm_args g = g_in; // a copy: see vit__gemm_args
     __shared__ int tab[VIT__IM2COL_COLS];
-    __shared__ size_t origin[VIT__IM2COL_ROWS];
+    __shared__ const float *origin[VIT__IM2COL_ROWS]; // each patch's top-left pixel
     vit__pdl_wait();
     vit__pdl_launch();
     if (g.ptok) {
@@ -2066,7 +2065,6 @@ __global__ void __launch_bounds__(256) vit__im2col_kernel(T *scratch, const vit_
         }
     }
     const int P = g.patch, PP = P * P, KC = g.cin * PP;
-    const float *img = (const float *)g.a;
     for (int k0 = 0; k0 < g.K; k0 += VIT__IM2COL_COLS) {
         int kn = g.K - k0 < VIT__IM2COL_COLS ? g.K - k0 : VIT__IM2COL_COLS; // even: K % 8 == 0
         __syncthreads(); // the previous columns' table is no longer read
@@ -2076,14 +2074,11 @@ __global__ void __launch_bounds__(256) vit__im2col_kernel(T *scratch, const vit_
         }
         for (int r0 = blockIdx.x * rpc; r0 < g.M; r0 += gridDim.x * rpc) {
             __syncthreads(); // the table written; the previous rows' origins no longer read
-            if ((int)threadIdx.x < rpc && r0 + (int)threadIdx.x < g.M) {
-                int r = r0 + threadIdx.x, b = r / g.gg, p = r % g.gg, gy = p / g.grid_w, gx = p - gy * g.grid_w;
-                origin[threadIdx.x] = (size_t)b * g.cin * g.img_h * g.img_w + (size_t)gy * P * g.img_w + (size_t)gx * P;
-            }
+            if ((int)threadIdx.x < rpc && r0 + (int)threadIdx.x < g.M) origin[threadIdx.x] = vit__im2col_ptr(g, r0 + threadIdx.x, 0);
             __syncthreads();
             int rows = g.M - r0 < rpc ? g.M - r0 : rpc;
             for (int rr = 0; rr < rows; rr++) {
-                const float *src = img + origin[rr];
+                const float *src = origin[rr];
                 T *dst = scratch + (size_t)(r0 + rr) * g.K + k0;
                 for (int i = 2 * threadIdx.x; i < kn; i += 512) {
                     int o0 = tab[i], o1 = tab[i + 1];
