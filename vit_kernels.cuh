@@ -1389,9 +1389,9 @@ __global__ void __launch_bounds__(WM * WN * 32) vit__linear_mma_kernel(const vit
 // full/empty mbarriers); warpgroups 1 and 2 multiply
 // with wgmma (A and B from shared memory, fp32 accumulators in registers) and
 // apply the epilogue straight from registers. Two ways to share the work:
-//   cooperative (PP false): both consumers work on one 128 x BN tile, 64 rows
+//   cooperative (PP 0): both consumers work on one 128 x BN tile, 64 rows
 //     each, and so run their epilogues at the same time, tensor cores idle;
-//   ping-pong (PP true, BN 128): each consumer owns every other 128 x 128 tile
+//   ping-pong (PP 1, or 2 with a deeper ring; BN 128): each consumer owns every other 128 x 128 tile
 //     (two 64-row wgmma blocks), so one's epilogue (GELU, say) runs while the
 //     other's main loop keeps the tensor cores busy. The ring is filled in tile
 //     order; named barriers 3 and 4 keep the main loops in that order too.
@@ -1400,14 +1400,17 @@ __global__ void __launch_bounds__(WM * WN * 32) vit__linear_mma_kernel(const vit
 // Out-of-range rows/columns/K are zero-filled by TMA loads and skipped by its stores.
 #define VIT__WG_BK(T) vit__op_box_k(vit__optype<T>::value) // K per stage: one 128-byte TMA box row (64 for bf16/fp16)
 #define VIT__WG_BM 128 // tile rows
-// ring stages; one fewer with S, the TMA epilogue's staging boxes (8 rather
-// than 6 stages for 128 x 64 tiles measured no different at batch 1)
-#define VIT__WG_ST(BN, S) (((BN) == 256 ? 4 : 6) - (S))
+// Ring stages and the TMA epilogue's staging boxes (S) per consumer warpgroup:
+// one stage fewer with S, two boxes each (8 rather than 6 stages for 128 x 64
+// tiles measured no different at batch 1); the deep ping-pong (PP 2) has 6
+// stages and one box each (see vit__linear_go for where it pays).
+#define VIT__WG_ST(BN, S, PP) ((PP) == 2 ? 6 : ((BN) == 256 ? 4 : 6) - (S))
+#define VIT__WG_NBOX(PP) ((PP) == 2 ? 1 : 2)
 #define VIT__WG_BOX 8192 // bytes of one epilogue staging box: 64 rows x 128 bytes
-// ring + epilogue staging (2 consumer wg x 2 boxes) + the ring's barriers + per
+// ring + epilogue staging (2 consumer wg x boxes) + the ring's barriers + per
 // consumer warpgroup two (parity) tiles' bias, scale and weight scale + alignment
-#define VIT__WG_SMEM(BN, S) (VIT__WG_ST(BN, S) * (VIT__WG_BM + (BN)) * 128 + (S) * 2 * 2 * VIT__WG_BOX + 2 * VIT__WG_ST(BN, S) * 8 + \
-                             2 * 2 * 3 * (BN) * 4 + 1024)
+#define VIT__WG_SMEM(BN, S, PP) (VIT__WG_ST(BN, S, PP) * (VIT__WG_BM + (BN)) * 128 + (S) * 2 * VIT__WG_NBOX(PP) * VIT__WG_BOX + \
+                                 2 * VIT__WG_ST(BN, S, PP) * 8 + 2 * 2 * 3 * (BN) * 4 + 1024)
 
 // The patch embedding's epilogue of one 64-row wgmma block d (this thread: rows
 // row and row + 8, columns n0 + 8 j + 2 q, +1; bias of the tile's columns in eb):
@@ -1460,8 +1463,8 @@ static __device__ __forceinline__ void vit__wg_epilogue_regs(const vit__gemm_arg
 }
 #ifdef VIT__SM90A
 // The epilogue of one 64-row wgmma block d through the TMA: the warpgroup writes
-// 64-row x 128-byte boxes of results to shared memory (128-byte swizzle, two
-// boxes it alternates between) and one thread sends each out, so the epilogue
+// 64-row x 128-byte boxes of results to shared memory (128-byte swizzle, NB
+// boxes it takes in turn) and one thread sends each out, so the epilogue
 // never waits on global memory and the copies overlap the next tile's main loop.
 //   STORE: act(acc + bias) in T, 64 x 64 boxes, stored;
 //   RESIDUAL: scale * act(acc + bias) in fp32, 64 x 32 boxes, added to x in
@@ -1474,7 +1477,7 @@ static __device__ __forceinline__ void vit__wg_epilogue_regs(const vit__gemm_arg
 // The results are computed in place in d first, then stored box by box: with
 // the activation inside the box loop its latency sat between the boxes'
 // barriers (fc1 of ViT-B/16 at batch 256 on H100, 0.437 -> 0.416 ms).
-template <typename T, int BN, int OUT, int ACT>
+template <typename T, int BN, int OUT, int ACT, int NB>
 static __device__ __forceinline__ void vit__wg_epilogue_tma(const CUtensorMap *tmo, float *d, int r0, int n0, const float *eb, const float *es,
                                                             unsigned char *stage, int &nbox, int bar, int t, int z, int act = VIT__ACT_NONE) {
     static_assert(ACT != VIT__ACT_SWIGLU, "SwiGLU: vit__wg_epilogue_regs");
@@ -1495,8 +1498,8 @@ static __device__ __forceinline__ void vit__wg_epilogue_tma(const CUtensorMap *t
         }
 #pragma unroll
     for (int jb = 0; jb < BN / W; jb++, nbox++) {
-        unsigned char *box = stage + (nbox & 1) * VIT__WG_BOX;
-        if (t == 0) asm volatile("cp.async.bulk.wait_group.read 1;\n" ::: "memory"); // the box sent two boxes ago has been read
+        unsigned char *box = stage + (nbox % NB) * VIT__WG_BOX;
+        if (t == 0) asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(NB - 1) : "memory"); // the box sent NB boxes ago has been read
         asm volatile("bar.sync %0, 128;\n" ::"r"(bar) : "memory");
 #pragma unroll
         for (int jj = 0; jj < W / 8; jj++) {
@@ -1522,7 +1525,7 @@ static __device__ __forceinline__ void vit__wg_epilogue_tma(const CUtensorMap *t
 }
 #endif
 
-template <typename T, typename TA, int BN, int OUT, int ACT, bool PP>
+template <typename T, typename TA, int BN, int OUT, int ACT, int PP>
 __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_constant__ CUtensorMap tma, const __grid_constant__ CUtensorMap tmb,
                                                                    const __grid_constant__ CUtensorMap tmo, const vit__gemm_args g_in) {
     const vit__gemm_args g = g_in; // a copy: see vit__gemm_args
@@ -1530,15 +1533,15 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
 #ifdef VIT__SM90A
     const int S = OUT != VIT__OUT_PATCH; // the epilogue through the TMA (tmo: the output in 64-row x 128-byte boxes)
     static_assert(!PP || BN == 128, "ping-pong: 128 x 128 tiles (two 64 x 128 accumulator blocks per thread)");
-    const int BM = VIT__WG_BM, BK = VIT__WG_BK(TA), KW = vit__op_wgmma_k(vit__optype<TA>::value), ST = VIT__WG_ST(BN, S);
+    const int BM = VIT__WG_BM, BK = VIT__WG_BK(TA), KW = vit__op_wgmma_k(vit__optype<TA>::value), ST = VIT__WG_ST(BN, S, PP), NB = VIT__WG_NBOX(PP);
     const bool F8 = sizeof(TA) == 1; // e4m3 operands: the sums times a_scale[row] * w_scale[col] before the epilogue
     const int MI = PP ? 2 : 1; // 64-row wgmma blocks per consumer and tile
     extern __shared__ __align__(1024) unsigned char vit__smem_wg[];
     unsigned char *base = (unsigned char *)(((uintptr_t)vit__smem_wg + 1023) & ~(uintptr_t)1023); // 128B swizzle atoms need 1024-byte alignment
     TA *sA = (TA *)base;        // [ST][BM][BK]
     TA *sB = sA + ST * BM * BK; // [ST][BN][BK]
-    unsigned char *sOut = (unsigned char *)(sB + ST * BN * BK); // S: [2 consumer wg][2][VIT__WG_BOX]
-    uint64_t *full = (uint64_t *)(sOut + S * 2 * 2 * VIT__WG_BOX), *empty = full + ST;
+    unsigned char *sOut = (unsigned char *)(sB + ST * BN * BK); // S: [2 consumer wg][NB][VIT__WG_BOX]
+    uint64_t *full = (uint64_t *)(sOut + S * 2 * NB * VIT__WG_BOX), *empty = full + ST;
     float *sEp = (float *)(empty + ST); // [2 consumer wg][2 parity][bias, scale, weight scale][BN]
     int wg = threadIdx.x >> 7, t = threadIdx.x & 127;
     if (threadIdx.x == 0) {
@@ -1655,13 +1658,13 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
 #pragma unroll
             for (int mi = 0; mi < MI; mi++) {
                 int r0 = m0 + (PP ? mi : c) * 64;
-                unsigned char *stage = sOut + c * 2 * VIT__WG_BOX;
+                unsigned char *stage = sOut + c * NB * VIT__WG_BOX;
                 if (S && z >= 0) {
-                    vit__wg_epilogue_tma<T, BN, VIT__OUT_PARTIAL, VIT__ACT_NONE>(&tmo, d[mi], r0, n0, eb, es, stage, nbox, wg, t, z);
+                    vit__wg_epilogue_tma<T, BN, VIT__OUT_PARTIAL, VIT__ACT_NONE, NB>(&tmo, d[mi], r0, n0, eb, es, stage, nbox, wg, t, z);
                 } else if (S && ACT == VIT__ACT_RUNTIME && g.act == VIT__ACT_SWIGLU) {
                     vit__wg_epilogue_regs<T, BN, OUT, VIT__ACT_SWIGLU>(g, d[mi], r0 + warp * 16 + (lane >> 2), n0, eb, lane & 3);
                 } else if (S) {
-                    vit__wg_epilogue_tma<T, BN, OUT, ACT>(&tmo, d[mi], r0, n0, eb, es, stage, nbox, wg, t, 0, g.act);
+                    vit__wg_epilogue_tma<T, BN, OUT, ACT, NB>(&tmo, d[mi], r0, n0, eb, es, stage, nbox, wg, t, 0, g.act);
                 } else {
                     vit__wg_epilogue_patch<BN>(g, d[mi], r0 + warp * 16 + (lane >> 2), n0, eb, lane & 3);
                 }
@@ -1880,7 +1883,7 @@ static vit__wg_plan vit__wg_choose(int M, int N, int K, int bk, int out, int def
 }
 
 // T: the output type (bf16/fp16); TA: the operands' (T, or e4m3 with scales)
-template <typename T, int BN, int OUT, int ACT, bool PP, typename TA = T>
+template <typename T, int BN, int OUT, int ACT, int PP, typename TA = T>
 static vit_status vit__gemm_wgmma_launch(vit__gemm_args g, int split, vit_model *m, cudaStream_t st, vit__ran *ran) {
     CUtensorMap ma, mb, mo;
     const int S = OUT != VIT__OUT_PATCH, BK = VIT__WG_BK(TA);
@@ -1900,8 +1903,8 @@ static vit_status vit__gemm_wgmma_launch(vit__gemm_args g, int split, vit_model 
     else if (S && g.act != VIT__ACT_SWIGLU) // (SwiGLU's outputs go out from registers)
         VIT__TRY(vit__tensor_map(m, &mo, g.out, g.M, g.N, 64, OUT == VIT__OUT_RESIDUAL ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : ty));
     int items = tiles * split, grid = items < m->cuda->sm_count ? items : m->cuda->sm_count;
-    VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__linear_wgmma_kernel<T, TA, BN, OUT, ACT, PP>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__WG_SMEM(BN, S)));
-    VIT__CUDA_TRY(m, vit__launch(m, vit__linear_wgmma_kernel<T, TA, BN, OUT, ACT, PP>, grid, 384, VIT__WG_SMEM(BN, S), st, ma, mb, mo, g));
+    VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__linear_wgmma_kernel<T, TA, BN, OUT, ACT, PP>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__WG_SMEM(BN, S, PP)));
+    VIT__CUDA_TRY(m, vit__launch(m, vit__linear_wgmma_kernel<T, TA, BN, OUT, ACT, PP>, grid, 384, VIT__WG_SMEM(BN, S, PP), st, ma, mb, mo, g));
     vit__ran_set(ran, PP ? VIT__RAN_PP128 : BN == 256 ? VIT__RAN_WGMMA256 : BN == 64 ? VIT__RAN_WGMMA64 : VIT__RAN_WGMMA128, split, 12);
     return VIT__SPLIT_DONE(T, OUT, g, split, m, st);
 }
@@ -1938,10 +1941,10 @@ static vit_status vit__linear_e4m3_go(const vit__gemm_args &g, vit_model *m, cud
     int path = f ? f->gemm : VIT__GEMM_AUTO;
     if (path == VIT__GEMM_MMA || path == VIT__GEMM_MMA64) return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "GEMM: no mma.sync kernel for e4m3 operands");
     vit__wg_plan p = vit__wg_choose(g.M, g.N, g.K, VIT__WG_BK(TA), OUT, g.defer, m->cuda, f);
-    if (p.pp) return vit__gemm_wgmma_launch<T, 128, OUT, ACT, true, TA>(g, p.split, m, st, ran);
-    if (p.bn == 256) return vit__gemm_wgmma_launch<T, 256, OUT, ACT, false, TA>(g, p.split, m, st, ran);
-    if (p.bn == 64) return vit__gemm_wgmma_launch<T, 64, OUT, ACT, false, TA>(g, p.split, m, st, ran);
-    return vit__gemm_wgmma_launch<T, 128, OUT, ACT, false, TA>(g, p.split, m, st, ran);
+    if (p.pp) return vit__gemm_wgmma_launch<T, 128, OUT, ACT, 1, TA>(g, p.split, m, st, ran);
+    if (p.bn == 256) return vit__gemm_wgmma_launch<T, 256, OUT, ACT, 0, TA>(g, p.split, m, st, ran);
+    if (p.bn == 64) return vit__gemm_wgmma_launch<T, 64, OUT, ACT, 0, TA>(g, p.split, m, st, ran);
+    return vit__gemm_wgmma_launch<T, 128, OUT, ACT, 0, TA>(g, p.split, m, st, ran);
 }
 
 // fp32: the FMA SGEMM
@@ -1962,10 +1965,20 @@ static vit_status vit__linear_go(const vit__gemm_args &g, vit_model *m, cudaStre
     int path = f ? f->gemm : VIT__GEMM_AUTO;
     if (m->cuda->wgmma && vec && g.N % 8 == 0 && vit__aligned16(g.out) && path != VIT__GEMM_MMA && path != VIT__GEMM_MMA64) {
         vit__wg_plan p = vit__wg_choose(g.M, g.N, g.K, VIT__WG_BK(T), OUT, g.defer, m->cuda, f);
-        if (p.pp) return vit__gemm_wgmma_launch<T, 128, OUT, ACT, true>(g, p.split, m, st, ran);
-        if (p.bn == 256) return vit__gemm_wgmma_launch<T, 256, OUT, ACT, false>(g, p.split, m, st, ran);
-        if (p.bn == 64) return vit__gemm_wgmma_launch<T, 64, OUT, ACT, false>(g, p.split, m, st, ran);
-        return vit__gemm_wgmma_launch<T, 128, OUT, ACT, false>(g, p.split, m, st, ran);
+        // the deep ring (6 stages, one staging box per consumer) where it measured
+        // faster: long K or an activation in the epilogue (each tile's first k-step
+        // had waited about 2,000 cycles for its stage). 3 rounds each, H100 / H200:
+        // batch-256 ViT-B/16 fc2 (K 3072) 0.365-0.370 -> 0.352-0.362 ms / 0.341-0.343
+        // -> 0.338-0.340, fc1 (GELU) 0.416-0.419 -> 0.409-0.414 / 0.417-0.419 ->
+        // 0.4135-0.414, DINOv2-S fc2 (K 1536) 0.223-0.227 -> 0.213-0.216 /
+        // 0.184-0.186 -> 0.173. Everywhere on H100, qkv went 0.277-0.284 -> 0.294-0.298
+        // and the residual proj 0.183-0.186 -> 0.190-0.193: their epilogues then
+        // wait on their one box.
+        if (p.pp && (g.K >= 1536 || g.act != VIT__ACT_NONE)) return vit__gemm_wgmma_launch<T, 128, OUT, ACT, 2>(g, p.split, m, st, ran);
+        if (p.pp) return vit__gemm_wgmma_launch<T, 128, OUT, ACT, 1>(g, p.split, m, st, ran);
+        if (p.bn == 256) return vit__gemm_wgmma_launch<T, 256, OUT, ACT, 0>(g, p.split, m, st, ran);
+        if (p.bn == 64) return vit__gemm_wgmma_launch<T, 64, OUT, ACT, 0>(g, p.split, m, st, ran);
+        return vit__gemm_wgmma_launch<T, 128, OUT, ACT, 0>(g, p.split, m, st, ran);
     }
     if (vec) return vit__gemm_mma_launch<T, OUT, ACT, 0, true>(g, m, st, f, ran);
     return vit__gemm_mma_launch<T, OUT, ACT, 1, false>(g, m, st, f, ran);
@@ -2556,9 +2569,9 @@ static vit_status vit__patch_ln_cuda(T *xn, float *x, const float *images, const
     gs.a = scratch; gs.w = patch_w; gs.out = scratch; gs.M = M; gs.N = C; gs.K = K; gs.defer = 1; // out: unused, the sums go to part
     gs.part = one ? sums : NULL;
     gs.optype = vit__optype<H>::value;
-    if (p.pp) VIT__TRY((vit__gemm_wgmma_launch<H, 128, VIT__OUT_STORE, VIT__ACT_NONE, true>(gs, res.split, m, st, ran)));
-    else if (p.bn == 64) VIT__TRY((vit__gemm_wgmma_launch<H, 64, VIT__OUT_STORE, VIT__ACT_NONE, false>(gs, res.split, m, st, ran)));
-    else VIT__TRY((vit__gemm_wgmma_launch<H, 128, VIT__OUT_STORE, VIT__ACT_NONE, false>(gs, res.split, m, st, ran)));
+    if (p.pp) VIT__TRY((vit__gemm_wgmma_launch<H, 128, VIT__OUT_STORE, VIT__ACT_NONE, 1>(gs, res.split, m, st, ran)));
+    else if (p.bn == 64) VIT__TRY((vit__gemm_wgmma_launch<H, 64, VIT__OUT_STORE, VIT__ACT_NONE, 0>(gs, res.split, m, st, ran)));
+    else VIT__TRY((vit__gemm_wgmma_launch<H, 128, VIT__OUT_STORE, VIT__ACT_NONE, 0>(gs, res.split, m, st, ran)));
     VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<T, true, true>, dim3((unsigned)((rows + 1) / 2)), 64, 0, st, xn, x, ln_w, ln_b, rows, C, (size_t)C,
                                  (size_t)C, eps, res, vit__ln_e4m3{NULL, NULL}));
     return VIT_OK;
