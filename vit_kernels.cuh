@@ -1477,6 +1477,23 @@ static __device__ __forceinline__ void vit__wg_epilogue_regs(const vit__gemm_arg
 // The results are computed in place in d first, then stored box by box: with
 // the activation inside the box loop its latency sat between the boxes'
 // barriers (fc1 of ViT-B/16 at batch 256 on H100, 0.437 -> 0.416 ms).
+// Bias, activation A (a compile-time one) and, RES, the layer scale over this
+// thread's BN / 2 accumulators of a 64-row block, in place (see below).
+template <int A, int BN, bool RES>
+static __device__ __forceinline__ void vit__wg_epilogue_math(float *d, const float *eb, const float *es, int q) {
+#pragma unroll
+    for (int j = 0; j < BN / 8; j++) {
+        float2 bb = *(const float2 *)(eb + j * 8 + 2 * q), sc = *(const float2 *)(es + j * 8 + 2 * q);
+#pragma unroll
+        for (int hr = 0; hr < 2; hr++) {
+            float v[2] = {d[4 * j + 2 * hr] + bb.x, d[4 * j + 2 * hr + 1] + bb.y};
+            vit__epi_apply((vit__act)A, 1, v);
+            d[4 * j + 2 * hr] = RES ? sc.x * v[0] : v[0];
+            d[4 * j + 2 * hr + 1] = RES ? sc.y * v[1] : v[1];
+        }
+    }
+}
+
 template <typename T, int BN, int OUT, int ACT, int NB>
 static __device__ __forceinline__ void vit__wg_epilogue_tma(const CUtensorMap *tmo, float *d, int r0, int n0, const float *eb, const float *es,
                                                             unsigned char *stage, int &nbox, int bar, int t, int z, int act = VIT__ACT_NONE) {
@@ -1484,18 +1501,21 @@ static __device__ __forceinline__ void vit__wg_epilogue_tma(const CUtensorMap *t
     const bool SPLIT = OUT == VIT__OUT_PARTIAL;
     const int RES = OUT == VIT__OUT_RESIDUAL, F32 = RES || SPLIT, ES = F32 ? 4 : 2, W = 128 / ES; // element size, box width
     int rl0 = (t >> 5) * 16 + ((t & 31) >> 2), q = t & 3;
-    if (!SPLIT)
-#pragma unroll
-        for (int j = 0; j < BN / 8; j++) {
-            float2 bb = *(const float2 *)(eb + j * 8 + 2 * q), sc = *(const float2 *)(es + j * 8 + 2 * q);
-#pragma unroll
-            for (int hr = 0; hr < 2; hr++) {
-                float v[2] = {d[4 * j + 2 * hr] + bb.x, d[4 * j + 2 * hr + 1] + bb.y};
-                vit__epi_apply((vit__act)(ACT == VIT__ACT_RUNTIME ? act : ACT), 1, v);
-                d[4 * j + 2 * hr] = RES ? sc.x * v[0] : v[0];
-                d[4 * j + 2 * hr + 1] = RES ? sc.y * v[1] : v[1];
-            }
+    // The run-time activation is switched on once per block, not per column
+    // pair: a switch per pair (a jump table in the SASS) made every pair's
+    // math its own basic block, run one after another with nothing to overlap
+    // their latencies (as the compile-time GELU's 64 interleaved ex2s do).
+    if (SPLIT) {
+    } else if (ACT != VIT__ACT_RUNTIME) {
+        vit__wg_epilogue_math<ACT, BN, RES>(d, eb, es, q);
+    } else {
+        switch (act) {
+        case VIT__ACT_GELU: vit__wg_epilogue_math<VIT__ACT_GELU, BN, RES>(d, eb, es, q); break;
+        case VIT__ACT_GELU_TANH: vit__wg_epilogue_math<VIT__ACT_GELU_TANH, BN, RES>(d, eb, es, q); break;
+        case VIT__ACT_QUICK_GELU: vit__wg_epilogue_math<VIT__ACT_QUICK_GELU, BN, RES>(d, eb, es, q); break;
+        default: vit__wg_epilogue_math<VIT__ACT_NONE, BN, RES>(d, eb, es, q); break; // (SwiGLU never comes here)
         }
+    }
 #pragma unroll
     for (int jb = 0; jb < BN / W; jb++, nbox++) {
         unsigned char *box = stage + (nbox % NB) * VIT__WG_BOX;
@@ -1537,7 +1557,11 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
     const bool F8 = sizeof(TA) == 1; // e4m3 operands: the sums times a_scale[row] * w_scale[col] before the epilogue
     const int MI = PP ? 2 : 1; // 64-row wgmma blocks per consumer and tile
     extern __shared__ __align__(1024) unsigned char vit__smem_wg[];
-    unsigned char *base = (unsigned char *)(((uintptr_t)vit__smem_wg + 1023) & ~(uintptr_t)1023); // 128B swizzle atoms need 1024-byte alignment
+    // 128B swizzle atoms need 1024-byte alignment: rounded up by an offset from the
+    // array, not through an integer (with the address cast to uintptr_t and back the
+    // compiler no longer knows it is shared memory, and every staging store and bias
+    // load became a generic ST.E/LD.E with 64-bit address arithmetic)
+    unsigned char *base = vit__smem_wg + ((1024u - (unsigned)__cvta_generic_to_shared(vit__smem_wg)) & 1023u);
     TA *sA = (TA *)base;        // [ST][BM][BK]
     TA *sB = sA + ST * BM * BK; // [ST][BN][BK]
     unsigned char *sOut = (unsigned char *)(sB + ST * BN * BK); // S: [2 consumer wg][NB][VIT__WG_BOX]
@@ -1971,9 +1995,9 @@ static vit_status vit__linear_go(const vit__gemm_args &g, vit_model *m, cudaStre
         // batch-256 ViT-B/16 fc2 (K 3072) 0.365-0.370 -> 0.352-0.362 ms / 0.341-0.343
         // -> 0.338-0.340, fc1 (GELU) 0.416-0.419 -> 0.409-0.414 / 0.417-0.419 ->
         // 0.4135-0.414, DINOv2-S fc2 (K 1536) 0.223-0.227 -> 0.213-0.216 /
-        // 0.184-0.186 -> 0.173. Everywhere on H100, qkv went 0.277-0.284 -> 0.294-0.298
-        // and the residual proj 0.183-0.186 -> 0.190-0.193: their epilogues then
-        // wait on their one box.
+        // 0.184-0.186 -> 0.173. With the deep ring for every GEMM, on H100 qkv went
+        // 0.277-0.284 -> 0.294-0.298 and the residual proj 0.183-0.186 -> 0.190-0.193:
+        // their epilogues then wait on their one box.
         if (p.pp && (g.K >= 1536 || g.act != VIT__ACT_NONE)) return vit__gemm_wgmma_launch<T, 128, OUT, ACT, 2>(g, p.split, m, st, ran);
         if (p.pp) return vit__gemm_wgmma_launch<T, 128, OUT, ACT, 1>(g, p.split, m, st, ran);
         if (p.bn == 256) return vit__gemm_wgmma_launch<T, 256, OUT, ACT, 0>(g, p.split, m, st, ran);

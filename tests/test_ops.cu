@@ -707,6 +707,7 @@ static void run_dtype(vit_model *m) {
                 test_linear<T>(m, 197, 512, 264, ST, GELU, 0, VIT__GEMM_WGMMA128, splits[si]);
                 test_linear<T>(m, 100, 768, 392, RES, NONE, 1, VIT__GEMM_WGMMA128, splits[si]);
                 test_linear<T>(m, 3, 1024, 40, ST, NONE, 0, VIT__GEMM_PP128, splits[si]);
+                test_linear<T>(m, 3, 1024, 40, ST, GELU, 0, VIT__GEMM_PP128, splits[si]); // the deep ring's one box, fp32 slices
                 test_linear<T>(m, 197, 3072, 136, RES, NONE, 1, VIT__GEMM_WGMMA64, splits[si]);
                 test_linear<T>(m, 197, 512, 264, ST, GLU, 0, VIT__GEMM_WGMMA64, splits[si]);
                 test_linear<T>(m, 100, 768, 392, ST, TANH, 0, VIT__GEMM_WGMMA256, splits[si]);
