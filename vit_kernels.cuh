@@ -1462,23 +1462,8 @@ static __device__ __forceinline__ void vit__wg_epilogue_regs(const vit__gemm_arg
     }
 }
 #ifdef VIT__SM90A
-// The epilogue of one 64-row wgmma block d through the TMA: the warpgroup writes
-// 64-row x 128-byte boxes of results to shared memory (128-byte swizzle, NB
-// boxes it takes in turn) and one thread sends each out, so the epilogue
-// never waits on global memory and the copies overlap the next tile's main loop.
-//   STORE: act(acc + bias) in T, 64 x 64 boxes, stored;
-//   RESIDUAL: scale * act(acc + bias) in fp32, 64 x 32 boxes, added to x in
-//     L2 (a TMA reduction; each element gets one add: the same bits every run,
-//     but the product rounded before the add, where vit__epi_residual fuses);
-//   PARTIAL (split-K, slice z >= 0): the raw sums in fp32, 64 x 32 boxes,
-//     stored to plane z of the partial sums (tmo: a 3-D map of them).
-// This thread holds rows rl0 and rl0 + 8 of the block, columns 8 j + 2 q, +1.
-// r0: the block's first row; nbox counts this warpgroup's boxes (which is free).
-// The results are computed in place in d first, then stored box by box: with
-// the activation inside the box loop its latency sat between the boxes'
-// barriers (fc1 of ViT-B/16 at batch 256 on H100, 0.437 -> 0.416 ms).
 // Bias, activation A (a compile-time one) and, RES, the layer scale over this
-// thread's BN / 2 accumulators of a 64-row block, in place (see below).
+// thread's BN / 2 accumulators of a 64-row block, in place (vit__wg_epilogue_tma).
 template <int A, int BN, bool RES>
 static __device__ __forceinline__ void vit__wg_epilogue_math(float *d, const float *eb, const float *es, int q) {
 #pragma unroll
@@ -1494,6 +1479,21 @@ static __device__ __forceinline__ void vit__wg_epilogue_math(float *d, const flo
     }
 }
 
+// The epilogue of one 64-row wgmma block d through the TMA: the warpgroup writes
+// 64-row x 128-byte boxes of results to shared memory (128-byte swizzle, NB
+// boxes it takes in turn) and one thread sends each out, so the epilogue
+// never waits on global memory and the copies overlap the next tile's main loop.
+//   STORE: act(acc + bias) in T, 64 x 64 boxes, stored;
+//   RESIDUAL: scale * act(acc + bias) in fp32, 64 x 32 boxes, added to x in
+//     L2 (a TMA reduction; each element gets one add: the same bits every run,
+//     but the product rounded before the add, where vit__epi_residual fuses);
+//   PARTIAL (split-K, slice z >= 0): the raw sums in fp32, 64 x 32 boxes,
+//     stored to plane z of the partial sums (tmo: a 3-D map of them).
+// This thread holds rows rl0 and rl0 + 8 of the block, columns 8 j + 2 q, +1.
+// r0: the block's first row; nbox counts this warpgroup's boxes (which is free).
+// The results are computed in place in d first, then stored box by box: with
+// the activation inside the box loop its latency sat between the boxes'
+// barriers (fc1 of ViT-B/16 at batch 256 on H100, 0.437 -> 0.416 ms).
 template <typename T, int BN, int OUT, int ACT, int NB>
 static __device__ __forceinline__ void vit__wg_epilogue_tma(const CUtensorMap *tmo, float *d, int r0, int n0, const float *eb, const float *es,
                                                             unsigned char *stage, int &nbox, int bar, int t, int z, int act = VIT__ACT_NONE) {
@@ -1505,10 +1505,9 @@ static __device__ __forceinline__ void vit__wg_epilogue_tma(const CUtensorMap *t
     // pair: a switch per pair (a jump table in the SASS) made every pair's
     // math its own basic block, run one after another with nothing to overlap
     // their latencies (as the compile-time GELU's 64 interleaved ex2s do).
-    if (SPLIT) {
-    } else if (ACT != VIT__ACT_RUNTIME) {
+    if (!SPLIT && ACT != VIT__ACT_RUNTIME) {
         vit__wg_epilogue_math<ACT, BN, RES>(d, eb, es, q);
-    } else {
+    } else if (!SPLIT) {
         switch (act) {
         case VIT__ACT_GELU: vit__wg_epilogue_math<VIT__ACT_GELU, BN, RES>(d, eb, es, q); break;
         case VIT__ACT_GELU_TANH: vit__wg_epilogue_math<VIT__ACT_GELU_TANH, BN, RES>(d, eb, es, q); break;
