@@ -4563,6 +4563,17 @@ static __device__ __forceinline__ float vit__gelu_fast(float x) {
     return vit__times_rcp_1p(x, vit__exp2_ftz(x * p));
 }
 
+// torch's GELU approximate='tanh' for bf16/fp16 outputs on the GPU (SigLIP):
+// 0.5 x (1 + tanh y) is x sigmoid(2 y), y = sqrt(2/pi) (x + 0.044715 x^3), so
+// x / (1 + 2^(x (k1 + k2 x^2))) by 2^x on the SFU and an approximate reciprocal
+// (tanhf is a libdevice routine of about 20 instructions with a branch).
+// Relative error about 2^-20 (the rounding of the exponent, up to ~30 in
+// magnitude, dominates); -0 where the exponent overflows, as tanhf's 1 - 1.
+static __device__ __forceinline__ float vit__gelu_tanh_fast(float x) {
+    float p = fmaf(-0.102943240f, x * x, -2.30220820f); // -2 log2(e) sqrt(2/pi) (1 + 0.044715 x^2)
+    return vit__times_rcp_1p(x, vit__exp2_ftz(x * p));
+}
+
 // x sigmoid(a x) for bf16/fp16 outputs on the GPU (QuickGELU: a = 1.702; SiLU:
 // a = 1) by 2^x on the SFU and an approximate reciprocal: about 2^-21 relative
 // error, and no IEEE division, whose slow path is a call (CLIP L/14's fc1 ran
@@ -4619,7 +4630,8 @@ static inline __attribute__((always_inline)) void vit__gelu_vec(vit__vec16 *px) 
 // The activation of one output column pair v[0], v[1] (columns c, c + 1 with
 // c even; bias already added): results back into v, and how many there are: 2,
 // or 1 for SwiGLU (v[0] = silu(v[0]) v[1]). fast (the GPU's 16-bit outputs):
-// GELU by vit__gelu_fast, QuickGELU and SiLU by vit__sigmoid_times_fast.
+// GELU by vit__gelu_fast, the tanh GELU by vit__gelu_tanh_fast, QuickGELU and
+// SiLU by vit__sigmoid_times_fast.
 static VIT__HD inline int vit__epi_apply(vit__act act, int fast, float *v) {
     (void)fast;
     switch (act) {
@@ -4629,7 +4641,12 @@ static VIT__HD inline int vit__epi_apply(vit__act act, int fast, float *v) {
 #endif
         v[0] = vit__gelu(v[0]); v[1] = vit__gelu(v[1]);
         return 2;
-    case VIT__ACT_GELU_TANH: v[0] = vit__gelu_tanh(v[0]); v[1] = vit__gelu_tanh(v[1]); return 2;
+    case VIT__ACT_GELU_TANH:
+#if defined(__CUDA_ARCH__)
+        if (fast) { v[0] = vit__gelu_tanh_fast(v[0]); v[1] = vit__gelu_tanh_fast(v[1]); return 2; }
+#endif
+        v[0] = vit__gelu_tanh(v[0]); v[1] = vit__gelu_tanh(v[1]);
+        return 2;
     case VIT__ACT_QUICK_GELU:
 #if defined(__CUDA_ARCH__)
         if (fast) { v[0] = vit__sigmoid_times_fast(v[0], 1.702f); v[1] = vit__sigmoid_times_fast(v[1], 1.702f); return 2; }

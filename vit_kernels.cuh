@@ -1462,6 +1462,23 @@ static __device__ __forceinline__ void vit__wg_epilogue_regs(const vit__gemm_arg
     }
 }
 #ifdef VIT__SM90A
+// Bias, activation A (a compile-time one) and, RES, the layer scale over this
+// thread's BN / 2 accumulators of a 64-row block, in place (vit__wg_epilogue_tma).
+template <int A, int BN, bool RES>
+static __device__ __forceinline__ void vit__wg_epilogue_math(float *d, const float *eb, const float *es, int q) {
+#pragma unroll
+    for (int j = 0; j < BN / 8; j++) {
+        float2 bb = *(const float2 *)(eb + j * 8 + 2 * q), sc = *(const float2 *)(es + j * 8 + 2 * q);
+#pragma unroll
+        for (int hr = 0; hr < 2; hr++) {
+            float v[2] = {d[4 * j + 2 * hr] + bb.x, d[4 * j + 2 * hr + 1] + bb.y};
+            vit__epi_apply((vit__act)A, 1, v);
+            d[4 * j + 2 * hr] = RES ? sc.x * v[0] : v[0];
+            d[4 * j + 2 * hr + 1] = RES ? sc.y * v[1] : v[1];
+        }
+    }
+}
+
 // The epilogue of one 64-row wgmma block d through the TMA: the warpgroup writes
 // 64-row x 128-byte boxes of results to shared memory (128-byte swizzle, NB
 // boxes it takes in turn) and one thread sends each out, so the epilogue
@@ -1484,18 +1501,20 @@ static __device__ __forceinline__ void vit__wg_epilogue_tma(const CUtensorMap *t
     const bool SPLIT = OUT == VIT__OUT_PARTIAL;
     const int RES = OUT == VIT__OUT_RESIDUAL, F32 = RES || SPLIT, ES = F32 ? 4 : 2, W = 128 / ES; // element size, box width
     int rl0 = (t >> 5) * 16 + ((t & 31) >> 2), q = t & 3;
-    if (!SPLIT)
-#pragma unroll
-        for (int j = 0; j < BN / 8; j++) {
-            float2 bb = *(const float2 *)(eb + j * 8 + 2 * q), sc = *(const float2 *)(es + j * 8 + 2 * q);
-#pragma unroll
-            for (int hr = 0; hr < 2; hr++) {
-                float v[2] = {d[4 * j + 2 * hr] + bb.x, d[4 * j + 2 * hr + 1] + bb.y};
-                vit__epi_apply((vit__act)(ACT == VIT__ACT_RUNTIME ? act : ACT), 1, v);
-                d[4 * j + 2 * hr] = RES ? sc.x * v[0] : v[0];
-                d[4 * j + 2 * hr + 1] = RES ? sc.y * v[1] : v[1];
-            }
+    // The run-time activation is switched on once per block, not per column
+    // pair: a switch per pair (a jump table in the SASS) made every pair's
+    // math its own basic block, run one after another with nothing to overlap
+    // their latencies (as the compile-time GELU's 64 interleaved ex2s do).
+    if (!SPLIT && ACT != VIT__ACT_RUNTIME) {
+        vit__wg_epilogue_math<ACT, BN, RES>(d, eb, es, q);
+    } else if (!SPLIT) {
+        switch (act) {
+        case VIT__ACT_GELU: vit__wg_epilogue_math<VIT__ACT_GELU, BN, RES>(d, eb, es, q); break;
+        case VIT__ACT_GELU_TANH: vit__wg_epilogue_math<VIT__ACT_GELU_TANH, BN, RES>(d, eb, es, q); break;
+        case VIT__ACT_QUICK_GELU: vit__wg_epilogue_math<VIT__ACT_QUICK_GELU, BN, RES>(d, eb, es, q); break;
+        default: vit__wg_epilogue_math<VIT__ACT_NONE, BN, RES>(d, eb, es, q); break; // (SwiGLU never comes here)
         }
+    }
 #pragma unroll
     for (int jb = 0; jb < BN / W; jb++, nbox++) {
         unsigned char *box = stage + (nbox % NB) * VIT__WG_BOX;
@@ -1537,7 +1556,11 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
     const bool F8 = sizeof(TA) == 1; // e4m3 operands: the sums times a_scale[row] * w_scale[col] before the epilogue
     const int MI = PP ? 2 : 1; // 64-row wgmma blocks per consumer and tile
     extern __shared__ __align__(1024) unsigned char vit__smem_wg[];
-    unsigned char *base = (unsigned char *)(((uintptr_t)vit__smem_wg + 1023) & ~(uintptr_t)1023); // 128B swizzle atoms need 1024-byte alignment
+    // 128B swizzle atoms need 1024-byte alignment: rounded up by an offset from the
+    // array, not through an integer (with the address cast to uintptr_t and back the
+    // compiler no longer knows it is shared memory, and every staging store and bias
+    // load became a generic ST.E/LD.E with 64-bit address arithmetic)
+    unsigned char *base = vit__smem_wg + ((1024u - (unsigned)__cvta_generic_to_shared(vit__smem_wg)) & 1023u);
     TA *sA = (TA *)base;        // [ST][BM][BK]
     TA *sB = sA + ST * BM * BK; // [ST][BN][BK]
     unsigned char *sOut = (unsigned char *)(sB + ST * BN * BK); // S: [2 consumer wg][NB][VIT__WG_BOX]

@@ -1016,33 +1016,38 @@ static void test_act_gpu(void) {
     }
 }
 
-// ---- GELU of the bf16/fp16 epilogues (vit__gelu_fast) against erf in double,
-// on every 1/1024 step of [-32, 32] and at the infinities
-__global__ void gelu_fast_kernel(float *out, const float *x, int n) {
+// ---- the GELUs of the bf16/fp16 epilogues (vit__gelu_fast, vit__gelu_tanh_fast)
+// against erf / tanh in double, on every 1/1024 step of [-32, 32] and at the
+// infinities: the error absolute below 1 in size, relative above
+__global__ void gelu_fast_kernel(float *out, const float *x, int n, int tanh_form) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) out[i] = vit__gelu_fast(x[i]);
+    if (i < n) out[i] = tanh_form ? vit__gelu_tanh_fast(x[i]) : vit__gelu_fast(x[i]);
 }
 
-static void test_gelu_fast(void) {
-    int n = 64 * 1024 + 1 + 2;
+static void test_gelu_fast(int tanh_form) {
+    int n = 64 * 1024 + 1 + 3;
     float *x = (float *)malloc(sizeof(float) * n), *got;
-    for (int i = 0; i < n - 2; i++) x[i] = -32.0f + (float)i / 1024.0f;
-    x[n - 2] = INFINITY;
-    x[n - 1] = 1e-30f;
+    for (int i = 0; i < n - 3; i++) x[i] = -32.0f + (float)i / 1024.0f;
+    x[n - 3] = INFINITY;
+    x[n - 2] = 1e-30f;
+    x[n - 1] = -1e30f;
     dbuf dx = dupload<float>(x, (size_t)n), dout = dalloc(sizeof(float) * n);
-    gelu_fast_kernel<<<(n + 255) / 256, 256>>>((float *)dout.p, (const float *)dx.p, n);
+    gelu_fast_kernel<<<(n + 255) / 256, 256>>>((float *)dout.p, (const float *)dx.p, n, tanh_form);
     vit_status st = cuda_ok(cudaDeviceSynchronize(), "gelu_fast_kernel") ? VIT_OK : VIT_ERROR_CUDA;
     got = ddownload<float>(dout, (size_t)n);
-    double worst = 0.0;
-    int ok = st == VIT_OK && guard_ok(dout) && got[n - 2] == INFINITY;
+    double worst = 0.0, tol = tanh_form ? 4e-6 : 2e-5;
+    int ok = st == VIT_OK && guard_ok(dout) && got[n - 3] == INFINITY && got[n - 1] == 0.0f;
     for (int i = 0; i < n; i++) {
-        if (i == n - 2) continue;
-        double ref = 0.5 * x[i] * erfc(-x[i] / sqrt(2.0)), e = fabs(got[i] - ref);
-        if (!(e <= 2e-5)) ok = 0; // NaN fails too
+        if (i == n - 3) continue;
+        double xd = x[i], ref = tanh_form ? 0.5 * xd * (1.0 + tanh(sqrt(2.0 / M_PI) * (xd + 0.044715 * xd * xd * xd)))
+                                          : 0.5 * xd * erfc(-xd / sqrt(2.0));
+        double e = fabs(got[i] - ref) / fmax(1.0, fabs(ref));
+        if (!(e <= tol)) ok = 0; // NaN fails too
         if (e > worst) worst = e;
     }
     if (ok) passed++; else failed++;
-    printf("%s gelu_fast on [-32, 32] step 1/1024, +inf, 1e-30: max |gpu - erf GELU| %.3e (tol 2e-5)\n", ok ? "OK" : "NOT OK", worst);
+    printf("%s %s on [-32, 32] step 1/1024, +-inf, 1e-30: max error against the %s GELU %.3e (tol %.0e)\n", ok ? "OK" : "NOT OK",
+           tanh_form ? "gelu_tanh_fast" : "gelu_fast", tanh_form ? "tanh" : "erf", worst, tol);
     free(x); free(got);
     dfree(dx); dfree(dout);
 }
@@ -1233,7 +1238,8 @@ int main(int argc, char **argv) {
     cudaDeviceProp prop;
     cudaGetDeviceProperties(&prop, 0);
     printf("# %s, sm_%d, %d SMs, wgmma kernels %s\n", prop.name, m->cuda->cc, m->cuda->sm_count, m->cuda->wgmma ? "on" : "off");
-    test_gelu_fast();
+    test_gelu_fast(0);
+    test_gelu_fast(1);
     test_act_gpu();
     test_prep_all(m);
     run_dtype<float>(m);

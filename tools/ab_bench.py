@@ -9,7 +9,7 @@ usage: python3 tools/ab_bench.py OLD_BIN NEW_BIN [--rounds 3] [--json OUT.json] 
                them (DINOv2-S/14 reg4 @518, CLIP B/32 and L/14 @336, SigLIP B/16 @384,
                DeiT-B distilled), from tools/make_gpu_reference.py's family models
   --epilogues  also GEMMs with each epilogue on the shapes where it runs: GELU,
-               QuickGELU (CLIP), tanh GELU (SigLIP), the fp32 residual, DINOv2's K 384
+               QuickGELU (CLIP), tanh GELU (HF SigLIP; timm's uses erf), the fp32 residual, DINOv2's K 384
 """
 
 import argparse
@@ -36,7 +36,7 @@ FAMILY_ROWS = [("dinov2_s14_reg4", dict(num_classes=1000), 64, 20), ("clip_b32",
 # --epilogues: (label, M, N, K, VIT_EP, VIT_ACT or None); VIT_EP 1: bias + activation, 2: added into fp32 (vit__act numbers)
 EPILOGUE_GEMMS = [("ViT-B fc1 GELU", 256 * 197, 3072, 768, 1, None), ("ViT-B fc2 residual", 256 * 197, 768, 3072, 2, None),
                   ("ViT-B proj residual", 256 * 197, 768, 768, 2, None),
-                  ("CLIP L/14 fc1 QuickGELU", 64 * 577, 4096, 1024, 1, 3), ("SigLIP fc1 tanh GELU", 64 * 576, 3072, 768, 1, 2),
+                  ("CLIP L/14 fc1 QuickGELU", 64 * 577, 4096, 1024, 1, 3), ("HF SigLIP fc1 tanh GELU", 64 * 576, 3072, 768, 1, 2),
                   ("DINOv2 qkv", 64 * 1374, 1152, 384, 0, None), ("DINOv2 fc1 GELU", 64 * 1374, 1536, 384, 1, None),
                   ("DINOv2 fc2 residual", 64 * 1374, 384, 1536, 2, None)]
 
