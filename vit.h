@@ -4625,6 +4625,33 @@ static inline __attribute__((always_inline)) void vit__gelu_vec(vit__vec16 *px) 
     vit__vec16 half_erfc = t * e * 0.5f; // erfc(|x| / sqrt 2) / 2
     *px = x * VIT__VSEL(sign == 0, 1.0f - half_erfc, half_erfc);
 }
+
+// x sigmoid(z), 16 at a time: e = e^-|z| <= 1, so sigmoid(z) = 1 / (1 + e)
+// for z >= 0 and e / (1 + e) below, each without cancellation. Where e^-|z|
+// is below vit__vexp_neg's clamp, x or x * 0 (-0, or NaN for x = -inf), as
+// vit__sigmoid_times' division gives where its exp overflows.
+static inline __attribute__((always_inline)) void vit__x_sigmoid_vec(vit__vec16 *px, const vit__vec16 *pz) {
+    vit__vec16 x = *px, z = *pz;
+    vit__ivec16 neg = (vit__ivec16)z & (int)0x80000000;
+    vit__vec16 e = (vit__vec16)((vit__ivec16)z | (int)0x80000000), zero = {0}, one = zero + 1.0f; // e = -|z|
+    vit__ivec16 clamped = e < -87.0f;
+    vit__vexp_neg(&e);
+    vit__vec16 r = x * (VIT__VSEL(neg == 0, one, e) / (one + e));
+    *px = VIT__VSEL(clamped, VIT__VSEL(neg == 0, x, x * 0.0f), r);
+}
+
+// x sigmoid(1.702 x) (QuickGELU), 16 at a time: the CPU forward pass's
+static inline __attribute__((always_inline)) void vit__quick_gelu_vec(vit__vec16 *px) {
+    vit__vec16 z = *px * 1.702f;
+    vit__x_sigmoid_vec(px, &z);
+}
+
+// torch's tanh GELU, 16 at a time: 0.5 x (1 + tanh y) as x sigmoid(2 y), y =
+// sqrt(2/pi) (x + 0.044715 x^3) (no 1 + tanh cancellation in the negative tail)
+static inline __attribute__((always_inline)) void vit__gelu_tanh_vec(vit__vec16 *px) {
+    vit__vec16 x = *px, z = (x * x * 0.044715f + 1.0f) * x * 1.59576912f;
+    vit__x_sigmoid_vec(px, &z);
+}
 #endif
 
 // The activation of one output column pair v[0], v[1] (columns c, c + 1 with
@@ -4822,7 +4849,9 @@ typedef struct vit__gemm {
 } vit__gemm;
 
 // Rows [m, m + mr) x columns [n, n + nr) from the sums acc (row stride 32).
-// GELU by vit__gelu_vec, 16 columns at a time, when the compiler has vectors.
+// GELU, tanh GELU and QuickGELU by vit__gelu_vec, vit__gelu_tanh_vec and
+// vit__quick_gelu_vec, 16 columns at a time, when the compiler has vectors
+// (a libm call per element otherwise: tanhf, expf).
 // One call per tile, not inlined into each of the microkernels' tile shapes
 // (inlined, vit.h's -O3 compile took about 4x as long: 86 s against 22 s on 2
 // cores); fmaf is exact whether or not it is the FMA instruction, so the
@@ -4841,14 +4870,17 @@ static VIT__NOINLINE void vit__gemm_epilogue(const vit__gemm *g, int m, int n, i
         return;
     }
 #if defined(VIT__VEC_GELU)
-    if (g->act == VIT__ACT_GELU && g->mode == VIT__OUT_STORE && nr % 16 == 0) {
+    int act = g->act;
+    if ((act == VIT__ACT_GELU || act == VIT__ACT_GELU_TANH || act == VIT__ACT_QUICK_GELU) && g->mode == VIT__OUT_STORE && nr % 16 == 0) {
         for (int i = 0; i < mr; i++)
             for (int j = 0; j < nr; j += 16) {
                 vit__vec16 v, b = {0};
                 memcpy(&v, acc + 32 * i + j, sizeof(v));
                 if (g->bias) memcpy(&b, g->bias + n + j, sizeof(b));
                 v += b;
-                vit__gelu_vec(&v);
+                if (act == VIT__ACT_GELU) vit__gelu_vec(&v);
+                else if (act == VIT__ACT_GELU_TANH) vit__gelu_tanh_vec(&v);
+                else vit__quick_gelu_vec(&v);
                 memcpy(g->out + (size_t)(m + i) * g->ldo + n + j, &v, sizeof(v));
             }
         return;

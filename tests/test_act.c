@@ -15,7 +15,8 @@
 // see each input in both slots of a pair, v = {x[i], x[i+1]}, and must return
 // 2; SwiGLU gets v = {gate, up} and must return 1. VIT__ACT_NONE must return 2
 // and leave v bit for bit unchanged. Only fast = 0 (the CPU path) is tested,
-// and vit__gelu_vec (the CPU forward pass's GELU) to the same tolerance.
+// and the CPU forward pass's vector GELU, tanh GELU and QuickGELU to the same
+// tolerance.
 #define VIT_IMPLEMENTATION
 #include "../vit.h"
 #include "test_util.h"
@@ -140,12 +141,14 @@ static void test_none(const char *dir) {
 }
 
 #if defined(VIT__VEC_GELU)
-// vit__gelu_vec, the CPU forward pass's GELU, 16 inputs at a time, against the same references.
-static void test_gelu_vec(const char *dir) {
+// The CPU forward pass's vector activations (vit__gelu_vec, vit__gelu_tanh_vec,
+// vit__quick_gelu_vec), 16 inputs at a time, against the same references.
+static void test_vec(const char *dir, const char *name, vit__act act) {
     act_ref r = {0, 0, NULL, NULL};
-    char err[1200];
-    if (!read_act(dir, "gelu", 1, &r, err, sizeof(err))) {
-        check(0, "gelu (vector)", "%s", err);
+    char err[1200], label[64];
+    fmt(label, sizeof(label), "%s (vector, the CPU forward's)", name);
+    if (!read_act(dir, name, 1, &r, err, sizeof(err))) {
+        check(0, label, "%s", err);
     } else {
         act_stats s;
         memset(&s, 0, sizeof(s));
@@ -154,11 +157,13 @@ static void test_gelu_vec(const char *dir) {
             for (int e = 0; e < 16; e++) x[e] = r.in[(i + e) % r.n];
             vit__vec16 v;
             memcpy(&v, x, sizeof(v));
-            vit__gelu_vec(&v);
+            if (act == VIT__ACT_GELU) vit__gelu_vec(&v);
+            else if (act == VIT__ACT_GELU_TANH) vit__gelu_tanh_vec(&v);
+            else vit__quick_gelu_vec(&v);
             memcpy(y, &v, sizeof(y));
             for (int e = 0; e < 16 && i + e < r.n; e++) compare(&s, y[e], r.ref[i + e], &r.in[i + e], 1, 2, 2);
         }
-        report("gelu (vector, the CPU forward's)", &r, &s);
+        report(label, &r, &s);
     }
     free(r.in);
     free(r.ref);
@@ -176,7 +181,9 @@ int main(int argc, char **argv) {
     test_unary(argv[1], "quick_gelu", VIT__ACT_QUICK_GELU);
     test_swiglu(argv[1]);
 #if defined(VIT__VEC_GELU)
-    test_gelu_vec(argv[1]);
+    test_vec(argv[1], "gelu", VIT__ACT_GELU);
+    test_vec(argv[1], "gelu_tanh", VIT__ACT_GELU_TANH);
+    test_vec(argv[1], "quick_gelu", VIT__ACT_QUICK_GELU);
 #endif
     return check_summary();
 }

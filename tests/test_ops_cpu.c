@@ -191,8 +191,10 @@ static void test_swiglu(int rows, int in, int out, vit__out mode, int layer_scal
 // (vit__linear_cpu) for every ISA this CPU has, every activation and output
 // mode, at sizes that leave partial row tiles and partial panels. Both sum in
 // k order with one rounding per step: with FMA contraction (the Makefile's
-// flags, __FMA__ or aarch64) the bits must agree (GELU: the vector GELU,
-// within 1e-6 relative), else within 1e-5.
+// flags, __FMA__ or aarch64) the bits must agree (GELU, tanh GELU and
+// QuickGELU: the vector ones, within 1e-6 + 1e-6 |ref|), else within 1e-5.
+static int vector_act(vit__act act) { return act == VIT__ACT_GELU || act == VIT__ACT_GELU_TANH || act == VIT__ACT_QUICK_GELU; }
+
 static void test_packed(int rows, int K, int N, vit__out mode, vit__act act, int layer_scale) {
     int outs = act == VIT__ACT_SWIGLU ? N / 2 : N;
     float *x = rnd((size_t)rows * K, 1.0f), *w = rnd((size_t)K * N, 1.0f / sqrtf((float)K)), *b = rnd((size_t)N, 0.5f);
@@ -214,7 +216,7 @@ static void test_packed(int rows, int K, int N, vit__out mode, vit__act act, int
             snprintf(name, sizeof(name), "packed GEMM isa %d, %d threads: %dx%d->%d act %d%s%s", isa, threads, rows, K, N, (int)act,
                      mode == VIT__OUT_RESIDUAL ? " +residual" : "", ls ? " *ls" : "");
 #if defined(__FMA__) || defined(__aarch64__)
-            if (act == VIT__ACT_GELU) { // vit__gelu_vec where full panels let it run: a few ulp from erff
+            if (vector_act(act)) { // vit__gemm_epilogue's vector activations where full panels let them run: a few ulp from erff, tanhf, expf
                 size_t bad = 0;
                 for (size_t e = 0; e < (size_t)rows * outs; e++) bad += !(fabsf(got[e] - ref[e]) <= 1e-6f + 1e-6f * fabsf(ref[e]));
                 check(bad == 0, name, "%zu of %zu outputs beyond 1e-6 + 1e-6 |ref| of vit__linear_cpu's", bad, (size_t)rows * outs);
@@ -238,8 +240,8 @@ static void test_packed(int rows, int K, int N, vit__out mode, vit__act act, int
 // (x and w integer multiples of their row/column scales, the maxima present):
 // within 1e-5 of the fp32 GEMM; (2) on random data within 2e-2 of the fp32
 // GEMM's largest output; (3) every int8 ISA this CPU has and 1 or 2 threads
-// give the same bits (exact int32 sums; GELU within 1e-6 where only the ISA
-// builds have FMA).
+// give the same bits (exact int32 sums; the vector activations within 1e-6
+// where only the ISA builds have FMA).
 static void test_q8(int rows, int K, int N, vit__out mode, vit__act act, int exact) {
     int outs = act == VIT__ACT_SWIGLU ? N / 2 : N;
     float *x = rnd((size_t)rows * K, 1.0f), *w = rnd((size_t)K * N, 1.0f / sqrtf((float)K)), *b = rnd((size_t)N, 0.5f);
@@ -285,7 +287,7 @@ static void test_q8(int rows, int K, int N, vit__out mode, vit__act act, int exa
             } else {
                 size_t diff = 0;
 #if !defined(__FMA__) && !defined(__aarch64__)
-                if (act == VIT__ACT_GELU) { // the vector GELU contracts to FMAs in the ISA builds only: within 1e-6
+                if (vector_act(act)) { // the vector activations contract to FMAs in the ISA builds only: within 1e-6
                     for (size_t e = 0; e < (size_t)rows * outs; e++) diff += !(fabsf(got[e] - first[e]) <= 1e-6f + 1e-6f * fabsf(first[e]));
                     check(diff == 0, name, "%zu of %zu outputs beyond 1e-6 of the generic 1-thread run's", diff, (size_t)rows * outs);
                     continue;
