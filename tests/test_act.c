@@ -15,8 +15,8 @@
 // see each input in both slots of a pair, v = {x[i], x[i+1]}, and must return
 // 2; SwiGLU gets v = {gate, up} and must return 1. VIT__ACT_NONE must return 2
 // and leave v bit for bit unchanged. Only fast = 0 (the CPU path) is tested,
-// and the CPU forward pass's vector GELU, tanh GELU and QuickGELU to the same
-// tolerance.
+// and the CPU forward pass's vector GELU, tanh GELU, QuickGELU and SwiGLU to
+// the same tolerance.
 #define VIT_IMPLEMENTATION
 #include "../vit.h"
 #include "test_util.h"
@@ -168,6 +168,32 @@ static void test_vec(const char *dir, const char *name, vit__act act) {
     free(r.in);
     free(r.ref);
 }
+
+// SwiGLU as the CPU forward pass runs it: silu(gate) up by vit__x_sigmoid_vec, 16 pairs at a time.
+static void test_swiglu_vec(const char *dir) {
+    act_ref r = {0, 0, NULL, NULL};
+    char err[1200];
+    if (!read_act(dir, "swiglu", 2, &r, err, sizeof(err))) {
+        check(0, "swiglu (vector)", "%s", err);
+    } else {
+        act_stats s;
+        memset(&s, 0, sizeof(s));
+        for (size_t i = 0; i < r.n; i += 16) {
+            vit__vec16 gate, up;
+            for (int e = 0; e < 16; e++) {
+                gate[e] = r.in[2 * ((i + e) % r.n)];
+                up[e] = r.in[2 * ((i + e) % r.n) + 1];
+            }
+            vit__vec16 v = gate;
+            vit__x_sigmoid_vec(&v, &gate);
+            v *= up;
+            for (int e = 0; e < 16 && i + e < r.n; e++) compare(&s, v[e], r.ref[i + e], &r.in[2 * (i + e)], 2, 1, 1);
+        }
+        report("swiglu (vector, the CPU forward's)", &r, &s);
+    }
+    free(r.in);
+    free(r.ref);
+}
 #endif
 
 int main(int argc, char **argv) {
@@ -184,6 +210,7 @@ int main(int argc, char **argv) {
     test_vec(argv[1], "gelu", VIT__ACT_GELU);
     test_vec(argv[1], "gelu_tanh", VIT__ACT_GELU_TANH);
     test_vec(argv[1], "quick_gelu", VIT__ACT_QUICK_GELU);
+    test_swiglu_vec(argv[1]);
 #endif
     return check_summary();
 }
