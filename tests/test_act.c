@@ -101,20 +101,38 @@ static void test_unary(const char *dir, const char *name, vit__act act) {
     free(r.ref);
 }
 
-static void test_swiglu(const char *dir) {
+// SwiGLU: vit__epi_apply on (gate, up), or (vec) as the CPU forward pass runs
+// it, silu(gate) up by vit__x_sigmoid_vec 16 pairs at a time.
+static void test_swiglu(const char *dir, int vec) {
     act_ref r = {0, 0, NULL, NULL};
     char err[1200];
+    const char *name = vec ? "swiglu (vector, the CPU forward's)" : "swiglu";
     if (!read_act(dir, "swiglu", 2, &r, err, sizeof(err))) {
-        check(0, "swiglu", "%s", err);
+        check(0, name, "%s", err);
     } else {
         act_stats s;
         memset(&s, 0, sizeof(s));
-        for (size_t i = 0; i < r.n; i++) {
-            float v[2] = {r.in[2 * i], r.in[2 * i + 1]};
-            int k = vit__epi_apply(VIT__ACT_SWIGLU, 0, v);
-            compare(&s, v[0], r.ref[i], &r.in[2 * i], 2, k, 1);
+        for (size_t i = 0; i < r.n; i += 16) {
+            float got[16];
+            int ret[16];
+            for (int e = 0; e < 16; e++) {
+                float v[2] = {r.in[2 * ((i + e) % r.n)], r.in[2 * ((i + e) % r.n) + 1]};
+                ret[e] = vec ? 1 : vit__epi_apply(VIT__ACT_SWIGLU, 0, v); // must return 1
+                got[e] = v[0];
+            }
+#if defined(VIT__VEC_GELU)
+            if (vec) {
+                vit__vec16 gate, up;
+                for (int e = 0; e < 16; e++) { gate[e] = r.in[2 * ((i + e) % r.n)]; up[e] = r.in[2 * ((i + e) % r.n) + 1]; }
+                vit__vec16 v = gate;
+                vit__x_sigmoid_vec(&v, &gate);
+                v *= up;
+                memcpy(got, &v, sizeof(got));
+            }
+#endif
+            for (int e = 0; e < 16 && i + e < r.n; e++) compare(&s, got[e], r.ref[i + e], &r.in[2 * (i + e)], 2, ret[e], 1);
         }
-        report("swiglu", &r, &s);
+        report(name, &r, &s);
     }
     free(r.in);
     free(r.ref);
@@ -169,31 +187,6 @@ static void test_vec(const char *dir, const char *name, vit__act act) {
     free(r.ref);
 }
 
-// SwiGLU as the CPU forward pass runs it: silu(gate) up by vit__x_sigmoid_vec, 16 pairs at a time.
-static void test_swiglu_vec(const char *dir) {
-    act_ref r = {0, 0, NULL, NULL};
-    char err[1200];
-    if (!read_act(dir, "swiglu", 2, &r, err, sizeof(err))) {
-        check(0, "swiglu (vector)", "%s", err);
-    } else {
-        act_stats s;
-        memset(&s, 0, sizeof(s));
-        for (size_t i = 0; i < r.n; i += 16) {
-            vit__vec16 gate, up;
-            for (int e = 0; e < 16; e++) {
-                gate[e] = r.in[2 * ((i + e) % r.n)];
-                up[e] = r.in[2 * ((i + e) % r.n) + 1];
-            }
-            vit__vec16 v = gate;
-            vit__x_sigmoid_vec(&v, &gate);
-            v *= up;
-            for (int e = 0; e < 16 && i + e < r.n; e++) compare(&s, v[e], r.ref[i + e], &r.in[2 * (i + e)], 2, 1, 1);
-        }
-        report("swiglu (vector, the CPU forward's)", &r, &s);
-    }
-    free(r.in);
-    free(r.ref);
-}
 #endif
 
 int main(int argc, char **argv) {
@@ -205,12 +198,12 @@ int main(int argc, char **argv) {
     test_unary(argv[1], "gelu", VIT__ACT_GELU);
     test_unary(argv[1], "gelu_tanh", VIT__ACT_GELU_TANH);
     test_unary(argv[1], "quick_gelu", VIT__ACT_QUICK_GELU);
-    test_swiglu(argv[1]);
+    test_swiglu(argv[1], 0);
 #if defined(VIT__VEC_GELU)
     test_vec(argv[1], "gelu", VIT__ACT_GELU);
     test_vec(argv[1], "gelu_tanh", VIT__ACT_GELU_TANH);
     test_vec(argv[1], "quick_gelu", VIT__ACT_QUICK_GELU);
-    test_swiglu_vec(argv[1]);
+    test_swiglu(argv[1], 1);
 #endif
     return check_summary();
 }
