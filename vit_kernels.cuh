@@ -149,7 +149,8 @@ typedef struct vit__force {
     int splitk;       // 0: split K where tiles are few; 1: never; n >= 2: n slices for every GEMM that can
     int attn_warps;   // 0: by grid size; bf16/fp16 1, 4 or 8; fp32 at most 1 to 8
     int attn_full;    // 0: whole-K/V CTAs for short sequences; 1: never; 2: whenever Nk fits; 3: with keys split across warps
-    int attn_wgmma;   // bf16/fp16 on sm_90a: 0 by sequence length; 1 never; 2 wherever it can run (head size 64 or 128, aligned rows)
+    int attn_wgmma;   // bf16/fp16 on sm_90a: 0 by sequence length; 1 never; 2 wherever it can run (head size 64 or 128, aligned rows);
+                      // 3, 4 as 2 with two, three consumer warpgroups (head size 64; 2: by sequence length)
     int attn_ping;    // the wgmma attention's warpgroups: 0 take turns issuing GEMMs; 1 each on its own
     int no_prefetch;  // 1: small forward passes do not fetch each block's weights into L2 during its attention
     int stage_first;  // host inputs: images in the first chunk (0: vit__stage_chunk's policy)
@@ -2845,20 +2846,22 @@ __global__ void __launch_bounds__(NW * 32, NW == 8 && DP <= 64 ? 2 : 1) vit__att
 }
 
 // bf16/fp16 flash attention on sm_90a, FlashAttention-3's plan. Persistent: a CTA
-// per SM walks work items of 128 query rows of one (image, head), the query
+// per SM walks work items of 64 NC query rows of one (image, head), the query
 // tiles of a head next to each other so that CTAs running together share its K
 // and V in L2. Warpgroup 0's first thread streams, by TMA, each item's Q and its
 // K and V tiles of 128 keys through a ring of ST stages (full/empty mbarriers,
 // K's apart from V's, so a tile's S = Q K^T may start before its V has landed;
 // the ring runs on across items, so the next item's first tiles load while this
-// one finishes). Warpgroups 1 and 2 own 64 query rows each: S by wgmma from
+// one finishes). Warpgroups 1 .. NC own 64 query rows each: S by wgmma from
 // shared Q and K, the online softmax in registers (exp2, the scale folded in),
 // O += P V by wgmma with P straight from registers (the S accumulator's layout
 // is the A fragment's) and V as TMA wrote it (MN-major, transposed by wgmma).
 // Within a warpgroup the next tile's Q K^T and this tile's P V run on the tensor
-// cores while the softmax runs on the rest; with ping, named barriers 1 and 2
-// make the two warpgroups take turns issuing their GEMMs, so one's softmax
-// runs while the other's GEMMs do. Head sizes 64 and 128 (DP = D: one TMA box
+// cores while the softmax runs on the rest; with ping, named barriers 1 .. NC
+// make the warpgroups take turns issuing their GEMMs, so one's softmax runs
+// while another's GEMMs do. NC = 3 (head size 64 only: 160 registers each)
+// gives the tensor cores a third softmax to hide behind, for long sequences
+// (192-row items waste more on the last query tile of short ones). Head sizes 64 and 128 (DP = D: one TMA box
 // 64 columns wide per 64 of D, so a smaller D would read its neighbour's
 // columns); keys past Nk read as zero and are masked, query rows past Nq read
 // as zero and are not stored; a warpgroup whose 64 rows are all past Nq only
@@ -2868,19 +2871,22 @@ __global__ void __launch_bounds__(NW * 32, NW == 8 && DP <= 64 ? 2 : 1) vit__att
 // 224, batch 256, 166 TFLOP/s against the whole-K/V mma.sync kernel's 99; at
 // batch 1 both 10, and the mma.sync one splits keys over more SMs).
 #define VIT__ATTN_WGMMA_MIN 256
-#define VIT__ATTW_BQ 128
+// head size 64 and this many queries or more: three consumer warpgroups (H100,
+// against two: N 4096 4% faster, N 1024 and 1370 6% slower)
+#define VIT__ATTW3_MIN 3072
 #define VIT__ATTW_BKV 128
 #define VIT__ATTW_ST(DP) ((DP) == 64 ? 4 : 3)
-#define VIT__ATTW_SMEM(DP, T) ((VIT__ATTW_BQ + 2 * VIT__ATTW_ST(DP) * VIT__ATTW_BKV) * (DP) * (int)sizeof(T) + (4 * VIT__ATTW_ST(DP) + 2) * 8 + 1024)
-template <typename T, int DP>
-__global__ void __launch_bounds__(384, 1) vit__attention_wgmma_kernel(const __grid_constant__ CUtensorMap tq, const __grid_constant__ CUtensorMap tk,
+#define VIT__ATTW_SMEM(DP, NC, T) ((64 * (NC) + 2 * VIT__ATTW_ST(DP) * VIT__ATTW_BKV) * (DP) * (int)sizeof(T) + (4 * VIT__ATTW_ST(DP) + 2) * 8 + 1024)
+template <typename T, int DP, int NC>
+__global__ void __launch_bounds__(128 * (NC + 1), 1) vit__attention_wgmma_kernel(const __grid_constant__ CUtensorMap tq, const __grid_constant__ CUtensorMap tk,
                                                                       const __grid_constant__ CUtensorMap tv, const vit__attn_args a, float sl2, int ping,
                                                                       const char *pf, size_t pf_bytes) {
     vit__pdl_launch();
 #ifdef VIT__SM90A
-    const int BQ = VIT__ATTW_BQ, BKV = VIT__ATTW_BKV, ST = VIT__ATTW_ST(DP), DC = DP / 64; // DC: 64-column boxes per row
+    const int BQ = 64 * NC, BKV = VIT__ATTW_BKV, ST = VIT__ATTW_ST(DP), DC = DP / 64; // DC: 64-column boxes per row
     extern __shared__ __align__(1024) unsigned char vit__smem_aw[];
-    unsigned char *base = (unsigned char *)(((uintptr_t)vit__smem_aw + 1023) & ~(uintptr_t)1023); // 128B swizzle atoms: 1024-byte aligned
+    // 128B swizzle atoms: 1024-byte aligned (an offset from the array, so the compiler keeps it a shared address)
+    unsigned char *base = vit__smem_aw + ((1024u - (unsigned)__cvta_generic_to_shared(vit__smem_aw)) & 1023u);
     T *sQ = (T *)base;               // [DC][BQ][64]
     T *sK = sQ + DC * BQ * 64;       // [ST][DC][BKV][64]
     T *sV = sK + ST * DC * BKV * 64; // [ST][DC][BKV][64]
@@ -2891,10 +2897,10 @@ __global__ void __launch_bounds__(384, 1) vit__attention_wgmma_kernel(const __gr
     if (threadIdx.x == 0) {
         for (int s = 0; s < ST; s++) {
             vit__mbar_init(&fullk[s], 1); vit__mbar_init(&fullv[s], 1);
-            vit__mbar_init(&emptyk[s], 2); vit__mbar_init(&emptyv[s], 2);
+            vit__mbar_init(&emptyk[s], NC); vit__mbar_init(&emptyv[s], NC);
         }
         vit__mbar_init(qfull, 1);
-        vit__mbar_init(qempty, 2);
+        vit__mbar_init(qempty, NC);
         asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
     }
     __syncthreads();
@@ -2924,10 +2930,12 @@ __global__ void __launch_bounds__(384, 1) vit__attention_wgmma_kernel(const __gr
             }
         }
     } else {
-        asm volatile("setmaxnreg.inc.sync.aligned.u32 240;\n");
+        // (three consumers: 128 x (24 + 3 x 160) registers fill the SM's 64K)
+        if (NC == 2) asm volatile("setmaxnreg.inc.sync.aligned.u32 240;\n");
+        else asm volatile("setmaxnreg.inc.sync.aligned.u32 160;\n");
         vit__pdl_wait(); // (out may be the previous kernel's input)
         int c = wg - 1, warp = t >> 5, lane = t & 31, n = 0;
-        float o[DP / 2], s[BKV / 2], mrow[2], lrow[2], corr[2];
+        float o[DP / 2], s[BKV / 2], mrow[2] = {-INFINITY, -INFINITY}, lrow[2] = {0.0f, 0.0f}, corr[2] = {1.0f, 1.0f};
         uint32_t p[BKV / 16][4];
         const T *qs = sQ + c * 64 * 64;
         // this thread's accumulator element i: row warp * 16 + lane / 4 + 8 ((i >> 1) & 1),
@@ -2954,17 +2962,21 @@ __global__ void __launch_bounds__(384, 1) vit__attention_wgmma_kernel(const __gr
             vit__wg_commit();
         };
         auto softmax = [&](int j) { // tile j's S -> probabilities in s; the rows' max, sum and O's correction
-            float mx[2] = {-INFINITY, -INFINITY};
             int kvalid = N - j * BKV;
             if (kvalid < BKV) // the last tile: keys past N
 #pragma unroll
                 for (int i = 0; i < BKV / 2; i++)
                     if ((i >> 2) * 8 + (lane & 3) * 2 + (i & 1) >= kvalid) s[i] = -INFINITY;
+            // each row's max as 4 partial maxima, chains 8 deep rather than one
+            // 32 deep (1.7% at N 1370, 4% at N 4096, H100)
+            float m4[2][4], mx[2];
 #pragma unroll
-            for (int i = 0; i < BKV / 2; i++) mx[(i >> 1) & 1] = fmaxf(mx[(i >> 1) & 1], s[i]);
+            for (int i = 0; i < 8; i++) m4[i & 1][i >> 1] = fmaxf(s[(i >> 1) * 4 + (i & 1) * 2], s[(i >> 1) * 4 + (i & 1) * 2 + 1]);
+#pragma unroll
+            for (int i = 16; i < BKV / 2; i++) m4[(i >> 1) & 1][(i >> 2) & 3] = fmaxf(m4[(i >> 1) & 1][(i >> 2) & 3], s[i]);
 #pragma unroll
             for (int hr = 0; hr < 2; hr++) {
-                mx[hr] = vit__quad_max(mx[hr]);
+                mx[hr] = vit__quad_max(fmaxf(fmaxf(m4[hr][0], m4[hr][1]), fmaxf(m4[hr][2], m4[hr][3])));
                 float mnew = fmaxf(mrow[hr], mx[hr] * sl2);
                 corr[hr] = vit__exp2_ftz(mrow[hr] - mnew);
                 mrow[hr] = mnew;
@@ -2986,11 +2998,11 @@ __global__ void __launch_bounds__(384, 1) vit__attention_wgmma_kernel(const __gr
 #pragma unroll
                 for (int e = 0; e < 4; e++) p[kc][e] = vit__pack2<T>(s[8 * kc + 2 * e], s[8 * kc + 2 * e + 1]);
         };
-        // ping: my turn to issue GEMMs (named barrier 1 + c), then the other's (2 - c)
+        // ping: my turn to issue GEMMs (named barrier 1 + c), then the next's, round the NC warpgroups
         auto turn = [&]() { if (ping) asm volatile("bar.sync %0, 256;\n" ::"r"(1 + c) : "memory"); };
-        auto pass = [&]() { if (ping) asm volatile("bar.arrive %0, 256;\n" ::"r"(2 - c) : "memory"); };
+        auto pass = [&]() { if (ping) asm volatile("bar.arrive %0, 256;\n" ::"r"(1 + (c + 1) % NC) : "memory"); };
         auto release = [&](uint64_t *bar) { if (t == 0) vit__mbar_arrive(bar); };
-        if (c == 1) pass(); // warpgroup 1 lets 0 go first
+        if (c == NC - 1) pass(); // the last warpgroup lets 0 go first
         for (int item = blockIdx.x, i = 0; item < items; item += gridDim.x, i++, n += nkv) {
             int q0 = (item % QT) * BQ, h = (item / QT) % a.H, b = item / (QT * a.H);
             if (q0 + c * 64 >= a.Nq) { // idle: the same turns, waits and releases, no math (a path of its own, without wgmma)
@@ -3054,7 +3066,7 @@ __global__ void __launch_bounds__(384, 1) vit__attention_wgmma_kernel(const __gr
                 for (int jn = 0; jn < DP / 8; jn++) vit__store2(op + jn * 8 + 2 * (lane & 3), o[4 * jn + 2 * hr] * inv, o[4 * jn + 2 * hr + 1] * inv);
             }
         }
-        if (c == 0) turn(); // warpgroup 1's last pass
+        if (c == 0) turn(); // the last warpgroup's last pass
     }
 #else
     (void)tq; (void)tk; (void)tv; (void)a; (void)sl2; (void)ping; (void)pf; (void)pf_bytes;
@@ -3280,23 +3292,24 @@ static int vit__attn_vec(const vit__attn_args &a, size_t esize, int with_out) {
     return ok;
 }
 
-// vit__attention_wgmma_kernel's work items: 128 query rows of one (image, head)
-static size_t vit__attw_items(const vit__attn_args &a) { return (size_t)((a.Nq + VIT__ATTW_BQ - 1) / VIT__ATTW_BQ) * a.H * a.B; }
+// vit__attention_wgmma_kernel's work items: 64 nc query rows of one (image, head)
+static size_t vit__attw_items(const vit__attn_args &a, int nc) { return (size_t)((a.Nq + 64 * nc - 1) / (64 * nc)) * a.H * a.B; }
 
-template <typename T, int DP>
+template <typename T, int DP, int NC>
 static vit_status vit__attention_wgmma_launch(const vit__attn_args &a, float sl2, vit_model *m, cudaStream_t st, const char *pf, size_t pf_bytes,
                                               const vit__force *f, vit__ran *ran) {
     CUtensorMap mq, mk, mv;
     CUtensorMapDataType ty = vit__tmap_dtype<T>();
     int C = a.H * a.D;
-    VIT__TRY(vit__tensor_map(m, &mq, a.q, a.Nq, C, VIT__ATTW_BQ, ty, a.B, a.ldq, a.bsq));
+    VIT__TRY(vit__tensor_map(m, &mq, a.q, a.Nq, C, 64 * NC, ty, a.B, a.ldq, a.bsq));
     VIT__TRY(vit__tensor_map(m, &mk, a.k, a.Nk, C, VIT__ATTW_BKV, ty, a.B, a.ldk, a.bsk));
     VIT__TRY(vit__tensor_map(m, &mv, a.v, a.Nk, C, VIT__ATTW_BKV, ty, a.B, a.ldk, a.bsk));
-    size_t items = vit__attw_items(a);
+    size_t items = vit__attw_items(a, NC);
     int grid = items < (size_t)m->cuda->sm_count ? (int)items : m->cuda->sm_count, ping = f ? f->attn_ping != 1 : 1;
-    VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__attention_wgmma_kernel<T, DP>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__ATTW_SMEM(DP, T)));
-    VIT__CUDA_TRY(m, vit__launch(m, vit__attention_wgmma_kernel<T, DP>, grid, 384, VIT__ATTW_SMEM(DP, T), st, mq, mk, mv, a, sl2, ping, pf, pf_bytes));
-    vit__ran_set(ran, VIT__RAN_ATT_WGMMA, 1, 12);
+    VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__attention_wgmma_kernel<T, DP, NC>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__ATTW_SMEM(DP, NC, T)));
+    VIT__CUDA_TRY(m, vit__launch(m, vit__attention_wgmma_kernel<T, DP, NC>, grid, 128 * (NC + 1), VIT__ATTW_SMEM(DP, NC, T), st, mq, mk, mv, a, sl2, ping, pf,
+                                 pf_bytes));
+    vit__ran_set(ran, VIT__RAN_ATT_WGMMA, 1, 4 * (NC + 1));
     return VIT_OK;
 }
 
@@ -3306,7 +3319,7 @@ static vit_status vit__attention_wgmma_launch(const vit__attn_args &a, float sl2
 // and work items the kernel counts in an int.
 template <typename T>
 static int vit__attn_wgmma_fits(const vit__attn_args &a, const vit_model *m) {
-    return m->cuda->wgmma && (a.D == 64 || a.D == 128) && a.bsq && vit__attw_items(a) <= (size_t)INT_MAX && vit__attn_vec(a, sizeof(T), 0) &&
+    return m->cuda->wgmma && (a.D == 64 || a.D == 128) && a.bsq && vit__attw_items(a, 2) <= (size_t)INT_MAX && vit__attn_vec(a, sizeof(T), 0) &&
            a.ldo % 2 == 0 && a.bso % 2 == 0 && ((uintptr_t)a.out & 3) == 0;
 }
 
@@ -3352,9 +3365,11 @@ template <typename T>
 static vit_status vit__attention_go(const vit__attn_args &a, float sl2, vit_model *m, cudaStream_t st, const char *pf, size_t pf_bytes, const vit__force *f,
                                     vit__ran *ran, T *) {
     int wf = f ? f->attn_wgmma : 0;
-    if (wf != 1 && vit__attn_wgmma_fits<T>(a, m) && (wf == 2 || a.Nk > VIT__ATTN_WGMMA_MIN || vit__attw_items(a) >= (size_t)2 * m->cuda->sm_count))
-        return a.D == 64 ? vit__attention_wgmma_launch<T, 64>(a, sl2, m, st, pf, pf_bytes, f, ran)
-                         : vit__attention_wgmma_launch<T, 128>(a, sl2, m, st, pf, pf_bytes, f, ran);
+    if (wf != 1 && vit__attn_wgmma_fits<T>(a, m) && (wf >= 2 || a.Nk > VIT__ATTN_WGMMA_MIN || vit__attw_items(a, 2) >= (size_t)2 * m->cuda->sm_count)) {
+        if (a.D == 128) return vit__attention_wgmma_launch<T, 128, 2>(a, sl2, m, st, pf, pf_bytes, f, ran);
+        if (wf == 4 || (wf != 3 && a.Nq >= VIT__ATTW3_MIN)) return vit__attention_wgmma_launch<T, 64, 3>(a, sl2, m, st, pf, pf_bytes, f, ran);
+        return vit__attention_wgmma_launch<T, 64, 2>(a, sl2, m, st, pf, pf_bytes, f, ran);
+    }
     if (a.D <= 16) return vit__attention_mma_launch<T, 16>(a, sl2, m, st, pf, pf_bytes, f, ran);
     if (a.D <= 32) return vit__attention_mma_launch<T, 32>(a, sl2, m, st, pf, pf_bytes, f, ran);
     if (a.D <= 64) return vit__attention_mma_launch<T, 64>(a, sl2, m, st, pf, pf_bytes, f, ran);

@@ -547,7 +547,7 @@ static void test_attention_w(vit_model *m, int B, int N, int C, int H, int warps
     // what the forced shape must run (see vit__attention_mma_pick)
     int fits = N <= VIT__ATTN_FULL_MAX, wk = 0, ww = 0;
     if (!half) wk = VIT__RAN_ATT_FMA;
-    else if (wgmma == 2) { wk = VIT__RAN_ATT_WGMMA; ww = 12; }
+    else if (wgmma >= 2) { wk = VIT__RAN_ATT_WGMMA; ww = wgmma == 4 || (wgmma == 2 && D == 64 && Nq >= VIT__ATTW3_MIN) ? 16 : 12; } // 2 or 3 consumer warpgroups
     else if (full == 3 && fits) { wk = VIT__RAN_ATT_SPLIT_KEYS; ww = 8; }
     else if (full == 1 || ((full || warps) && !fits)) { wk = VIT__RAN_ATT_STREAM; ww = warps == 1 ? 1 : 4; }
     else if (full || warps) { wk = VIT__RAN_ATT_FULL; ww = warps == 8 ? 8 : 4; }
@@ -566,6 +566,10 @@ static void test_attention(vit_model *m, int B, int N, int C, int H, int nq = 0)
     test_attention_w<T>(m, B, N, C, H, 0, 0, nq, 0);
     int D = C / H;
     if (sizeof(T) == 2 && m->cuda->wgmma && !nq && (D == 64 || D == 128)) test_attention_w<T>(m, B, N, C, H, 0, 0, nq, 2); // sm_90a: wgmma + TMA
+    if (sizeof(T) == 2 && m->cuda->wgmma && !nq && D == 64) { // and each of its shapes: 2 and 3 consumer warpgroups
+        test_attention_w<T>(m, B, N, C, H, 0, 0, nq, 3);
+        test_attention_w<T>(m, B, N, C, H, 0, 0, nq, 4);
+    }
     if (sizeof(T) == 4) { // at most 1, 2, 4, 8 warps per CTA
         test_attention_w<T>(m, B, N, C, H, 1, 0, nq);
         test_attention_w<T>(m, B, N, C, H, 2, 0, nq);

@@ -3,9 +3,9 @@
 
 For each shape (B images, N tokens, H heads of size D): torch's
 scaled_dot_product_attention on q, k, v viewed out of packed qkv as timm runs
-it, and `vit_bench attn` three ways: the default policy, the mma.sync kernels
-only (VIT_ATTN_WGMMA=1) and the sm_90a wgmma kernel only (VIT_ATTN_WGMMA=2),
-with and without its warpgroups taking turns. make bench puts the same table
+it, and `vit_bench attn` several ways: the default policy, the mma.sync kernels
+only (VIT_ATTN_WGMMA=1) and the sm_90a wgmma kernel only with 2 and 3 consumer
+warpgroups (VIT_ATTN_WGMMA=3, 4), with 2 also without taking turns. make bench puts the same table
 in BENCHMARKS.md.
 TFLOP/s = 4 B H N^2 D / time (CUDA-event medians of 20 runs).
 
@@ -54,7 +54,10 @@ def ours(binary, B, N, H, D, env):
 def measure(binary, B, N, H, D, what):
     """One shape: SDPA and vit_bench attn (default, mma.sync only, wgmma only)."""
     row = {"shape": what, "B": B, "N": N, "H": H, "D": D, "sdpa_ms": sdpa_ms(B, N, H, D)}
-    for name, env in (("default", {}), ("mma", {"VIT_ATTN_WGMMA": "1"}), ("wgmma", {"VIT_ATTN_WGMMA": "2"}), ("wgmma_noping", {"VIT_ATTN_WGMMA": "2", "VIT_ATTN_PING": "1"})):
+    for name, env in (("default", {}), ("mma", {"VIT_ATTN_WGMMA": "1"}), ("wgmma", {"VIT_ATTN_WGMMA": "3"}), ("wgmma3", {"VIT_ATTN_WGMMA": "4"}),
+                      ("wgmma_noping", {"VIT_ATTN_WGMMA": "3", "VIT_ATTN_PING": "1"})):
+        if name == "wgmma3" and D != 64:
+            continue  # three consumer warpgroups: head size 64 only
         row[name] = ours(binary, B, N, H, D, env)
     return row
 
@@ -62,9 +65,11 @@ def measure(binary, B, N, H, D, what):
 def table(rows):
     """Markdown lines: one row per shape."""
     L = ["TFLOP/s = 4 B H N^2 D / time. vit.h default: the kernel the forward pass picks for that shape; the last columns force "
-         "one kernel (VIT_ATTN_WGMMA=1: mma.sync; 2: the sm_90a wgmma kernel; VIT_ATTN_PING=1 its warpgroups not taking turns).", "",
-         "| shape | B | N | H | D | SDPA ms | SDPA TFLOP/s | vit.h ms | vit.h TFLOP/s | kernel | vit.h / SDPA | mma.sync only | wgmma only | wgmma, no turns |",
-         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+         "one kernel (VIT_ATTN_WGMMA=1: mma.sync; 3, 4: the sm_90a wgmma kernel with 2 or 3 consumer warpgroups of 64 query rows; "
+         "VIT_ATTN_PING=1 its 2 warpgroups not taking turns).", "",
+         "| shape | B | N | H | D | SDPA ms | SDPA TFLOP/s | vit.h ms | vit.h TFLOP/s | kernel | vit.h / SDPA | mma.sync only | wgmma, 2 warpgroups | "
+         "wgmma, 3 warpgroups | wgmma, 2, no turns |",
+         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     tf = lambda j: f"{j['tflops']:.0f}" if "tflops" in j else "-"
     for r in rows:
         fl = 4.0 * r["B"] * r["H"] * r["N"] ** 2 * r["D"]
@@ -72,7 +77,7 @@ def table(rows):
         ratio = f"{r['sdpa_ms'] / d['ms']:.2f}x" if "ms" in d else "-"
         L.append(f"| {r['shape']} | {r['B']} | {r['N']} | {r['H']} | {r['D']} | {r['sdpa_ms']:.3f} | {fl / r['sdpa_ms'] / 1e9:.0f} | "
                  f"{d.get('ms', '-')} | {tf(d)} | {KERNELS.get(d.get('kernel'), d.get('kernel', '-'))} | {ratio} | {tf(r['mma'])} | {tf(r['wgmma'])} | "
-                 f"{tf(r.get('wgmma_noping', {}))} |")
+                 f"{tf(r.get('wgmma3', {}))} | {tf(r.get('wgmma_noping', {}))} |")
     return L
 
 

@@ -28,7 +28,7 @@
 //   CTA; VIT_ATTN_FULL=1|2 never/always the whole-K/V attention kernel, 3 always
 //   its split-key form; VIT_GEMM=n the bf16/fp16 GEMM kernel (VIT__GEMM_*);
 //   VIT_PREFETCH=0 no L2 weight prefetch in small forward passes; VIT_ATTN_WGMMA=1|2
-//   never/always the sm_90a attention kernel, VIT_ATTN_PING=1 its
+//   never/always the sm_90a attention kernel (3|4: with 2|3 consumer warpgroups), VIT_ATTN_PING=1 its
 //   warpgroups not taking turns. VIT_PDL=0 turns
 //   programmatic dependent launches off (vit__cuda_state.pdl).
 //   vit_bench attn B N H D ITERS
