@@ -2861,9 +2861,9 @@ __global__ void __launch_bounds__(NW * 32, NW == 8 && DP <= 64 ? 2 : 1) vit__att
 // make the warpgroups take turns issuing their GEMMs, so one's softmax runs
 // while another's GEMMs do. NC = 3 (head size 64 only: 160 registers each)
 // gives the tensor cores a third softmax to hide behind, for long sequences
-// (192-row items waste more on the last query tile of short ones). Head sizes 64 and 128 (DP = D: one TMA box
-// 64 columns wide per 64 of D, so a smaller D would read its neighbour's
-// columns); keys past Nk read as zero and are masked, query rows past Nq read
+// (192-row items waste more on the last query tile of short ones). Head sizes
+// 64 and 128 (DP = D: one TMA box 64 columns wide per 64 of D, so a smaller D
+// would read its neighbour's columns); keys past Nk read as zero and are masked, query rows past Nq read
 // as zero and are not stored; a warpgroup whose 64 rows are all past Nq only
 // keeps the ring's count (waits each stage full, then frees it) and the turns.
 // The wgmma kernel runs wherever it can for more keys than VIT__ATTN_WGMMA_MIN,
@@ -2935,7 +2935,7 @@ __global__ void __launch_bounds__(128 * (NC + 1), 1) vit__attention_wgmma_kernel
         else asm volatile("setmaxnreg.inc.sync.aligned.u32 160;\n");
         vit__pdl_wait(); // (out may be the previous kernel's input)
         int c = wg - 1, warp = t >> 5, lane = t & 31, n = 0;
-        float o[DP / 2], s[BKV / 2], mrow[2] = {-INFINITY, -INFINITY}, lrow[2] = {0.0f, 0.0f}, corr[2] = {1.0f, 1.0f};
+        float o[DP / 2], s[BKV / 2], mrow[2], lrow[2], corr[2];
         uint32_t p[BKV / 16][4];
         const T *qs = sQ + c * 64 * 64;
         // this thread's accumulator element i: row warp * 16 + lane / 4 + 8 ((i >> 1) & 1),

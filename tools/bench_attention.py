@@ -5,8 +5,8 @@ For each shape (B images, N tokens, H heads of size D): torch's
 scaled_dot_product_attention on q, k, v viewed out of packed qkv as timm runs
 it, and `vit_bench attn` several ways: the default policy, the mma.sync kernels
 only (VIT_ATTN_WGMMA=1) and the sm_90a wgmma kernel only with 2 and 3 consumer
-warpgroups (VIT_ATTN_WGMMA=3, 4), with 2 also without taking turns. make bench puts the same table
-in BENCHMARKS.md.
+warpgroups (VIT_ATTN_WGMMA=3, 4), with 2 also without taking turns. make
+bench puts the same table in BENCHMARKS.md.
 TFLOP/s = 4 B H N^2 D / time (CUDA-event medians of 20 runs).
 
   python3 tools/bench_attention.py --bin build/vit_bench [--out FILE.md]
@@ -52,7 +52,7 @@ def ours(binary, B, N, H, D, env):
 
 
 def measure(binary, B, N, H, D, what):
-    """One shape: SDPA and vit_bench attn (default, mma.sync only, wgmma only)."""
+    """One shape: SDPA and vit_bench attn (the default kernel, then each one forced)."""
     row = {"shape": what, "B": B, "N": N, "H": H, "D": D, "sdpa_ms": sdpa_ms(B, N, H, D)}
     for name, env in (("default", {}), ("mma", {"VIT_ATTN_WGMMA": "1"}), ("wgmma", {"VIT_ATTN_WGMMA": "3"}), ("wgmma3", {"VIT_ATTN_WGMMA": "4"}),
                       ("wgmma_noping", {"VIT_ATTN_WGMMA": "3", "VIT_ATTN_PING": "1"})):
