@@ -159,6 +159,7 @@ typedef struct vit__force {
     int stage_device; // 1: device inputs are chunked (and spread) as host inputs are, in the same passes
     int stage_piece;  // spread host frames: frames per piece of a chunk's DMA and transform (0: 8 MB's worth)
     int prep_tiles;   // frames: 0 the tiled transform where its window fits; 1 never (the two-pass kernels); 8, 16: tiles of at most that
+    int walk_forward; // 1: every GEMM, attention and LayerNorm walks its rows first to last (0: alternately, see vit__walk)
 } vit__force;
 
 // One block's weights on the device. Matrices in the compute dtype, (out, in).
@@ -216,6 +217,7 @@ struct vit__cuda_state {
     int use_graphs;               // 1 (default): replay captured graphs; 0: launch directly
     int pdl;                      // 1: launches may overlap the previous kernel's tail (see vit__launch)
     int pdl_now;                  // and this forward pass is small enough to gain from it
+    int walk;                     // 1: the last GEMM, attention or LayerNorm launched walked its rows last to first (vit__walk)
     const vit__force *force;      // tests and benchmarks only (NULL): what the forward pass's launchers force
     void *encode;                 // cuTensorMapEncodeTiled
     cudaStream_t stream;          // capture and host-API stream
@@ -292,6 +294,16 @@ static cudaError_t vit__launch(vit_model *m, void (*k)(P...), dim3 grid, dim3 bl
     cfg.numAttrs = m->cuda->pdl && m->cuda->pdl_now ? 1 : 0;
     cudaError_t e = cudaLaunchKernelEx(&cfg, k, ((P)args)...);
     return e != cudaSuccess ? e : cudaGetLastError();
+}
+
+// The direction the next row-walking kernel (wgmma GEMM, wgmma attention,
+// LayerNorm) takes, 1 = its last rows first: the opposite of the last one's, so
+// that it starts on the rows its predecessor wrote last, still in L2 when the
+// activations are larger than L2. Only the order of independent work items
+// changes, never a result's bits.
+static int vit__walk(vit__cuda_state *s) {
+    s->walk = s->force && s->force->walk_forward ? 0 : !s->walk;
+    return s->walk;
 }
 
 static vit_status vit__cuda_malloc(vit_model *m, unsigned char **p, size_t bytes, const char *what) {
@@ -1017,6 +1029,7 @@ typedef struct vit__gemm_args {
     int optype;           // VIT__OP_*: the type of a and w (vit__optype<T>)
     const float *a_scale; // (M) dequantisation scale per row of a, or NULL (= 1); e4m3 operands only
     const float *w_scale; // (N) dequantisation scale per row of w, or NULL (= 1); likewise
+    int rev;              // wgmma: work items last to first (vit__walk)
 } vit__gemm_args;
 
 // The epilogue of out[row][col], out[row][col + 1] (col even, two: col + 1 < N;
@@ -1586,14 +1599,15 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
             // ViT-B/16 at batch 1 slower: 0.582 -> 0.598 ms, H100.)
             int pre = (int)blockIdx.x < items ? (kper < ST ? kper : ST) : 0;
             for (int s = 0; s < pre; s++) {
-                int tile = blockIdx.x % tiles, kb = (blockIdx.x / tiles) * kper + s;
+                int w = g.rev ? items - 1 - (int)blockIdx.x : (int)blockIdx.x, tile = w % tiles, kb = (w / tiles) * kper + s;
                 vit__mbar_expect(&full[s], (BM + BN) * BK * (int)sizeof(TA));
                 vit__tma_load(sB + s * BN * BK, &tmb, kb * BK, (tile % nt) * BN, &full[s]);
             }
             vit__pdl_wait();
             int it = 0;
             for (int item = blockIdx.x; item < items; item += gridDim.x) {
-                int tile = item % tiles, m0 = (tile / nt) * BM, n0 = (tile % nt) * BN, kb0 = (item / tiles) * kper;
+                int w = g.rev ? items - 1 - item : item; // (the tile order: see vit__walk)
+                int tile = w % tiles, m0 = (tile / nt) * BM, n0 = (tile % nt) * BN, kb0 = (w / tiles) * kper;
                 for (int kb = kb0; kb < kb0 + kper; kb++, it++) {
                     int s = it % ST;
                     if (it >= pre) {
@@ -1614,7 +1628,8 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
         for (int j = PP ? c : 0;; j += PP ? 2 : 1, par ^= 1) {
             int item = blockIdx.x + j * gridDim.x;
             if (item >= items) break;
-            int tile = item % tiles, z = g.kblocks ? item / tiles : -1;
+            int w = g.rev ? items - 1 - item : item;
+            int tile = w % tiles, z = g.kblocks ? w / tiles : -1;
             int m0 = (tile / nt) * BM, n0 = (tile % nt) * BN, it = j * kper;
             // the tile's bias and scale columns: loaded now, stored to shared
             // memory after the main loop (the epilogue then never waits on them)
@@ -1927,6 +1942,7 @@ static vit_status vit__gemm_wgmma_launch(vit__gemm_args g, int split, vit_model 
     else if (S && g.act != VIT__ACT_SWIGLU) // (SwiGLU's outputs go out from registers)
         VIT__TRY(vit__tensor_map(m, &mo, g.out, g.M, g.N, 64, OUT == VIT__OUT_RESIDUAL ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : ty));
     int items = tiles * split, grid = items < m->cuda->sm_count ? items : m->cuda->sm_count;
+    g.rev = vit__walk(m->cuda);
     VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__linear_wgmma_kernel<T, TA, BN, OUT, ACT, PP>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__WG_SMEM(BN, S, PP)));
     VIT__CUDA_TRY(m, vit__launch(m, vit__linear_wgmma_kernel<T, TA, BN, OUT, ACT, PP>, grid, 384, VIT__WG_SMEM(BN, S, PP), st, ma, mb, mo, g));
     vit__ran_set(ran, PP ? VIT__RAN_PP128 : BN == 256 ? VIT__RAN_WGMMA256 : BN == 64 ? VIT__RAN_WGMMA64 : VIT__RAN_WGMMA128, split, 12);
@@ -2221,11 +2237,12 @@ __device__ __forceinline__ void vit__load8f<__nv_bfloat16>(float *v, const __nv_
 }
 
 template <typename T>
-__global__ void __launch_bounds__(256) vit__e4m3_rows_kernel(unsigned char *q, float *scale, const T *x, int rows, int K) {
+__global__ void __launch_bounds__(256) vit__e4m3_rows_kernel(unsigned char *q, float *scale, const T *x, int rows, int K, int rev) {
     vit__pdl_wait();
     vit__pdl_launch();
     int r = blockIdx.x * 8 + (threadIdx.x >> 5), lane = threadIdx.x & 31;
     if (r >= rows) return;
+    if (rev) r = rows - 1 - r; // (see vit__walk)
     const T *xr = x + (size_t)r * K;
     float mx = 0.0f, v[8];
     for (int k = lane * 8; k < K; k += 256) {
@@ -2256,7 +2273,8 @@ static vit_status vit__e4m3_rows_cuda(unsigned char *q, float *scale, const T *x
     if (K % 8 || !vit__aligned16(x) || !vit__aligned16(q))
         return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "e4m3 rows of %d elements: a multiple of 8, 16-byte aligned, is what the kernel takes", K);
     if (rows <= 0) return VIT_OK;
-    VIT__CUDA_TRY(m, vit__launch(m, vit__e4m3_rows_kernel<T>, dim3((unsigned)((rows + 7) / 8)), 256, 0, st, q, scale, x, rows, K));
+    VIT__CUDA_TRY(m, vit__launch(m, vit__e4m3_rows_kernel<T>, dim3((unsigned)((rows + 7) / 8)), 256, 0, st, q, scale, x, rows, K,
+                                 vit__walk(m->cuda)));
     return VIT_OK;
 }
 
@@ -2310,7 +2328,7 @@ template <typename T> static __device__ __forceinline__ void vit__store4(T *o, f
 // instead of out.
 template <typename TO, bool RES, bool VEC>
 __global__ void __launch_bounds__(256) vit__layernorm_kernel(TO *out, const float *inp, const float *w, const float *b, int rows, int C, size_t stride,
-                                                             size_t ostride, float eps, vit__residual res, vit__ln_e4m3 q8) {
+                                                             size_t ostride, float eps, vit__residual res, vit__ln_e4m3 q8, int rev) {
     __shared__ __align__(16) float cst[VEC ? (RES ? 4 : 2) : 1][VEC ? 1024 : 1]; // w, b, bias, scale
     if (VEC) {
         for (int i = threadIdx.x; i < C / 4; i += blockDim.x) {
@@ -2329,6 +2347,7 @@ __global__ void __launch_bounds__(256) vit__layernorm_kernel(TO *out, const floa
     }
     int row = blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5), lane = threadIdx.x & 31;
     if (row >= rows) return;
+    if (rev) row = rows - 1 - row;
     const float *x = inp + (size_t)row * stride;
     TO *y = out + (size_t)row * ostride;
     size_t plane = res.plane;
@@ -2516,8 +2535,9 @@ static vit_status vit__layernorm_cuda(TO *out, const float *inp, const float *w,
     dim3 grid((unsigned)((rows + 7) / 8));
     bool vec = vit__ln_vec(out, inp, w, b, C, stride, ostride, NULL), fused = vit__ln_q8_fused(vec, q8, C);
     vit__ln_e4m3 lq = {fused ? q8->q : NULL, fused ? q8->s : NULL};
-    if (vec) VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<TO, false, true>, grid, 256, 0, st, out, inp, w, b, rows, C, stride, ostride, eps, none, lq));
-    else VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<TO, false, false>, grid, 256, 0, st, out, inp, w, b, rows, C, stride, ostride, eps, none, lq));
+    int rev = vit__walk(m->cuda);
+    if (vec) VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<TO, false, true>, grid, 256, 0, st, out, inp, w, b, rows, C, stride, ostride, eps, none, lq, rev));
+    else VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<TO, false, false>, grid, 256, 0, st, out, inp, w, b, rows, C, stride, ostride, eps, none, lq, rev));
     if (q8 && !fused) return vit__e4m3_rows_cuda<TO>(q8->q, q8->s, out, rows, C, m, st);
     return VIT_OK;
 }
@@ -2546,8 +2566,9 @@ static vit_status vit__linear_ln_cuda(TO *out, float *x, const T *inp, const T *
     dim3 grid((unsigned)((lnrows + 1) / 2));
     bool vec = vit__ln_vec(out, x, ln_w, ln_b, out_dim, stride, C, &res), fused = vit__ln_q8_fused(vec, lnq, out_dim);
     vit__ln_e4m3 lq = {fused ? lnq->q : NULL, fused ? lnq->s : NULL};
-    if (vec) VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<TO, true, true>, grid, 64, 0, st, out, x, ln_w, ln_b, lnrows, out_dim, stride, C, eps, res, lq));
-    else VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<TO, true, false>, grid, 64, 0, st, out, x, ln_w, ln_b, lnrows, out_dim, stride, C, eps, res, lq));
+    int rev = vit__walk(m->cuda);
+    if (vec) VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<TO, true, true>, grid, 64, 0, st, out, x, ln_w, ln_b, lnrows, out_dim, stride, C, eps, res, lq, rev));
+    else VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<TO, true, false>, grid, 64, 0, st, out, x, ln_w, ln_b, lnrows, out_dim, stride, C, eps, res, lq, rev));
     if (lnq && !fused) return vit__e4m3_rows_cuda<TO>(lnq->q, lnq->s, out, lnrows, out_dim, m, st);
     return VIT_OK;
 }
@@ -2597,7 +2618,7 @@ static vit_status vit__patch_ln_cuda(T *xn, float *x, const float *images, const
     else if (p.bn == 64) VIT__TRY((vit__gemm_wgmma_launch<H, 64, VIT__OUT_STORE, VIT__ACT_NONE, 0>(gs, res.split, m, st, ran)));
     else VIT__TRY((vit__gemm_wgmma_launch<H, 128, VIT__OUT_STORE, VIT__ACT_NONE, 0>(gs, res.split, m, st, ran)));
     VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<T, true, true>, dim3((unsigned)((rows + 1) / 2)), 64, 0, st, xn, x, ln_w, ln_b, rows, C, (size_t)C,
-                                 (size_t)C, eps, res, vit__ln_e4m3{NULL, NULL}));
+                                 (size_t)C, eps, res, vit__ln_e4m3{NULL, NULL}, vit__walk(m->cuda)));
     return VIT_OK;
 }
 
@@ -2863,7 +2884,7 @@ __global__ void __launch_bounds__(NW * 32, NW == 8 && DP <= 64 ? 2 : 1) vit__att
 // gives the tensor cores a third softmax to hide behind, for long sequences
 // (192-row items waste more on the last query tile of short ones). Head sizes
 // 64 and 128 (DP = D: one TMA box 64 columns wide per 64 of D, so a smaller D
-// would read its neighbour's columns); keys past Nk read as zero and are masked, query rows past Nq read
+// would read its neighbour's columns); rev: items last to first (vit__walk); keys past Nk read as zero and are masked, query rows past Nq read
 // as zero and are not stored; a warpgroup whose 64 rows are all past Nq only
 // keeps the ring's count (waits each stage full, then frees it) and the turns.
 // The wgmma kernel runs wherever it can for more keys than VIT__ATTN_WGMMA_MIN,
@@ -2880,7 +2901,7 @@ __global__ void __launch_bounds__(NW * 32, NW == 8 && DP <= 64 ? 2 : 1) vit__att
 template <typename T, int DP, int NC>
 __global__ void __launch_bounds__(128 * (NC + 1), 1) vit__attention_wgmma_kernel(const __grid_constant__ CUtensorMap tq, const __grid_constant__ CUtensorMap tk,
                                                                       const __grid_constant__ CUtensorMap tv, const vit__attn_args a, float sl2, int ping,
-                                                                      const char *pf, size_t pf_bytes) {
+                                                                      int rev, const char *pf, size_t pf_bytes) {
     vit__pdl_launch();
 #ifdef VIT__SM90A
     const int BQ = 64 * NC, BKV = VIT__ATTW_BKV, ST = VIT__ATTW_ST(DP), DC = DP / 64; // DC: 64-column boxes per row
@@ -2912,7 +2933,8 @@ __global__ void __launch_bounds__(128 * (NC + 1), 1) vit__attention_wgmma_kernel
             const int bytes = BKV * DP * (int)sizeof(T);
             int n = 0; // K/V tiles through the ring so far
             for (int item = blockIdx.x, i = 0; item < items; item += gridDim.x, i++) {
-                int q0 = (item % QT) * BQ, h = (item / QT) % a.H, b = item / (QT * a.H);
+                int w = rev ? items - 1 - item : item; // (the order: see vit__walk)
+                int q0 = (w % QT) * BQ, h = (w / QT) % a.H, b = w / (QT * a.H);
                 for (int j = 0; j < nkv; j++, n++) {
                     int s = n % ST, ph = ((n / ST) & 1) ^ 1; // the first pass finds its stages free
                     vit__mbar_wait(&emptyk[s], ph);
@@ -3004,7 +3026,8 @@ __global__ void __launch_bounds__(128 * (NC + 1), 1) vit__attention_wgmma_kernel
         auto release = [&](uint64_t *bar) { if (t == 0) vit__mbar_arrive(bar); };
         if (c == NC - 1) pass(); // the last warpgroup lets 0 go first
         for (int item = blockIdx.x, i = 0; item < items; item += gridDim.x, i++, n += nkv) {
-            int q0 = (item % QT) * BQ, h = (item / QT) % a.H, b = item / (QT * a.H);
+            int w = rev ? items - 1 - item : item;
+            int q0 = (w % QT) * BQ, h = (w / QT) % a.H, b = w / (QT * a.H);
             if (q0 + c * 64 >= a.Nq) { // idle: the same turns, waits and releases, no math (a path of its own, without wgmma)
                 vit__mbar_wait(qfull, i & 1);
                 for (int j = 0; j <= nkv; j++) {
@@ -3305,10 +3328,10 @@ static vit_status vit__attention_wgmma_launch(const vit__attn_args &a, float sl2
     VIT__TRY(vit__tensor_map(m, &mk, a.k, a.Nk, C, VIT__ATTW_BKV, ty, a.B, a.ldk, a.bsk));
     VIT__TRY(vit__tensor_map(m, &mv, a.v, a.Nk, C, VIT__ATTW_BKV, ty, a.B, a.ldk, a.bsk));
     size_t items = vit__attw_items(a, NC);
-    int grid = items < (size_t)m->cuda->sm_count ? (int)items : m->cuda->sm_count, ping = f ? f->attn_ping != 1 : 1;
+    int grid = items < (size_t)m->cuda->sm_count ? (int)items : m->cuda->sm_count, ping = f ? f->attn_ping != 1 : 1, rev = vit__walk(m->cuda);
     VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__attention_wgmma_kernel<T, DP, NC>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__ATTW_SMEM(DP, NC, T)));
-    VIT__CUDA_TRY(m, vit__launch(m, vit__attention_wgmma_kernel<T, DP, NC>, grid, 128 * (NC + 1), VIT__ATTW_SMEM(DP, NC, T), st, mq, mk, mv, a, sl2, ping, pf,
-                                 pf_bytes));
+    VIT__CUDA_TRY(m, vit__launch(m, vit__attention_wgmma_kernel<T, DP, NC>, grid, 128 * (NC + 1), VIT__ATTW_SMEM(DP, NC, T), st, mq, mk, mv, a, sl2, ping, rev,
+                                 pf, pf_bytes));
     vit__ran_set(ran, VIT__RAN_ATT_WGMMA, 1, 4 * (NC + 1));
     return VIT_OK;
 }

@@ -166,6 +166,15 @@ static void check(const char *name, vit_status st, vit_model *m, const float *gp
     printf("\n");
 }
 
+// Each op runs twice, its kernels walking their rows first to last and then
+// last to first (vit__walk; tests that launch two kernels get both orders in
+// each): the second run must give the first's bits.
+static void same_bits(const char *name, const float *a, const float *b, size_t n) {
+    int same = !memcmp(a, b, n * sizeof(float));
+    printf("%s %s: both row orders bit-identical\n", same ? "OK" : "NOT OK", name);
+    if (same) passed++; else failed++;
+}
+
 static const char *gemm_name(int ran) {
     switch (ran) {
     case VIT__RAN_FMA: return "fma";
@@ -262,21 +271,26 @@ static void test_linear(vit_model *m, int rows, int in, int out, vit__out mode, 
     memset(&f, 0, sizeof(f));
     f.gemm = path;
     f.splitk = splitk;
+    dbuf dout2 = res ? dupload<float>(ref, no) : dalloc(no * sizeof(T));
     vit__ran ran = {-1, -1, -1};
+    m->cuda->walk = 1;
     vit_status st = vit__linear_cuda<T>(dout.p, (const T *)dx.p, (const T *)dw.p, (const float *)db.p, rows, in, out, mode, act, (const float *)dls.p, m, 0, &f, &ran);
+    m->cuda->walk = 0;
+    if (st == VIT_OK) st = vit__linear_cuda<T>(dout2.p, (const T *)dx.p, (const T *)dw.p, (const float *)db.p, rows, in, out, mode, act, (const float *)dls.p, m, 0, &f);
     cudaDeviceSynchronize();
     vit__linear_cpu(ref, x, w, b, rows, in, out, mode, act, ls, cpu_threads);
-    float *got = res ? ddownload<float>(dout, no) : ddownload<T>(dout, no);
+    float *got = res ? ddownload<float>(dout, no) : ddownload<T>(dout, no), *got2 = res ? ddownload<float>(dout2, no) : ddownload<T>(dout2, no);
     char name[200];
     snprintf(name, sizeof(name), "linear %s %s %dx%d->%d %s%s split %d", dname<T>(), gemm_name(ran.kernel), rows, in, out,
              res ? (layer_scale ? "bias+residual*ls" : "bias+residual") : "bias", act_name(act), ran.split);
     // the residual output is fp32: the GEMM's own rounding is that of its bf16 inputs only
-    check(name, st, m, got, ref, no, tol<T>(), tol<T>(), guard_ok(dout));
+    check(name, st, m, got, ref, no, tol<T>(), tol<T>(), guard_ok(dout) && guard_ok(dout2));
+    same_bits(name, got, got2, no);
     int wk = want_gemm(m, sizeof(T) == 2, path, rows, out, in), ws = want_split(m, ran.kernel, in, (size_t)rows * out, splitk);
     expect(wk ? ran.kernel == wk : ran.kernel > 0, name, "kernel", ran.kernel, wk);
     expect(ws ? ran.split == ws : ran.split >= 1, name, "split", ran.split, ws);
-    free(x); free(w); free(b); free(ls); free(ref); free(got);
-    dfree(dx); dfree(dw); dfree(db); dfree(dout);
+    free(x); free(w); free(b); free(ls); free(ref); free(got); free(got2);
+    dfree(dx); dfree(dw); dfree(db); dfree(dout); dfree(dout2);
     if (dls.p) dfree(dls);
 }
 
@@ -341,9 +355,11 @@ static void test_linear_ln(vit_model *m, int rows, int in, int C, int layer_scal
     memset(&f, 0, sizeof(f));
     f.splitk = splitk;
     vit__ran ran = {-1, -1, -1};
+    m->cuda->walk = 1;
     vit_status st = vit__linear_ln_cuda<T, TO>((TO *)dn.p, (float *)dx.p, (const T *)dxin.p, (const T *)dw.p, (const float *)db.p, (const float *)dls.p, rows, in,
                                                C, (const float *)dlw.p, (const float *)dlb.p, 1e-6f, every, m, 0, &f, &ran);
     int split = ran.split;
+    m->cuda->walk = 0; // (the GEMM and the LayerNorm each walk the other way this time)
     if (st == VIT_OK)
         st = vit__linear_ln_cuda<T, TO>((TO *)dn2.p, (float *)dx2.p, (const T *)dxin.p, (const T *)dw.p, (const float *)db.p, (const float *)dls.p, rows, in, C,
                                         (const float *)dlw.p, (const float *)dlb.p, 1e-6f, every, m, 0, &f);
@@ -363,7 +379,7 @@ static void test_linear_ln(vit_model *m, int rows, int in, int C, int layer_scal
     // out is normalised x: the GPU's x error (relative to |x|) is scaled up by rstd
     check(name, st, m, gn, refn, nn, 2 * tol<T>(), 2 * tol<T>(), guard_ok(dn));
     int same = !memcmp(gxall, gx2, no * sizeof(float)) && !memcmp(gn, gn2, nn * sizeof(float));
-    printf("%s linear+layernorm %s: two runs bit-identical\n", same ? "OK" : "NOT OK", what);
+    printf("%s linear+layernorm %s: both row orders bit-identical\n", same ? "OK" : "NOT OK", what);
     if (same) passed++; else failed++;
     int ws = want_split(m, ran.kernel, in, no, splitk);
     expect(ws ? split == ws : split >= 1, name, "split", split, ws);
@@ -472,15 +488,20 @@ static void test_layernorm(vit_model *m, int rows, int C, size_t stride, int mod
     if (mode == 2)
         for (int r = 1; r < rows; r++) memmove(ref + (size_t)r * C, ref + (size_t)r * stride, (size_t)C * sizeof(float));
     dbuf dx = dupload<float>(x, n), dw = dupload<float>(w, (size_t)C), db = dupload<float>(b, (size_t)C);
-    dbuf dout = mode == 1 ? dx : dalloc(no * sizeof(TO));
+    dbuf dx2 = dupload<float>(x, n), dout = mode == 1 ? dx : dalloc(no * sizeof(TO)), dout2 = mode == 1 ? dx2 : dalloc(no * sizeof(TO));
+    m->cuda->walk = 1;
     vit_status st = vit__layernorm_cuda<TO>((TO *)dout.p, (const float *)dx.p, (const float *)dw.p, (const float *)db.p, rows, C, stride, ostride, 1e-6f, m, 0);
-    float *got = ddownload<TO>(dout, no);
+    m->cuda->walk = 0;
+    if (st == VIT_OK)
+        st = vit__layernorm_cuda<TO>((TO *)dout2.p, (const float *)dx2.p, (const float *)dw.p, (const float *)db.p, rows, C, stride, ostride, 1e-6f, m, 0);
+    float *got = ddownload<TO>(dout, no), *got2 = ddownload<TO>(dout2, no);
     char name[160];
     snprintf(name, sizeof(name), "layernorm %s rows=%d C=%d stride=%zu%s", dname<TO>(), rows, C, stride, mode == 1 ? " in place" : mode == 2 ? " into dense rows" : "");
-    check(name, st, m, got, ref, no, tol<TO>(), tol<TO>(), guard_ok(dout));
-    free(x); free(w); free(b); free(ref); free(got);
-    dfree(dx); dfree(dw); dfree(db);
-    if (mode != 1) dfree(dout);
+    check(name, st, m, got, ref, no, tol<TO>(), tol<TO>(), guard_ok(dout) && guard_ok(dout2));
+    same_bits(name, got, got2, no);
+    free(x); free(w); free(b); free(ref); free(got); free(got2);
+    dfree(dx); dfree(dx2); dfree(dw); dfree(db);
+    if (mode != 1) { dfree(dout); dfree(dout2); }
 }
 
 // ---- qk-norm: in place on qkv (rows, 3C) in T, each head's q and k columns
@@ -538,12 +559,19 @@ static void test_attention_w(vit_model *m, int B, int N, int C, int H, int warps
     f.attn_full = full;
     f.attn_wgmma = wgmma;
     vit__ran ran = {-1, -1, -1};
+    m->cuda->walk = 1;
     vit_status st = vit__attention_cuda<T>(ad, m, 0, NULL, 0, &f, &ran);
     float *got = ddownload<T>(dout, no);
+    dbuf dout2 = dalloc(no * sizeof(T));
+    vit__attn_args ad2 = args(dout2.p, dq.p, dkv.p, sizeof(T));
+    m->cuda->walk = 0;
+    if (st == VIT_OK) st = vit__attention_cuda<T>(ad2, m, 0, NULL, 0, &f);
+    float *got2 = ddownload<T>(dout2, no);
     char name[200];
     snprintf(name, sizeof(name), "attention %s %s B=%d Nq=%d Nk=%d C=%d H=%d (head size %d)%s warps %d", dname<T>(), gemm_name(ran.kernel), B, Nq, N, C, H, D,
              cross ? " cross, shared queries" : "", ran.warps);
-    check(name, st, m, got, ref, no, tol<T>(), tol<T>(), guard_ok(dout));
+    check(name, st, m, got, ref, no, tol<T>(), tol<T>(), guard_ok(dout) && guard_ok(dout2));
+    same_bits(name, got, got2, no);
     // what the forced shape must run (see vit__attention_mma_pick)
     int fits = N <= VIT__ATTN_FULL_MAX, wk = 0, ww = 0;
     if (!half) wk = VIT__RAN_ATT_FMA;
@@ -554,8 +582,8 @@ static void test_attention_w(vit_model *m, int B, int N, int C, int H, int warps
     expect(wk ? ran.kernel == wk : ran.kernel >= VIT__RAN_ATT_FMA, name, "kernel", ran.kernel, wk);
     if (half) expect(ww ? ran.warps == ww : ran.warps >= 1, name, "warps", ran.warps, ww);
     else expect(warps ? ran.warps >= 1 && ran.warps <= warps : ran.warps >= 1, name, "warps (at most)", ran.warps, warps);
-    free(kv); free(q); free(ref); free(scratch); free(got);
-    dfree(dkv); dfree(dq); dfree(dout);
+    free(kv); free(q); free(ref); free(scratch); free(got); free(got2);
+    dfree(dkv); dfree(dq); dfree(dout); dfree(dout2);
 }
 
 // every launch configuration: default, then fp32: CTAs of at most 1 to 8 warps;
@@ -791,26 +819,32 @@ static void test_e4m3_rows(vit_model *m, int rows, int K) {
     round_to<T>(x, n);
     vit__e4m3_rows(q, sx, x, rows, K, cpu_threads);
     dbuf dx = dupload<T>(x, n), dq = dalloc(n), ds = dalloc((size_t)rows * 4);
-    vit_status st = vit__e4m3_rows_cuda<T>((unsigned char *)dq.p, (float *)ds.p, (const T *)dx.p, rows, K, m, 0);
-    cudaError_t e = cudaDeviceSynchronize();
-    unsigned char *gq = (unsigned char *)malloc(n + 1);
-    float *gs = (float *)malloc((size_t)rows * 4 + 4);
-    cudaMemcpy(gq, dq.p, n, cudaMemcpyDeviceToHost);
-    cudaMemcpy(gs, ds.p, (size_t)rows * 4, cudaMemcpyDeviceToHost);
-    size_t bad = 0, first = 0;
-    for (size_t i = 0; i < n; i++) {
-        float g = vit__e4m3_value(gq[i]);
-        if (memcmp(&g, &q[i], 4) && !(g != g && q[i] != q[i])) { if (!bad) first = i; bad++; }
+    for (int walk = 1; walk >= 0; walk--) { // rows first to last, then last to first (vit__walk)
+        cudaMemset(dq.p, 0xFF, n); cudaMemset(ds.p, 0xFF, (size_t)rows * 4);
+        m->cuda->walk = walk;
+        vit_status st = vit__e4m3_rows_cuda<T>((unsigned char *)dq.p, (float *)ds.p, (const T *)dx.p, rows, K, m, 0);
+        cudaError_t e = cudaDeviceSynchronize();
+        unsigned char *gq = (unsigned char *)malloc(n + 1);
+        float *gs = (float *)malloc((size_t)rows * 4 + 4);
+        cudaMemcpy(gq, dq.p, n, cudaMemcpyDeviceToHost);
+        cudaMemcpy(gs, ds.p, (size_t)rows * 4, cudaMemcpyDeviceToHost);
+        size_t bad = 0, first = 0;
+        for (size_t i = 0; i < n; i++) {
+            float g = vit__e4m3_value(gq[i]);
+            if (memcmp(&g, &q[i], 4) && !(g != g && q[i] != q[i])) { if (!bad) first = i; bad++; }
     }
     int sbad = memcmp(gs, sx, (size_t)rows * 4) != 0;
     int ok = st == VIT_OK && e == cudaSuccess && !bad && !sbad && guard_ok(dq) && guard_ok(ds);
-    printf("%s e4m3 rows %s %dx%d: bytes and scales those of vit__e4m3_rows", ok ? "OK" : "NOT OK", dname<T>(), rows, K);
+    printf("%s e4m3 rows %s %dx%d, rows %s: bytes and scales those of vit__e4m3_rows", ok ? "OK" : "NOT OK", dname<T>(), rows, K,
+           walk ? "first to last" : "last to first");
     if (st != VIT_OK || e != cudaSuccess) printf(" (%s %s)", vit_status_string(st), e != cudaSuccess ? cudaGetErrorString(e) : vit_last_error(m));
     if (bad) printf(", %zu differ, first [%zu] gpu %g cpu %g", bad, first, vit__e4m3_value(gq[first]), q[first]);
     if (sbad) printf(", scales differ");
     printf("\n");
     if (ok) passed++; else failed++;
-    free(x); free(q); free(sx); free(gq); free(gs);
+    free(gq); free(gs);
+    }
+    free(x); free(q); free(sx);
     dfree(dx); dfree(dq); dfree(ds);
 }
 

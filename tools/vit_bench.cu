@@ -29,7 +29,7 @@
 //   its split-key form; VIT_GEMM=n the bf16/fp16 GEMM kernel (VIT__GEMM_*);
 //   VIT_PREFETCH=0 no L2 weight prefetch in small forward passes; VIT_ATTN_WGMMA=1|2
 //   never/always the sm_90a attention kernel (3|4: with 2|3 consumer warpgroups), VIT_ATTN_PING=1 its
-//   warpgroups not taking turns. VIT_PDL=0 turns
+//   warpgroups not taking turns. VIT_WALK=0 every kernel's rows first to last (vit__walk). VIT_PDL=0 turns
 //   programmatic dependent launches off (vit__cuda_state.pdl).
 //   vit_bench attn B N H D ITERS
 //       one bf16 self-attention (B images, N tokens, H heads of size D) through
@@ -118,6 +118,7 @@ static void env_knobs(vit_model *m) {
     if (getenv("VIT_PREFETCH")) knobs.no_prefetch = !atoi(getenv("VIT_PREFETCH"));
     if (getenv("VIT_ATTN_WGMMA")) knobs.attn_wgmma = atoi(getenv("VIT_ATTN_WGMMA"));
     if (getenv("VIT_ATTN_PING")) knobs.attn_ping = atoi(getenv("VIT_ATTN_PING"));
+    if (getenv("VIT_WALK")) knobs.walk_forward = !atoi(getenv("VIT_WALK"));
     m->cuda->force = &knobs;
 }
 
