@@ -548,6 +548,28 @@ static __device__ __forceinline__ uint64_t vit__wg_desc(const void *p) {
                  "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])  \
                  : "l"(da), "l"(db), "r"(1));
 
+// a compile-time int as a value (the width of a wgmma attention key tile)
+template <int V> struct vit__ic { static constexpr int value = V; };
+
+// n = 80: the wgmma attention's last key tile of 65-80 keys (vit__attention_wgmma_kernel)
+#define VIT__WGMMA80_ASM(KT, TAIL)                                                                                             \
+    asm volatile("{\n"                                                                                                   \
+                 ".reg .pred p;\n"                                                                                       \
+                 "setp.ne.b32 p, %42, 0;\n"                                                                              \
+                 "wgmma.mma_async.sync.aligned.m64n80" KT " "                                             \
+                 "{"                                                                                                     \
+                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                                \
+                 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "                      \
+                 "%32, %33, %34, %35, %36, %37, %38, %39"                                                                \
+                 "}, %40, %41, p, 1, 1" TAIL ";\n"                                                                         \
+                 "}\n"                                                                                                   \
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),       \
+                 "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),       \
+                 "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),       \
+                 "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),       \
+                 "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39])       \
+                 : "l"(da), "l"(db), "r"(1));
+
 #define VIT__WGMMA256_ASM(KT, TAIL) \
     asm volatile("{\n"                                                                                                           \
                  ".reg .pred p;\n"                                                                                               \
@@ -589,6 +611,8 @@ static __device__ __forceinline__ void vit__wgmma128(float *d, uint64_t da, uint
 static __device__ __forceinline__ void vit__wgmma64(float *d, uint64_t da, uint64_t db, __nv_bfloat16 *) { VIT__WGMMA64_ASM("k16.f32.bf16.bf16", ", 0, 0"); }
 static __device__ __forceinline__ void vit__wgmma64(float *d, uint64_t da, uint64_t db, __half *) { VIT__WGMMA64_ASM("k16.f32.f16.f16", ", 0, 0"); }
 static __device__ __forceinline__ void vit__wgmma64(float *d, uint64_t da, uint64_t db, __nv_fp8_e4m3 *) { VIT__WGMMA64_ASM("k32.f32.e4m3.e4m3", ""); }
+static __device__ __forceinline__ void vit__wgmma80(float *d, uint64_t da, uint64_t db, __nv_bfloat16 *) { VIT__WGMMA80_ASM("k16.f32.bf16.bf16", ", 0, 0"); }
+static __device__ __forceinline__ void vit__wgmma80(float *d, uint64_t da, uint64_t db, __half *) { VIT__WGMMA80_ASM("k16.f32.f16.f16", ", 0, 0"); }
 static __device__ __forceinline__ void vit__wgmma256(float *d, uint64_t da, uint64_t db, __nv_bfloat16 *) { VIT__WGMMA256_ASM("k16.f32.bf16.bf16", ", 0, 0"); }
 static __device__ __forceinline__ void vit__wgmma256(float *d, uint64_t da, uint64_t db, __half *) { VIT__WGMMA256_ASM("k16.f32.f16.f16", ", 0, 0"); }
 static __device__ __forceinline__ void vit__wgmma256(float *d, uint64_t da, uint64_t db, __nv_fp8_e4m3 *) { VIT__WGMMA256_ASM("k32.f32.e4m3.e4m3", ""); }
@@ -2962,32 +2986,42 @@ __global__ void __launch_bounds__(128 * (NC + 1), 1) vit__attention_wgmma_kernel
         const T *qs = sQ + c * 64 * 64;
         // this thread's accumulator element i: row warp * 16 + lane / 4 + 8 ((i >> 1) & 1),
         // column 8 (i >> 2) + 2 (lane & 3) + (i & 1)
-        auto qk = [&](int r) { // S = Q K^T of ring tile r: issued, not waited for
+        // A tile's lambdas take its width W (keys, a vit__ic): BKV, or 80 for
+        // the last of several tiles when its keys past 80 are all past N
+        // (ViT-B/16 at 224: 197 keys = 128 + 69). (A 64-wide variant as well
+        // made ptxas serialise every wgmma: C7511, too few registers.)
+        auto qk = [&](int r, auto wc) { // S = Q K^T of ring tile r's first W keys: issued, not waited for
+            constexpr int W = decltype(wc)::value;
             const T *ks = sK + (r % ST) * DC * BKV * 64;
             vit__mbar_wait(&fullk[r % ST], (r / ST) & 1);
 #pragma unroll
-            for (int i = 0; i < BKV / 2; i++) s[i] = 0.0f;
+            for (int i = 0; i < W / 2; i++) s[i] = 0.0f;
             vit__wg_fence();
 #pragma unroll
-            for (int kk = 0; kk < DP / 16; kk++)
-                vit__wgmma128(s, vit__wg_desc(qs + (kk / 4) * BQ * 64 + (kk % 4) * 16), vit__wg_desc(ks + (kk / 4) * BKV * 64 + (kk % 4) * 16), (T *)0);
+            for (int kk = 0; kk < DP / 16; kk++) {
+                uint64_t dq = vit__wg_desc(qs + (kk / 4) * BQ * 64 + (kk % 4) * 16), dk = vit__wg_desc(ks + (kk / 4) * BKV * 64 + (kk % 4) * 16);
+                if (W == 80) vit__wgmma80(s, dq, dk, (T *)0);
+                else vit__wgmma128(s, dq, dk, (T *)0);
+            }
             vit__wg_commit();
         };
-        auto pv = [&](int r) { // O += P V of ring tile r: issued, not waited for
+        auto pv = [&](int r, auto wc) { // O += P V of ring tile r's first W keys: issued, not waited for
+            constexpr int W = decltype(wc)::value;
             const T *vs = sV + (r % ST) * DC * BKV * 64;
             vit__mbar_wait(&fullv[r % ST], (r / ST) & 1);
             vit__wg_fence();
 #pragma unroll
-            for (int kc = 0; kc < BKV / 16; kc++)
+            for (int kc = 0; kc < W / 16; kc++)
 #pragma unroll
                 for (int dc = 0; dc < DC; dc++) vit__wgmma64_rs(o + dc * 32, p[kc], vit__wg_desc(vs + dc * BKV * 64 + kc * 16 * 64), (T *)0);
             vit__wg_commit();
         };
-        auto softmax = [&](int j) { // tile j's S -> probabilities in s; the rows' max, sum and O's correction
+        auto softmax = [&](int j, auto wc) { // tile j's S -> probabilities in s; the rows' max, sum and O's correction
+            constexpr int W = decltype(wc)::value;
             int kvalid = N - j * BKV;
-            if (kvalid < BKV) // the last tile: keys past N
+            if (kvalid < W) // the last tile: keys past N
 #pragma unroll
-                for (int i = 0; i < BKV / 2; i++)
+                for (int i = 0; i < W / 2; i++)
                     if ((i >> 2) * 8 + (lane & 3) * 2 + (i & 1) >= kvalid) s[i] = -INFINITY;
             // each row's max as 4 partial maxima, chains 8 deep rather than one
             // 32 deep (1.7% at N 1370, 4% at N 4096, H100)
@@ -2995,7 +3029,7 @@ __global__ void __launch_bounds__(128 * (NC + 1), 1) vit__attention_wgmma_kernel
 #pragma unroll
             for (int i = 0; i < 8; i++) m4[i & 1][i >> 1] = fmaxf(s[(i >> 1) * 4 + (i & 1) * 2], s[(i >> 1) * 4 + (i & 1) * 2 + 1]);
 #pragma unroll
-            for (int i = 16; i < BKV / 2; i++) m4[(i >> 1) & 1][(i >> 2) & 3] = fmaxf(m4[(i >> 1) & 1][(i >> 2) & 3], s[i]);
+            for (int i = 16; i < W / 2; i++) m4[(i >> 1) & 1][(i >> 2) & 3] = fmaxf(m4[(i >> 1) & 1][(i >> 2) & 3], s[i]);
 #pragma unroll
             for (int hr = 0; hr < 2; hr++) {
                 mx[hr] = vit__quad_max(fmaxf(fmaxf(m4[hr][0], m4[hr][1]), fmaxf(m4[hr][2], m4[hr][3])));
@@ -3008,15 +3042,16 @@ __global__ void __launch_bounds__(128 * (NC + 1), 1) vit__attention_wgmma_kernel
             // under 2^-126 is 3 more instructions per score: 6-10% of this
             // kernel at N 197-4096, H100; such probabilities round to 0 anyway)
 #pragma unroll
-            for (int i = 0; i < BKV / 2; i++) {
+            for (int i = 0; i < W / 2; i++) {
                 float e = vit__exp2_ftz(fmaf(s[i], sl2, -mrow[(i >> 1) & 1]));
                 lrow[(i >> 1) & 1] += e;
                 s[i] = e;
             }
         };
-        auto pack = [&]() { // the probabilities as P V's A fragments: k step kc = columns 16 kc ..
+        auto pack = [&](auto wc) { // the probabilities as P V's A fragments: k step kc = columns 16 kc ..
+            constexpr int W = decltype(wc)::value;
 #pragma unroll
-            for (int kc = 0; kc < BKV / 16; kc++)
+            for (int kc = 0; kc < W / 16; kc++)
 #pragma unroll
                 for (int e = 0; e < 4; e++) p[kc][e] = vit__pack2<T>(s[8 * kc + 2 * e], s[8 * kc + 2 * e + 1]);
         };
@@ -3024,6 +3059,50 @@ __global__ void __launch_bounds__(128 * (NC + 1), 1) vit__attention_wgmma_kernel
         auto turn = [&]() { if (ping) asm volatile("bar.sync %0, 256;\n" ::"r"(1 + c) : "memory"); };
         auto pass = [&]() { if (ping) asm volatile("bar.arrive %0, 256;\n" ::"r"(1 + (c + 1) % NC) : "memory"); };
         auto release = [&](uint64_t *bar) { if (t == 0) vit__mbar_arrive(bar); };
+        // one item's tiles, the last one wl keys wide (nkv > 1 for 80); O is left in o, unscaled
+        auto tiles = [&](auto wl) {
+            const vit__ic<BKV> wf;
+            auto step = [&](int j, auto wc) { // Q K^T of tile j (W wide), P V of tile j - 1 (full), tile j's softmax
+                turn();
+                qk(n + j, wc);
+                pv(n + j - 1, wf);
+                pass();
+                vit__wg_wait<1>(); // S of tile j
+                vit__wg_fence_regs<BKV / 2>(s);
+                release(&emptyk[(n + j) % ST]);
+                if (j == nkv - 1) release(qempty); // the item's last Q K^T done
+                softmax(j, wc); // while P V of tile j - 1 runs
+                vit__wg_wait<0>();
+                vit__wg_fence_regs<DP / 2>(o);
+                release(&emptyv[(n + j - 1) % ST]);
+#pragma unroll
+                for (int e = 0; e < DP / 2; e++) o[e] *= corr[(e >> 1) & 1];
+                pack(wc);
+            };
+            turn();
+            if (nkv == 1) qk(n, wl);
+            else qk(n, wf);
+            pass();
+            vit__wg_wait<0>();
+            vit__wg_fence_regs<BKV / 2>(s);
+            release(&emptyk[n % ST]);
+            if (nkv == 1) {
+                release(qempty);
+                softmax(0, wl);
+                pack(wl);
+            } else {
+                softmax(0, wf);
+                pack(wf);
+                for (int j = 1; j < nkv - 1; j++) step(j, wf);
+                step(nkv - 1, wl);
+            }
+            turn();
+            pv(n + nkv - 1, wl);
+            pass();
+            vit__wg_wait<0>();
+            vit__wg_fence_regs<DP / 2>(o);
+            release(&emptyv[(n + nkv - 1) % ST]);
+        };
         if (c == NC - 1) pass(); // the last warpgroup lets 0 go first
         for (int item = blockIdx.x, i = 0; item < items; item += gridDim.x, i++, n += nkv) {
             int w = rev ? items - 1 - item : item;
@@ -3046,38 +3125,9 @@ __global__ void __launch_bounds__(128 * (NC + 1), 1) vit__attention_wgmma_kernel
             mrow[0] = mrow[1] = -INFINITY;
             lrow[0] = lrow[1] = 0.0f;
             vit__mbar_wait(qfull, i & 1);
-            turn();
-            qk(n);
-            pass();
-            vit__wg_wait<0>();
-            vit__wg_fence_regs<BKV / 2>(s);
-            release(&emptyk[n % ST]);
-            if (nkv == 1) release(qempty);
-            softmax(0);
-            pack();
-            for (int j = 1; j < nkv; j++) {
-                turn();
-                qk(n + j);
-                pv(n + j - 1);
-                pass();
-                vit__wg_wait<1>(); // S of tile j
-                vit__wg_fence_regs<BKV / 2>(s);
-                release(&emptyk[(n + j) % ST]);
-                if (j == nkv - 1) release(qempty); // the item's last Q K^T done
-                softmax(j); // while P V of tile j - 1 runs
-                vit__wg_wait<0>();
-                vit__wg_fence_regs<DP / 2>(o);
-                release(&emptyv[(n + j - 1) % ST]);
-#pragma unroll
-                for (int e = 0; e < DP / 2; e++) o[e] *= corr[(e >> 1) & 1];
-                pack();
-            }
-            turn();
-            pv(n + nkv - 1);
-            pass();
-            vit__wg_wait<0>();
-            vit__wg_fence_regs<DP / 2>(o);
-            release(&emptyv[(n + nkv - 1) % ST]);
+            int tail = N - (nkv - 1) * BKV; // keys in the last tile
+            if (tail <= 80 && nkv > 1) tiles(vit__ic<80>());
+            else tiles(vit__ic<BKV>());
 #pragma unroll
             for (int hr = 0; hr < 2; hr++) {
                 float l = vit__quad_sum(lrow[hr]);

@@ -790,6 +790,11 @@ static void run_dtype(vit_model *m) {
         test_attention<T>(m, 2, 1, 256, 2);    // head size 128, one token
         test_attention<T>(m, 1, 65, 256, 2);   // head size 128: the second warpgroup's one row
         test_attention<T>(m, 1, 4096, 128, 2); // long: 32 key tiles, the ring of stages many times over
+        // the wgmma kernel's last key tile 64, 80 or 128 wide: alone (72, 100 keys) and after full ones (192, 208)
+        test_attention<T>(m, 2, 72, 128, 2);
+        test_attention<T>(m, 2, 100, 128, 2);
+        test_attention<T>(m, 1, 192, 128, 2);
+        test_attention<T>(m, 1, 208, 256, 2);
         test_attention<T>(m, 4, 729, 1152, 16, 1); // SigLIP-so400m's attention-pooling head: 1 latent, 729 keys, head size 72
         test_attention<T>(m, 2, 197, 768, 12, 4);  // 4 latents against ViT-B tokens
     }
