@@ -159,7 +159,7 @@ typedef struct vit__force {
     int stage_device; // 1: device inputs are chunked (and spread) as host inputs are, in the same passes
     int stage_piece;  // spread host frames: frames per piece of a chunk's DMA and transform (0: 8 MB's worth)
     int prep_tiles;   // frames: 0 the tiled transform where its window fits; 1 never (the two-pass kernels); 8, 16: tiles of at most that
-    int walk_forward; // 1: every GEMM, attention and LayerNorm walks its rows first to last (0: alternately, see vit__walk)
+    int walk_forward; // 1: every GEMM, attention, LayerNorm and e4m3 rounding pass walks its rows first to last (0: alternately, vit__walk)
 } vit__force;
 
 // One block's weights on the device. Matrices in the compute dtype, (out, in).
@@ -217,7 +217,7 @@ struct vit__cuda_state {
     int use_graphs;               // 1 (default): replay captured graphs; 0: launch directly
     int pdl;                      // 1: launches may overlap the previous kernel's tail (see vit__launch)
     int pdl_now;                  // and this forward pass is small enough to gain from it
-    int walk;                     // 1: the last GEMM, attention or LayerNorm launched walked its rows last to first (vit__walk)
+    int walk;                     // 1: the last row-walking kernel launched (see vit__walk) walked its rows last to first
     const vit__force *force;      // tests and benchmarks only (NULL): what the forward pass's launchers force
     void *encode;                 // cuTensorMapEncodeTiled
     cudaStream_t stream;          // capture and host-API stream
