@@ -297,7 +297,7 @@ static cudaError_t vit__launch(vit_model *m, void (*k)(P...), dim3 grid, dim3 bl
 }
 
 // The direction the next row-walking kernel (wgmma GEMM, wgmma attention,
-// LayerNorm) takes, 1 = its last rows first: the opposite of the last one's, so
+// LayerNorm, e4m3 rounding pass) takes, 1 = its last rows first: the opposite of the last one's, so
 // that it starts on the rows its predecessor wrote last, still in L2 when the
 // activations are larger than L2. Only the order of independent work items
 // changes, never a result's bits.
@@ -551,7 +551,7 @@ static __device__ __forceinline__ uint64_t vit__wg_desc(const void *p) {
 // a compile-time int as a value (the width of a wgmma attention key tile)
 template <int V> struct vit__ic { static constexpr int value = V; };
 
-// n = 80: the wgmma attention's last key tile of 65-80 keys (vit__attention_wgmma_kernel)
+// n = 80: the wgmma attention's last key tile of at most 80 keys (vit__attention_wgmma_kernel)
 #define VIT__WGMMA80_ASM(KT, TAIL)                                                                                             \
     asm volatile("{\n"                                                                                                   \
                  ".reg .pred p;\n"                                                                                       \
@@ -2908,8 +2908,9 @@ __global__ void __launch_bounds__(NW * 32, NW == 8 && DP <= 64 ? 2 : 1) vit__att
 // gives the tensor cores a third softmax to hide behind, for long sequences
 // (192-row items waste more on the last query tile of short ones). Head sizes
 // 64 and 128 (DP = D: one TMA box 64 columns wide per 64 of D, so a smaller D
-// would read its neighbour's columns); rev: items last to first (vit__walk); keys past Nk read as zero and are masked, query rows past Nq read
-// as zero and are not stored; a warpgroup whose 64 rows are all past Nq only
+// would read its neighbour's columns); rev: items last to first (vit__walk);
+// keys past Nk read as zero and are masked, query rows past Nq read as zero
+// and are not stored; a warpgroup whose 64 rows are all past Nq only
 // keeps the ring's count (waits each stage full, then frees it) and the turns.
 // The wgmma kernel runs wherever it can for more keys than VIT__ATTN_WGMMA_MIN,
 // and for fewer when its work items fill every SM twice (H200, bf16: ViT-B/16 at
