@@ -245,7 +245,9 @@ struct vit__cuda_state {
     unsigned char *arena;         // the one activation allocation, for B = max_batch
     size_t arena_bytes;
     float *images;                // (B, Cin, H, W)
-    float *x;                     // (B, N, C) residual stream, fp32
+    float *x;                     // (B, N, C) residual stream, fp32 (res16: the final rows in fp32 for the pooling, the embedding before rounding)
+    void *xh;                     // res16: (B, N, C) the residual stream in bf16
+    int res16;                    // vit_options.residual_dtype bf16
     void *xn;                     // (B, N, C) LayerNorm output, then attention output
     void *big;                    // (B, N, max(3C, M)) qkv, then MLP hidden
     float *pooled;                // (heads, B, C), then with heads > 1 their mean (B, C)
@@ -1036,7 +1038,7 @@ template <typename T> struct vit__optype { enum { value = sizeof(T) == 4 ? VIT__
 typedef struct vit__gemm_args {
     const void *a;        // (M, K) activations in T; the patch GEMM: images (B, Cin, Hs, Ws) fp32
     const void *w;        // (N, K) in T
-    void *out;            // (M, N) (SwiGLU: (M, N / 2)): T for STORE, fp32 for RESIDUAL/PATCH
+    void *out;            // (M, N) (SwiGLU: (M, N / 2)): T for STORE, fp32 for RESIDUAL/PATCH (res16: T)
     const float *bias;    // (N) or NULL
     const float *scale;   // (N) layer scale for RESIDUAL (SwiGLU: N / 2), or NULL
     const float *pos;     // PATCH: (gg, N) position rows of the patch tokens, or NULL
@@ -1054,6 +1056,7 @@ typedef struct vit__gemm_args {
     const float *a_scale; // (M) dequantisation scale per row of a, or NULL (= 1); e4m3 operands only
     const float *w_scale; // (N) dequantisation scale per row of w, or NULL (= 1); likewise
     int rev;              // wgmma: work items last to first (vit__walk)
+    int res16;            // RESIDUAL: out (and vit__im2col_kernel's prefix-token rows) in T, the residual stream in bf16
 } vit__gemm_args;
 
 // The epilogue of out[row][col], out[row][col + 1] (col even, two: col + 1 < N;
@@ -1066,12 +1069,20 @@ static __device__ __forceinline__ void vit__ep_out(const vit__gemm_args &g, int 
     float v[2] = {v0, v1};
     if (vit__epi_apply((vit__act)(ACT == VIT__ACT_RUNTIME ? g.act : ACT), sizeof(T) == 2, v) == 1) {
         size_t i = (size_t)row * (g.N / 2) + col / 2;
-        if (OUT == VIT__OUT_RESIDUAL) { float *o = (float *)g.out + i; *o = vit__epi_residual(*o, g.scale ? __ldg(g.scale + col / 2) : 1.0f, v[0]); }
+        if (OUT == VIT__OUT_RESIDUAL && g.res16) { T *o = (T *)g.out + i; *o = vit__cvt<T>(vit__epi_residual(vit__f32(*o), g.scale ? __ldg(g.scale + col / 2) : 1.0f, v[0])); }
+        else if (OUT == VIT__OUT_RESIDUAL) { float *o = (float *)g.out + i; *o = vit__epi_residual(*o, g.scale ? __ldg(g.scale + col / 2) : 1.0f, v[0]); }
         else if (OUT == VIT__OUT_STORE) ((T *)g.out)[i] = vit__cvt<T>(v[0]);
         return;
     }
     v0 = v[0]; v1 = v[1];
-    if (OUT == VIT__OUT_RESIDUAL) {
+    if (OUT == VIT__OUT_RESIDUAL && g.res16) { // x = bf16(x + scale v): one rounding, as fp32's fmaf
+        T *o = (T *)g.out + (size_t)row * g.N + col;
+        float s0 = g.scale ? __ldg(g.scale + col) : 1.0f, s1 = (g.scale && two) ? __ldg(g.scale + col + 1) : 1.0f;
+        float r0 = vit__f32(o[0]), r1 = two ? vit__f32(o[1]) : 0.0f;
+        r0 = vit__epi_residual(r0, s0, v0); r1 = vit__epi_residual(r1, s1, v1);
+        if (vec) vit__store2(o, r0, r1);
+        else { o[0] = vit__cvt<T>(r0); if (two) o[1] = vit__cvt<T>(r1); }
+    } else if (OUT == VIT__OUT_RESIDUAL) {
         float *o = (float *)g.out + (size_t)row * g.N + col;
         float s0 = g.scale ? __ldg(g.scale + col) : 1.0f, s1 = (g.scale && two) ? __ldg(g.scale + col + 1) : 1.0f;
         if (vec) {
@@ -1526,18 +1537,21 @@ static __device__ __forceinline__ void vit__wg_epilogue_math(float *d, const flo
 //     L2 (a TMA reduction; each element gets one add: the same bits every run,
 //     but the product rounded before the add, where vit__epi_residual fuses);
 //   PARTIAL (split-K, slice z >= 0): the raw sums in fp32, 64 x 32 boxes,
-//     stored to plane z of the partial sums (tmo: a 3-D map of them).
+//     stored to plane z of the partial sums (tmo: a 3-D map of them);
+//   RES16 (RESIDUAL with g.res16): as RESIDUAL, the products rounded to T,
+//     64 x 64 boxes, added to the bf16 x in L2 (rounded again there).
 // This thread holds rows rl0 and rl0 + 8 of the block, columns 8 j + 2 q, +1.
 // r0: the block's first row; nbox counts this warpgroup's boxes (which is free).
 // The results are computed in place in d first, then stored box by box: with
 // the activation inside the box loop its latency sat between the boxes'
 // barriers (fc1 of ViT-B/16 at batch 256 on H100, 0.437 -> 0.416 ms).
+enum { VIT__OUT_RES16 = 16 }; // vit__wg_epilogue_tma's mode for a residual stream in T
 template <typename T, int BN, int OUT, int ACT, int NB>
 static __device__ __forceinline__ void vit__wg_epilogue_tma(const CUtensorMap *tmo, float *d, int r0, int n0, const float *eb, const float *es,
                                                             unsigned char *stage, int &nbox, int bar, int t, int z, int act = VIT__ACT_NONE) {
     static_assert(ACT != VIT__ACT_SWIGLU, "SwiGLU: vit__wg_epilogue_regs");
     const bool SPLIT = OUT == VIT__OUT_PARTIAL;
-    const int RES = OUT == VIT__OUT_RESIDUAL, F32 = RES || SPLIT, ES = F32 ? 4 : 2, W = 128 / ES; // element size, box width
+    const int RES = OUT == VIT__OUT_RESIDUAL || OUT == VIT__OUT_RES16, F32 = OUT == VIT__OUT_RESIDUAL || SPLIT, ES = F32 ? 4 : 2, W = 128 / ES; // element size, box width
     int rl0 = (t >> 5) * 16 + ((t & 31) >> 2), q = t & 3;
     // The run-time activation is switched on once per block, not per column
     // pair: a switch per pair (a jump table in the SASS) made every pair's
@@ -1726,6 +1740,8 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
                     vit__wg_epilogue_tma<T, BN, VIT__OUT_PARTIAL, VIT__ACT_NONE, NB>(&tmo, d[mi], r0, n0, eb, es, stage, nbox, wg, t, z);
                 } else if (S && ACT == VIT__ACT_RUNTIME && g.act == VIT__ACT_SWIGLU) {
                     vit__wg_epilogue_regs<T, BN, OUT, VIT__ACT_SWIGLU>(g, d[mi], r0 + warp * 16 + (lane >> 2), n0, eb, lane & 3);
+                } else if (S && OUT == VIT__OUT_RESIDUAL && g.res16) {
+                    vit__wg_epilogue_tma<T, BN, OUT == VIT__OUT_RESIDUAL ? (int)VIT__OUT_RES16 : OUT, ACT, NB>(&tmo, d[mi], r0, n0, eb, es, stage, nbox, wg, t, 0);
                 } else if (S) {
                     vit__wg_epilogue_tma<T, BN, OUT, ACT, NB>(&tmo, d[mi], r0, n0, eb, es, stage, nbox, wg, t, 0, g.act);
                 } else {
@@ -1964,7 +1980,7 @@ static vit_status vit__gemm_wgmma_launch(vit__gemm_args g, int split, vit_model 
     memset(&mo, 0, sizeof(mo));
     if (sums) VIT__TRY(vit__tensor_map(m, &mo, g.part, g.M, g.N, 64, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, split > 1 ? split : 1, 0, (size_t)g.M * g.N)); // 3-D
     else if (S && g.act != VIT__ACT_SWIGLU) // (SwiGLU's outputs go out from registers)
-        VIT__TRY(vit__tensor_map(m, &mo, g.out, g.M, g.N, 64, OUT == VIT__OUT_RESIDUAL ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : ty));
+        VIT__TRY(vit__tensor_map(m, &mo, g.out, g.M, g.N, 64, OUT == VIT__OUT_RESIDUAL && !g.res16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : ty));
     int items = tiles * split, grid = items < m->cuda->sm_count ? items : m->cuda->sm_count;
     g.rev = vit__walk(m->cuda);
     VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__linear_wgmma_kernel<T, TA, BN, OUT, ACT, PP>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__WG_SMEM(BN, S, PP)));
@@ -2058,6 +2074,7 @@ static vit_status vit__linear_go(const vit__gemm_args &g, vit_model *m, cudaStre
 // and a reduction kernel applies the epilogue (defer: the caller,
 // vit__linear_ln_cuda, reduces them instead; ran->split says whether it must).
 // q8 (VIT_DTYPE_FP8): the GEMM reads these e4m3 operands instead of inp and weight.
+// res16 (VIT__OUT_RESIDUAL, T bf16): out is the residual stream in T.
 typedef struct vit__e4m3_ops {
     const unsigned char *a; // (rows, in_dim) e4m3
     const float *sa;        // (rows) their scales
@@ -2068,7 +2085,7 @@ typedef struct vit__e4m3_ops {
 template <typename T>
 static vit_status vit__linear_do(void *out, const T *inp, const T *weight, const float *bias, int rows, int in_dim, int out_dim, vit__out mode,
                                  vit__act act, const float *scale, int defer, vit_model *m, cudaStream_t st, const vit__force *f, vit__ran *ran,
-                                 const vit__e4m3_ops *q8 = NULL) {
+                                 const vit__e4m3_ops *q8 = NULL, int res16 = 0) {
     vit__ran_set(ran, 0, 1, 0);
     if ((mode != VIT__OUT_STORE && mode != VIT__OUT_RESIDUAL) || (int)act < 0 || act >= VIT__ACT_COUNT)
         return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "linear: output mode %d, activation %d", (int)mode, (int)act);
@@ -2078,11 +2095,13 @@ static vit_status vit__linear_do(void *out, const T *inp, const T *weight, const
         return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "linear: SwiGLU over %d columns (gate/up pairs need an even count)", out_dim);
     if (scale && mode != VIT__OUT_RESIDUAL) // (the kernels read a scale only there; the split-K reduction has no activation there)
         return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "linear: a layer scale on a stored output");
+    if (res16 && (mode != VIT__OUT_RESIDUAL || !vit__is_bf16<T>::value))
+        return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "linear: a bf16 residual stream is added to by bf16 GEMMs only");
     if (rows <= 0 || in_dim <= 0 || out_dim <= 0) return VIT_OK;
     vit__gemm_args g;
     memset(&g, 0, sizeof(g));
     g.a = inp; g.w = weight; g.out = out; g.bias = bias; g.scale = scale; g.act = act; g.optype = vit__optype<T>::value;
-    g.M = rows; g.N = out_dim; g.K = in_dim; g.defer = defer;
+    g.M = rows; g.N = out_dim; g.K = in_dim; g.defer = defer; g.res16 = res16;
     if (q8) { g.a = q8->a; g.a_scale = q8->sa; g.w = q8->w; g.w_scale = q8->sw; g.optype = VIT__OP_E4M3; }
     if (mode == VIT__OUT_RESIDUAL) return vit__linear_go<VIT__OUT_RESIDUAL, VIT__ACT_NONE>(g, m, st, f, ran, (T *)0);
     if (act == VIT__ACT_NONE) return vit__linear_go<VIT__OUT_STORE, VIT__ACT_NONE>(g, m, st, f, ran, (T *)0);
@@ -2093,8 +2112,8 @@ static vit_status vit__linear_do(void *out, const T *inp, const T *weight, const
 template <typename T>
 static vit_status vit__linear_cuda(void *out, const T *inp, const T *weight, const float *bias, int rows, int in_dim, int out_dim, vit__out mode,
                                    vit__act act, const float *scale, vit_model *m, cudaStream_t st, const vit__force *f = NULL, vit__ran *ran = NULL,
-                                   const vit__e4m3_ops *q8 = NULL) {
-    return vit__linear_do<T>(out, inp, weight, bias, rows, in_dim, out_dim, mode, act, scale, 0, m, st, f, ran, q8);
+                                   const vit__e4m3_ops *q8 = NULL, int res16 = 0) {
+    return vit__linear_do<T>(out, inp, weight, bias, rows, in_dim, out_dim, mode, act, scale, 0, m, st, f, ran, q8, res16);
 }
 
 // >>op patch_embed -- CPU reference: vit__patch_embed_cpu
@@ -2115,6 +2134,23 @@ __global__ void vit__prefix_kernel(float *x, const float *prefix, const float *p
     vit__pdl_launch();
     int i = blockIdx.x * blockDim.x + threadIdx.x, b = blockIdx.y;
     if (i < P * C) x[(size_t)b * N * C + i] = prefix[i] + (pos ? pos[i] : 0.0f);
+}
+
+// dst[i] = src[i] in dst's type, i < n (the residual stream between fp32 and
+// bf16 where no kernel writes it in the other one: vit__cuda_state.res16).
+// Parallel over elements, a grid-stride loop.
+template <typename TD, typename TS>
+__global__ void vit__convert_kernel(TD *dst, const TS *src, size_t n) {
+    vit__pdl_wait();
+    vit__pdl_launch();
+    for (size_t i = (size_t)blockIdx.x * 256 + threadIdx.x; i < n; i += (size_t)gridDim.x * 256) dst[i] = vit__cvt<TD>(vit__f32(src[i]));
+}
+template <typename TD, typename TS>
+static vit_status vit__convert_cuda(TD *dst, const TS *src, size_t n, vit_model *m, cudaStream_t st) {
+    if (n == 0) return VIT_OK;
+    size_t blocks = (n + 255) / 256, cap = (size_t)m->cuda->sm_count * 8;
+    VIT__CUDA_TRY(m, vit__launch(m, vit__convert_kernel<TD, TS>, dim3((unsigned)(blocks < cap ? blocks : cap)), 256, 0, st, dst, src, n));
+    return VIT_OK;
 }
 
 // scratch (M, K) = im2col(images) in T, K % 8 == 0: row r is patch r, column k
@@ -2138,7 +2174,9 @@ __global__ void __launch_bounds__(256) vit__im2col_kernel(T *scratch, const vit_
         size_t pn = (size_t)g.prefix * g.N, n = (size_t)(g.M / g.gg) * pn;
         for (size_t i = (size_t)blockIdx.x * 256 + threadIdx.x; i < n; i += (size_t)gridDim.x * 256) {
             size_t b = i / pn, j = i % pn; // j: element of the (prefix, N) block, the same offset in x's rows
-            ((float *)g.out)[b * g.tokens * g.N + j] = g.ptok[j] + (g.ptok_pos ? g.ptok_pos[j] : 0.0f);
+            float v = g.ptok[j] + (g.ptok_pos ? g.ptok_pos[j] : 0.0f);
+            if (g.res16) ((T *)g.out)[b * g.tokens * g.N + j] = vit__cvt<T>(v);
+            else ((float *)g.out)[b * g.tokens * g.N + j] = v;
         }
     }
     const int P = g.patch, PP = P * P, KC = g.cin * PP;
@@ -2329,6 +2367,15 @@ typedef struct vit__ln_e4m3 {
 
 // Four consecutive elements of a row, or zeros past its end (C % 4 == 0).
 static __device__ __forceinline__ float4 vit__ld4(const float *p, bool in) { return in ? *(const float4 *)p : make_float4(0.f, 0.f, 0.f, 0.f); }
+template <typename T> static __device__ __forceinline__ float4 vit__ld4(const T *p, bool in) { // 2-byte T: one 8-byte load
+    if (!in) return make_float4(0.f, 0.f, 0.f, 0.f);
+    uint2 u = *(const uint2 *)p;
+    const T *e = (const T *)&u;
+    return make_float4(vit__f32(e[0]), vit__f32(e[1]), vit__f32(e[2]), vit__f32(e[3]));
+}
+// v as a row of T holds it (a bf16 residual stream: what the LayerNorm then reads)
+template <typename T> static __device__ __forceinline__ float vit__as(float v) { return vit__f32(vit__cvt<T>(v)); }
+template <typename T> static __device__ __forceinline__ float4 vit__as4(float4 v) { return make_float4(vit__as<T>(v.x), vit__as<T>(v.y), vit__as<T>(v.z), vit__as<T>(v.w)); }
 static __device__ __forceinline__ void vit__add4(float4 &a, float4 b) { a.x += b.x; a.y += b.y; a.z += b.z; a.w += b.w; }
 static __device__ __forceinline__ void vit__store4(float *o, float4 v) { *(float4 *)o = v; }
 template <typename T> static __device__ __forceinline__ void vit__store4(T *o, float4 v) { *(uint2 *)o = make_uint2(vit__pack2<T>(v.x, v.y), vit__pack2<T>(v.z, v.w)); }
@@ -2349,9 +2396,10 @@ template <typename T> static __device__ __forceinline__ void vit__store4(T *o, f
 // order as vit__split_sum does, then normalise the new row (each lane rereads
 // only what it wrote itself). q8.q (VEC only): the normalised row rounded to
 // e4m3 from its fp32 values (amax / 448 per row, as vit__e4m3_rows) into q8
-// instead of out.
-template <typename TO, bool RES, bool VEC>
-__global__ void __launch_bounds__(256) vit__layernorm_kernel(TO *out, const float *inp, const float *w, const float *b, int rows, int C, size_t stride,
+// instead of out. TX: inp's type (bf16: the residual stream in bf16; RES
+// stores the new row rounded to it and normalises what it stored).
+template <typename TO, typename TX, bool RES, bool VEC>
+__global__ void __launch_bounds__(256) vit__layernorm_kernel(TO *out, const TX *inp, const float *w, const float *b, int rows, int C, size_t stride,
                                                              size_t ostride, float eps, vit__residual res, vit__ln_e4m3 q8, int rev) {
     __shared__ __align__(16) float cst[VEC ? (RES ? 4 : 2) : 1][VEC ? 1024 : 1]; // w, b, bias, scale
     if (VEC) {
@@ -2372,20 +2420,22 @@ __global__ void __launch_bounds__(256) vit__layernorm_kernel(TO *out, const floa
     int row = blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5), lane = threadIdx.x & 31;
     if (row >= rows) return;
     if (rev) row = rows - 1 - row;
-    const float *x = inp + (size_t)row * stride;
+    const TX *x = inp + (size_t)row * stride;
     TO *y = out + (size_t)row * ostride;
     size_t plane = res.plane;
     if (VEC) {
         const int R = 8;
         float4 v[R];
         float sum = 0.0f, var = 0.0f;
-        const float *p = res.part + (size_t)row * stride, *xs = x; // the partial sums and what they add to
+        const float *p = res.part + (size_t)row * stride, *ps = NULL; // the partial sums; (patch) the position row they add to
+        const TX *xs = x; // (else x's row)
         bool fin = RES;
         if (RES && res.tokens) {
             int t = row % res.tokens;
             fin = t >= res.prefix;
             p = res.part + ((size_t)(row / res.tokens) * res.gg + t - res.prefix) * C;
-            xs = res.pos ? res.pos + (size_t)(t - res.prefix) * C : NULL;
+            xs = NULL;
+            ps = res.pos ? res.pos + (size_t)(t - res.prefix) * C : NULL;
         }
         if (fin) {
             float4 xr[R];
@@ -2393,7 +2443,7 @@ __global__ void __launch_bounds__(256) vit__layernorm_kernel(TO *out, const floa
             for (int i = 0; i < R; i++) {
                 int c = 4 * (lane + 32 * i);
                 v[i] = vit__ld4(p + c, c < C);
-                xr[i] = xs ? vit__ld4(xs + c, c < C) : make_float4(0.f, 0.f, 0.f, 0.f);
+                xr[i] = xs ? vit__ld4(xs + c, c < C) : ps ? vit__ld4(ps + c, c < C) : make_float4(0.f, 0.f, 0.f, 0.f);
             }
             int z = 1;
             for (; z + 1 < res.split; z += 2) { // two slices' loads in flight at a time
@@ -2424,7 +2474,8 @@ __global__ void __launch_bounds__(256) vit__layernorm_kernel(TO *out, const floa
                     v[i].y = vit__epi_residual(xr[i].y, sc.y, v[i].y + bi.y);
                     v[i].z = vit__epi_residual(xr[i].z, sc.z, v[i].z + bi.z);
                     v[i].w = vit__epi_residual(xr[i].w, sc.w, v[i].w + bi.w);
-                    vit__store4((float *)x + c, v[i]);
+                    vit__store4((TX *)x + c, v[i]);
+                    v[i] = vit__as4<TX>(v[i]);
                 }
             }
         } else {
@@ -2481,7 +2532,7 @@ __global__ void __launch_bounds__(256) vit__layernorm_kernel(TO *out, const floa
     if (RES && C > 32 * R)
         for (int c = lane; c < C; c += 32) {
             size_t i = (size_t)row * stride + c;
-            ((float *)x)[c] = vit__epi_residual(x[c], res.scale ? __ldg(res.scale + c) : 1.0f, vit__split_sum(res.part, plane, res.split, i, res.bias, c));
+            ((TX *)x)[c] = vit__cvt<TX>(vit__epi_residual(vit__f32(x[c]), res.scale ? __ldg(res.scale + c) : 1.0f, vit__split_sum(res.part, plane, res.split, i, res.bias, c)));
         }
     if (C <= 32 * R) {
         float v[R], sum = 0.0f, var = 0.0f;
@@ -2500,8 +2551,8 @@ __global__ void __launch_bounds__(256) vit__layernorm_kernel(TO *out, const floa
             for (int i = 0; i < R; i++) {
                 int c = lane + 32 * i;
                 if (c < C) {
-                    v[i] = vit__epi_residual(x[c], res.scale ? __ldg(res.scale + c) : 1.0f, v[i] + (res.bias ? __ldg(res.bias + c) : 0.0f));
-                    ((float *)x)[c] = v[i];
+                    v[i] = vit__as<TX>(vit__epi_residual(vit__f32(x[c]), res.scale ? __ldg(res.scale + c) : 1.0f, v[i] + (res.bias ? __ldg(res.bias + c) : 0.0f)));
+                    ((TX *)x)[c] = vit__cvt<TX>(v[i]);
                 }
                 sum += v[i];
             }
@@ -2509,7 +2560,7 @@ __global__ void __launch_bounds__(256) vit__layernorm_kernel(TO *out, const floa
 #pragma unroll
             for (int i = 0; i < R; i++) {
                 int c = lane + 32 * i;
-                v[i] = c < C ? x[c] : 0.0f;
+                v[i] = c < C ? vit__f32(x[c]) : 0.0f;
                 sum += v[i];
             }
         }
@@ -2527,16 +2578,16 @@ __global__ void __launch_bounds__(256) vit__layernorm_kernel(TO *out, const floa
         }
     } else {
         float sum = 0.0f, var = 0.0f;
-        for (int c = lane; c < C; c += 32) sum += x[c];
+        for (int c = lane; c < C; c += 32) sum += vit__f32(x[c]);
         float mean = vit__warp_sum(sum) / (float)C;
-        for (int c = lane; c < C; c += 32) { float d = x[c] - mean; var += d * d; }
+        for (int c = lane; c < C; c += 32) { float d = vit__f32(x[c]) - mean; var += d * d; }
         float rstd = 1.0f / sqrtf(vit__warp_sum(var) / (float)C + eps);
-        for (int c = lane; c < C; c += 32) y[c] = vit__cvt<TO>((x[c] - mean) * rstd * w[c] + b[c]);
+        for (int c = lane; c < C; c += 32) y[c] = vit__cvt<TO>((vit__f32(x[c]) - mean) * rstd * w[c] + b[c]);
     }
 }
 
 // Whether vit__layernorm_kernel may take its VEC path for these rows.
-static int vit__ln_vec(const void *out, const float *inp, const float *w, const float *b, int C, size_t stride, size_t ostride, const vit__residual *res) {
+static int vit__ln_vec(const void *out, const void *inp, const float *w, const float *b, int C, size_t stride, size_t ostride, const vit__residual *res) {
     int ok = C % 4 == 0 && C <= 1024 && stride % 4 == 0 && ostride % 4 == 0 && vit__aligned16(out) && vit__aligned16(inp) && vit__aligned16(w) &&
              vit__aligned16(b);
     if (res) ok = ok && vit__aligned16(res->part) && (!res->bias || vit__aligned16(res->bias)) && (!res->scale || vit__aligned16(res->scale));
@@ -2551,8 +2602,8 @@ static bool vit__ln_q8_fused(bool vec, const vit__ln_e4m3 *q8, int C) { return q
 // q8 (VIT_DTYPE_FP8, out's rows contiguous): the rows in e4m3 into q8 instead:
 // fused where the row kernel keeps them in registers (vit__ln_vec), else
 // written to out and rounded by vit__e4m3_rows_cuda from there.
-template <typename TO>
-static vit_status vit__layernorm_cuda(TO *out, const float *inp, const float *w, const float *b, int rows, int C, size_t stride, size_t ostride,
+template <typename TO, typename TX = float>
+static vit_status vit__layernorm_cuda(TO *out, const TX *inp, const float *w, const float *b, int rows, int C, size_t stride, size_t ostride,
                                       float eps, vit_model *m, cudaStream_t st, const vit__ln_e4m3 *q8 = NULL) {
     if (rows <= 0) return VIT_OK;
     vit__residual none = {NULL, 0, 0, NULL, NULL, NULL, 0, 0, 0};
@@ -2560,8 +2611,8 @@ static vit_status vit__layernorm_cuda(TO *out, const float *inp, const float *w,
     bool vec = vit__ln_vec(out, inp, w, b, C, stride, ostride, NULL), fused = vit__ln_q8_fused(vec, q8, C);
     vit__ln_e4m3 lq = {fused ? q8->q : NULL, fused ? q8->s : NULL};
     int rev = vit__walk(m->cuda);
-    if (vec) VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<TO, false, true>, grid, 256, 0, st, out, inp, w, b, rows, C, stride, ostride, eps, none, lq, rev));
-    else VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<TO, false, false>, grid, 256, 0, st, out, inp, w, b, rows, C, stride, ostride, eps, none, lq, rev));
+    if (vec) VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<TO, TX, false, true>, grid, 256, 0, st, out, inp, w, b, rows, C, stride, ostride, eps, none, lq, rev));
+    else VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<TO, TX, false, false>, grid, 256, 0, st, out, inp, w, b, rows, C, stride, ostride, eps, none, lq, rev));
     if (q8 && !fused) return vit__e4m3_rows_cuda<TO>(q8->q, q8->s, out, rows, C, m, st);
     return VIT_OK;
 }
@@ -2574,25 +2625,26 @@ static vit_status vit__layernorm_cuda(TO *out, const float *inp, const float *w,
 // last block before a class-token pool): only rows 0, every, 2 every, ... are
 // finished and normalised, into out's consecutive rows; with split-K the other
 // rows of x are left without this GEMM's sums (nothing reads them again).
-template <typename T, typename TO>
-static vit_status vit__linear_ln_cuda(TO *out, float *x, const T *inp, const T *weight, const float *bias, const float *scale, int rows, int in_dim,
+// TX: x's type (T: the residual stream in bf16, vit__cuda_state.res16).
+template <typename T, typename TO, typename TX = float>
+static vit_status vit__linear_ln_cuda(TO *out, TX *x, const T *inp, const T *weight, const float *bias, const float *scale, int rows, int in_dim,
                                       int out_dim, const float *ln_w, const float *ln_b, float eps, int every, vit_model *m, cudaStream_t st,
                                       const vit__force *f = NULL, vit__ran *ran = NULL, const vit__e4m3_ops *q8 = NULL,
                                       const vit__ln_e4m3 *lnq = NULL) {
     size_t C = (size_t)out_dim, stride = (size_t)every * C;
     int lnrows = (rows + every - 1) / every;
     vit__ran gemm;
-    VIT__TRY(vit__linear_do<T>(x, inp, weight, bias, rows, in_dim, out_dim, VIT__OUT_RESIDUAL, VIT__ACT_NONE, scale, 1, m, st, f, &gemm, q8));
+    VIT__TRY(vit__linear_do<T>(x, inp, weight, bias, rows, in_dim, out_dim, VIT__OUT_RESIDUAL, VIT__ACT_NONE, scale, 1, m, st, f, &gemm, q8, sizeof(TX) == 2));
     if (ran) *ran = gemm;
-    if (gemm.split <= 1) return vit__layernorm_cuda<TO>(out, x, ln_w, ln_b, lnrows, out_dim, stride, C, eps, m, st, lnq);
+    if (gemm.split <= 1) return vit__layernorm_cuda<TO, TX>(out, x, ln_w, ln_b, lnrows, out_dim, stride, C, eps, m, st, lnq);
     if (rows <= 0) return VIT_OK;
     vit__residual res = {m->cuda->part, (size_t)rows * C, gemm.split, bias, scale, NULL, 0, 0, 0};
     dim3 grid((unsigned)((lnrows + 1) / 2));
     bool vec = vit__ln_vec(out, x, ln_w, ln_b, out_dim, stride, C, &res), fused = vit__ln_q8_fused(vec, lnq, out_dim);
     vit__ln_e4m3 lq = {fused ? lnq->q : NULL, fused ? lnq->s : NULL};
     int rev = vit__walk(m->cuda);
-    if (vec) VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<TO, true, true>, grid, 64, 0, st, out, x, ln_w, ln_b, lnrows, out_dim, stride, C, eps, res, lq, rev));
-    else VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<TO, true, false>, grid, 64, 0, st, out, x, ln_w, ln_b, lnrows, out_dim, stride, C, eps, res, lq, rev));
+    if (vec) VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<TO, TX, true, true>, grid, 64, 0, st, out, (const TX *)x, ln_w, ln_b, lnrows, out_dim, stride, C, eps, res, lq, rev));
+    else VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<TO, TX, true, false>, grid, 64, 0, st, out, (const TX *)x, ln_w, ln_b, lnrows, out_dim, stride, C, eps, res, lq, rev));
     if (lnq && !fused) return vit__e4m3_rows_cuda<TO>(lnq->q, lnq->s, out, lnrows, out_dim, m, st);
     return VIT_OK;
 }
@@ -2605,15 +2657,18 @@ static vit_status vit__linear_ln_cuda(TO *out, float *x, const T *inp, const T *
 // the unfolded patches), and the bias, position rows and scatter into token
 // rows done by the LayerNorm kernel as it normalises (one launch fewer, all
 // SMs on the GEMM; ViT-B/16 at batch 1 on H100: see BENCHMARKS.md).
-// Otherwise the two ops one after the other. ran: the GEMM's.
-template <typename T>
-static vit_status vit__patch_ln_cuda(T *xn, float *x, const float *images, const T *patch_w, const float *patch_b, int B, int Cin, int Hs, int Ws, int P, int C,
+// Otherwise the two ops one after the other. ran: the GEMM's. TX: x's type
+// (T: the residual stream in bf16; x32, fp32 rows for the tokens before
+// they are rounded into x, where the patch GEMM cannot write T itself).
+template <typename T, typename TX = float>
+static vit_status vit__patch_ln_cuda(T *xn, TX *x, float *x32, const float *images, const T *patch_w, const float *patch_b, int B, int Cin, int Hs, int Ws, int P, int C,
                                      const vit__embed_fuse *fuse, void *scratch, size_t scratch_elems, const float *ln_w, const float *ln_b, float eps,
                                      vit_model *m, cudaStream_t st, const vit__force *f = NULL, vit__ran *ran = NULL) {
     typedef typename vit__half_t<T>::type H;
     vit__cuda_state *s = m->cuda;
-    vit__gemm_args g = vit__patch_args(x, images, patch_w, patch_b, B, Cin, Hs, Ws, P, C, fuse);
+    vit__gemm_args g = vit__patch_args((float *)x, images, patch_w, patch_b, B, Cin, Hs, Ws, P, C, fuse);
     int M = g.M, K = g.K, rows = B * fuse->tokens;
+    g.res16 = sizeof(TX) == 2; // (the im2col kernel writes the prefix-token rows into x)
     // the plan vit__linear_go would make for the GEMM on the unfolded patches,
     // its sums left to the LayerNorm: split-K slices in part (small batches), or
     // one slice in fp32 in scratch after the unfolded patches (large ones; the
@@ -2629,8 +2684,10 @@ static vit_status vit__patch_ln_cuda(T *xn, float *x, const float *images, const
              vit__aligned16(patch_w) && (!g.pos || vit__aligned16(g.pos)) && (!patch_b || vit__aligned16(patch_b)) &&
              vit__ln_vec(xn, x, ln_w, ln_b, C, (size_t)C, (size_t)C, &res);
     if (!ok) {
-        VIT__TRY(vit__patch_embed_cuda<T>(x, images, patch_w, patch_b, B, Cin, Hs, Ws, P, C, fuse, scratch, scratch_elems, m, st, f, ran));
-        return vit__layernorm_cuda<T>(xn, x, ln_w, ln_b, rows, C, (size_t)C, (size_t)C, eps, m, st);
+        float *tok = sizeof(TX) == 4 ? (float *)x : x32;
+        VIT__TRY(vit__patch_embed_cuda<T>(tok, images, patch_w, patch_b, B, Cin, Hs, Ws, P, C, fuse, scratch, scratch_elems, m, st, f, ran));
+        if (sizeof(TX) != 4) VIT__TRY((vit__convert_cuda<TX, float>(x, tok, (size_t)rows * C, m, st)));
+        return vit__layernorm_cuda<T, TX>(xn, x, ln_w, ln_b, rows, C, (size_t)C, (size_t)C, eps, m, st);
     }
     VIT__TRY(vit__im2col_launch<H>((H *)scratch, g, m, st));
     vit__gemm_args gs;
@@ -2641,7 +2698,7 @@ static vit_status vit__patch_ln_cuda(T *xn, float *x, const float *images, const
     if (p.pp) VIT__TRY((vit__gemm_wgmma_launch<H, 128, VIT__OUT_STORE, VIT__ACT_NONE, 1>(gs, res.split, m, st, ran)));
     else if (p.bn == 64) VIT__TRY((vit__gemm_wgmma_launch<H, 64, VIT__OUT_STORE, VIT__ACT_NONE, 0>(gs, res.split, m, st, ran)));
     else VIT__TRY((vit__gemm_wgmma_launch<H, 128, VIT__OUT_STORE, VIT__ACT_NONE, 0>(gs, res.split, m, st, ran)));
-    VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<T, true, true>, dim3((unsigned)((rows + 1) / 2)), 64, 0, st, xn, x, ln_w, ln_b, rows, C, (size_t)C,
+    VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<T, TX, true, true>, dim3((unsigned)((rows + 1) / 2)), 64, 0, st, xn, (const TX *)x, ln_w, ln_b, rows, C, (size_t)C,
                                  (size_t)C, eps, res, vit__ln_e4m3{NULL, NULL}, vit__walk(m->cuda)));
     return VIT_OK;
 }
@@ -3602,14 +3659,15 @@ static vit_status vit__head_cuda(float *logits, const float *pooled, const T *he
 // token (one GEMM into big), the latent's query against them (a
 // cross-attention, the query shared by the images) into xn, proj added into
 // the zeroed pooled (fp32), then pooled += fc2(act(fc1(LayerNorm(pooled)))).
-template <typename T>
-static vit_status vit__map_pool_cuda(vit_model *m, int B, cudaStream_t st) {
+// x: s->x, or with res16 the bf16 s->xh.
+template <typename T, typename TX>
+static vit_status vit__map_pool_cuda(vit_model *m, const TX *x, int B, cudaStream_t st) {
     vit__cuda_state *s = m->cuda;
     const vit_config *c = &m->cfg;
     const vit__force *f = s->force;
     int C = c->dim, N = c->num_tokens, Mm = m->map.mlp_dim;
     T *xn = (T *)s->xn, *big = (T *)s->big;
-    VIT__TRY(vit__layernorm_cuda<T>(xn, s->x, s->norm_w, s->norm_b, B * N, C, (size_t)C, (size_t)C, c->eps, m, st));
+    VIT__TRY((vit__layernorm_cuda<T, TX>(xn, x, s->norm_w, s->norm_b, B * N, C, (size_t)C, (size_t)C, c->eps, m, st)));
     VIT__TRY(vit__linear_cuda<T>(big, xn, (const T *)s->map_kv_w, s->map_kv_b, B * N, C, 2 * C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, m, st, f));
     vit__attn_args a;
     a.out = xn; a.q = s->map_q; a.k = big; a.v = big + C;
@@ -3641,7 +3699,8 @@ static const vit__e4m3_ops *vit__e4m3_of(vit__e4m3_ops *o, const vit__cuda_state
     return o;
 }
 
-template <typename T>
+// TX: the residual stream's type, float or (res16) T.
+template <typename T, typename TX>
 static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st, int first, int from, int to) {
     vit__cuda_state *s = m->cuda;
     const vit_config *c = &m->cfg;
@@ -3651,7 +3710,9 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st, i
     int hidden = m->act == VIT__ACT_SWIGLU ? M / 2 : M; // fc1's outputs, fc2's inputs
     float eps = c->eps;
     size_t row0 = to < c->depth ? (size_t)first * N : 0; // the first blocks only: the rows stay at their images' place
-    float *x = s->x + row0 * C, *q8s = s->q8s ? s->q8s + row0 : NULL;
+    const int X16 = sizeof(TX) == 2;
+    float *x32 = s->x + row0 * C, *q8s = s->q8s ? s->q8s + row0 : NULL;
+    TX *x = X16 ? (TX *)s->xh + row0 * C : (TX *)x32;
     unsigned char *q8 = s->q8 ? s->q8 + row0 * C : NULL;
     T *xn = (T *)s->xn + row0 * C, *big = (T *)s->big;
     vit__embed_fuse fz;
@@ -3665,16 +3726,18 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st, i
     int q8_ready = 0;                        // block 0's rows already there
     // (from > 0: x, xn and the e4m3 rows are where the pass of the first blocks left them)
     if (from == 0 && (s->pre_w || c->depth == 0)) {
-        VIT__TRY(vit__patch_embed_cuda<T>(x, images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_height, c->image_width, c->patch_size, C, &fz,
+        VIT__TRY(vit__patch_embed_cuda<T>(x32, images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_height, c->image_width, c->patch_size, C, &fz,
                                           big, big_elems,
                                           m, st, f));
-        if (s->pre_w) VIT__TRY(vit__layernorm_cuda<float>(x, x, s->pre_w, s->pre_b, rows, C, (size_t)C, (size_t)C, eps, m, st));
-        if (c->depth > 0) VIT__TRY(vit__layernorm_cuda<T>(xn, x, s->blocks[0].ln1_w, s->blocks[0].ln1_b, rows, C, (size_t)C, (size_t)C, eps, m, st, lnq));
+        // (res16: the tokens, after the pre-norm if any, rounded into x)
+        if (s->pre_w) VIT__TRY((vit__layernorm_cuda<TX, float>(x, x32, s->pre_w, s->pre_b, rows, C, (size_t)C, (size_t)C, eps, m, st)));
+        else if (X16) VIT__TRY((vit__convert_cuda<TX, float>(x, x32, (size_t)rows * C, m, st)));
+        if (c->depth > 0) VIT__TRY((vit__layernorm_cuda<T, TX>(xn, x, s->blocks[0].ln1_w, s->blocks[0].ln1_b, rows, C, (size_t)C, (size_t)C, eps, m, st, lnq)));
         q8_ready = c->depth > 0 && lnq;
     } else if (from == 0) {
-        VIT__TRY(vit__patch_ln_cuda<T>(xn, x, images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_height, c->image_width, c->patch_size, C, &fz,
+        VIT__TRY((vit__patch_ln_cuda<T, TX>(xn, x, x32, images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_height, c->image_width, c->patch_size, C, &fz,
                                        big, big_elems,
-                                       s->blocks[0].ln1_w, s->blocks[0].ln1_b, eps, m, st, f));
+                                       s->blocks[0].ln1_w, s->blocks[0].ln1_b, eps, m, st, f)));
     }
     // the usual tail, one head on the class token after a final norm: the last
     // fc2, its residual and the norm of the class tokens straight into s->pooled
@@ -3697,43 +3760,46 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st, i
         if (s->pdl_now && !(f && f->no_prefetch)) pf = (const char *)k->proj_w;
         VIT__TRY(vit__attention_cuda<T>(att, m, st, pf, pf ? (size_t)(end - pf) : 0, f));
         if (s->f8) VIT__TRY(vit__e4m3_rows_cuda<T>(q8, q8s, xn, rows, C, m, st));
-        VIT__TRY((vit__linear_ln_cuda<T, T>(xn, x, xn, (const T *)k->proj_w, k->proj_b, k->ls1, rows, C, C, k->ln2_w, k->ln2_b, eps, 1, m, st, f, NULL,
+        VIT__TRY((vit__linear_ln_cuda<T, T, TX>(xn, x, xn, (const T *)k->proj_w, k->proj_b, k->ls1, rows, C, C, k->ln2_w, k->ln2_b, eps, 1, m, st, f, NULL,
                                             vit__e4m3_of(&q8ops, s, q8, q8s, k->proj_w, k->proj_sw), lnq)));
         VIT__TRY(vit__linear_cuda<T>(big, xn, (const T *)k->fc1_w, k->fc1_b, rows, C, M, VIT__OUT_STORE, m->act, NULL, m, st, f, NULL,
                                      vit__e4m3_of(&q8ops, s, q8, q8s, k->fc1_w, k->fc1_sw)));
         if (s->f8) VIT__TRY(vit__e4m3_rows_cuda<T>(q8, q8s, big, rows, hidden, m, st));
         const vit__e4m3_ops *fc2q = vit__e4m3_of(&q8ops, s, q8, q8s, k->fc2_w, k->fc2_sw);
         if (l + 1 < c->depth) // fc2 with the next block's ln1
-            VIT__TRY((vit__linear_ln_cuda<T, T>(xn, x, big, (const T *)k->fc2_w, k->fc2_b, k->ls2, rows, hidden, C, s->blocks[l + 1].ln1_w,
+            VIT__TRY((vit__linear_ln_cuda<T, T, TX>(xn, x, big, (const T *)k->fc2_w, k->fc2_b, k->ls2, rows, hidden, C, s->blocks[l + 1].ln1_w,
                                                 s->blocks[l + 1].ln1_b, eps, 1, m, st, f, NULL, fc2q, lnq)));
         else if (token_tail)
-            VIT__TRY((vit__linear_ln_cuda<T, float>(s->pooled, x, big, (const T *)k->fc2_w, k->fc2_b, k->ls2, rows, hidden, C, s->norm_w, s->norm_b, eps, N, m,
+            VIT__TRY((vit__linear_ln_cuda<T, float, TX>(s->pooled, x, big, (const T *)k->fc2_w, k->fc2_b, k->ls2, rows, hidden, C, s->norm_w, s->norm_b, eps, N, m,
                                                     st, f, NULL, fc2q)));
         else
-            VIT__TRY(vit__linear_cuda<T>(x, big, (const T *)k->fc2_w, k->fc2_b, rows, hidden, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, k->ls2, m, st, f, NULL, fc2q));
+            VIT__TRY(vit__linear_cuda<T>(x, big, (const T *)k->fc2_w, k->fc2_b, rows, hidden, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, k->ls2, m, st, f, NULL, fc2q, X16));
     }
     if (to < c->depth) return VIT_OK;
     if (!token_tail && c->pool == VIT_POOL_MAP) {
-        VIT__TRY(vit__map_pool_cuda<T>(m, B, st));
+        VIT__TRY((vit__map_pool_cuda<T, TX>(m, x, B, st)));
     } else if (!token_tail) {
+        // res16: the final rows in fp32 (s->x), for the fp32 norm and pooling below
+        if (X16) VIT__TRY((vit__convert_cuda<float, TX>(x32, x, (size_t)rows * C, m, st)));
         if (s->norm_w) {
             if (c->pool == VIT_POOL_TOKEN) // only the pooled prefix tokens are read after the norm
                 for (int h = 0; h < heads; h++)
-                    VIT__TRY(vit__layernorm_cuda<float>(x + (size_t)h * C, x + (size_t)h * C, s->norm_w, s->norm_b, B, C, (size_t)N * C, (size_t)N * C, eps,
+                    VIT__TRY(vit__layernorm_cuda<float>(x32 + (size_t)h * C, x32 + (size_t)h * C, s->norm_w, s->norm_b, B, C, (size_t)N * C, (size_t)N * C, eps,
                                                         m, st));
             else
-                VIT__TRY(vit__layernorm_cuda<float>(x, x, s->norm_w, s->norm_b, rows, C, (size_t)C, (size_t)C, eps, m, st));
+                VIT__TRY(vit__layernorm_cuda<float>(x32, x32, s->norm_w, s->norm_b, rows, C, (size_t)C, (size_t)C, eps, m, st));
         }
-        VIT__TRY(vit__pool_cuda(s->pooled, x, B, N, C, c->pool, m->num_prefix, heads, s->fcn_w, s->fcn_b, eps, m, st));
+        VIT__TRY(vit__pool_cuda(s->pooled, x32, B, N, C, c->pool, m->num_prefix, heads, s->fcn_w, s->fcn_b, eps, m, st));
     }
     if (K > 0) VIT__TRY(vit__head_cuda<T>(s->out, s->pooled, (const T *)s->head_w, s->head_b, B, C, K, heads, m, st));
     return VIT_OK;
 }
 
 static vit_status vit__forward_cuda_launch(vit_model *m, int B, cudaStream_t st, int first, int from, int to) {
-    if (m->cuda->dtype == VIT_DTYPE_F32) return vit__forward_cuda_body<float>(m, B, st, first, from, to);
-    if (m->cuda->dtype == VIT_DTYPE_F16) return vit__forward_cuda_body<__half>(m, B, st, first, from, to);
-    return vit__forward_cuda_body<__nv_bfloat16>(m, B, st, first, from, to);
+    if (m->cuda->dtype == VIT_DTYPE_F32) return vit__forward_cuda_body<float, float>(m, B, st, first, from, to);
+    if (m->cuda->dtype == VIT_DTYPE_F16) return vit__forward_cuda_body<__half, float>(m, B, st, first, from, to);
+    if (m->cuda->res16) return vit__forward_cuda_body<__nv_bfloat16, __nv_bfloat16>(m, B, st, first, from, to);
+    return vit__forward_cuda_body<__nv_bfloat16, float>(m, B, st, first, from, to);
 }
 
 // The executable graph for batch size B from image `first` of s->images,
@@ -4273,10 +4339,10 @@ static vit_status vit__cuda_arena(vit_model *m) {
     size_t part = (size_t)4 * s->sm_count * 64 * 64, part_max = (size_t)VIT__SPLITK_MAX * B * N * W;
     if (part > part_max) part = part_max;
     size_t hidden = (size_t)vit__mlp_hidden(m), q8w = hidden > C ? hidden : C;
-    size_t sizes[9] = {B * c->in_chans * c->image_height * c->image_width * 4, B * N * C * 4, B * N * C * es, B * N * W * es, (size_t)(m->num_head + (m->num_head > 1)) * B * C * 4, B * K * 4, part * 4,
-                       s->f8 ? B * N * q8w : 0, s->f8 ? B * N * 4 : 0};
-    size_t off[9], total = 0;
-    for (int i = 0; i < 9; i++) { off[i] = total; total += (sizes[i] + 255) & ~(size_t)255; }
+    size_t sizes[10] = {B * c->in_chans * c->image_height * c->image_width * 4, B * N * C * 4, B * N * C * es, B * N * W * es, (size_t)(m->num_head + (m->num_head > 1)) * B * C * 4, B * K * 4, part * 4,
+                       s->f8 ? B * N * q8w : 0, s->f8 ? B * N * 4 : 0, s->res16 ? B * N * C * 2 : 0};
+    size_t off[10], total = 0;
+    for (int i = 0; i < 10; i++) { off[i] = total; total += (sizes[i] + 255) & ~(size_t)255; }
     if (B * N > (size_t)INT_MAX / 2) return vit__fail(m->error, VIT_ERROR_LIMIT, "max_batch %d x %d tokens is too many rows for the GPU kernels", m->max_batch, c->num_tokens);
     VIT__TRY(vit__cuda_malloc(m, &s->arena, total, "activations"));
     s->arena_bytes = total;
@@ -4290,6 +4356,7 @@ static vit_status vit__cuda_arena(vit_model *m) {
     s->part_floats = part;
     s->q8 = s->f8 ? s->arena + off[7] : NULL;
     s->q8s = s->f8 ? (float *)(s->arena + off[8]) : NULL;
+    s->xh = s->res16 ? s->arena + off[9] : NULL;
     return VIT_OK;
 }
 
@@ -4440,8 +4507,12 @@ static vit_status vit__cuda_init(vit_model *m, const vit_options *o, char *err) 
     if (st == VIT_OK) {
         m->cuda->dtype = o->dtype == VIT_DTYPE_DEFAULT || o->dtype == VIT_DTYPE_FP8 ? VIT_DTYPE_BF16 : o->dtype;
         m->cuda->esize = m->cuda->dtype == VIT_DTYPE_F32 ? 4 : 2;
-        st = vit__cuda_upload(m);
+        m->cuda->res16 = o->residual_dtype == VIT_DTYPE_BF16;
+        if (m->cuda->res16 && m->cuda->dtype != VIT_DTYPE_BF16) // (the kernels store x in their compute type)
+            st = vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "residual_dtype bf16 on CUDA needs dtype bf16 or fp8 (this model loads in %s)",
+                           m->cuda->dtype == VIT_DTYPE_F32 ? "fp32" : "fp16");
     }
+    if (st == VIT_OK) st = vit__cuda_upload(m);
     if (st == VIT_OK) st = vit__cuda_arena(m);
     if (st == VIT_OK) st = vit__cuda_staging(m);
     if (st != VIT_OK) {

@@ -11,6 +11,8 @@
 //   --threads N        CPU threads: decoding + preprocessing, and the CPU forward pass
 //                      (default: the online cores)
 //   --device auto|cpu|cuda, --dtype fp32|bf16|fp16|int8|fp8 (int8: the CPU's; fp8: e4m3 GEMMs on Hopper GPUs, else the CPU's e4m3 reference), --size H[xW] (multiples of the patch)
+//   --residual fp32|bf16  the residual stream between the blocks (default fp32; bf16 as
+//                      PyTorch's bf16 models keep it: faster at large GPU batches)
 //   --devices all|cpu|I,J,...  one model per GPU, batches shared among them
 //   --quiet            no model line, progress or summary on stderr (errors still)
 //   --decode-only      decode and preprocess only (no forward pass, nothing on
@@ -256,7 +258,7 @@ static int usage(const char *why) {
     fprintf(stderr, "vit-classify: %s\n"
                     "usage: vit-classify [--top K] [--json] [--embed OUT.safetensors] [--batch N] [--threads N]\n"
                     "                    [--device auto|cpu|cuda] [--devices all|cpu|I,J,...] [--dtype fp32|bf16|fp16|int8|fp8]\n"
-                    "                    [--size H[xW]] [--quiet] [--decode-only] [--frames|--no-frames] MODEL.safetensors PATH...\n"
+                    "                    [--residual fp32|bf16] [--size H[xW]] [--quiet] [--decode-only] [--frames|--no-frames] MODEL.safetensors PATH...\n"
                     "A PATH may be a directory: its image files, recursively, sorted. Exit status: 0 all\n"
                     "classified, 1 the model or any image failed, 2 bad usage.\n", why);
     return 2;
@@ -272,7 +274,7 @@ static int positive(const char *s) {
 // Reads the options (anywhere before a "--") into c, and the other arguments'
 // indices into c->pos. Returns 0, 2 after printing the usage error, or -1 for --help.
 static int parse_args(int argc, char **argv, cli *c) {
-    static const char *const with_value[] = {"--top", "--threads", "--device", "--dtype", "--size", "--batch", "--embed", "--devices"};
+    static const char *const with_value[] = {"--top", "--threads", "--device", "--dtype", "--size", "--batch", "--embed", "--devices", "--residual"};
     char why[512];
     int only_pos = 0;
     for (int i = 1; i < argc; i++) {
@@ -315,6 +317,10 @@ static int parse_args(int argc, char **argv, cli *c) {
             else if (!strcmp(val, "int8")) c->opts.dtype = VIT_DTYPE_INT8; // runs on the CPU
             else if (!strcmp(val, "fp8")) c->opts.dtype = VIT_DTYPE_FP8; // e4m3 GEMMs on sm_90a, else the CPU's e4m3 reference
             else { snprintf(why, sizeof(why), "--dtype wants fp32, bf16, fp16, int8 or fp8, not '%s'", val); return usage(why); }
+        } else if (!strcmp(opt, "--residual")) { // the residual stream between the blocks (vit_options.residual_dtype)
+            if (!strcmp(val, "fp32")) c->opts.residual_dtype = VIT_DTYPE_F32;
+            else if (!strcmp(val, "bf16")) c->opts.residual_dtype = VIT_DTYPE_BF16;
+            else { snprintf(why, sizeof(why), "--residual wants fp32 or bf16, not '%s'", val); return usage(why); }
         } else if (!strcmp(opt, "--embed")) {
             if (!*val) return usage("--embed wants a file name");
             c->embed_path = val;

@@ -65,6 +65,7 @@ expect "classify: --top abc" 2 "--top wants a positive number, not 'abc'" "$CLAS
 expect "classify: --top 3x" 2 "--top wants a positive number, not '3x'" "$CLASSIFY" --top 3x "$MODEL" "$GOOD1"
 expect "classify: --device gpu" 2 "--device wants auto, cpu or cuda, not 'gpu'" "$CLASSIFY" --device gpu "$MODEL" "$GOOD1"
 expect "classify: --dtype int4" 2 "--dtype wants fp32, bf16, fp16, int8 or fp8, not 'int4'" "$CLASSIFY" --dtype int4 "$MODEL" "$GOOD1"
+expect "classify: --residual fp16" 2 "--residual wants fp32 or bf16, not 'fp16'" "$CLASSIFY" --residual fp16 "$MODEL" "$GOOD1"
 expect "classify: --threads -1" 2 "--threads wants a positive number, not '-1'" "$CLASSIFY" --threads -1 "$MODEL" "$GOOD1"
 expect "classify: --threads 0" 2 "--threads wants a positive number, not '0'" "$CLASSIFY" --threads 0 "$MODEL" "$GOOD1"
 expect "classify: option without a value" 2 "option --top needs a value" "$CLASSIFY" --top
@@ -166,6 +167,9 @@ run "$CLASSIFY" --device cpu --top 1 "$MODEL" "$GOOD1"
 run "$CLASSIFY" --device auto --threads 1 --dtype fp32 --top 1 -- "$MODEL" "$GOOD1"
 [ "$rc" -eq 0 ] && grep -q "Ankle boot (9)" "$TMP/out" && ok "classify: --device auto --threads 1 --dtype fp32 -- works" ||
     not_ok "classify: --device auto --threads 1 --dtype fp32 --: exit $rc: $err"
+run "$CLASSIFY" --residual bf16 --device cpu --top 1 "$MODEL" "$GOOD1"
+[ "$rc" -eq 0 ] && grep -q "Ankle boot (9)" "$TMP/out" && ok "classify: --residual bf16 runs (the CPU's rounding of the residual stream)" ||
+    not_ok "classify: --residual bf16: exit $rc: $err"
 run "$CLASSIFY" --dtype int8 --top 1 "$MODEL" "$GOOD1"
 [ "$rc" -eq 0 ] && grep -q "Ankle boot (9)" "$TMP/out" && grep -q "cpu int8" "$TMP/err" && ok "classify: --dtype int8 runs on the CPU in int8" ||
     not_ok "classify: --dtype int8: exit $rc: $err"

@@ -1144,8 +1144,9 @@ static void test_files_options(void) {
 
     // bad options: both loaders
     static const char *const opt_names[] = {"max_batch -1", "num_threads -1", "num_heads -1", "device_index -1", "device 7", "device -1",
-                                            "dtype 9", "num_threads 1025", "allocator with only alloc", "allocator with only free"};
-    for (int which = 0; which < 10; which++) {
+                                            "dtype 9", "num_threads 1025", "allocator with only alloc", "allocator with only free",
+                                            "residual_dtype 9"};
+    for (int which = 0; which < 11; which++) {
         for (int file = 0; file < 2; file++) {
             memset(&o, 0, sizeof(o));
             o.config_json = g_real.config; // used by vit_load_memory only
@@ -1161,6 +1162,7 @@ static void test_files_options(void) {
             case 7: o.num_threads = 1025; needle = "1025"; break;
             case 8: o.allocator.alloc = stub_alloc; needle = "allocator"; break;
             case 9: o.allocator.free = stub_free; needle = "allocator"; break;
+            case 10: o.residual_dtype = (vit_dtype)9; needle = "residual_dtype 9"; break;
             }
             char name[128];
             snprintf(name, sizeof(name), "%s: option %s", file ? "vit_load" : "vit_load_memory", opt_names[which]);
@@ -1168,6 +1170,18 @@ static void test_files_options(void) {
             else t_mem(name, g_real.bytes, g_real.size, &o, VIT_ERROR_INVALID_ARGUMENT, needle);
         }
     }
+    // a residual stream the library does not keep (fp16, int8, fp8): refused, not rounded otherwise
+    for (int d = 0; d < 3; d++) {
+        o = g_real_opts;
+        o.residual_dtype = d == 0 ? VIT_DTYPE_F16 : d == 1 ? VIT_DTYPE_INT8 : VIT_DTYPE_FP8;
+        char name[96];
+        snprintf(name, sizeof(name), "vit_load_memory: residual_dtype %d", (int)o.residual_dtype);
+        t_mem(name, g_real.bytes, g_real.size, &o, VIT_ERROR_UNSUPPORTED, "residual_dtype");
+    }
+    o = g_real_opts;
+    o.residual_dtype = VIT_DTYPE_BF16;
+    o.device = VIT_DEVICE_CPU;
+    t_mem("vit_load_memory: residual_dtype bf16 on the CPU loads", g_real.bytes, g_real.size, &o, VIT_OK, NULL);
     o = g_real_opts;
     o.max_batch = VIT_MAX_BATCH + 1;
     t_file("vit_load: max_batch VIT_MAX_BATCH + 1", g_model_path, &o, VIT_ERROR_LIMIT, "VIT_MAX_BATCH");

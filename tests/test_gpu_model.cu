@@ -19,6 +19,9 @@
 // passes the results of one pass within tolerance; vit_forward_rgb8 and
 // vit_embed_rgb8 from host and device frames those of vit_preprocess_rgb8 +
 // vit_forward. In fp32, bf16, fp16, and fp8 where it runs.
+// The residual stream in bf16 (residual_case): bf16 and fp8 against the
+// reference and the CPU's run of the same rounding, deterministic; refused in
+// fp32 and fp16 on CUDA.
 //
 // usage: test_gpu_model DIR... [--timm DIR...]
 #define VIT_IMPLEMENTATION
@@ -68,6 +71,9 @@ static int m_wgmma(void) {
 
 static const char *dtname(vit_dtype d) { return d == VIT_DTYPE_F32 ? "f32" : d == VIT_DTYPE_BF16 ? "bf16" : d == VIT_DTYPE_FP8 ? "fp8" : "f16"; }
 
+// vit_options.residual_dtype for the loads below (residual_case sets it)
+static vit_dtype g_residual = VIT_DTYPE_DEFAULT;
+
 // The case's model on the GPU in dtype dt (NULL after printing why not).
 static vit_model *load_gpu_on(const char *dir, vit_dtype dt, int max_batch, int device_index) {
     char path[1200];
@@ -78,6 +84,7 @@ static vit_model *load_gpu_on(const char *dir, vit_dtype dt, int max_batch, int 
     o.dtype = dt;
     o.max_batch = max_batch;
     o.device_index = device_index;
+    o.residual_dtype = g_residual;
     read_case_options(dir, &o);
     vit_model *m = NULL;
     vit_status st = vit_load(path, &o, &m);
@@ -449,6 +456,66 @@ static int fp8_case(const char *dir, const reference *r) {
     return ok;
 }
 
+// vit_options.residual_dtype = VIT_DTYPE_BF16 (x rounded to bf16 after the
+// embedding and each residual add): bf16 and fp8 on the GPU within their
+// tolerances of the reference (run, fp8 against 1.5e-1 as fp8_case) and of the
+// CPU's run of the same rounding, deterministic as the others (batches 1 and
+// 3, split-K default and forced); fp32 and fp16 refused (VIT_ERROR_UNSUPPORTED).
+static int residual_case(const char *dir, const reference *r) {
+    g_residual = VIT_DTYPE_BF16;
+    int ok = run(dir, r, VIT_DTYPE_BF16, 2, 0) & run(dir, r, VIT_DTYPE_BF16, 1, 1) & run(dir, r, VIT_DTYPE_BF16, 2, 2);
+    ok &= determinism(dir, r, VIT_DTYPE_BF16, 0) & determinism(dir, r, VIT_DTYPE_BF16, 4);
+    char path[1200];
+    snprintf(path, sizeof(path), "%s/model.safetensors", dir);
+    int heads = r->k > 0;
+    size_t n = (size_t)r->n * (heads ? r->k : r->d);
+    vit_dtype dts[2] = {VIT_DTYPE_BF16, VIT_DTYPE_FP8};
+    for (int d = 0; d < 2; d++) {
+        vit_options o;
+        memset(&o, 0, sizeof(o));
+        o.device = VIT_DEVICE_CPU; o.dtype = dts[d] == VIT_DTYPE_FP8 ? VIT_DTYPE_FP8 : VIT_DTYPE_F32; o.max_batch = r->n; o.residual_dtype = VIT_DTYPE_BF16;
+        read_case_options(dir, &o);
+        vit_model *cpu = NULL, *gpu = NULL;
+        vit_status st = vit_load(path, &o, &cpu);
+        o.device = VIT_DEVICE_CUDA; o.dtype = dts[d];
+        vit_status sg = st == VIT_OK ? vit_load(path, &o, &gpu) : st;
+        if (sg == VIT_ERROR_UNSUPPORTED && dts[d] == VIT_DTYPE_FP8) { // (fp8_case checks which models and GPUs refuse it)
+            printf("OK %s fp8 with a bf16 residual stream: fp8 refused here (%s)\n", dir, vit_last_error(NULL));
+            vit_free(cpu);
+            continue;
+        }
+        float *og = (float *)malloc(n * 4 + 4), *oc = (float *)malloc(n * 4 + 4);
+        for (size_t i = 0; i < n; i++) og[i] = oc[i] = NAN;
+        if (st == VIT_OK) st = sg;
+        if (st == VIT_OK) st = heads ? vit_forward(gpu, r->input, r->n, og) : vit_embed(gpu, r->input, r->n, og);
+        if (st == VIT_OK) st = heads ? vit_forward(cpu, r->input, r->n, oc) : vit_embed(cpu, r->input, r->n, oc);
+        double tol = dts[d] == VIT_DTYPE_FP8 ? 1.5e-1 : 2e-2, er = rel_err(og, heads ? r->logits : r->features, n), ec = rel_err(og, oc, n);
+        int good = st == VIT_OK && vit_model_config(gpu)->residual_dtype == VIT_DTYPE_BF16 && vit_model_config(cpu)->residual_dtype == VIT_DTYPE_BF16 &&
+                   er <= tol && ec <= tol;
+        printf("%s %s %s with a bf16 residual stream: %s rel err %.2e vs the reference, %.2e vs the CPU's [tol %.2g]%s%s\n", good ? "OK" : "NOT OK", dir,
+               dtname(dts[d]), heads ? "logits" : "features", er, ec, tol, st != VIT_OK ? ": " : "", st != VIT_OK ? vit_last_error(NULL) : "");
+        ok &= good;
+        free(og); free(oc);
+        vit_free(cpu);
+        vit_free(gpu);
+    }
+    vit_dtype refuse[2] = {VIT_DTYPE_F32, VIT_DTYPE_F16};
+    for (int d = 0; d < 2; d++) {
+        vit_options o;
+        memset(&o, 0, sizeof(o));
+        o.device = VIT_DEVICE_CUDA; o.dtype = refuse[d]; o.residual_dtype = VIT_DTYPE_BF16;
+        read_case_options(dir, &o);
+        vit_model *m = NULL;
+        vit_status st = vit_load(path, &o, &m);
+        int good = st == VIT_ERROR_UNSUPPORTED && !m;
+        printf("%s %s %s with a bf16 residual stream on CUDA refused: %s\n", good ? "OK" : "NOT OK", dir, dtname(refuse[d]), vit_status_string(st));
+        ok &= good;
+        vit_free(m);
+    }
+    g_residual = VIT_DTYPE_DEFAULT;
+    return ok;
+}
+
 // Several GPUs, the documented pattern: one model per device_index, one host
 // thread per model, all running at once. Each GPU's logits must be the bits of
 // device 0's when run alone (GPUs of one kind) and within tol of the reference.
@@ -536,6 +603,7 @@ int main(int argc, char **argv) {
         if (!timm) ok &= run(argv[i], &r, VIT_DTYPE_BF16, 2, 2);
         else ok &= run(argv[i], &r, VIT_DTYPE_BF16, r.n, 1);
         ok &= fp8_case(argv[i], &r);
+        if (!timm) ok &= residual_case(argv[i], &r);
         if (!timm) ok &= frames_case(argv[i], VIT_DTYPE_FP8); // the e4m3 rows of the split passes at their images' place
         if (count >= 2 && r.k && (timm || i == 1))
             for (int d = 0; d < 3; d++) ok &= multi_device_case(argv[i], &r, dts[d], count);

@@ -1,7 +1,9 @@
 // test_model: end-to-end logits and features against references dumped by
 // tools/make_reference.py (PyTorch in float64). Pass when
 // max|ours - ref| / max|ref| <= 1e-4 for logits and features, and top-1 agrees;
-// in int8 (VIT_DTYPE_INT8) within 5e-2 and fp8 (VIT_DTYPE_FP8, the CPU's e4m3 reference) within 1.5e-1.
+// in int8 (VIT_DTYPE_INT8) within 5e-2 and fp8 (VIT_DTYPE_FP8, the CPU's e4m3 reference) within 1.5e-1;
+// with the residual stream rounded to bf16 (vit_options.residual_dtype) within 2e-2, bf16's tolerance
+// on the GPU (top-1 not required there either).
 //
 // usage: test_model DIR...   (each DIR holds model.safetensors, io.bin, [config.json])
 // The library is not built here: make links build/vit.o (vit.h built once as a user's
@@ -19,8 +21,9 @@
 // models of width 32-64 average few products: 1.3e-1 at worst (issue 18 asked for 5e-2, which
 // holds for 16 of the 35); the trained Fashion-MNIST model keeps its predictions (test_fashion_mnist)
 #define TOL_FP8 1.5e-1
+#define TOL_RES16 2e-2
 
-static int run_case(const char *dir, int max_batch, int threads, vit_dtype dtype) {
+static int run_case(const char *dir, int max_batch, int threads, vit_dtype dtype, vit_dtype residual) {
     char path[1024];
     reference r;
     memset(&r, 0, sizeof(r));
@@ -33,6 +36,7 @@ static int run_case(const char *dir, int max_batch, int threads, vit_dtype dtype
     o.num_threads = threads;
     o.device = VIT_DEVICE_CPU;
     o.dtype = dtype;
+    o.residual_dtype = residual;
     if (!read_case_options(dir, &o)) { printf("NOT OK %s: unreadable options.json\n", dir); return 0; }
     vit_model *m = NULL;
     vit_status st = vit_load(path, &o, &m);
@@ -44,6 +48,8 @@ static int run_case(const char *dir, int max_batch, int threads, vit_dtype dtype
                c->in_chans, c->image_height, c->image_width, c->num_classes, c->dim, r.c, r.h, r.w, r.k, r.d);
         ok = 0;
     }
+    int r16 = residual == VIT_DTYPE_BF16;
+    if (ok && c->residual_dtype != (r16 ? VIT_DTYPE_BF16 : VIT_DTYPE_F32)) { printf("NOT OK %s: config residual_dtype %d\n", dir, (int)c->residual_dtype); ok = 0; }
     double el = 0, ef = 0;
     int top1 = 1;
     if (ok) {
@@ -66,11 +72,12 @@ static int run_case(const char *dir, int max_batch, int threads, vit_dtype dtype
         free(logits);
     }
     if (ok) {
-        int low = dtype == VIT_DTYPE_INT8 || dtype == VIT_DTYPE_FP8;
-        double tol = dtype == VIT_DTYPE_FP8 ? TOL_FP8 : low ? TOL_INT8 : TOL;
+        int low = dtype == VIT_DTYPE_INT8 || dtype == VIT_DTYPE_FP8 || r16;
+        double tol = dtype == VIT_DTYPE_FP8 ? TOL_FP8 : dtype == VIT_DTYPE_INT8 ? TOL_INT8 : r16 ? TOL_RES16 : TOL;
         ok = el <= tol && ef <= tol && (top1 || low);
-        printf("%s %s (batch %d, threads %d%s): logits rel err %.2e, features rel err %.2e (<= %g), top-1 %s\n", ok ? "OK" : "NOT OK", dir,
-               max_batch, threads, dtype == VIT_DTYPE_INT8 ? ", int8" : dtype == VIT_DTYPE_FP8 ? ", fp8" : "", el, ef, tol, top1 ? "same" : "DIFFERENT");
+        printf("%s %s (batch %d, threads %d%s%s): logits rel err %.2e, features rel err %.2e (<= %g), top-1 %s\n", ok ? "OK" : "NOT OK", dir,
+               max_batch, threads, dtype == VIT_DTYPE_INT8 ? ", int8" : dtype == VIT_DTYPE_FP8 ? ", fp8" : "", r16 ? ", bf16 residual stream" : "", el, ef, tol,
+               top1 ? "same" : "DIFFERENT");
     }
     vit_free(m);
     free(r.input); free(r.logits); free(r.features);
@@ -81,9 +88,11 @@ int main(int argc, char **argv) {
     int passed = 0, failed = 0;
     for (int i = 1; i < argc; i++) {
         // default options, then batch 1 (chunked) with 1 thread, then batch 2 with 2 threads
-        int r = run_case(argv[i], 0, 0, VIT_DTYPE_DEFAULT) & run_case(argv[i], 1, 1, VIT_DTYPE_DEFAULT) & run_case(argv[i], 2, 2, VIT_DTYPE_DEFAULT);
-        r &= run_case(argv[i], 2, 2, VIT_DTYPE_INT8);
-        r &= run_case(argv[i], 2, 2, VIT_DTYPE_FP8); // the CPU's e4m3 reference
+        const vit_dtype D = VIT_DTYPE_DEFAULT;
+        int r = run_case(argv[i], 0, 0, D, D) & run_case(argv[i], 1, 1, D, D) & run_case(argv[i], 2, 2, D, D);
+        r &= run_case(argv[i], 2, 2, VIT_DTYPE_INT8, D);
+        r &= run_case(argv[i], 2, 2, VIT_DTYPE_FP8, D); // the CPU's e4m3 reference
+        r &= run_case(argv[i], 2, 2, D, VIT_DTYPE_BF16);
         if (r) passed++; else failed++;
     }
     printf("%d passed, %d failed\n", passed, failed);

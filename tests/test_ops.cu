@@ -4,7 +4,8 @@
 // from them; batch 1 and 3) and real ViT sizes up to N = 1500 (DINOv2 at 518:
 // 1370); fp32, bf16 and fp16; every GEMM kernel (FMA, mma.sync vector/scalar
 // loads, wgmma cooperative 64/128/256 and ping-pong 128 where the GPU has it)
-// with every activation (GELU, tanh GELU, QuickGELU, SwiGLU) and output mode;
+// with every activation (GELU, tanh GELU, QuickGELU, SwiGLU) and output mode
+// (the residual adds also into a bf16 residual stream, as the LayerNorms' reads);
 // 0 to 5 prefix tokens with and without position rows; cross-attention of a
 // few shared queries against N keys; one and two heads. Where a test forces a
 // kernel, a split or an attention shape (vit__force), it asserts that the
@@ -254,8 +255,10 @@ static int want_split(vit_model *m, int kernel, int K, size_t plane, int s) {
 // out = epilogue(x W + b): mode VIT__OUT_STORE (activation act) or
 // VIT__OUT_RESIDUAL (into a random residual, * layer scale); the GEMM kernel
 // forced by path, split-K by splitk; asserts the kernel and split that ran.
+// res16 (bf16): the residual in T (a bf16 residual stream), the CPU's sums
+// rounded to it.
 template <typename T>
-static void test_linear(vit_model *m, int rows, int in, int out, vit__out mode, vit__act act, int layer_scale, int path, int splitk = 0) {
+static void test_linear(vit_model *m, int rows, int in, int out, vit__out mode, vit__act act, int layer_scale, int path, int splitk = 0, int res16 = 0) {
     int glu = act == VIT__ACT_SWIGLU, outw = glu ? out / 2 : out;
     float *x = hrand((size_t)rows * in, 1.0f), *w = hrand((size_t)in * out, 1.0f / sqrtf((float)in));
     float *b = hrand((size_t)out, 0.5f), *ls = layer_scale ? hrand((size_t)outw, 1.0f) : NULL;
@@ -263,26 +266,32 @@ static void test_linear(vit_model *m, int rows, int in, int out, vit__out mode, 
     round_to<T>(w, (size_t)in * out);
     size_t no = (size_t)rows * outw;
     float *ref = hrand(no, 1.0f); // the residual for VIT__OUT_RESIDUAL
+    if (res16) round_to<T>(ref, no);
     dbuf dx = dupload<T>(x, (size_t)rows * in), dw = dupload_linear<T>(w, in, out), db = dupload<float>(b, (size_t)out);
     dbuf dls = ls ? dupload<float>(ls, (size_t)outw) : dbuf{NULL, 0};
-    int res = mode == VIT__OUT_RESIDUAL;
-    dbuf dout = res ? dupload<float>(ref, no) : dalloc(no * sizeof(T));
+    int res = mode == VIT__OUT_RESIDUAL, r32 = res && !res16; // r32: an fp32 output
+    dbuf dout = r32 ? dupload<float>(ref, no) : res16 ? dupload<T>(ref, no) : dalloc(no * sizeof(T));
     vit__force f;
     memset(&f, 0, sizeof(f));
     f.gemm = path;
     f.splitk = splitk;
-    dbuf dout2 = res ? dupload<float>(ref, no) : dalloc(no * sizeof(T));
+    dbuf dout2 = r32 ? dupload<float>(ref, no) : res16 ? dupload<T>(ref, no) : dalloc(no * sizeof(T));
     vit__ran ran = {-1, -1, -1};
     m->cuda->walk = 1;
-    vit_status st = vit__linear_cuda<T>(dout.p, (const T *)dx.p, (const T *)dw.p, (const float *)db.p, rows, in, out, mode, act, (const float *)dls.p, m, 0, &f, &ran);
+    vit_status st = vit__linear_cuda<T>(dout.p, (const T *)dx.p, (const T *)dw.p, (const float *)db.p, rows, in, out, mode, act, (const float *)dls.p, m, 0, &f, &ran,
+                                        NULL, res16);
     m->cuda->walk = 0;
-    if (st == VIT_OK) st = vit__linear_cuda<T>(dout2.p, (const T *)dx.p, (const T *)dw.p, (const float *)db.p, rows, in, out, mode, act, (const float *)dls.p, m, 0, &f);
+    if (st == VIT_OK)
+        st = vit__linear_cuda<T>(dout2.p, (const T *)dx.p, (const T *)dw.p, (const float *)db.p, rows, in, out, mode, act, (const float *)dls.p, m, 0, &f, NULL, NULL,
+                                 res16);
     cudaDeviceSynchronize();
     vit__linear_cpu(ref, x, w, b, rows, in, out, mode, act, ls, cpu_threads);
-    float *got = res ? ddownload<float>(dout, no) : ddownload<T>(dout, no), *got2 = res ? ddownload<float>(dout2, no) : ddownload<T>(dout2, no);
+    if (res16) round_to<T>(ref, no);
+    float *got = r32 ? ddownload<float>(dout, no) : ddownload<T>(dout, no), *got2 = r32 ? ddownload<float>(dout2, no) : ddownload<T>(dout2, no);
     char name[200];
     snprintf(name, sizeof(name), "linear %s %s %dx%d->%d %s%s split %d", dname<T>(), gemm_name(ran.kernel), rows, in, out,
-             res ? (layer_scale ? "bias+residual*ls" : "bias+residual") : "bias", act_name(act), ran.split);
+             res ? (res16 ? (layer_scale ? "bias+bf16 residual*ls" : "bias+bf16 residual") : layer_scale ? "bias+residual*ls" : "bias+residual") : "bias",
+             act_name(act), ran.split);
     // the residual output is fp32: the GEMM's own rounding is that of its bf16 inputs only
     check(name, st, m, got, ref, no, tol<T>(), tol<T>(), guard_ok(dout) && guard_ok(dout2));
     same_bits(name, got, got2, no);
@@ -315,6 +324,14 @@ static void test_linear_refusals(vit_model *m) {
         printf("%s linear %s refuses %s: %s\n", ok ? "OK" : "NOT OK", dname<T>(), cases[i].what, vit_status_string(st));
         if (ok) passed++; else failed++;
     }
+    { // a bf16 residual stream: only a residual GEMM's output, only from bf16 GEMMs
+        vit_status st = vit__linear_cuda<T>(d.p, (const T *)d.p, (const T *)d.p, NULL, 4, 16, 16, vit__is_bf16<T>::value ? VIT__OUT_STORE : VIT__OUT_RESIDUAL,
+                                            VIT__ACT_NONE, NULL, m, 0, NULL, NULL, NULL, 1);
+        int ok = st == VIT_ERROR_UNSUPPORTED && cudaDeviceSynchronize() == cudaSuccess;
+        printf("%s linear %s refuses a bf16 residual %s: %s\n", ok ? "OK" : "NOT OK", dname<T>(), vit__is_bf16<T>::value ? "on a stored output" : "from this dtype",
+               vit_status_string(st));
+        if (ok) passed++; else failed++;
+    }
     for (int c = 0; c < 3; c++) {
         vit__gemm_args g;
         memset(&g, 0, sizeof(g));
@@ -336,8 +353,9 @@ static void test_linear_refusals(vit_model *m) {
 // the split-K reduction inside the LayerNorm kernel when the GEMM splits.
 // every > 1 (the last fc2 + the final norm of the class tokens): only rows 0,
 // every, ... are finished, normalised into out's consecutive rows. Checks those
-// rows of x and out, and that a second run gives the same bits.
-template <typename T, typename TO>
+// rows of x and out, and that a second run gives the same bits. TX: x's type
+// (bf16: the residual stream in bf16, the CPU's x rounded to it after the add).
+template <typename T, typename TO, typename TX = float>
 static void test_linear_ln(vit_model *m, int rows, int in, int C, int layer_scale, int splitk, int every = 1) {
     float *xin = hrand((size_t)rows * in, 1.0f), *w = hrand((size_t)in * C, 1.0f / sqrtf((float)in));
     float *b = hrand((size_t)C, 0.5f), *ls = layer_scale ? hrand((size_t)C, 1.0f) : NULL;
@@ -347,31 +365,34 @@ static void test_linear_ln(vit_model *m, int rows, int in, int C, int layer_scal
     int lnrows = (rows + every - 1) / every;
     size_t no = (size_t)rows * C, nn = (size_t)lnrows * C;
     float *x = hrand(no, 1.0f), *refn = (float *)malloc(nn * sizeof(float)), *refx = (float *)malloc(nn * sizeof(float));
+    round_to<TX>(x, no);
     dbuf dxin = dupload<T>(xin, (size_t)rows * in), dw = dupload_linear<T>(w, in, C), db = dupload<float>(b, (size_t)C);
     dbuf dls = ls ? dupload<float>(ls, (size_t)C) : dbuf{NULL, 0};
     dbuf dlw = dupload<float>(lw, (size_t)C), dlb = dupload<float>(lb, (size_t)C);
-    dbuf dx = dupload<float>(x, no), dx2 = dupload<float>(x, no), dn = dalloc(nn * sizeof(TO)), dn2 = dalloc(nn * sizeof(TO));
+    dbuf dx = dupload<TX>(x, no), dx2 = dupload<TX>(x, no), dn = dalloc(nn * sizeof(TO)), dn2 = dalloc(nn * sizeof(TO));
     vit__force f;
     memset(&f, 0, sizeof(f));
     f.splitk = splitk;
     vit__ran ran = {-1, -1, -1};
     m->cuda->walk = 1;
-    vit_status st = vit__linear_ln_cuda<T, TO>((TO *)dn.p, (float *)dx.p, (const T *)dxin.p, (const T *)dw.p, (const float *)db.p, (const float *)dls.p, rows, in,
+    vit_status st = vit__linear_ln_cuda<T, TO, TX>((TO *)dn.p, (TX *)dx.p, (const T *)dxin.p, (const T *)dw.p, (const float *)db.p, (const float *)dls.p, rows, in,
                                                C, (const float *)dlw.p, (const float *)dlb.p, 1e-6f, every, m, 0, &f, &ran);
     int split = ran.split;
     m->cuda->walk = 0; // (the GEMM and the LayerNorm each walk the other way this time)
     if (st == VIT_OK)
-        st = vit__linear_ln_cuda<T, TO>((TO *)dn2.p, (float *)dx2.p, (const T *)dxin.p, (const T *)dw.p, (const float *)db.p, (const float *)dls.p, rows, in, C,
+        st = vit__linear_ln_cuda<T, TO, TX>((TO *)dn2.p, (TX *)dx2.p, (const T *)dxin.p, (const T *)dw.p, (const float *)db.p, (const float *)dls.p, rows, in, C,
                                         (const float *)dlw.p, (const float *)dlb.p, 1e-6f, every, m, 0, &f);
     cudaDeviceSynchronize();
     vit__linear_cpu(x, xin, w, b, rows, in, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, ls, cpu_threads);
+    round_to<TX>(x, no);
     for (int i = 0; i < lnrows; i++) memcpy(refx + (size_t)i * C, x + (size_t)i * every * C, (size_t)C * sizeof(float));
     vit__layernorm_cpu(refn, refx, lw, lb, lnrows, C, (size_t)C, 1e-6f, cpu_threads);
-    float *gxall = ddownload<float>(dx, no), *gn = ddownload<TO>(dn, nn), *gx2 = ddownload<float>(dx2, no), *gn2 = ddownload<TO>(dn2, nn);
+    float *gxall = ddownload<TX>(dx, no), *gn = ddownload<TO>(dn, nn), *gx2 = ddownload<TX>(dx2, no), *gn2 = ddownload<TO>(dn2, nn);
     float *gx = (float *)malloc(nn * sizeof(float));
     for (int i = 0; i < lnrows; i++) memcpy(gx + (size_t)i * C, gxall + (size_t)i * every * C, (size_t)C * sizeof(float));
     char name[200], what[120];
-    snprintf(what, sizeof(what), "%s->%s %dx%d->%d%s split %d", dname<T>(), dname<TO>(), rows, in, C, layer_scale ? " *ls" : "", split);
+    snprintf(what, sizeof(what), "%s->%s %dx%d->%d%s split %d%s", dname<T>(), dname<TO>(), rows, in, C, layer_scale ? " *ls" : "", split,
+             sizeof(TX) == 2 ? ", x in bf16" : "");
     if (every > 1) snprintf(what + strlen(what), sizeof(what) - strlen(what), ", rows every %d", every);
     snprintf(name, sizeof(name), "linear+layernorm %s: x", what);
     check(name, st, m, gx, refx, nn, tol<T>(), tol<T>(), guard_ok(dx) && guard_ok(dx2));
@@ -385,6 +406,54 @@ static void test_linear_ln(vit_model *m, int rows, int in, int C, int layer_scal
     free(xin); free(w); free(b); free(ls); free(lw); free(lb); free(x); free(refn); free(refx); free(gx); free(gxall); free(gn); free(gx2); free(gn2);
     dfree(dxin); dfree(dw); dfree(db); dfree(dlw); dfree(dlb); dfree(dx); dfree(dx2); dfree(dn); dfree(dn2);
     if (dls.p) dfree(dls);
+}
+
+// ---- patch embedding + the first LayerNorm (vit__patch_ln_cuda, the forward
+// pass's start): the split-K patch GEMM finished inside the LayerNorm kernel
+// where it splits, else (and with a forced GEMM kernel: fallback) the two ops. want: the fused tokens x on the CPU
+// (vit__place_tokens). TX: x's type (bf16: the residual stream in bf16, want
+// rounded to it; the fallback path stages fp32 rows in x32).
+template <typename T, typename TX>
+static void test_patch_ln(vit_model *m, const float *want_f, dbuf dimg, dbuf dw, dbuf db, const vit__embed_fuse *fz, dbuf dscr, size_t ns, int B, int Cin, int S,
+                          int Ws, int P, int C, int npre, int fallback = 0) {
+    if (!fallback) test_patch_ln<T, TX>(m, want_f, dimg, dw, db, fz, dscr, ns, B, Cin, S, Ws, P, C, npre, 1);
+    vit__force f;
+    memset(&f, 0, sizeof(f));
+    f.gemm = VIT__GEMM_MMA;
+    int N = (S / P) * (Ws / P) + npre;
+    size_t nx = (size_t)B * N * C;
+    float *want = (float *)malloc(nx * sizeof(float));
+    memcpy(want, want_f, nx * sizeof(float));
+    round_to<TX>(want, nx);
+    float *lw = hrand((size_t)C, 1.0f), *lb = hrand((size_t)C, 0.5f), *wantn = (float *)malloc(nx * sizeof(float));
+    vit__layernorm_cpu(wantn, want, lw, lb, B * N, C, (size_t)C, 1e-6f, cpu_threads);
+    dbuf dlw = dupload<float>(lw, (size_t)C), dlb = dupload<float>(lb, (size_t)C), dxn = dalloc(nx * sizeof(T)), dx = dalloc(nx * sizeof(TX));
+    dbuf dx32 = dalloc(nx * sizeof(float));
+    vit__ran ran = {-1, -1, -1};
+    m->cuda->walk = 1;
+    vit_status st = vit__patch_ln_cuda<T, TX>((T *)dxn.p, (TX *)dx.p, (float *)dx32.p, (const float *)dimg.p, (const T *)dw.p, (const float *)db.p, B, Cin, S, Ws, P,
+                                              C, fz, dscr.p, ns, (const float *)dlw.p, (const float *)dlb.p, 1e-6f, m, 0, fallback ? &f : NULL, &ran);
+    float *gotx = ddownload<TX>(dx, nx), *gotn = ddownload<T>(dxn, nx);
+    cudaMemset(dx.p, 0xFF, dx.bytes); // again, each kernel walking the other way
+    cudaMemset(dxn.p, 0xFF, dxn.bytes);
+    m->cuda->walk = 0;
+    vit_status st2 = vit__patch_ln_cuda<T, TX>((T *)dxn.p, (TX *)dx.p, (float *)dx32.p, (const float *)dimg.p, (const T *)dw.p, (const float *)db.p, B, Cin, S, Ws,
+                                               P, C, fz, dscr.p, ns, (const float *)dlw.p, (const float *)dlb.p, 1e-6f, m, 0, fallback ? &f : NULL);
+    float *gotx2 = ddownload<TX>(dx, nx), *gotn2 = ddownload<T>(dxn, nx);
+    if (st == VIT_OK) st = st2;
+    char name[220];
+    const char *how = sizeof(TX) == 2 ? (fallback ? ", x in bf16, unfused" : ", x in bf16") : fallback ? ", unfused" : "";
+    snprintf(name, sizeof(name), "patch_embed+prefix+pos+layernorm %s %s B=%d S=%d P=%d C=%d prefix=%d split %d%s: x", dname<T>(), gemm_name(ran.kernel), B, S, P, C,
+             npre, ran.split, how);
+    check(name, st, m, gotx, want, nx, tol<T>(), tol<T>(), guard_ok(dx) && guard_ok(dscr) && guard_ok(dx32));
+    snprintf(name, sizeof(name), "patch_embed+prefix+pos+layernorm %s %s B=%d S=%d P=%d C=%d prefix=%d split %d%s: normalised", dname<T>(), gemm_name(ran.kernel), B,
+             S, P, C, npre, ran.split, how);
+    check(name, st, m, gotn, wantn, nx, 2 * tol<T>(), 2 * tol<T>(), guard_ok(dxn));
+    same_bits(name, gotx, gotx2, nx);
+    same_bits(name, gotn, gotn2, nx);
+    expect(ran.split >= 1, name, "split", ran.split, 1);
+    free(want); free(lw); free(lb); free(wantn); free(gotx); free(gotn); free(gotx2); free(gotn2);
+    dfree(dlw); dfree(dlb); dfree(dxn); dfree(dx); dfree(dx32);
 }
 
 // ---- patch embedding: plain (= vit__patch_embed_cpu) and fused (= + vit__place_tokens:
@@ -444,37 +513,9 @@ static void test_patch(vit_model *m, int B, int Cin, int S, int P, int C, int np
             int wk = want_gemm(m, 1, paths[pi], B * GGn, C, KP);
             expect(ran.kernel == wk, name, "kernel", ran.kernel, wk);
         }
-        // + the first LayerNorm (the forward pass's start): split-K patch GEMM
-        // finished inside the LayerNorm kernel where it splits, else the two ops
-        float *lw = hrand((size_t)C, 1.0f), *lb = hrand((size_t)C, 0.5f), *wantn = (float *)malloc(nx * sizeof(float));
-        vit__layernorm_cpu(wantn, want, lw, lb, B * N, C, (size_t)C, 1e-6f, cpu_threads);
-        dbuf dlw = dupload<float>(lw, (size_t)C), dlb = dupload<float>(lb, (size_t)C), dxn = dalloc(nx * sizeof(T));
-        cudaMemset(dx.p, 0xFF, dx.bytes);
-        ran.split = -1;
-        m->cuda->walk = 1;
-        st = vit__patch_ln_cuda<T>((T *)dxn.p, (float *)dx.p, (const float *)dimg.p, (const T *)dw.p, (const float *)db.p, B, Cin, S, Ws, P, C, &fz, dscr.p, ns,
-                                   (const float *)dlw.p, (const float *)dlb.p, 1e-6f, m, 0, NULL, &ran);
-        free(gotx);
-        gotx = ddownload<float>(dx, nx);
-        float *gotn = ddownload<T>(dxn, nx);
-        cudaMemset(dx.p, 0xFF, dx.bytes); // again, each kernel walking the other way
-        cudaMemset(dxn.p, 0xFF, dxn.bytes);
-        m->cuda->walk = 0;
-        vit_status st2 = vit__patch_ln_cuda<T>((T *)dxn.p, (float *)dx.p, (const float *)dimg.p, (const T *)dw.p, (const float *)db.p, B, Cin, S, Ws, P, C, &fz,
-                                               dscr.p, ns, (const float *)dlw.p, (const float *)dlb.p, 1e-6f, m, 0);
-        float *gotx2 = ddownload<float>(dx, nx), *gotn2 = ddownload<T>(dxn, nx);
-        if (st == VIT_OK) st = st2;
-        snprintf(name, sizeof(name), "patch_embed+prefix+pos+layernorm %s %s B=%d S=%d P=%d C=%d prefix=%d split %d: x", dname<T>(), gemm_name(ran.kernel), B, S, P,
-                 C, npre, ran.split);
-        check(name, st, m, gotx, want, nx, tol<T>(), tol<T>(), guard_ok(dx) && guard_ok(dscr));
-        snprintf(name, sizeof(name), "patch_embed+prefix+pos+layernorm %s %s B=%d S=%d P=%d C=%d prefix=%d split %d: normalised", dname<T>(), gemm_name(ran.kernel), B,
-                 S, P, C, npre, ran.split);
-        check(name, st, m, gotn, wantn, nx, 2 * tol<T>(), 2 * tol<T>(), guard_ok(dxn));
-        same_bits(name, gotx, gotx2, nx);
-        same_bits(name, gotn, gotn2, nx);
-        expect(ran.split >= 1, name, "split", ran.split, 1);
-        free(lw); free(lb); free(wantn); free(gotn); free(gotx2); free(gotn2);
-        dfree(dlw); dfree(dlb); dfree(dxn);
+        // + the first LayerNorm (the forward pass's start), x in fp32 and (bf16) in bf16
+        test_patch_ln<T, float>(m, want, dimg, dw, db, &fz, dscr, ns, B, Cin, S, Ws, P, C, npre);
+        if (vit__is_bf16<T>::value) test_patch_ln<T, T>(m, want, dimg, dw, db, &fz, dscr, ns, B, Cin, S, Ws, P, C, npre);
         dfree(dscr);
     }
     free(img); free(w); free(b); free(ref); free(scratch); free(got); free(pre); free(pos); free(want); free(gotx);
@@ -483,29 +524,32 @@ static void test_patch(vit_model *m, int B, int Cin, int S, int P, int C, int np
 
 // ---- layernorm: fp32 in, TO out. mode 0: dense rows; 1: strided rows in
 // place (the final norm of the class tokens before a pool); 2: strided rows
-// into dense ones (the final norm straight into the pooled rows).
-template <typename TO>
+// into dense ones (the final norm straight into the pooled rows). TX: the
+// input's type (bf16: a bf16 residual stream; not in place).
+template <typename TO, typename TX = float>
 static void test_layernorm(vit_model *m, int rows, int C, size_t stride, int mode) {
     if (mode == 0) stride = (size_t)C;
     size_t ostride = mode == 2 ? (size_t)C : stride;
     size_t n = (size_t)(rows - 1) * stride + C, no = (size_t)(rows - 1) * ostride + C;
     float *x = hrand(n, 2.0f), *w = hrand((size_t)C, 1.0f), *b = hrand((size_t)C, 0.5f);
     for (size_t i = 0; i < n; i++) x[i] += 0.7f; // a mean away from zero
+    round_to<TX>(x, n);
     float *ref = (float *)malloc(n * sizeof(float));
     memcpy(ref, x, n * sizeof(float)); // in place: elements between rows keep their value
     vit__layernorm_cpu(ref, x, w, b, rows, C, stride, 1e-6f, cpu_threads);
     if (mode == 2)
         for (int r = 1; r < rows; r++) memmove(ref + (size_t)r * C, ref + (size_t)r * stride, (size_t)C * sizeof(float));
-    dbuf dx = dupload<float>(x, n), dw = dupload<float>(w, (size_t)C), db = dupload<float>(b, (size_t)C);
-    dbuf dx2 = dupload<float>(x, n), dout = mode == 1 ? dx : dalloc(no * sizeof(TO)), dout2 = mode == 1 ? dx2 : dalloc(no * sizeof(TO));
+    dbuf dx = dupload<TX>(x, n), dw = dupload<float>(w, (size_t)C), db = dupload<float>(b, (size_t)C);
+    dbuf dx2 = dupload<TX>(x, n), dout = mode == 1 ? dx : dalloc(no * sizeof(TO)), dout2 = mode == 1 ? dx2 : dalloc(no * sizeof(TO));
     m->cuda->walk = 1;
-    vit_status st = vit__layernorm_cuda<TO>((TO *)dout.p, (const float *)dx.p, (const float *)dw.p, (const float *)db.p, rows, C, stride, ostride, 1e-6f, m, 0);
+    vit_status st = vit__layernorm_cuda<TO, TX>((TO *)dout.p, (const TX *)dx.p, (const float *)dw.p, (const float *)db.p, rows, C, stride, ostride, 1e-6f, m, 0);
     m->cuda->walk = 0;
     if (st == VIT_OK)
-        st = vit__layernorm_cuda<TO>((TO *)dout2.p, (const float *)dx2.p, (const float *)dw.p, (const float *)db.p, rows, C, stride, ostride, 1e-6f, m, 0);
+        st = vit__layernorm_cuda<TO, TX>((TO *)dout2.p, (const TX *)dx2.p, (const float *)dw.p, (const float *)db.p, rows, C, stride, ostride, 1e-6f, m, 0);
     float *got = ddownload<TO>(dout, no), *got2 = ddownload<TO>(dout2, no);
     char name[160];
-    snprintf(name, sizeof(name), "layernorm %s rows=%d C=%d stride=%zu%s", dname<TO>(), rows, C, stride, mode == 1 ? " in place" : mode == 2 ? " into dense rows" : "");
+    snprintf(name, sizeof(name), "layernorm %s->%s rows=%d C=%d stride=%zu%s", dname<TX>(), dname<TO>(), rows, C, stride,
+             mode == 1 ? " in place" : mode == 2 ? " into dense rows" : "");
     check(name, st, m, got, ref, no, tol<TO>(), tol<TO>(), guard_ok(dout) && guard_ok(dout2));
     same_bits(name, got, got2, no);
     free(x); free(w); free(b); free(ref); free(got); free(got2);
@@ -769,6 +813,36 @@ static void run_dtype(vit_model *m) {
         test_linear_ln<T, T>(m, 197, 768, 768, 0, 0);  // ViT-B proj + ln2 at batch 1
         test_linear_ln<T, T>(m, 591, 3072, 768, 0, 0); // batch 3
         test_linear_ln<T, T>(m, 1576, 768, 768, 1, 0); // batch 8: no split
+    }
+    // a bf16 residual stream (vit_options.residual_dtype): the GEMMs' residual
+    // epilogues into bf16 x (TMA reduction, mma.sync, split-K reduction), the
+    // LayerNorm kernel's reads, and its split-K residual step writing bf16 x
+    if (vit__is_bf16<T>::value) {
+        int rpaths[5] = {VIT__GEMM_MMA, VIT__GEMM_MMA64, VIT__GEMM_WGMMA128, VIT__GEMM_PP128, VIT__GEMM_WGMMA64};
+        for (int pi = 0; pi < 5; pi++) {
+            if (pi >= 2 && !m->cuda->wgmma) break;
+            test_linear<T>(m, 1, 33, 33, RES, NONE, 1, rpaths[pi], 0, 1);
+            test_linear<T>(m, 197, 136, 132, RES, NONE, 0, rpaths[pi], 0, 1); // N % 8 = 4: no TMA
+            test_linear<T>(m, 100, 264, 392, RES, NONE, 1, rpaths[pi], 0, 1);
+            test_linear<T>(m, 100, 768, 392, RES, NONE, 1, rpaths[pi], 3, 1); // split-K: the reduction kernel
+            if (!small_only) test_linear<T>(m, 5000, 512, 776, RES, NONE, 1, rpaths[pi], 0, 1);
+        }
+        test_linear_ln<T, T, T>(m, 1, 33, 33, 1, 0);
+        test_linear_ln<T, T, T>(m, 64, 512, 64, 0, 0);
+        test_linear_ln<T, T, T>(m, 3, 300, 40, 1, 3);
+        test_linear_ln<T, T, T>(m, 7, 1024, 1100, 1, 4); // C > 1024: the three-pass rows
+        test_linear_ln<T, T, T>(m, 40, 256, 1100, 0, 1); // and without a split
+        test_linear_ln<T, float, T>(m, 150, 96, 40, 1, 3, 50);
+        test_linear_ln<T, float, T>(m, 50, 64, 33, 0, 1, 50);
+        if (!small_only) {
+            test_linear_ln<T, T, T>(m, 197, 3072, 768, 1, 0); // ViT-B fc2 + ln1 at batch 1: split
+            test_linear_ln<T, T, T>(m, 1576, 768, 768, 1, 0); // batch 8: no split
+            test_linear_ln<T, float, T>(m, 591, 3072, 768, 0, 0, 197);
+        }
+        test_layernorm<T, T>(m, 50, 33, 33, 0);
+        test_layernorm<T, T>(m, 197, 132, 132, 0);
+        test_layernorm<float, T>(m, 3, 768, (size_t)197 * 768, 2);
+        test_layernorm<T, T>(m, 3, 1280, 1280, 0);
     }
     // the last block's fc2 + the final norm of the class tokens into fp32 pooled rows
     test_linear_ln<T, float>(m, 150, 96, 40, 1, 3, 50);

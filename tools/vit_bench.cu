@@ -30,7 +30,8 @@
 //   VIT_PREFETCH=0 no L2 weight prefetch in small forward passes; VIT_ATTN_WGMMA=1|2
 //   never/always the sm_90a attention kernel (3|4: with 2|3 consumer warpgroups), VIT_ATTN_PING=1 its
 //   warpgroups not taking turns. VIT_WALK=0 every kernel's rows first to last (vit__walk). VIT_PDL=0 turns
-//   programmatic dependent launches off (vit__cuda_state.pdl).
+//   programmatic dependent launches off (vit__cuda_state.pdl). VIT_RESIDUAL=bf16 loads the models with
+//   vit_options.residual_dtype = VIT_DTYPE_BF16 (model, layer and the multi-GPU modes).
 //   vit_bench attn B N H D ITERS
 //       one bf16 self-attention (B images, N tokens, H heads of size D) through
 //       vit__attention_cuda; median ms, TFLOP/s (4 B H N^2 D) and the kernel.
@@ -94,6 +95,10 @@ static vit_dtype vit_bench_dtype(const char *d) {
     return !strcmp(d, "f32") ? VIT_DTYPE_F32 : !strcmp(d, "f16") ? VIT_DTYPE_F16 : !strcmp(d, "fp8") ? VIT_DTYPE_FP8 : VIT_DTYPE_BF16;
 }
 
+static vit_dtype bench_residual(void) {
+    return getenv("VIT_RESIDUAL") && !strcmp(getenv("VIT_RESIDUAL"), "bf16") ? VIT_DTYPE_BF16 : VIT_DTYPE_DEFAULT;
+}
+
 static vit_model *load_model(const char *dir, const char *dtype, int max_batch, int device_index) {
     char path[1200];
     snprintf(path, sizeof(path), "%s/model.safetensors", dir);
@@ -102,6 +107,7 @@ static vit_model *load_model(const char *dir, const char *dtype, int max_batch, 
     o.device = VIT_DEVICE_CUDA;
     o.device_index = device_index;
     o.dtype = vit_bench_dtype(dtype);
+    o.residual_dtype = bench_residual();
     o.max_batch = max_batch;
     vit_model *m = NULL;
     if (vit_load(path, &o, &m) != VIT_OK) printf("{\"error\": \"load on device %d: %s\"}\n", device_index, vit_last_error(NULL));
@@ -129,6 +135,7 @@ static int bench_model(const char *dir, const char *dtype, int batch, int iters)
     memset(&o, 0, sizeof(o));
     o.device = VIT_DEVICE_CUDA;
     o.dtype = vit_bench_dtype(dtype);
+    o.residual_dtype = bench_residual();
     o.max_batch = batch;
     CK(cudaFree(0));
     size_t free0, free1, total;
@@ -400,7 +407,7 @@ typedef struct op_timer {
         first = 0;                                                                                   \
     } while (0)
 
-template <typename T>
+template <typename T, typename TX>
 static int layer_ops(vit_model *m, int B, op_timer ot) {
     vit__cuda_state *s = m->cuda;
     const vit_config *c = &m->cfg;
@@ -409,23 +416,24 @@ static int layer_ops(vit_model *m, int B, op_timer ot) {
     int hidden = m->act == VIT__ACT_SWIGLU ? M / 2 : M;
     float total = 0.0f;
     T *xn = (T *)s->xn, *big = (T *)s->big;
+    TX *x = sizeof(TX) == 2 ? (TX *)s->xh : (TX *)s->x; // the residual stream
     const vit__cuda_block *k = &s->blocks[0];
     vit__embed_fuse fz;
     fz.prefix = s->prefix; fz.pos = s->pos; fz.tokens = N; fz.num_prefix = m->num_prefix; fz.pos_prefix = 0;
     vit__attn_args att = vit__attn_self(xn, big, B, N, C, H, sizeof(T));
     vit__ran ran = {0, 1, 0}, none = {0, 1, 0};
     printf("{");
-    TIME_OP("patch+ln1", 1, (vit__patch_ln_cuda<T>(xn, s->x, s->images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_height, c->image_width, c->patch_size, C, &fz, s->big,
+    TIME_OP("patch+ln1", 1, (vit__patch_ln_cuda<T, TX>(xn, x, s->x, s->images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_height, c->image_width, c->patch_size, C, &fz, s->big,
                                                     (size_t)rows * (3 * C > M ? 3 * C : M), k->ln1_w, k->ln1_b, c->eps, m, ot.s, f, &ran))); // block 0's ln1; the others ride on fc2
     TIME_OP("qkv", D, (vit__linear_cuda<T>(big, xn, (const T *)k->qkv_w, k->qkv_b, rows, C, 3 * C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, m, ot.s, f, &ran)));
     TIME_OP("attention", D, (vit__attention_cuda<T>(att, m, ot.s, NULL, 0, f, &ran)));
-    TIME_OP("proj+ln2", D, (vit__linear_ln_cuda<T, T>(xn, s->x, xn, (const T *)k->proj_w, k->proj_b, k->ls1, rows, C, C, k->ln2_w, k->ln2_b, c->eps, 1, m, ot.s, f, &ran)));
+    TIME_OP("proj+ln2", D, (vit__linear_ln_cuda<T, T, TX>(xn, x, xn, (const T *)k->proj_w, k->proj_b, k->ls1, rows, C, C, k->ln2_w, k->ln2_b, c->eps, 1, m, ot.s, f, &ran)));
     TIME_OP("fc1", D, (vit__linear_cuda<T>(big, xn, (const T *)k->fc1_w, k->fc1_b, rows, C, M, VIT__OUT_STORE, m->act, NULL, m, ot.s, f, &ran)));
     int token_tail = s->norm_w && c->pool == VIT_POOL_TOKEN && !s->fcn_w && m->num_head == 1; // as vit__forward_cuda_body's tail
-    TIME_OP("fc2+ln1", D - token_tail, (vit__linear_ln_cuda<T, T>(xn, s->x, big, (const T *)k->fc2_w, k->fc2_b, k->ls2, rows, hidden, C, k->ln1_w, k->ln1_b, c->eps, 1, m,
+    TIME_OP("fc2+ln1", D - token_tail, (vit__linear_ln_cuda<T, T, TX>(xn, x, big, (const T *)k->fc2_w, k->fc2_b, k->ls2, rows, hidden, C, k->ln1_w, k->ln1_b, c->eps, 1, m,
                                                                    ot.s, f, &ran)));
     if (token_tail) { // the last block's fc2 with the final norm of the class tokens, then the head
-        TIME_OP("fc2+norm", 1, (vit__linear_ln_cuda<T, float>(s->pooled, s->x, big, (const T *)k->fc2_w, k->fc2_b, k->ls2, rows, hidden, C, s->norm_w, s->norm_b, c->eps,
+        TIME_OP("fc2+norm", 1, (vit__linear_ln_cuda<T, float, TX>(s->pooled, x, big, (const T *)k->fc2_w, k->fc2_b, k->ls2, rows, hidden, C, s->norm_w, s->norm_b, c->eps,
                                                                N, m, ot.s, f, &ran)));
         ran = none;
         TIME_OP("head", 1, (vit__head_cuda<T>(s->out, s->pooled, (const T *)s->head_w, s->head_b, B, C, c->num_classes, m->num_head, m, ot.s)));
@@ -445,6 +453,7 @@ static int bench_layer(const char *dir, const char *dtype, int batch, int iters)
     memset(&o, 0, sizeof(o));
     o.device = VIT_DEVICE_CUDA;
     o.dtype = vit_bench_dtype(dtype);
+    o.residual_dtype = bench_residual();
     o.max_batch = batch;
     if (o.dtype == VIT_DTYPE_FP8) { printf("{\"error\": \"layer: fp8 is not broken down by op here\"}\n"); return 1; }
     vit_model *m = NULL;
@@ -462,7 +471,8 @@ static int bench_layer(const char *dir, const char *dtype, int batch, int iters)
     CK(cudaEventCreate(&ot.e0));
     CK(cudaEventCreate(&ot.e1));
 
-    int r = o.dtype == VIT_DTYPE_F32 ? layer_ops<float>(m, batch, ot) : o.dtype == VIT_DTYPE_F16 ? layer_ops<__half>(m, batch, ot) : layer_ops<__nv_bfloat16>(m, batch, ot);
+    int r = o.dtype == VIT_DTYPE_F32 ? layer_ops<float, float>(m, batch, ot) : o.dtype == VIT_DTYPE_F16 ? layer_ops<__half, float>(m, batch, ot)
+            : m->cuda->res16 ? layer_ops<__nv_bfloat16, __nv_bfloat16>(m, batch, ot) : layer_ops<__nv_bfloat16, float>(m, batch, ot);
     vit_free(m);
     return r;
 }
