@@ -14,7 +14,7 @@ results go to the .json beside it.
 
 --families (its own device call: the ViT rows alone fill a 10-minute call)
 times the real-size model families vit.h loads instead, bf16 at batch 64 and 1:
-DINOv2-S/14 reg4 @518, CLIP ViT-B/32 @224, CLIP ViT-L/14 @336, SigLIP B/16 @384,
+ViT-B/16 @384 (plain timm), DINOv2-S/14 reg4 @518, CLIP ViT-B/32 @224, CLIP ViT-L/14 @336, SigLIP B/16 @384,
 DeiT-B distilled @224, each built random-init by tools/make_gpu_reference.py's
 family_model and saved by save_family to a temporary directory; PyTorch eager bf16
 and torch.compile (default mode) of that same model against vit_bench on the saved
@@ -301,6 +301,7 @@ def max_autotune_only(args):
 
 # (label, family in tools/make_gpu_reference.py, family_model keyword arguments, what the row times)
 FAMILY_PLAN = [
+    ("ViT-B/16 @384", "timm:vit_base_patch16_384", {}, "timm vit_base_patch16_384 (timm's random init, 1000 classes)"),
     ("DINOv2-S/14 reg4 @518", "dinov2_s14_reg4", dict(num_classes=1000),
      "timm vit_small_patch14_reg4_dinov2 + a 1000-class head on the class token"),
     ("CLIP ViT-B/32 @224", "clip_b32", {}, "HF CLIPVisionModelWithProjection, image_embeds (512)"),
@@ -373,9 +374,15 @@ def families_only(args):
             log("deadline: skipping", label)
             continue
         t = time.time()
-        model = family_model(key, **kw)
-        d = os.path.join(tmp, key)
-        save_family(model, key, d)
+        d = os.path.join(tmp, key.replace(":", "_"))
+        if key.startswith("timm:"):  # a plain timm ViT (not one of make_gpu_reference's families)
+            torch.manual_seed(0)
+            model = timm.create_model(key[5:], pretrained=False, **kw).eval()
+            model.vit_lib = "timm"
+            save_for_hf(model, d, safe_serialization=True)
+        else:
+            model = family_model(key, **kw)
+            save_family(model, key, d)
         size = model.patch_embed.img_size[0] if model.vit_lib == "timm" else model.config.image_size
         flops = family_flops(model)
         log(f"{label}: built and saved in {time.time() - t:.1f} s ({flops / 1e9:.1f} GFLOP/img)")
