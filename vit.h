@@ -79,10 +79,15 @@
         PyTorch keeps it in a model cast to bfloat16: x is rounded after the
         embedding (and pre-norm) and after each residual add, on the CPU (an
         emulation, for checking) as on the GPU, where the adds and LayerNorms
-        then move half the bytes: 3-6% faster at large batches (H200: ViT-B/16
-        bs 256 bf16 4.0%, fp8 5.7%; DINOv2-S/14 @518 bs 64 5.2%). Outputs move
-        by about 0.1-1% relative (test_model: within 2e-2 of the fp32
-        reference on every case). CUDA needs dtype bf16 or fp8 for it.
+        then move half the bytes: 4-11% faster at batches 64-256 (H100, make
+        bench at b3a0051: ViT-B/16 bs 256 bf16 5.7%, fp8 9.7%; DINOv2-S/14
+        @518 bs 64 7.9%). The wgmma GEMMs round the added term to bf16 before
+        the add (a bf16 reduction in L2), so the GPU rounds twice where the
+        CPU rounds once. Outputs move by about 0.1-1% relative (test_model:
+        within 2e-2 of the fp32 reference on every case). CUDA needs dtype
+        bf16 or fp8 for it (fp32 or fp16 with it: VIT_ERROR_UNSUPPORTED, also
+        under VIT_DEVICE_DEFAULT); a residual dtype other than fp32 or bf16 is
+        refused (VIT_ERROR_UNSUPPORTED).
       - Residual adds (x += scale * f(x)) are fused multiply-adds (fmaf) on the
         CPU and the GPU alike, whatever the compiler's contraction setting
         (without FMA hardware fmaf is a libm call, once per output element).
@@ -310,7 +315,8 @@ typedef struct vit_options {
     vit_dtype residual_dtype;// the residual stream x between the blocks (default: fp32). VIT_DTYPE_BF16: x rounded
                             // to bf16 after the embedding and after each residual add, as a PyTorch model cast to
                             // bfloat16 keeps it: half the memory traffic of the adds and LayerNorms, faster at
-                            // large batches on CUDA (with dtype bf16 or fp8 only); the CPU runs the same rounding
+                            // large batches on CUDA (with dtype bf16 or fp8 only: fp32/fp16 there fail with
+                            // VIT_ERROR_UNSUPPORTED); the CPU runs the same rounding. Other dtypes: UNSUPPORTED
 } vit_options;
 
 typedef struct vit_config {

@@ -460,11 +460,13 @@ static int fp8_case(const char *dir, const reference *r) {
 // embedding and each residual add): bf16 and fp8 on the GPU within their
 // tolerances of the reference (run, fp8 against 1.5e-1 as fp8_case) and of the
 // CPU's run of the same rounding, deterministic as the others (batches 1 and
-// 3, split-K default and forced); fp32 and fp16 refused (VIT_ERROR_UNSUPPORTED).
+// 3, split-K default and forced), the frames and split host passes as
+// frames_case; fp32 and fp16 refused (VIT_ERROR_UNSUPPORTED).
 static int residual_case(const char *dir, const reference *r) {
     g_residual = VIT_DTYPE_BF16;
     int ok = run(dir, r, VIT_DTYPE_BF16, 2, 0) & run(dir, r, VIT_DTYPE_BF16, 1, 1) & run(dir, r, VIT_DTYPE_BF16, 2, 2);
     ok &= determinism(dir, r, VIT_DTYPE_BF16, 0) & determinism(dir, r, VIT_DTYPE_BF16, 4);
+    ok &= frames_case(dir, VIT_DTYPE_BF16); // the split passes: the bf16 rows of x kept at their images' place
     char path[1200];
     snprintf(path, sizeof(path), "%s/model.safetensors", dir);
     int heads = r->k > 0;

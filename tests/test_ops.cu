@@ -818,10 +818,11 @@ static void run_dtype(vit_model *m) {
     // epilogues into bf16 x (TMA reduction, mma.sync, split-K reduction), the
     // LayerNorm kernel's reads, and its split-K residual step writing bf16 x
     if (vit__is_bf16<T>::value) {
-        int rpaths[5] = {VIT__GEMM_MMA, VIT__GEMM_MMA64, VIT__GEMM_WGMMA128, VIT__GEMM_PP128, VIT__GEMM_WGMMA64};
-        for (int pi = 0; pi < 5; pi++) {
+        int rpaths[6] = {VIT__GEMM_MMA, VIT__GEMM_MMA64, VIT__GEMM_WGMMA128, VIT__GEMM_PP128, VIT__GEMM_WGMMA64, VIT__GEMM_WGMMA256};
+        for (int pi = 0; pi < 6; pi++) {
             if (pi >= 2 && !m->cuda->wgmma) break;
             test_linear<T>(m, 1, 33, 33, RES, NONE, 1, rpaths[pi], 0, 1);
+            if (!small_only) test_linear<T>(m, 591, 3072, 768, RES, NONE, 1, rpaths[pi], 0, 1); // ViT-B fc2 (K 3072: the deep ring's one box)
             test_linear<T>(m, 197, 136, 132, RES, NONE, 0, rpaths[pi], 0, 1); // N % 8 = 4: no TMA
             test_linear<T>(m, 100, 264, 392, RES, NONE, 1, rpaths[pi], 0, 1);
             test_linear<T>(m, 100, 768, 392, RES, NONE, 1, rpaths[pi], 3, 1); // split-K: the reduction kernel
@@ -832,8 +833,9 @@ static void run_dtype(vit_model *m) {
         test_linear_ln<T, T, T>(m, 3, 300, 40, 1, 3);
         test_linear_ln<T, T, T>(m, 7, 1024, 1100, 1, 4); // C > 1024: the three-pass rows
         test_linear_ln<T, T, T>(m, 40, 256, 1100, 0, 1); // and without a split
+        test_linear_ln<T, T, T>(m, 50, 64, 33, 0, 2);    // C % 4 != 0: the one-element-per-lane rows finishing the split
         test_linear_ln<T, float, T>(m, 150, 96, 40, 1, 3, 50);
-        test_linear_ln<T, float, T>(m, 50, 64, 33, 0, 1, 50);
+        test_linear_ln<T, float, T>(m, 50, 64, 33, 0, 2, 50);
         if (!small_only) {
             test_linear_ln<T, T, T>(m, 197, 3072, 768, 1, 0); // ViT-B fc2 + ln1 at batch 1: split
             test_linear_ln<T, T, T>(m, 1576, 768, 768, 1, 0); // batch 8: no split
@@ -944,12 +946,14 @@ static void test_e4m3_rows(vit_model *m, int rows, int K) {
 // (the DeepSeek-V3 report, 3.3.2, measured the same), which at K = 3072
 // moves a sum by up to ~1.5e-3 of the largest output (H100, this test).
 // path and splitk forced as test_linear's; a mma.sync path must be refused.
-static void test_linear_e4m3(vit_model *m, int rows, int in, int out, vit__out mode, vit__act act, int layer_scale, int path, int splitk = 0) {
+static void test_linear_e4m3(vit_model *m, int rows, int in, int out, vit__out mode, vit__act act, int layer_scale, int path, int splitk = 0,
+                             int res16 = 0) {
     typedef __nv_bfloat16 T;
-    int glu = act == VIT__ACT_SWIGLU, outw = glu ? out / 2 : out, res = mode == VIT__OUT_RESIDUAL;
+    int glu = act == VIT__ACT_SWIGLU, outw = glu ? out / 2 : out, res = mode == VIT__OUT_RESIDUAL && !res16; // res: an fp32 output
     size_t nx = (size_t)rows * in, nw = (size_t)in * out, no = (size_t)rows * outw;
     float *x = hrand(nx, 1.0f), *w = hrand(nw, 1.0f / sqrtf((float)in)), *b = hrand((size_t)out, 0.5f), *ls = layer_scale ? hrand((size_t)outw, 1.0f) : NULL;
     float *ref = hrand(no, 1.0f), *xq = (float *)malloc(nx * 4 + 4), *sx = (float *)malloc((size_t)rows * 4 + 4), *sw = (float *)malloc((size_t)out * 4 + 4);
+    if (res16) round_to<T>(ref, no); // (res16: the residual in bf16, a bf16 residual stream)
     float *acc = (float *)malloc((size_t)rows * out * 4 + 4), *wq = (float *)malloc(nw * 4 + 4);
     unsigned char *wb = (unsigned char *)malloc(nw + 1);
     memcpy(wq, w, nw * 4);
@@ -962,11 +966,12 @@ static void test_linear_e4m3(vit_model *m, int rows, int in, int out, vit__out m
     }
     dbuf dx = dupload<float>(x, nx), dq = dalloc(nx), dsx = dalloc((size_t)rows * 4), dw = dalloc(nw), dsw = dupload<float>(sw, (size_t)out);
     dbuf db = dupload<float>(b, (size_t)out), dls = ls ? dupload<float>(ls, (size_t)outw) : dbuf{NULL, 0};
-    dbuf dout = res ? dupload<float>(ref, no) : dalloc(no * sizeof(T));
+    dbuf dout = res ? dupload<float>(ref, no) : res16 ? dupload<T>(ref, no) : dalloc(no * sizeof(T));
     cudaMemcpy(dw.p, wb, nw, cudaMemcpyHostToDevice);
     vit__e4m3_rows(xq, sx, x, rows, in, cpu_threads);
     vit__linear_cpu(acc, xq, wq, NULL, rows, in, out, VIT__OUT_STORE, VIT__ACT_NONE, NULL, cpu_threads);
     vit__e4m3_epilogue(ref, acc, sx, sw, b, rows, out, mode, act, ls, cpu_threads);
+    if (res16) round_to<T>(ref, no);
     vit__force f;
     memset(&f, 0, sizeof(f));
     f.gemm = path;
@@ -976,11 +981,13 @@ static void test_linear_e4m3(vit_model *m, int rows, int in, int out, vit__out m
     static int flip;
     m->cuda->walk = flip ^= 1; // the cases take turns starting each way (vit__walk)
     vit_status st = vit__e4m3_rows_cuda<float>((unsigned char *)dq.p, (float *)dsx.p, (const float *)dx.p, rows, in, m, 0);
-    if (st == VIT_OK) st = vit__linear_cuda<T>(dout.p, NULL, NULL, (const float *)db.p, rows, in, out, mode, act, (const float *)dls.p, m, 0, &f, &ran, &ops);
+    if (st == VIT_OK)
+        st = vit__linear_cuda<T>(dout.p, NULL, NULL, (const float *)db.p, rows, in, out, mode, act, (const float *)dls.p, m, 0, &f, &ran, &ops, res16);
     cudaDeviceSynchronize();
     char name[200];
     snprintf(name, sizeof(name), "linear e4m3->bf16 %s %dx%d->%d %s%s split %d", gemm_name(ran.kernel), rows, in, out,
-             res ? (layer_scale ? "bias+residual*ls" : "bias+residual") : "bias", act_name(act), ran.split);
+             res16 ? (layer_scale ? "bias+bf16 residual*ls" : "bias+bf16 residual") : res ? (layer_scale ? "bias+residual*ls" : "bias+residual") : "bias",
+             act_name(act), ran.split);
     if (path == VIT__GEMM_MMA || path == VIT__GEMM_MMA64) {
         int ok = st == VIT_ERROR_UNSUPPORTED && cudaGetLastError() == cudaSuccess;
         printf("%s linear e4m3 with mma.sync forced: refused (%s)\n", ok ? "OK" : "NOT OK", vit_status_string(st));
@@ -1083,6 +1090,8 @@ static void run_e4m3(vit_model *m) {
         test_linear_e4m3(m, 197, 144, 528, ST, VIT__ACT_GELU, 0, p);  // K tail of a step, N tail of a tile
         test_linear_e4m3(m, 1, 32, 40, RES, VIT__ACT_NONE, 1, p);
         test_linear_e4m3(m, 150, 256, 200, RES, VIT__ACT_NONE, 0, p);
+        test_linear_e4m3(m, 150, 256, 200, RES, VIT__ACT_NONE, 1, p, 0, 1); // into a bf16 residual stream
+        test_linear_e4m3(m, 100, 512, 392, RES, VIT__ACT_NONE, 1, p, 2, 1);  // and split
         test_linear_e4m3(m, 100, 272, 392, ST, VIT__ACT_SWIGLU, 0, p);
         test_linear_e4m3(m, 3, 64, 40, ST, VIT__ACT_QUICK_GELU, 0, p);
         if (!small_only && p != VIT__GEMM_MMA) {
