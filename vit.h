@@ -50,16 +50,18 @@
         bytes to 16 bits (vpmaddwd) where neither VNNI exists; the
         portable loops (ARMv8.0, other compilers) about 3x their fp32 loops.
       - VIT_DTYPE_FP8: the blocks' four linears with e4m3 operands: weights
-        per output channel (at load) and activations per token (at run time)
-        rounded to e4m3 (as torch's float8_e4m3fn: nearest even, saturated
-        at 448), scales amax / 448, fp32 sums, scales in the epilogue. On
+        per output channel (at load) and activations per token (at run time;
+        fc2's input per token and 128 columns, which fc1's epilogue rounds
+        tile by tile) rounded to e4m3 (as torch's float8_e4m3fn: nearest
+        even, saturated at 448), scales amax / 448, fp32 sums, scales in the
+        epilogue (fc2's: into the sums every 128 inputs). On
         CUDA: wgmma e4m3 kernels on sm_90a (Hopper), the rest of the model
         in bf16 (where it cannot run there: other GPUs, or a width or MLP
         width that is not a multiple of 16, VIT_DEVICE_CUDA fails with
         VIT_ERROR_UNSUPPORTED and VIT_DEVICE_DEFAULT loads the model on the
         CPU, as for any model the GPU path does not run); Hopper's tensor cores add e4m3
         products with about 14 bits of precision, not fp32's 24 (sums of
-        3072 products move by ~1e-3 relative). On the CPU: the numerics the
+        768 products move by ~1e-3 relative; fc2's go to fp32 every 128). On the CPU: the numerics the
         GPU kernels are tested against, at fp32 speed (it answers what fp8
         does to a model, not how fast). Fashion-MNIST: 93.44% (CPU) and
         93.45% (H100) against 93.41% in fp32.
@@ -256,8 +258,8 @@ typedef enum vit_dtype {
     VIT_DTYPE_F16,         // GELU to 1.2e-5 of erf GELU (under half an output ulp)
     VIT_DTYPE_INT8,        // CPU only: the blocks' linears in int8 (per-channel weights quantised at load,
                            // per-token activations at run time, int32 sums); VIT_ERROR_UNSUPPORTED on CUDA
-    VIT_DTYPE_FP8          // the blocks' linears with e4m3 operands (per-channel weights, per-token activations,
-                           // fp32 sums). CUDA: sm_90a only (wgmma e4m3; the rest bf16), else VIT_ERROR_UNSUPPORTED
+    VIT_DTYPE_FP8          // the blocks' linears with e4m3 operands (per-channel weights, per-token activations;
+                           // fc2's per token and 128 columns; fp32 sums). CUDA: sm_90a only (wgmma e4m3; the rest bf16), else VIT_ERROR_UNSUPPORTED
                            // (VIT_DEVICE_DEFAULT: the CPU);
                            // CPU: the kernels' reference, emulated at fp32 speed, to check a model's fp8 accuracy
 } vit_dtype;
@@ -685,7 +687,7 @@ struct vit_model {
     float *q8_scale;        // (B * N) their scales
     float *e4m3_store;      // VIT_DTYPE_FP8 (CPU): the blocks' column scales, then e4m3_acc and e4m3_sx
     float *e4m3_acc;        // (B * N, max(3C, M)) a linear's sums before scales and epilogue
-    float *e4m3_sx;         // (B * N) its input rows' scales
+    float *e4m3_sx;         // (B * N) its input rows' scales (fc2: (B * N, ceil(hidden / 128)), per 128 columns)
     int preprocess_only;    // vit_clone_preprocessor's handle: no weights
     char error[VIT__ERR_LEN];
 
@@ -5598,18 +5600,24 @@ static VIT__HD inline float vit__e4m3_round(float x, float inv_s) {
 }
 
 // Rows of x (rows, K) to e4m3 values in q (may be x), each row's scale
-// (max |x| / 448; 1 for a zero row) into scale.
-static void vit__e4m3_rows(float *q, float *scale, const float *x, int rows, int K, int nthreads) {
+// (max |x| / 448; 1 for a zero row) into scale. blocks: each row's runs of
+// 128 columns scaled on their own (the last may be shorter), scale (rows,
+// ceil(K / 128)): fc2's input, which the GPU rounds in fc1's epilogue, tile
+// by tile (DeepSeek-V3's 1 x 128 activation tiles).
+static void vit__e4m3_rows(float *q, float *scale, const float *x, int rows, int K, int blocks, int nthreads) {
+    int G = blocks ? 128 : K, ng = (K + G - 1) / G;
     (void)nthreads;
     VIT__PARALLEL_FOR(nthreads)
-    for (int r = 0; r < rows; r++) {
-        const float *xr = x + (size_t)r * K;
-        float mx = 0.0f;
-        for (int k = 0; k < K; k++) mx = fabsf(xr[k]) > mx ? fabsf(xr[k]) : mx;
-        float inv = mx > 0.0f ? 448.0f / mx : 1.0f;
-        for (int k = 0; k < K; k++) q[(size_t)r * K + k] = vit__e4m3_round(xr[k], inv);
-        scale[r] = mx > 0.0f ? mx / 448.0f : 1.0f;
-    }
+    for (int r = 0; r < rows; r++)
+        for (int gi = 0; gi < ng; gi++) {
+            const float *xr = x + (size_t)r * K + (size_t)gi * G;
+            int n = K - gi * G < G ? K - gi * G : G;
+            float mx = 0.0f;
+            for (int k = 0; k < n; k++) mx = fabsf(xr[k]) > mx ? fabsf(xr[k]) : mx;
+            float inv = mx > 0.0f ? 448.0f / mx : 1.0f;
+            for (int k = 0; k < n; k++) q[(size_t)r * K + (size_t)gi * G + k] = vit__e4m3_round(xr[k], inv);
+            scale[(size_t)r * ng + gi] = mx > 0.0f ? mx / 448.0f : 1.0f;
+        }
 }
 
 // A weight w (K, N) to e4m3 values in place, each output column's scale into scale (N).
@@ -5624,7 +5632,7 @@ static void vit__e4m3_cols(float *w, float *scale, int K, int N) {
 }
 
 // The e4m3 linear's epilogue: acc (rows, N) sums of e4m3 products, then
-// fmaf(acc, sx sw, bias), the activation and the store or residual add.
+// fmaf(acc, sx sw, bias) (sx NULL: 1), the activation and the store or residual add.
 static void vit__e4m3_epilogue(float *out, const float *acc, const float *sx, const float *sw, const float *bias, int rows, int N,
                                vit__out mode, vit__act act, const float *scale, int nthreads) {
     size_t ldo = act == VIT__ACT_SWIGLU ? (size_t)N / 2 : (size_t)N;
@@ -5634,7 +5642,7 @@ static void vit__e4m3_epilogue(float *out, const float *acc, const float *sx, co
         for (int n = 0; n < N; n += 2) {
             int w = N - n < 2 ? 1 : 2, oc = act == VIT__ACT_SWIGLU ? n / 2 : n;
             float v[2] = {0.0f, 0.0f};
-            for (int j = 0; j < w; j++) v[j] = fmaf(acc[(size_t)r * N + n + j], sx[r] * sw[n + j], bias ? bias[n + j] : 0.0f);
+            for (int j = 0; j < w; j++) v[j] = fmaf(acc[(size_t)r * N + n + j], (sx ? sx[r] : 1.0f) * sw[n + j], bias ? bias[n + j] : 0.0f);
             int cnt = vit__epi_apply(act, 0, v);
             for (int j = 0; j < cnt && j < w; j++) {
                 float *o = out + (size_t)r * ldo + oc + j;
@@ -5995,15 +6003,23 @@ static void vit__map_pool(vit_model *m, int B) {
 
 // One of a block's four linears (q its quantised weight): int8 when the
 // model is, else the packed fp32 GEMM.
+// e4m3_blocks (fp8): the input scaled per row and 128 columns (fc2's, see vit__e4m3_rows).
 static void vit__block_linear(vit_model *m, float *out, float *inp, const float *w, const vit__q8 *q, const float *sw, const float *bias, int rows,
-                              int K, int N, vit__out mode, vit__act act, const float *scale) {
+                              int K, int N, vit__out mode, vit__act act, const float *scale, int e4m3_blocks) {
     if (m->cfg.dtype == VIT_DTYPE_INT8) {
         vit__linear_q8(out, inp, q, bias, rows, mode, act, scale, m->q8_rows, m->q8_scale, m->q8_isa, m->num_threads);
     } else if (m->cfg.dtype == VIT_DTYPE_FP8) {
         // the e4m3 reference: the input rounded in place (no linear's input is read again), exact products, fp32 sums
-        vit__e4m3_rows(inp, m->e4m3_sx, inp, rows, K, m->num_threads);
+        // (blocks: the values times their blocks' scales first, the products then rounded once to fp32)
+        vit__e4m3_rows(inp, m->e4m3_sx, inp, rows, K, e4m3_blocks, m->num_threads);
+        if (e4m3_blocks) {
+            int ng = (K + 127) / 128;
+            VIT__PARALLEL_FOR(m->num_threads)
+            for (int r = 0; r < rows; r++)
+                for (int k = 0; k < K; k++) inp[(size_t)r * K + k] *= m->e4m3_sx[(size_t)r * ng + k / 128];
+        }
         vit__linear_run(m->e4m3_acc, inp, w, NULL, rows, K, N, VIT__OUT_STORE, VIT__ACT_NONE, NULL, m->cpu_isa, m->num_threads);
-        vit__e4m3_epilogue(out, m->e4m3_acc, m->e4m3_sx, sw, bias, rows, N, mode, act, scale, m->num_threads);
+        vit__e4m3_epilogue(out, m->e4m3_acc, e4m3_blocks ? NULL : m->e4m3_sx, sw, bias, rows, N, mode, act, scale, m->num_threads);
     } else {
         vit__linear_run(out, inp, w, bias, rows, K, N, mode, act, scale, m->cpu_isa, m->num_threads);
     }
@@ -6041,15 +6057,15 @@ static void vit__forward_host(vit_model *m, const float *images, int B) {
     for (int l = 0; l < c->depth; l++) {
         const vit__block *k = &m->blocks[l];
         vit__layernorm_cpu(m->xn, m->x, k->ln1_w, k->ln1_b, rows, C, (size_t)C, c->eps, nt);
-        vit__block_linear(m, m->big, m->xn, k->qkv_w, &k->qkv_q8, k->qkv_sw, k->qkv_b, rows, C, 3 * C, VIT__OUT_STORE, VIT__ACT_NONE, NULL);
+        vit__block_linear(m, m->big, m->xn, k->qkv_w, &k->qkv_q8, k->qkv_sw, k->qkv_b, rows, C, 3 * C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, 0);
         if (k->qn_w) vit__qk_norm_cpu(m->big, k->qn_w, k->qn_b, k->kn_w, k->kn_b, rows, C, H, c->eps, nt);
         vit__attention_fast(&att, m->att_scratch, isa, nt);
-        vit__block_linear(m, m->x, m->attn, k->proj_w, &k->proj_q8, k->proj_sw, k->proj_b, rows, C, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, k->ls1);
+        vit__block_linear(m, m->x, m->attn, k->proj_w, &k->proj_q8, k->proj_sw, k->proj_b, rows, C, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, k->ls1, 0);
         vit__residual_round(m, m->x, (size_t)rows * C);
         vit__layernorm_cpu(m->xn, m->x, k->ln2_w, k->ln2_b, rows, C, (size_t)C, c->eps, nt);
-        vit__block_linear(m, m->big, m->xn, k->fc1_w, &k->fc1_q8, k->fc1_sw, k->fc1_b, rows, C, M, VIT__OUT_STORE, m->act, NULL);
+        vit__block_linear(m, m->big, m->xn, k->fc1_w, &k->fc1_q8, k->fc1_sw, k->fc1_b, rows, C, M, VIT__OUT_STORE, m->act, NULL, 0);
         vit__block_linear(m, m->x, m->big, k->fc2_w, &k->fc2_q8, k->fc2_sw, k->fc2_b, rows, (int)vit__mlp_hidden(m), C, VIT__OUT_RESIDUAL, VIT__ACT_NONE,
-                          k->ls2);
+                          k->ls2, 1);
         vit__residual_round(m, m->x, (size_t)rows * C);
     }
     if (m->norm_w) {
@@ -6179,8 +6195,9 @@ static vit_status vit__e4m3_cpu(vit_model *m, char *err) {
     const vit_config *c = &m->cfg;
     size_t C = (size_t)c->dim, M = (size_t)c->mlp_dim, H = vit__mlp_hidden(m), widest = 3 * C > M ? 3 * C : M, rows, total;
     size_t per_block = ((3 * C + 15) & ~(size_t)15) + ((C + 15) & ~(size_t)15) * 2 + ((M + 15) & ~(size_t)15);
+    size_t groups = (H + 127) / 128 > 1 ? (H + 127) / 128 : 1; // e4m3_sx: fc2's input scales per row and 128 columns
     if (!vit__mul((size_t)m->max_batch, (size_t)c->num_tokens, &rows) || !vit__mul(per_block, (size_t)c->depth, &total) ||
-        rows > SIZE_MAX / 8 / widest || (total += rows * widest + rows + 32) < rows)
+        rows > SIZE_MAX / 8 / widest || (total += rows * widest + rows * groups + 32) < rows)
         return vit__fail(err, VIT_ERROR_LIMIT, "fp8 buffers overflow");
     if (total > SIZE_MAX / sizeof(float)) return vit__fail(err, VIT_ERROR_LIMIT, "fp8 buffers overflow");
     float *p = (float *)vit__malloc(&m->alloc, total * sizeof(float));

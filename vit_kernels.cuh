@@ -256,6 +256,7 @@ struct vit__cuda_state {
     size_t part_floats;           // its size; a GEMM splits only into as many slices as fit
     unsigned char *q8;            // f8: (B, N, max(C, hidden)) a linear's input rows in e4m3
     float *q8s;                   // f8: (B * N) their scales
+    float *q8bs;                  // f8: (B * N, ceil(hidden / 128)) fc2's input's scales per row and 128 columns
 
     vit__cuda_graph graphs[VIT__CUDA_GRAPHS];
     unsigned long long tick;
@@ -532,7 +533,7 @@ static __device__ __forceinline__ uint64_t vit__wg_desc(const void *p) {
                  "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
                  "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
                  "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])  \
-                 : "l"(da), "l"(db), "r"(1));
+                 : "l"(da), "l"(db), "r"(sd));
 
 #define VIT__WGMMA64_ASM(KT, TAIL)                                                                                             \
     asm volatile("{\n"                                                                                                   \
@@ -548,7 +549,7 @@ static __device__ __forceinline__ uint64_t vit__wg_desc(const void *p) {
                  "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),   \
                  "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
                  "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])  \
-                 : "l"(da), "l"(db), "r"(1));
+                 : "l"(da), "l"(db), "r"(sd));
 
 // a compile-time int as a value (the width of a wgmma attention key tile)
 template <int V> struct vit__ic { static constexpr int value = V; };
@@ -607,12 +608,13 @@ template <int V> struct vit__ic { static constexpr int value = V; };
                  : "l"(da), "l"(db), "r"(1));
 
 // d (64 x N per warpgroup, fp32) += A (64 x KW, smem) B (N x KW, smem); KW = 16 (bf16, fp16) or 32 (e4m3)
-static __device__ __forceinline__ void vit__wgmma128(float *d, uint64_t da, uint64_t db, __nv_bfloat16 *) { VIT__WGMMA128_ASM("k16.f32.bf16.bf16", ", 0, 0"); }
-static __device__ __forceinline__ void vit__wgmma128(float *d, uint64_t da, uint64_t db, __half *) { VIT__WGMMA128_ASM("k16.f32.f16.f16", ", 0, 0"); }
-static __device__ __forceinline__ void vit__wgmma128(float *d, uint64_t da, uint64_t db, __nv_fp8_e4m3 *) { VIT__WGMMA128_ASM("k32.f32.e4m3.e4m3", ""); }
-static __device__ __forceinline__ void vit__wgmma64(float *d, uint64_t da, uint64_t db, __nv_bfloat16 *) { VIT__WGMMA64_ASM("k16.f32.bf16.bf16", ", 0, 0"); }
-static __device__ __forceinline__ void vit__wgmma64(float *d, uint64_t da, uint64_t db, __half *) { VIT__WGMMA64_ASM("k16.f32.f16.f16", ", 0, 0"); }
-static __device__ __forceinline__ void vit__wgmma64(float *d, uint64_t da, uint64_t db, __nv_fp8_e4m3 *) { VIT__WGMMA64_ASM("k32.f32.e4m3.e4m3", ""); }
+// (n = 64, 128: sd 0, d = A B: d's old values not read)
+static __device__ __forceinline__ void vit__wgmma128(float *d, uint64_t da, uint64_t db, __nv_bfloat16 *, int sd = 1) { VIT__WGMMA128_ASM("k16.f32.bf16.bf16", ", 0, 0"); }
+static __device__ __forceinline__ void vit__wgmma128(float *d, uint64_t da, uint64_t db, __half *, int sd = 1) { VIT__WGMMA128_ASM("k16.f32.f16.f16", ", 0, 0"); }
+static __device__ __forceinline__ void vit__wgmma128(float *d, uint64_t da, uint64_t db, __nv_fp8_e4m3 *, int sd = 1) { VIT__WGMMA128_ASM("k32.f32.e4m3.e4m3", ""); }
+static __device__ __forceinline__ void vit__wgmma64(float *d, uint64_t da, uint64_t db, __nv_bfloat16 *, int sd = 1) { VIT__WGMMA64_ASM("k16.f32.bf16.bf16", ", 0, 0"); }
+static __device__ __forceinline__ void vit__wgmma64(float *d, uint64_t da, uint64_t db, __half *, int sd = 1) { VIT__WGMMA64_ASM("k16.f32.f16.f16", ", 0, 0"); }
+static __device__ __forceinline__ void vit__wgmma64(float *d, uint64_t da, uint64_t db, __nv_fp8_e4m3 *, int sd = 1) { VIT__WGMMA64_ASM("k32.f32.e4m3.e4m3", ""); }
 static __device__ __forceinline__ void vit__wgmma80(float *d, uint64_t da, uint64_t db, __nv_bfloat16 *) { VIT__WGMMA80_ASM("k16.f32.bf16.bf16", ", 0, 0"); }
 static __device__ __forceinline__ void vit__wgmma80(float *d, uint64_t da, uint64_t db, __half *) { VIT__WGMMA80_ASM("k16.f32.f16.f16", ", 0, 0"); }
 static __device__ __forceinline__ void vit__wgmma256(float *d, uint64_t da, uint64_t db, __nv_bfloat16 *) { VIT__WGMMA256_ASM("k16.f32.bf16.bf16", ", 0, 0"); }
@@ -1055,9 +1057,18 @@ typedef struct vit__gemm_args {
     int optype;           // VIT__OP_*: the type of a and w (vit__optype<T>)
     const float *a_scale; // (M) dequantisation scale per row of a, or NULL (= 1); e4m3 operands only
     const float *w_scale; // (N) dequantisation scale per row of w, or NULL (= 1); likewise
+    int a_blocks;         // e4m3: a_scale holds a scale per row and 128 columns of K ((M, ceil(K / 128))), taken
+                          // into the sums at every 128-wide K step (vit__linear_wgmma_kernel's QS)
+    float *out_scale;     // VIT__OUT_E4M3: out in e4m3, scaled per row and 128 columns; their scales (M, ceil(N / 128))
     int rev;              // wgmma: work items last to first (vit__walk)
     int res16;            // RESIDUAL: out (and vit__im2col_kernel's prefix-token rows) in T, the residual stream in bf16
 } vit__gemm_args;
+
+// The wgmma GEMM's output mode for a linear whose outputs are the next e4m3
+// GEMM's input (fc1 of VIT_DTYPE_FP8): act(acc + bias) rounded to e4m3, each
+// row scaled per 128 columns (its tile's own amax, so no pass over the whole
+// row is needed), the scales into g.out_scale. See vit__wg_epilogue_tma.
+enum { VIT__OUT_E4M3 = 17 };
 
 // The epilogue of out[row][col], out[row][col + 1] (col even, two: col + 1 < N;
 // vec: one 8-byte store) from their sums v0, v1, bias included: the
@@ -1539,7 +1550,11 @@ static __device__ __forceinline__ void vit__wg_epilogue_math(float *d, const flo
 //   PARTIAL (split-K, slice z >= 0): the raw sums in fp32, 64 x 32 boxes,
 //     stored to plane z of the partial sums (tmo: a 3-D map of them);
 //   RES16 (RESIDUAL with g.res16): as RESIDUAL, the products rounded to T,
-//     64 x 64 boxes, added to the bf16 x in L2 (rounded again there).
+//     64 x 64 boxes, added to the bf16 x in L2 (rounded again there);
+//   E4M3: act(acc + bias) in e4m3, 64 x 128 boxes, stored, each box row
+//     scaled by 448 / its largest magnitude (as vit__e4m3_rows_kernel with
+//     128-column groups; the four threads of a row share it by shuffles),
+//     and that row's scale amax / 448 into qscale (M, ceil(N / 128)).
 // This thread holds rows rl0 and rl0 + 8 of the block, columns 8 j + 2 q, +1.
 // r0: the block's first row; nbox counts this warpgroup's boxes (which is free).
 // The results are computed in place in d first, then stored box by box: with
@@ -1548,10 +1563,11 @@ static __device__ __forceinline__ void vit__wg_epilogue_math(float *d, const flo
 enum { VIT__OUT_RES16 = 16 }; // vit__wg_epilogue_tma's mode for a residual stream in T
 template <typename T, int BN, int OUT, int ACT, int NB>
 static __device__ __forceinline__ void vit__wg_epilogue_tma(const CUtensorMap *tmo, float *d, int r0, int n0, const float *eb, const float *es,
-                                                            unsigned char *stage, int &nbox, int bar, int t, int z, int act = VIT__ACT_NONE) {
+                                                            unsigned char *stage, int &nbox, int bar, int t, int z, int act = VIT__ACT_NONE,
+                                                            float *qscale = NULL, int M = 0, int N = 0) {
     static_assert(ACT != VIT__ACT_SWIGLU, "SwiGLU: vit__wg_epilogue_regs");
-    const bool SPLIT = OUT == VIT__OUT_PARTIAL;
-    const int RES = OUT == VIT__OUT_RESIDUAL || OUT == VIT__OUT_RES16, F32 = OUT == VIT__OUT_RESIDUAL || SPLIT, ES = F32 ? 4 : 2, W = 128 / ES; // element size, box width
+    const bool SPLIT = OUT == VIT__OUT_PARTIAL, E8 = OUT == VIT__OUT_E4M3;
+    const int RES = OUT == VIT__OUT_RESIDUAL || OUT == VIT__OUT_RES16, F32 = OUT == VIT__OUT_RESIDUAL || SPLIT, ES = F32 ? 4 : E8 ? 1 : 2, W = 128 / ES; // element size, box width
     int rl0 = (t >> 5) * 16 + ((t & 31) >> 2), q = t & 3;
     // The run-time activation is switched on once per block, not per column
     // pair: a switch per pair (a jump table in the SASS) made every pair's
@@ -1570,6 +1586,23 @@ static __device__ __forceinline__ void vit__wg_epilogue_tma(const CUtensorMap *t
 #pragma unroll
     for (int jb = 0; jb < BN / W; jb++, nbox++) {
         unsigned char *box = stage + (nbox % NB) * VIT__WG_BOX;
+        float inv[2] = {1.0f, 1.0f}; // E8: 448 / the largest magnitude of rows rl0, rl0 + 8 in this box
+        if (E8) {
+            float mx[2] = {0.0f, 0.0f};
+#pragma unroll
+            for (int jj = 0; jj < W / 8; jj++)
+#pragma unroll
+                for (int hr = 0; hr < 2; hr++) // (NaN ignored, as vit__e4m3_rows's compare does)
+                    mx[hr] = fmaxf(mx[hr], fmaxf(fabsf(d[4 * (jb * (W / 8) + jj) + 2 * hr]), fabsf(d[4 * (jb * (W / 8) + jj) + 2 * hr + 1])));
+#pragma unroll
+            for (int hr = 0; hr < 2; hr++) {
+                mx[hr] = fmaxf(mx[hr], __shfl_xor_sync(0xffffffffu, mx[hr], 1));
+                mx[hr] = fmaxf(mx[hr], __shfl_xor_sync(0xffffffffu, mx[hr], 2));
+                inv[hr] = mx[hr] > 0.0f ? __fdiv_rn(448.0f, mx[hr]) : 1.0f;
+                int r = r0 + rl0 + 8 * hr;
+                if (q == 0 && r < M && n0 + jb * W < N) qscale[(size_t)r * ((N + 127) / 128) + n0 / 128 + jb] = mx[hr] > 0.0f ? __fdiv_rn(mx[hr], 448.0f) : 1.0f;
+            }
+        }
         if (t == 0) asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(NB - 1) : "memory"); // the box sent NB boxes ago has been read
         asm volatile("bar.sync %0, 128;\n" ::"r"(bar) : "memory");
 #pragma unroll
@@ -1582,6 +1615,7 @@ static __device__ __forceinline__ void vit__wg_epilogue_tma(const CUtensorMap *t
                 // 128-byte swizzle: 16-byte chunk k of row rl sits at chunk k ^ (rl % 8)
                 unsigned char *o = box + rl * 128 + ((((cb >> 4) ^ rl) & 7) << 4) + (cb & 15);
                 if (F32) *(float2 *)o = make_float2(v0, v1);
+                else if (E8) *(uint16_t *)o = (uint16_t)__nv_cvt_float2_to_fp8x2(make_float2(__fmul_rn(v0, inv[hr]), __fmul_rn(v1, inv[hr])), __NV_SATFINITE, __NV_E4M3);
                 else *(uint32_t *)o = vit__pack2<T>(v0, v1);
             }
         }
@@ -1596,7 +1630,13 @@ static __device__ __forceinline__ void vit__wg_epilogue_tma(const CUtensorMap *t
 }
 #endif
 
-template <typename T, typename TA, int BN, int OUT, int ACT, int PP>
+// QS (e4m3, g.a_blocks: a's scales per row and 128 columns of K; cooperative
+// 64- or 128-column tiles): each K step's sums go to a zeroed second
+// accumulator, and are added into d times their rows' scales once the next
+// step's wgmmas are issued (two of them in turn, so the tensor cores never wait
+// on the adds); the sums are then fp32 every 128 K, not only the e4m3 wgmma's
+// ~14-bit adds (DeepSeek-V3's 1 x 128 activation tiles).
+template <typename T, typename TA, int BN, int OUT, int ACT, int PP, int QS = 0>
 __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_constant__ CUtensorMap tma, const __grid_constant__ CUtensorMap tmb,
                                                                    const __grid_constant__ CUtensorMap tmo, const vit__gemm_args g_in) {
     const vit__gemm_args g = g_in; // a copy: see vit__gemm_args
@@ -1604,6 +1644,7 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
 #ifdef VIT__SM90A
     const int S = OUT != VIT__OUT_PATCH; // the epilogue through the TMA (tmo: the output in 64-row x 128-byte boxes)
     static_assert(!PP || BN == 128, "ping-pong: 128 x 128 tiles (two 64 x 128 accumulator blocks per thread)");
+    static_assert(!QS || (!PP && BN <= 128 && sizeof(TA) == 1), "A's block scales: e4m3, cooperative tiles of up to 128 columns (three accumulators)");
     const int BM = VIT__WG_BM, BK = VIT__WG_BK(TA), KW = vit__op_wgmma_k(vit__optype<TA>::value), ST = VIT__WG_ST(BN, S, PP), NB = VIT__WG_NBOX(PP);
     const bool F8 = sizeof(TA) == 1; // e4m3 operands: the sums times a_scale[row] * w_scale[col] before the epilogue
     const int MI = PP ? 2 : 1; // 64-row wgmma blocks per consumer and tile
@@ -1691,30 +1732,79 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
             // has seen all its stages full, so no stage is waited on more than
             // one phase ahead (an mbarrier's parity tells only one phase apart)
             if (PP && j > 0) asm volatile("bar.sync %0, 256;\n" ::"r"(4 - c) : "memory");
-            for (int kb = 0; kb < kper; kb++, it++) {
-                int s = it % ST;
-                vit__mbar_wait(&full[s], (it / ST) & 1);
-                vit__wg_fence();
-                const TA *a = sA + s * BM * BK + (PP ? 0 : c * 64 * BK), *b = sB + s * BN * BK;
+            if (QS) {
+                // this thread's rows' scales (rows past M clamped: their sums are zeros, never stored)
+                int ra = m0 + c * 64 + warp * 16 + (lane >> 2), kb0 = z >= 0 ? z * kper : 0;
+                const float *sa0 = g.a_scale + (size_t)(ra < g.M ? ra : g.M - 1) * KB + kb0;
+                const float *sa1 = g.a_scale + (size_t)(ra + 8 < g.M ? ra + 8 : g.M - 1) * KB + kb0;
+                float dq[2][BN / 2] = {}; // (zero once: the first wgmma of each step overwrites them)
+                // K step kb into acc (the wgmmas issued, not waited on)
+                // and its rows' scales loaded into sc (used a step later: their latency hidden)
+                auto issue = [&](float(&acc)[BN / 2], float(&sc)[2], int kb) {
+                    int s = it % ST;
+                    sc[0] = __ldg(sa0 + kb); sc[1] = __ldg(sa1 + kb);
+                    vit__mbar_wait(&full[s], (it / ST) & 1);
+                    vit__wg_fence();
+                    const TA *a = sA + s * BM * BK + c * 64 * BK, *b = sB + s * BN * BK;
 #pragma unroll
-                for (int k = 0; k < BK / KW; k++)
-#pragma unroll
-                    for (int mi = 0; mi < MI; mi++) {
-                        if (BN == 256) vit__wgmma256(d[mi], vit__wg_desc(a + mi * 64 * BK + k * KW), vit__wg_desc(b + k * KW), (TA *)0);
-                        else if (BN == 64) vit__wgmma64(d[mi], vit__wg_desc(a + mi * 64 * BK + k * KW), vit__wg_desc(b + k * KW), (TA *)0);
-                        else vit__wgmma128(d[mi], vit__wg_desc(a + mi * 64 * BK + k * KW), vit__wg_desc(b + k * KW), (TA *)0);
+                    for (int k = 0; k < BK / KW; k++) { // (the first: acc = A B, no zeroing)
+                        if (BN == 64) vit__wgmma64(acc, vit__wg_desc(a + k * KW), vit__wg_desc(b + k * KW), (TA *)0, k > 0);
+                        else vit__wgmma128(acc, vit__wg_desc(a + k * KW), vit__wg_desc(b + k * KW), (TA *)0, k > 0);
                     }
-                vit__wg_commit();
-                if (kb > 0) {
-                    vit__wg_wait<1>();
-                    if (t == 0) vit__mbar_arrive(&empty[(it - 1) % ST]);
-                }
-            }
-            if (PP && item + (int)gridDim.x < items) asm volatile("bar.arrive %0, 256;\n" ::"r"(3 + c) : "memory"); // tile j + 1 may start
-            vit__wg_wait<0>();
+                    vit__wg_commit();
+                    it++;
+                };
+                // the previous step's sums (prev, done once all but the last group are) times its rows' scales sc into d
+                auto promote = [&](float(&prev)[BN / 2], const float(&sc)[2], bool last) {
+                    float p0 = sc[0], p1 = sc[1];
+                    if (last) vit__wg_wait<0>();
+                    else vit__wg_wait<1>();
+                    vit__wg_fence_regs<BN / 2>(prev);
+                    if (t == 0) vit__mbar_arrive(&empty[(it - 1 - !last) % ST]);
 #pragma unroll
-            for (int mi = 0; mi < MI; mi++) vit__wg_fence_regs<BN / 2>(d[mi]);
-            if (t == 0) vit__mbar_arrive(&empty[(it - 1) % ST]);
+                    for (int i = 0; i < BN / 2; i++) d[0][i] = fmaf(prev[i], i & 2 ? p1 : p0, d[0][i]);
+                };
+                // the two accumulators in turn, each loop turn starting with dq[1] in flight
+                // (every path the same: ptxas then keeps the wgmmas asynchronous)
+                float sq[2][2];
+                issue(dq[1], sq[1], 0);
+                int kb = 1;
+                for (; kb + 1 < kper; kb += 2) {
+                    issue(dq[0], sq[0], kb); promote(dq[1], sq[1], false);
+                    issue(dq[1], sq[1], kb + 1); promote(dq[0], sq[0], false);
+                }
+                if (kb < kper) {
+                    issue(dq[0], sq[0], kb); promote(dq[1], sq[1], false);
+                    promote(dq[0], sq[0], true);
+                } else {
+                    promote(dq[1], sq[1], true);
+                }
+            } else {
+                for (int kb = 0; kb < kper; kb++, it++) {
+                    int s = it % ST;
+                    vit__mbar_wait(&full[s], (it / ST) & 1);
+                    vit__wg_fence();
+                    const TA *a = sA + s * BM * BK + (PP ? 0 : c * 64 * BK), *b = sB + s * BN * BK;
+#pragma unroll
+                    for (int k = 0; k < BK / KW; k++)
+#pragma unroll
+                        for (int mi = 0; mi < MI; mi++) {
+                            if (BN == 256) vit__wgmma256(d[mi], vit__wg_desc(a + mi * 64 * BK + k * KW), vit__wg_desc(b + k * KW), (TA *)0);
+                            else if (BN == 64) vit__wgmma64(d[mi], vit__wg_desc(a + mi * 64 * BK + k * KW), vit__wg_desc(b + k * KW), (TA *)0);
+                            else vit__wgmma128(d[mi], vit__wg_desc(a + mi * 64 * BK + k * KW), vit__wg_desc(b + k * KW), (TA *)0);
+                        }
+                    vit__wg_commit();
+                    if (kb > 0) {
+                        vit__wg_wait<1>();
+                        if (t == 0) vit__mbar_arrive(&empty[(it - 1) % ST]);
+                    }
+                }
+                if (PP && item + (int)gridDim.x < items) asm volatile("bar.arrive %0, 256;\n" ::"r"(3 + c) : "memory"); // tile j + 1 may start
+                vit__wg_wait<0>();
+#pragma unroll
+                for (int mi = 0; mi < MI; mi++) vit__wg_fence_regs<BN / 2>(d[mi]);
+                if (t == 0) vit__mbar_arrive(&empty[(it - 1) % ST]);
+            }
             float *eb = sEp + (c * 2 + par) * 3 * BN, *es = eb + BN, *ew = es + BN;
 #pragma unroll
             for (int i = 0; i < BR; i++)
@@ -1724,7 +1814,8 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
 #pragma unroll
                 for (int mi = 0; mi < MI; mi++) {
                     int r = m0 + (PP ? mi : c) * 64 + warp * 16 + (lane >> 2);
-                    float sx0 = g.a_scale && r < g.M ? __ldg(g.a_scale + r) : 1.0f, sx1 = g.a_scale && r + 8 < g.M ? __ldg(g.a_scale + r + 8) : 1.0f;
+                    // (QS: a's scales are in the sums already)
+                    float sx0 = !QS && g.a_scale && r < g.M ? __ldg(g.a_scale + r) : 1.0f, sx1 = !QS && g.a_scale && r + 8 < g.M ? __ldg(g.a_scale + r + 8) : 1.0f;
 #pragma unroll
                     for (int jc = 0; jc < BN / 8; jc++) {
                         float2 sw = *(const float2 *)(ew + jc * 8 + 2 * (lane & 3));
@@ -1742,6 +1833,8 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
                     vit__wg_epilogue_regs<T, BN, OUT, VIT__ACT_SWIGLU>(g, d[mi], r0 + warp * 16 + (lane >> 2), n0, eb, lane & 3);
                 } else if (S && OUT == VIT__OUT_RESIDUAL && g.res16) {
                     vit__wg_epilogue_tma<T, BN, OUT == VIT__OUT_RESIDUAL ? (int)VIT__OUT_RES16 : OUT, ACT, NB>(&tmo, d[mi], r0, n0, eb, es, stage, nbox, wg, t, 0);
+                } else if (S && OUT == VIT__OUT_E4M3) {
+                    vit__wg_epilogue_tma<T, BN, OUT, ACT, NB>(&tmo, d[mi], r0, n0, eb, es, stage, nbox, wg, t, 0, g.act, g.out_scale, g.M, g.N);
                 } else if (S) {
                     vit__wg_epilogue_tma<T, BN, OUT, ACT, NB>(&tmo, d[mi], r0, n0, eb, es, stage, nbox, wg, t, 0, g.act);
                 } else {
@@ -1886,7 +1979,7 @@ static int vit__split_slices(vit__gemm_args &g, const vit__cuda_state *s, int sp
 // After a split GEMM: the reduction kernel applies the epilogue, unless the
 // caller finishes it (g.defer: vit__linear_ln_cuda's LayerNorm).
 #define VIT__SPLIT_DONE(T, OUT, g, split, m, st) \
-    ((split) > 1 && !(g).defer && (OUT) != VIT__OUT_PATCH ? vit__splitk_reduce_launch<T, (OUT) == VIT__OUT_PATCH ? VIT__OUT_STORE : (OUT)>(g, split, m, st) : VIT_OK)
+    ((split) > 1 && !(g).defer && (OUT) != VIT__OUT_PATCH ? vit__splitk_reduce_launch<T, (OUT) == VIT__OUT_PATCH || (OUT) == VIT__OUT_E4M3 ? VIT__OUT_STORE : (OUT)>(g, split, m, st) : VIT_OK)
 
 template <int OUT, int ACT, int AMODE, bool VEC>
 static vit_status vit__gemm_fma_launch(vit__gemm_args g, vit_model *m, cudaStream_t st, const vit__force *f, vit__ran *ran) {
@@ -1962,7 +2055,7 @@ static vit__wg_plan vit__wg_choose(int M, int N, int K, int bk, int out, int def
 }
 
 // T: the output type (bf16/fp16); TA: the operands' (T, or e4m3 with scales)
-template <typename T, int BN, int OUT, int ACT, int PP, typename TA = T>
+template <typename T, int BN, int OUT, int ACT, int PP, typename TA = T, int QS = 0>
 static vit_status vit__gemm_wgmma_launch(vit__gemm_args g, int split, vit_model *m, cudaStream_t st, vit__ran *ran) {
     CUtensorMap ma, mb, mo;
     const int S = OUT != VIT__OUT_PATCH, BK = VIT__WG_BK(TA);
@@ -1980,11 +2073,12 @@ static vit_status vit__gemm_wgmma_launch(vit__gemm_args g, int split, vit_model 
     memset(&mo, 0, sizeof(mo));
     if (sums) VIT__TRY(vit__tensor_map(m, &mo, g.part, g.M, g.N, 64, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, split > 1 ? split : 1, 0, (size_t)g.M * g.N)); // 3-D
     else if (S && g.act != VIT__ACT_SWIGLU) // (SwiGLU's outputs go out from registers)
-        VIT__TRY(vit__tensor_map(m, &mo, g.out, g.M, g.N, 64, OUT == VIT__OUT_RESIDUAL && !g.res16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : ty));
+        VIT__TRY(vit__tensor_map(m, &mo, g.out, g.M, g.N, 64, OUT == VIT__OUT_RESIDUAL && !g.res16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+                                                              : OUT == VIT__OUT_E4M3 ? CU_TENSOR_MAP_DATA_TYPE_UINT8 : ty));
     int items = tiles * split, grid = items < m->cuda->sm_count ? items : m->cuda->sm_count;
     g.rev = vit__walk(m->cuda);
-    VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__linear_wgmma_kernel<T, TA, BN, OUT, ACT, PP>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__WG_SMEM(BN, S, PP)));
-    VIT__CUDA_TRY(m, vit__launch(m, vit__linear_wgmma_kernel<T, TA, BN, OUT, ACT, PP>, grid, 384, VIT__WG_SMEM(BN, S, PP), st, ma, mb, mo, g));
+    VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__linear_wgmma_kernel<T, TA, BN, OUT, ACT, PP, QS>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__WG_SMEM(BN, S, PP)));
+    VIT__CUDA_TRY(m, vit__launch(m, vit__linear_wgmma_kernel<T, TA, BN, OUT, ACT, PP, QS>, grid, 384, VIT__WG_SMEM(BN, S, PP), st, ma, mb, mo, g));
     vit__ran_set(ran, PP ? VIT__RAN_PP128 : BN == 256 ? VIT__RAN_WGMMA256 : BN == 64 ? VIT__RAN_WGMMA64 : VIT__RAN_WGMMA128, split, 12);
     return VIT__SPLIT_DONE(T, OUT, g, split, m, st);
 }
@@ -2000,7 +2094,8 @@ static vit_status vit__gemm_refuse(const vit__gemm_args &g, vit_model *m) {
     return VIT_OK;
 }
 
-// e4m3 operands (g.a, g.w; scales g.a_scale per row, g.w_scale per column):
+// e4m3 operands (g.a, g.w; scales g.a_scale per row, or with g.a_blocks per
+// row and 128 columns of K, g.w_scale per column):
 // the wgmma kernel on sm_90a, bf16 outputs, where the TMA takes the shapes
 // (K a multiple of 16 bytes, N of 8). Anything else is refused: there is no
 // mma.sync e4m3 kernel (sm_89) yet.
@@ -2021,6 +2116,19 @@ static vit_status vit__linear_e4m3_go(const vit__gemm_args &g, vit_model *m, cud
     int path = f ? f->gemm : VIT__GEMM_AUTO;
     if (path == VIT__GEMM_MMA || path == VIT__GEMM_MMA64) return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "GEMM: no mma.sync kernel for e4m3 operands");
     vit__wg_plan p = vit__wg_choose(g.M, g.N, g.K, VIT__WG_BK(TA), OUT, g.defer, m->cuda, f);
+    if (g.out_scale) { // e4m3 out (fc1 before fc2): whole 128-column groups per tile, no split
+        if (OUT != VIT__OUT_STORE || g.act == VIT__ACT_SWIGLU || g.a_blocks || g.defer || g.N % 16)
+            return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "GEMM: e4m3 outputs from a stored, non-SwiGLU GEMM of N %% 16 == 0 with per-row input scales only");
+        if (p.pp) return vit__gemm_wgmma_launch<T, 128, VIT__OUT_E4M3, VIT__ACT_RUNTIME, 1, TA>(g, 1, m, st, ran);
+        if (p.bn == 256) return vit__gemm_wgmma_launch<T, 256, VIT__OUT_E4M3, VIT__ACT_RUNTIME, 0, TA>(g, 1, m, st, ran);
+        return vit__gemm_wgmma_launch<T, 128, VIT__OUT_E4M3, VIT__ACT_RUNTIME, 0, TA>(g, 1, m, st, ran);
+    }
+    if (g.a_blocks) { // a's scales per 128 K: cooperative tiles of 128 (or 64) columns
+        if (OUT != VIT__OUT_RESIDUAL || !g.a_scale)
+            return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "GEMM: e4m3 operands scaled per 128 columns of K: residual GEMMs only");
+        if (p.bn == 64) return vit__gemm_wgmma_launch<T, 64, OUT, VIT__ACT_NONE, 0, TA, 1>(g, p.split, m, st, ran);
+        return vit__gemm_wgmma_launch<T, 128, OUT, VIT__ACT_NONE, 0, TA, 1>(g, p.split, m, st, ran);
+    }
     if (p.pp) return vit__gemm_wgmma_launch<T, 128, OUT, ACT, 1, TA>(g, p.split, m, st, ran);
     if (p.bn == 256) return vit__gemm_wgmma_launch<T, 256, OUT, ACT, 0, TA>(g, p.split, m, st, ran);
     if (p.bn == 64) return vit__gemm_wgmma_launch<T, 64, OUT, ACT, 0, TA>(g, p.split, m, st, ran);
@@ -2075,11 +2183,16 @@ static vit_status vit__linear_go(const vit__gemm_args &g, vit_model *m, cudaStre
 // vit__linear_ln_cuda, reduces them instead; ran->split says whether it must).
 // q8 (VIT_DTYPE_FP8): the GEMM reads these e4m3 operands instead of inp and weight.
 // res16 (VIT__OUT_RESIDUAL, T bf16): out is the residual stream in T.
+// The e4m3 outputs (out, out_scale set; VIT__OUT_STORE): act(inp @ weight +
+// bias) in e4m3 into out (rows, out_dim), with scales per row and 128 columns.
 typedef struct vit__e4m3_ops {
     const unsigned char *a; // (rows, in_dim) e4m3
-    const float *sa;        // (rows) their scales
+    const float *sa;        // (rows) their scales; a_blocks: (rows, ceil(in_dim / 128)), per row and 128 columns
     const unsigned char *w; // (out_dim, in_dim) e4m3
     const float *sw;        // (out_dim) their scales
+    int a_blocks;
+    unsigned char *out;     // NULL, or the outputs in e4m3 (then out_scale (rows, ceil(out_dim / 128)))
+    float *out_scale;
 } vit__e4m3_ops;
 
 template <typename T>
@@ -2102,7 +2215,10 @@ static vit_status vit__linear_do(void *out, const T *inp, const T *weight, const
     memset(&g, 0, sizeof(g));
     g.a = inp; g.w = weight; g.out = out; g.bias = bias; g.scale = scale; g.act = act; g.optype = vit__optype<T>::value;
     g.M = rows; g.N = out_dim; g.K = in_dim; g.defer = defer; g.res16 = res16;
-    if (q8) { g.a = q8->a; g.a_scale = q8->sa; g.w = q8->w; g.w_scale = q8->sw; g.optype = VIT__OP_E4M3; }
+    if (q8) {
+        g.a = q8->a; g.a_scale = q8->sa; g.w = q8->w; g.w_scale = q8->sw; g.optype = VIT__OP_E4M3; g.a_blocks = q8->a_blocks;
+        if (q8->out) { g.out = q8->out; g.out_scale = q8->out_scale; }
+    }
     if (mode == VIT__OUT_RESIDUAL) return vit__linear_go<VIT__OUT_RESIDUAL, VIT__ACT_NONE>(g, m, st, f, ran, (T *)0);
     if (act == VIT__ACT_NONE) return vit__linear_go<VIT__OUT_STORE, VIT__ACT_NONE>(g, m, st, f, ran, (T *)0);
     if (act == VIT__ACT_GELU) return vit__linear_go<VIT__OUT_STORE, VIT__ACT_GELU>(g, m, st, f, ran, (T *)0);
@@ -2285,6 +2401,9 @@ static vit_status vit__patch_embed_cuda(float *tokens, const float *images, cons
 // zero row): the division and product rounded as the CPU rounds them, the
 // conversion cvt.rn.satfinite as torch's, so the bytes equal vit__e4m3_rows's
 // for the same input. One warp per row, 8 elements per lane and step.
+// blocks: a scale per row and 128 columns instead (scale (rows, ceil(K / 128)),
+// each half-warp's 128 columns of a step one group): fc2's input where fc1's
+// epilogue cannot round it itself (SwiGLU).
 template <typename T>
 static __device__ __forceinline__ void vit__load8f(float *v, const T *p) {
 #pragma unroll
@@ -2299,7 +2418,7 @@ __device__ __forceinline__ void vit__load8f<__nv_bfloat16>(float *v, const __nv_
 }
 
 template <typename T>
-__global__ void __launch_bounds__(256) vit__e4m3_rows_kernel(unsigned char *q, float *scale, const T *x, int rows, int K, int rev) {
+__global__ void __launch_bounds__(256) vit__e4m3_rows_kernel(unsigned char *q, float *scale, const T *x, int rows, int K, int blocks, int rev) {
     vit__pdl_wait();
     vit__pdl_launch();
     int r = blockIdx.x * 8 + (threadIdx.x >> 5), lane = threadIdx.x & 31;
@@ -2307,6 +2426,33 @@ __global__ void __launch_bounds__(256) vit__e4m3_rows_kernel(unsigned char *q, f
     if (rev) r = rows - 1 - r; // (see vit__walk)
     const T *xr = x + (size_t)r * K;
     float mx = 0.0f, v[8];
+    if (blocks) {
+        int ng = (K + 127) / 128;
+        for (int k0 = 0; k0 < K; k0 += 256) { // (the whole warp in every step: the shuffles)
+            int k = k0 + lane * 8;
+            bool in = k < K;
+            mx = 0.0f;
+            if (in) {
+                vit__load8f(v, xr + k);
+#pragma unroll
+                for (int i = 0; i < 8; i++) mx = fmaxf(mx, fabsf(v[i]));
+            }
+#pragma unroll
+            for (int o = 8; o; o >>= 1) mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, o));
+            float inv = mx > 0.0f ? __fdiv_rn(448.0f, mx) : 1.0f;
+            if (!in) continue;
+            uint32_t w[2];
+#pragma unroll
+            for (int i = 0; i < 2; i++) {
+                uint32_t lo = __nv_cvt_float2_to_fp8x2(make_float2(__fmul_rn(v[4 * i], inv), __fmul_rn(v[4 * i + 1], inv)), __NV_SATFINITE, __NV_E4M3);
+                uint32_t hi = __nv_cvt_float2_to_fp8x2(make_float2(__fmul_rn(v[4 * i + 2], inv), __fmul_rn(v[4 * i + 3], inv)), __NV_SATFINITE, __NV_E4M3);
+                w[i] = lo | hi << 16;
+            }
+            *(uint2 *)(q + (size_t)r * K + k) = make_uint2(w[0], w[1]);
+            if ((lane & 15) == 0) scale[(size_t)r * ng + k / 128] = mx > 0.0f ? __fdiv_rn(mx, 448.0f) : 1.0f;
+        }
+        return;
+    }
     for (int k = lane * 8; k < K; k += 256) {
         vit__load8f(v, xr + k);
 #pragma unroll
@@ -2331,11 +2477,11 @@ __global__ void __launch_bounds__(256) vit__e4m3_rows_kernel(unsigned char *q, f
 }
 
 template <typename T>
-static vit_status vit__e4m3_rows_cuda(unsigned char *q, float *scale, const T *x, int rows, int K, vit_model *m, cudaStream_t st) {
+static vit_status vit__e4m3_rows_cuda(unsigned char *q, float *scale, const T *x, int rows, int K, vit_model *m, cudaStream_t st, int blocks = 0) {
     if (K % 8 || !vit__aligned16(x) || !vit__aligned16(q))
         return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "e4m3 rows of %d elements: a multiple of 8, 16-byte aligned, is what the kernel takes", K);
     if (rows <= 0) return VIT_OK;
-    VIT__CUDA_TRY(m, vit__launch(m, vit__e4m3_rows_kernel<T>, dim3((unsigned)((rows + 7) / 8)), 256, 0, st, q, scale, x, rows, K,
+    VIT__CUDA_TRY(m, vit__launch(m, vit__e4m3_rows_kernel<T>, dim3((unsigned)((rows + 7) / 8)), 256, 0, st, q, scale, x, rows, K, blocks,
                                  vit__walk(m->cuda)));
     return VIT_OK;
 }
@@ -3693,8 +3839,9 @@ static vit_status vit__map_pool_cuda(vit_model *m, const TX *x, int B, cudaStrea
 
 // VIT_DTYPE_FP8: the e4m3 operands of a block linear whose input rows are in
 // q8 and their scales in q8s (vit__e4m3_rows_cuda), else NULL (the GEMM reads T).
-static const vit__e4m3_ops *vit__e4m3_of(vit__e4m3_ops *o, const vit__cuda_state *s, unsigned char *q8, float *q8s, const void *w, const float *sw) {
+static vit__e4m3_ops *vit__e4m3_of(vit__e4m3_ops *o, const vit__cuda_state *s, unsigned char *q8, float *q8s, const void *w, const float *sw) {
     if (!s->f8) return NULL;
+    memset(o, 0, sizeof(*o));
     o->a = q8; o->sa = q8s; o->w = (const unsigned char *)w; o->sw = sw;
     return o;
 }
@@ -3711,7 +3858,7 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st, i
     float eps = c->eps;
     size_t row0 = to < c->depth ? (size_t)first * N : 0; // the first blocks only: the rows stay at their images' place
     const int X16 = sizeof(TX) == 2;
-    float *x32 = s->x + row0 * C, *q8s = s->q8s ? s->q8s + row0 : NULL;
+    float *x32 = s->x + row0 * C, *q8s = s->q8s ? s->q8s + row0 : NULL, *q8bs = s->q8bs ? s->q8bs + row0 * ((hidden + 127) / 128) : NULL;
     TX *x = X16 ? (TX *)s->xh + row0 * C : (TX *)x32;
     unsigned char *q8 = s->q8 ? s->q8 + row0 * C : NULL;
     T *xn = (T *)s->xn + row0 * C, *big = (T *)s->big;
@@ -3762,10 +3909,16 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st, i
         if (s->f8) VIT__TRY(vit__e4m3_rows_cuda<T>(q8, q8s, xn, rows, C, m, st));
         VIT__TRY((vit__linear_ln_cuda<T, T, TX>(xn, x, xn, (const T *)k->proj_w, k->proj_b, k->ls1, rows, C, C, k->ln2_w, k->ln2_b, eps, 1, m, st, f, NULL,
                                             vit__e4m3_of(&q8ops, s, q8, q8s, k->proj_w, k->proj_sw), lnq)));
-        VIT__TRY(vit__linear_cuda<T>(big, xn, (const T *)k->fc1_w, k->fc1_b, rows, C, M, VIT__OUT_STORE, m->act, NULL, m, st, f, NULL,
-                                     vit__e4m3_of(&q8ops, s, q8, q8s, k->fc1_w, k->fc1_sw)));
-        if (s->f8) VIT__TRY(vit__e4m3_rows_cuda<T>(q8, q8s, big, rows, hidden, m, st));
-        const vit__e4m3_ops *fc2q = vit__e4m3_of(&q8ops, s, q8, q8s, k->fc2_w, k->fc2_sw);
+        // f8: fc1's outputs in e4m3 into big (its epilogue rounds them, scaled per
+        // row and 128 columns; SwiGLU's through the rows kernel into q8), fc2
+        // reads them with those scales
+        vit__e4m3_ops *fc1q = vit__e4m3_of(&q8ops, s, q8, q8s, k->fc1_w, k->fc1_sw);
+        int e4m3_out = s->f8 && m->act != VIT__ACT_SWIGLU && M % 16 == 0;
+        if (e4m3_out) { fc1q->out = (unsigned char *)big; fc1q->out_scale = q8bs; }
+        VIT__TRY(vit__linear_cuda<T>(big, xn, (const T *)k->fc1_w, k->fc1_b, rows, C, M, VIT__OUT_STORE, m->act, NULL, m, st, f, NULL, fc1q));
+        if (s->f8 && !e4m3_out) VIT__TRY(vit__e4m3_rows_cuda<T>(q8, q8bs, big, rows, hidden, m, st, 1));
+        vit__e4m3_ops *fc2q = vit__e4m3_of(&q8ops, s, e4m3_out ? (unsigned char *)big : q8, q8bs, k->fc2_w, k->fc2_sw);
+        if (fc2q) fc2q->a_blocks = 1;
         if (l + 1 < c->depth) // fc2 with the next block's ln1
             VIT__TRY((vit__linear_ln_cuda<T, T, TX>(xn, x, big, (const T *)k->fc2_w, k->fc2_b, k->ls2, rows, hidden, C, s->blocks[l + 1].ln1_w,
                                                 s->blocks[l + 1].ln1_b, eps, 1, m, st, f, NULL, fc2q, lnq)));
@@ -4340,7 +4493,7 @@ static vit_status vit__cuda_arena(vit_model *m) {
     if (part > part_max) part = part_max;
     size_t hidden = (size_t)vit__mlp_hidden(m), q8w = hidden > C ? hidden : C;
     size_t sizes[10] = {B * c->in_chans * c->image_height * c->image_width * 4, B * N * C * 4, B * N * C * es, B * N * W * es, (size_t)(m->num_head + (m->num_head > 1)) * B * C * 4, B * K * 4, part * 4,
-                       s->f8 ? B * N * q8w : 0, s->f8 ? B * N * 4 : 0, s->res16 ? B * N * C * 2 : 0};
+                       s->f8 ? B * N * q8w : 0, s->f8 ? B * N * 4 * (1 + (hidden + 127) / 128) : 0, s->res16 ? B * N * C * 2 : 0};
     size_t off[10], total = 0;
     for (int i = 0; i < 10; i++) { off[i] = total; total += (sizes[i] + 255) & ~(size_t)255; }
     if (B * N > (size_t)INT_MAX / 2) return vit__fail(m->error, VIT_ERROR_LIMIT, "max_batch %d x %d tokens is too many rows for the GPU kernels", m->max_batch, c->num_tokens);
@@ -4356,6 +4509,7 @@ static vit_status vit__cuda_arena(vit_model *m) {
     s->part_floats = part;
     s->q8 = s->f8 ? s->arena + off[7] : NULL;
     s->q8s = s->f8 ? (float *)(s->arena + off[8]) : NULL;
+    s->q8bs = s->f8 ? s->q8s + B * N : NULL;
     s->xh = s->res16 ? s->arena + off[9] : NULL;
     return VIT_OK;
 }

@@ -899,34 +899,35 @@ static void run_dtype(vit_model *m) {
 // A linear's input rows to e4m3 on the GPU: the bytes and scales of
 // vit__e4m3_rows on the same (T-rounded) input, exactly; a zero row (scale 1),
 // a row of tiny values (subnormal codes after scaling) with a NaN (ignored by
-// the largest magnitude, its own code 0x7F) included.
+// the largest magnitude, its own code 0x7F) included. blocks: scaled per row
+// and 128 columns (fc2's input where fc1's epilogue cannot round it).
 template <typename T>
-static void test_e4m3_rows(vit_model *m, int rows, int K) {
-    size_t n = (size_t)rows * K;
-    float *x = hrand(n, 3.0f), *q = (float *)malloc(n * 4 + 4), *sx = (float *)malloc((size_t)rows * 4 + 4);
+static void test_e4m3_rows(vit_model *m, int rows, int K, int blocks = 0) {
+    size_t n = (size_t)rows * K, ns = (size_t)rows * (blocks ? (K + 127) / 128 : 1);
+    float *x = hrand(n, 3.0f), *q = (float *)malloc(n * 4 + 4), *sx = (float *)malloc(ns * 4 + 4);
     for (int k = 0; k < K; k++) x[k] = 0.0f;                          // row 0: zeros (scale 1)
     if (rows > 2) { for (int k = 0; k < K; k++) x[(size_t)2 * K + k] *= 1e-6f; x[(size_t)2 * K + 5] = NAN; } // tiny values, one NaN
     round_to<T>(x, n);
-    vit__e4m3_rows(q, sx, x, rows, K, cpu_threads);
-    dbuf dx = dupload<T>(x, n), dq = dalloc(n), ds = dalloc((size_t)rows * 4);
+    vit__e4m3_rows(q, sx, x, rows, K, blocks, cpu_threads);
+    dbuf dx = dupload<T>(x, n), dq = dalloc(n), ds = dalloc(ns * 4);
     for (int walk = 1; walk >= 0; walk--) { // rows first to last, then last to first (vit__walk)
-        cudaMemset(dq.p, 0xFF, n); cudaMemset(ds.p, 0xFF, (size_t)rows * 4);
+        cudaMemset(dq.p, 0xFF, n); cudaMemset(ds.p, 0xFF, ns * 4);
         m->cuda->walk = walk;
-        vit_status st = vit__e4m3_rows_cuda<T>((unsigned char *)dq.p, (float *)ds.p, (const T *)dx.p, rows, K, m, 0);
+        vit_status st = vit__e4m3_rows_cuda<T>((unsigned char *)dq.p, (float *)ds.p, (const T *)dx.p, rows, K, m, 0, blocks);
         cudaError_t e = cudaDeviceSynchronize();
         unsigned char *gq = (unsigned char *)malloc(n + 1);
-        float *gs = (float *)malloc((size_t)rows * 4 + 4);
+        float *gs = (float *)malloc(ns * 4 + 4);
         cudaMemcpy(gq, dq.p, n, cudaMemcpyDeviceToHost);
-        cudaMemcpy(gs, ds.p, (size_t)rows * 4, cudaMemcpyDeviceToHost);
+        cudaMemcpy(gs, ds.p, ns * 4, cudaMemcpyDeviceToHost);
         size_t bad = 0, first = 0;
         for (size_t i = 0; i < n; i++) {
             float g = vit__e4m3_value(gq[i]);
             if (memcmp(&g, &q[i], 4) && !(g != g && q[i] != q[i])) { if (!bad) first = i; bad++; }
         }
-        int sbad = memcmp(gs, sx, (size_t)rows * 4) != 0;
+        int sbad = memcmp(gs, sx, ns * 4) != 0;
         int ok = st == VIT_OK && e == cudaSuccess && !bad && !sbad && guard_ok(dq) && guard_ok(ds);
-        printf("%s e4m3 rows %s %dx%d, rows %s: bytes and scales those of vit__e4m3_rows", ok ? "OK" : "NOT OK", dname<T>(), rows, K,
-               walk ? "first to last" : "last to first");
+        printf("%s e4m3 rows %s %dx%d%s, rows %s: bytes and scales those of vit__e4m3_rows", ok ? "OK" : "NOT OK", dname<T>(), rows, K,
+               blocks ? " per 128 columns" : "", walk ? "first to last" : "last to first");
         if (st != VIT_OK || e != cudaSuccess) printf(" (%s %s)", vit_status_string(st), e != cudaSuccess ? cudaGetErrorString(e) : vit_last_error(m));
         if (bad) printf(", %zu differ, first [%zu] gpu %g cpu %g", bad, first, vit__e4m3_value(gq[first]), q[first]);
         if (sbad) printf(", scales differ");
@@ -946,13 +947,23 @@ static void test_e4m3_rows(vit_model *m, int rows, int K) {
 // (the DeepSeek-V3 report, 3.3.2, measured the same), which at K = 3072
 // moves a sum by up to ~1.5e-3 of the largest output (H100, this test).
 // path and splitk forced as test_linear's; a mma.sync path must be refused.
+// qmode E4M3_BLOCKS (fc2 of fp8): x scaled per row and 128 columns (the rows
+// kernel's blocks; the CPU's e4m3 values times their scales), taken into the
+// sums per K step: residual GEMMs on cooperative 128- (or forced 64-) column
+// tiles, any other forced path too; stored outputs refused. qmode E4M3_OUT
+// (fc1 of fp8): the outputs in e4m3 with scales per row and 128 columns from
+// the epilogue: each value times its scale within e4m3's rounding (1/16) of
+// the CPU's fp32 one, the scales within 1e-2 of vit__e4m3_rows's (blocks) on
+// it; never split; SwiGLU refused.
+enum { E4M3_ROWS, E4M3_BLOCKS, E4M3_OUT };
 static void test_linear_e4m3(vit_model *m, int rows, int in, int out, vit__out mode, vit__act act, int layer_scale, int path, int splitk = 0,
-                             int res16 = 0) {
+                             int res16 = 0, int qmode = E4M3_ROWS) {
     typedef __nv_bfloat16 T;
     int glu = act == VIT__ACT_SWIGLU, outw = glu ? out / 2 : out, res = mode == VIT__OUT_RESIDUAL && !res16; // res: an fp32 output
+    int blocks = qmode == E4M3_BLOCKS, ngx = blocks ? (in + 127) / 128 : 1, ngo = (out + 127) / 128, e8 = qmode == E4M3_OUT;
     size_t nx = (size_t)rows * in, nw = (size_t)in * out, no = (size_t)rows * outw;
     float *x = hrand(nx, 1.0f), *w = hrand(nw, 1.0f / sqrtf((float)in)), *b = hrand((size_t)out, 0.5f), *ls = layer_scale ? hrand((size_t)outw, 1.0f) : NULL;
-    float *ref = hrand(no, 1.0f), *xq = (float *)malloc(nx * 4 + 4), *sx = (float *)malloc((size_t)rows * 4 + 4), *sw = (float *)malloc((size_t)out * 4 + 4);
+    float *ref = hrand(no, 1.0f), *xq = (float *)malloc(nx * 4 + 4), *sx = (float *)malloc((size_t)rows * ngx * 4 + 4), *sw = (float *)malloc((size_t)out * 4 + 4);
     if (res16) round_to<T>(ref, no); // (res16: the residual in bf16, a bf16 residual stream)
     float *acc = (float *)malloc((size_t)rows * out * 4 + 4), *wq = (float *)malloc(nw * 4 + 4);
     unsigned char *wb = (unsigned char *)malloc(nw + 1);
@@ -964,38 +975,61 @@ static void test_linear_e4m3(vit_model *m, int rows, int in, int out, vit__out m
         float inv = mx > 0.0f ? 448.0f / mx : 1.0f;
         for (int k = 0; k < in; k++) wb[(size_t)o * in + k] = vit__e4m3(w[(size_t)k * out + o] * inv);
     }
-    dbuf dx = dupload<float>(x, nx), dq = dalloc(nx), dsx = dalloc((size_t)rows * 4), dw = dalloc(nw), dsw = dupload<float>(sw, (size_t)out);
+    dbuf dx = dupload<float>(x, nx), dq = dalloc(nx), dsx = dalloc((size_t)rows * ngx * 4), dw = dalloc(nw), dsw = dupload<float>(sw, (size_t)out);
     dbuf db = dupload<float>(b, (size_t)out), dls = ls ? dupload<float>(ls, (size_t)outw) : dbuf{NULL, 0};
-    dbuf dout = res ? dupload<float>(ref, no) : res16 ? dupload<T>(ref, no) : dalloc(no * sizeof(T));
+    dbuf dout = res ? dupload<float>(ref, no) : res16 ? dupload<T>(ref, no) : e8 ? dalloc(no) : dalloc(no * sizeof(T));
+    dbuf dso = e8 ? dalloc((size_t)rows * ngo * 4) : dbuf{NULL, 0};
     cudaMemcpy(dw.p, wb, nw, cudaMemcpyHostToDevice);
-    vit__e4m3_rows(xq, sx, x, rows, in, cpu_threads);
+    vit__e4m3_rows(xq, sx, x, rows, in, blocks, cpu_threads);
+    if (blocks)
+        for (int r = 0; r < rows; r++)
+            for (int k = 0; k < in; k++) xq[(size_t)r * in + k] *= sx[(size_t)r * ngx + k / 128];
     vit__linear_cpu(acc, xq, wq, NULL, rows, in, out, VIT__OUT_STORE, VIT__ACT_NONE, NULL, cpu_threads);
-    vit__e4m3_epilogue(ref, acc, sx, sw, b, rows, out, mode, act, ls, cpu_threads);
+    vit__e4m3_epilogue(ref, acc, blocks ? NULL : sx, sw, b, rows, out, mode, act, ls, cpu_threads);
     if (res16) round_to<T>(ref, no);
     vit__force f;
     memset(&f, 0, sizeof(f));
     f.gemm = path;
     f.splitk = splitk;
     vit__ran ran = {-1, -1, -1};
-    vit__e4m3_ops ops = {(const unsigned char *)dq.p, (const float *)dsx.p, (const unsigned char *)dw.p, (const float *)dsw.p};
+    vit__e4m3_ops ops = {(const unsigned char *)dq.p, (const float *)dsx.p, (const unsigned char *)dw.p, (const float *)dsw.p, blocks,
+                         e8 ? (unsigned char *)dout.p : NULL, (float *)dso.p};
+    if (e8) cudaMemset(dso.p, 0xFF, (size_t)rows * ngo * 4);
     static int flip;
     m->cuda->walk = flip ^= 1; // the cases take turns starting each way (vit__walk)
-    vit_status st = vit__e4m3_rows_cuda<float>((unsigned char *)dq.p, (float *)dsx.p, (const float *)dx.p, rows, in, m, 0);
+    vit_status st = vit__e4m3_rows_cuda<float>((unsigned char *)dq.p, (float *)dsx.p, (const float *)dx.p, rows, in, m, 0, blocks);
     if (st == VIT_OK)
         st = vit__linear_cuda<T>(dout.p, NULL, NULL, (const float *)db.p, rows, in, out, mode, act, (const float *)dls.p, m, 0, &f, &ran, &ops, res16);
     cudaDeviceSynchronize();
     char name[200];
-    snprintf(name, sizeof(name), "linear e4m3->bf16 %s %dx%d->%d %s%s split %d", gemm_name(ran.kernel), rows, in, out,
-             res16 ? (layer_scale ? "bias+bf16 residual*ls" : "bias+bf16 residual") : res ? (layer_scale ? "bias+residual*ls" : "bias+residual") : "bias",
+    snprintf(name, sizeof(name), "linear e4m3%s->%s %s %dx%d->%d %s%s split %d", blocks ? " (x per 128 columns)" : "", e8 ? "e4m3" : "bf16", gemm_name(ran.kernel),
+             rows, in, out, res16 ? (layer_scale ? "bias+bf16 residual*ls" : "bias+bf16 residual") : res ? (layer_scale ? "bias+residual*ls" : "bias+residual") : "bias",
              act_name(act), ran.split);
-    if (path == VIT__GEMM_MMA || path == VIT__GEMM_MMA64) {
+    if (path == VIT__GEMM_MMA || path == VIT__GEMM_MMA64 || (blocks && mode != VIT__OUT_RESIDUAL) || (e8 && glu)) {
         int ok = st == VIT_ERROR_UNSUPPORTED && cudaGetLastError() == cudaSuccess;
-        printf("%s linear e4m3 with mma.sync forced: refused (%s)\n", ok ? "OK" : "NOT OK", vit_status_string(st));
+        printf("%s %s: refused (%s)\n", ok ? "OK" : "NOT OK", name, vit_status_string(st));
         if (ok) passed++; else failed++;
+    } else if (e8) {
+        unsigned char *gq = (unsigned char *)malloc(no + 1);
+        float *gs = ddownload<float>(dso, (size_t)rows * ngo), *got = (float *)malloc(no * 4 + 4), *qref = (float *)malloc(no * 4 + 4);
+        float *sref = (float *)malloc((size_t)rows * ngo * 4 + 4);
+        cudaMemcpy(gq, dout.p, no, cudaMemcpyDeviceToHost);
+        for (size_t i = 0; i < no; i++) got[i] = vit__e4m3_value(gq[i]) * gs[(i / out) * ngo + (i % out) / 128];
+        check(name, st, m, got, ref, no, 2e-2, 6.5e-2, guard_ok(dout) && guard_ok(dso));
+        vit__e4m3_rows(qref, sref, ref, rows, out, 1, cpu_threads);
+        char sname[240];
+        snprintf(sname, sizeof(sname), "%s, scales", name);
+        check(sname, st, m, gs, sref, (size_t)rows * ngo, 1e-5, 1e-2, 1);
+        int want = path == VIT__GEMM_PP128 ? VIT__RAN_PP128 : path == VIT__GEMM_WGMMA256 ? VIT__RAN_WGMMA256 : VIT__RAN_WGMMA128;
+        if (path == VIT__GEMM_AUTO) expect(is_wgmma(ran.kernel) && ran.kernel != VIT__RAN_WGMMA64, name, "kernel", ran.kernel, want);
+        else expect(ran.kernel == want, name, "kernel", ran.kernel, want);
+        expect(ran.split == 1, name, "split", ran.split, 1);
+        free(gq); free(gs); free(got); free(qref); free(sref);
     } else {
         float *got = res ? ddownload<float>(dout, no) : ddownload<T>(dout, no);
         check(name, st, m, got, ref, no, res ? 5e-3 : 1e-2, res ? 5e-3 : 1e-2, guard_ok(dout));
         int wk = path ? want_gemm(m, 1, path, rows, out, in) : 0;
+        if (blocks) wk = path == VIT__GEMM_WGMMA64 ? VIT__RAN_WGMMA64 : path ? VIT__RAN_WGMMA128 : 0;
         expect(wk ? ran.kernel == wk : is_wgmma(ran.kernel), name, "kernel", ran.kernel, wk);
         if (splitk >= 2) {
             int KB = (in + 127) / 128, want = splitk > VIT__SPLITK_MAX ? VIT__SPLITK_MAX : splitk;
@@ -1007,6 +1041,7 @@ static void test_linear_e4m3(vit_model *m, int rows, int in, int out, vit__out m
     free(x); free(w); free(b); free(ls); free(ref); free(xq); free(sx); free(sw); free(acc); free(wq); free(wb);
     dfree(dx); dfree(dq); dfree(dsx); dfree(dw); dfree(dsw); dfree(db); dfree(dout);
     if (dls.p) dfree(dls);
+    if (dso.p) dfree(dso);
 }
 
 // The LayerNorm with its rows out in e4m3 (VIT_DTYPE_FP8's ln1/ln2: the
@@ -1045,7 +1080,7 @@ static void test_layernorm_e4m3(vit_model *m, int rows, int C, int splitk) {
     }
     cudaError_t e = cudaDeviceSynchronize();
     vit__layernorm_cpu(ref, x, w, b, rows, C, (size_t)C, 1e-6f, cpu_threads);
-    vit__e4m3_rows(q, sx, ref, rows, C, cpu_threads);
+    vit__e4m3_rows(q, sx, ref, rows, C, 0, cpu_threads);
     unsigned char *gq = (unsigned char *)malloc(n + 1);
     float *gs = (float *)malloc((size_t)rows * 4 + 4);
     cudaMemcpy(gq, dq.p, n, cudaMemcpyDeviceToHost);
@@ -1081,6 +1116,9 @@ static void run_e4m3(vit_model *m) {
     test_e4m3_rows<__nv_bfloat16>(m, 50, 768);
     test_e4m3_rows<__nv_bfloat16>(m, 3, 3072);
     test_e4m3_rows<float>(m, 197, 264);
+    test_e4m3_rows<__nv_bfloat16>(m, 50, 3072, 1); // per 128 columns: ViT-B's fc2 input
+    test_e4m3_rows<__nv_bfloat16>(m, 9, 392, 1);   // a last group of 8 columns
+    test_e4m3_rows<float>(m, 3, 48, 1);            // one short group
     if (!m->cuda->wgmma) { printf("SKIP linear e4m3: no sm_90a GPU/code here\n"); return; }
     int paths[6] = {VIT__GEMM_AUTO, VIT__GEMM_WGMMA128, VIT__GEMM_WGMMA256, VIT__GEMM_PP128, VIT__GEMM_WGMMA64, VIT__GEMM_MMA};
     const vit__out ST = VIT__OUT_STORE, RES = VIT__OUT_RESIDUAL;
@@ -1102,8 +1140,27 @@ static void run_e4m3(vit_model *m) {
             test_linear_e4m3(m, 5000, 512, 776, RES, VIT__ACT_NONE, 1, p);
         }
     }
+    // fp8's fc1 -> fc2: e4m3 out of the epilogue, x scaled per 128 columns of K
+    for (int pi = 0; pi < 6; pi++) {
+        int p = paths[pi];
+        test_linear_e4m3(m, 197, 144, 528, ST, VIT__ACT_GELU, 0, p, 0, 0, E4M3_OUT);  // a last group of 16 columns
+        test_linear_e4m3(m, 3, 64, 256, ST, VIT__ACT_QUICK_GELU, 0, p, 3, 0, E4M3_OUT); // split forced: not taken
+        test_linear_e4m3(m, 100, 272, 392, ST, VIT__ACT_SWIGLU, 0, p, 0, 0, E4M3_OUT);  // refused
+        test_linear_e4m3(m, 150, 400, 200, RES, VIT__ACT_NONE, 1, p, 0, 0, E4M3_BLOCKS); // a K tail of 16
+        test_linear_e4m3(m, 150, 256, 200, RES, VIT__ACT_NONE, 0, p, 0, 1, E4M3_BLOCKS); // into bf16 x
+        test_linear_e4m3(m, 100, 512, 392, RES, VIT__ACT_NONE, 1, p, 2, 1, E4M3_BLOCKS); // and split
+        test_linear_e4m3(m, 1, 32, 40, RES, VIT__ACT_NONE, 1, p, 0, 0, E4M3_BLOCKS);
+        test_linear_e4m3(m, 50, 256, 96, ST, VIT__ACT_NONE, 0, p, 0, 0, E4M3_BLOCKS);   // stored: refused
+        if (!small_only && p != VIT__GEMM_MMA) {
+            test_linear_e4m3(m, 591, 768, 3072, ST, VIT__ACT_GELU, 0, p, 0, 0, E4M3_OUT);   // ViT-B fc1, batch 3
+            test_linear_e4m3(m, 591, 3072, 768, RES, VIT__ACT_NONE, 1, p, 0, 0, E4M3_BLOCKS); // and fc2
+            test_linear_e4m3(m, 6000, 320, 1024, ST, VIT__ACT_GELU_TANH, 0, p, 0, 0, E4M3_OUT); // more tiles than CTAs
+            test_linear_e4m3(m, 5000, 1536, 384, RES, VIT__ACT_NONE, 1, p, 0, 1, E4M3_BLOCKS);
+        }
+    }
     int splits[3] = {2, 3, 8};
     for (int si = 0; si < 3; si++) {
+        test_linear_e4m3(m, 100, 1536, 392, RES, VIT__ACT_NONE, 1, VIT__GEMM_WGMMA128, splits[si], 0, E4M3_BLOCKS);
         test_linear_e4m3(m, 197, 768, 264, ST, VIT__ACT_GELU, 0, VIT__GEMM_WGMMA128, splits[si]);
         test_linear_e4m3(m, 100, 1536, 392, RES, VIT__ACT_NONE, 1, VIT__GEMM_WGMMA64, splits[si]);
         test_linear_e4m3(m, 3, 1024, 40, ST, VIT__ACT_NONE, 0, VIT__GEMM_PP128, splits[si]);

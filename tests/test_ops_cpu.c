@@ -343,6 +343,36 @@ static void test_e4m3_codes(const char *dir) {
     free(want);
 }
 
+// vit__e4m3_rows with blocks (fc2's input): every 128 columns of a row (the
+// last run shorter) scaled on their own: e4m3 values whose largest is 448 (a
+// zero run: scale 1), each times its run's scale within e4m3's half step
+// (1/16) of x, and the runs the same as rows of their own width.
+static void test_e4m3_blocks(int rows, int K) {
+    char name[160];
+    int ng = (K + 127) / 128;
+    float *x = rnd((size_t)rows * K, 3.0f), *q = (float *)malloc((size_t)rows * K * sizeof(float)), *s = (float *)malloc((size_t)rows * ng * sizeof(float));
+    float *q1 = (float *)malloc(128 * sizeof(float)), s1;
+    for (int k = 0; k < K && k < 128; k++) x[k] = 0.0f; // row 0's first run all zero
+    vit__e4m3_rows(q, s, x, rows, K, 1, 2);
+    int ok = 1;
+    for (int r = 0; r < rows; r++)
+        for (int gi = 0; gi < ng; gi++) {
+            int k0 = gi * 128, n = K - k0 < 128 ? K - k0 : 128;
+            float mx = 0.0f, sc = s[(size_t)r * ng + gi];
+            for (int k = k0; k < k0 + n; k++) {
+                float v = q[(size_t)r * K + k], xv = x[(size_t)r * K + k];
+                ok &= vit__e4m3_value(vit__e4m3(v)) == v && fabsf(v * sc - xv) <= fabsf(xv) / 16.0f + sc / 1024.0f;
+                mx = fabsf(v) > mx ? fabsf(v) : mx;
+            }
+            ok &= mx == 448.0f || (mx == 0.0f && sc == 1.0f);
+            vit__e4m3_rows(q1, &s1, x + (size_t)r * K + k0, 1, n, 0, 1);
+            ok &= s1 == sc && memcmp(q1, q + (size_t)r * K + k0, (size_t)n * sizeof(float)) == 0;
+        }
+    snprintf(name, sizeof(name), "e4m3 rows %dx%d per 128 columns: each run scaled on its own", rows, K);
+    check(ok, name, "%s", ok ? "values, scales and runs checked" : "a value, scale or run wrong");
+    free(x); free(q); free(s); free(q1);
+}
+
 // The e4m3 linear of VIT_DTYPE_FP8's CPU reference (vit__block_linear's three
 // steps) against double sums over the same e4m3 values and scales.
 static void test_e4m3_linear(int rows, int K, int N, vit__out mode, vit__act act) {
@@ -357,7 +387,7 @@ static void test_e4m3_linear(int rows, int K, int N, vit__out mode, vit__act act
     for (size_t i = 0; i < (size_t)rows * NO; i++) ref[i] = out[i];
     float *xq = (float *)malloc((size_t)rows * K * sizeof(float)), *wq = (float *)malloc((size_t)K * N * sizeof(float));
     memcpy(wq, w, (size_t)K * N * sizeof(float));
-    vit__e4m3_rows(xq, sx, x, rows, K, 2);
+    vit__e4m3_rows(xq, sx, x, rows, K, 0, 2);
     vit__e4m3_cols(wq, sw, K, N);
     int exact = 1; // every rounded value is an e4m3 value times its scale; each row's / column's largest is 448
     for (int r = 0; r < rows; r++) {
@@ -440,6 +470,9 @@ int main(int argc, char **argv) {
     test_q8(7, 300, 33, VIT__OUT_STORE, VIT__ACT_GELU, 0);
     for (int r = 2; r <= 11; r++) test_q8(12 + r, 36, 40, VIT__OUT_STORE, VIT__ACT_NONE, 0); // each remainder of a 12-row tile
     test_e4m3_codes(argc > 1 ? argv[1] : "tests/data/fp8");
+    test_e4m3_blocks(5, 392);
+    test_e4m3_blocks(3, 3072);
+    test_e4m3_blocks(2, 48);
     test_e4m3_linear(13, 37, 40, VIT__OUT_STORE, VIT__ACT_NONE);
     test_e4m3_linear(29, 96, 48, VIT__OUT_STORE, VIT__ACT_GELU);
     test_e4m3_linear(7, 64, 34, VIT__OUT_STORE, VIT__ACT_SWIGLU);

@@ -486,8 +486,11 @@ static int bench_gemm(int M, int N, int K, int iters) {
     vit__act act = getenv("VIT_ACT") ? (vit__act)atoi(getenv("VIT_ACT")) : ep == 1 ? VIT__ACT_GELU : VIT__ACT_NONE;
     vit__ran ran = {0, 1, 0};
     size_t na = (size_t)M * K, nw = (size_t)N * K;
-    // VIT_DTYPE=fp8: e4m3 operands (unit scales), bf16 out, as VIT_DTYPE_FP8's block linears
+    // VIT_DTYPE=fp8: e4m3 operands (unit scales), bf16 out, as VIT_DTYPE_FP8's block linears;
+    // VIT_E4M3=blocks: a's scales per 128 columns of K (fc2), VIT_E4M3=out: e4m3 outputs (fc1)
     int f8 = sizeof(T) == 2 && getenv("VIT_DTYPE") && !strcmp(getenv("VIT_DTYPE"), "fp8");
+    const char *e4m3_mode = getenv("VIT_E4M3") ? getenv("VIT_E4M3") : "";
+    size_t nones = (size_t)(M > N ? M : N) * ((K > N ? K : N) / 128 + 1);
     size_t es = f8 ? 1 : sizeof(T);
     T *ha = (T *)malloc(na * sizeof(T)), *hw = (T *)malloc(nw * sizeof(T));
     unsigned char *qa = (unsigned char *)ha, *qw = (unsigned char *)hw;
@@ -500,11 +503,16 @@ static int bench_gemm(int M, int N, int K, int iters) {
     float *db, *dones;
     CK(cudaMalloc(&da, na * es));
     CK(cudaMalloc(&dw, nw * es));
-    CK(cudaMalloc((void **)&dones, (size_t)(M > N ? M : N) * 4));
-    for (int i = 0; i < (M > N ? M : N); i++) tmp[i] = 1.0f;
-    CK(cudaMemcpy(dones, tmp, (size_t)(M > N ? M : N) * 4, cudaMemcpyHostToDevice));
-    vit__e4m3_ops ops = {(const unsigned char *)da, dones, (const unsigned char *)dw, dones};
+    CK(cudaMalloc((void **)&dones, nones * 4));
+    float *hones = (float *)malloc(nones * 4);
+    for (size_t i = 0; i < nones; i++) hones[i] = 1.0f;
+    CK(cudaMemcpy(dones, hones, nones * 4, cudaMemcpyHostToDevice));
+    free(hones);
     CK(cudaMalloc(&dout, (size_t)M * N * 4));
+    float *dqs = NULL;
+    if (!strcmp(e4m3_mode, "out")) CK(cudaMalloc((void **)&dqs, (size_t)M * (N / 128 + 1) * 4));
+    vit__e4m3_ops ops = {(const unsigned char *)da, dones, (const unsigned char *)dw, dones, !strcmp(e4m3_mode, "blocks"),
+                         dqs ? (unsigned char *)dout : NULL, dqs};
     CK(cudaMemset(dout, 0, (size_t)M * N * 4));
     CK(cudaMalloc((void **)&db, (size_t)N * 4));
     CK(cudaMemset(db, 0, (size_t)N * 4));
@@ -517,7 +525,7 @@ static int bench_gemm(int M, int N, int K, int iters) {
     if (med < 0) { printf("{\"error\": \"%s\"}\n", m->error); return 1; }
     printf("{\"ms\": %.4f, \"tflops\": %.1f, \"kernel\": %d, \"M\": %d, \"N\": %d, \"K\": %d, \"dtype\": \"%s\"}\n", med, 2.0 * M * N * K / (med * 1e-3) / 1e12,
            ran.kernel, M, N, K, f8 ? "fp8" : sizeof(T) == 4 ? "f32" : "bf16");
-    cudaFree(da); cudaFree(dw); cudaFree(dout); cudaFree(db); cudaFree(dones);
+    cudaFree(da); cudaFree(dw); cudaFree(dout); cudaFree(db); cudaFree(dones); cudaFree(dqs);
     free(ha); free(hw); free(tmp);
     vit__cuda_free(m);
     free(m);
