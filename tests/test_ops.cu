@@ -19,8 +19,9 @@
 // fp32: atol = rtol = 1e-5. bf16/fp16: atol = rtol = 1e-2 (inputs are rounded to
 // the dtype before the CPU sees them, so the difference is the GPU's own rounding).
 //
-// usage: test_ops [--small] [--host]   (--small: only the small shapes, for compute-sanitizer;
-//        --host: only the checks of host code, which need no GPU: make test runs them)
+// usage: test_ops [--small] [--host] [--e4m3]   (--small: only the small shapes, for compute-sanitizer;
+//        --host: only the checks of host code, which need no GPU: make test runs them;
+//        --e4m3: only the fp8 kernels' cases)
 #define VIT_IMPLEMENTATION
 #include "../vit.h"
 #include "test_util.h"
@@ -1408,10 +1409,11 @@ static void test_copy_host(void) {
 
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0); // progress survives a crash
-    int host_only = 0;
+    int host_only = 0, e4m3_only = 0; // --e4m3: the fp8 kernels' cases alone (a sanitizer run of them)
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--small")) small_only = 1;
         if (!strcmp(argv[i], "--host")) host_only = 1;
+        if (!strcmp(argv[i], "--e4m3")) e4m3_only = 1;
     }
     test_copy_host();
     int count = 0;
@@ -1434,6 +1436,14 @@ int main(int argc, char **argv) {
     cudaDeviceProp prop;
     cudaGetDeviceProperties(&prop, 0);
     printf("# %s, sm_%d, %d SMs, wgmma kernels %s\n", prop.name, m->cuda->cc, m->cuda->sm_count, m->cuda->wgmma ? "on" : "off");
+    if (e4m3_only) {
+        run_e4m3(m);
+        cudaFree(m->cuda->part);
+        vit__cuda_free(m);
+        free(m);
+        printf("%d passed, %d failed\n", passed, failed);
+        return failed ? 1 : 0;
+    }
     test_gelu_fast(0);
     test_gelu_fast(1);
     test_act_gpu();
