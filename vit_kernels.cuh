@@ -2418,6 +2418,18 @@ __device__ __forceinline__ void vit__load8f<__nv_bfloat16>(float *v, const __nv_
     for (int i = 0; i < 4; i++) { float2 f = __bfloat1622float2(h[i]); v[2 * i] = f.x; v[2 * i + 1] = f.y; }
 }
 
+// v[0..7] times inv, rounded to e4m3 (cvt.rn.satfinite), to q (8-byte aligned)
+static __device__ __forceinline__ void vit__store_e4m3x8(unsigned char *q, const float *v, float inv) {
+    uint32_t w[2];
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+        uint32_t lo = __nv_cvt_float2_to_fp8x2(make_float2(__fmul_rn(v[4 * i], inv), __fmul_rn(v[4 * i + 1], inv)), __NV_SATFINITE, __NV_E4M3);
+        uint32_t hi = __nv_cvt_float2_to_fp8x2(make_float2(__fmul_rn(v[4 * i + 2], inv), __fmul_rn(v[4 * i + 3], inv)), __NV_SATFINITE, __NV_E4M3);
+        w[i] = lo | hi << 16;
+    }
+    *(uint2 *)q = make_uint2(w[0], w[1]);
+}
+
 template <typename T>
 __global__ void __launch_bounds__(256) vit__e4m3_rows_kernel(unsigned char *q, float *scale, const T *x, int rows, int K, int blocks, int rev) {
     vit__pdl_wait();
@@ -2442,14 +2454,7 @@ __global__ void __launch_bounds__(256) vit__e4m3_rows_kernel(unsigned char *q, f
             for (int o = 8; o; o >>= 1) mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, o));
             float inv = mx > 0.0f ? __fdiv_rn(448.0f, mx) : 1.0f;
             if (!in) continue;
-            uint32_t w[2];
-#pragma unroll
-            for (int i = 0; i < 2; i++) {
-                uint32_t lo = __nv_cvt_float2_to_fp8x2(make_float2(__fmul_rn(v[4 * i], inv), __fmul_rn(v[4 * i + 1], inv)), __NV_SATFINITE, __NV_E4M3);
-                uint32_t hi = __nv_cvt_float2_to_fp8x2(make_float2(__fmul_rn(v[4 * i + 2], inv), __fmul_rn(v[4 * i + 3], inv)), __NV_SATFINITE, __NV_E4M3);
-                w[i] = lo | hi << 16;
-            }
-            *(uint2 *)(q + (size_t)r * K + k) = make_uint2(w[0], w[1]);
+            vit__store_e4m3x8(q + (size_t)r * K + k, v, inv);
             if ((lane & 15) == 0) scale[(size_t)r * ng + k / 128] = mx > 0.0f ? __fdiv_rn(mx, 448.0f) : 1.0f;
         }
         return;
@@ -2465,14 +2470,7 @@ __global__ void __launch_bounds__(256) vit__e4m3_rows_kernel(unsigned char *q, f
     unsigned char *qr = q + (size_t)r * K;
     for (int k = lane * 8; k < K; k += 256) {
         vit__load8f(v, xr + k);
-        uint32_t w[2];
-#pragma unroll
-        for (int i = 0; i < 2; i++) {
-            uint32_t lo = __nv_cvt_float2_to_fp8x2(make_float2(__fmul_rn(v[4 * i], inv), __fmul_rn(v[4 * i + 1], inv)), __NV_SATFINITE, __NV_E4M3);
-            uint32_t hi = __nv_cvt_float2_to_fp8x2(make_float2(__fmul_rn(v[4 * i + 2], inv), __fmul_rn(v[4 * i + 3], inv)), __NV_SATFINITE, __NV_E4M3);
-            w[i] = lo | hi << 16;
-        }
-        *(uint2 *)(qr + k) = make_uint2(w[0], w[1]);
+        vit__store_e4m3x8(qr + k, v, inv);
     }
     if (lane == 0) scale[r] = mx > 0.0f ? __fdiv_rn(mx, 448.0f) : 1.0f;
 }
