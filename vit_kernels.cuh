@@ -1635,7 +1635,8 @@ static __device__ __forceinline__ void vit__wg_epilogue_tma(const CUtensorMap *t
 // accumulator, and are added into d times their rows' scales once the next
 // step's wgmmas are issued (two of them in turn, so the tensor cores never wait
 // on the adds); the sums are then fp32 every 128 K, not only the e4m3 wgmma's
-// ~14-bit adds (DeepSeek-V3's 1 x 128 activation tiles).
+// ~14-bit adds (DeepSeek-V3's 1 x 128 activation tiles). A tile's epilogue runs
+// while the next tile's first two steps do (no registers for a ping-pong).
 template <typename T, typename TA, int BN, int OUT, int ACT, int PP, int QS = 0>
 __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_constant__ CUtensorMap tma, const __grid_constant__ CUtensorMap tmb,
                                                                    const __grid_constant__ CUtensorMap tmo, const vit__gemm_args g_in) {
@@ -1701,19 +1702,13 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
     } else {
         vit__pdl_wait();
         asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n");
-        int c = wg - 1, warp = t >> 5, lane = t & 31, par = 0, nbox = 0;
+        int c = wg - 1, warp = t >> 5, lane = t & 31, nbox = 0;
         float d[MI][BN / 2];
-        // j: this CTA's j-th tile, whose k-steps are the ring's j * KB ...
-        for (int j = PP ? c : 0;; j += PP ? 2 : 1, par ^= 1) {
-            int item = blockIdx.x + j * gridDim.x;
-            if (item >= items) break;
-            int w = g.rev ? items - 1 - item : item;
-            int tile = w % tiles, z = g.kblocks ? w / tiles : -1;
-            int m0 = (tile / nt) * BM, n0 = (tile % nt) * BN, it = j * kper;
-            // the tile's bias and scale columns: loaded now, stored to shared
-            // memory after the main loop (the epilogue then never waits on them)
-            const int BR = (BN + 127) / 128;
-            float breg[BR], sreg[BR], wreg[BR];
+        // the tile's bias and scale columns: loaded as its main loop starts, stored
+        // to shared memory after it (the epilogue then never waits on them)
+        const int BR = (BN + 127) / 128;
+        float breg[BR], sreg[BR], wreg[BR];
+        auto load_cols = [&](int n0) {
 #pragma unroll
             for (int i = 0; i < BR; i++) {
                 int col = n0 + t + 128 * i;
@@ -1722,93 +1717,16 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
                 sreg[i] = g.scale && in ? __ldg(g.scale + col) : 1.0f;
                 wreg[i] = F8 && g.w_scale && in ? __ldg(g.w_scale + col) : 1.0f;
             }
-#pragma unroll
-            for (int mi = 0; mi < MI; mi++) {
-#pragma unroll
-                for (int i = 0; i < BN / 2; i++) d[mi][i] = 0.0f;
-                vit__wg_fence_regs<BN / 2>(d[mi]);
-            }
-            // ping-pong: start after the other consumer's main loop of tile j - 1
-            // has seen all its stages full, so no stage is waited on more than
-            // one phase ahead (an mbarrier's parity tells only one phase apart)
-            if (PP && j > 0) asm volatile("bar.sync %0, 256;\n" ::"r"(4 - c) : "memory");
-            if (QS) {
-                // this thread's rows' scales (rows past M clamped: their sums are zeros, never stored)
-                int ra = m0 + c * 64 + warp * 16 + (lane >> 2), kb0 = z >= 0 ? z * kper : 0;
-                const float *sa0 = g.a_scale + (size_t)(ra < g.M ? ra : g.M - 1) * KB + kb0;
-                const float *sa1 = g.a_scale + (size_t)(ra + 8 < g.M ? ra + 8 : g.M - 1) * KB + kb0;
-                float dq[2][BN / 2] = {}; // (zero once: the first wgmma of each step overwrites them)
-                // K step kb into acc (the wgmmas issued, not waited on)
-                // and its rows' scales loaded into sc (used a step later: their latency hidden)
-                auto issue = [&](float(&acc)[BN / 2], float(&sc)[2], int kb) {
-                    int s = it % ST;
-                    sc[0] = __ldg(sa0 + kb); sc[1] = __ldg(sa1 + kb);
-                    vit__mbar_wait(&full[s], (it / ST) & 1);
-                    vit__wg_fence();
-                    const TA *a = sA + s * BM * BK + c * 64 * BK, *b = sB + s * BN * BK;
-#pragma unroll
-                    for (int k = 0; k < BK / KW; k++) { // (the first: acc = A B, no zeroing)
-                        if (BN == 64) vit__wgmma64(acc, vit__wg_desc(a + k * KW), vit__wg_desc(b + k * KW), (TA *)0, k > 0);
-                        else vit__wgmma128(acc, vit__wg_desc(a + k * KW), vit__wg_desc(b + k * KW), (TA *)0, k > 0);
-                    }
-                    vit__wg_commit();
-                    it++;
-                };
-                // the previous step's sums (prev, done once all but the last group are) times its rows' scales sc into d
-                auto promote = [&](float(&prev)[BN / 2], const float(&sc)[2], bool last) {
-                    float p0 = sc[0], p1 = sc[1];
-                    if (last) vit__wg_wait<0>();
-                    else vit__wg_wait<1>();
-                    vit__wg_fence_regs<BN / 2>(prev);
-                    if (t == 0) vit__mbar_arrive(&empty[(it - 1 - !last) % ST]);
-#pragma unroll
-                    for (int i = 0; i < BN / 2; i++) d[0][i] = fmaf(prev[i], i & 2 ? p1 : p0, d[0][i]);
-                };
-                // the two accumulators in turn, each loop turn starting with dq[1] in flight
-                // (every path the same: ptxas then keeps the wgmmas asynchronous)
-                float sq[2][2];
-                issue(dq[1], sq[1], 0);
-                int kb = 1;
-                for (; kb + 1 < kper; kb += 2) {
-                    issue(dq[0], sq[0], kb); promote(dq[1], sq[1], false);
-                    issue(dq[1], sq[1], kb + 1); promote(dq[0], sq[0], false);
-                }
-                if (kb < kper) {
-                    issue(dq[0], sq[0], kb); promote(dq[1], sq[1], false);
-                    promote(dq[0], sq[0], true);
-                } else {
-                    promote(dq[1], sq[1], true);
-                }
-            } else {
-                for (int kb = 0; kb < kper; kb++, it++) {
-                    int s = it % ST;
-                    vit__mbar_wait(&full[s], (it / ST) & 1);
-                    vit__wg_fence();
-                    const TA *a = sA + s * BM * BK + (PP ? 0 : c * 64 * BK), *b = sB + s * BN * BK;
-#pragma unroll
-                    for (int k = 0; k < BK / KW; k++)
-#pragma unroll
-                        for (int mi = 0; mi < MI; mi++) {
-                            if (BN == 256) vit__wgmma256(d[mi], vit__wg_desc(a + mi * 64 * BK + k * KW), vit__wg_desc(b + k * KW), (TA *)0);
-                            else if (BN == 64) vit__wgmma64(d[mi], vit__wg_desc(a + mi * 64 * BK + k * KW), vit__wg_desc(b + k * KW), (TA *)0);
-                            else vit__wgmma128(d[mi], vit__wg_desc(a + mi * 64 * BK + k * KW), vit__wg_desc(b + k * KW), (TA *)0);
-                        }
-                    vit__wg_commit();
-                    if (kb > 0) {
-                        vit__wg_wait<1>();
-                        if (t == 0) vit__mbar_arrive(&empty[(it - 1) % ST]);
-                    }
-                }
-                if (PP && item + (int)gridDim.x < items) asm volatile("bar.arrive %0, 256;\n" ::"r"(3 + c) : "memory"); // tile j + 1 may start
-                vit__wg_wait<0>();
-#pragma unroll
-                for (int mi = 0; mi < MI; mi++) vit__wg_fence_regs<BN / 2>(d[mi]);
-                if (t == 0) vit__mbar_arrive(&empty[(it - 1) % ST]);
-            }
-            float *eb = sEp + (c * 2 + par) * 3 * BN, *es = eb + BN, *ew = es + BN;
+        };
+        auto stash_cols = [&](int par) {
+            float *eb = sEp + (c * 2 + par) * 3 * BN;
 #pragma unroll
             for (int i = 0; i < BR; i++)
-                if (t + 128 * i < BN) { eb[t + 128 * i] = breg[i]; es[t + 128 * i] = sreg[i]; ew[t + 128 * i] = wreg[i]; }
+                if (t + 128 * i < BN) { eb[t + 128 * i] = breg[i]; eb[BN + t + 128 * i] = sreg[i]; eb[2 * BN + t + 128 * i] = wreg[i]; }
+        };
+        // the epilogue of the tile at (m0, n0) (slice z, or -1), its columns stashed at par
+        auto finish = [&](int m0, int n0, int z, int par) {
+            float *eb = sEp + (c * 2 + par) * 3 * BN, *es = eb + BN, *ew = es + BN;
             asm volatile("bar.sync %0, 128;\n" ::"r"(wg) : "memory"); // this warpgroup's named barrier (1 or 2)
             if (F8) // dequantise: this thread's rows r and r + 8 of each 64-row block, columns 8 j + 2 q, +1
 #pragma unroll
@@ -1840,6 +1758,124 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
                 } else {
                     vit__wg_epilogue_patch<BN>(g, d[mi], r0 + warp * 16 + (lane >> 2), n0, eb, lane & 3);
                 }
+            }
+        };
+        if (QS) {
+            // The previous tile's epilogue runs while this tile's first two K
+            // steps compute (its sums d are free only once the first of them is
+            // promoted, which overwrites d): the cooperative tiles' epilogue is
+            // then hidden, as the ping-pong's is, without more registers.
+            float dq[2][BN / 2] = {}; // (zero once: the first wgmma of each step overwrites them)
+            float sq[2][2];
+            const float *sa0 = g.a_scale, *sa1 = g.a_scale;
+            int it = 0;
+            // K step kb into acc (the wgmmas issued, not waited on)
+            // and its rows' scales loaded into sc (used a step later: their latency hidden)
+            auto issue = [&](float(&acc)[BN / 2], float(&sc)[2], int kb) {
+                int s = it % ST;
+                sc[0] = __ldg(sa0 + kb); sc[1] = __ldg(sa1 + kb);
+                vit__mbar_wait(&full[s], (it / ST) & 1);
+                vit__wg_fence();
+                const TA *a = sA + s * BM * BK + c * 64 * BK, *b = sB + s * BN * BK;
+#pragma unroll
+                for (int k = 0; k < BK / KW; k++) { // (the first: acc = A B, no zeroing)
+                    if (BN == 64) vit__wgmma64(acc, vit__wg_desc(a + k * KW), vit__wg_desc(b + k * KW), (TA *)0, k > 0);
+                    else vit__wgmma128(acc, vit__wg_desc(a + k * KW), vit__wg_desc(b + k * KW), (TA *)0, k > 0);
+                }
+                vit__wg_commit();
+                it++;
+            };
+            // the previous step's sums (prev, done once all but the last group are) times
+            // its rows' scales sc into d (first: the tile's first step, which sets d)
+            auto promote = [&](float(&prev)[BN / 2], const float(&sc)[2], bool last, auto first) {
+                float p0 = sc[0], p1 = sc[1];
+                if (last) vit__wg_wait<0>();
+                else vit__wg_wait<1>();
+                vit__wg_fence_regs<BN / 2>(prev);
+                if (t == 0) vit__mbar_arrive(&empty[(it - 1 - !last) % ST]);
+#pragma unroll
+                for (int i = 0; i < BN / 2; i++) d[0][i] = decltype(first)::value ? prev[i] * (i & 2 ? p1 : p0) : fmaf(prev[i], i & 2 ? p1 : p0, d[0][i]);
+            };
+            int pm0 = 0, pn0 = 0, pz = -1, par = 0;
+            for (int j = 0;; j++, par ^= 1) {
+                int item = blockIdx.x + j * gridDim.x;
+                if (item >= items) break;
+                int w = g.rev ? items - 1 - item : item;
+                int tile = w % tiles, z = g.kblocks ? w / tiles : -1;
+                int m0 = (tile / nt) * BM, n0 = (tile % nt) * BN;
+                load_cols(n0);
+                // this thread's rows' scales (rows past M clamped: their sums are zeros, never stored)
+                int ra = m0 + c * 64 + warp * 16 + (lane >> 2), kb0 = z >= 0 ? z * kper : 0;
+                sa0 = g.a_scale + (size_t)(ra < g.M ? ra : g.M - 1) * KB + kb0;
+                sa1 = g.a_scale + (size_t)(ra + 8 < g.M ? ra + 8 : g.M - 1) * KB + kb0;
+                // the two accumulators in turn, each loop turn starting with dq[0] in
+                // flight (every path the same: ptxas then keeps the wgmmas asynchronous;
+                // the launcher makes kper >= 2)
+                issue(dq[1], sq[1], 0);
+                issue(dq[0], sq[0], 1);
+                if (j > 0) finish(pm0, pn0, pz, par ^ 1);
+                promote(dq[1], sq[1], false, vit__int<1>());
+                int kb = 2;
+                for (; kb + 1 < kper; kb += 2) {
+                    issue(dq[1], sq[1], kb); promote(dq[0], sq[0], false, vit__int<0>());
+                    issue(dq[0], sq[0], kb + 1); promote(dq[1], sq[1], false, vit__int<0>());
+                }
+                if (kb < kper) {
+                    issue(dq[1], sq[1], kb); promote(dq[0], sq[0], false, vit__int<0>());
+                    promote(dq[1], sq[1], true, vit__int<0>());
+                } else {
+                    promote(dq[0], sq[0], true, vit__int<0>());
+                }
+                stash_cols(par);
+                pm0 = m0; pn0 = n0; pz = z;
+            }
+            if (blockIdx.x < items) finish(pm0, pn0, pz, par ^ 1);
+        } else {
+            int par = 0;
+            // j: this CTA's j-th tile, whose k-steps are the ring's j * KB ...
+            for (int j = PP ? c : 0;; j += PP ? 2 : 1, par ^= 1) {
+                int item = blockIdx.x + j * gridDim.x;
+                if (item >= items) break;
+                int w = g.rev ? items - 1 - item : item;
+                int tile = w % tiles, z = g.kblocks ? w / tiles : -1;
+                int m0 = (tile / nt) * BM, n0 = (tile % nt) * BN, it = j * kper;
+                load_cols(n0);
+#pragma unroll
+                for (int mi = 0; mi < MI; mi++) {
+#pragma unroll
+                    for (int i = 0; i < BN / 2; i++) d[mi][i] = 0.0f;
+                    vit__wg_fence_regs<BN / 2>(d[mi]);
+                }
+                // ping-pong: start after the other consumer's main loop of tile j - 1
+                // has seen all its stages full, so no stage is waited on more than
+                // one phase ahead (an mbarrier's parity tells only one phase apart)
+                if (PP && j > 0) asm volatile("bar.sync %0, 256;\n" ::"r"(4 - c) : "memory");
+                for (int kb = 0; kb < kper; kb++, it++) {
+                    int s = it % ST;
+                    vit__mbar_wait(&full[s], (it / ST) & 1);
+                    vit__wg_fence();
+                    const TA *a = sA + s * BM * BK + (PP ? 0 : c * 64 * BK), *b = sB + s * BN * BK;
+#pragma unroll
+                    for (int k = 0; k < BK / KW; k++)
+#pragma unroll
+                        for (int mi = 0; mi < MI; mi++) {
+                            if (BN == 256) vit__wgmma256(d[mi], vit__wg_desc(a + mi * 64 * BK + k * KW), vit__wg_desc(b + k * KW), (TA *)0);
+                            else if (BN == 64) vit__wgmma64(d[mi], vit__wg_desc(a + mi * 64 * BK + k * KW), vit__wg_desc(b + k * KW), (TA *)0);
+                            else vit__wgmma128(d[mi], vit__wg_desc(a + mi * 64 * BK + k * KW), vit__wg_desc(b + k * KW), (TA *)0);
+                        }
+                    vit__wg_commit();
+                    if (kb > 0) {
+                        vit__wg_wait<1>();
+                        if (t == 0) vit__mbar_arrive(&empty[(it - 1) % ST]);
+                    }
+                }
+                if (PP && item + (int)gridDim.x < items) asm volatile("bar.arrive %0, 256;\n" ::"r"(3 + c) : "memory"); // tile j + 1 may start
+                vit__wg_wait<0>();
+#pragma unroll
+                for (int mi = 0; mi < MI; mi++) vit__wg_fence_regs<BN / 2>(d[mi]);
+                if (t == 0) vit__mbar_arrive(&empty[(it - 1) % ST]);
+                stash_cols(par);
+                finish(m0, n0, z, par);
             }
         }
         if (S && t == 0) asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory"); // the last stores done before the CTA ends
@@ -2127,8 +2163,14 @@ static vit_status vit__linear_e4m3_go(const vit__gemm_args &g, vit_model *m, cud
     if (g.a_blocks) { // a's scales per 128 K: cooperative tiles of 128 (or 64) columns
         if (OUT != VIT__OUT_RESIDUAL || !g.a_scale)
             return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "GEMM: e4m3 operands scaled per 128 columns of K: residual GEMMs only");
-        if (p.bn == 64) return vit__gemm_wgmma_launch<T, 64, OUT, VIT__ACT_NONE, 0, TA, 1>(g, p.split, m, st, ran);
-        return vit__gemm_wgmma_launch<T, 128, OUT, VIT__ACT_NONE, 0, TA, 1>(g, p.split, m, st, ran);
+        // the QS loop runs two K steps at least per slice; one K step of 128
+        // (K <= 128) is a scale per row, as the plain kernel's
+        int KB = (g.K + VIT__WG_BK(TA) - 1) / VIT__WG_BK(TA), split = p.split;
+        while (split > 1 && (KB % split || KB / split < 2)) split--;
+        if (KB < 2) return p.bn == 64 ? vit__gemm_wgmma_launch<T, 64, OUT, VIT__ACT_NONE, 0, TA>(g, 1, m, st, ran)
+                                      : vit__gemm_wgmma_launch<T, 128, OUT, VIT__ACT_NONE, 0, TA>(g, 1, m, st, ran);
+        if (p.bn == 64) return vit__gemm_wgmma_launch<T, 64, OUT, VIT__ACT_NONE, 0, TA, 1>(g, split, m, st, ran);
+        return vit__gemm_wgmma_launch<T, 128, OUT, VIT__ACT_NONE, 0, TA, 1>(g, split, m, st, ran);
     }
     if (p.pp) return vit__gemm_wgmma_launch<T, 128, OUT, ACT, 1, TA>(g, p.split, m, st, ran);
     if (p.bn == 256) return vit__gemm_wgmma_launch<T, 256, OUT, ACT, 0, TA>(g, p.split, m, st, ran);

@@ -1034,7 +1034,7 @@ static void test_linear_e4m3(vit_model *m, int rows, int in, int out, vit__out m
         expect(wk ? ran.kernel == wk : is_wgmma(ran.kernel), name, "kernel", ran.kernel, wk);
         if (splitk >= 2) {
             int KB = (in + 127) / 128, want = splitk > VIT__SPLITK_MAX ? VIT__SPLITK_MAX : splitk;
-            while (want > 1 && (KB % want || (size_t)want * rows * out > m->cuda->part_floats)) want--;
+            while (want > 1 && (KB % want || (size_t)want * rows * out > m->cuda->part_floats || (blocks && KB / want < 2))) want--;
             expect(ran.split == want, name, "split", ran.split, want);
         }
         free(got);
