@@ -246,8 +246,7 @@ struct vit__cuda_state {
     size_t arena_bytes;
     float *images;                // (B, Cin, H, W)
     float *x;                     // (B, N, C) residual stream, fp32 (res16: the final rows in fp32 for the pooling, the embedding before rounding)
-    void *xh;                     // res16: (B, N, C) the residual stream in bf16
-    int res16;                    // vit_options.residual_dtype bf16
+    void *xh;                     // residual_dtype bf16: (B, N, C) the residual stream in bf16
     void *xn;                     // (B, N, C) LayerNorm output, then attention output
     void *big;                    // (B, N, max(3C, M)) qkv, then MLP hidden
     float *pooled;                // (heads, B, C), then with heads > 1 their mean (B, C)
@@ -1079,23 +1078,21 @@ static __device__ __forceinline__ void vit__ep_out(const vit__gemm_args &g, int 
     static_assert(OUT != VIT__OUT_PARTIAL, "partial sums have no epilogue");
     float v[2] = {v0, v1};
     if (vit__epi_apply((vit__act)(ACT == VIT__ACT_RUNTIME ? g.act : ACT), sizeof(T) == 2, v) == 1) {
-        size_t i = (size_t)row * (g.N / 2) + col / 2;
-        if (OUT == VIT__OUT_RESIDUAL && g.res16) { T *o = (T *)g.out + i; *o = vit__cvt<T>(vit__epi_residual(vit__f32(*o), g.scale ? __ldg(g.scale + col / 2) : 1.0f, v[0])); }
-        else if (OUT == VIT__OUT_RESIDUAL) { float *o = (float *)g.out + i; *o = vit__epi_residual(*o, g.scale ? __ldg(g.scale + col / 2) : 1.0f, v[0]); }
-        else if (OUT == VIT__OUT_STORE) ((T *)g.out)[i] = vit__cvt<T>(v[0]);
+        // SwiGLU: one output per column pair, stored (vit__linear_do refuses activations on residual GEMMs)
+        if (OUT == VIT__OUT_STORE) ((T *)g.out)[(size_t)row * (g.N / 2) + col / 2] = vit__cvt<T>(v[0]);
         return;
     }
     v0 = v[0]; v1 = v[1];
+    float s0 = 1.0f, s1 = 1.0f; // RESIDUAL: the layer scale's columns
+    if (OUT == VIT__OUT_RESIDUAL && g.scale) { s0 = __ldg(g.scale + col); if (two) s1 = __ldg(g.scale + col + 1); }
     if (OUT == VIT__OUT_RESIDUAL && g.res16) { // x = bf16(x + scale v): one rounding, as fp32's fmaf
         T *o = (T *)g.out + (size_t)row * g.N + col;
-        float s0 = g.scale ? __ldg(g.scale + col) : 1.0f, s1 = (g.scale && two) ? __ldg(g.scale + col + 1) : 1.0f;
         float r0 = vit__f32(o[0]), r1 = two ? vit__f32(o[1]) : 0.0f;
         r0 = vit__epi_residual(r0, s0, v0); r1 = vit__epi_residual(r1, s1, v1);
         if (vec) vit__store2(o, r0, r1);
         else { o[0] = vit__cvt<T>(r0); if (two) o[1] = vit__cvt<T>(r1); }
     } else if (OUT == VIT__OUT_RESIDUAL) {
         float *o = (float *)g.out + (size_t)row * g.N + col;
-        float s0 = g.scale ? __ldg(g.scale + col) : 1.0f, s1 = (g.scale && two) ? __ldg(g.scale + col + 1) : 1.0f;
         if (vec) {
             float2 r = *(float2 *)o;
             r.x = vit__epi_residual(r.x, s0, v0); r.y = vit__epi_residual(r.y, s1, v1);
@@ -3846,7 +3843,7 @@ static vit_status vit__head_cuda(float *logits, const float *pooled, const T *he
 // token (one GEMM into big), the latent's query against them (a
 // cross-attention, the query shared by the images) into xn, proj added into
 // the zeroed pooled (fp32), then pooled += fc2(act(fc1(LayerNorm(pooled)))).
-// x: s->x, or with res16 the bf16 s->xh.
+// x: s->x, or with residual_dtype bf16 the bf16 s->xh.
 template <typename T, typename TX>
 static vit_status vit__map_pool_cuda(vit_model *m, const TX *x, int B, cudaStream_t st) {
     vit__cuda_state *s = m->cuda;
@@ -3992,7 +3989,7 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st, i
 static vit_status vit__forward_cuda_launch(vit_model *m, int B, cudaStream_t st, int first, int from, int to) {
     if (m->cuda->dtype == VIT_DTYPE_F32) return vit__forward_cuda_body<float, float>(m, B, st, first, from, to);
     if (m->cuda->dtype == VIT_DTYPE_F16) return vit__forward_cuda_body<__half, float>(m, B, st, first, from, to);
-    if (m->cuda->res16) return vit__forward_cuda_body<__nv_bfloat16, __nv_bfloat16>(m, B, st, first, from, to);
+    if (m->cfg.residual_dtype == VIT_DTYPE_BF16) return vit__forward_cuda_body<__nv_bfloat16, __nv_bfloat16>(m, B, st, first, from, to);
     return vit__forward_cuda_body<__nv_bfloat16, float>(m, B, st, first, from, to);
 }
 
@@ -4534,7 +4531,7 @@ static vit_status vit__cuda_arena(vit_model *m) {
     if (part > part_max) part = part_max;
     size_t hidden = (size_t)vit__mlp_hidden(m), q8w = hidden > C ? hidden : C;
     size_t sizes[10] = {B * c->in_chans * c->image_height * c->image_width * 4, B * N * C * 4, B * N * C * es, B * N * W * es, (size_t)(m->num_head + (m->num_head > 1)) * B * C * 4, B * K * 4, part * 4,
-                       s->f8 ? B * N * q8w : 0, s->f8 ? B * N * 4 * (1 + (hidden + 127) / 128) : 0, s->res16 ? B * N * C * 2 : 0};
+                       s->f8 ? B * N * q8w : 0, s->f8 ? B * N * 4 * (1 + (hidden + 127) / 128) : 0, c->residual_dtype == VIT_DTYPE_BF16 ? B * N * C * 2 : 0};
     size_t off[10], total = 0;
     for (int i = 0; i < 10; i++) { off[i] = total; total += (sizes[i] + 255) & ~(size_t)255; }
     if (B * N > (size_t)INT_MAX / 2) return vit__fail(m->error, VIT_ERROR_LIMIT, "max_batch %d x %d tokens is too many rows for the GPU kernels", m->max_batch, c->num_tokens);
@@ -4551,7 +4548,7 @@ static vit_status vit__cuda_arena(vit_model *m) {
     s->q8 = s->f8 ? s->arena + off[7] : NULL;
     s->q8s = s->f8 ? (float *)(s->arena + off[8]) : NULL;
     s->q8bs = s->f8 ? s->q8s + B * N : NULL;
-    s->xh = s->res16 ? s->arena + off[9] : NULL;
+    s->xh = c->residual_dtype == VIT_DTYPE_BF16 ? s->arena + off[9] : NULL;
     return VIT_OK;
 }
 
@@ -4702,8 +4699,7 @@ static vit_status vit__cuda_init(vit_model *m, const vit_options *o, char *err) 
     if (st == VIT_OK) {
         m->cuda->dtype = o->dtype == VIT_DTYPE_DEFAULT || o->dtype == VIT_DTYPE_FP8 ? VIT_DTYPE_BF16 : o->dtype;
         m->cuda->esize = m->cuda->dtype == VIT_DTYPE_F32 ? 4 : 2;
-        m->cuda->res16 = o->residual_dtype == VIT_DTYPE_BF16;
-        if (m->cuda->res16 && m->cuda->dtype != VIT_DTYPE_BF16) // (the kernels store x in their compute type)
+        if (m->cfg.residual_dtype == VIT_DTYPE_BF16 && m->cuda->dtype != VIT_DTYPE_BF16) // (the kernels store x in their compute type)
             st = vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "residual_dtype bf16 on CUDA needs dtype bf16 or fp8 (this model loads in %s)",
                            m->cuda->dtype == VIT_DTYPE_F32 ? "fp32" : "fp16");
     }

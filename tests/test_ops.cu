@@ -1157,6 +1157,9 @@ static void run_e4m3(vit_model *m) {
             test_linear_e4m3(m, 591, 3072, 768, RES, VIT__ACT_NONE, 1, p, 0, 0, E4M3_BLOCKS); // and fc2
             test_linear_e4m3(m, 6000, 320, 1024, ST, VIT__ACT_GELU_TANH, 0, p, 0, 0, E4M3_OUT); // more tiles than CTAs
             test_linear_e4m3(m, 5000, 1536, 384, RES, VIT__ACT_NONE, 1, p, 0, 1, E4M3_BLOCKS);
+            // more tiles than CTAs: each tile's epilogue runs during the next one's first K steps
+            test_linear_e4m3(m, 6000, 512, 392, RES, VIT__ACT_NONE, 1, p, 0, 0, E4M3_BLOCKS);
+            test_linear_e4m3(m, 6000, 400, 392, RES, VIT__ACT_NONE, 0, p, 0, 1, E4M3_BLOCKS);
         }
     }
     int splits[3] = {2, 3, 8};

@@ -472,7 +472,7 @@ static int bench_layer(const char *dir, const char *dtype, int batch, int iters)
     CK(cudaEventCreate(&ot.e1));
 
     int r = o.dtype == VIT_DTYPE_F32 ? layer_ops<float, float>(m, batch, ot) : o.dtype == VIT_DTYPE_F16 ? layer_ops<__half, float>(m, batch, ot)
-            : m->cuda->res16 ? layer_ops<__nv_bfloat16, __nv_bfloat16>(m, batch, ot) : layer_ops<__nv_bfloat16, float>(m, batch, ot);
+            : m->cfg.residual_dtype == VIT_DTYPE_BF16 ? layer_ops<__nv_bfloat16, __nv_bfloat16>(m, batch, ot) : layer_ops<__nv_bfloat16, float>(m, batch, ot);
     vit_free(m);
     return r;
 }
