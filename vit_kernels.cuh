@@ -1760,8 +1760,9 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
         if (QS) {
             // The previous tile's epilogue runs while this tile's first two K
             // steps compute (its sums d are free only once the first of them is
-            // promoted, which overwrites d): the cooperative tiles' epilogue is
-            // then hidden, as the ping-pong's is, without more registers.
+            // promoted, which overwrites d), without more registers. It hides
+            // part of it: ViT-B/16 fc2 at batch 256, H100, 0.279 -> 0.272 ms (the
+            // per-token ping-pong kernel: 0.220; cooperative: 0.250).
             float dq[2][BN / 2] = {}; // (zero once: the first wgmma of each step overwrites them)
             float sq[2][2];
             const float *sa0 = g.a_scale, *sa1 = g.a_scale;
