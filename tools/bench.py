@@ -159,21 +159,12 @@ def main():
             del x8, w8, sa, sb
         except Exception as e:  # noqa: BLE001
             log("torch._scaled_mm:", str(e)[:200])
-        env = dict(os.environ, VIT_DTYPE="fp8")
-        out8 = subprocess.run([args.bin, "gemm", str(M), str(n), str(k), "20"], capture_output=True, text=True, env=env)
-        for line in out8.stdout.splitlines()[::-1]:
-            if line.startswith("{") and "ms" in line:
-                row["ours_fp8_ms"] = json.loads(line)["ms"]
-                break
+        row["ours_fp8_ms"] = vit_bench(args.bin, "gemm", M, n, k, 20, env={"VIT_DTYPE": "fp8"}).get("ms")
         # the variants VIT_DTYPE_FP8's forward pass runs: fc1 rounds its (bias, GELU) outputs to
         # e4m3 in its epilogue; fc2 takes its input's scales per 128 K into the sums (residual epilogue)
         variant = {(768, 3072): dict(VIT_E4M3="out", VIT_EP="1"), (3072, 768): dict(VIT_E4M3="blocks", VIT_EP="2")}.get((k, n))
         if variant:
-            outv = subprocess.run([args.bin, "gemm", str(M), str(n), str(k), "20"], capture_output=True, text=True, env=dict(env, **variant))
-            for line in outv.stdout.splitlines()[::-1]:
-                if line.startswith("{") and "ms" in line:
-                    row["ours_fp8_fwd_ms"] = json.loads(line)["ms"]
-                    break
+            row["ours_fp8_fwd_ms"] = vit_bench(args.bin, "gemm", M, n, k, 20, env=dict(variant, VIT_DTYPE="fp8")).get("ms")
         results["gemm"].append(row)
         log("gemm", row)
         del x, w, bias
