@@ -1667,6 +1667,12 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
     // which the launcher makes divide KB), item = slice * tiles + tile
     int nt = (g.N + BN - 1) / BN, tiles = ((g.M + BM - 1) / BM) * nt, KB = (g.K + BK - 1) / BK;
     int kper = g.kblocks ? g.kblocks : KB, items = tiles * (KB / kper);
+    // work item item's output tile at (m0, n0) and its K slice (0 unsplit), in
+    // the tile order of g.rev (see vit__walk)
+    auto item_tile = [&](int item, int &m0, int &n0, int &slice) {
+        int w = g.rev ? items - 1 - item : item, tile = w % tiles;
+        m0 = (tile / nt) * BM; n0 = (tile % nt) * BN; slice = w / tiles;
+    };
     if (wg == 0) {
         asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n");
         if (t == 0) {
@@ -1674,17 +1680,17 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
             // kernel finishes (PDL); everything else waits for it. (Prefetching
             // the rest of the item's weight boxes into L2 here as well made
             // ViT-B/16 at batch 1 slower: 0.582 -> 0.598 ms, H100.)
-            int pre = (int)blockIdx.x < items ? (kper < ST ? kper : ST) : 0;
+            int pre = (int)blockIdx.x < items ? (kper < ST ? kper : ST) : 0, m0, n0, slice;
+            item_tile(blockIdx.x, m0, n0, slice);
             for (int s = 0; s < pre; s++) {
-                int w = g.rev ? items - 1 - (int)blockIdx.x : (int)blockIdx.x, tile = w % tiles, kb = (w / tiles) * kper + s;
                 vit__mbar_expect(&full[s], (BM + BN) * BK * (int)sizeof(TA));
-                vit__tma_load(sB + s * BN * BK, &tmb, kb * BK, (tile % nt) * BN, &full[s]);
+                vit__tma_load(sB + s * BN * BK, &tmb, (slice * kper + s) * BK, n0, &full[s]);
             }
             vit__pdl_wait();
             int it = 0;
             for (int item = blockIdx.x; item < items; item += gridDim.x) {
-                int w = g.rev ? items - 1 - item : item; // (the tile order: see vit__walk)
-                int tile = w % tiles, m0 = (tile / nt) * BM, n0 = (tile % nt) * BN, kb0 = (w / tiles) * kper;
+                item_tile(item, m0, n0, slice);
+                int kb0 = slice * kper;
                 for (int kb = kb0; kb < kb0 + kper; kb++, it++) {
                     int s = it % ST;
                     if (it >= pre) {
@@ -1796,14 +1802,13 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
             };
             int pm0 = 0, pn0 = 0, pz = -1, par = 0;
             for (int j = 0;; j++, par ^= 1) {
-                int item = blockIdx.x + j * gridDim.x;
+                int item = blockIdx.x + j * gridDim.x, m0, n0, slice;
                 if (item >= items) break;
-                int w = g.rev ? items - 1 - item : item;
-                int tile = w % tiles, z = g.kblocks ? w / tiles : -1;
-                int m0 = (tile / nt) * BM, n0 = (tile % nt) * BN;
+                item_tile(item, m0, n0, slice);
+                int z = g.kblocks ? slice : -1;
                 load_cols(n0);
                 // this thread's rows' scales (rows past M clamped: their sums are zeros, never stored)
-                int ra = m0 + c * 64 + warp * 16 + (lane >> 2), kb0 = z >= 0 ? z * kper : 0;
+                int ra = m0 + c * 64 + warp * 16 + (lane >> 2), kb0 = slice * kper;
                 sa0 = g.a_scale + (size_t)(ra < g.M ? ra : g.M - 1) * KB + kb0;
                 sa1 = g.a_scale + (size_t)(ra + 8 < g.M ? ra + 8 : g.M - 1) * KB + kb0;
                 // the two accumulators in turn, each loop turn starting with dq[0] in
@@ -1832,11 +1837,10 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
             int par = 0;
             // j: this CTA's j-th tile, whose k-steps are the ring's j * KB ...
             for (int j = PP ? c : 0;; j += PP ? 2 : 1, par ^= 1) {
-                int item = blockIdx.x + j * gridDim.x;
+                int item = blockIdx.x + j * gridDim.x, m0, n0, slice;
                 if (item >= items) break;
-                int w = g.rev ? items - 1 - item : item;
-                int tile = w % tiles, z = g.kblocks ? w / tiles : -1;
-                int m0 = (tile / nt) * BM, n0 = (tile % nt) * BN, it = j * kper;
+                item_tile(item, m0, n0, slice);
+                int z = g.kblocks ? slice : -1, it = j * kper;
                 load_cols(n0);
 #pragma unroll
                 for (int mi = 0; mi < MI; mi++) {
@@ -2458,16 +2462,16 @@ __device__ __forceinline__ void vit__load8f<__nv_bfloat16>(float *v, const __nv_
     for (int i = 0; i < 4; i++) { float2 f = __bfloat1622float2(h[i]); v[2 * i] = f.x; v[2 * i + 1] = f.y; }
 }
 
-// v[0..7] times inv, rounded to e4m3 (cvt.rn.satfinite), to q (8-byte aligned)
+// a, b, c, d times inv, rounded to e4m3 (cvt.rn.satfinite), packed in that byte order
+static __device__ __forceinline__ uint32_t vit__e4m3x4(float a, float b, float c, float d, float inv) {
+    uint32_t lo = __nv_cvt_float2_to_fp8x2(make_float2(__fmul_rn(a, inv), __fmul_rn(b, inv)), __NV_SATFINITE, __NV_E4M3);
+    uint32_t hi = __nv_cvt_float2_to_fp8x2(make_float2(__fmul_rn(c, inv), __fmul_rn(d, inv)), __NV_SATFINITE, __NV_E4M3);
+    return lo | hi << 16;
+}
+
+// v[0..7] times inv, rounded to e4m3, to q (8-byte aligned)
 static __device__ __forceinline__ void vit__store_e4m3x8(unsigned char *q, const float *v, float inv) {
-    uint32_t w[2];
-#pragma unroll
-    for (int i = 0; i < 2; i++) {
-        uint32_t lo = __nv_cvt_float2_to_fp8x2(make_float2(__fmul_rn(v[4 * i], inv), __fmul_rn(v[4 * i + 1], inv)), __NV_SATFINITE, __NV_E4M3);
-        uint32_t hi = __nv_cvt_float2_to_fp8x2(make_float2(__fmul_rn(v[4 * i + 2], inv), __fmul_rn(v[4 * i + 3], inv)), __NV_SATFINITE, __NV_E4M3);
-        w[i] = lo | hi << 16;
-    }
-    *(uint2 *)q = make_uint2(w[0], w[1]);
+    *(uint2 *)q = make_uint2(vit__e4m3x4(v[0], v[1], v[2], v[3], inv), vit__e4m3x4(v[4], v[5], v[6], v[7], inv));
 }
 
 template <typename T>
@@ -2703,11 +2707,7 @@ __global__ void __launch_bounds__(256) vit__layernorm_kernel(TO *out, const TX *
 #pragma unroll
             for (int i = 0; i < R; i++) {
                 int c = 4 * (lane + 32 * i);
-                if (c < C) {
-                    uint32_t lo = __nv_cvt_float2_to_fp8x2(make_float2(__fmul_rn(v[i].x, inv), __fmul_rn(v[i].y, inv)), __NV_SATFINITE, __NV_E4M3);
-                    uint32_t hi = __nv_cvt_float2_to_fp8x2(make_float2(__fmul_rn(v[i].z, inv), __fmul_rn(v[i].w, inv)), __NV_SATFINITE, __NV_E4M3);
-                    *(uint32_t *)(qr + c) = lo | hi << 16;
-                }
+                if (c < C) *(uint32_t *)(qr + c) = vit__e4m3x4(v[i].x, v[i].y, v[i].z, v[i].w, inv);
             }
             if (lane == 0) q8.s[row] = amax > 0.0f ? __fdiv_rn(amax, 448.0f) : 1.0f;
         }
