@@ -1711,7 +1711,18 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
         // to shared memory after it (the epilogue then never waits on them)
         const int BR = (BN + 127) / 128;
         float breg[BR], sreg[BR], wreg[BR];
-        auto load_cols = [&](int n0) {
+        // e4m3 with a scale per row (not QS): this thread's rows' scales, loaded
+        // likewise (read after the main loop, their load latency had been the
+        // first thing each epilogue waited for)
+        float sx[MI][2];
+        auto load_cols = [&](int m0, int n0) {
+            if (F8 && !QS)
+#pragma unroll
+                for (int mi = 0; mi < MI; mi++) {
+                    int r = m0 + (PP ? mi : c) * 64 + warp * 16 + (lane >> 2);
+                    sx[mi][0] = g.a_scale && r < g.M ? __ldg(g.a_scale + r) : 1.0f;
+                    sx[mi][1] = g.a_scale && r + 8 < g.M ? __ldg(g.a_scale + r + 8) : 1.0f;
+                }
 #pragma unroll
             for (int i = 0; i < BR; i++) {
                 int col = n0 + t + 128 * i;
@@ -1734,9 +1745,7 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
             if (F8) // dequantise: this thread's rows r and r + 8 of each 64-row block, columns 8 j + 2 q, +1
 #pragma unroll
                 for (int mi = 0; mi < MI; mi++) {
-                    int r = m0 + (PP ? mi : c) * 64 + warp * 16 + (lane >> 2);
-                    // (QS: a's scales are in the sums already)
-                    float sx0 = !QS && g.a_scale && r < g.M ? __ldg(g.a_scale + r) : 1.0f, sx1 = !QS && g.a_scale && r + 8 < g.M ? __ldg(g.a_scale + r + 8) : 1.0f;
+                    float sx0 = QS ? 1.0f : sx[mi][0], sx1 = QS ? 1.0f : sx[mi][1]; // (QS: a's scales are in the sums already)
 #pragma unroll
                     for (int jc = 0; jc < BN / 8; jc++) {
                         float2 sw = *(const float2 *)(ew + jc * 8 + 2 * (lane & 3));
@@ -1806,7 +1815,7 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
                 if (item >= items) break;
                 item_tile(item, m0, n0, slice);
                 int z = g.kblocks ? slice : -1;
-                load_cols(n0);
+                load_cols(m0, n0);
                 // this thread's rows' scales (rows past M clamped: their sums are zeros, never stored)
                 int ra = m0 + c * 64 + warp * 16 + (lane >> 2), kb0 = slice * kper;
                 sa0 = g.a_scale + (size_t)(ra < g.M ? ra : g.M - 1) * KB + kb0;
@@ -1841,7 +1850,7 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
                 if (item >= items) break;
                 item_tile(item, m0, n0, slice);
                 int z = g.kblocks ? slice : -1, it = j * kper;
-                load_cols(n0);
+                load_cols(m0, n0);
 #pragma unroll
                 for (int mi = 0; mi < MI; mi++) {
 #pragma unroll
