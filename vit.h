@@ -50,11 +50,15 @@
         bytes to 16 bits (vpmaddwd) where neither VNNI exists; the
         portable loops (ARMv8.0, other compilers) about 3x their fp32 loops.
       - VIT_DTYPE_FP8: the blocks' four linears with e4m3 operands: weights
-        per output channel (at load) and activations per token (at run time;
-        fc2's input per token and 128 columns, which fc1's epilogue rounds
-        tile by tile) rounded to e4m3 (as torch's float8_e4m3fn: nearest
-        even, saturated at 448), scales amax / 448, fp32 sums, scales in the
-        epilogue (fc2's: into the sums every 128 inputs). On
+        per output channel (at load) and activations per token (at run time)
+        rounded to e4m3 (as torch's float8_e4m3fn: nearest even, saturated at
+        448), scales amax / 448, fp32 sums, scales in the epilogue. fc2's
+        input, which fc1's epilogue rounds tile by tile and so never sees a
+        whole row of, is scaled per token by the power of two above a bound
+        on the row (the row's norm times fc1's largest weight-column norm,
+        plus its bias: Cauchy-Schwarz), so nothing saturates; e4m3's
+        precision is relative, so only values below 2^-6 of the bound lose
+        bits (after SwiGLU: per token and 128 columns, amax / 448). On
         CUDA: wgmma e4m3 kernels on sm_90a (Hopper), the rest of the model
         in bf16 (where it cannot run there: other GPUs, or a width or MLP
         width that is not a multiple of 16, VIT_DEVICE_CUDA fails with
@@ -259,7 +263,7 @@ typedef enum vit_dtype {
     VIT_DTYPE_INT8,        // CPU only: the blocks' linears in int8 (per-channel weights quantised at load,
                            // per-token activations at run time, int32 sums); VIT_ERROR_UNSUPPORTED on CUDA
     VIT_DTYPE_FP8          // the blocks' linears with e4m3 operands (per-channel weights, per-token activations;
-                           // fc2's per token and 128 columns; fp32 sums). CUDA: sm_90a only (wgmma e4m3; the rest bf16), else VIT_ERROR_UNSUPPORTED
+                           // fc2's per token from a bound; fp32 sums). CUDA: sm_90a only (wgmma e4m3; the rest bf16), else VIT_ERROR_UNSUPPORTED
                            // (VIT_DEVICE_DEFAULT: the CPU);
                            // CPU: the kernels' reference, emulated at fp32 speed, to check a model's fp8 accuracy
 } vit_dtype;
@@ -661,6 +665,7 @@ typedef struct vit__block {
     float *fc2_b;           // (C)
     vit__q8 qkv_q8, proj_q8, fc1_q8, fc2_q8; // VIT_DTYPE_INT8: the four linears quantised
     float *qkv_sw, *proj_sw, *fc1_sw, *fc2_sw; // VIT_DTYPE_FP8: the four linears' column scales (their weights hold e4m3 values)
+    float fc1_bw, fc1_bb;   // VIT_DTYPE_FP8: fc1's largest column norm and |bias| (vit__e4m3_bound_scale)
 } vit__block;
 
 // Attention pooling (SigLIP's MAP head): the first latent query attends over
@@ -687,7 +692,7 @@ struct vit_model {
     float *q8_scale;        // (B * N) their scales
     float *e4m3_store;      // VIT_DTYPE_FP8 (CPU): the blocks' column scales, then e4m3_acc and e4m3_sx
     float *e4m3_acc;        // (B * N, max(3C, M)) a linear's sums before scales and epilogue
-    float *e4m3_sx;         // (B * N) its input rows' scales (fc2: (B * N, ceil(hidden / 128)), per 128 columns)
+    float *e4m3_sx;         // (B * N) its input rows' scales (fc2 after SwiGLU: (B * N, ceil(hidden / 128)), per 128 columns)
     int preprocess_only;    // vit_clone_preprocessor's handle: no weights
     char error[VIT__ERR_LEN];
 
@@ -5562,7 +5567,7 @@ static void vit__linear_q8(float *out, const float *inp, const vit__q8 *w, const
 // even and saturated at +-448, as torch's .to(float8_e4m3fn) and the GPU's
 // cvt.rn.satfinite do. A row (a token, or a weight's output column) is scaled
 // by 448 / its largest magnitude before rounding; the scale amax / 448 is
-// applied to the fp32 sums. Products of two e4m3 values are exact in fp32, so
+// applied to the fp32 sums (fc2's input: see vit__e4m3_bound_scale). Products of two e4m3 values are exact in fp32, so
 // the packed fp32 GEMM over e4m3 values is the e4m3 GEMM with fp32 sums.
 static VIT__HD inline float vit__e4m3_value(unsigned char b) {
     int e = (b >> 3) & 15, mant = b & 7;
@@ -5602,8 +5607,8 @@ static VIT__HD inline float vit__e4m3_round(float x, float inv_s) {
 // Rows of x (rows, K) to e4m3 values in q (may be x), each row's scale
 // (max |x| / 448; 1 for a zero row) into scale. blocks: each row's runs of
 // 128 columns scaled on their own (the last may be shorter), scale (rows,
-// ceil(K / 128)): fc2's input, which the GPU rounds in fc1's epilogue, tile
-// by tile (DeepSeek-V3's 1 x 128 activation tiles).
+// ceil(K / 128)): fc2's input after SwiGLU (DeepSeek-V3's 1 x 128 activation
+// tiles).
 static void vit__e4m3_rows(float *q, float *scale, const float *x, int rows, int K, int blocks, int nthreads) {
     int G = blocks ? 128 : K, ng = (K + G - 1) / G;
     (void)nthreads;
@@ -5629,6 +5634,62 @@ static void vit__e4m3_cols(float *w, float *scale, int K, int N) {
         for (int k = 0; k < K; k++) w[(size_t)k * N + n] = vit__e4m3_round(w[(size_t)k * N + n], inv);
         scale[n] = mx > 0.0f ? mx / 448.0f : 1.0f;
     }
+}
+
+// fc2's input where fc1's epilogue rounds it (any activation but SwiGLU): one
+// scale per row, from a bound on the row instead of its largest value, which
+// no tile of fc1 sees whole. Output j of row r is the dot product of the
+// e4m3 input row (its values times its scale: norm n) with weight column j
+// (norm at most wn), plus a bias of at most bb in magnitude: |y| <= n wn + bb
+// (Cauchy-Schwarz). 1/32 more covers the sums' rounding (Hopper adds e4m3
+// products with ~14 bits), +0.25 the activations (GELU, tanh GELU and
+// QuickGELU go at most 0.17 below zero). The scale is the power of two at or
+// above bound / 448: no value saturates, and dividing by it is exact. e4m3's
+// precision is relative, so values in its normal range keep their 3 bits
+// however loose the bound; only values below 2^-6 of it go subnormal.
+static VIT__HD inline float vit__e4m3_bound_scale(float n, float wn, float bb) {
+    float t = fmaf(n * wn, 1.03125f, bb + 0.25f) / 448.0f;
+    if (!(t <= 0x1p126f)) return t == t ? 0x1p126f : 1.0f; // (NaN: scale 1, the NaNs go through)
+    uint32_t u;
+    memcpy(&u, &t, 4);
+    if (u & 0x7FFFFFu) u = (u & 0x7F800000u) + 0x800000u; // up to the next power of two (t >= 0.25 / 448: normal)
+    memcpy(&t, &u, 4);
+    return t;
+}
+
+// The row norm vit__e4m3_bound_scale takes: scale s times the 2-norm of the
+// row's e4m3 values q (K of them), as the GEMM sees it.
+static float vit__e4m3_row_norm(const float *q, int K, float s) {
+    float ss = 0.0f;
+    for (int k = 0; k < K; k++) ss = fmaf(q[k], q[k], ss);
+    return s * sqrtf(ss);
+}
+
+// v rounded up to a float
+static float vit__f32_up(double v) {
+    float f = (float)v;
+    return (double)f < v ? nextafterf(f, INFINITY) : f;
+}
+
+// The largest norm of a weight's columns as the GEMM sees them: sw[n] times
+// the 2-norm of column n of wq (K, N), the e4m3 values of vit__e4m3_cols
+// (summed in double in k order, as the GPU's loader sums its bytes).
+static float vit__e4m3_bound_w(const float *wq, const float *sw, int K, int N) {
+    double best = 0.0;
+    for (int n = 0; n < N; n++) {
+        double ss = 0.0;
+        for (int k = 0; k < K; k++) ss += (double)wq[(size_t)k * N + n] * wq[(size_t)k * N + n];
+        double v = (double)sw[n] * sqrt(ss);
+        if (v > best) best = v;
+    }
+    return vit__f32_up(best);
+}
+
+// The largest |b[j]| of n (0 for no bias)
+static float vit__abs_max(const float *b, size_t n) {
+    float mx = 0.0f;
+    for (size_t i = 0; b && i < n; i++) mx = fabsf(b[i]) > mx ? fabsf(b[i]) : mx;
+    return mx;
 }
 
 // The e4m3 linear's epilogue: acc (rows, N) sums of e4m3 products, then
@@ -6001,17 +6062,39 @@ static void vit__map_pool(vit_model *m, int B) {
     vit__linear_run(m->pooled, m->big, p->fc2_w, p->fc2_b, B, p->mlp_dim, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, NULL, isa, nt);
 }
 
+// How an fp8 linear's input rows are scaled (vit__block_linear): by their
+// largest value; per 128 columns (fc2's after SwiGLU, see vit__e4m3_rows); by
+// the scales already in m->e4m3_sx (fc2's otherwise, vit__e4m3_bound_rows).
+enum { VIT__E4M3_ROWS, VIT__E4M3_BLOCKS, VIT__E4M3_GIVEN };
+
+// VIT_DTYPE_FP8, after fc1 (its input xq (rows, K) in e4m3 values, their
+// scales in m->e4m3_sx): fc2's input scales into m->e4m3_sx, from each row's
+// norm and fc1's bounds (vit__e4m3_bound_scale).
+static void vit__e4m3_bound_rows(vit_model *m, const float *xq, int rows, int K, const vit__block *k) {
+    VIT__PARALLEL_FOR(m->num_threads)
+    for (int r = 0; r < rows; r++)
+        m->e4m3_sx[r] = vit__e4m3_bound_scale(vit__e4m3_row_norm(xq + (size_t)r * K, K, m->e4m3_sx[r]), k->fc1_bw, k->fc1_bb);
+}
+
 // One of a block's four linears (q its quantised weight): int8 when the
-// model is, else the packed fp32 GEMM.
-// e4m3_blocks (fp8): the input scaled per row and 128 columns (fc2's, see vit__e4m3_rows).
+// model is, else the packed fp32 GEMM. e4m3_in (fp8): VIT__E4M3_*.
 static void vit__block_linear(vit_model *m, float *out, float *inp, const float *w, const vit__q8 *q, const float *sw, const float *bias, int rows,
-                              int K, int N, vit__out mode, vit__act act, const float *scale, int e4m3_blocks) {
+                              int K, int N, vit__out mode, vit__act act, const float *scale, int e4m3_in) {
     if (m->cfg.dtype == VIT_DTYPE_INT8) {
         vit__linear_q8(out, inp, q, bias, rows, mode, act, scale, m->q8_rows, m->q8_scale, m->q8_isa, m->num_threads);
     } else if (m->cfg.dtype == VIT_DTYPE_FP8) {
         // the e4m3 reference: the input rounded in place (no linear's input is read again), exact products, fp32 sums
         // (blocks: the values times their blocks' scales first, the products then rounded once to fp32)
-        vit__e4m3_rows(inp, m->e4m3_sx, inp, rows, K, e4m3_blocks, m->num_threads);
+        int e4m3_blocks = e4m3_in == VIT__E4M3_BLOCKS;
+        if (e4m3_in == VIT__E4M3_GIVEN) {
+            VIT__PARALLEL_FOR(m->num_threads)
+            for (int r = 0; r < rows; r++) {
+                float inv = 1.0f / m->e4m3_sx[r]; // (a power of two: exact)
+                for (int k = 0; k < K; k++) inp[(size_t)r * K + k] = vit__e4m3_round(inp[(size_t)r * K + k], inv);
+            }
+        } else {
+            vit__e4m3_rows(inp, m->e4m3_sx, inp, rows, K, e4m3_blocks, m->num_threads);
+        }
         if (e4m3_blocks) {
             int ng = (K + 127) / 128;
             VIT__PARALLEL_FOR(m->num_threads)
@@ -6063,9 +6146,11 @@ static void vit__forward_host(vit_model *m, const float *images, int B) {
         vit__block_linear(m, m->x, m->attn, k->proj_w, &k->proj_q8, k->proj_sw, k->proj_b, rows, C, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, k->ls1, 0);
         vit__residual_round(m, m->x, (size_t)rows * C);
         vit__layernorm_cpu(m->xn, m->x, k->ln2_w, k->ln2_b, rows, C, (size_t)C, c->eps, nt);
-        vit__block_linear(m, m->big, m->xn, k->fc1_w, &k->fc1_q8, k->fc1_sw, k->fc1_b, rows, C, M, VIT__OUT_STORE, m->act, NULL, 0);
+        vit__block_linear(m, m->big, m->xn, k->fc1_w, &k->fc1_q8, k->fc1_sw, k->fc1_b, rows, C, M, VIT__OUT_STORE, m->act, NULL, VIT__E4M3_ROWS);
+        int bound = c->dtype == VIT_DTYPE_FP8 && m->act != VIT__ACT_SWIGLU; // fc2's input scales from fc1's bounds, as the GPU's fc1 epilogue
+        if (bound) vit__e4m3_bound_rows(m, m->xn, rows, C, k);
         vit__block_linear(m, m->x, m->big, k->fc2_w, &k->fc2_q8, k->fc2_sw, k->fc2_b, rows, (int)vit__mlp_hidden(m), C, VIT__OUT_RESIDUAL, VIT__ACT_NONE,
-                          k->ls2, 1);
+                          k->ls2, bound ? VIT__E4M3_GIVEN : VIT__E4M3_BLOCKS);
         vit__residual_round(m, m->x, (size_t)rows * C);
     }
     if (m->norm_w) {
@@ -6213,6 +6298,8 @@ static vit_status vit__e4m3_cpu(vit_model *m, char *err) {
         vit__e4m3_cols(k->proj_w, k->proj_sw, (int)C, (int)C);
         vit__e4m3_cols(k->fc1_w, k->fc1_sw, (int)C, (int)M);
         vit__e4m3_cols(k->fc2_w, k->fc2_sw, (int)H, (int)C);
+        k->fc1_bw = vit__e4m3_bound_w(k->fc1_w, k->fc1_sw, (int)C, (int)M);
+        k->fc1_bb = vit__abs_max(k->fc1_b, M);
     }
     m->e4m3_acc = p;
     m->e4m3_sx = p + rows * widest;

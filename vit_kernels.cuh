@@ -177,6 +177,7 @@ typedef struct vit__cuda_block {
     float *fc1_b;                 // (M)
     float *fc2_b;                 // (C)
     float *qkv_sw, *proj_sw, *fc1_sw, *fc2_sw; // VIT_DTYPE_FP8: the four weights' column scales (weights in e4m3), else NULL
+    float fc1_bw, fc1_bb;         // VIT_DTYPE_FP8: fc1's largest column norm and |bias| (vit__e4m3_bound_scale)
 } vit__cuda_block;
 
 typedef struct vit__cuda_graph {
@@ -255,7 +256,8 @@ struct vit__cuda_state {
     size_t part_floats;           // its size; a GEMM splits only into as many slices as fit
     unsigned char *q8;            // f8: (B, N, max(C, hidden)) a linear's input rows in e4m3
     float *q8s;                   // f8: (B * N) their scales
-    float *q8bs;                  // f8: (B * N, ceil(hidden / 128)) fc2's input's scales per row and 128 columns
+    float *q8bs;                  // f8: (B * N, ceil(hidden / 128)) fc2's input's scales (per row, or per row and 128 columns after SwiGLU)
+    float *q8n;                   // f8: (B * N) the norms of the e4m3 rows in q8 (vit__e4m3_row_norm), for fc1's bound
 
     vit__cuda_graph graphs[VIT__CUDA_GRAPHS];
     unsigned long long tick;
@@ -1058,15 +1060,18 @@ typedef struct vit__gemm_args {
     const float *w_scale; // (N) dequantisation scale per row of w, or NULL (= 1); likewise
     int a_blocks;         // e4m3: a_scale holds a scale per row and 128 columns of K ((M, ceil(K / 128))), taken
                           // into the sums at every 128-wide K step (vit__linear_wgmma_kernel's QS)
-    float *out_scale;     // VIT__OUT_E4M3: out in e4m3, scaled per row and 128 columns; their scales (M, ceil(N / 128))
+    float *out_scale;     // VIT__OUT_E4M3: out in e4m3, scaled per row by vit__e4m3_bound_scale; the scales (M)
+    const float *a_norm;  // VIT__OUT_E4M3: (M) the norms of a's rows (vit__e4m3_row_norm)
+    float bound_w, bound_b; // VIT__OUT_E4M3: w's largest column norm and the bias's largest magnitude
     int rev;              // wgmma: work items last to first (vit__walk)
     int res16;            // RESIDUAL: out (and vit__im2col_kernel's prefix-token rows) in T, the residual stream in bf16
 } vit__gemm_args;
 
 // The wgmma GEMM's output mode for a linear whose outputs are the next e4m3
 // GEMM's input (fc1 of VIT_DTYPE_FP8): act(acc + bias) rounded to e4m3, each
-// row scaled per 128 columns (its tile's own amax, so no pass over the whole
-// row is needed), the scales into g.out_scale. See vit__wg_epilogue_tma.
+// row scaled by a power of two from a bound on its values (no tile sees a
+// whole row; vit__e4m3_bound_scale), the scales into g.out_scale. See
+// vit__wg_epilogue_tma.
 enum { VIT__OUT_E4M3 = 17 };
 
 // The epilogue of out[row][col], out[row][col + 1] (col even, two: col + 1 < N;
@@ -1548,10 +1553,9 @@ static __device__ __forceinline__ void vit__wg_epilogue_math(float *d, const flo
 //     stored to plane z of the partial sums (tmo: a 3-D map of them);
 //   RES16 (RESIDUAL with g.res16): as RESIDUAL, the products rounded to T,
 //     64 x 64 boxes, added to the bf16 x in L2 (rounded again there);
-//   E4M3: act(acc + bias) in e4m3, 64 x 128 boxes, stored, each box row
-//     scaled by 448 / its largest magnitude (as vit__e4m3_rows_kernel with
-//     128-column groups; the four threads of a row share it by shuffles),
-//     and that row's scale amax / 448 into qscale (M, ceil(N / 128)).
+//   E4M3: act(acc + bias) in e4m3, 64 x 128 boxes, stored, each row divided
+//     by its scale (rs: this thread's two rows'; powers of two, so exactly),
+//     which the tiles of column 0 store into qscale (M).
 // This thread holds rows rl0 and rl0 + 8 of the block, columns 8 j + 2 q, +1.
 // r0: the block's first row; nbox counts this warpgroup's boxes (which is free).
 // The results are computed in place in d first, then stored box by box: with
@@ -1561,11 +1565,15 @@ enum { VIT__OUT_RES16 = 16 }; // vit__wg_epilogue_tma's mode for a residual stre
 template <typename T, int BN, int OUT, int ACT, int NB>
 static __device__ __forceinline__ void vit__wg_epilogue_tma(const CUtensorMap *tmo, float *d, int r0, int n0, const float *eb, const float *es,
                                                             unsigned char *stage, int &nbox, int bar, int t, int z, int act = VIT__ACT_NONE,
-                                                            float *qscale = NULL, int M = 0, int N = 0) {
+                                                            float *qscale = NULL, int M = 0, const float *rs = NULL) {
     static_assert(ACT != VIT__ACT_SWIGLU, "SwiGLU: vit__wg_epilogue_regs");
     const bool SPLIT = OUT == VIT__OUT_PARTIAL, E8 = OUT == VIT__OUT_E4M3;
     const int RES = OUT == VIT__OUT_RESIDUAL || OUT == VIT__OUT_RES16, F32 = OUT == VIT__OUT_RESIDUAL || SPLIT, ES = F32 ? 4 : E8 ? 1 : 2, W = 128 / ES; // element size, box width
     int rl0 = (t >> 5) * 16 + ((t & 31) >> 2), q = t & 3;
+    if (E8 && n0 == 0 && q == 0)
+#pragma unroll
+        for (int hr = 0; hr < 2; hr++)
+            if (r0 + rl0 + 8 * hr < M) qscale[r0 + rl0 + 8 * hr] = rs[hr];
     // The run-time activation is switched on once per block, not per column
     // pair: a switch per pair (a jump table in the SASS) made every pair's
     // math its own basic block, run one after another with nothing to overlap
@@ -1583,23 +1591,10 @@ static __device__ __forceinline__ void vit__wg_epilogue_tma(const CUtensorMap *t
 #pragma unroll
     for (int jb = 0; jb < BN / W; jb++, nbox++) {
         unsigned char *box = stage + (nbox % NB) * VIT__WG_BOX;
-        float inv[2] = {1.0f, 1.0f}; // E8: 448 / the largest magnitude of rows rl0, rl0 + 8 in this box
-        if (E8) {
-            float mx[2] = {0.0f, 0.0f};
+        float inv[2] = {1.0f, 1.0f}; // E8: 1 / the rows' scales, exact (2^-e from 2^e's bits)
+        if (E8)
 #pragma unroll
-            for (int jj = 0; jj < W / 8; jj++)
-#pragma unroll
-                for (int hr = 0; hr < 2; hr++) // (NaN ignored, as vit__e4m3_rows's compare does)
-                    mx[hr] = fmaxf(mx[hr], fmaxf(fabsf(d[4 * (jb * (W / 8) + jj) + 2 * hr]), fabsf(d[4 * (jb * (W / 8) + jj) + 2 * hr + 1])));
-#pragma unroll
-            for (int hr = 0; hr < 2; hr++) {
-                mx[hr] = fmaxf(mx[hr], __shfl_xor_sync(0xffffffffu, mx[hr], 1));
-                mx[hr] = fmaxf(mx[hr], __shfl_xor_sync(0xffffffffu, mx[hr], 2));
-                inv[hr] = mx[hr] > 0.0f ? __fdiv_rn(448.0f, mx[hr]) : 1.0f;
-                int r = r0 + rl0 + 8 * hr;
-                if (q == 0 && r < M && n0 + jb * W < N) qscale[(size_t)r * ((N + 127) / 128) + n0 / 128 + jb] = mx[hr] > 0.0f ? __fdiv_rn(mx[hr], 448.0f) : 1.0f;
-            }
-        }
+            for (int hr = 0; hr < 2; hr++) inv[hr] = __uint_as_float(0x7F000000u - __float_as_uint(rs[hr]));
         if (t == 0) asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(NB - 1) : "memory"); // the box sent NB boxes ago has been read
         asm volatile("bar.sync %0, 128;\n" ::"r"(bar) : "memory");
 #pragma unroll
@@ -1714,7 +1709,8 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
         // e4m3 with a scale per row (not QS): this thread's rows' scales, loaded
         // likewise (read after the main loop, their load latency had been the
         // first thing each epilogue waited for)
-        float sx[MI][2];
+        // VIT__OUT_E4M3: the rows' output scales (from a's row norms) likewise
+        float sx[MI][2], so[MI][2];
         auto load_cols = [&](int m0, int n0) {
             if (F8 && !QS)
 #pragma unroll
@@ -1722,6 +1718,10 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
                     int r = m0 + (PP ? mi : c) * 64 + warp * 16 + (lane >> 2);
                     sx[mi][0] = g.a_scale && r < g.M ? __ldg(g.a_scale + r) : 1.0f;
                     sx[mi][1] = g.a_scale && r + 8 < g.M ? __ldg(g.a_scale + r + 8) : 1.0f;
+                    if (OUT == VIT__OUT_E4M3)
+#pragma unroll
+                        for (int hr = 0; hr < 2; hr++)
+                            so[mi][hr] = vit__e4m3_bound_scale(r + 8 * hr < g.M ? __ldg(g.a_norm + r + 8 * hr) : 0.0f, g.bound_w, g.bound_b);
                 }
 #pragma unroll
             for (int i = 0; i < BR; i++) {
@@ -1764,7 +1764,7 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
                 } else if (S && OUT == VIT__OUT_RESIDUAL && g.res16) {
                     vit__wg_epilogue_tma<T, BN, OUT == VIT__OUT_RESIDUAL ? (int)VIT__OUT_RES16 : OUT, ACT, NB>(&tmo, d[mi], r0, n0, eb, es, stage, nbox, wg, t, 0);
                 } else if (S && OUT == VIT__OUT_E4M3) {
-                    vit__wg_epilogue_tma<T, BN, OUT, ACT, NB>(&tmo, d[mi], r0, n0, eb, es, stage, nbox, wg, t, 0, g.act, g.out_scale, g.M, g.N);
+                    vit__wg_epilogue_tma<T, BN, OUT, ACT, NB>(&tmo, d[mi], r0, n0, eb, es, stage, nbox, wg, t, 0, g.act, g.out_scale, g.M, so[mi]);
                 } else if (S) {
                     vit__wg_epilogue_tma<T, BN, OUT, ACT, NB>(&tmo, d[mi], r0, n0, eb, es, stage, nbox, wg, t, 0, g.act);
                 } else {
@@ -2164,8 +2164,8 @@ static vit_status vit__linear_e4m3_go(const vit__gemm_args &g, vit_model *m, cud
     if (path == VIT__GEMM_MMA || path == VIT__GEMM_MMA64) return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "GEMM: no mma.sync kernel for e4m3 operands");
     vit__wg_plan p = vit__wg_choose(g.M, g.N, g.K, VIT__WG_BK(TA), OUT, g.defer, m->cuda, f);
     if (g.out_scale) { // e4m3 out (fc1 before fc2): whole 128-column groups per tile, no split
-        if (OUT != VIT__OUT_STORE || g.act == VIT__ACT_SWIGLU || g.a_blocks || g.defer || g.N % 16)
-            return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "GEMM: e4m3 outputs from a stored, non-SwiGLU GEMM of N %% 16 == 0 with per-row input scales only");
+        if (OUT != VIT__OUT_STORE || g.act == VIT__ACT_SWIGLU || g.a_blocks || g.defer || g.N % 16 || !g.a_norm)
+            return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "GEMM: e4m3 outputs from a stored, non-SwiGLU GEMM of N %% 16 == 0 with per-row input scales and norms only");
         // (the deep ring, as bf16's activation epilogues: ViT-B/16 fc1 at batch 256, H200, 3 rounds: 0.348-0.350 -> 0.341-0.344 ms)
         if (p.pp) return vit__gemm_wgmma_launch<T, 128, VIT__OUT_E4M3, VIT__ACT_RUNTIME, 2, TA>(g, 1, m, st, ran);
         if (p.bn == 256) return vit__gemm_wgmma_launch<T, 256, VIT__OUT_E4M3, VIT__ACT_RUNTIME, 0, TA>(g, 1, m, st, ran);
@@ -2238,15 +2238,18 @@ static vit_status vit__linear_go(const vit__gemm_args &g, vit_model *m, cudaStre
 // q8 (VIT_DTYPE_FP8): the GEMM reads these e4m3 operands instead of inp and weight.
 // res16 (VIT__OUT_RESIDUAL, T bf16): out is the residual stream in T.
 // The e4m3 outputs (out, out_scale set; VIT__OUT_STORE): act(inp @ weight +
-// bias) in e4m3 into out (rows, out_dim), with scales per row and 128 columns.
+// bias) in e4m3 into out (rows, out_dim), with a scale per row from a bound
+// (vit__e4m3_bound_scale).
 typedef struct vit__e4m3_ops {
     const unsigned char *a; // (rows, in_dim) e4m3
     const float *sa;        // (rows) their scales; a_blocks: (rows, ceil(in_dim / 128)), per row and 128 columns
     const unsigned char *w; // (out_dim, in_dim) e4m3
     const float *sw;        // (out_dim) their scales
     int a_blocks;
-    unsigned char *out;     // NULL, or the outputs in e4m3 (then out_scale (rows, ceil(out_dim / 128)))
-    float *out_scale;
+    unsigned char *out;     // NULL, or the outputs in e4m3 (then out_scale (rows), vit__e4m3_bound_scale
+    float *out_scale;       // of a_norm (rows), the norms of a's rows, and bound_w, bound_b)
+    const float *a_norm;
+    float bound_w, bound_b;
 } vit__e4m3_ops;
 
 template <typename T>
@@ -2271,7 +2274,7 @@ static vit_status vit__linear_do(void *out, const T *inp, const T *weight, const
     g.M = rows; g.N = out_dim; g.K = in_dim; g.defer = defer; g.res16 = res16;
     if (q8) {
         g.a = q8->a; g.a_scale = q8->sa; g.w = q8->w; g.w_scale = q8->sw; g.optype = VIT__OP_E4M3; g.a_blocks = q8->a_blocks;
-        if (q8->out) { g.out = q8->out; g.out_scale = q8->out_scale; }
+        if (q8->out) { g.out = q8->out; g.out_scale = q8->out_scale; g.a_norm = q8->a_norm; g.bound_w = q8->bound_w; g.bound_b = q8->bound_b; }
     }
     if (mode == VIT__OUT_RESIDUAL) return vit__linear_go<VIT__OUT_RESIDUAL, VIT__ACT_NONE>(g, m, st, f, ran, (T *)0);
     if (act == VIT__ACT_NONE) return vit__linear_go<VIT__OUT_STORE, VIT__ACT_NONE>(g, m, st, f, ran, (T *)0);
@@ -2457,7 +2460,8 @@ static vit_status vit__patch_embed_cuda(float *tokens, const float *images, cons
 // for the same input. One warp per row, 8 elements per lane and step.
 // blocks: a scale per row and 128 columns instead (scale (rows, ceil(K / 128)),
 // each half-warp's 128 columns of a step one group): fc2's input where fc1's
-// epilogue cannot round it itself (SwiGLU).
+// epilogue cannot round it itself (SwiGLU). norm (per row only; or NULL):
+// each row's vit__e4m3_row_norm, from its e4m3 bytes (fc1's bound).
 template <typename T>
 static __device__ __forceinline__ void vit__load8f(float *v, const T *p) {
 #pragma unroll
@@ -2478,13 +2482,27 @@ static __device__ __forceinline__ uint32_t vit__e4m3x4(float a, float b, float c
     return lo | hi << 16;
 }
 
-// v[0..7] times inv, rounded to e4m3, to q (8-byte aligned)
-static __device__ __forceinline__ void vit__store_e4m3x8(unsigned char *q, const float *v, float inv) {
-    *(uint2 *)q = make_uint2(vit__e4m3x4(v[0], v[1], v[2], v[3], inv), vit__e4m3x4(v[4], v[5], v[6], v[7], inv));
+// ss plus the squares of the four e4m3 values packed in e (vit__e4m3_row_norm's sum)
+static __device__ __forceinline__ float vit__e4m3x4_sumsq(uint32_t e, float ss) {
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+        __half2_raw r = __nv_cvt_fp8x2_to_halfraw2((__nv_fp8x2_storage_t)(e >> (16 * h)), __NV_E4M3);
+        float2 f = __half22float2(*(__half2 *)&r); // (every e4m3 value is a half)
+        ss = fmaf(f.x, f.x, ss);
+        ss = fmaf(f.y, f.y, ss);
+    }
+    return ss;
+}
+
+// v[0..7] times inv, rounded to e4m3, to q (8-byte aligned); the bytes returned
+static __device__ __forceinline__ uint2 vit__store_e4m3x8(unsigned char *q, const float *v, float inv) {
+    uint2 e = make_uint2(vit__e4m3x4(v[0], v[1], v[2], v[3], inv), vit__e4m3x4(v[4], v[5], v[6], v[7], inv));
+    *(uint2 *)q = e;
+    return e;
 }
 
 template <typename T>
-__global__ void __launch_bounds__(256) vit__e4m3_rows_kernel(unsigned char *q, float *scale, const T *x, int rows, int K, int blocks, int rev) {
+__global__ void __launch_bounds__(256) vit__e4m3_rows_kernel(unsigned char *q, float *scale, const T *x, int rows, int K, int blocks, int rev, float *norm) {
     vit__pdl_wait();
     vit__pdl_launch();
     int r = blockIdx.x * 8 + (threadIdx.x >> 5), lane = threadIdx.x & 31;
@@ -2519,22 +2537,25 @@ __global__ void __launch_bounds__(256) vit__e4m3_rows_kernel(unsigned char *q, f
     }
 #pragma unroll
     for (int o = 16; o; o >>= 1) mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, o));
-    float inv = mx > 0.0f ? __fdiv_rn(448.0f, mx) : 1.0f;
+    float inv = mx > 0.0f ? __fdiv_rn(448.0f, mx) : 1.0f, ss = 0.0f, sc = mx > 0.0f ? __fdiv_rn(mx, 448.0f) : 1.0f;
     unsigned char *qr = q + (size_t)r * K;
     for (int k = lane * 8; k < K; k += 256) {
         vit__load8f(v, xr + k);
-        vit__store_e4m3x8(qr + k, v, inv);
+        uint2 e = vit__store_e4m3x8(qr + k, v, inv);
+        if (norm) ss = vit__e4m3x4_sumsq(e.y, vit__e4m3x4_sumsq(e.x, ss));
     }
-    if (lane == 0) scale[r] = mx > 0.0f ? __fdiv_rn(mx, 448.0f) : 1.0f;
+    if (norm) ss = vit__warp_sum(ss);
+    if (lane == 0) { scale[r] = sc; if (norm) norm[r] = sc * sqrtf(ss); }
 }
 
 template <typename T>
-static vit_status vit__e4m3_rows_cuda(unsigned char *q, float *scale, const T *x, int rows, int K, vit_model *m, cudaStream_t st, int blocks = 0) {
+static vit_status vit__e4m3_rows_cuda(unsigned char *q, float *scale, const T *x, int rows, int K, vit_model *m, cudaStream_t st, int blocks = 0,
+                                      float *norm = NULL) {
     if (K % 8 || !vit__aligned16(x) || !vit__aligned16(q))
         return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "e4m3 rows of %d elements: a multiple of 8, 16-byte aligned, is what the kernel takes", K);
     if (rows <= 0) return VIT_OK;
     VIT__CUDA_TRY(m, vit__launch(m, vit__e4m3_rows_kernel<T>, dim3((unsigned)((rows + 7) / 8)), 256, 0, st, q, scale, x, rows, K, blocks,
-                                 vit__walk(m->cuda)));
+                                 vit__walk(m->cuda), blocks ? NULL : norm));
     return VIT_OK;
 }
 
@@ -2561,6 +2582,7 @@ typedef struct vit__residual {
 typedef struct vit__ln_e4m3 {
     unsigned char *q; // (rows, C) e4m3
     float *s;         // (rows) scales
+    float *n;         // (rows) the rows' norms (vit__e4m3_row_norm), or NULL
 } vit__ln_e4m3;
 
 // Four consecutive elements of a row, or zeros past its end (C % 4 == 0).
@@ -2711,14 +2733,19 @@ __global__ void __launch_bounds__(256) vit__layernorm_kernel(TO *out, const TX *
         if (q8.q) {
 #pragma unroll
             for (int o = 16; o; o >>= 1) amax = fmaxf(amax, __shfl_xor_sync(0xffffffffu, amax, o));
-            float inv = amax > 0.0f ? __fdiv_rn(448.0f, amax) : 1.0f;
+            float inv = amax > 0.0f ? __fdiv_rn(448.0f, amax) : 1.0f, ss = 0.0f, sc = amax > 0.0f ? __fdiv_rn(amax, 448.0f) : 1.0f;
             unsigned char *qr = q8.q + (size_t)row * C;
 #pragma unroll
             for (int i = 0; i < R; i++) {
                 int c = 4 * (lane + 32 * i);
-                if (c < C) *(uint32_t *)(qr + c) = vit__e4m3x4(v[i].x, v[i].y, v[i].z, v[i].w, inv);
+                if (c < C) {
+                    uint32_t e = vit__e4m3x4(v[i].x, v[i].y, v[i].z, v[i].w, inv);
+                    *(uint32_t *)(qr + c) = e;
+                    if (q8.n) ss = vit__e4m3x4_sumsq(e, ss);
+                }
             }
-            if (lane == 0) q8.s[row] = amax > 0.0f ? __fdiv_rn(amax, 448.0f) : 1.0f;
+            if (q8.n) ss = vit__warp_sum(ss);
+            if (lane == 0) { q8.s[row] = sc; if (q8.n) q8.n[row] = sc * sqrtf(ss); }
         }
         return;
     }
@@ -2803,11 +2830,11 @@ static vit_status vit__layernorm_cuda(TO *out, const TX *inp, const float *w, co
     vit__residual none = {NULL, 0, 0, NULL, NULL, NULL, 0, 0, 0};
     dim3 grid((unsigned)((rows + 7) / 8));
     bool vec = vit__ln_vec(out, inp, w, b, C, stride, ostride, NULL), fused = vit__ln_q8_fused(vec, q8, C);
-    vit__ln_e4m3 lq = {fused ? q8->q : NULL, fused ? q8->s : NULL};
+    vit__ln_e4m3 lq = {fused ? q8->q : NULL, fused ? q8->s : NULL, fused ? q8->n : NULL};
     int rev = vit__walk(m->cuda);
     if (vec) VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<TO, TX, false, true>, grid, 256, 0, st, out, inp, w, b, rows, C, stride, ostride, eps, none, lq, rev));
     else VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<TO, TX, false, false>, grid, 256, 0, st, out, inp, w, b, rows, C, stride, ostride, eps, none, lq, rev));
-    if (q8 && !fused) return vit__e4m3_rows_cuda<TO>(q8->q, q8->s, out, rows, C, m, st);
+    if (q8 && !fused) return vit__e4m3_rows_cuda<TO>(q8->q, q8->s, out, rows, C, m, st, 0, q8->n);
     return VIT_OK;
 }
 
@@ -2835,11 +2862,11 @@ static vit_status vit__linear_ln_cuda(TO *out, TX *x, const T *inp, const T *wei
     vit__residual res = {m->cuda->part, (size_t)rows * C, gemm.split, bias, scale, NULL, 0, 0, 0};
     dim3 grid((unsigned)((lnrows + 1) / 2));
     bool vec = vit__ln_vec(out, x, ln_w, ln_b, out_dim, stride, C, &res), fused = vit__ln_q8_fused(vec, lnq, out_dim);
-    vit__ln_e4m3 lq = {fused ? lnq->q : NULL, fused ? lnq->s : NULL};
+    vit__ln_e4m3 lq = {fused ? lnq->q : NULL, fused ? lnq->s : NULL, fused ? lnq->n : NULL};
     int rev = vit__walk(m->cuda);
     if (vec) VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<TO, TX, true, true>, grid, 64, 0, st, out, (const TX *)x, ln_w, ln_b, lnrows, out_dim, stride, C, eps, res, lq, rev));
     else VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<TO, TX, true, false>, grid, 64, 0, st, out, (const TX *)x, ln_w, ln_b, lnrows, out_dim, stride, C, eps, res, lq, rev));
-    if (lnq && !fused) return vit__e4m3_rows_cuda<TO>(lnq->q, lnq->s, out, lnrows, out_dim, m, st);
+    if (lnq && !fused) return vit__e4m3_rows_cuda<TO>(lnq->q, lnq->s, out, lnrows, out_dim, m, st, 0, lnq->n);
     return VIT_OK;
 }
 
@@ -2893,7 +2920,7 @@ static vit_status vit__patch_ln_cuda(T *xn, TX *x, float *x32, const float *imag
     else if (p.bn == 64) VIT__TRY((vit__gemm_wgmma_launch<H, 64, VIT__OUT_STORE, VIT__ACT_NONE, 0>(gs, res.split, m, st, ran)));
     else VIT__TRY((vit__gemm_wgmma_launch<H, 128, VIT__OUT_STORE, VIT__ACT_NONE, 0>(gs, res.split, m, st, ran)));
     VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<T, TX, true, true>, dim3((unsigned)((rows + 1) / 2)), 64, 0, st, xn, (const TX *)x, ln_w, ln_b, rows, C, (size_t)C,
-                                 (size_t)C, eps, res, vit__ln_e4m3{NULL, NULL}, vit__walk(m->cuda)));
+                                 (size_t)C, eps, res, vit__ln_e4m3{NULL, NULL, NULL}, vit__walk(m->cuda)));
     return VIT_OK;
 }
 
@@ -3907,6 +3934,7 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st, i
     size_t row0 = to < c->depth ? (size_t)first * N : 0; // the first blocks only: the rows stay at their images' place
     const int X16 = sizeof(TX) == 2;
     float *x32 = s->x + row0 * C, *q8s = s->q8s ? s->q8s + row0 : NULL, *q8bs = s->q8bs ? s->q8bs + row0 * ((hidden + 127) / 128) : NULL;
+    float *q8n = s->q8n ? s->q8n + row0 : NULL;
     TX *x = X16 ? (TX *)s->xh + row0 * C : (TX *)x32;
     unsigned char *q8 = s->q8 ? s->q8 + row0 * C : NULL;
     T *xn = (T *)s->xn + row0 * C, *big = (T *)s->big;
@@ -3916,7 +3944,7 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st, i
     // at large ones (bs 256: 26.11 -> 26.52 ms), where kernels are long
     s->pdl_now = rows <= 32 * s->sm_count;
     size_t big_elems = (size_t)rows * (3 * C > M ? 3 * C : M); // s->big: free until the first qkv
-    vit__ln_e4m3 lnq_rows = {q8, q8s}; // VIT_DTYPE_FP8: the LayerNorms before qkv and fc1 write e4m3 rows there themselves
+    vit__ln_e4m3 lnq_rows = {q8, q8s, q8n}; // VIT_DTYPE_FP8: the LayerNorms before qkv and fc1 write e4m3 rows there themselves
     const vit__ln_e4m3 *lnq = s->f8 ? &lnq_rows : NULL;
     int q8_ready = 0;                        // block 0's rows already there
     // (from > 0: x, xn and the e4m3 rows are where the pass of the first blocks left them)
@@ -3958,15 +3986,19 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st, i
         VIT__TRY((vit__linear_ln_cuda<T, T, TX>(xn, x, xn, (const T *)k->proj_w, k->proj_b, k->ls1, rows, C, C, k->ln2_w, k->ln2_b, eps, 1, m, st, f, NULL,
                                             vit__e4m3_of(&q8ops, s, q8, q8s, k->proj_w, k->proj_sw), lnq)));
         // f8: fc1's outputs in e4m3 into big (its epilogue rounds them, scaled per
-        // row and 128 columns; SwiGLU's through the rows kernel into q8), fc2
-        // reads them with those scales
+        // row from a bound on the row: vit__e4m3_bound_scale of the norms ln2
+        // left in q8n; SwiGLU's through the rows kernel into q8, per row and 128
+        // columns), fc2 reads them with those scales
         vit__e4m3_ops *fc1q = vit__e4m3_of(&q8ops, s, q8, q8s, k->fc1_w, k->fc1_sw);
         int e4m3_out = s->f8 && m->act != VIT__ACT_SWIGLU && M % 16 == 0;
-        if (e4m3_out) { fc1q->out = (unsigned char *)big; fc1q->out_scale = q8bs; }
+        if (e4m3_out) {
+            fc1q->out = (unsigned char *)big; fc1q->out_scale = q8bs;
+            fc1q->a_norm = q8n; fc1q->bound_w = k->fc1_bw; fc1q->bound_b = k->fc1_bb;
+        }
         VIT__TRY(vit__linear_cuda<T>(big, xn, (const T *)k->fc1_w, k->fc1_b, rows, C, M, VIT__OUT_STORE, m->act, NULL, m, st, f, NULL, fc1q));
         if (s->f8 && !e4m3_out) VIT__TRY(vit__e4m3_rows_cuda<T>(q8, q8bs, big, rows, hidden, m, st, 1));
         vit__e4m3_ops *fc2q = vit__e4m3_of(&q8ops, s, e4m3_out ? (unsigned char *)big : q8, q8bs, k->fc2_w, k->fc2_sw);
-        if (fc2q) fc2q->a_blocks = 1;
+        if (fc2q) fc2q->a_blocks = !e4m3_out;
         if (l + 1 < c->depth) // fc2 with the next block's ln1
             VIT__TRY((vit__linear_ln_cuda<T, T, TX>(xn, x, big, (const T *)k->fc2_w, k->fc2_b, k->ls2, rows, hidden, C, s->blocks[l + 1].ln1_w,
                                                 s->blocks[l + 1].ln1_b, eps, 1, m, st, f, NULL, fc2q, lnq)));
@@ -4419,8 +4451,9 @@ static vit_status vit__up(vit__uploader *u, void **dst, const float *src, size_t
 // VIT_DTYPE_FP8: a block linear's host (in, out) fp32 weight -> device (out, in)
 // e4m3 bytes, each output column scaled to 448 / its largest magnitude (the
 // bytes of vit__e4m3_cols), followed by its (out) column scales amax / 448.
+// bound: NULL, or the largest column norm as vit__e4m3_bound_w computes it.
 // Other dtypes: vit__up's VIT__UP_LINEAR, no scales.
-static vit_status vit__up_linear(vit__uploader *u, void **dst, float **scale, const float *src, size_t in, size_t out) {
+static vit_status vit__up_linear(vit__uploader *u, void **dst, float **scale, const float *src, size_t in, size_t out, float *bound = NULL) {
     *scale = NULL;
     if (!u->f8 || !src) return vit__up(u, dst, src, in, out, VIT__UP_LINEAR);
     size_t wb = (in * out + 255) & ~(size_t)255, bytes = wb + out * sizeof(float);
@@ -4430,13 +4463,22 @@ static vit_status vit__up_linear(vit__uploader *u, void **dst, float **scale, co
     if (bytes > u->max_bytes) u->max_bytes = bytes;
     if (!u->base) return VIT_OK;
     float *sc = (float *)(u->stage + wb);
+    double best = 0.0;
     for (size_t o = 0; o < out; o++) {
         float mx = 0.0f;
         for (size_t i = 0; i < in; i++) mx = fabsf(src[i * out + o]) > mx ? fabsf(src[i * out + o]) : mx;
         float inv = mx > 0.0f ? 448.0f / mx : 1.0f;
-        for (size_t i = 0; i < in; i++) u->stage[o * in + i] = vit__e4m3(src[i * out + o] * inv);
+        double ss = 0.0;
+        for (size_t i = 0; i < in; i++) {
+            unsigned char e = vit__e4m3(src[i * out + o] * inv);
+            u->stage[o * in + i] = e;
+            double v = vit__e4m3_value(e);
+            ss += v * v;
+        }
         sc[o] = mx > 0.0f ? mx / 448.0f : 1.0f;
+        if ((double)sc[o] * sqrt(ss) > best) best = (double)sc[o] * sqrt(ss);
     }
+    if (bound) *bound = vit__f32_up(best);
     VIT__CUDA_TRY(u->m, cudaMemcpy(*dst, u->stage, bytes, cudaMemcpyHostToDevice));
     return VIT_OK;
 }
@@ -4473,7 +4515,8 @@ static vit_status vit__upload_all(vit_model *m, vit__uploader *u) {
         VIT__UPV(d->ls2, h->ls2, C);
         VIT__UPV(d->ln2_w, h->ln2_w, C);
         VIT__UPV(d->ln2_b, h->ln2_b, C);
-        VIT__TRY(vit__up_linear(u, &d->fc1_w, &d->fc1_sw, h->fc1_w, C, M));
+        VIT__TRY(vit__up_linear(u, &d->fc1_w, &d->fc1_sw, h->fc1_w, C, M, &d->fc1_bw));
+        d->fc1_bb = vit__abs_max(h->fc1_b, M);
         VIT__UPV(d->fc1_b, h->fc1_b, M);
         VIT__TRY(vit__up_linear(u, &d->fc2_w, &d->fc2_sw, h->fc2_w, vit__mlp_hidden(m), C));
         VIT__UPV(d->fc2_b, h->fc2_b, C);
@@ -4541,7 +4584,7 @@ static vit_status vit__cuda_arena(vit_model *m) {
     if (part > part_max) part = part_max;
     size_t hidden = (size_t)vit__mlp_hidden(m), q8w = hidden > C ? hidden : C;
     size_t sizes[10] = {B * c->in_chans * c->image_height * c->image_width * 4, B * N * C * 4, B * N * C * es, B * N * W * es, (size_t)(m->num_head + (m->num_head > 1)) * B * C * 4, B * K * 4, part * 4,
-                       s->f8 ? B * N * q8w : 0, s->f8 ? B * N * 4 * (1 + (hidden + 127) / 128) : 0, c->residual_dtype == VIT_DTYPE_BF16 ? B * N * C * 2 : 0};
+                       s->f8 ? B * N * q8w : 0, s->f8 ? B * N * 4 * (2 + (hidden + 127) / 128) : 0, c->residual_dtype == VIT_DTYPE_BF16 ? B * N * C * 2 : 0};
     size_t off[10], total = 0;
     for (int i = 0; i < 10; i++) { off[i] = total; total += (sizes[i] + 255) & ~(size_t)255; }
     if (B * N > (size_t)INT_MAX / 2) return vit__fail(m->error, VIT_ERROR_LIMIT, "max_batch %d x %d tokens is too many rows for the GPU kernels", m->max_batch, c->num_tokens);
@@ -4558,6 +4601,7 @@ static vit_status vit__cuda_arena(vit_model *m) {
     s->q8 = s->f8 ? s->arena + off[7] : NULL;
     s->q8s = s->f8 ? (float *)(s->arena + off[8]) : NULL;
     s->q8bs = s->f8 ? s->q8s + B * N : NULL;
+    s->q8n = s->f8 ? s->q8bs + B * N * ((hidden + 127) / 128) : NULL;
     s->xh = c->residual_dtype == VIT_DTYPE_BF16 ? s->arena + off[9] : NULL;
     return VIT_OK;
 }

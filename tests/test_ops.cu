@@ -901,7 +901,8 @@ static void run_dtype(vit_model *m) {
 // vit__e4m3_rows on the same (T-rounded) input, exactly; a zero row (scale 1),
 // a row of tiny values (subnormal codes after scaling) with a NaN (ignored by
 // the largest magnitude, its own code 0x7F) included. blocks: scaled per row
-// and 128 columns (fc2's input where fc1's epilogue cannot round it).
+// and 128 columns (fc2's input after SwiGLU). Per row, also the rows' norms
+// (fc1's bound, vit__e4m3_row_norm of the same values) within 1e-5.
 template <typename T>
 static void test_e4m3_rows(vit_model *m, int rows, int K, int blocks = 0) {
     size_t n = (size_t)rows * K, ns = (size_t)rows * (blocks ? (K + 127) / 128 : 1);
@@ -910,11 +911,13 @@ static void test_e4m3_rows(vit_model *m, int rows, int K, int blocks = 0) {
     if (rows > 2) { for (int k = 0; k < K; k++) x[(size_t)2 * K + k] *= 1e-6f; x[(size_t)2 * K + 5] = NAN; } // tiny values, one NaN
     round_to<T>(x, n);
     vit__e4m3_rows(q, sx, x, rows, K, blocks, cpu_threads);
-    dbuf dx = dupload<T>(x, n), dq = dalloc(n), ds = dalloc(ns * 4);
+    dbuf dx = dupload<T>(x, n), dq = dalloc(n), ds = dalloc(ns * 4), dn = dalloc((size_t)rows * 4);
+    float *nref = (float *)malloc((size_t)rows * 4 + 4);
+    for (int r = 0; r < rows; r++) nref[r] = vit__e4m3_row_norm(q + (size_t)r * K, K, sx[r]);
     for (int walk = 1; walk >= 0; walk--) { // rows first to last, then last to first (vit__walk)
-        cudaMemset(dq.p, 0xFF, n); cudaMemset(ds.p, 0xFF, ns * 4);
+        cudaMemset(dq.p, 0xFF, n); cudaMemset(ds.p, 0xFF, ns * 4); cudaMemset(dn.p, 0xFF, (size_t)rows * 4);
         m->cuda->walk = walk;
-        vit_status st = vit__e4m3_rows_cuda<T>((unsigned char *)dq.p, (float *)ds.p, (const T *)dx.p, rows, K, m, 0, blocks);
+        vit_status st = vit__e4m3_rows_cuda<T>((unsigned char *)dq.p, (float *)ds.p, (const T *)dx.p, rows, K, m, 0, blocks, blocks ? NULL : (float *)dn.p);
         cudaError_t e = cudaDeviceSynchronize();
         unsigned char *gq = (unsigned char *)malloc(n + 1);
         float *gs = (float *)malloc(ns * 4 + 4);
@@ -925,10 +928,16 @@ static void test_e4m3_rows(vit_model *m, int rows, int K, int blocks = 0) {
             float g = vit__e4m3_value(gq[i]);
             if (memcmp(&g, &q[i], 4) && !(g != g && q[i] != q[i])) { if (!bad) first = i; bad++; }
         }
-        int sbad = memcmp(gs, sx, ns * 4) != 0;
-        int ok = st == VIT_OK && e == cudaSuccess && !bad && !sbad && guard_ok(dq) && guard_ok(ds);
-        printf("%s e4m3 rows %s %dx%d%s, rows %s: bytes and scales those of vit__e4m3_rows", ok ? "OK" : "NOT OK", dname<T>(), rows, K,
-               blocks ? " per 128 columns" : "", walk ? "first to last" : "last to first");
+        int sbad = memcmp(gs, sx, ns * 4) != 0, nbad = 0;
+        float *gn = (float *)malloc((size_t)rows * 4 + 4);
+        cudaMemcpy(gn, dn.p, (size_t)rows * 4, cudaMemcpyDeviceToHost);
+        for (int r = 0; r < rows && !blocks; r++) // (the NaN row: NaN both)
+            if (!(fabsf(gn[r] - nref[r]) <= 1e-5f * nref[r]) && !(gn[r] != gn[r] && nref[r] != nref[r])) nbad++;
+        free(gn);
+        int ok = st == VIT_OK && e == cudaSuccess && !bad && !sbad && !nbad && guard_ok(dq) && guard_ok(ds) && guard_ok(dn);
+        printf("%s e4m3 rows %s %dx%d%s, rows %s: bytes and scales those of vit__e4m3_rows%s", ok ? "OK" : "NOT OK", dname<T>(), rows, K,
+               blocks ? " per 128 columns" : "", walk ? "first to last" : "last to first", blocks ? "" : ", norms within 1e-5");
+        if (nbad) printf(", %d norms off", nbad);
         if (st != VIT_OK || e != cudaSuccess) printf(" (%s %s)", vit_status_string(st), e != cudaSuccess ? cudaGetErrorString(e) : vit_last_error(m));
         if (bad) printf(", %zu differ, first [%zu] gpu %g cpu %g", bad, first, vit__e4m3_value(gq[first]), q[first]);
         if (sbad) printf(", scales differ");
@@ -936,8 +945,8 @@ static void test_e4m3_rows(vit_model *m, int rows, int K, int blocks = 0) {
         if (ok) passed++; else failed++;
         free(gq); free(gs);
     }
-    free(x); free(q); free(sx);
-    dfree(dx); dfree(dq); dfree(ds);
+    free(x); free(q); free(sx); free(nref);
+    dfree(dx); dfree(dq); dfree(ds); dfree(dn);
 }
 
 // The e4m3 GEMM (bf16 out): x rounded per row on the GPU (vit__e4m3_rows_cuda),
@@ -952,16 +961,17 @@ static void test_e4m3_rows(vit_model *m, int rows, int K, int blocks = 0) {
 // kernel's blocks; the CPU's e4m3 values times their scales), taken into the
 // sums per K step: residual GEMMs on cooperative 128- (or forced 64-) column
 // tiles, any other forced path too; stored outputs refused. qmode E4M3_OUT
-// (fc1 of fp8): the outputs in e4m3 with scales per row and 128 columns from
-// the epilogue: each value times its scale within e4m3's rounding (1/16) of
-// the CPU's fp32 one, the scales within 1e-2 of vit__e4m3_rows's (blocks) on
-// it; never split; SwiGLU refused.
+// (fc1 of fp8): the outputs in e4m3 with a scale per row from the bound
+// (vit__e4m3_bound_scale of x's row norms, w's column norms and the bias):
+// the scales exactly the CPU's, each value times its scale within e4m3's
+// rounding (1/16) of the CPU's fp32 one, none saturated (at 448); never
+// split; SwiGLU refused.
 enum { E4M3_ROWS, E4M3_BLOCKS, E4M3_OUT };
 static void test_linear_e4m3(vit_model *m, int rows, int in, int out, vit__out mode, vit__act act, int layer_scale, int path, int splitk = 0,
                              int res16 = 0, int qmode = E4M3_ROWS) {
     typedef __nv_bfloat16 T;
     int glu = act == VIT__ACT_SWIGLU, outw = glu ? out / 2 : out, res = mode == VIT__OUT_RESIDUAL && !res16; // res: an fp32 output
-    int blocks = qmode == E4M3_BLOCKS, ngx = blocks ? (in + 127) / 128 : 1, ngo = (out + 127) / 128, e8 = qmode == E4M3_OUT;
+    int blocks = qmode == E4M3_BLOCKS, ngx = blocks ? (in + 127) / 128 : 1, e8 = qmode == E4M3_OUT;
     size_t nx = (size_t)rows * in, nw = (size_t)in * out, no = (size_t)rows * outw;
     float *x = hrand(nx, 1.0f), *w = hrand(nw, 1.0f / sqrtf((float)in)), *b = hrand((size_t)out, 0.5f), *ls = layer_scale ? hrand((size_t)outw, 1.0f) : NULL;
     float *ref = hrand(no, 1.0f), *xq = (float *)malloc(nx * 4 + 4), *sx = (float *)malloc((size_t)rows * ngx * 4 + 4), *sw = (float *)malloc((size_t)out * 4 + 4);
@@ -979,7 +989,7 @@ static void test_linear_e4m3(vit_model *m, int rows, int in, int out, vit__out m
     dbuf dx = dupload<float>(x, nx), dq = dalloc(nx), dsx = dalloc((size_t)rows * ngx * 4), dw = dalloc(nw), dsw = dupload<float>(sw, (size_t)out);
     dbuf db = dupload<float>(b, (size_t)out), dls = ls ? dupload<float>(ls, (size_t)outw) : dbuf{NULL, 0};
     dbuf dout = res ? dupload<float>(ref, no) : res16 ? dupload<T>(ref, no) : e8 ? dalloc(no) : dalloc(no * sizeof(T));
-    dbuf dso = e8 ? dalloc((size_t)rows * ngo * 4) : dbuf{NULL, 0};
+    dbuf dso = e8 ? dalloc((size_t)rows * 4) : dbuf{NULL, 0}, dxn = dbuf{NULL, 0};
     cudaMemcpy(dw.p, wb, nw, cudaMemcpyHostToDevice);
     vit__e4m3_rows(xq, sx, x, rows, in, blocks, cpu_threads);
     if (blocks)
@@ -988,14 +998,17 @@ static void test_linear_e4m3(vit_model *m, int rows, int in, int out, vit__out m
     vit__linear_cpu(acc, xq, wq, NULL, rows, in, out, VIT__OUT_STORE, VIT__ACT_NONE, NULL, cpu_threads);
     vit__e4m3_epilogue(ref, acc, blocks ? NULL : sx, sw, b, rows, out, mode, act, ls, cpu_threads);
     if (res16) round_to<T>(ref, no);
+    float *xn = (float *)malloc((size_t)rows * 4 + 4), bw = vit__e4m3_bound_w(wq, sw, in, out), bb = vit__abs_max(b, (size_t)out);
+    for (int r = 0; r < rows; r++) xn[r] = vit__e4m3_row_norm(xq + (size_t)r * in, in, sx[r]);
+    if (e8) dxn = dupload<float>(xn, (size_t)rows);
     vit__force f;
     memset(&f, 0, sizeof(f));
     f.gemm = path;
     f.splitk = splitk;
     vit__ran ran = {-1, -1, -1};
     vit__e4m3_ops ops = {(const unsigned char *)dq.p, (const float *)dsx.p, (const unsigned char *)dw.p, (const float *)dsw.p, blocks,
-                         e8 ? (unsigned char *)dout.p : NULL, (float *)dso.p};
-    if (e8) cudaMemset(dso.p, 0xFF, (size_t)rows * ngo * 4);
+                         e8 ? (unsigned char *)dout.p : NULL, (float *)dso.p, (const float *)dxn.p, bw, bb};
+    if (e8) cudaMemset(dso.p, 0xFF, (size_t)rows * 4);
     static int flip;
     m->cuda->walk = flip ^= 1; // the cases take turns starting each way (vit__walk)
     vit_status st = vit__e4m3_rows_cuda<float>((unsigned char *)dq.p, (float *)dsx.p, (const float *)dx.p, rows, in, m, 0, blocks);
@@ -1012,20 +1025,21 @@ static void test_linear_e4m3(vit_model *m, int rows, int in, int out, vit__out m
         if (ok) passed++; else failed++;
     } else if (e8) {
         unsigned char *gq = (unsigned char *)malloc(no + 1);
-        float *gs = ddownload<float>(dso, (size_t)rows * ngo), *got = (float *)malloc(no * 4 + 4), *qref = (float *)malloc(no * 4 + 4);
-        float *sref = (float *)malloc((size_t)rows * ngo * 4 + 4);
+        float *gs = ddownload<float>(dso, (size_t)rows), *got = (float *)malloc(no * 4 + 4), *sref = (float *)malloc((size_t)rows * 4 + 4);
         cudaMemcpy(gq, dout.p, no, cudaMemcpyDeviceToHost);
-        for (size_t i = 0; i < no; i++) got[i] = vit__e4m3_value(gq[i]) * gs[(i / out) * ngo + (i % out) / 128];
+        size_t sat = 0;
+        for (size_t i = 0; i < no; i++) { got[i] = vit__e4m3_value(gq[i]) * gs[i / out]; sat += (gq[i] & 0x7F) == 0x7E; }
         check(name, st, m, got, ref, no, 2e-2, 6.5e-2, guard_ok(dout) && guard_ok(dso));
-        vit__e4m3_rows(qref, sref, ref, rows, out, 1, cpu_threads);
+        for (int r = 0; r < rows; r++) sref[r] = vit__e4m3_bound_scale(xn[r], bw, bb);
         char sname[240];
-        snprintf(sname, sizeof(sname), "%s, scales", name);
-        check(sname, st, m, gs, sref, (size_t)rows * ngo, 1e-5, 1e-2, 1);
+        snprintf(sname, sizeof(sname), "%s, scales (the CPU's exactly)", name);
+        check(sname, st, m, gs, sref, (size_t)rows, 0.0, 0.0, 1);
+        expect(sat == 0, name, "values saturated at 448", (int)sat, 0);
         int want = path == VIT__GEMM_PP128 ? VIT__RAN_PP128 : path == VIT__GEMM_WGMMA256 ? VIT__RAN_WGMMA256 : VIT__RAN_WGMMA128;
         if (path == VIT__GEMM_AUTO) expect(is_wgmma(ran.kernel) && ran.kernel != VIT__RAN_WGMMA64, name, "kernel", ran.kernel, want);
         else expect(ran.kernel == want, name, "kernel", ran.kernel, want);
         expect(ran.split == 1, name, "split", ran.split, 1);
-        free(gq); free(gs); free(got); free(qref); free(sref);
+        free(gq); free(gs); free(got); free(sref);
     } else {
         float *got = res ? ddownload<float>(dout, no) : ddownload<T>(dout, no);
         check(name, st, m, got, ref, no, res ? 5e-3 : 1e-2, res ? 5e-3 : 1e-2, guard_ok(dout));
@@ -1039,10 +1053,11 @@ static void test_linear_e4m3(vit_model *m, int rows, int in, int out, vit__out m
         }
         free(got);
     }
-    free(x); free(w); free(b); free(ls); free(ref); free(xq); free(sx); free(sw); free(acc); free(wq); free(wb);
+    free(x); free(w); free(b); free(ls); free(ref); free(xq); free(sx); free(sw); free(acc); free(wq); free(wb); free(xn);
     dfree(dx); dfree(dq); dfree(dsx); dfree(dw); dfree(dsw); dfree(db); dfree(dout);
     if (dls.p) dfree(dls);
     if (dso.p) dfree(dso);
+    if (dxn.p) dfree(dxn);
 }
 
 // The LayerNorm with its rows out in e4m3 (VIT_DTYPE_FP8's ln1/ln2: the
@@ -1051,7 +1066,8 @@ static void test_linear_e4m3(vit_model *m, int rows, int in, int out, vit__out m
 // (vit__linear_ln_cuda's reduction inside the LayerNorm), against
 // vit__layernorm_cpu + vit__e4m3_rows: the GPU's row sums run in another order,
 // so a code may be its neighbour (never further; at most 1% of them, 5% via
-// bf16), scales within 1e-5 (4e-3 via bf16).
+// bf16), scales within 1e-5 (4e-3 via bf16); the rows' norms within 1e-5 of
+// vit__e4m3_row_norm on the GPU's own codes and scales.
 static void test_layernorm_e4m3(vit_model *m, int rows, int C, int splitk) {
     typedef __nv_bfloat16 T;
     size_t n = (size_t)rows * C;
@@ -1064,7 +1080,9 @@ static void test_layernorm_e4m3(vit_model *m, int rows, int C, int splitk) {
     round_to<T>(wg, (size_t)in * C);
     dbuf dx = dupload<float>(x, n), dw = dupload<float>(w, (size_t)C), db = dupload<float>(b, (size_t)C), dout = dalloc(n * sizeof(T));
     dbuf dq = dalloc(n), ds = dalloc((size_t)rows * 4), da = dupload<T>(a, (size_t)rows * in), dwg = dupload_linear<T>(wg, in, C);
-    vit__ln_e4m3 lq = {(unsigned char *)dq.p, (float *)ds.p};
+    dbuf dn = dalloc((size_t)rows * 4);
+    cudaMemset(dn.p, 0xFF, (size_t)rows * 4);
+    vit__ln_e4m3 lq = {(unsigned char *)dq.p, (float *)ds.p, (float *)dn.p};
     vit_status st;
     vit__ran ran = {-1, -1, -1};
     static int flip;
@@ -1097,14 +1115,23 @@ static void test_layernorm_e4m3(vit_model *m, int rows, int C, int splitk) {
     // C > 1024 rounds the bf16 rows: its largest magnitude is bf16's (scales within 2^-8) and more codes move
     int via_bf16 = C > 1024;
     for (int r = 0; r < rows; r++) if (!(fabs(gs[r] - sx[r]) <= (via_bf16 ? 4e-3 : 1e-5) * fabs(sx[r]))) sbad++;
+    float *gn = ddownload<float>(dn, (size_t)rows), *gv = (float *)malloc((size_t)C * 4 + 4);
+    size_t nbad = 0;
+    for (int r = 0; r < rows; r++) {
+        for (int c = 0; c < C; c++) gv[c] = vit__e4m3_value(gq[(size_t)r * C + c]);
+        float want = vit__e4m3_row_norm(gv, C, gs[r]);
+        if (!(fabsf(gn[r] - want) <= 1e-5f * want)) nbad++;
+    }
+    free(gn); free(gv);
+    sbad += nbad;
     int ok = st == VIT_OK && e == cudaSuccess && !far && !sbad && near * (via_bf16 ? 20 : 100) <= n && guard_ok(dq) && guard_ok(ds) &&
              (splitk <= 1 || ran.split > 1); // a forced split must split (the reduction inside the LayerNorm is what is tested)
-    printf("%s layernorm -> e4m3 rows=%d C=%d%s: %zu of %zu codes the neighbour of the CPU's, %zu further, %zu scales off%s%s\n", ok ? "OK" : "NOT OK", rows,
+    printf("%s layernorm -> e4m3 rows=%d C=%d%s: %zu of %zu codes the neighbour of the CPU's, %zu further, %zu scales or norms off%s%s\n", ok ? "OK" : "NOT OK", rows,
            C, splitk ? (ran.split > 1 ? " after a split-K residual GEMM" : " after a residual GEMM") : "", near, n, far, sbad, st != VIT_OK ? ": " : "",
            st != VIT_OK ? vit_last_error(m) : "");
     if (ok) passed++; else failed++;
     free(x); free(w); free(b); free(ref); free(q); free(sx); free(a); free(wg); free(gq); free(gs);
-    dfree(dx); dfree(dw); dfree(db); dfree(dout); dfree(dq); dfree(ds); dfree(da); dfree(dwg);
+    dfree(dx); dfree(dw); dfree(db); dfree(dout); dfree(dq); dfree(ds); dfree(da); dfree(dwg); dfree(dn);
 }
 
 static void run_e4m3(vit_model *m) {

@@ -373,6 +373,53 @@ static void test_e4m3_blocks(int rows, int K) {
     free(x); free(q); free(s); free(q1);
 }
 
+// fc2's input scales from fc1's bound (vit__e4m3_bound_scale): fc1 run as the
+// CPU reference runs it (act(x W + b) over e4m3 values), then each row's
+// scale from its norm, W's largest column norm and the bias: a power of two,
+// no output of the row above 448 times it (the first row is W's largest
+// column itself, times 5, where Cauchy-Schwarz is tight: its largest output
+// at least 0.7 of the bound; the second row zero),
+// and no more than twice bound / 448. The column norm bound against double
+// sums; NaN gives scale 1, infinity 2^126.
+static void test_e4m3_bound(int rows, int K, int N, vit__act act) {
+    char name[160];
+    float *x = rnd((size_t)rows * K, 3.0f), *w = rnd((size_t)K * N, 0.2f), *b = rnd((size_t)N, 0.5f);
+    float *out = (float *)malloc((size_t)rows * N * sizeof(float)), *acc = (float *)malloc((size_t)rows * N * sizeof(float));
+    float *sx = (float *)malloc((size_t)rows * sizeof(float)), *sw = (float *)malloc((size_t)N * sizeof(float));
+    float *xq = (float *)malloc((size_t)rows * K * sizeof(float)), *wq = (float *)malloc((size_t)K * N * sizeof(float));
+    memcpy(wq, w, (size_t)K * N * sizeof(float));
+    vit__e4m3_cols(wq, sw, K, N);
+    int jmax = 0;
+    double best = 0;
+    for (int n = 0; n < N; n++) {
+        double ss = 0;
+        for (int k = 0; k < K; k++) ss += (double)wq[(size_t)k * N + n] * wq[(size_t)k * N + n];
+        if (sqrt(ss) * sw[n] > best) { best = sqrt(ss) * sw[n]; jmax = n; }
+    }
+    for (int k = 0; k < K; k++) x[k] = 5.0f * w[(size_t)k * N + jmax];
+    for (int k = 0; rows > 1 && k < K; k++) x[(size_t)K + k] = 0.0f;
+    vit__e4m3_rows(xq, sx, x, rows, K, 0, 2);
+    vit__linear_cpu(acc, xq, wq, NULL, rows, K, N, VIT__OUT_STORE, VIT__ACT_NONE, NULL, 2);
+    vit__e4m3_epilogue(out, acc, sx, sw, b, rows, N, VIT__OUT_STORE, act, NULL, 2);
+    float bw = vit__e4m3_bound_w(wq, sw, K, N), bb = vit__abs_max(b, (size_t)N);
+    int ok = bw >= best && bw <= best * (1 + 1e-6), bad = 0;
+    double tight = 0;
+    for (int r = 0; r < rows; r++) {
+        float n = vit__e4m3_row_norm(xq + (size_t)r * K, K, sx[r]), sc = vit__e4m3_bound_scale(n, bw, bb), mx = 0;
+        uint32_t u;
+        memcpy(&u, &sc, 4);
+        for (int j = 0; j < N; j++) mx = fabsf(out[(size_t)r * N + j]) > mx ? fabsf(out[(size_t)r * N + j]) : mx;
+        double bound = (double)n * bw * 1.03125 + bb + 0.25;
+        if ((u & 0x7FFFFFu) || mx / sc > 448.0f || sc * 448.0 > 2 * bound * (1 + 1e-6) || sc * 448.0 < bound * (1 - 1e-6)) bad++;
+        if (r == 0) tight = mx / bound;
+    }
+    float nanscale = vit__e4m3_bound_scale(NAN, bw, bb), infscale = vit__e4m3_bound_scale(INFINITY, bw, bb);
+    ok &= !bad && tight > 0.7 && nanscale == 1.0f && infscale == 0x1p126f;
+    snprintf(name, sizeof(name), "e4m3 bound scales %dx%dx%d %s", rows, K, N, act == VIT__ACT_GELU ? "GELU" : act == VIT__ACT_QUICK_GELU ? "QuickGELU" : "none");
+    check(ok, name, "%d rows off; first row at %.3f of its bound; NaN -> %g, inf -> %g", bad, tight, nanscale, infscale);
+    free(x); free(w); free(b); free(out); free(acc); free(sx); free(sw); free(xq); free(wq);
+}
+
 // The e4m3 linear of VIT_DTYPE_FP8's CPU reference (vit__block_linear's three
 // steps) against double sums over the same e4m3 values and scales.
 static void test_e4m3_linear(int rows, int K, int N, vit__out mode, vit__act act) {
@@ -473,6 +520,9 @@ int main(int argc, char **argv) {
     test_e4m3_blocks(5, 392);
     test_e4m3_blocks(3, 3072);
     test_e4m3_blocks(2, 48);
+    test_e4m3_bound(9, 96, 160, VIT__ACT_GELU);
+    test_e4m3_bound(5, 384, 64, VIT__ACT_QUICK_GELU);
+    test_e4m3_bound(3, 37, 40, VIT__ACT_NONE);
     test_e4m3_linear(13, 37, 40, VIT__OUT_STORE, VIT__ACT_NONE);
     test_e4m3_linear(29, 96, 48, VIT__OUT_STORE, VIT__ACT_GELU);
     test_e4m3_linear(7, 64, 34, VIT__OUT_STORE, VIT__ACT_SWIGLU);
