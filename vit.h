@@ -65,7 +65,8 @@
         VIT_ERROR_UNSUPPORTED and VIT_DEVICE_DEFAULT loads the model on the
         CPU, as for any model the GPU path does not run); Hopper's tensor cores add e4m3
         products with about 14 bits of precision, not fp32's 24 (sums of
-        768 products move by ~1e-3 relative; fc2's go to fp32 every 128). On the CPU: the numerics the
+        768 products move by ~1e-3 relative; after SwiGLU fc2's go to fp32
+        every 128). On the CPU: the numerics the
         GPU kernels are tested against, at fp32 speed (it answers what fp8
         does to a model, not how fast). Fashion-MNIST: 93.29% (CPU) and
         93.37% (H100) against 93.41% in fp32.
@@ -6280,7 +6281,7 @@ static vit_status vit__e4m3_cpu(vit_model *m, char *err) {
     const vit_config *c = &m->cfg;
     size_t C = (size_t)c->dim, M = (size_t)c->mlp_dim, H = vit__mlp_hidden(m), widest = 3 * C > M ? 3 * C : M, rows, total;
     size_t per_block = ((3 * C + 15) & ~(size_t)15) + ((C + 15) & ~(size_t)15) * 2 + ((M + 15) & ~(size_t)15);
-    size_t groups = (H + 127) / 128 > 1 ? (H + 127) / 128 : 1; // e4m3_sx: fc2's input scales per row and 128 columns
+    size_t groups = (H + 127) / 128 > 1 ? (H + 127) / 128 : 1; // e4m3_sx: fc2's input scales per row and 128 columns (after SwiGLU)
     if (!vit__mul((size_t)m->max_batch, (size_t)c->num_tokens, &rows) || !vit__mul(per_block, (size_t)c->depth, &total) ||
         rows > SIZE_MAX / 8 / widest || (total += rows * widest + rows * groups + 32) < rows)
         return vit__fail(err, VIT_ERROR_LIMIT, "fp8 buffers overflow");

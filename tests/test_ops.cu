@@ -957,14 +957,16 @@ static void test_e4m3_rows(vit_model *m, int rows, int K, int blocks = 0) {
 // (the DeepSeek-V3 report, 3.3.2, measured the same), which at K = 3072
 // moves a sum by up to ~1.5e-3 of the largest output (H100, this test).
 // path and splitk forced as test_linear's; a mma.sync path must be refused.
-// qmode E4M3_BLOCKS (fc2 of fp8): x scaled per row and 128 columns (the rows
+// qmode E4M3_BLOCKS (fc2 of fp8 after SwiGLU): x scaled per row and 128 columns (the rows
 // kernel's blocks; the CPU's e4m3 values times their scales), taken into the
 // sums per K step: residual GEMMs on cooperative 128- (or forced 64-) column
 // tiles, any other forced path too; stored outputs refused. qmode E4M3_OUT
 // (fc1 of fp8): the outputs in e4m3 with a scale per row from the bound
 // (vit__e4m3_bound_scale of x's row norms, w's column norms and the bias):
-// the scales exactly the CPU's, each value times its scale within e4m3's
-// rounding (1/16) of the CPU's fp32 one, none saturated (at 448); never
+// the scales exactly the CPU's (from the CPU's row norms: the GPU's are
+// tested with the LayerNorm and rows kernels), each value times its scale
+// within e4m3's rounding (1/16) of the CPU's fp32 one, none saturated (at
+// 448; row 0 is w's largest column times 5, where the bound is tight); never
 // split; SwiGLU refused.
 enum { E4M3_ROWS, E4M3_BLOCKS, E4M3_OUT };
 static void test_linear_e4m3(vit_model *m, int rows, int in, int out, vit__out mode, vit__act act, int layer_scale, int path, int splitk = 0,
@@ -985,6 +987,16 @@ static void test_linear_e4m3(vit_model *m, int rows, int in, int out, vit__out m
         for (int k = 0; k < in; k++) mx = fabsf(w[(size_t)k * out + o]) > mx ? fabsf(w[(size_t)k * out + o]) : mx;
         float inv = mx > 0.0f ? 448.0f / mx : 1.0f;
         for (int k = 0; k < in; k++) wb[(size_t)o * in + k] = vit__e4m3(w[(size_t)k * out + o] * inv);
+    }
+    if (e8) { // row 0: the weight column of the largest norm, times 5, where Cauchy-Schwarz is tight (no value may saturate still)
+        int jmax = 0;
+        double best = -1.0;
+        for (int o = 0; o < out; o++) {
+            double ss = 0.0;
+            for (int k = 0; k < in; k++) ss += (double)wq[(size_t)k * out + o] * wq[(size_t)k * out + o];
+            if (sqrt(ss) * sw[o] > best) { best = sqrt(ss) * sw[o]; jmax = o; }
+        }
+        for (int k = 0; k < in; k++) x[k] = 5.0f * w[(size_t)k * out + jmax];
     }
     dbuf dx = dupload<float>(x, nx), dq = dalloc(nx), dsx = dalloc((size_t)rows * ngx * 4), dw = dalloc(nw), dsw = dupload<float>(sw, (size_t)out);
     dbuf db = dupload<float>(b, (size_t)out), dls = ls ? dupload<float>(ls, (size_t)outw) : dbuf{NULL, 0};
@@ -1034,7 +1046,7 @@ static void test_linear_e4m3(vit_model *m, int rows, int in, int out, vit__out m
         char sname[240];
         snprintf(sname, sizeof(sname), "%s, scales (the CPU's exactly)", name);
         check(sname, st, m, gs, sref, (size_t)rows, 0.0, 0.0, 1);
-        expect(sat == 0, name, "values saturated at 448", (int)sat, 0);
+        if (sat) { printf("NOT OK %s: %zu values saturated at 448\n", name, sat); failed++; }
         int want = path == VIT__GEMM_PP128 ? VIT__RAN_PP128 : path == VIT__GEMM_WGMMA256 ? VIT__RAN_WGMMA256 : VIT__RAN_WGMMA128;
         if (path == VIT__GEMM_AUTO) expect(is_wgmma(ran.kernel) && ran.kernel != VIT__RAN_WGMMA64, name, "kernel", ran.kernel, want);
         else expect(ran.kernel == want, name, "kernel", ran.kernel, want);
@@ -1124,7 +1136,7 @@ static void test_layernorm_e4m3(vit_model *m, int rows, int C, int splitk) {
     }
     free(gn); free(gv);
     sbad += nbad;
-    int ok = st == VIT_OK && e == cudaSuccess && !far && !sbad && near * (via_bf16 ? 20 : 100) <= n && guard_ok(dq) && guard_ok(ds) &&
+    int ok = st == VIT_OK && e == cudaSuccess && !far && !sbad && near * (via_bf16 ? 20 : 100) <= n && guard_ok(dq) && guard_ok(ds) && guard_ok(dn) &&
              (splitk <= 1 || ran.split > 1); // a forced split must split (the reduction inside the LayerNorm is what is tested)
     printf("%s layernorm -> e4m3 rows=%d C=%d%s: %zu of %zu codes the neighbour of the CPU's, %zu further, %zu scales or norms off%s%s\n", ok ? "OK" : "NOT OK", rows,
            C, splitk ? (ran.split > 1 ? " after a split-K residual GEMM" : " after a residual GEMM") : "", near, n, far, sbad, st != VIT_OK ? ": " : "",
@@ -1144,7 +1156,7 @@ static void run_e4m3(vit_model *m) {
     test_e4m3_rows<__nv_bfloat16>(m, 50, 768);
     test_e4m3_rows<__nv_bfloat16>(m, 3, 3072);
     test_e4m3_rows<float>(m, 197, 264);
-    test_e4m3_rows<__nv_bfloat16>(m, 50, 3072, 1); // per 128 columns: ViT-B's fc2 input
+    test_e4m3_rows<__nv_bfloat16>(m, 50, 3072, 1); // per 128 columns: a SwiGLU fc2's input
     test_e4m3_rows<__nv_bfloat16>(m, 9, 392, 1);   // a last group of 8 columns
     test_e4m3_rows<float>(m, 3, 48, 1);            // one short group
     if (!m->cuda->wgmma) { printf("SKIP linear e4m3: no sm_90a GPU/code here\n"); return; }
@@ -1168,7 +1180,8 @@ static void run_e4m3(vit_model *m) {
             test_linear_e4m3(m, 5000, 512, 776, RES, VIT__ACT_NONE, 1, p);
         }
     }
-    // fp8's fc1 -> fc2: e4m3 out of the epilogue, x scaled per 128 columns of K
+    // fp8's fc1 -> fc2: e4m3 out of the epilogue (scaled per row from the bound; fc2 then the per-row
+    // cases above), and fc2 after SwiGLU: x scaled per 128 columns of K
     for (int pi = 0; pi < 6; pi++) {
         int p = paths[pi];
         test_linear_e4m3(m, 197, 144, 528, ST, VIT__ACT_GELU, 0, p, 0, 0, E4M3_OUT);  // a last group of 16 columns
@@ -1181,7 +1194,7 @@ static void run_e4m3(vit_model *m) {
         test_linear_e4m3(m, 50, 256, 96, ST, VIT__ACT_NONE, 0, p, 0, 0, E4M3_BLOCKS);   // stored: refused
         if (!small_only && p != VIT__GEMM_MMA) {
             test_linear_e4m3(m, 591, 768, 3072, ST, VIT__ACT_GELU, 0, p, 0, 0, E4M3_OUT);   // ViT-B fc1, batch 3
-            test_linear_e4m3(m, 591, 3072, 768, RES, VIT__ACT_NONE, 1, p, 0, 0, E4M3_BLOCKS); // and fc2
+            test_linear_e4m3(m, 591, 3072, 768, RES, VIT__ACT_NONE, 1, p, 0, 0, E4M3_BLOCKS); // a SwiGLU model's fc2
             test_linear_e4m3(m, 6000, 320, 1024, ST, VIT__ACT_GELU_TANH, 0, p, 0, 0, E4M3_OUT); // more tiles than CTAs
             test_linear_e4m3(m, 5000, 1536, 384, RES, VIT__ACT_NONE, 1, p, 0, 1, E4M3_BLOCKS);
             // more tiles than CTAs: each tile's epilogue runs during the next one's first K steps
