@@ -988,16 +988,7 @@ static void test_linear_e4m3(vit_model *m, int rows, int in, int out, vit__out m
         float inv = mx > 0.0f ? 448.0f / mx : 1.0f;
         for (int k = 0; k < in; k++) wb[(size_t)o * in + k] = vit__e4m3(w[(size_t)k * out + o] * inv);
     }
-    if (e8) { // row 0: the weight column of the largest norm, times 5, where Cauchy-Schwarz is tight (no value may saturate still)
-        int jmax = 0;
-        double best = -1.0;
-        for (int o = 0; o < out; o++) {
-            double ss = 0.0;
-            for (int k = 0; k < in; k++) ss += (double)wq[(size_t)k * out + o] * wq[(size_t)k * out + o];
-            if (sqrt(ss) * sw[o] > best) { best = sqrt(ss) * sw[o]; jmax = o; }
-        }
-        for (int k = 0; k < in; k++) x[k] = 5.0f * w[(size_t)k * out + jmax];
-    }
+    if (e8) tight_row(x, w, wq, sw, in, out); // where the bound is tight: no value may saturate still
     dbuf dx = dupload<float>(x, nx), dq = dalloc(nx), dsx = dalloc((size_t)rows * ngx * 4), dw = dalloc(nw), dsw = dupload<float>(sw, (size_t)out);
     dbuf db = dupload<float>(b, (size_t)out), dls = ls ? dupload<float>(ls, (size_t)outw) : dbuf{NULL, 0};
     dbuf dout = res ? dupload<float>(ref, no) : res16 ? dupload<T>(ref, no) : e8 ? dalloc(no) : dalloc(no * sizeof(T));

@@ -389,14 +389,7 @@ static void test_e4m3_bound(int rows, int K, int N, vit__act act) {
     float *xq = (float *)malloc((size_t)rows * K * sizeof(float)), *wq = (float *)malloc((size_t)K * N * sizeof(float));
     memcpy(wq, w, (size_t)K * N * sizeof(float));
     vit__e4m3_cols(wq, sw, K, N);
-    int jmax = 0;
-    double best = 0;
-    for (int n = 0; n < N; n++) {
-        double ss = 0;
-        for (int k = 0; k < K; k++) ss += (double)wq[(size_t)k * N + n] * wq[(size_t)k * N + n];
-        if (sqrt(ss) * sw[n] > best) { best = sqrt(ss) * sw[n]; jmax = n; }
-    }
-    for (int k = 0; k < K; k++) x[k] = 5.0f * w[(size_t)k * N + jmax];
+    double best = tight_row(x, w, wq, sw, K, N);
     for (int k = 0; rows > 1 && k < K; k++) x[(size_t)K + k] = 0.0f;
     vit__e4m3_rows(xq, sx, x, rows, K, 0, 2);
     vit__linear_cpu(acc, xq, wq, NULL, rows, K, N, VIT__OUT_STORE, VIT__ACT_NONE, NULL, 2);

@@ -66,6 +66,22 @@ TEST_PRINTF(3, 4) TEST_UNUSED static void fmt(char *buf, size_t size, const char
     va_end(ap);
 }
 
+// x's first row (K wide) = 5 times the column of w (K, N) with the largest
+// norm as an e4m3 GEMM sees it (its e4m3 values in wq times its scale sw):
+// where Cauchy-Schwarz, so fp8's bound on a linear's outputs
+// (vit__e4m3_bound_scale), is tight. Returns that norm (summed in double).
+TEST_UNUSED static double tight_row(float *x, const float *w, const float *wq, const float *sw, int K, int N) {
+    int jmax = 0;
+    double best = -1.0;
+    for (int n = 0; n < N; n++) {
+        double ss = 0.0;
+        for (int k = 0; k < K; k++) ss += (double)wq[(size_t)k * N + n] * wq[(size_t)k * N + n];
+        if (sqrt(ss) * sw[n] > best) { best = sqrt(ss) * sw[n]; jmax = n; }
+    }
+    for (int k = 0; k < K; k++) x[k] = 5.0f * w[(size_t)k * N + jmax];
+    return best;
+}
+
 // ---------------------------------------------------------------------------
 // files and buffers
 
