@@ -119,11 +119,11 @@
 #define VIT__SPLITK_MAX 8 // K slices of a split-K GEMM at most
 
 // GEMM kernel choice for bf16/fp16 (tests force each one)
-enum { VIT__GEMM_AUTO = 0, VIT__GEMM_MMA, VIT__GEMM_MMA64, VIT__GEMM_WGMMA128, VIT__GEMM_WGMMA256, VIT__GEMM_PP128, VIT__GEMM_WGMMA64 };
+enum { VIT__GEMM_AUTO = 0, VIT__GEMM_MMA, VIT__GEMM_MMA64, VIT__GEMM_WGMMA128, VIT__GEMM_WGMMA256, VIT__GEMM_PP128, VIT__GEMM_WGMMA64, VIT__GEMM_PP192 };
 // The kernel a launcher ran (vit__ran.kernel): GEMMs (the mma.sync ones + 10
 // with 64x64 tiles), then attention
 enum {
-    VIT__RAN_FMA = 1, VIT__RAN_MMA_VEC, VIT__RAN_MMA_SCALAR, VIT__RAN_WGMMA128, VIT__RAN_WGMMA256, VIT__RAN_PP128, VIT__RAN_WGMMA64,
+    VIT__RAN_FMA = 1, VIT__RAN_MMA_VEC, VIT__RAN_MMA_SCALAR, VIT__RAN_WGMMA128, VIT__RAN_WGMMA256, VIT__RAN_PP128, VIT__RAN_WGMMA64, VIT__RAN_PP192,
     VIT__RAN_MMA64_VEC = VIT__RAN_MMA_VEC + 10, VIT__RAN_MMA64_SCALAR = VIT__RAN_MMA_SCALAR + 10,
     VIT__RAN_ATT_FMA = 20,     // fp32 FMA flash attention
     VIT__RAN_ATT_STREAM,       // mma.sync, K/V tiles streamed
@@ -574,6 +574,35 @@ template <int V> struct vit__ic { static constexpr int value = V; };
                  "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39])       \
                  : "l"(da), "l"(db), "r"(1));
 
+// n = 192: the ping-pong kernel's 128 x 192 tiles (vit__linear_wgmma_kernel)
+#define VIT__WGMMA192_ASM(KT, TAIL) \
+    asm volatile("{\n" \
+                 ".reg .pred p;\n" \
+                 "setp.ne.b32 p, %98, 0;\n" \
+                 "wgmma.mma_async.sync.aligned.m64n192" KT " " \
+                 "{" \
+                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+                 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
+                 "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
+                 "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, " \
+                 "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, " \
+                 "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95" \
+                 "}, %96, %97, p, 1, 1" TAIL ";\n" \
+                 "}\n" \
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+                   "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+                   "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+                   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), \
+                   "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), \
+                   "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
+                   "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
+                   "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), \
+                   "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), \
+                   "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), \
+                   "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), \
+                   "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]) \
+                 : "l"(da), "l"(db), "r"(sd));
+
 #define VIT__WGMMA256_ASM(KT, TAIL) \
     asm volatile("{\n"                                                                                                           \
                  ".reg .pred p;\n"                                                                                               \
@@ -618,6 +647,9 @@ static __device__ __forceinline__ void vit__wgmma64(float *d, uint64_t da, uint6
 static __device__ __forceinline__ void vit__wgmma64(float *d, uint64_t da, uint64_t db, __nv_fp8_e4m3 *, int sd = 1) { VIT__WGMMA64_ASM("k32.f32.e4m3.e4m3", ""); }
 static __device__ __forceinline__ void vit__wgmma80(float *d, uint64_t da, uint64_t db, __nv_bfloat16 *) { VIT__WGMMA80_ASM("k16.f32.bf16.bf16", ", 0, 0"); }
 static __device__ __forceinline__ void vit__wgmma80(float *d, uint64_t da, uint64_t db, __half *) { VIT__WGMMA80_ASM("k16.f32.f16.f16", ", 0, 0"); }
+static __device__ __forceinline__ void vit__wgmma192(float *d, uint64_t da, uint64_t db, __nv_bfloat16 *, int sd = 1) { VIT__WGMMA192_ASM("k16.f32.bf16.bf16", ", 0, 0"); }
+static __device__ __forceinline__ void vit__wgmma192(float *d, uint64_t da, uint64_t db, __half *, int sd = 1) { VIT__WGMMA192_ASM("k16.f32.f16.f16", ", 0, 0"); }
+static __device__ __forceinline__ void vit__wgmma192(float *d, uint64_t da, uint64_t db, __nv_fp8_e4m3 *, int sd = 1) { VIT__WGMMA192_ASM("k32.f32.e4m3.e4m3", ""); }
 static __device__ __forceinline__ void vit__wgmma256(float *d, uint64_t da, uint64_t db, __nv_bfloat16 *) { VIT__WGMMA256_ASM("k16.f32.bf16.bf16", ", 0, 0"); }
 static __device__ __forceinline__ void vit__wgmma256(float *d, uint64_t da, uint64_t db, __half *) { VIT__WGMMA256_ASM("k16.f32.f16.f16", ", 0, 0"); }
 static __device__ __forceinline__ void vit__wgmma256(float *d, uint64_t da, uint64_t db, __nv_fp8_e4m3 *) { VIT__WGMMA256_ASM("k32.f32.e4m3.e4m3", ""); }
@@ -1453,7 +1485,7 @@ __global__ void __launch_bounds__(WM * WN * 32) vit__linear_mma_kernel(const vit
 // apply the epilogue straight from registers. Two ways to share the work:
 //   cooperative (PP 0): both consumers work on one 128 x BN tile, 64 rows
 //     each, and so run their epilogues at the same time, tensor cores idle;
-//   ping-pong (PP 1, or 2 with a deeper ring; BN 128): each consumer owns every other 128 x 128 tile
+//   ping-pong (PP 1, or 2 with a deeper ring; BN 128 or 192): each consumer owns every other 128 x BN tile
 //     (two 64-row wgmma blocks), so one's epilogue (GELU, say) runs while the
 //     other's main loop keeps the tensor cores busy. The ring is filled in tile
 //     order; named barriers 3 and 4 keep the main loops in that order too.
@@ -1466,7 +1498,8 @@ __global__ void __launch_bounds__(WM * WN * 32) vit__linear_mma_kernel(const vit
 // one stage fewer with S, two boxes each (8 rather than 6 stages for 128 x 64
 // tiles measured no different at batch 1); the deep ping-pong (PP 2) has 6
 // stages and one box each (see vit__linear_go for where it pays).
-#define VIT__WG_ST(BN, S, PP) ((PP) == 2 ? 6 : ((BN) == 256 ? 4 : 6) - (S))
+// (128 x 192 ping-pong tiles: a stage is 40 KB, so one stage fewer)
+#define VIT__WG_ST(BN, S, PP) ((PP) == 2 ? ((BN) == 192 ? 5 : 6) : ((BN) == 256 ? 4 : (BN) == 192 ? 5 : 6) - (S))
 #define VIT__WG_NBOX(PP) ((PP) == 2 ? 1 : 2)
 #define VIT__WG_BOX 8192 // bytes of one epilogue staging box: 64 rows x 128 bytes
 // ring + epilogue staging (2 consumer wg x boxes) + the ring's barriers + per
@@ -1636,7 +1669,8 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
     vit__pdl_launch();
 #ifdef VIT__SM90A
     const int S = OUT != VIT__OUT_PATCH; // the epilogue through the TMA (tmo: the output in 64-row x 128-byte boxes)
-    static_assert(!PP || BN == 128, "ping-pong: 128 x 128 tiles (two 64 x 128 accumulator blocks per thread)");
+    static_assert(!PP || BN == 128 || BN == 192, "ping-pong: 128 x 128 or 128 x 192 tiles (two 64 x BN accumulator blocks per thread)");
+    static_assert(BN != 192 || (PP && OUT != VIT__OUT_E4M3), "128 x 192 tiles: ping-pong, not e4m3 outputs (their 128-column boxes)");
     static_assert(!QS || (!PP && BN <= 128 && sizeof(TA) == 1), "A's block scales: e4m3, cooperative tiles of up to 128 columns (three accumulators)");
     const int BM = VIT__WG_BM, BK = VIT__WG_BK(TA), KW = vit__op_wgmma_k(vit__optype<TA>::value), ST = VIT__WG_ST(BN, S, PP), NB = VIT__WG_NBOX(PP);
     const bool F8 = sizeof(TA) == 1; // e4m3 operands: the sums times a_scale[row] * w_scale[col] before the epilogue
@@ -1871,6 +1905,7 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
 #pragma unroll
                         for (int mi = 0; mi < MI; mi++) {
                             if (BN == 256) vit__wgmma256(d[mi], vit__wg_desc(a + mi * 64 * BK + k * KW), vit__wg_desc(b + k * KW), (TA *)0);
+                            else if (BN == 192) vit__wgmma192(d[mi], vit__wg_desc(a + mi * 64 * BK + k * KW), vit__wg_desc(b + k * KW), (TA *)0);
                             else if (BN == 64) vit__wgmma64(d[mi], vit__wg_desc(a + mi * 64 * BK + k * KW), vit__wg_desc(b + k * KW), (TA *)0);
                             else vit__wgmma128(d[mi], vit__wg_desc(a + mi * 64 * BK + k * KW), vit__wg_desc(b + k * KW), (TA *)0);
                         }
@@ -2082,7 +2117,18 @@ static int vit__splitk_wg(const vit__cuda_state *s, const vit__force *f, int til
 // before it decides how to run the patch GEMM.
 //   Ping-pong 128 x 128 (pp) when there are at least as many tiles as SMs
 //   (H100, ViT-B/16 batch 256: 11,100 img/s against 10,740 with the
-//   cooperative 128 x 256 tiles, which stay for tests); fewer (small batches):
+//   cooperative 128 x 256 tiles, which stay for tests), 128 x 192 where those
+//   make at least 4 waves and their waves, 1.4 times as long (1.5 times the
+//   work, about 7% faster per FLOP: a 128 x 128 tile's kernel is bound by the
+//   L2, 32 KB read per 64-wide K step for 16 K outputs; 40 KB for 24 K), take
+//   less time than 128 x 128's: H200, 2 rounds, 128 x 128 -> 128 x 192, bf16:
+//   ViT-B/16 qkv at batch 256 0.262 -> 0.237 ms, fc1 + GELU 0.403 -> 0.380,
+//   fc2 0.335 -> 0.324, ViT-L/16 fc1 0.671 -> 0.632 (N 4096: 22 tiles, 3%
+//   padding), but its fc2 (N 1024: 12.5% padding) 0.581 -> 0.608, and
+//   ViT-B/16 at batch 8 1.00 -> 1.02 ms (one or two waves). Not for fp32
+//   outputs (residual, deferred sums) of short K (proj: 0.137 -> 0.139, its
+//   fp32 epilogue against a short main loop), nor the patch GEMM. Fewer
+//   tiles than SMs (small batches):
 //   cooperative tiles, 128 x 64 while those fit on the SMs at once, else
 //   128 x 128, and K split across idle SMs (ViT-B/16 at batch 1, H100: 0.977
 //   -> 0.690 ms with 128 x 128 tiles against 64 x 64 mma.sync ones).
@@ -2095,7 +2141,13 @@ static vit__wg_plan vit__wg_choose(int M, int N, int K, int bk, int out, int def
     vit__wg_plan p = {128, 0, 1};
     if (path == VIT__GEMM_WGMMA256) p.bn = 256;
     else if (path == VIT__GEMM_WGMMA64) p.bn = 64;
-    else if (path == VIT__GEMM_PP128 || (path != VIT__GEMM_WGMMA128 && t128 >= s->sm_count)) p.pp = 1;
+    else if (path == VIT__GEMM_PP192 && out != VIT__OUT_PATCH) p.pp = 1, p.bn = 192;
+    else if (path == VIT__GEMM_PP128 || (path != VIT__GEMM_WGMMA128 && t128 >= s->sm_count)) {
+        p.pp = 1;
+        int t192 = mt * ((N + 191) / 192), w128 = (t128 + s->sm_count - 1) / s->sm_count, w192 = (t192 + s->sm_count - 1) / s->sm_count;
+        if (path == VIT__GEMM_AUTO && out != VIT__OUT_PATCH && !((out == VIT__OUT_RESIDUAL || defer) && K < 1536) && t192 >= 4 * s->sm_count && 7 * w192 < 5 * w128)
+            p.bn = 192;
+    }
     else if (path != VIT__GEMM_WGMMA128 && 2 * t128 <= s->sm_count) p.bn = 64;
     if (out != VIT__OUT_PATCH) p.split = vit__splitk_wg(s, f, mt * ((N + p.bn - 1) / p.bn), (K + bk - 1) / bk, (size_t)M * N, defer);
     return p;
@@ -2126,7 +2178,7 @@ static vit_status vit__gemm_wgmma_launch(vit__gemm_args g, int split, vit_model 
     g.rev = vit__walk(m->cuda);
     VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__linear_wgmma_kernel<T, TA, BN, OUT, ACT, PP, QS>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__WG_SMEM(BN, S, PP)));
     VIT__CUDA_TRY(m, vit__launch(m, vit__linear_wgmma_kernel<T, TA, BN, OUT, ACT, PP, QS>, grid, 384, VIT__WG_SMEM(BN, S, PP), st, ma, mb, mo, g));
-    vit__ran_set(ran, PP ? VIT__RAN_PP128 : BN == 256 ? VIT__RAN_WGMMA256 : BN == 64 ? VIT__RAN_WGMMA64 : VIT__RAN_WGMMA128, split, 12);
+    vit__ran_set(ran, PP ? (BN == 192 ? VIT__RAN_PP192 : VIT__RAN_PP128) : BN == 256 ? VIT__RAN_WGMMA256 : BN == 64 ? VIT__RAN_WGMMA64 : VIT__RAN_WGMMA128, split, 12);
     return VIT__SPLIT_DONE(T, OUT, g, split, m, st);
 }
 
@@ -2183,6 +2235,7 @@ static vit_status vit__linear_e4m3_go(const vit__gemm_args &g, vit_model *m, cud
         if (p.bn == 64) return vit__gemm_wgmma_launch<T, 64, OUT, VIT__ACT_NONE, 0, TA, 1>(g, split, m, st, ran);
         return vit__gemm_wgmma_launch<T, 128, OUT, VIT__ACT_NONE, 0, TA, 1>(g, split, m, st, ran);
     }
+    if (p.pp && p.bn == 192) return vit__gemm_wgmma_launch<T, OUT == VIT__OUT_PATCH ? 128 : 192, OUT, ACT, 1, TA>(g, p.split, m, st, ran);
     if (p.pp) return vit__gemm_wgmma_launch<T, 128, OUT, ACT, 1, TA>(g, p.split, m, st, ran);
     if (p.bn == 256) return vit__gemm_wgmma_launch<T, 256, OUT, ACT, 0, TA>(g, p.split, m, st, ran);
     if (p.bn == 64) return vit__gemm_wgmma_launch<T, 64, OUT, ACT, 0, TA>(g, p.split, m, st, ran);
@@ -2216,7 +2269,11 @@ static vit_status vit__linear_go(const vit__gemm_args &g, vit_model *m, cudaStre
         // 0.184-0.186 -> 0.173. With the deep ring for every GEMM, on H100 qkv went
         // 0.277-0.284 -> 0.294-0.298 and the residual proj 0.183-0.186 -> 0.190-0.193:
         // their epilogues then wait on their one box.
-        if (p.pp && (g.K >= 1536 || g.act != VIT__ACT_NONE)) return vit__gemm_wgmma_launch<T, 128, OUT, ACT, 2>(g, p.split, m, st, ran);
+        const int B192 = OUT == VIT__OUT_PATCH ? 128 : 192; // (vit__wg_choose: 128 x 192 tiles not for the patch GEMM)
+        int deep = g.K >= 1536 || g.act != VIT__ACT_NONE;
+        if (p.pp && p.bn == 192) return deep ? vit__gemm_wgmma_launch<T, B192, OUT, ACT, 2>(g, p.split, m, st, ran)
+                                             : vit__gemm_wgmma_launch<T, B192, OUT, ACT, 1>(g, p.split, m, st, ran);
+        if (p.pp && deep) return vit__gemm_wgmma_launch<T, 128, OUT, ACT, 2>(g, p.split, m, st, ran);
         if (p.pp) return vit__gemm_wgmma_launch<T, 128, OUT, ACT, 1>(g, p.split, m, st, ran);
         if (p.bn == 256) return vit__gemm_wgmma_launch<T, 256, OUT, ACT, 0>(g, p.split, m, st, ran);
         if (p.bn == 64) return vit__gemm_wgmma_launch<T, 64, OUT, ACT, 0>(g, p.split, m, st, ran);

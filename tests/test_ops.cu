@@ -187,6 +187,7 @@ static const char *gemm_name(int ran) {
     case VIT__RAN_WGMMA128: return "wgmma128";
     case VIT__RAN_WGMMA256: return "wgmma256";
     case VIT__RAN_PP128: return "wgmma-pingpong128";
+    case VIT__RAN_PP192: return "wgmma-pingpong192";
     case VIT__RAN_WGMMA64: return "wgmma64";
     case VIT__RAN_ATT_FMA: return "fma";
     case VIT__RAN_ATT_STREAM: return "mma streaming K/V";
@@ -215,7 +216,7 @@ static void expect(int ok, const char *name, const char *what, int got, int want
 }
 
 static int is_wgmma(int kernel) {
-    return kernel == VIT__RAN_WGMMA128 || kernel == VIT__RAN_WGMMA256 || kernel == VIT__RAN_WGMMA64 || kernel == VIT__RAN_PP128;
+    return kernel == VIT__RAN_WGMMA128 || kernel == VIT__RAN_WGMMA256 || kernel == VIT__RAN_WGMMA64 || kernel == VIT__RAN_PP128 || kernel == VIT__RAN_PP192;
 }
 
 // The GEMM kernel a forced path must run (half: bf16/fp16; 0: not forced, any).
@@ -229,6 +230,7 @@ static int want_gemm(vit_model *m, int half, int path, int M, int N, int K) {
     case VIT__GEMM_WGMMA256: if (tma) return VIT__RAN_WGMMA256; break;
     case VIT__GEMM_WGMMA64: if (tma) return VIT__RAN_WGMMA64; break;
     case VIT__GEMM_PP128: if (tma) return VIT__RAN_PP128; break;
+    case VIT__GEMM_PP192: if (tma) return VIT__RAN_PP192; break;
     case VIT__GEMM_MMA: return vec ? VIT__RAN_MMA_VEC : VIT__RAN_MMA_SCALAR;
     case VIT__GEMM_MMA64: return vec ? VIT__RAN_MMA64_VEC : VIT__RAN_MMA64_SCALAR;
     default: return 0;
@@ -709,8 +711,8 @@ static void test_head(vit_model *m, int B, int C, int K, int heads = 1) {
 template <typename T>
 static void run_dtype(vit_model *m) {
     int half = sizeof(T) == 2;
-    int paths[7] = {VIT__GEMM_AUTO, VIT__GEMM_MMA, VIT__GEMM_MMA64, VIT__GEMM_WGMMA128, VIT__GEMM_WGMMA256, VIT__GEMM_PP128, VIT__GEMM_WGMMA64};
-    int npaths = half ? (m->cuda->wgmma ? 7 : 3) : 1;
+    int paths[8] = {VIT__GEMM_AUTO, VIT__GEMM_MMA, VIT__GEMM_MMA64, VIT__GEMM_WGMMA128, VIT__GEMM_WGMMA256, VIT__GEMM_PP128, VIT__GEMM_WGMMA64, VIT__GEMM_PP192};
+    int npaths = half ? (m->cuda->wgmma ? 8 : 3) : 1;
     const vit__out ST = VIT__OUT_STORE, RES = VIT__OUT_RESIDUAL;
     const vit__act NONE = VIT__ACT_NONE, GELU = VIT__ACT_GELU, TANH = VIT__ACT_GELU_TANH, QUICK = VIT__ACT_QUICK_GELU, GLU = VIT__ACT_SWIGLU;
     if (half && !m->cuda->wgmma) printf("SKIP linear %s wgmma: no sm_90a GPU/code here\n", dname<T>());
@@ -775,6 +777,9 @@ static void run_dtype(vit_model *m) {
             test_linear<T>(m, 6000, 128, 512, ST, NONE, 0, p);
             test_linear<T>(m, 5000, 512, 776, RES, NONE, 1, p);
             test_linear<T>(m, 6000, 320, 1024, ST, GLU, 0, p);
+            // enough tiles for the 128 x 192 ping-pong tiles by choice (test_wg_policy)
+            test_linear<T>(m, 8000, 768, 2304, ST, NONE, 0, p);
+            test_linear<T>(m, 20000, 3072, 768, RES, NONE, 1, p);
         }
     }
     test_linear_refusals<T>(m);
@@ -794,6 +799,8 @@ static void run_dtype(vit_model *m) {
                 test_linear<T>(m, 100, 768, 392, RES, NONE, 1, VIT__GEMM_WGMMA128, splits[si]);
                 test_linear<T>(m, 3, 1024, 40, ST, NONE, 0, VIT__GEMM_PP128, splits[si]);
                 test_linear<T>(m, 3, 1024, 40, ST, GELU, 0, VIT__GEMM_PP128, splits[si]); // the deep ring's one box, fp32 slices
+                test_linear<T>(m, 3, 1024, 40, ST, NONE, 0, VIT__GEMM_PP192, splits[si]);
+                test_linear<T>(m, 100, 1536, 392, RES, NONE, 1, VIT__GEMM_PP192, splits[si]); // 128 x 192: six fp32 boxes a block
                 test_linear<T>(m, 197, 3072, 136, RES, NONE, 1, VIT__GEMM_WGMMA64, splits[si]);
                 test_linear<T>(m, 197, 512, 264, ST, GLU, 0, VIT__GEMM_WGMMA64, splits[si]);
                 test_linear<T>(m, 100, 768, 392, ST, TANH, 0, VIT__GEMM_WGMMA256, splits[si]);
@@ -819,8 +826,8 @@ static void run_dtype(vit_model *m) {
     // epilogues into bf16 x (TMA reduction, mma.sync, split-K reduction), the
     // LayerNorm kernel's reads, and its split-K residual step writing bf16 x
     if (vit__is_bf16<T>::value) {
-        int rpaths[6] = {VIT__GEMM_MMA, VIT__GEMM_MMA64, VIT__GEMM_WGMMA128, VIT__GEMM_PP128, VIT__GEMM_WGMMA64, VIT__GEMM_WGMMA256};
-        for (int pi = 0; pi < 6; pi++) {
+        int rpaths[7] = {VIT__GEMM_MMA, VIT__GEMM_MMA64, VIT__GEMM_WGMMA128, VIT__GEMM_PP128, VIT__GEMM_WGMMA64, VIT__GEMM_WGMMA256, VIT__GEMM_PP192};
+        for (int pi = 0; pi < 7; pi++) {
             if (pi >= 2 && !m->cuda->wgmma) break;
             test_linear<T>(m, 1, 33, 33, RES, NONE, 1, rpaths[pi], 0, 1);
             if (!small_only) test_linear<T>(m, 591, 3072, 768, RES, NONE, 1, rpaths[pi], 0, 1); // ViT-B fc2 (K 3072: the deep ring's one box)
@@ -1038,7 +1045,8 @@ static void test_linear_e4m3(vit_model *m, int rows, int in, int out, vit__out m
         snprintf(sname, sizeof(sname), "%s, scales (the CPU's exactly)", name);
         check(sname, st, m, gs, sref, (size_t)rows, 0.0, 0.0, 1);
         if (sat) { printf("NOT OK %s: %zu values saturated at 448\n", name, sat); failed++; }
-        int want = path == VIT__GEMM_PP128 ? VIT__RAN_PP128 : path == VIT__GEMM_WGMMA256 ? VIT__RAN_WGMMA256 : VIT__RAN_WGMMA128;
+        int want = path == VIT__GEMM_PP128 || path == VIT__GEMM_PP192 ? VIT__RAN_PP128 : // (e4m3 out: 128-column tiles)
+                    path == VIT__GEMM_WGMMA256 ? VIT__RAN_WGMMA256 : VIT__RAN_WGMMA128;
         if (path == VIT__GEMM_AUTO) expect(is_wgmma(ran.kernel) && ran.kernel != VIT__RAN_WGMMA64, name, "kernel", ran.kernel, want);
         else expect(ran.kernel == want, name, "kernel", ran.kernel, want);
         expect(ran.split == 1, name, "split", ran.split, 1);
@@ -1151,9 +1159,9 @@ static void run_e4m3(vit_model *m) {
     test_e4m3_rows<__nv_bfloat16>(m, 9, 392, 1);   // a last group of 8 columns
     test_e4m3_rows<float>(m, 3, 48, 1);            // one short group
     if (!m->cuda->wgmma) { printf("SKIP linear e4m3: no sm_90a GPU/code here\n"); return; }
-    int paths[6] = {VIT__GEMM_AUTO, VIT__GEMM_WGMMA128, VIT__GEMM_WGMMA256, VIT__GEMM_PP128, VIT__GEMM_WGMMA64, VIT__GEMM_MMA};
+    int paths[7] = {VIT__GEMM_AUTO, VIT__GEMM_WGMMA128, VIT__GEMM_WGMMA256, VIT__GEMM_PP128, VIT__GEMM_WGMMA64, VIT__GEMM_MMA, VIT__GEMM_PP192};
     const vit__out ST = VIT__OUT_STORE, RES = VIT__OUT_RESIDUAL;
-    for (int pi = 0; pi < 6; pi++) {
+    for (int pi = 0; pi < 7; pi++) {
         int p = paths[pi];
         test_linear_e4m3(m, 50, 48, 96, ST, VIT__ACT_NONE, 0, p);      // K < one 128-wide step
         test_linear_e4m3(m, 197, 144, 528, ST, VIT__ACT_GELU, 0, p);  // K tail of a step, N tail of a tile
@@ -1169,11 +1177,13 @@ static void run_e4m3(vit_model *m) {
             test_linear_e4m3(m, 591, 3072, 768, RES, VIT__ACT_NONE, 1, p);
             test_linear_e4m3(m, 6000, 320, 1024, ST, VIT__ACT_GELU, 0, p);  // more tiles than CTAs
             test_linear_e4m3(m, 5000, 512, 776, RES, VIT__ACT_NONE, 1, p);
+            test_linear_e4m3(m, 8000, 768, 2304, ST, VIT__ACT_NONE, 0, p); // 128 x 192 tiles by choice
+            test_linear_e4m3(m, 20000, 3072, 768, RES, VIT__ACT_NONE, 1, p, 0, 1);
         }
     }
     // fp8's fc1 -> fc2: e4m3 out of the epilogue (scaled per row from the bound; fc2 then the per-row
     // cases above), and fc2 after SwiGLU: x scaled per 128 columns of K
-    for (int pi = 0; pi < 6; pi++) {
+    for (int pi = 0; pi < 7; pi++) {
         int p = paths[pi];
         test_linear_e4m3(m, 197, 144, 528, ST, VIT__ACT_GELU, 0, p, 0, 0, E4M3_OUT);  // a last group of 16 columns
         test_linear_e4m3(m, 3, 64, 256, ST, VIT__ACT_QUICK_GELU, 0, p, 3, 0, E4M3_OUT); // split forced: not taken
@@ -1199,6 +1209,7 @@ static void run_e4m3(vit_model *m) {
         test_linear_e4m3(m, 197, 768, 264, ST, VIT__ACT_GELU, 0, VIT__GEMM_WGMMA128, splits[si]);
         test_linear_e4m3(m, 100, 1536, 392, RES, VIT__ACT_NONE, 1, VIT__GEMM_WGMMA64, splits[si]);
         test_linear_e4m3(m, 3, 1024, 40, ST, VIT__ACT_NONE, 0, VIT__GEMM_PP128, splits[si]);
+        test_linear_e4m3(m, 3, 1536, 40, RES, VIT__ACT_NONE, 1, VIT__GEMM_PP192, splits[si]);
         test_linear_e4m3(m, 197, 3072, 136, RES, VIT__ACT_NONE, 1, VIT__GEMM_WGMMA256, splits[si]);
     }
 }
@@ -1441,6 +1452,31 @@ static void test_copy_host(void) {
     free(src); free(dst);
 }
 
+// vit__wg_choose's tiles for the ViT shapes it was measured on (see there), on
+// GPUs of 132 SMs (H100 SXM, H200): where it picks 128 x 192 ping-pong tiles
+static void test_wg_policy(vit_model *m) {
+    if (!m->cuda->wgmma || m->cuda->sm_count != 132) { printf("SKIP wgmma tile policy: %d SMs or no sm_90a (measured on 132)\n", m->cuda->sm_count); return; }
+    const int ST = VIT__OUT_STORE, RES = VIT__OUT_RESIDUAL;
+    struct { int M, N, K, out, defer, bn; const char *what; } c[] = {
+        {50432, 2304, 768, ST, 0, 192, "ViT-B/16 qkv, batch 256"},
+        {50432, 3072, 768, ST, 0, 192, "ViT-B/16 fc1, batch 256"},
+        {50432, 768, 3072, RES, 1, 192, "ViT-B/16 fc2, batch 256"},
+        {50432, 768, 768, RES, 1, 128, "ViT-B/16 proj, batch 256 (fp32 out, short K)"},
+        {36928, 2304, 768, ST, 0, 192, "ViT-B/16 @384 qkv, batch 64"},
+        {50432, 4096, 1024, ST, 0, 192, "ViT-L/16 fc1, batch 256 (3% padding)"},
+        {50432, 1024, 4096, RES, 1, 128, "ViT-L/16 fc2, batch 256 (12.5% padding)"},
+        {1576, 2304, 768, ST, 0, 128, "ViT-B/16 qkv, batch 8 (one or two waves)"},
+        {12608, 768, 3072, RES, 1, 128, "ViT-B/16 fc2, batch 64 (three waves)"},
+        {50176, 768, 768, ST, 1, 128, "ViT-B/16 patch GEMM, batch 256 (deferred fp32 sums)"},
+    };
+    for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+        vit__wg_plan p = vit__wg_choose(c[i].M, c[i].N, c[i].K, 64, c[i].out, c[i].defer, m->cuda, NULL);
+        int ok = p.pp && p.bn == c[i].bn && p.split == 1;
+        printf("%s wgmma tiles for %s: %s %d x %d\n", ok ? "OK" : "NOT OK", c[i].what, p.pp ? "ping-pong" : "cooperative", 128, p.bn);
+        if (ok) passed++; else failed++;
+    }
+}
+
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0); // progress survives a crash
     int host_only = 0, e4m3_only = 0; // --e4m3: the fp8 kernels' cases alone (a sanitizer run of them)
@@ -1482,6 +1518,7 @@ int main(int argc, char **argv) {
     test_gelu_fast(1);
     test_act_gpu();
     test_prep_all(m);
+    test_wg_policy(m);
     run_dtype<float>(m);
     run_dtype<__nv_bfloat16>(m);
     run_e4m3(m);

@@ -52,7 +52,7 @@ import bench_attention  # noqa: E402  (tools/bench_attention.py: the attention t
 
 T0 = time.time()
 GEMM_NAMES = {1: "fma", 2: "mma.sync", 3: "mma.sync (scalar loads)", 4: "wgmma 128x128", 5: "wgmma 128x256",
-              6: "wgmma ping-pong 128x128"}
+              6: "wgmma ping-pong 128x128", 7: "wgmma 128x64", 8: "wgmma ping-pong 128x192"}
 
 
 def log(*a):
