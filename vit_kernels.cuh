@@ -1502,6 +1502,7 @@ __global__ void __launch_bounds__(WM * WN * 32) vit__linear_mma_kernel(const vit
 #define VIT__WG_ST(BN, S, PP) ((PP) == 2 ? ((BN) == 192 ? 5 : 6) : ((BN) == 256 ? 4 : (BN) == 192 ? 5 : 6) - (S))
 #define VIT__WG_NBOX(PP) ((PP) == 2 ? 1 : 2)
 #define VIT__WG_BOX 8192 // bytes of one epilogue staging box: 64 rows x 128 bytes
+#define VIT__WG_BOX_BYTES(OUT, BN) ((OUT) == VIT__OUT_E4M3 && (BN) % 128 ? 64 : 128) // of a box row (e4m3 of 128 x 192: 64)
 // ring + epilogue staging (2 consumer wg x boxes) + the ring's barriers + per
 // consumer warpgroup two (parity) tiles' bias, scale and weight scale + alignment
 #define VIT__WG_SMEM(BN, S, PP) (VIT__WG_ST(BN, S, PP) * (VIT__WG_BM + (BN)) * 128 + (S) * 2 * VIT__WG_NBOX(PP) * VIT__WG_BOX + \
@@ -1586,7 +1587,8 @@ static __device__ __forceinline__ void vit__wg_epilogue_math(float *d, const flo
 //     stored to plane z of the partial sums (tmo: a 3-D map of them);
 //   RES16 (RESIDUAL with g.res16): as RESIDUAL, the products rounded to T,
 //     64 x 64 boxes, added to the bf16 x in L2 (rounded again there);
-//   E4M3: act(acc + bias) in e4m3, 64 x 128 boxes, stored, each row divided
+//   E4M3: act(acc + bias) in e4m3, 64 x 128 boxes (64 x 64 on 128 x 192
+//     tiles), stored, each row divided
 //     by its scale (rs: this thread's two rows'; powers of two, so exactly),
 //     which the tiles of column 0 store into qscale (M).
 // This thread holds rows rl0 and rl0 + 8 of the block, columns 8 j + 2 q, +1.
@@ -1601,7 +1603,10 @@ static __device__ __forceinline__ void vit__wg_epilogue_tma(const CUtensorMap *t
                                                             float *qscale = NULL, int M = 0, const float *rs = NULL) {
     static_assert(ACT != VIT__ACT_SWIGLU, "SwiGLU: vit__wg_epilogue_regs");
     const bool SPLIT = OUT == VIT__OUT_PARTIAL, E8 = OUT == VIT__OUT_E4M3;
-    const int RES = OUT == VIT__OUT_RESIDUAL || OUT == VIT__OUT_RES16, F32 = OUT == VIT__OUT_RESIDUAL || SPLIT, ES = F32 ? 4 : E8 ? 1 : 2, W = 128 / ES; // element size, box width
+    // element size, a box row's bytes (e4m3 of 128 x 192 tiles: three 64-byte
+    // boxes, as 192 columns are one and a half 128-byte boxes), box width
+    const int RES = OUT == VIT__OUT_RESIDUAL || OUT == VIT__OUT_RES16, F32 = OUT == VIT__OUT_RESIDUAL || SPLIT, ES = F32 ? 4 : E8 ? 1 : 2;
+    const int BB = VIT__WG_BOX_BYTES(OUT, BN), W = BB / ES;
     int rl0 = (t >> 5) * 16 + ((t & 31) >> 2), q = t & 3;
     if (E8 && n0 == 0 && q == 0)
 #pragma unroll
@@ -1637,8 +1642,9 @@ static __device__ __forceinline__ void vit__wg_epilogue_tma(const CUtensorMap *t
             for (int hr = 0; hr < 2; hr++) {
                 int rl = rl0 + 8 * hr;
                 float v0 = d[4 * j + 2 * hr], v1 = d[4 * j + 2 * hr + 1];
-                // 128-byte swizzle: 16-byte chunk k of row rl sits at chunk k ^ (rl % 8)
-                unsigned char *o = box + rl * 128 + ((((cb >> 4) ^ rl) & 7) << 4) + (cb & 15);
+                // 128-byte swizzle: 16-byte chunk k of row rl sits at chunk k ^ (rl % 8);
+                // 64-byte: at chunk k ^ (rl / 2 % 4) (the address's bits 4-5 ^= bits 7-8)
+                unsigned char *o = box + rl * BB + ((((cb >> 4) ^ (BB == 128 ? rl : rl >> 1)) & (BB / 16 - 1)) << 4) + (cb & 15);
                 if (F32) *(float2 *)o = make_float2(v0, v1);
                 else if (E8) *(uint16_t *)o = (uint16_t)__nv_cvt_float2_to_fp8x2(make_float2(__fmul_rn(v0, inv[hr]), __fmul_rn(v1, inv[hr])), __NV_SATFINITE, __NV_E4M3);
                 else *(uint32_t *)o = vit__pack2<T>(v0, v1);
@@ -1670,7 +1676,7 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
 #ifdef VIT__SM90A
     const int S = OUT != VIT__OUT_PATCH; // the epilogue through the TMA (tmo: the output in 64-row x 128-byte boxes)
     static_assert(!PP || BN == 128 || BN == 192, "ping-pong: 128 x 128 or 128 x 192 tiles (two 64 x BN accumulator blocks per thread)");
-    static_assert(BN != 192 || (PP && OUT != VIT__OUT_E4M3), "128 x 192 tiles: ping-pong, not e4m3 outputs (their 128-column boxes)");
+    static_assert(BN != 192 || PP, "128 x 192 tiles: ping-pong");
     static_assert(!QS || (!PP && BN <= 128 && sizeof(TA) == 1), "A's block scales: e4m3, cooperative tiles of up to 128 columns (three accumulators)");
     const int BM = VIT__WG_BM, BK = VIT__WG_BK(TA), KW = vit__op_wgmma_k(vit__optype<TA>::value), ST = VIT__WG_ST(BN, S, PP), NB = VIT__WG_NBOX(PP);
     const bool F8 = sizeof(TA) == 1; // e4m3 operands: the sums times a_scale[row] * w_scale[col] before the epilogue
@@ -1988,8 +1994,9 @@ template <typename T> static CUtensorMapDataType vit__tmap_dtype() {
 // box's rows past the end of a plane are cut off there. ld, plane_ld: the row
 // and plane strides in elements (0: cols and rows * ld, packed), for a matrix
 // that is a column range of a wider one (the attention's heads in qkv).
+// box_bytes: a box row's width, 128 (128-byte swizzle) or 64 (64-byte swizzle)
 static vit_status vit__tensor_map(vit_model *m, CUtensorMap *map, const void *ptr, int rows, int cols, int box_rows, CUtensorMapDataType type, int planes = 1,
-                                  size_t ld = 0, size_t plane_ld = 0) {
+                                  size_t ld = 0, size_t plane_ld = 0, int box_bytes = 128) {
     typedef CUresult (*encode_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *, const cuuint64_t *,
                                   const cuuint32_t *, const cuuint32_t *, CUtensorMapInterleave, CUtensorMapSwizzle,
                                   CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
@@ -2000,10 +2007,10 @@ static vit_status vit__tensor_map(vit_model *m, CUtensorMap *map, const void *pt
     if (!ld) ld = (size_t)cols;
     if (!plane_ld) plane_ld = ld * (size_t)rows;
     cuuint64_t strides[2] = {(cuuint64_t)ld * esize, (cuuint64_t)plane_ld * esize};
-    cuuint32_t box[3] = {128 / esize, (cuuint32_t)box_rows, 1};
+    cuuint32_t box[3] = {(cuuint32_t)box_bytes / esize, (cuuint32_t)box_rows, 1};
     cuuint32_t estr[3] = {1, 1, 1};
     CUresult r = enc(map, type, rank, (void *)ptr, dims, strides, box, estr,
-                     CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+                     CU_TENSOR_MAP_INTERLEAVE_NONE, box_bytes == 64 ? CU_TENSOR_MAP_SWIZZLE_64B : CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS) return vit__fail(m->error, VIT_ERROR_CUDA, "cuTensorMapEncodeTiled failed (CUresult %d) for a %d x %d matrix", (int)r, rows, cols);
     return VIT_OK;
 }
@@ -2173,7 +2180,7 @@ static vit_status vit__gemm_wgmma_launch(vit__gemm_args g, int split, vit_model 
     if (sums) VIT__TRY(vit__tensor_map(m, &mo, g.part, g.M, g.N, 64, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, split > 1 ? split : 1, 0, (size_t)g.M * g.N)); // 3-D
     else if (S && g.act != VIT__ACT_SWIGLU) // (SwiGLU's outputs go out from registers)
         VIT__TRY(vit__tensor_map(m, &mo, g.out, g.M, g.N, 64, OUT == VIT__OUT_RESIDUAL && !g.res16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
-                                                              : OUT == VIT__OUT_E4M3 ? CU_TENSOR_MAP_DATA_TYPE_UINT8 : ty));
+                                                              : OUT == VIT__OUT_E4M3 ? CU_TENSOR_MAP_DATA_TYPE_UINT8 : ty, 1, 0, 0, VIT__WG_BOX_BYTES(OUT, BN)));
     int items = tiles * split, grid = items < m->cuda->sm_count ? items : m->cuda->sm_count;
     g.rev = vit__walk(m->cuda);
     VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__linear_wgmma_kernel<T, TA, BN, OUT, ACT, PP, QS>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__WG_SMEM(BN, S, PP)));
@@ -2219,6 +2226,11 @@ static vit_status vit__linear_e4m3_go(const vit__gemm_args &g, vit_model *m, cud
         if (OUT != VIT__OUT_STORE || g.act == VIT__ACT_SWIGLU || g.a_blocks || g.defer || g.N % 16 || !g.a_norm)
             return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "GEMM: e4m3 outputs from a stored, non-SwiGLU GEMM of N %% 16 == 0 with per-row input scales and norms only");
         // (the deep ring, as bf16's activation epilogues: ViT-B/16 fc1 at batch 256, H200, 3 rounds: 0.348-0.350 -> 0.341-0.344 ms)
+        // 128 x 192 tiles at K < 1024 only. H200, one call, 2 rounds, 128 x 128 -> 128 x 192: ViT-B/16 fc1 (50432 x 3072 x
+        // 768) 0.3226-0.3239 -> 0.3064-0.3094 ms, at batch 64 0.0886-0.0904 -> 0.0852-0.0859; ViT-L/16's (50432 x 4096 x
+        // 1024) 0.4706-0.4749 -> 0.4728-0.4732, CLIP L/14 @336's (36928 x 4096 x 1024) 0.3488-0.3513 -> 0.3576-0.3631
+        if (p.pp && p.bn == 192 && (g.K < 1024 || path == VIT__GEMM_PP192))
+            return vit__gemm_wgmma_launch<T, 192, VIT__OUT_E4M3, VIT__ACT_RUNTIME, 2, TA>(g, 1, m, st, ran);
         if (p.pp) return vit__gemm_wgmma_launch<T, 128, VIT__OUT_E4M3, VIT__ACT_RUNTIME, 2, TA>(g, 1, m, st, ran);
         if (p.bn == 256) return vit__gemm_wgmma_launch<T, 256, VIT__OUT_E4M3, VIT__ACT_RUNTIME, 0, TA>(g, 1, m, st, ran);
         return vit__gemm_wgmma_launch<T, 128, VIT__OUT_E4M3, VIT__ACT_RUNTIME, 0, TA>(g, 1, m, st, ran);

@@ -1045,10 +1045,13 @@ static void test_linear_e4m3(vit_model *m, int rows, int in, int out, vit__out m
         snprintf(sname, sizeof(sname), "%s, scales (the CPU's exactly)", name);
         check(sname, st, m, gs, sref, (size_t)rows, 0.0, 0.0, 1);
         if (sat) { printf("NOT OK %s: %zu values saturated at 448\n", name, sat); failed++; }
-        int want = path == VIT__GEMM_PP128 || path == VIT__GEMM_PP192 ? VIT__RAN_PP128 : // (e4m3 out: 128-column tiles)
-                    path == VIT__GEMM_WGMMA256 ? VIT__RAN_WGMMA256 : VIT__RAN_WGMMA128;
-        if (path == VIT__GEMM_AUTO) expect(is_wgmma(ran.kernel) && ran.kernel != VIT__RAN_WGMMA64, name, "kernel", ran.kernel, want);
-        else expect(ran.kernel == want, name, "kernel", ran.kernel, want);
+        int want = path == VIT__GEMM_PP128 ? VIT__RAN_PP128 : path == VIT__GEMM_PP192 ? VIT__RAN_PP192 : // (PP192: three 64-byte boxes a block)
+                   path == VIT__GEMM_WGMMA256 ? VIT__RAN_WGMMA256 : VIT__RAN_WGMMA128;
+        if (path == VIT__GEMM_AUTO) { // the policy's tile (test_wg_policy checks the policy), never 128 x 64
+            vit__wg_plan p = vit__wg_choose(rows, out, in, VIT__WG_BK(__nv_fp8_e4m3), VIT__OUT_STORE, 0, m->cuda, NULL);
+            want = p.pp ? (p.bn == 192 && in < 1024 ? VIT__RAN_PP192 : VIT__RAN_PP128) : p.bn == 256 ? VIT__RAN_WGMMA256 : VIT__RAN_WGMMA128;
+        }
+        expect(ran.kernel == want, name, "kernel", ran.kernel, want);
         expect(ran.split == 1, name, "split", ran.split, 1);
         free(gq); free(gs); free(got); free(sref);
     } else {
@@ -1197,6 +1200,9 @@ static void run_e4m3(vit_model *m) {
             test_linear_e4m3(m, 591, 768, 3072, ST, VIT__ACT_GELU, 0, p, 0, 0, E4M3_OUT);   // ViT-B fc1, batch 3
             test_linear_e4m3(m, 591, 3072, 768, RES, VIT__ACT_NONE, 1, p, 0, 0, E4M3_BLOCKS); // a SwiGLU model's fc2
             test_linear_e4m3(m, 6000, 320, 1024, ST, VIT__ACT_GELU_TANH, 0, p, 0, 0, E4M3_OUT); // more tiles than CTAs
+            test_linear_e4m3(m, 8000, 768, 3072, ST, VIT__ACT_GELU, 0, p, 0, 0, E4M3_OUT);      // fc1: 128 x 192 by choice
+            test_linear_e4m3(m, 8000, 1024, 4096, ST, VIT__ACT_GELU, 0, p, 0, 0, E4M3_OUT);     // not at K 1024
+            test_linear_e4m3(m, 300, 96, 592, ST, VIT__ACT_QUICK_GELU, 0, p, 0, 0, E4M3_OUT);   // a last box of 16 columns
             test_linear_e4m3(m, 5000, 1536, 384, RES, VIT__ACT_NONE, 1, p, 0, 1, E4M3_BLOCKS);
             // more tiles than CTAs: each tile's epilogue runs during the next one's first K steps
             test_linear_e4m3(m, 6000, 512, 392, RES, VIT__ACT_NONE, 1, p, 0, 0, E4M3_BLOCKS);
