@@ -144,7 +144,7 @@ demo: deps-stb $(BUILD)/vit-classify
 	done < examples/images/labels.txt
 
 ifeq ($(HAVE_NVCC),yes)
-cuda: $(BUILD)/test_compile_cuda $(BUILD)/test_ops $(BUILD)/test_gpu_model $(BUILD)/test_gpu_faults $(BUILD)/gpu_test_fashion_mnist $(BUILD)/vit_bench
+cuda: $(BUILD)/test_compile_cuda $(BUILD)/test_ops $(BUILD)/test_gpu_model $(BUILD)/test_gpu_faults $(BUILD)/gpu_test_fashion_mnist $(BUILD)/vit_bench $(BUILD)/bench_sync
 	@echo "nvcc found: built CUDA targets for $(CUDA_FOR)"
 else
 cuda:
@@ -352,6 +352,9 @@ $(BUILD)/gpu_test_fashion_mnist: tests/test_fashion_mnist.c tests/test_util.h vi
 	$(NVCC) $(NVCCFLAGS) -DVIT_IMPLEMENTATION -x cu $< -o $@ $(NVCC_QUIET)
 
 $(BUILD)/vit_bench: tools/vit_bench.cu vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD) deps-stb
+	$(NVCC) $(NVCCFLAGS) $< -o $@ $(NVCC_QUIET)
+
+$(BUILD)/bench_sync: tools/bench_sync.cu $(BUILD)/nvcc.flags | $(BUILD)
 	$(NVCC) $(NVCCFLAGS) $< -o $@ $(NVCC_QUIET)
 
 # test_ops (every kernel vs its CPU reference), the reference cases, timm
