@@ -511,131 +511,45 @@ static __device__ __forceinline__ uint64_t vit__wg_desc(const void *p) {
     return ((a & 0x3FFFF) >> 4) | (1ull << 16) | ((uint64_t)(1024 >> 4) << 32) | (1ull << 62);
 }
 
-// The wgmma asm for one operand type: KT, the instruction's K and types
-// ("k16.f32.bf16.bf16"); TAIL, the transpose immediates bf16/fp16 take (e4m3
+// The wgmma asm: the accumulators d[0..n) are its "+f" outputs (VIT__WG_D8 and
+// VIT__WG_D32 list them) and %0 .. %n-1 in its braces (VIT__WG_R*, strings:
+// PTX needs the numbers written out); then A's and B's descriptors and the
+// scale-d flag (d = A B + d, or A B where it is 0). KT: the instruction's K and types
+// ("k16.f32.bf16.bf16"); TAIL: the transpose immediates bf16/fp16 take (e4m3
 // has none: K-major only, as these tiles are).
+#define VIT__WG_D8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), "+f"(d[i + 6]), "+f"(d[i + 7])
+#define VIT__WG_D32(i) VIT__WG_D8(i), VIT__WG_D8(i + 8), VIT__WG_D8(i + 16), VIT__WG_D8(i + 24)
+#define VIT__WG_R0_32 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
+#define VIT__WG_R32_40 ", %32, %33, %34, %35, %36, %37, %38, %39"
+#define VIT__WG_R32_64 ", %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+#define VIT__WG_R64_96 ", %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95"
+#define VIT__WG_R96_128 ", %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+// SHAPE "m64nN"; REGS the accumulators' numbers; AB the descriptors' ("%a, %b"),
+// P the flag's; SD the flag's value; the outputs last
+#define VIT__WGMMA_ASM(SHAPE, KT, TAIL, REGS, AB, P, SD, ...)                                                       \
+    asm volatile("{\n"                                                                                               \
+                 ".reg .pred p;\n"                                                                                   \
+                 "setp.ne.b32 p, " P ", 0;\n"                                                                        \
+                 "wgmma.mma_async.sync.aligned." SHAPE KT " {" REGS "}, " AB ", p, 1, 1" TAIL ";\n"                  \
+                 "}\n"                                                                                               \
+                 : __VA_ARGS__                                                                                       \
+                 : "l"(da), "l"(db), "r"(SD))
+#define VIT__WGMMA64_ASM(KT, TAIL) VIT__WGMMA_ASM("m64n64", KT, TAIL, VIT__WG_R0_32, "%32, %33", "%34", sd, VIT__WG_D32(0))
+// n = 80: the wgmma attention's last key tile of at most 80 keys (vit__attention_wgmma_kernel)
+#define VIT__WGMMA80_ASM(KT, TAIL) \
+    VIT__WGMMA_ASM("m64n80", KT, TAIL, VIT__WG_R0_32 VIT__WG_R32_40, "%40, %41", "%42", 1, VIT__WG_D32(0), VIT__WG_D8(32))
 #define VIT__WGMMA128_ASM(KT, TAIL) \
-    asm volatile("{\n"                                                                                                   \
-                 ".reg .pred p;\n"                                                                                       \
-                 "setp.ne.b32 p, %66, 0;\n"                                                                              \
-                 "wgmma.mma_async.sync.aligned.m64n128" KT " "                                            \
-                 "{"                                                                                                     \
-                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                                \
-                 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "                      \
-                 "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "                      \
-                 "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"                        \
-                 "}, %64, %65, p, 1, 1" TAIL ";\n"                                                                         \
-                 "}\n"                                                                                                   \
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),       \
-                 "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),   \
-                 "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
-                 "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), \
-                 "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), \
-                 "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
-                 "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
-                 "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])  \
-                 : "l"(da), "l"(db), "r"(sd));
-
-#define VIT__WGMMA64_ASM(KT, TAIL)                                                                                             \
-    asm volatile("{\n"                                                                                                   \
-                 ".reg .pred p;\n"                                                                                       \
-                 "setp.ne.b32 p, %34, 0;\n"                                                                              \
-                 "wgmma.mma_async.sync.aligned.m64n64" KT " "                                             \
-                 "{"                                                                                                     \
-                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                                \
-                 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"                        \
-                 "}, %32, %33, p, 1, 1" TAIL ";\n"                                                                         \
-                 "}\n"                                                                                                   \
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),       \
-                 "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),   \
-                 "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
-                 "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])  \
-                 : "l"(da), "l"(db), "r"(sd));
+    VIT__WGMMA_ASM("m64n128", KT, TAIL, VIT__WG_R0_32 VIT__WG_R32_64, "%64, %65", "%66", sd, VIT__WG_D32(0), VIT__WG_D32(32))
+// n = 192: the ping-pong kernel's 128 x 192 tiles (vit__linear_wgmma_kernel)
+#define VIT__WGMMA192_ASM(KT, TAIL)                                                                                 \
+    VIT__WGMMA_ASM("m64n192", KT, TAIL, VIT__WG_R0_32 VIT__WG_R32_64 VIT__WG_R64_96, "%96, %97", "%98", sd, VIT__WG_D32(0), \
+                   VIT__WG_D32(32), VIT__WG_D32(64))
+#define VIT__WGMMA256_ASM(KT, TAIL)                                                                                 \
+    VIT__WGMMA_ASM("m64n256", KT, TAIL, VIT__WG_R0_32 VIT__WG_R32_64 VIT__WG_R64_96 VIT__WG_R96_128, "%128, %129", "%130", 1, \
+                   VIT__WG_D32(0), VIT__WG_D32(32), VIT__WG_D32(64), VIT__WG_D32(96))
 
 // a compile-time int as a value (the width of a wgmma attention key tile)
 template <int V> struct vit__ic { static constexpr int value = V; };
-
-// n = 80: the wgmma attention's last key tile of at most 80 keys (vit__attention_wgmma_kernel)
-#define VIT__WGMMA80_ASM(KT, TAIL)                                                                                             \
-    asm volatile("{\n"                                                                                                   \
-                 ".reg .pred p;\n"                                                                                       \
-                 "setp.ne.b32 p, %42, 0;\n"                                                                              \
-                 "wgmma.mma_async.sync.aligned.m64n80" KT " "                                             \
-                 "{"                                                                                                     \
-                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                                \
-                 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "                      \
-                 "%32, %33, %34, %35, %36, %37, %38, %39"                                                                \
-                 "}, %40, %41, p, 1, 1" TAIL ";\n"                                                                         \
-                 "}\n"                                                                                                   \
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),       \
-                 "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),       \
-                 "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),       \
-                 "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),       \
-                 "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39])       \
-                 : "l"(da), "l"(db), "r"(1));
-
-// n = 192: the ping-pong kernel's 128 x 192 tiles (vit__linear_wgmma_kernel)
-#define VIT__WGMMA192_ASM(KT, TAIL) \
-    asm volatile("{\n" \
-                 ".reg .pred p;\n" \
-                 "setp.ne.b32 p, %98, 0;\n" \
-                 "wgmma.mma_async.sync.aligned.m64n192" KT " " \
-                 "{" \
-                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
-                 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
-                 "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
-                 "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, " \
-                 "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, " \
-                 "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95" \
-                 "}, %96, %97, p, 1, 1" TAIL ";\n" \
-                 "}\n" \
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
-                   "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
-                   "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
-                   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), \
-                   "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), \
-                   "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
-                   "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
-                   "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), \
-                   "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), \
-                   "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), \
-                   "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), \
-                   "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]) \
-                 : "l"(da), "l"(db), "r"(sd));
-
-#define VIT__WGMMA256_ASM(KT, TAIL) \
-    asm volatile("{\n"                                                                                                           \
-                 ".reg .pred p;\n"                                                                                               \
-                 "setp.ne.b32 p, %130, 0;\n"                                                                                     \
-                 "wgmma.mma_async.sync.aligned.m64n256" KT " "                                                    \
-                 "{"                                                                                                             \
-                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                                        \
-                 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "                              \
-                 "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "                              \
-                 "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "                              \
-                 "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "                              \
-                 "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "                              \
-                 "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "                  \
-                 "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"                \
-                 "}, %128, %129, p, 1, 1" TAIL ";\n"                                                                               \
-                 "}\n"                                                                                                           \
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),               \
-                 "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),           \
-                 "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),         \
-                 "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),         \
-                 "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),         \
-                 "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),         \
-                 "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),         \
-                 "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),         \
-                 "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),         \
-                 "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),         \
-                 "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),         \
-                 "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),         \
-                 "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),     \
-                 "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), \
-                 "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), \
-                 "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])  \
-                 : "l"(da), "l"(db), "r"(1));
 
 // d (64 x N per warpgroup, fp32) += A (64 x KW, smem) B (N x KW, smem); KW = 16 (bf16, fp16) or 32 (e4m3)
 // (n = 64, 128: sd 0, d = A B: d's old values not read)
@@ -657,21 +571,14 @@ static __device__ __forceinline__ void vit__wgmma256(float *d, uint64_t da, uint
 // as the accumulator of two n8 columns converts to) B (16 x 64, smem, MN-major:
 // rows of 64 elements along N, 128-byte swizzled, 8-row atoms 1024 B apart,
 // which vit__wg_desc describes as well): the attention's P V, V as TMA wrote it.
-#define VIT__WGMMA64_RS_ASM(KT)                                                                                        \
-    asm volatile("{\n"                                                                                                 \
-                 ".reg .pred p;\n"                                                                                     \
-                 "setp.ne.b32 p, %37, 0;\n"                                                                            \
-                 "wgmma.mma_async.sync.aligned.m64n64" KT " "                                                           \
-                 "{"                                                                                                   \
-                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                              \
-                 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"                      \
-                 "}, {%32, %33, %34, %35}, %36, p, 1, 1, 1;\n"                                                         \
-                 "}\n"                                                                                                 \
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),     \
-                 "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
-                 "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
-                 "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]) \
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(1));
+#define VIT__WGMMA64_RS_ASM(KT)                                                                                     \
+    asm volatile("{\n"                                                                                               \
+                 ".reg .pred p;\n"                                                                                   \
+                 "setp.ne.b32 p, %37, 0;\n"                                                                          \
+                 "wgmma.mma_async.sync.aligned.m64n64" KT " {" VIT__WG_R0_32 "}, {%32, %33, %34, %35}, %36, p, 1, 1, 1;\n" \
+                 "}\n"                                                                                               \
+                 : VIT__WG_D32(0)                                                                                    \
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(1))
 static __device__ __forceinline__ void vit__wgmma64_rs(float *d, const uint32_t *a, uint64_t db, __nv_bfloat16 *) { VIT__WGMMA64_RS_ASM("k16.f32.bf16.bf16"); }
 static __device__ __forceinline__ void vit__wgmma64_rs(float *d, const uint32_t *a, uint64_t db, __half *) { VIT__WGMMA64_RS_ASM("k16.f32.f16.f16"); }
 #endif // VIT__SM90A
@@ -2160,6 +2067,10 @@ static vit__wg_plan vit__wg_choose(int M, int N, int K, int bk, int out, int def
     return p;
 }
 
+// The 128 x 192 tiles' width as a template argument: 192, except for the patch
+// GEMM, which vit__wg_choose never gives them (so no launcher instantiates it).
+static constexpr int vit__bn_wide(int out) { return out == VIT__OUT_PATCH ? 128 : 192; }
+
 // T: the output type (bf16/fp16); TA: the operands' (T, or e4m3 with scales)
 template <typename T, int BN, int OUT, int ACT, int PP, typename TA = T, int QS = 0>
 static vit_status vit__gemm_wgmma_launch(vit__gemm_args g, int split, vit_model *m, cudaStream_t st, vit__ran *ran) {
@@ -2247,7 +2158,7 @@ static vit_status vit__linear_e4m3_go(const vit__gemm_args &g, vit_model *m, cud
         if (p.bn == 64) return vit__gemm_wgmma_launch<T, 64, OUT, VIT__ACT_NONE, 0, TA, 1>(g, split, m, st, ran);
         return vit__gemm_wgmma_launch<T, 128, OUT, VIT__ACT_NONE, 0, TA, 1>(g, split, m, st, ran);
     }
-    if (p.pp && p.bn == 192) return vit__gemm_wgmma_launch<T, OUT == VIT__OUT_PATCH ? 128 : 192, OUT, ACT, 1, TA>(g, p.split, m, st, ran);
+    if (p.pp && p.bn == 192) return vit__gemm_wgmma_launch<T, vit__bn_wide(OUT), OUT, ACT, 1, TA>(g, p.split, m, st, ran);
     if (p.pp) return vit__gemm_wgmma_launch<T, 128, OUT, ACT, 1, TA>(g, p.split, m, st, ran);
     if (p.bn == 256) return vit__gemm_wgmma_launch<T, 256, OUT, ACT, 0, TA>(g, p.split, m, st, ran);
     if (p.bn == 64) return vit__gemm_wgmma_launch<T, 64, OUT, ACT, 0, TA>(g, p.split, m, st, ran);
@@ -2281,10 +2192,9 @@ static vit_status vit__linear_go(const vit__gemm_args &g, vit_model *m, cudaStre
         // 0.184-0.186 -> 0.173. With the deep ring for every GEMM, on H100 qkv went
         // 0.277-0.284 -> 0.294-0.298 and the residual proj 0.183-0.186 -> 0.190-0.193:
         // their epilogues then wait on their one box.
-        const int B192 = OUT == VIT__OUT_PATCH ? 128 : 192; // (vit__wg_choose: 128 x 192 tiles not for the patch GEMM)
         int deep = g.K >= 1536 || g.act != VIT__ACT_NONE;
-        if (p.pp && p.bn == 192) return deep ? vit__gemm_wgmma_launch<T, B192, OUT, ACT, 2>(g, p.split, m, st, ran)
-                                             : vit__gemm_wgmma_launch<T, B192, OUT, ACT, 1>(g, p.split, m, st, ran);
+        if (p.pp && p.bn == 192) return deep ? vit__gemm_wgmma_launch<T, vit__bn_wide(OUT), OUT, ACT, 2>(g, p.split, m, st, ran)
+                                             : vit__gemm_wgmma_launch<T, vit__bn_wide(OUT), OUT, ACT, 1>(g, p.split, m, st, ran);
         if (p.pp && deep) return vit__gemm_wgmma_launch<T, 128, OUT, ACT, 2>(g, p.split, m, st, ran);
         if (p.pp) return vit__gemm_wgmma_launch<T, 128, OUT, ACT, 1>(g, p.split, m, st, ran);
         if (p.bn == 256) return vit__gemm_wgmma_launch<T, 256, OUT, ACT, 0>(g, p.split, m, st, ran);
