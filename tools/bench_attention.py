@@ -9,7 +9,12 @@ warpgroups (VIT_ATTN_WGMMA=3, 4), with 2 also without taking turns. make
 bench puts the same table in BENCHMARKS.md.
 TFLOP/s = 4 B H N^2 D / time (CUDA-event medians of 20 runs).
 
-  python3 tools/bench_attention.py --bin build/vit_bench [--out FILE.md]
+  python3 tools/bench_attention.py --bin build/vit_bench [--out FILE.md] [--scale S] [--quick]
+
+--scale S: q, k and v uniform in [-S, S] on both sides (default 2, as
+vit_bench's own default; SDPA's time depends on the data, vit.h's does not:
+BENCHMARKS.md); a small S gives the near-uniform softmax of a randomly
+initialised model. --quick: the default kernel only.
 """
 import argparse, json, os, subprocess
 import torch
@@ -27,8 +32,8 @@ SHAPES = [  # (B, N, H, D, what)
 KERNELS = {20: "fma", 21: "mma.sync stream", 22: "mma.sync full", 23: "mma.sync split keys", 24: "wgmma"}
 
 
-def sdpa_ms(B, N, H, D, iters=20):
-    qkv = torch.randn(B, N, 3, H, D, device="cuda", dtype=torch.bfloat16)
+def sdpa_ms(B, N, H, D, iters=20, scale=2.0):
+    qkv = ((torch.rand(B, N, 3, H, D, device="cuda") * 2 - 1) * scale).bfloat16()
     q, k, v = qkv.permute(2, 0, 3, 1, 4).unbind(0)
     for _ in range(3):
         F.scaled_dot_product_attention(q, k, v)
@@ -51,14 +56,16 @@ def ours(binary, B, N, H, D, env):
         return {"error": (r.stdout + r.stderr)[-300:]}
 
 
-def measure(binary, B, N, H, D, what):
-    """One shape: SDPA and vit_bench attn (the default kernel, then each one forced)."""
-    row = {"shape": what, "B": B, "N": N, "H": H, "D": D, "sdpa_ms": sdpa_ms(B, N, H, D)}
+def measure(binary, B, N, H, D, what, scale=2.0, quick=False):
+    """One shape: SDPA and vit_bench attn (the default kernel, then each one forced), on the same data."""
+    row = {"shape": what, "B": B, "N": N, "H": H, "D": D, "sdpa_ms": sdpa_ms(B, N, H, D, scale=scale)}
+    data = {"VIT_ATTN_DATA": str(scale)}
     for name, env in (("default", {}), ("mma", {"VIT_ATTN_WGMMA": "1"}), ("wgmma", {"VIT_ATTN_WGMMA": "3"}), ("wgmma3", {"VIT_ATTN_WGMMA": "4"}),
                       ("wgmma_noping", {"VIT_ATTN_WGMMA": "3", "VIT_ATTN_PING": "1"})):
-        if name == "wgmma3" and D != 64:
-            continue  # three consumer warpgroups: head size 64 only
-        row[name] = ours(binary, B, N, H, D, env)
+        if (name == "wgmma3" and D != 64) or (quick and name != "default"):
+            row[name] = {}  # three consumer warpgroups: head size 64 only
+            continue
+        row[name] = ours(binary, B, N, H, D, {**env, **data})
     return row
 
 
@@ -76,7 +83,7 @@ def table(rows):
         d = r["default"]
         ratio = f"{r['sdpa_ms'] / d['ms']:.2f}x" if "ms" in d else "-"
         L.append(f"| {r['shape']} | {r['B']} | {r['N']} | {r['H']} | {r['D']} | {r['sdpa_ms']:.3f} | {fl / r['sdpa_ms'] / 1e9:.0f} | "
-                 f"{d.get('ms', '-')} | {tf(d)} | {KERNELS.get(d.get('kernel'), d.get('kernel', '-'))} | {ratio} | {tf(r['mma'])} | {tf(r['wgmma'])} | "
+                 f"{d.get('ms', '-')} | {tf(d)} | {KERNELS.get(d.get('kernel'), d.get('kernel', '-'))} | {ratio} | {tf(r.get('mma', {}))} | {tf(r.get('wgmma', {}))} | "
                  f"{tf(r.get('wgmma3', {}))} | {tf(r.get('wgmma_noping', {}))} |")
     return L
 
@@ -85,12 +92,15 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", default="build/vit_bench")
     ap.add_argument("--out")
+    ap.add_argument("--scale", type=float, default=2.0, help="q, k, v uniform in [-S, S] on both sides")
+    ap.add_argument("--quick", action="store_true", help="the default kernel only")
     args = ap.parse_args()
     rows = []
     for B, N, H, D, what in SHAPES:
-        rows.append(measure(args.bin, B, N, H, D, what))
+        rows.append(measure(args.bin, B, N, H, D, what, args.scale, args.quick))
         print(json.dumps(rows[-1]), flush=True)
-    text = "\n".join([f"Device: {torch.cuda.get_device_name()}. torch {torch.__version__}. Command: `python3 tools/bench_attention.py`.", ""] + table(rows))
+    data = f" Data: q, k, v uniform in [-{args.scale:g}, {args.scale:g}] on both sides."
+    text = "\n".join([f"Device: {torch.cuda.get_device_name()}. torch {torch.__version__}. Command: `python3 tools/bench_attention.py`.{data}", ""] + table(rows))
     print(text)
     if args.out:
         open(args.out, "w").write(text + "\n")

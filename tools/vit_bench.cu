@@ -31,7 +31,8 @@
 //   never/always the sm_90a attention kernel (3|4: with 2|3 consumer warpgroups), VIT_ATTN_PING=1 its
 //   warpgroups not taking turns. VIT_WALK=0 every kernel's rows first to last (vit__walk). VIT_PDL=0 turns
 //   programmatic dependent launches off (vit__cuda_state.pdl). VIT_RESIDUAL=bf16 loads the models with
-//   vit_options.residual_dtype = VIT_DTYPE_BF16 (model, layer and the multi-GPU modes).
+//   vit_options.residual_dtype = VIT_DTYPE_BF16 (model, layer and the multi-GPU modes). VIT_ATTN_DATA=S
+//   (attn): q, k, v uniform in [-S, S] (default 2).
 //   vit_bench attn B N H D ITERS
 //       one bf16 self-attention (B images, N tokens, H heads of size D) through
 //       vit__attention_cuda; median ms, TFLOP/s (4 B H N^2 D) and the kernel.
@@ -545,7 +546,8 @@ static int bench_attn(int B, int N, int H, int D, int iters) {
     float *tmp = (float *)malloc(nqkv * 4);
     __nv_bfloat16 *h = (__nv_bfloat16 *)malloc(nqkv * 2);
     fill(tmp, nqkv, 3);
-    for (size_t i = 0; i < nqkv; i++) h[i] = __float2bfloat16(tmp[i] * 2.0f);
+    float data = getenv("VIT_ATTN_DATA") ? (float)atof(getenv("VIT_ATTN_DATA")) : 2.0f; // q, k, v uniform in [-data, data]
+    for (size_t i = 0; i < nqkv; i++) h[i] = __float2bfloat16(tmp[i] * data);
     void *dqkv, *dout;
     CK(cudaMalloc(&dqkv, nqkv * 2));
     CK(cudaMalloc(&dout, no * 2));
