@@ -1483,7 +1483,8 @@ static __device__ __forceinline__ void vit__wg_epilogue_math(float *d, const flo
 }
 
 // The epilogue of one 64-row wgmma block d through the TMA: the warpgroup writes
-// 64-row x 128-byte boxes of results to shared memory (128-byte swizzle, NB
+// 64-row x 128-byte boxes of results to shared memory (128-byte swizzle; 64-byte
+// boxes and swizzle for e4m3 outputs of 192-column tiles; NB
 // boxes it takes in turn) and one thread sends each out, so the epilogue
 // never waits on global memory and the copies overlap the next tile's main loop.
 //   STORE: act(acc + bias) in T, 64 x 64 boxes, stored;
@@ -1581,7 +1582,7 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
     const vit__gemm_args g = g_in; // a copy: see vit__gemm_args
     vit__pdl_launch();
 #ifdef VIT__SM90A
-    const int S = OUT != VIT__OUT_PATCH; // the epilogue through the TMA (tmo: the output in 64-row x 128-byte boxes)
+    const int S = OUT != VIT__OUT_PATCH; // the epilogue through the TMA (tmo: the output in 64-row boxes, VIT__WG_BOX_BYTES wide)
     static_assert(!PP || BN == 128 || BN == 192, "ping-pong: 128 x 128 or 128 x 192 tiles (two 64 x BN accumulator blocks per thread)");
     static_assert(BN != 192 || PP, "128 x 192 tiles: ping-pong");
     static_assert(!QS || (!PP && BN <= 128 && sizeof(TA) == 1), "A's block scales: e4m3, cooperative tiles of up to 128 columns (three accumulators)");
@@ -2133,7 +2134,7 @@ static vit_status vit__linear_e4m3_go(const vit__gemm_args &g, vit_model *m, cud
     int path = f ? f->gemm : VIT__GEMM_AUTO;
     if (path == VIT__GEMM_MMA || path == VIT__GEMM_MMA64) return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "GEMM: no mma.sync kernel for e4m3 operands");
     vit__wg_plan p = vit__wg_choose(g.M, g.N, g.K, VIT__WG_BK(TA), OUT, g.defer, m->cuda, f);
-    if (g.out_scale) { // e4m3 out (fc1 before fc2): whole 128-column groups per tile, no split
+    if (g.out_scale) { // e4m3 out (fc1 before fc2): each row's scale from the bound, so any tile width; no split
         if (OUT != VIT__OUT_STORE || g.act == VIT__ACT_SWIGLU || g.a_blocks || g.defer || g.N % 16 || !g.a_norm)
             return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "GEMM: e4m3 outputs from a stored, non-SwiGLU GEMM of N %% 16 == 0 with per-row input scales and norms only");
         // (the deep ring, as bf16's activation epilogues: ViT-B/16 fc1 at batch 256, H200, 3 rounds: 0.348-0.350 -> 0.341-0.344 ms)

@@ -58,12 +58,12 @@ def ours(binary, B, N, H, D, env):
 
 def measure(binary, B, N, H, D, what, scale=2.0, quick=False):
     """One shape: SDPA and vit_bench attn (the default kernel, then each one forced), on the same data."""
-    row = {"shape": what, "B": B, "N": N, "H": H, "D": D, "sdpa_ms": sdpa_ms(B, N, H, D, scale=scale)}
+    row = {"shape": what, "B": B, "N": N, "H": H, "D": D, "scale": scale, "sdpa_ms": sdpa_ms(B, N, H, D, scale=scale)}
     data = {"VIT_ATTN_DATA": str(scale)}
     for name, env in (("default", {}), ("mma", {"VIT_ATTN_WGMMA": "1"}), ("wgmma", {"VIT_ATTN_WGMMA": "3"}), ("wgmma3", {"VIT_ATTN_WGMMA": "4"}),
                       ("wgmma_noping", {"VIT_ATTN_WGMMA": "3", "VIT_ATTN_PING": "1"})):
         if (name == "wgmma3" and D != 64) or (quick and name != "default"):
-            row[name] = {}  # three consumer warpgroups: head size 64 only
+            row[name] = {}  # not run: three consumer warpgroups take head size 64 only; --quick runs the default
             continue
         row[name] = ours(binary, B, N, H, D, {**env, **data})
     return row
@@ -71,7 +71,8 @@ def measure(binary, B, N, H, D, what, scale=2.0, quick=False):
 
 def table(rows):
     """Markdown lines: one row per shape."""
-    L = ["TFLOP/s = 4 B H N^2 D / time. vit.h default: the kernel the forward pass picks for that shape; the last columns force "
+    scale = rows[0].get("scale", 2.0) if rows else 2.0
+    L = [f"TFLOP/s = 4 B H N^2 D / time; q, k, v uniform in [-{scale:g}, {scale:g}] on both sides. vit.h default: the kernel the forward pass picks for that shape; the last columns force "
          "one kernel (VIT_ATTN_WGMMA=1: mma.sync; 3, 4: the sm_90a wgmma kernel with 2 or 3 consumer warpgroups of 64 query rows; "
          "VIT_ATTN_PING=1 its 2 warpgroups not taking turns).", "",
          "| shape | B | N | H | D | SDPA ms | SDPA TFLOP/s | vit.h ms | vit.h TFLOP/s | kernel | vit.h / SDPA | mma.sync only | wgmma, 2 warpgroups | "

@@ -2,8 +2,12 @@
 // a kernel boundary or as a barrier inside one persistent kernel (the choice
 // behind a batch-1 forward pass of ~90 kernels):
 //   1. empty kernels of SMs x 384 threads chained in a CUDA graph, with and
-//      without programmatic dependent launch (PDL), as the forward pass runs;
-//   2. a grid-wide barrier (an atomic counter, one spinning thread a CTA);
+//      without programmatic dependent launch (PDL: each waits, then lets the
+//      next one start). No shared memory, so a next kernel's CTAs may share
+//      an SM with the last ones: a lower bound on what a boundary costs the
+//      forward's 230 KB, one-CTA-an-SM kernels, without their start-up and tail;
+//   2. a grid-wide barrier (an atomic counter, one spinning thread a CTA; a
+//      cooperative launch, so every CTA is resident);
 //   3. each CTA writes 16 KB, barrier, reads another CTA's 16 KB, barrier.
 // Build and run: make build/bench_sync && build/bench_sync (needs sm_90 for PDL).
 // Prints the best of the timed repetitions per step, in microseconds.
@@ -64,8 +68,8 @@ int main() {
         CK(cudaStreamEndCapture(s, &g)); CK(cudaGraphInstantiate(&ge, g, 0));
         float best = 1e9;
         for (int it = 0; it < 20; it++) {
-            cudaEventRecord(e0, s); cudaGraphLaunch(ge, s); cudaEventRecord(e1, s); cudaEventSynchronize(e1);
-            float ms; cudaEventElapsedTime(&ms, e0, e1); if (it > 2 && ms < best) best = ms;
+            CK(cudaEventRecord(e0, s)); CK(cudaGraphLaunch(ge, s)); CK(cudaEventRecord(e1, s)); CK(cudaEventSynchronize(e1));
+            float ms; CK(cudaEventElapsedTime(&ms, e0, e1)); if (it > 2 && ms < best) best = ms;
         }
         printf("empty %d x 384 kernels in a graph, pdl %d: %.2f us per kernel\n", sm, pdl, best * 1e3 / 200);
     }
@@ -75,8 +79,9 @@ int main() {
         float best = 1e9; int rounds = 2000;
         for (int it = 0; it < 10; it++) {
             CK(cudaMemsetAsync(count, 0, 8, s));
-            cudaEventRecord(e0, s); persist_k<<<sm, 384, 0, s>>>(count, rounds, buf, ex); cudaEventRecord(e1, s);
-            CK(cudaEventSynchronize(e1)); float ms; cudaEventElapsedTime(&ms, e0, e1); if (it > 1 && ms < best) best = ms;
+            void *args[4] = {&count, &rounds, &buf, &ex};
+            CK(cudaEventRecord(e0, s)); CK(cudaLaunchCooperativeKernel((void *)persist_k, sm, 384, args, 0, s)); CK(cudaEventRecord(e1, s));
+            CK(cudaEventSynchronize(e1)); float ms; CK(cudaEventElapsedTime(&ms, e0, e1)); if (it > 1 && ms < best) best = ms;
         }
         printf("persistent %d x 384: %s: %.2f us per round\n", sm, ex ? "barrier + 16 KB written / barrier / read + barrier" : "grid barrier", best * 1e3 / rounds);
     }
