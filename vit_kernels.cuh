@@ -2042,7 +2042,8 @@ static int vit__splitk_wg(const vit__cuda_state *s, const vit__force *f, int til
 //   padding), but its fc2 (N 1024: 12.5% padding) 0.581 -> 0.608, and
 //   ViT-B/16 at batch 8 1.00 -> 1.02 ms (one or two waves). Not for fp32
 //   outputs (residual, deferred sums) of short K (proj: 0.137 -> 0.139, its
-//   fp32 epilogue against a short main loop), nor the patch GEMM. Fewer
+//   fp32 epilogue against a short main loop), nor e4m3 outputs of K >= 1024
+//   (see vit__linear_e4m3_go), nor the patch GEMM. Fewer
 //   tiles than SMs (small batches):
 //   cooperative tiles, 128 x 64 while those fit on the SMs at once, else
 //   128 x 128, and K split across idle SMs (ViT-B/16 at batch 1, H100: 0.977
@@ -2060,7 +2061,8 @@ static vit__wg_plan vit__wg_choose(int M, int N, int K, int bk, int out, int def
     else if (path == VIT__GEMM_PP128 || (path != VIT__GEMM_WGMMA128 && t128 >= s->sm_count)) {
         p.pp = 1;
         int t192 = mt * ((N + 191) / 192), w128 = (t128 + s->sm_count - 1) / s->sm_count, w192 = (t192 + s->sm_count - 1) / s->sm_count;
-        if (path == VIT__GEMM_AUTO && out != VIT__OUT_PATCH && !((out == VIT__OUT_RESIDUAL || defer) && K < 1536) && t192 >= 4 * s->sm_count && 7 * w192 < 5 * w128)
+        if (path == VIT__GEMM_AUTO && out != VIT__OUT_PATCH && !((out == VIT__OUT_RESIDUAL || defer) && K < 1536) && !(out == VIT__OUT_E4M3 && K >= 1024) &&
+            t192 >= 4 * s->sm_count && 7 * w192 < 5 * w128)
             p.bn = 192;
     }
     else if (path != VIT__GEMM_WGMMA128 && 2 * t128 <= s->sm_count) p.bn = 64;
@@ -2133,15 +2135,15 @@ static vit_status vit__linear_e4m3_go(const vit__gemm_args &g, vit_model *m, cud
                          g.M, g.K, g.N);
     int path = f ? f->gemm : VIT__GEMM_AUTO;
     if (path == VIT__GEMM_MMA || path == VIT__GEMM_MMA64) return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "GEMM: no mma.sync kernel for e4m3 operands");
-    vit__wg_plan p = vit__wg_choose(g.M, g.N, g.K, VIT__WG_BK(TA), OUT, g.defer, m->cuda, f);
+    vit__wg_plan p = vit__wg_choose(g.M, g.N, g.K, VIT__WG_BK(TA), g.out_scale ? (int)VIT__OUT_E4M3 : OUT, g.defer, m->cuda, f);
     if (g.out_scale) { // e4m3 out (fc1 before fc2): each row's scale from the bound, so any tile width; no split
         if (OUT != VIT__OUT_STORE || g.act == VIT__ACT_SWIGLU || g.a_blocks || g.defer || g.N % 16 || !g.a_norm)
             return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "GEMM: e4m3 outputs from a stored, non-SwiGLU GEMM of N %% 16 == 0 with per-row input scales and norms only");
         // (the deep ring, as bf16's activation epilogues: ViT-B/16 fc1 at batch 256, H200, 3 rounds: 0.348-0.350 -> 0.341-0.344 ms)
-        // 128 x 192 tiles at K < 1024 only. H200, one call, 2 rounds, 128 x 128 -> 128 x 192: ViT-B/16 fc1 (50432 x 3072 x
-        // 768) 0.3226-0.3239 -> 0.3064-0.3094 ms, at batch 64 0.0886-0.0904 -> 0.0852-0.0859; ViT-L/16's (50432 x 4096 x
-        // 1024) 0.4706-0.4749 -> 0.4728-0.4732, CLIP L/14 @336's (36928 x 4096 x 1024) 0.3488-0.3513 -> 0.3576-0.3631
-        if (p.pp && p.bn == 192 && (g.K < 1024 || path == VIT__GEMM_PP192))
+        // (vit__wg_choose: 128 x 192 tiles at K < 1024 only. H200, one call, 2 rounds, 128 x 128 -> 128 x 192: ViT-B/16 fc1
+        // (50432 x 3072 x 768) 0.3226-0.3239 -> 0.3064-0.3094 ms, at batch 64 0.0886-0.0904 -> 0.0852-0.0859; ViT-L/16's
+        // (50432 x 4096 x 1024) 0.4706-0.4749 -> 0.4728-0.4732, CLIP L/14 @336's (36928 x 4096 x 1024) 0.3488-0.3513 -> 0.3576-0.3631)
+        if (p.pp && p.bn == 192)
             return vit__gemm_wgmma_launch<T, 192, VIT__OUT_E4M3, VIT__ACT_RUNTIME, 2, TA>(g, 1, m, st, ran);
         if (p.pp) return vit__gemm_wgmma_launch<T, 128, VIT__OUT_E4M3, VIT__ACT_RUNTIME, 2, TA>(g, 1, m, st, ran);
         if (p.bn == 256) return vit__gemm_wgmma_launch<T, 256, VIT__OUT_E4M3, VIT__ACT_RUNTIME, 0, TA>(g, 1, m, st, ran);

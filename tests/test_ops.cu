@@ -1048,8 +1048,8 @@ static void test_linear_e4m3(vit_model *m, int rows, int in, int out, vit__out m
         int want = path == VIT__GEMM_PP128 ? VIT__RAN_PP128 : path == VIT__GEMM_PP192 ? VIT__RAN_PP192 : // (PP192: three 64-byte boxes a block)
                    path == VIT__GEMM_WGMMA256 ? VIT__RAN_WGMMA256 : VIT__RAN_WGMMA128;
         if (path == VIT__GEMM_AUTO) { // the policy's tile (test_wg_policy checks the policy), never 128 x 64
-            vit__wg_plan p = vit__wg_choose(rows, out, in, VIT__WG_BK(__nv_fp8_e4m3), VIT__OUT_STORE, 0, m->cuda, NULL);
-            want = p.pp ? (p.bn == 192 && in < 1024 ? VIT__RAN_PP192 : VIT__RAN_PP128) : p.bn == 256 ? VIT__RAN_WGMMA256 : VIT__RAN_WGMMA128;
+            vit__wg_plan p = vit__wg_choose(rows, out, in, VIT__WG_BK(__nv_fp8_e4m3), VIT__OUT_E4M3, 0, m->cuda, NULL);
+            want = p.pp ? (p.bn == 192 ? VIT__RAN_PP192 : VIT__RAN_PP128) : p.bn == 256 ? VIT__RAN_WGMMA256 : VIT__RAN_WGMMA128;
         }
         expect(ran.kernel == want, name, "kernel", ran.kernel, want);
         expect(ran.split == 1, name, "split", ran.split, 1);
@@ -1462,7 +1462,7 @@ static void test_copy_host(void) {
 // GPUs of 132 SMs (H100 SXM, H200): where it picks 128 x 192 ping-pong tiles
 static void test_wg_policy(vit_model *m) {
     if (!m->cuda->wgmma || m->cuda->sm_count != 132) { printf("SKIP wgmma tile policy: %d SMs or no sm_90a (measured on 132)\n", m->cuda->sm_count); return; }
-    const int ST = VIT__OUT_STORE, RES = VIT__OUT_RESIDUAL;
+    const int ST = VIT__OUT_STORE, RES = VIT__OUT_RESIDUAL, E8 = VIT__OUT_E4M3;
     struct { int M, N, K, out, defer, bn; const char *what; } c[] = {
         {50432, 2304, 768, ST, 0, 192, "ViT-B/16 qkv, batch 256"},
         {50432, 3072, 768, ST, 0, 192, "ViT-B/16 fc1, batch 256"},
@@ -1474,9 +1474,11 @@ static void test_wg_policy(vit_model *m) {
         {1576, 2304, 768, ST, 0, 128, "ViT-B/16 qkv, batch 8 (one or two waves)"},
         {12608, 768, 3072, RES, 1, 128, "ViT-B/16 fc2, batch 64 (three waves)"},
         {50176, 768, 768, ST, 1, 128, "ViT-B/16 patch GEMM, batch 256 (deferred fp32 sums)"},
+        {50432, 3072, 768, E8, 0, 192, "ViT-B/16 fp8 fc1 (e4m3 out), batch 256"},
+        {50432, 4096, 1024, E8, 0, 128, "ViT-L/16 fp8 fc1 (e4m3 out, K 1024), batch 256"},
     };
     for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
-        vit__wg_plan p = vit__wg_choose(c[i].M, c[i].N, c[i].K, 64, c[i].out, c[i].defer, m->cuda, NULL);
+        vit__wg_plan p = vit__wg_choose(c[i].M, c[i].N, c[i].K, c[i].out == E8 ? 128 : 64, c[i].out, c[i].defer, m->cuda, NULL);
         int ok = p.pp && p.bn == c[i].bn && p.split == 1;
         printf("%s wgmma tiles for %s: %s %d x %d\n", ok ? "OK" : "NOT OK", c[i].what, p.pp ? "ping-pong" : "cooperative", 128, p.bn);
         if (ok) passed++; else failed++;
