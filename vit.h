@@ -81,7 +81,8 @@
         allocation, activations in one arena sized for max_batch; the forward
         pass is captured as a CUDA graph the first time each batch size is
         seen (that first call allocates the graph), then replayed.
-      - The residual stream x between the blocks is fp32 by default.
+      - The residual stream x between the blocks is fp32 by default (bf16
+        with dtype fp8; residual_dtype = VIT_DTYPE_F32 keeps it fp32 there).
         vit_options.residual_dtype = VIT_DTYPE_BF16 keeps it in bf16, as
         PyTorch keeps it in a model cast to bfloat16: x is rounded after the
         embedding (and pre-norm) and after each residual add, on the CPU (an
@@ -264,7 +265,8 @@ typedef enum vit_dtype {
     VIT_DTYPE_INT8,        // CPU only: the blocks' linears in int8 (per-channel weights quantised at load,
                            // per-token activations at run time, int32 sums); VIT_ERROR_UNSUPPORTED on CUDA
     VIT_DTYPE_FP8          // the blocks' linears with e4m3 operands (per-channel weights, per-token activations;
-                           // fc2's per token from a bound; fp32 sums). CUDA: sm_90a only (wgmma e4m3; the rest bf16), else VIT_ERROR_UNSUPPORTED
+                           // fc2's per token from a bound; fp32 sums; the residual stream bf16 unless residual_dtype says
+                           // VIT_DTYPE_F32). CUDA: sm_90a only (wgmma e4m3; the rest bf16), else VIT_ERROR_UNSUPPORTED
                            // (VIT_DEVICE_DEFAULT: the CPU);
                            // CPU: the kernels' reference, emulated at fp32 speed, to check a model's fp8 accuracy
 } vit_dtype;
@@ -319,7 +321,8 @@ typedef struct vit_options {
     vit_allocator allocator;// host allocator (default: VIT_MALLOC/VIT_FREE)
     int image_height;       // run at this input height, a multiple of the patch size (default: the checkpoint's; HF: the processor's crop)
     int image_width;        // likewise the width; the position embedding is resampled once, at load
-    vit_dtype residual_dtype;// the residual stream x between the blocks (default: fp32). VIT_DTYPE_BF16: x rounded
+    vit_dtype residual_dtype;// the residual stream x between the blocks (default: fp32; with dtype VIT_DTYPE_FP8 bf16,
+                            // VIT_DTYPE_F32 keeping it fp32 there). VIT_DTYPE_BF16: x rounded
                             // to bf16 after the embedding and after each residual add, as a PyTorch model cast to
                             // bfloat16 keeps it: half the memory traffic of the adds and LayerNorms, faster at
                             // large batches on CUDA (with dtype bf16 or fp8 only: fp32/fp16 there fail with
@@ -6482,7 +6485,10 @@ static vit_status vit__create(const void *data, size_t size, const vit_options *
     if (st == VIT_OK) {
         m->cfg.device = VIT_DEVICE_CPU;
         m->cfg.dtype = VIT_DTYPE_F32;
-        m->cfg.residual_dtype = o.residual_dtype == VIT_DTYPE_BF16 ? VIT_DTYPE_BF16 : VIT_DTYPE_F32;
+        // (fp8: bf16 by default, as issue 18's FP8 allows: its e4m3 GEMM inputs round far
+        // more than the stream's bf16 does, and the stream's traffic is what fp8 leaves)
+        int res16 = o.residual_dtype == VIT_DTYPE_BF16 || (o.residual_dtype == VIT_DTYPE_DEFAULT && o.dtype == VIT_DTYPE_FP8);
+        m->cfg.residual_dtype = res16 ? VIT_DTYPE_BF16 : VIT_DTYPE_F32;
 #ifdef VIT__CUDA
         st = vit__cuda_init(m, &o, err);
 #else

@@ -427,6 +427,7 @@ static int fp8_case(const char *dir, const reference *r) {
     vit_options o;
     memset(&o, 0, sizeof(o));
     o.device = VIT_DEVICE_CPU; o.dtype = VIT_DTYPE_FP8; o.max_batch = r->n;
+    o.residual_dtype = VIT_DTYPE_F32; // (fp8's default, the bf16 stream, is residual_case's)
     read_case_options(dir, &o);
     vit_model *cpu = NULL, *gpu = NULL;
     if (vit_load(path, &o, &cpu) != VIT_OK) { printf("NOT OK %s fp8: CPU load: %s\n", dir, vit_last_error(NULL)); return 0; }
@@ -447,7 +448,7 @@ static int fp8_case(const char *dir, const reference *r) {
         if (st == VIT_OK) st = heads ? vit_forward(cpu, r->input, r->n, oc) : vit_embed(cpu, r->input, r->n, oc);
         double er = rel_err(og, heads ? r->logits : r->features, n), ec = rel_err(og, oc, n);
         ok = st == VIT_OK && vit_model_config(gpu)->dtype == VIT_DTYPE_FP8 && er <= 1.5e-1 && ec <= 1.5e-1;
-        printf("%s %s fp8 on the GPU: %s rel err %.2e vs the reference [1.5e-1], %.2e vs the CPU e4m3 reference [1.5e-1]%s%s\n", ok ? "OK" : "NOT OK", dir,
+        printf("%s %s fp8 on the GPU, fp32 residual stream: %s rel err %.2e vs the reference [1.5e-1], %.2e vs the CPU e4m3 reference [1.5e-1]%s%s\n", ok ? "OK" : "NOT OK", dir,
                heads ? "logits" : "features", er, ec, st != VIT_OK ? ": " : "", st != VIT_OK ? vit_last_error(gpu) : "");
         free(og); free(oc);
     }
@@ -458,8 +459,8 @@ static int fp8_case(const char *dir, const reference *r) {
 
 // vit_options.residual_dtype = VIT_DTYPE_BF16 (x rounded to bf16 after the
 // embedding and each residual add): bf16 and fp8 on the GPU within their
-// tolerances of the reference (run, fp8 against 1.5e-1 as fp8_case) and of the
-// CPU's run of the same rounding, deterministic as the others (batches 1 and
+// tolerances of the reference (run, fp8 against 1.5e-1 as fp8_case; fp8 with
+// the default residual_dtype, which is this stream) and of the CPU's run of the same rounding, deterministic as the others (batches 1 and
 // 3, split-K default and forced), the frames and split host passes as
 // frames_case; fp32 and fp16 refused (VIT_ERROR_UNSUPPORTED).
 static int residual_case(const char *dir, const reference *r) {
@@ -475,7 +476,8 @@ static int residual_case(const char *dir, const reference *r) {
     for (int d = 0; d < 2; d++) {
         vit_options o;
         memset(&o, 0, sizeof(o));
-        o.device = VIT_DEVICE_CPU; o.dtype = dts[d] == VIT_DTYPE_FP8 ? VIT_DTYPE_FP8 : VIT_DTYPE_F32; o.max_batch = r->n; o.residual_dtype = VIT_DTYPE_BF16;
+        o.device = VIT_DEVICE_CPU; o.dtype = dts[d] == VIT_DTYPE_FP8 ? VIT_DTYPE_FP8 : VIT_DTYPE_F32; o.max_batch = r->n;
+        o.residual_dtype = dts[d] == VIT_DTYPE_FP8 ? VIT_DTYPE_DEFAULT : VIT_DTYPE_BF16; // (fp8's default stream is bf16: the config check below)
         read_case_options(dir, &o);
         vit_model *cpu = NULL, *gpu = NULL;
         vit_status st = vit_load(path, &o, &cpu);

@@ -1,7 +1,8 @@
 // test_model: end-to-end logits and features against references dumped by
 // tools/make_reference.py (PyTorch in float64). Pass when
 // max|ours - ref| / max|ref| <= 1e-4 for logits and features, and top-1 agrees;
-// in int8 (VIT_DTYPE_INT8) within 5e-2 and fp8 (VIT_DTYPE_FP8, the CPU's e4m3 reference) within 1.5e-1;
+// in int8 (VIT_DTYPE_INT8) within 5e-2 and fp8 (VIT_DTYPE_FP8, the CPU's e4m3 reference) within 1.5e-1
+// (2e-1 with its default bf16 residual stream);
 // with the residual stream rounded to bf16 (vit_options.residual_dtype) within 2e-2, bf16's tolerance
 // on the GPU (top-1 not required there either).
 //
@@ -22,6 +23,10 @@
 // holds for 16 of the 35; PyTorch's own e4m3 fake-quant of a random timm ViT-B/16 is 1.1e-1 from
 // fp32: tools/fp8_torch_error.py); the trained Fashion-MNIST model keeps its predictions (test_fashion_mnist)
 #define TOL_FP8 1.5e-1
+// fp8 with its default bf16 residual stream: the same spread (over the 35 cases the errors are the
+// fp32 stream's, geometric mean ratio 1.00, 18 higher and 17 lower: the e4m3 roundings' noise), its
+// largest 1.58e-1 (hf_dinov2_res, 36 x 24; 1.26e-1 with the fp32 stream)
+#define TOL_FP8_RES16 2e-1
 #define TOL_RES16 2e-2
 
 static int run_case(const char *dir, int max_batch, int threads, vit_dtype dtype, vit_dtype residual) {
@@ -49,7 +54,7 @@ static int run_case(const char *dir, int max_batch, int threads, vit_dtype dtype
                c->in_chans, c->image_height, c->image_width, c->num_classes, c->dim, r.c, r.h, r.w, r.k, r.d);
         ok = 0;
     }
-    int r16 = residual == VIT_DTYPE_BF16;
+    int r16 = residual == VIT_DTYPE_BF16 || (residual == VIT_DTYPE_DEFAULT && dtype == VIT_DTYPE_FP8); // (fp8's default stream: bf16)
     if (ok && c->residual_dtype != (r16 ? VIT_DTYPE_BF16 : VIT_DTYPE_F32)) { printf("NOT OK %s: config residual_dtype %d\n", dir, (int)c->residual_dtype); ok = 0; }
     double el = 0, ef = 0;
     int top1 = 1;
@@ -74,7 +79,7 @@ static int run_case(const char *dir, int max_batch, int threads, vit_dtype dtype
     }
     if (ok) {
         int low = dtype == VIT_DTYPE_INT8 || dtype == VIT_DTYPE_FP8 || r16;
-        double tol = dtype == VIT_DTYPE_FP8 ? TOL_FP8 : dtype == VIT_DTYPE_INT8 ? TOL_INT8 : r16 ? TOL_RES16 : TOL;
+        double tol = dtype == VIT_DTYPE_FP8 ? (r16 ? TOL_FP8_RES16 : TOL_FP8) : dtype == VIT_DTYPE_INT8 ? TOL_INT8 : r16 ? TOL_RES16 : TOL;
         ok = el <= tol && ef <= tol && (top1 || low);
         printf("%s %s (batch %d, threads %d%s%s): logits rel err %.2e, features rel err %.2e (<= %g), top-1 %s\n", ok ? "OK" : "NOT OK", dir,
                max_batch, threads, dtype == VIT_DTYPE_INT8 ? ", int8" : dtype == VIT_DTYPE_FP8 ? ", fp8" : "", r16 ? ", bf16 residual stream" : "", el, ef, tol,
@@ -92,7 +97,8 @@ int main(int argc, char **argv) {
         const vit_dtype D = VIT_DTYPE_DEFAULT;
         int r = run_case(argv[i], 0, 0, D, D) & run_case(argv[i], 1, 1, D, D) & run_case(argv[i], 2, 2, D, D);
         r &= run_case(argv[i], 2, 2, VIT_DTYPE_INT8, D);
-        r &= run_case(argv[i], 2, 2, VIT_DTYPE_FP8, D); // the CPU's e4m3 reference
+        r &= run_case(argv[i], 2, 2, VIT_DTYPE_FP8, D); // the CPU's e4m3 reference (its default residual stream: bf16)
+        r &= run_case(argv[i], 2, 2, VIT_DTYPE_FP8, VIT_DTYPE_F32); // and with the fp32 stream
         r &= run_case(argv[i], 2, 2, D, VIT_DTYPE_BF16);
         if (r) passed++; else failed++;
     }
