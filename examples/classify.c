@@ -11,8 +11,8 @@
 //   --threads N        CPU threads: decoding + preprocessing, and the CPU forward pass
 //                      (default: the online cores)
 //   --device auto|cpu|cuda, --dtype fp32|bf16|fp16|int8|fp8 (int8: the CPU's; fp8: e4m3 GEMMs on Hopper GPUs, else the CPU's e4m3 reference), --size H[xW] (multiples of the patch)
-//   --residual fp32|bf16  the residual stream between the blocks (default fp32; bf16 as
-//                      PyTorch's bf16 models keep it: faster at large GPU batches)
+//   --residual fp32|bf16  the residual stream between the blocks (default fp32, with --dtype fp8 bf16;
+//                      bf16 as PyTorch's bf16 models keep it: faster at large GPU batches)
 //   --devices all|cpu|I,J,...  one model per GPU, batches shared among them
 //   --quiet            no model line, progress or summary on stderr (errors still)
 //   --decode-only      decode and preprocess only (no forward pass, nothing on
