@@ -21,13 +21,13 @@
                                                                  per warp)
       Matrices are stored in the compute dtype as (out, in) row-major (K-major),
       every vector (biases, LayerNorm, layer scale, prefix tokens, position embeddings) in fp32,
-      all in ONE device allocation. The residual stream x is fp32 for every
-      compute dtype; LayerNorm outputs, qkv, attention output and the MLP hidden
+      all in ONE device allocation. The residual stream x is fp32 (bf16 with
+      residual_dtype bf16, fp8's default: vit__cuda_state.res16); LayerNorm outputs, qkv, attention output and the MLP hidden
       activations are in the compute dtype. Accumulation is always fp32.
 
    EPILOGUES
       Every GEMM ends in one epilogue: + bias, an activation, then an output
-      mode. The output mode (store in the compute dtype, add into the fp32
+      mode. The output mode (store in the compute dtype, add into the
       residual stream, scatter patch tokens, or fp32 split-K partial sums) is
       a template parameter; the activation (none, GELU, tanh GELU, QuickGELU,
       SwiGLU over (gate, up) column pairs) is vit__epi_apply in vit.h, the

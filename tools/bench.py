@@ -162,7 +162,7 @@ def main():
             log("torch._scaled_mm:", str(e)[:200])
         row["ours_fp8_ms"] = vit_bench(args.bin, "gemm", M, n, k, 20, env={"VIT_DTYPE": "fp8"}).get("ms")
         # the variants VIT_DTYPE_FP8's forward pass runs: fc1 rounds its (bias, GELU) outputs to
-        # e4m3 in its epilogue; fc2 adds into the fp32 residual (its input scaled per row)
+        # e4m3 in its epilogue; fc2 adds into the residual (fp32 here; its input scaled per row)
         variant = {(768, 3072): dict(VIT_E4M3="out", VIT_EP="1"), (3072, 768): dict(VIT_EP="2")}.get((k, n))
         if variant:
             row["ours_fp8_fwd_ms"] = vit_bench(args.bin, "gemm", M, n, k, 20, env=dict(variant, VIT_DTYPE="fp8")).get("ms")
@@ -227,7 +227,7 @@ def main():
             ours32 = vit_bench(args.bin, "model", d, "f32", bs, iters_for(guess))
             row["ours_f32_ms"] = ours32.get("ms")
             row["ours_fp8_ms"] = vit_bench(args.bin, "model", d, "fp8", bs, iters_for(guess / 12)).get("ms")
-            if bs >= 64:  # the residual stream in bf16 (as PyTorch's bf16 models keep it): large batches
+            if bs >= 64:  # the other residual stream, large batches: bf16 for bf16 (as PyTorch's bf16 models keep it), fp32 for fp8
                 row["ours_bf16r_ms"] = vit_bench(args.bin, "model", d, "bf16", bs, iters_for(guess / 8), env=RESIDUAL_BF16).get("ms")
                 row["ours_fp8r_ms"] = vit_bench(args.bin, "model", d, "fp8", bs, iters_for(guess / 12), env=RESIDUAL_F32).get("ms")
             results["models"].append(row)

@@ -30,7 +30,7 @@
 //   VIT_PREFETCH=0 no L2 weight prefetch in small forward passes; VIT_ATTN_WGMMA=1|2
 //   never/always the sm_90a attention kernel (3|4: with 2|3 consumer warpgroups), VIT_ATTN_PING=1 its
 //   warpgroups not taking turns. VIT_WALK=0 every kernel's rows first to last (vit__walk). VIT_PDL=0 turns
-//   programmatic dependent launches off (vit__cuda_state.pdl). VIT_RESIDUAL=bf16|f32 loads the models with
+//   programmatic dependent launches off (vit__cuda_state.pdl). VIT_RESIDUAL=bf16|f32|fp32 loads the models with
 //   vit_options.residual_dtype = VIT_DTYPE_BF16|F32 (model, layer and the multi-GPU modes; fp8's default is bf16). VIT_ATTN_DATA=S
 //   (attn): q, k, v uniform in [-S, S] (default 2).
 //   vit_bench attn B N H D ITERS
@@ -98,7 +98,7 @@ static vit_dtype vit_bench_dtype(const char *d) {
 
 static vit_dtype bench_residual(void) {
     const char *r = getenv("VIT_RESIDUAL");
-    return r && !strcmp(r, "bf16") ? VIT_DTYPE_BF16 : r && !strcmp(r, "f32") ? VIT_DTYPE_F32 : VIT_DTYPE_DEFAULT;
+    return r && !strcmp(r, "bf16") ? VIT_DTYPE_BF16 : r && (!strcmp(r, "f32") || !strcmp(r, "fp32")) ? VIT_DTYPE_F32 : VIT_DTYPE_DEFAULT;
 }
 
 static vit_model *load_model(const char *dir, const char *dtype, int max_batch, int device_index) {
