@@ -411,6 +411,131 @@ static void test_linear_ln(vit_model *m, int rows, int in, int C, int layer_scal
     if (dls.p) dfree(dls);
 }
 
+// ---- a LayerNorm folded into the next GEMM (vit__fold), as the forward pass
+// runs proj -> fc1 and fc2 -> the next qkv at large batches: the residual GEMM
+// x += ls * (xin W + b) on kernel rpath also leaves x's rows in T (xb: exactly
+// the GPU's x rounded) and their mean and rstd (from the GPU's x, 1e-5), its
+// row-group counters back at zero; then the next GEMM on path npath reads xb
+// with W2 times gamma (vit__fold_host), against LayerNorm(x) W2 + b2 and the
+// activation on the CPU (2 * tol: the fold's xb is rounded before its mean is
+// taken off). x's rows carry offsets of up to +-1 (|mean| about std). Both
+// GEMMs twice, the second walking the other way: the same bits.
+template <typename T>
+static void test_fold(vit_model *m, int rows, int in, int C, int nout, vit__act act, int rpath, int npath) {
+    int glu = act == VIT__ACT_SWIGLU, outw = glu ? nout / 2 : nout, nt = (C + 63) / 64;
+    float *xin = hrand((size_t)rows * in, 1.0f), *w = hrand((size_t)in * C, 1.0f / sqrtf((float)in)), *b = hrand((size_t)C, 0.5f), *ls = hrand((size_t)C, 1.0f);
+    float *x = hrand((size_t)rows * C, 1.0f), *w2 = hrand((size_t)C * nout, 1.0f / sqrtf((float)C)), *b2 = hrand((size_t)nout, 0.5f);
+    float *gam = hrand((size_t)C, 1.0f), *bet = hrand((size_t)C, 0.5f);
+    for (int r = 0; r < rows; r++) {
+        float off = frand();
+        for (int k = 0; k < C; k++) x[(size_t)r * C + k] += off;
+    }
+    round_to<T>(xin, (size_t)rows * in);
+    round_to<T>(w, (size_t)in * C);
+    size_t no = (size_t)rows * C, ny = (size_t)rows * outw;
+    float *wf = (float *)malloc((size_t)C * nout * sizeof(float)), *cs = (float *)malloc(nout * sizeof(float)), *bf = (float *)malloc(nout * sizeof(float));
+    double *acc = (double *)malloc(2 * (size_t)nout * sizeof(double));
+    vit__fold_host(wf, cs, bf, w2, gam, bet, b2, (size_t)C, (size_t)nout, vit__is_bf16<T>::value ? VIT_DTYPE_BF16 : VIT_DTYPE_F16, acc);
+    dbuf dxin = dupload<T>(xin, (size_t)rows * in), dw = dupload_linear<T>(w, in, C), db = dupload<float>(b, (size_t)C), dls = dupload<float>(ls, (size_t)C);
+    dbuf dwf = dupload_linear<T>(wf, C, nout), dcs = dupload<float>(cs, (size_t)nout), dbf = dupload<float>(bf, (size_t)nout);
+    dbuf dx[2], dxb[2], dpart[2], drow[2], dcount[2], dy[2];
+    for (int i = 0; i < 2; i++) {
+        dx[i] = dupload<float>(x, no);
+        dxb[i] = dalloc(no * sizeof(T));
+        dpart[i] = dalloc((size_t)rows * nt * 8);
+        drow[i] = dalloc((size_t)rows * 8);
+        dcount[i] = dalloc(((size_t)rows / 16 + 1) * 4);
+        cudaMemset(dcount[i].p, 0, dcount[i].bytes);
+        dy[i] = dalloc(ny * sizeof(T));
+    }
+    vit__force fr, fn;
+    memset(&fr, 0, sizeof(fr));
+    memset(&fn, 0, sizeof(fn));
+    fr.gemm = rpath; fr.splitk = 1; // (a folded LayerNorm is for unsplit GEMMs)
+    fn.gemm = npath; fn.splitk = 1;
+    vit__ran ran = {-1, -1, -1}, ran2 = {-1, -1, -1};
+    vit_status st = VIT_OK;
+    for (int i = 0; i < 2; i++) {
+        m->cuda->walk = !i;
+        vit__fold pf = {dxb[i].p, (float2 *)dpart[i].p, (float2 *)drow[i].p, (unsigned *)dcount[i].p, 1e-6f, NULL, NULL};
+        vit__fold nf = {NULL, NULL, NULL, NULL, 0.0f, (const float2 *)drow[i].p, (const float *)dcs.p};
+        if (st == VIT_OK)
+            st = vit__linear_cuda<T>(dx[i].p, (const T *)dxin.p, (const T *)dw.p, (const float *)db.p, rows, in, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE,
+                                     (const float *)dls.p, m, 0, &fr, i ? NULL : &ran, NULL, 0, &pf);
+        if (st == VIT_OK)
+            st = vit__linear_cuda<T>(dy[i].p, (const T *)dxb[i].p, (const T *)dwf.p, (const float *)dbf.p, rows, C, nout, VIT__OUT_STORE, act, NULL, m, 0, &fn,
+                                     i ? NULL : &ran2, NULL, 0, &nf);
+    }
+    cudaDeviceSynchronize();
+    vit__linear_cpu(x, xin, w, b, rows, in, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, ls, cpu_threads);
+    float *gx = ddownload<float>(dx[0], no), *gx2 = ddownload<float>(dx[1], no), *gxb = ddownload<T>(dxb[0], no), *gy = ddownload<T>(dy[0], ny);
+    float *gy2 = ddownload<T>(dy[1], ny), *gst = ddownload<float>(drow[0], 2 * (size_t)rows), *gst2 = ddownload<float>(drow[1], 2 * (size_t)rows);
+    float *want_xb = (float *)malloc(no * sizeof(float)), *want_st = (float *)malloc(2 * (size_t)rows * sizeof(float));
+    memcpy(want_xb, gx, no * sizeof(float));
+    round_to<T>(want_xb, no);
+    for (int r = 0; r < rows; r++) {
+        double sum = 0, var = 0;
+        for (int k = 0; k < C; k++) sum += gx[(size_t)r * C + k];
+        double mean = sum / C;
+        for (int k = 0; k < C; k++) var += (gx[(size_t)r * C + k] - mean) * (gx[(size_t)r * C + k] - mean);
+        want_st[2 * r] = (float)mean;
+        want_st[2 * r + 1] = (float)(1.0 / sqrt(var / C + 1e-6));
+    }
+    unsigned *cnt = (unsigned *)malloc(dcount[0].bytes);
+    cudaMemcpy(cnt, dcount[0].p, dcount[0].bytes, cudaMemcpyDeviceToHost);
+    int zero = 1;
+    for (size_t i = 0; i < dcount[0].bytes / 4; i++) zero &= cnt[i] == 0;
+    float *xn = (float *)malloc(no * sizeof(float)), *want_y = (float *)malloc(ny * sizeof(float));
+    vit__layernorm_cpu(xn, gx, gam, bet, rows, C, (size_t)C, 1e-6f, cpu_threads);
+    vit__linear_cpu(want_y, xn, w2, b2, rows, C, nout, VIT__OUT_STORE, act, NULL, cpu_threads);
+    char name[220], what[160];
+    snprintf(what, sizeof(what), "%s %dx%d->%d (%s) ->%d%s (%s)", dname<T>(), rows, in, C, gemm_name(ran.kernel), nout, act_name(act), gemm_name(ran2.kernel));
+    snprintf(name, sizeof(name), "linear+folded layernorm %s: x", what);
+    check(name, st, m, gx, x, no, tol<T>(), tol<T>(), guard_ok(dx[0]) && guard_ok(dx[1]));
+    same_bits(name, gx, gx2, no);
+    snprintf(name, sizeof(name), "linear+folded layernorm %s: x in %s", what, dname<T>());
+    check(name, st, m, gxb, want_xb, no, 0, 0, guard_ok(dxb[0]) && guard_ok(dxb[1]));
+    snprintf(name, sizeof(name), "linear+folded layernorm %s: mean, rstd", what);
+    check(name, st, m, gst, want_st, 2 * (size_t)rows, 1e-5, 1e-5, guard_ok(drow[0]) && guard_ok(drow[1]) && guard_ok(dpart[0]) && guard_ok(dcount[0]));
+    same_bits(name, gst, gst2, 2 * (size_t)rows);
+    expect(zero, name, "row-group counters left at zero", zero, 1);
+    snprintf(name, sizeof(name), "linear+folded layernorm %s: next linear", what);
+    check(name, st, m, gy, want_y, ny, 2 * tol<T>(), 2 * tol<T>(), guard_ok(dy[0]) && guard_ok(dy[1]));
+    same_bits(name, gy, gy2, ny);
+    int wr = want_gemm(m, 1, rpath, rows, C, in), wn = want_gemm(m, 1, npath, rows, nout, C);
+    expect(wr ? ran.kernel == wr : is_wgmma(ran.kernel), name, "residual kernel", ran.kernel, wr);
+    expect(wn ? ran2.kernel == wn : is_wgmma(ran2.kernel), name, "next kernel", ran2.kernel, wn);
+    free(xin); free(w); free(b); free(ls); free(x); free(w2); free(b2); free(gam); free(bet); free(wf); free(cs); free(bf); free(acc);
+    free(gx); free(gx2); free(gxb); free(gy); free(gy2); free(gst); free(gst2); free(want_xb); free(want_st); free(cnt); free(xn); free(want_y);
+    dfree(dxin); dfree(dw); dfree(db); dfree(dls); dfree(dwf); dfree(dcs); dfree(dbf);
+    for (int i = 0; i < 2; i++) { dfree(dx[i]); dfree(dxb[i]); dfree(dpart[i]); dfree(drow[i]); dfree(dcount[i]); dfree(dy[i]); }
+}
+
+// What a folded LayerNorm is refused on: a split GEMM, the mma.sync kernels,
+// e4m3 operands, an fp32 GEMM, statistics from a stored output.
+template <typename T>
+static void test_fold_refusals(vit_model *m) {
+    int rows = 64, C = 256;
+    dbuf da = dalloc((size_t)rows * C * sizeof(T)), dw = dalloc((size_t)C * C * sizeof(T)), dx = dalloc((size_t)rows * C * 4), dst = dalloc((size_t)rows * 64);
+    cudaMemset(da.p, 0, da.bytes); cudaMemset(dw.p, 0, dw.bytes); cudaMemset(dx.p, 0, dx.bytes); cudaMemset(dst.p, 0, dst.bytes);
+    vit__fold pf = {da.p, (float2 *)dst.p, (float2 *)dst.p, (unsigned *)dst.p, 1e-6f, NULL, NULL};
+    vit__fold nf = {NULL, NULL, NULL, NULL, 0.0f, (const float2 *)dst.p, (const float *)dx.p};
+    vit__force f;
+    memset(&f, 0, sizeof(f));
+    f.gemm = VIT__GEMM_WGMMA128; f.splitk = 2;
+    vit_status a = vit__linear_cuda<T>(dx.p, (const T *)da.p, (const T *)dw.p, NULL, rows, C, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, NULL, m, 0, &f, NULL, NULL, 0, &pf);
+    f.splitk = 0; f.gemm = VIT__GEMM_MMA;
+    vit_status b = vit__linear_cuda<T>(dx.p, (const T *)da.p, (const T *)dw.p, NULL, rows, C, C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, m, 0, &f, NULL, NULL, 0, &nf);
+    vit_status c = vit__linear_cuda<T>(da.p, (const T *)da.p, (const T *)dw.p, NULL, rows, C, C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, m, 0, NULL, NULL, NULL, 0, &pf);
+    vit_status d = vit__linear_cuda<float>(dx.p, (const float *)dx.p, (const float *)dx.p, NULL, rows, C, C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, m, 0, NULL, NULL, NULL, 0, &nf);
+    cudaDeviceSynchronize();
+    expect(a == VIT_ERROR_UNSUPPORTED, "folded layernorm refusals", "split-K residual GEMM", (int)a, VIT_ERROR_UNSUPPORTED);
+    expect(b == VIT_ERROR_UNSUPPORTED, "folded layernorm refusals", "mma.sync GEMM", (int)b, VIT_ERROR_UNSUPPORTED);
+    expect(c == VIT_ERROR_INVALID_ARGUMENT, "folded layernorm refusals", "statistics of a stored output", (int)c, VIT_ERROR_INVALID_ARGUMENT);
+    expect(d == VIT_ERROR_UNSUPPORTED, "folded layernorm refusals", "fp32 GEMM", (int)d, VIT_ERROR_UNSUPPORTED);
+    dfree(da); dfree(dw); dfree(dx); dfree(dst);
+}
+
 // ---- patch embedding + the first LayerNorm (vit__patch_ln_cuda, the forward
 // pass's start): the split-K patch GEMM finished inside the LayerNorm kernel
 // where it splits, else (and with a forced GEMM kernel: fallback) the two ops. want: the fused tokens x on the CPU
@@ -821,6 +946,23 @@ static void run_dtype(vit_model *m) {
         test_linear_ln<T, T>(m, 197, 768, 768, 0, 0);  // ViT-B proj + ln2 at batch 1
         test_linear_ln<T, T>(m, 591, 3072, 768, 0, 0); // batch 3
         test_linear_ln<T, T>(m, 1576, 768, 768, 1, 0); // batch 8: no split
+    }
+    // LayerNorms folded into the next GEMM (the forward pass at large batches):
+    // every wgmma tile shape on both sides, widths their tiles divide and not
+    // (200: a last tile of 8 columns), partial row blocks, the activations
+    if (m->cuda->wgmma && sizeof(T) == 2) {
+        int wpaths[5] = {VIT__GEMM_PP128, VIT__GEMM_PP192, VIT__GEMM_WGMMA128, VIT__GEMM_WGMMA64, VIT__GEMM_WGMMA256};
+        vit__act acts[5] = {VIT__ACT_NONE, VIT__ACT_GELU, VIT__ACT_SWIGLU, VIT__ACT_QUICK_GELU, VIT__ACT_GELU_TANH};
+        for (int pi = 0; pi < 5; pi++) {
+            test_fold<T>(m, 300, 96, 200, 136, acts[pi], wpaths[pi], wpaths[(pi + 2) % 5]);
+            test_fold<T>(m, 130, 64, 64, 64, acts[(pi + 1) % 5], wpaths[pi], wpaths[(pi + 1) % 5]);
+            if (!small_only) test_fold<T>(m, 1000, 768, 768, 2304, acts[pi], wpaths[pi], wpaths[(pi + 3) % 5]);
+        }
+        if (!small_only) {
+            test_fold<T>(m, 2500, 3072, 768, 3072, VIT__ACT_GELU, VIT__GEMM_AUTO, VIT__GEMM_AUTO); // ViT-B/16 fc2 -> fc1 at batch 13
+            test_fold<T>(m, 2000, 1024, 1024, 4096, VIT__ACT_QUICK_GELU, VIT__GEMM_AUTO, VIT__GEMM_AUTO);
+        }
+        test_fold_refusals<T>(m);
     }
     // a bf16 residual stream (vit_options.residual_dtype): the GEMMs' residual
     // epilogues into bf16 x (TMA reduction, mma.sync, split-K reduction), the
