@@ -160,7 +160,6 @@ typedef struct vit__force {
     int stage_piece;  // spread host frames: frames per piece of a chunk's DMA and transform (0: 8 MB's worth)
     int prep_tiles;   // frames: 0 the tiled transform where its window fits; 1 never (the two-pass kernels); 8, 16: tiles of at most that
     int walk_forward; // 1: every GEMM, attention, LayerNorm and e4m3 rounding pass walks its rows first to last (0: alternately, vit__walk)
-    int no_fold;      // 1: the forward pass never folds its LayerNorms into the next GEMMs (vit__fold_at); 2: only the next ln1 into qkv
 } vit__force;
 
 // One block's weights on the device. Matrices in the compute dtype, (out, in).
@@ -179,8 +178,6 @@ typedef struct vit__cuda_block {
     float *fc2_b;                 // (C)
     float *qkv_sw, *proj_sw, *fc1_sw, *fc2_sw; // VIT_DTYPE_FP8: the four weights' column scales (weights in e4m3), else NULL
     float fc1_bw, fc1_bb;         // VIT_DTYPE_FP8: fc1's largest column norm and |bias| (vit__e4m3_bound_scale)
-    void *qkv_wf, *fc1_wf;        // s->fold: qkv (blocks after the first) and fc1 with ln1, ln2 folded in (vit__fold_host)
-    float *qkv_fs, *qkv_fb, *fc1_fs, *fc1_fb; // and their column sums and biases
 } vit__cuda_block;
 
 typedef struct vit__cuda_graph {
@@ -229,7 +226,6 @@ struct vit__cuda_state {
     vit_dtype dtype;              // the activations' (VIT_DTYPE_FP8: bf16, the blocks' linears in e4m3)
     size_t esize;                 // bytes per compute-dtype element
     int f8;                       // VIT_DTYPE_FP8: the blocks' linears read e4m3 weights and activations
-    int fold;                     // the LayerNorms can fold into qkv and fc1 (vit__fold_at at max_batch): their weights and buffers are there
 
     unsigned char *weights;       // the one weight allocation
     size_t weights_bytes;
@@ -262,9 +258,6 @@ struct vit__cuda_state {
     float *q8s;                   // f8: (B * N) their scales
     float *q8bs;                  // f8: (B * N, ceil(hidden / 128)) fc2's input's scales (per row, or per row and 128 columns after SwiGLU)
     float *q8n;                   // f8: (B * N) the norms of the e4m3 rows in q8 (vit__e4m3_row_norm), for fc1's bound
-    void *xb;                     // fold: (B, N, C) x's rows in T (vit__fold)
-    float2 *stat_part, *stat_row; // fold: (B * N, ceil(C / 64)) and (B * N) the rows' statistics
-    unsigned *stat_count;         // fold: (B * N / 16 + 1) zeroed
 
     vit__cuda_graph graphs[VIT__CUDA_GRAPHS];
     unsigned long long tick;
@@ -482,10 +475,6 @@ static __device__ __forceinline__ void vit__tma_load(void *dst, const CUtensorMa
 static __device__ __forceinline__ void vit__tma_load3(void *dst, const CUtensorMap *map, int c0, int c1, int c2, uint64_t *bar) {
     asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];\n"
                  ::"r"(vit__smem_u32(dst)), "l"((uint64_t)map), "r"(c0), "r"(c1), "r"(c2), "r"(vit__smem_u32(bar)) : "memory");
-}
-// the box at (c0 = column, c1 = row) of the map's matrix into L2 (no completion to wait for)
-static __device__ __forceinline__ void vit__tma_prefetch(const CUtensorMap *map, int c0, int c1) {
-    asm volatile("cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%0, {%1, %2}];\n" ::"l"((uint64_t)map), "r"(c0), "r"(c1) : "memory");
 }
 // shared -> global as an add in L2: x[box at (c0 = column, c1 = row)] += smem box (fp32)
 static __device__ __forceinline__ void vit__tma_reduce_add(const CUtensorMap *map, const void *src, int c0, int c1) {
@@ -1015,14 +1004,6 @@ typedef struct vit__gemm_args {
     float bound_w, bound_b; // VIT__OUT_E4M3: w's largest column norm and the bias's largest magnitude
     int rev;              // wgmma: work items last to first (vit__walk)
     int res16;            // RESIDUAL: out (and vit__im2col_kernel's prefix-token rows) in T, the residual stream in bf16
-    // The next LayerNorm folded into the GEMM after this one (vit__fold; wgmma, unsplit, T 2-byte):
-    void *stat_xb;        // RESIDUAL: x's new rows also rounded to T into (M, N) here,
-    float2 *stat_part;    //   each row's (sum, centred sum of squares) over each tile's columns ((M, tiles a row)),
-    float2 *stat_row;     //   and, by the last tile of a row group to finish, each row's (mean, rstd)
-    unsigned *stat_count; //   tiles finished per row group (zero before, left zero)
-    float stat_eps;
-    const float2 *fold_stat;  // STORE: a holds the rows unnormalised, (mean, rstd) each; w is the weights
-    const float *fold_colsum; //   times the LayerNorm's gamma, colsum (N) its rows' sums, bias has beta's term
 } vit__gemm_args;
 
 // The wgmma GEMM's output mode for a linear whose outputs are the next e4m3
@@ -1588,73 +1569,6 @@ static __device__ __forceinline__ void vit__wg_epilogue_tma(const CUtensorMap *t
 }
 #endif
 
-// The residual GEMM's half of a folded LayerNorm (g.stat_xb; vit__fold): once this
-// warpgroup's adds into x (R rows from r0, the tile's columns from n0) have landed,
-// its rows are read back from L2, rounded to T into stat_xb, and each row's sum
-// and centred sum of squares over the tile's columns go to stat_part. The last
-// of a row group's tiles to finish (a counter per warp's rows) combines them, in
-// column order (the same bits every run), into the rows' mean and rstd, as the
-// LayerNorm kernel's two passes would (Chan et al.'s pairwise update).
-// A warp takes R / 4 rows, 8 lanes a row, each lane BN / 32 runs of 4 columns.
-template <typename T, int BN, int R>
-static __device__ __forceinline__ void vit__wg_row_stats(const vit__gemm_args &g, int r0, int n0, int bar, int t) {
-    const int V = BN / 32, RW = R / 4;
-    if (t == 0) asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory"); // this warpgroup's adds done
-    asm volatile("fence.proxy.async.global;\n" ::: "memory");
-    asm volatile("bar.sync %0, 128;\n" ::"r"(bar) : "memory");
-    asm volatile("fence.proxy.async.global;\n" ::: "memory");
-    int warp = t >> 5, lane = t & 31, sub = lane & 7, nt = (g.N + BN - 1) / BN, cols = g.N - n0 < BN ? g.N - n0 : BN;
-    const float *x = (const float *)g.out;
-    T *xb = (T *)g.stat_xb;
-#pragma unroll 2
-    for (int p = 0; p < RW / 4; p++) {
-        int row = r0 + warp * RW + 4 * p + (lane >> 3);
-        bool rin = row < g.M;
-        float4 v[V];
-        float s = 0.0f, q = 0.0f;
-#pragma unroll
-        for (int i = 0; i < V; i++) {
-            int col = 4 * sub + 32 * i;
-            v[i] = rin && col < cols ? __ldcg((const float4 *)(x + (size_t)row * g.N + n0 + col)) : make_float4(0.f, 0.f, 0.f, 0.f);
-            s += (v[i].x + v[i].y) + (v[i].z + v[i].w);
-        }
-        s += __shfl_xor_sync(~0u, s, 1); s += __shfl_xor_sync(~0u, s, 2); s += __shfl_xor_sync(~0u, s, 4);
-        float mt = s / (float)cols;
-#pragma unroll
-        for (int i = 0; i < V; i++) {
-            int col = 4 * sub + 32 * i;
-            if (col < cols) {
-                float d0 = v[i].x - mt, d1 = v[i].y - mt, d2 = v[i].z - mt, d3 = v[i].w - mt;
-                q += (d0 * d0 + d1 * d1) + (d2 * d2 + d3 * d3);
-                if (rin) *(uint2 *)(xb + (size_t)row * g.N + n0 + col) = make_uint2(vit__pack2<T>(v[i].x, v[i].y), vit__pack2<T>(v[i].z, v[i].w));
-            }
-        }
-        q += __shfl_xor_sync(~0u, q, 1); q += __shfl_xor_sync(~0u, q, 2); q += __shfl_xor_sync(~0u, q, 4);
-        if (rin && sub == 0) g.stat_part[(size_t)row * nt + n0 / BN] = make_float2(s, q);
-    }
-    int g0 = r0 + warp * RW; // this warp's row group
-    if (g0 >= g.M) return;
-    __threadfence();
-    __syncwarp();
-    unsigned last = 0;
-    if (lane == 0) last = atomicAdd(g.stat_count + g0 / RW, 1u) == (unsigned)(nt - 1);
-    if (!__shfl_sync(~0u, last, 0)) return;
-    __threadfence();
-    for (int row = g0 + lane; row < g0 + RW && row < g.M; row += 32) {
-        const float2 *pr = g.stat_part + (size_t)row * nt;
-        float sum = 0.0f, m2 = 0.0f;
-        for (int j = 0; j < nt; j++) sum += __ldcg(pr + j).x;
-        float mean = sum / (float)g.N;
-        for (int j = 0; j < nt; j++) {
-            float2 pj = __ldcg(pr + j);
-            float n = (float)(g.N - j * BN < BN ? g.N - j * BN : BN), d = pj.x / n - mean;
-            m2 += pj.y + n * d * d;
-        }
-        g.stat_row[row] = make_float2(mean, 1.0f / sqrtf(m2 / (float)g.N + g.stat_eps));
-    }
-    if (lane == 0) g.stat_count[g0 / RW] = 0;
-}
-
 // QS (e4m3, g.a_blocks: a's scales per row and 128 columns of K; cooperative
 // 64- or 128-column tiles): each K step's sums go to a zeroed second
 // accumulator, and are added into d times their rows' scales once the next
@@ -1720,11 +1634,6 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
             for (int item = blockIdx.x; item < items; item += gridDim.x) {
                 item_tile(item, m0, n0, slice);
                 int kb0 = slice * kper;
-                // a residual tile whose rows its epilogue reads back (g.stat_xb): x's
-                // tile into L2 now, so that its adds and the reads wait on L2, not HBM
-                if (OUT == VIT__OUT_RESIDUAL && g.stat_xb)
-                    for (int rb = 0; rb < BM; rb += 64)
-                        for (int cb = 0; cb < BN; cb += 32) vit__tma_prefetch(&tmo, n0 + cb, m0 + rb);
                 for (int kb = kb0; kb < kb0 + kper; kb++, it++) {
                     int s = it % ST;
                     if (it >= pre) {
@@ -1768,7 +1677,7 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
                 bool in = col < g.N && t + 128 * i < BN;
                 breg[i] = g.bias && in ? __ldg(g.bias + col) : 0.0f;
                 sreg[i] = g.scale && in ? __ldg(g.scale + col) : 1.0f;
-                wreg[i] = F8 && g.w_scale && in ? __ldg(g.w_scale + col) : !F8 && g.fold_colsum && in ? __ldg(g.fold_colsum + col) : 1.0f;
+                wreg[i] = F8 && g.w_scale && in ? __ldg(g.w_scale + col) : 1.0f;
             }
         };
         auto stash_cols = [&](int par) {
@@ -1780,28 +1689,7 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
         // the epilogue of the tile at (m0, n0) (slice z, or -1), its columns stashed at par
         auto finish = [&](int m0, int n0, int z, int par) {
             float *eb = sEp + (c * 2 + par) * 3 * BN, *es = eb + BN, *ew = es + BN;
-            float2 fs[MI][2]; // a folded LayerNorm: this thread's rows' (mean, rstd)
-            if (!F8 && g.fold_stat)
-#pragma unroll
-                for (int mi = 0; mi < MI; mi++)
-#pragma unroll
-                    for (int hr = 0; hr < 2; hr++) {
-                        int r = m0 + (PP ? mi : c) * 64 + warp * 16 + (lane >> 2) + 8 * hr;
-                        fs[mi][hr] = r < g.M ? __ldcg(g.fold_stat + r) : make_float2(0.0f, 0.0f);
-                    }
             asm volatile("bar.sync %0, 128;\n" ::"r"(wg) : "memory"); // this warpgroup's named barrier (1 or 2)
-            if (!F8 && g.fold_stat) // LayerNorm(a) w = rstd (a w' - mean colsum(w')) + beta w, w' = gamma w (the bias holds beta w)
-#pragma unroll
-                for (int mi = 0; mi < MI; mi++)
-#pragma unroll
-                    for (int jc = 0; jc < BN / 8; jc++) {
-                        float2 cs = *(const float2 *)(ew + jc * 8 + 2 * (lane & 3));
-#pragma unroll
-                        for (int hr = 0; hr < 2; hr++) {
-                            d[mi][4 * jc + 2 * hr] = fs[mi][hr].y * fmaf(-fs[mi][hr].x, cs.x, d[mi][4 * jc + 2 * hr]);
-                            d[mi][4 * jc + 2 * hr + 1] = fs[mi][hr].y * fmaf(-fs[mi][hr].x, cs.y, d[mi][4 * jc + 2 * hr + 1]);
-                        }
-                    }
             if (F8) // dequantise: this thread's rows r and r + 8 of each 64-row block, columns 8 j + 2 q, +1
 #pragma unroll
                 for (int mi = 0; mi < MI; mi++) {
@@ -1831,7 +1719,6 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
                     vit__wg_epilogue_patch<BN>(g, d[mi], r0 + warp * 16 + (lane >> 2), n0, eb, lane & 3);
                 }
             }
-            if (OUT == VIT__OUT_RESIDUAL && S && !F8 && z < 0 && g.stat_xb) vit__wg_row_stats<T, BN, MI * 64>(g, m0 + (PP ? 0 : c * 64), n0, wg, t);
         };
         if (QS) {
             // The previous tile's epilogue runs while this tile's first two K
@@ -2198,8 +2085,6 @@ static vit_status vit__gemm_wgmma_launch(vit__gemm_args g, int split, vit_model 
     // raw sums in fp32: split-K slices into m->cuda->part, or (defer with
     // g.part set) one slice into the caller's buffer
     int sums = split > 1 || (g.defer && g.part);
-    if ((g.stat_xb || g.fold_stat) && (sums || sizeof(TA) == 1 || OUT == VIT__OUT_PATCH || OUT == VIT__OUT_E4M3 || (g.stat_xb && (OUT != VIT__OUT_RESIDUAL || g.res16))))
-        return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "linear: a folded LayerNorm on a split, e4m3 or bf16-stream GEMM");
     g.kblocks = split > 1 ? KB / split : sums ? KB : 0;
     if (split > 1) g.part = m->cuda->part;
     else if (!sums) g.part = NULL;
@@ -2319,7 +2204,6 @@ static vit_status vit__linear_go(const vit__gemm_args &g, vit_model *m, cudaStre
         if (p.bn == 64) return vit__gemm_wgmma_launch<T, 64, OUT, ACT, 0>(g, p.split, m, st, ran);
         return vit__gemm_wgmma_launch<T, 128, OUT, ACT, 0>(g, p.split, m, st, ran);
     }
-    if (g.stat_xb || g.fold_stat) return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "linear: a folded LayerNorm needs the wgmma GEMM (sm_90a, aligned rows)");
     if (vec) return vit__gemm_mma_launch<T, OUT, ACT, 0, true>(g, m, st, f, ran);
     return vit__gemm_mma_launch<T, OUT, ACT, 1, false>(g, m, st, f, ran);
 }
@@ -2350,23 +2234,10 @@ typedef struct vit__e4m3_ops {
     float bound_w, bound_b;
 } vit__e4m3_ops;
 
-// A LayerNorm folded into the GEMM after a residual GEMM (bf16/fp16 wgmma,
-// unsplit, fp32 residual stream), in place of the LayerNorm kernel between them:
-// the residual GEMM leaves x's rows rounded to T in xb and each row's mean and
-// rstd in row (vit__wg_row_stats; part and count: its scratch, count zeroed);
-// the next GEMM reads xb with the weights times gamma (vit__fold_host) and
-// takes the mean and rstd in its epilogue (a_stat, colsum). Against rounding
-// the normalised rows, xb's rounding error is relative to |x|, not |x - mean|
-// (the same where |mean| <= std, as in ViT residual streams).
-typedef struct vit__fold {
-    void *xb; float2 *part, *row; unsigned *count; float eps; // the residual GEMM's outputs (xb NULL: none)
-    const float2 *a_stat; const float *colsum;                 // the next GEMM's inputs (a_stat NULL: none)
-} vit__fold;
-
 template <typename T>
 static vit_status vit__linear_do(void *out, const T *inp, const T *weight, const float *bias, int rows, int in_dim, int out_dim, vit__out mode,
                                  vit__act act, const float *scale, int defer, vit_model *m, cudaStream_t st, const vit__force *f, vit__ran *ran,
-                                 const vit__e4m3_ops *q8 = NULL, int res16 = 0, const vit__fold *fold = NULL) {
+                                 const vit__e4m3_ops *q8 = NULL, int res16 = 0) {
     vit__ran_set(ran, 0, 1, 0);
     if ((mode != VIT__OUT_STORE && mode != VIT__OUT_RESIDUAL) || (int)act < 0 || act >= VIT__ACT_COUNT)
         return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "linear: output mode %d, activation %d", (int)mode, (int)act);
@@ -2383,13 +2254,6 @@ static vit_status vit__linear_do(void *out, const T *inp, const T *weight, const
     memset(&g, 0, sizeof(g));
     g.a = inp; g.w = weight; g.out = out; g.bias = bias; g.scale = scale; g.act = act; g.optype = vit__optype<T>::value;
     g.M = rows; g.N = out_dim; g.K = in_dim; g.defer = defer; g.res16 = res16;
-    if (fold) {
-        if (fold->xb && mode != VIT__OUT_RESIDUAL) return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "linear: row statistics from a stored output");
-        if (fold->a_stat && mode != VIT__OUT_STORE) return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "linear: a folded LayerNorm into a residual GEMM");
-        if (q8 || defer || sizeof(T) != 2) return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "linear: a folded LayerNorm on an e4m3, fp32 or deferred GEMM");
-        g.stat_xb = fold->xb; g.stat_part = fold->part; g.stat_row = fold->row; g.stat_count = fold->count; g.stat_eps = fold->eps;
-        g.fold_stat = fold->a_stat; g.fold_colsum = fold->a_stat ? fold->colsum : NULL;
-    }
     if (q8) {
         g.a = q8->a; g.a_scale = q8->sa; g.w = q8->w; g.w_scale = q8->sw; g.optype = VIT__OP_E4M3; g.a_blocks = q8->a_blocks;
         if (q8->out) { g.out = q8->out; g.out_scale = q8->out_scale; g.a_norm = q8->a_norm; g.bound_w = q8->bound_w; g.bound_b = q8->bound_b; }
@@ -2403,8 +2267,8 @@ static vit_status vit__linear_do(void *out, const T *inp, const T *weight, const
 template <typename T>
 static vit_status vit__linear_cuda(void *out, const T *inp, const T *weight, const float *bias, int rows, int in_dim, int out_dim, vit__out mode,
                                    vit__act act, const float *scale, vit_model *m, cudaStream_t st, const vit__force *f = NULL, vit__ran *ran = NULL,
-                                   const vit__e4m3_ops *q8 = NULL, int res16 = 0, const vit__fold *fold = NULL) {
-    return vit__linear_do<T>(out, inp, weight, bias, rows, in_dim, out_dim, mode, act, scale, 0, m, st, f, ran, q8, res16, fold);
+                                   const vit__e4m3_ops *q8 = NULL, int res16 = 0) {
+    return vit__linear_do<T>(out, inp, weight, bias, rows, in_dim, out_dim, mode, act, scale, 0, m, st, f, ran, q8, res16);
 }
 
 // >>op patch_embed -- CPU reference: vit__patch_embed_cpu
@@ -4039,24 +3903,6 @@ static vit__e4m3_ops *vit__e4m3_of(vit__e4m3_ops *o, const vit__cuda_state *s, u
     return o;
 }
 
-// Whether a forward pass over rows token rows folds its LayerNorms into qkv and
-// fc1 (vit__fold): bf16/fp16 with the fp32 residual stream on the wgmma
-// kernels, with tiles enough for every block linear to fill the GPU unsplit
-// (large batches, where the LayerNorm passes over x are traffic the fold saves:
-// ViT-B/16 @384 and CLIP L/14 @336 at batch 64 spent 8% and 6% of their time
-// in them, H200), and the model's layout in reach of the kernels.
-static int vit__fold_at(const vit_model *m, int rows, const vit__force *f) {
-    const vit__cuda_state *s = m->cuda;
-    const vit_config *c = &m->cfg;
-    int C = c->dim, mt = (rows + VIT__WG_BM - 1) / VIT__WG_BM, hidden = (int)vit__mlp_hidden(m);
-    if (!s->wgmma || s->f8 || s->esize != 2 || c->residual_dtype == VIT_DTYPE_BF16 || c->depth < 2 || (f && (f->gemm || f->splitk || f->no_fold == 1))) return 0;
-    if (C % 8 || c->mlp_dim % 8 || hidden % 8) return 0;
-    int n[3] = {C, 3 * C, c->mlp_dim};
-    for (int i = 0; i < 3; i++)
-        if ((long long)mt * ((n[i] + 127) / 128) < s->sm_count) return 0; // (then vit__wg_choose neither splits nor picks small tiles)
-    return 1;
-}
-
 // TX: the residual stream's type, float or (res16) T.
 template <typename T, typename TX>
 static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st, int first, int from, int to) {
@@ -4104,24 +3950,14 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st, i
     vit__attn_args att = vit__attn_self(xn, big, B, N, C, H, sizeof(T)); // the attention output reuses xn
     vit__e4m3_ops q8ops; // VIT_DTYPE_FP8: each linear's input rows to e4m3 first (vit__e4m3_rows_cuda into q8)
     size_t wsize = s->f8 ? 1 : sizeof(T);
-    // large batches: ln2 and the next block's ln1 folded into fc1 and qkv (vit__fold): proj and
-    // fc2 leave x's rows in xb and their statistics, which fc1 and qkv read (block 0's qkv: xn)
-    int fold = s->fold && sizeof(TX) == 4 && from == 0 && to == c->depth && vit__fold_at(m, rows, f);
-    vit__fold stats = {s->xb, s->stat_part, s->stat_row, s->stat_count, eps, NULL, NULL}, fin = {NULL, NULL, NULL, NULL, 0.0f, s->stat_row, NULL};
-    T *xb = (T *)s->xb;
     for (int l = from; l < to; l++) {
         const vit__cuda_block *k = &s->blocks[l];
         // xn = ln1(x) here: from the line above, or from the previous block's fc2
         // (f8: its rows in e4m3 in q8 from the previous block's fc2 + ln1)
         // (block 0 after the fused patch GEMM + ln1, vit__patch_ln_cuda: rounded from its bf16 rows here)
         if (s->f8 && l == 0 && !q8_ready) VIT__TRY(vit__e4m3_rows_cuda<T>(q8, q8s, xn, rows, C, m, st));
-        if (fold && l > 0) {
-            fin.colsum = k->qkv_fs;
-            VIT__TRY(vit__linear_cuda<T>(big, xb, (const T *)k->qkv_wf, k->qkv_fb, rows, C, 3 * C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, m, st, f, NULL, NULL, 0, &fin));
-        } else {
-            VIT__TRY(vit__linear_cuda<T>(big, xn, (const T *)k->qkv_w, k->qkv_b, rows, C, 3 * C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, m, st, f, NULL,
-                                         vit__e4m3_of(&q8ops, s, q8, q8s, k->qkv_w, k->qkv_sw)));
-        }
+        VIT__TRY(vit__linear_cuda<T>(big, xn, (const T *)k->qkv_w, k->qkv_b, rows, C, 3 * C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, m, st, f, NULL,
+                                     vit__e4m3_of(&q8ops, s, q8, q8s, k->qkv_w, k->qkv_sw)));
         if (k->qn_w) VIT__TRY(vit__qk_norm_cuda<T>(big, k->qn_w, k->qn_b, k->kn_w, k->kn_b, rows, C, H, eps, m, st));
         // small batches: the rest of this block's weights and the next block's
         // qkv (contiguous, see vit__upload_all) into L2 during the attention
@@ -4129,11 +3965,8 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st, i
         if (s->pdl_now && !(f && f->no_prefetch)) pf = (const char *)k->proj_w;
         VIT__TRY(vit__attention_cuda<T>(att, m, st, pf, pf ? (size_t)(end - pf) : 0, f));
         if (s->f8) VIT__TRY(vit__e4m3_rows_cuda<T>(q8, q8s, xn, rows, C, m, st));
-        if (fold && !(f && f->no_fold == 2))
-            VIT__TRY(vit__linear_cuda<T>(x, xn, (const T *)k->proj_w, k->proj_b, rows, C, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, k->ls1, m, st, f, NULL, NULL, 0, &stats));
-        else
-            VIT__TRY((vit__linear_ln_cuda<T, T, TX>(xn, x, xn, (const T *)k->proj_w, k->proj_b, k->ls1, rows, C, C, k->ln2_w, k->ln2_b, eps, 1, m, st, f, NULL,
-                                                vit__e4m3_of(&q8ops, s, q8, q8s, k->proj_w, k->proj_sw), lnq)));
+        VIT__TRY((vit__linear_ln_cuda<T, T, TX>(xn, x, xn, (const T *)k->proj_w, k->proj_b, k->ls1, rows, C, C, k->ln2_w, k->ln2_b, eps, 1, m, st, f, NULL,
+                                            vit__e4m3_of(&q8ops, s, q8, q8s, k->proj_w, k->proj_sw), lnq)));
         // f8: fc1's outputs in e4m3 into big (its epilogue rounds them, scaled per
         // row from a bound on the row: vit__e4m3_bound_scale of the norms ln2
         // left in q8n; SwiGLU's through the rows kernel into q8, per row and 128
@@ -4144,19 +3977,11 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st, i
             fc1q->out = (unsigned char *)big; fc1q->out_scale = q8bs;
             fc1q->a_norm = q8n; fc1q->bound_w = k->fc1_bw; fc1q->bound_b = k->fc1_bb;
         }
-        if (fold && !(f && f->no_fold == 2)) {
-            fin.colsum = k->fc1_fs;
-            VIT__TRY(vit__linear_cuda<T>(big, xb, (const T *)k->fc1_wf, k->fc1_fb, rows, C, M, VIT__OUT_STORE, m->act, NULL, m, st, f, NULL, NULL, 0, &fin));
-        } else {
-            VIT__TRY(vit__linear_cuda<T>(big, xn, (const T *)k->fc1_w, k->fc1_b, rows, C, M, VIT__OUT_STORE, m->act, NULL, m, st, f, NULL, fc1q));
-        }
+        VIT__TRY(vit__linear_cuda<T>(big, xn, (const T *)k->fc1_w, k->fc1_b, rows, C, M, VIT__OUT_STORE, m->act, NULL, m, st, f, NULL, fc1q));
         if (s->f8 && !e4m3_out) VIT__TRY(vit__e4m3_rows_cuda<T>(q8, q8bs, big, rows, hidden, m, st, 1));
         vit__e4m3_ops *fc2q = vit__e4m3_of(&q8ops, s, e4m3_out ? (unsigned char *)big : q8, q8bs, k->fc2_w, k->fc2_sw);
         if (fc2q) fc2q->a_blocks = !e4m3_out;
-        if (l + 1 < c->depth && fold)
-            VIT__TRY(vit__linear_cuda<T>(x, big, (const T *)k->fc2_w, k->fc2_b, rows, hidden, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, k->ls2, m, st, f, NULL, NULL, 0,
-                                         &stats));
-        else if (l + 1 < c->depth) // fc2 with the next block's ln1
+        if (l + 1 < c->depth) // fc2 with the next block's ln1
             VIT__TRY((vit__linear_ln_cuda<T, T, TX>(xn, x, big, (const T *)k->fc2_w, k->fc2_b, k->ls2, rows, hidden, C, s->blocks[l + 1].ln1_w,
                                                 s->blocks[l + 1].ln1_b, eps, 1, m, st, f, NULL, fc2q, lnq)));
         else if (token_tail)
@@ -4640,53 +4465,6 @@ static vit_status vit__up_linear(vit__uploader *u, void **dst, float **scale, co
     return VIT_OK;
 }
 
-// A linear after a folded LayerNorm (vit__fold), on the host: w (in, out) fp32
-// as the model holds it -> wf (in, out), w times gamma rounded to dt's values;
-// colsum (out), the sums of wf's columns as the GPU will hold them; bias_f (out)
-// = bias + beta w. gamma, beta, bias NULL: 1, 0, 0. acc: 2 * out doubles.
-static void vit__fold_host(float *wf, float *colsum, float *bias_f, const float *w, const float *gamma, const float *beta, const float *bias, size_t in,
-                           size_t out, vit_dtype dt, double *acc) {
-    for (size_t o = 0; o < 2 * out; o++) acc[o] = 0.0;
-    for (size_t k = 0; k < in; k++) {
-        float gk = gamma ? gamma[k] : 1.0f, bk = beta ? beta[k] : 0.0f;
-        for (size_t o = 0; o < out; o++) {
-            float v = w[k * out + o] * gk;
-            v = dt == VIT_DTYPE_F16 ? __half2float(__float2half_rn(v)) : dt == VIT_DTYPE_BF16 ? __bfloat162float(__float2bfloat16_rn(v)) : v;
-            wf[k * out + o] = v;
-            acc[o] += v;
-            acc[out + o] += (double)bk * w[k * out + o];
-        }
-    }
-    for (size_t o = 0; o < out; o++) {
-        colsum[o] = (float)acc[o];
-        bias_f[o] = (float)((bias ? bias[o] : 0.0) + acc[out + o]);
-    }
-}
-
-// Places a folded linear's weights (as vit__up's VIT__UP_LINEAR), column sums and bias.
-static vit_status vit__up_fold(vit__uploader *u, void **wf, float **colsum, float **bias_f, const float *w, const float *gamma, const float *beta,
-                               const float *bias, size_t in, size_t out) {
-    if (!u->base) { // counting
-        VIT__TRY(vit__up(u, wf, w, in, out, VIT__UP_LINEAR));
-        VIT__TRY(vit__up(u, (void **)colsum, w, 1, out, VIT__UP_VEC));
-        return vit__up(u, (void **)bias_f, w, 1, out, VIT__UP_VEC);
-    }
-    size_t n = in * out;
-    float *h = (float *)vit__malloc(&u->m->alloc, (n + 2 * out) * sizeof(float));
-    double *acc = (double *)vit__malloc(&u->m->alloc, 2 * out * sizeof(double));
-    vit_status r = VIT_OK;
-    if (!h || !acc) r = vit__fail(u->m->error, VIT_ERROR_OUT_OF_MEMORY, "out of memory folding a LayerNorm into a %zu x %zu linear", in, out);
-    if (r == VIT_OK) {
-        vit__fold_host(h, h + n, h + n + out, w, gamma, beta, bias, in, out, u->dtype, acc);
-        r = vit__up(u, wf, h, in, out, VIT__UP_LINEAR);
-    }
-    if (r == VIT_OK) r = vit__up(u, (void **)colsum, h + n, 1, out, VIT__UP_VEC);
-    if (r == VIT_OK) r = vit__up(u, (void **)bias_f, h + n + out, 1, out, VIT__UP_VEC);
-    if (h) vit__free(&u->m->alloc, h);
-    if (acc) vit__free(&u->m->alloc, acc);
-    return r;
-}
-
 #define VIT__UPV(dst, src, n) VIT__TRY(vit__up(u, (void **)&(dst), src, 1, n, VIT__UP_VEC))
 
 // Walks every tensor in a fixed order (twice: counting, then uploading).
@@ -4724,8 +4502,6 @@ static vit_status vit__upload_all(vit_model *m, vit__uploader *u) {
         VIT__UPV(d->fc1_b, h->fc1_b, M);
         VIT__TRY(vit__up_linear(u, &d->fc2_w, &d->fc2_sw, h->fc2_w, vit__mlp_hidden(m), C));
         VIT__UPV(d->fc2_b, h->fc2_b, C);
-        if (s->fold && l > 0) VIT__TRY(vit__up_fold(u, &d->qkv_wf, &d->qkv_fs, &d->qkv_fb, h->qkv_w, h->ln1_w, h->ln1_b, h->qkv_b, C, 3 * C));
-        if (s->fold) VIT__TRY(vit__up_fold(u, &d->fc1_wf, &d->fc1_fs, &d->fc1_fb, h->fc1_w, h->ln2_w, h->ln2_b, h->fc1_b, C, M));
     }
     VIT__UPV(s->norm_w, m->norm_w, C);
     VIT__UPV(s->norm_b, m->norm_b, C);
@@ -4789,12 +4565,10 @@ static vit_status vit__cuda_arena(vit_model *m) {
     size_t part = (size_t)4 * s->sm_count * 64 * 64, part_max = (size_t)VIT__SPLITK_MAX * B * N * W;
     if (part > part_max) part = part_max;
     size_t hidden = (size_t)vit__mlp_hidden(m), q8w = hidden > C ? hidden : C;
-    size_t fold = s->fold ? B * N : 0, count = s->fold ? B * N / 16 + 1 : 0;
-    size_t sizes[14] = {B * c->in_chans * c->image_height * c->image_width * 4, B * N * C * 4, B * N * C * es, B * N * W * es, (size_t)(m->num_head + (m->num_head > 1)) * B * C * 4, B * K * 4, part * 4,
-                       s->f8 ? B * N * q8w : 0, s->f8 ? B * N * 4 * (2 + (hidden + 127) / 128) : 0, c->residual_dtype == VIT_DTYPE_BF16 ? B * N * C * 2 : 0,
-                       fold * C * es, fold * ((C + 63) / 64) * 8, fold * 8, count * 4};
-    size_t off[14], total = 0;
-    for (int i = 0; i < 14; i++) { off[i] = total; total += (sizes[i] + 255) & ~(size_t)255; }
+    size_t sizes[10] = {B * c->in_chans * c->image_height * c->image_width * 4, B * N * C * 4, B * N * C * es, B * N * W * es, (size_t)(m->num_head + (m->num_head > 1)) * B * C * 4, B * K * 4, part * 4,
+                       s->f8 ? B * N * q8w : 0, s->f8 ? B * N * 4 * (2 + (hidden + 127) / 128) : 0, c->residual_dtype == VIT_DTYPE_BF16 ? B * N * C * 2 : 0};
+    size_t off[10], total = 0;
+    for (int i = 0; i < 10; i++) { off[i] = total; total += (sizes[i] + 255) & ~(size_t)255; }
     if (B * N > (size_t)INT_MAX / 2) return vit__fail(m->error, VIT_ERROR_LIMIT, "max_batch %d x %d tokens is too many rows for the GPU kernels", m->max_batch, c->num_tokens);
     VIT__TRY(vit__cuda_malloc(m, &s->arena, total, "activations"));
     s->arena_bytes = total;
@@ -4811,13 +4585,6 @@ static vit_status vit__cuda_arena(vit_model *m) {
     s->q8bs = s->f8 ? s->q8s + B * N : NULL;
     s->q8n = s->f8 ? s->q8bs + B * N * ((hidden + 127) / 128) : NULL;
     s->xh = c->residual_dtype == VIT_DTYPE_BF16 ? s->arena + off[9] : NULL;
-    if (s->fold) {
-        s->xb = s->arena + off[10];
-        s->stat_part = (float2 *)(s->arena + off[11]);
-        s->stat_row = (float2 *)(s->arena + off[12]);
-        s->stat_count = (unsigned *)(s->arena + off[13]);
-        VIT__CUDA_TRY(m, cudaMemset(s->stat_count, 0, count * 4));
-    }
     return VIT_OK;
 }
 
@@ -4972,7 +4739,6 @@ static vit_status vit__cuda_init(vit_model *m, const vit_options *o, char *err) 
             st = vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "residual_dtype bf16 on CUDA needs dtype bf16 or fp8 (this model loads in %s)",
                            m->cuda->dtype == VIT_DTYPE_F32 ? "fp32" : "fp16");
     }
-    if (st == VIT_OK) m->cuda->fold = vit__fold_at(m, m->max_batch * m->cfg.num_tokens, NULL);
     if (st == VIT_OK) st = vit__cuda_upload(m);
     if (st == VIT_OK) st = vit__cuda_arena(m);
     if (st == VIT_OK) st = vit__cuda_staging(m);

@@ -19,7 +19,6 @@
 // passes the results of one pass within tolerance; vit_forward_rgb8 and
 // vit_embed_rgb8 from host and device frames those of vit_preprocess_rgb8 +
 // vit_forward. In fp32, bf16, fp16, and fp8 where it runs.
-// The LayerNorms folded into the next GEMMs at large batches (fold_case).
 // The residual stream in bf16 (residual_case): bf16 and fp8 against the
 // reference and the CPU's run of the same rounding, deterministic; refused in
 // fp32 and fp16 on CUDA.
@@ -411,66 +410,6 @@ static int frames_case(const char *dir, vit_dtype dt) {
     return ok;
 }
 
-// The LayerNorms folded into qkv and fc1 (vit__fold: large batches on sm_90a,
-// bf16 and fp16 with the fp32 residual stream): the smallest batch of the
-// reference's images (cycled) at which the forward pass folds, through
-// vit_forward_async in one pass, within tolerance of the reference, with the
-// same top-1; bit-identical over two runs; and within tolerance of the same
-// batch unfolded (vit__force.no_fold). Where this GPU, binary or model never
-// folds it says why and checks nothing else.
-static int fold_case(const char *dir, const reference *r) {
-    int ok = 1;
-    vit_dtype dts[2] = {VIT_DTYPE_BF16, VIT_DTYPE_F16};
-    for (int d = 0; d < 2; d++) {
-        vit_model *m = load_gpu(dir, dts[d], 1);
-        if (!m) return 0;
-        int N = m->cfg.num_tokens, B = 1;
-        while (B < 4096 && !vit__fold_at(m, B * N, NULL)) B++;
-        vit_free(m);
-        if (B == 4096) {
-            printf("OK %s %s: no folded LayerNorm at any batch (%s)\n", dir, dtname(dts[d]), !m_wgmma() ? "no sm_90a" : "the model's layout or options");
-            continue;
-        }
-        m = load_gpu(dir, dts[d], B);
-        if (!m) return 0;
-        size_t per = (size_t)r->c * r->h * r->w, K = r->k ? (size_t)r->k : (size_t)r->d, no = (size_t)B * K;
-        float *img = (float *)malloc(B * per * 4), *ref = (float *)malloc(no * 4), *got[3], *di = NULL, *dout = NULL;
-        for (int i = 0; i < B; i++) {
-            memcpy(img + i * per, r->input + (size_t)(i % r->n) * per, per * 4);
-            memcpy(ref + i * K, (r->k ? r->logits : r->features) + (size_t)(i % r->n) * K, K * 4);
-        }
-        cudaMalloc((void **)&di, B * per * 4);
-        cudaMalloc((void **)&dout, no * 4);
-        cudaMemcpy(di, img, B * per * 4, cudaMemcpyHostToDevice);
-        vit__force force;
-        memset(&force, 0, sizeof(force));
-        vit_status st = m->cuda->fold ? VIT_OK : VIT_ERROR_UNSUPPORTED;
-        for (int run = 0; run < 3; run++) {
-            force.no_fold = run == 2;
-            m->cuda->force = &force;
-            got[run] = (float *)malloc(no * 4);
-            cudaMemset(dout, 0xFF, no * 4);
-            if (st == VIT_OK) st = r->k ? vit_forward_async(m, di, B, dout, NULL) : vit_embed_async(m, di, B, dout, NULL);
-            cudaDeviceSynchronize();
-            cudaMemcpy(got[run], dout, no * 4, cudaMemcpyDeviceToHost);
-        }
-        double e = rel_err(got[0], ref, no);
-        int ties = 0, bad = r->k ? top1_diff(got[0], ref, B, r->k, 2e-2, &ties) : 0, one = st == VIT_OK && e <= 2e-2 && bad == 0;
-        char what[100];
-        snprintf(what, sizeof(what), "batch %d, LayerNorms folded", B);
-        printf("%s %s %s (%s): rel err %.2e, top-1 %s (%d close calls) [tol 2e-02]%s%s\n", one ? "OK" : "NOT OK", dir, dtname(dts[d]), what, e,
-               bad ? "DIFFERENT" : "same", ties, st != VIT_OK ? ": " : "", st != VIT_OK ? (m->cuda->fold ? vit_last_error(m) : "the weights were not folded at load") : "");
-        ok &= one;
-        ok &= same_bits(dir, dts[d], "LayerNorms folded: two runs bit-identical", st, m, got[0], got[1], no);
-        ok &= near(dir, dts[d], "LayerNorms folded against not folded", st, m, got[0], got[2], no);
-        for (int run = 0; run < 3; run++) free(got[run]);
-        free(img); free(ref);
-        cudaFree(di); cudaFree(dout);
-        vit_free(m);
-    }
-    return ok;
-}
-
 // VIT_DTYPE_FP8 (the blocks' linears in e4m3 on sm_90a): logits (features for
 // a model without a head) within 1.5e-1 of the reference (test_model's gate for
 // the CPU e4m3 reference: e4m3 keeps 3 mantissa bits) and of the CPU's e4m3
@@ -670,7 +609,6 @@ int main(int argc, char **argv) {
         if (!timm) ok &= run(argv[i], &r, VIT_DTYPE_BF16, 2, 2);
         else ok &= run(argv[i], &r, VIT_DTYPE_BF16, r.n, 1);
         ok &= fp8_case(argv[i], &r);
-        ok &= fold_case(argv[i], &r);
         if (!timm) ok &= residual_case(argv[i], &r);
         if (!timm) ok &= frames_case(argv[i], VIT_DTYPE_FP8); // the e4m3 rows of the split passes at their images' place
         if (count >= 2 && r.k && (timm || i == 1))
