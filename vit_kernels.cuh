@@ -22,7 +22,7 @@
       Matrices are stored in the compute dtype as (out, in) row-major (K-major),
       every vector (biases, LayerNorm, layer scale, prefix tokens, position embeddings) in fp32,
       all in ONE device allocation. The residual stream x is fp32 (bf16 with
-      residual_dtype bf16, fp8's default: vit__cuda_state.res16); LayerNorm outputs, qkv, attention output and the MLP hidden
+      residual_dtype bf16, fp8's default: vit__cuda_state.xh); LayerNorm outputs, qkv, attention output and the MLP hidden
       activations are in the compute dtype. Accumulation is always fp32.
 
    EPILOGUES
@@ -2292,7 +2292,7 @@ __global__ void vit__prefix_kernel(float *x, const float *prefix, const float *p
 }
 
 // dst[i] = src[i] in dst's type, i < n (the residual stream between fp32 and
-// bf16 where no kernel writes it in the other one: vit__cuda_state.res16).
+// bf16 where no kernel writes it in the other one: vit__cuda_state.xh).
 // Parallel over elements, a grid-stride loop.
 template <typename TD, typename TS>
 __global__ void vit__convert_kernel(TD *dst, const TS *src, size_t n) {
@@ -2828,7 +2828,7 @@ static vit_status vit__layernorm_cuda(TO *out, const TX *inp, const float *w, co
 // last block before a class-token pool): only rows 0, every, 2 every, ... are
 // finished and normalised, into out's consecutive rows; with split-K the other
 // rows of x are left without this GEMM's sums (nothing reads them again).
-// TX: x's type (T: the residual stream in bf16, vit__cuda_state.res16).
+// TX: x's type (T: the residual stream in bf16, vit__cuda_state.xh).
 template <typename T, typename TO, typename TX = float>
 static vit_status vit__linear_ln_cuda(TO *out, TX *x, const T *inp, const T *weight, const float *bias, const float *scale, int rows, int in_dim,
                                       int out_dim, const float *ln_w, const float *ln_b, float eps, int every, vit_model *m, cudaStream_t st,
