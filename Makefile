@@ -71,7 +71,7 @@ IMPL      = -x c -DVIT_IMPLEMENTATION -c vit.h
 LINKED    = test_model test_fashion_mnist
 
 .PHONY: bench-cpu lint webp-example test-arm deps-stb FORCE install uninstall test-install
-.PHONY: all cpu cuda test test-cpu test-asan test-tsan test-valgrind test-compile test-gpu bench bench-max-autotune demo clean deps fuzz fuzz-smoke
+.PHONY: all cpu cuda test test-cpu test-asan test-tsan test-valgrind test-compile test-gpu test-gpu-sanitize bench bench-max-autotune demo clean deps fuzz fuzz-smoke
 
 all: cpu cuda
 
@@ -373,9 +373,16 @@ test-gpu: $(BUILD)/test_ops $(BUILD)/test_gpu_model $(BUILD)/test_gpu_faults $(B
 	bash tests/test_multi_gpu.sh $(BUILD)/vit-classify
 	@if [ -f $(FMNIST)/t10k-images-idx3-ubyte ]; then $(BUILD)/gpu_test_fashion_mnist models/fashion_mnist $(FMNIST); \
 	else echo "SKIP Fashion-MNIST on the GPU (fp8 gate): no $(FMNIST) (make deps installs dataset-fashion-mnist)"; fi
-	$(SANITIZER) --tool memcheck --error-exitcode 1 $(BUILD)/test_ops --small
-	$(SANITIZER) --tool racecheck --error-exitcode 1 $(BUILD)/test_ops --small
+	$(MAKE) --no-print-directory test-gpu-sanitize
 	@echo "make test-gpu: all passed"
+
+# test_ops' small shapes under compute-sanitizer memcheck and racecheck (part of
+# test-gpu). SHARD=K/N runs only cases K, K + N, ...: racecheck over all of them
+# takes many minutes, so it can be split over N runs (or run side by side).
+SHARD ?= 0/1
+test-gpu-sanitize: $(BUILD)/test_ops
+	$(SANITIZER) --tool memcheck --error-exitcode 1 $(BUILD)/test_ops --small --shard $(SHARD)
+	$(SANITIZER) --tool racecheck --error-exitcode 1 $(BUILD)/test_ops --small --shard $(SHARD)
 
 # vit.h vs timm eager / torch.compile, written to BENCHMARKS.md (needs torch, timm, a GPU);
 # BENCH_ARGS=--families: the real-size model families instead (needs transformers too;

@@ -19,9 +19,11 @@
 // fp32: atol = rtol = 1e-5. bf16/fp16: atol = rtol = 1e-2 (inputs are rounded to
 // the dtype before the CPU sees them, so the difference is the GPU's own rounding).
 //
-// usage: test_ops [--small] [--host] [--e4m3]   (--small: only the small shapes, for compute-sanitizer;
+// usage: test_ops [--small] [--host] [--e4m3] [--shard K/N]   (--small: only the small shapes, for compute-sanitizer;
 //        --host: only the checks of host code, which need no GPU: make test runs them;
-//        --e4m3: only the fp8 kernels' cases)
+//        --e4m3: only the fp8 kernels' cases;
+//        --shard K/N: only cases K, K + N, K + 2N, ... (from 0) of the GPU's, so that a slow
+//        sanitizer run can be split over N runs; the host checks run in every shard)
 #define VIT_IMPLEMENTATION
 #include "../vit.h"
 #include "test_util.h"
@@ -41,6 +43,9 @@ int main(void) {
 #define GUARD 256 // bytes after each device output that must stay untouched
 
 static int passed, failed, small_only;
+// --shard K/N: a GPU case runs when its number (in run order) is K modulo N
+static int shard_k = 0, shard_n = 1, case_no = 0;
+static int take_case(void) { return case_no++ % shard_n == shard_k; }
 static int cpu_threads;
 static unsigned long long rng_state = 0x9E3779B97F4A7C15ull;
 
@@ -262,6 +267,7 @@ static int want_split(vit_model *m, int kernel, int K, size_t plane, int s) {
 // rounded to it.
 template <typename T>
 static void test_linear(vit_model *m, int rows, int in, int out, vit__out mode, vit__act act, int layer_scale, int path, int splitk = 0, int res16 = 0) {
+    if (!take_case()) return;
     int glu = act == VIT__ACT_SWIGLU, outw = glu ? out / 2 : out;
     float *x = hrand((size_t)rows * in, 1.0f), *w = hrand((size_t)in * out, 1.0f / sqrtf((float)in));
     float *b = hrand((size_t)out, 0.5f), *ls = layer_scale ? hrand((size_t)outw, 1.0f) : NULL;
@@ -312,6 +318,7 @@ static void test_linear(vit_model *m, int rows, int in, int out, vit__out mode, 
 // dequantisation scales (no kernel takes them yet).
 template <typename T>
 static void test_linear_refusals(vit_model *m) {
+    if (!take_case()) return;
     dbuf d = dalloc(64 * 64 * 4);
     struct { vit__out mode; vit__act act; int out, scale; vit_status want; const char *what; } cases[] = {
         {VIT__OUT_RESIDUAL, VIT__ACT_GELU, 16, 0, VIT_ERROR_UNSUPPORTED, "residual + gelu"},
@@ -360,6 +367,7 @@ static void test_linear_refusals(vit_model *m) {
 // (bf16: the residual stream in bf16, the CPU's x rounded to it after the add).
 template <typename T, typename TO, typename TX = float>
 static void test_linear_ln(vit_model *m, int rows, int in, int C, int layer_scale, int splitk, int every = 1) {
+    if (!take_case()) return;
     float *xin = hrand((size_t)rows * in, 1.0f), *w = hrand((size_t)in * C, 1.0f / sqrtf((float)in));
     float *b = hrand((size_t)C, 0.5f), *ls = layer_scale ? hrand((size_t)C, 1.0f) : NULL;
     float *lw = hrand((size_t)C, 1.0f), *lb = hrand((size_t)C, 0.5f);
@@ -463,6 +471,7 @@ static void test_patch_ln(vit_model *m, const float *want_f, dbuf dimg, dbuf dw,
 // npre prefix tokens, position rows covering them when pec)
 template <typename T>
 static void test_patch(vit_model *m, int B, int Cin, int S, int P, int C, int npre, int pec, int Ws = 0) {
+    if (!take_case()) return;
     // S x Ws images (Ws 0: square); GGn below is the patch count GH * GW
     if (!Ws) Ws = S;
     int GGn = (S / P) * (Ws / P), CPP = Cin * P * P, KP = vit__patch_k(Cin, P), N = GGn + npre; // KP: the device weights' padded K
@@ -531,6 +540,7 @@ static void test_patch(vit_model *m, int B, int Cin, int S, int P, int C, int np
 // input's type (bf16: a bf16 residual stream; not in place).
 template <typename TO, typename TX = float>
 static void test_layernorm(vit_model *m, int rows, int C, size_t stride, int mode) {
+    if (!take_case()) return;
     if (mode == 0) stride = (size_t)C;
     size_t ostride = mode == 2 ? (size_t)C : stride;
     size_t n = (size_t)(rows - 1) * stride + C, no = (size_t)(rows - 1) * ostride + C;
@@ -563,6 +573,7 @@ static void test_layernorm(vit_model *m, int rows, int C, size_t stride, int mod
 // ---- qk-norm: in place on qkv (rows, 3C) in T, each head's q and k columns
 template <typename T>
 static void test_qk_norm(vit_model *m, int rows, int C, int H) {
+    if (!take_case()) return;
     int D = C / H;
     size_t n = (size_t)rows * 3 * C;
     float *x = hrand(n, 2.0f), *qw = hrand((size_t)D, 1.0f), *qb = hrand((size_t)D, 0.5f), *kw = hrand((size_t)D, 1.0f), *kb = hrand((size_t)D, 0.5f);
@@ -589,6 +600,7 @@ static void test_qk_norm(vit_model *m, int rows, int C, int H) {
 // and asserted.
 template <typename T>
 static void test_attention_w(vit_model *m, int B, int N, int C, int H, int warps, int full = 0, int nq = 0, int wgmma = 1) {
+    if (!take_case()) return;
     int D = C / H, cross = nq > 0, Nq = cross ? nq : N, half = sizeof(T) == 2;
     size_t nkv = (size_t)B * N * (cross ? 2 : 3) * C, nqe = cross ? (size_t)nq * C : 1, no = (size_t)B * Nq * C;
     float *kv = hrand(nkv, 2.0f), *q = hrand(nqe, 2.0f);
@@ -671,6 +683,7 @@ static void test_attention(vit_model *m, int B, int N, int C, int H, int nq = 0)
 
 // ---- pool (+ fc_norm): heads planes of pooled prefix tokens, and with heads > 1 their mean
 static void test_pool(vit_model *m, int B, int N, int C, vit_pool pool, int prefix, int fcn, int heads = 1) {
+    if (!take_case()) return;
     size_t nx = (size_t)B * N * C, np = (size_t)(heads + (heads > 1)) * B * C;
     float *x = hrand(nx, 1.0f), *w = hrand((size_t)C, 1.0f), *b = hrand((size_t)C, 0.5f);
     float *ref = (float *)malloc(np * sizeof(float));
@@ -689,6 +702,7 @@ static void test_pool(vit_model *m, int B, int N, int C, vit_pool pool, int pref
 // ---- head: the mean of heads heads' logits (DeiT distilled: 2)
 template <typename T>
 static void test_head(vit_model *m, int B, int C, int K, int heads = 1) {
+    if (!take_case()) return;
     size_t CK = (size_t)C * K;
     float *p = hrand((size_t)heads * B * C, 1.0f), *w = hrand(heads * CK, 1.0f / sqrtf((float)C)), *b = hrand((size_t)heads * K, 0.5f);
     round_to<T>(w, heads * CK);
@@ -912,6 +926,7 @@ static void run_dtype(vit_model *m) {
 // (fc1's bound, vit__e4m3_row_norm of the same values) within 1e-5.
 template <typename T>
 static void test_e4m3_rows(vit_model *m, int rows, int K, int blocks = 0) {
+    if (!take_case()) return;
     size_t n = (size_t)rows * K, ns = (size_t)rows * (blocks ? (K + 127) / 128 : 1);
     float *x = hrand(n, 3.0f), *q = (float *)malloc(n * 4 + 4), *sx = (float *)malloc(ns * 4 + 4);
     for (int k = 0; k < K; k++) x[k] = 0.0f;                          // row 0: zeros (scale 1)
@@ -978,6 +993,7 @@ static void test_e4m3_rows(vit_model *m, int rows, int K, int blocks = 0) {
 enum { E4M3_ROWS, E4M3_BLOCKS, E4M3_OUT };
 static void test_linear_e4m3(vit_model *m, int rows, int in, int out, vit__out mode, vit__act act, int layer_scale, int path, int splitk = 0,
                              int res16 = 0, int qmode = E4M3_ROWS) {
+    if (!take_case()) return;
     typedef __nv_bfloat16 T;
     int glu = act == VIT__ACT_SWIGLU, outw = glu ? out / 2 : out, res = mode == VIT__OUT_RESIDUAL && !res16; // res: an fp32 output
     int blocks = qmode == E4M3_BLOCKS, ngx = blocks ? (in + 127) / 128 : 1, e8 = qmode == E4M3_OUT;
@@ -1083,6 +1099,7 @@ static void test_linear_e4m3(vit_model *m, int rows, int in, int out, vit__out m
 // bf16), scales within 1e-5 (4e-3 via bf16); the rows' norms within 1e-5 of
 // vit__e4m3_row_norm on the GPU's own codes and scales.
 static void test_layernorm_e4m3(vit_model *m, int rows, int C, int splitk) {
+    if (!take_case()) return;
     typedef __nv_bfloat16 T;
     size_t n = (size_t)rows * C;
     float *x = hrand(n, 2.0f), *w = hrand((size_t)C, 1.0f), *b = hrand((size_t)C, 0.5f), *ref = (float *)malloc(n * 4 + 4);
@@ -1232,6 +1249,7 @@ __global__ void act_kernel(float *out, const float *in, int n, int arity, int ac
 }
 
 static void test_act_gpu(void) {
+    if (!take_case()) return;
     const char *names[4] = {"gelu", "gelu_tanh", "quick_gelu", "swiglu"};
     vit__act acts[4] = {VIT__ACT_GELU, VIT__ACT_GELU_TANH, VIT__ACT_QUICK_GELU, VIT__ACT_SWIGLU};
     for (int a = 0; a < 4; a++) {
@@ -1273,6 +1291,7 @@ __global__ void gelu_fast_kernel(float *out, const float *x, int n, int tanh_for
 }
 
 static void test_gelu_fast(int tanh_form) {
+    if (!take_case()) return;
     int n = 64 * 1024 + 1 + 3;
     float *x = (float *)malloc(sizeof(float) * n), *got;
     for (int i = 0; i < n - 3; i++) x[i] = -32.0f + (float)i / 1024.0f;
@@ -1382,6 +1401,7 @@ static void prep_config(vit_model *m, int in_chans, int H, int W, float crop_pct
 }
 
 static void test_prep_all(vit_model *m) {
+    if (!take_case()) return;
     m->max_batch = 4;
     prep_config(m, 3, 224, 224, 0.9f, VIT_INTERP_BICUBIC, VIT_RESIZE_SHORTER_CROP, 0); // timm
     test_prep(m, "timm bicubic 0.9", 640, 480, 3, 0, 2);
@@ -1461,6 +1481,7 @@ static void test_copy_host(void) {
 // vit__wg_choose's tiles for the ViT shapes it was measured on (see there), on
 // GPUs of 132 SMs (H100 SXM, H200): where it picks 128 x 192 ping-pong tiles
 static void test_wg_policy(vit_model *m) {
+    if (!take_case()) return;
     if (!m->cuda->wgmma || m->cuda->sm_count != 132) { printf("SKIP wgmma tile policy: %d SMs or no sm_90a (measured on 132)\n", m->cuda->sm_count); return; }
     const int ST = VIT__OUT_STORE, RES = VIT__OUT_RESIDUAL, E8 = VIT__OUT_E4M3;
     struct { int M, N, K, out, defer, bn; const char *what; } c[] = {
@@ -1492,6 +1513,12 @@ int main(int argc, char **argv) {
         if (!strcmp(argv[i], "--small")) small_only = 1;
         if (!strcmp(argv[i], "--host")) host_only = 1;
         if (!strcmp(argv[i], "--e4m3")) e4m3_only = 1;
+        if (!strcmp(argv[i], "--shard") && i + 1 < argc) {
+            if (sscanf(argv[++i], "%d/%d", &shard_k, &shard_n) != 2 || shard_n < 1 || shard_k < 0 || shard_k >= shard_n) {
+                printf("usage: test_ops [--small] [--host] [--e4m3] [--shard K/N] (0 <= K < N)\n");
+                return 2;
+            }
+        }
     }
     test_copy_host();
     int count = 0;
