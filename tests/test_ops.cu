@@ -1513,8 +1513,9 @@ int main(int argc, char **argv) {
         if (!strcmp(argv[i], "--small")) small_only = 1;
         if (!strcmp(argv[i], "--host")) host_only = 1;
         if (!strcmp(argv[i], "--e4m3")) e4m3_only = 1;
-        if (!strcmp(argv[i], "--shard") && i + 1 < argc) {
-            if (sscanf(argv[++i], "%d/%d", &shard_k, &shard_n) != 2 || shard_n < 1 || shard_k < 0 || shard_k >= shard_n) {
+        if (!strcmp(argv[i], "--shard")) { // (without its K/N, or with more after it: refused, not all cases)
+            char junk;
+            if (i + 1 >= argc || sscanf(argv[++i], "%d/%d%c", &shard_k, &shard_n, &junk) != 2 || shard_n < 1 || shard_k < 0 || shard_k >= shard_n) {
                 printf("usage: test_ops [--small] [--host] [--e4m3] [--shard K/N] (0 <= K < N)\n");
                 return 2;
             }
