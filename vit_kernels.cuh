@@ -52,7 +52,7 @@
       transform on the GPU (>>op preprocess); host frames that fit in max_batch
       are transformed on the copy stream as they land, and each chunk's pass
       runs only the first blocks, a last pass over all frames the rest
-      (vit__stage_blocks); a new frame size uploads its
+      (vit__plan_stage_blocks); a new frame size uploads its
       resampling taps and, where a tile's source window does not fit in shared
       memory (downscales beyond about 10x), may grow a first-pass buffer (at
       most 256 MB). Graphs are captured lazily, the first time a pass (batch
@@ -116,52 +116,6 @@
 #define VIT__CUDA_GRAPHS 8 // passes whose graphs are kept (a spread frame call uses 3)
 #endif
 
-#define VIT__SPLITK_MAX 8 // K slices of a split-K GEMM at most
-
-// GEMM kernel choice for bf16/fp16 (tests force each one)
-enum { VIT__GEMM_AUTO = 0, VIT__GEMM_MMA, VIT__GEMM_MMA64, VIT__GEMM_WGMMA128, VIT__GEMM_WGMMA256, VIT__GEMM_PP128, VIT__GEMM_WGMMA64, VIT__GEMM_PP192 };
-// The kernel a launcher ran (vit__ran.kernel): GEMMs (the mma.sync ones + 10
-// with 64x64 tiles), then attention
-enum {
-    VIT__RAN_FMA = 1, VIT__RAN_MMA_VEC, VIT__RAN_MMA_SCALAR, VIT__RAN_WGMMA128, VIT__RAN_WGMMA256, VIT__RAN_PP128, VIT__RAN_WGMMA64, VIT__RAN_PP192,
-    VIT__RAN_MMA64_VEC = VIT__RAN_MMA_VEC + 10, VIT__RAN_MMA64_SCALAR = VIT__RAN_MMA_SCALAR + 10,
-    VIT__RAN_ATT_FMA = 20,     // fp32 FMA flash attention
-    VIT__RAN_ATT_STREAM,       // mma.sync, K/V tiles streamed
-    VIT__RAN_ATT_FULL,         // mma.sync, whole K/V per CTA
-    VIT__RAN_ATT_SPLIT_KEYS,   // mma.sync, whole K/V, keys split across warps
-    VIT__RAN_ATT_WGMMA         // sm_90a: wgmma + TMA, K/V tiles streamed
-};
-
-// What a launcher chose, returned through its vit__ran *ran argument (NULL:
-// not wanted): tests assert it, benchmarks print it, vit__linear_ln_cuda reads
-// the split to know whether its LayerNorm finishes the GEMM.
-typedef struct vit__ran {
-    int kernel;  // VIT__RAN_*
-    int split;   // K slices of a GEMM (1: not split)
-    int warps;   // attention: warps per CTA
-} vit__ran;
-
-// Knobs for tests and benchmarks only (a launcher's const vit__force *f, NULL
-// in production; the forward pass passes vit__cuda_state.force): force a
-// kernel or a split that the default policy would not pick.
-typedef struct vit__force {
-    int gemm;         // VIT__GEMM_* (bf16/fp16; 0: by shape)
-    int splitk;       // 0: split K where tiles are few; 1: never; n >= 2: n slices for every GEMM that can
-    int attn_warps;   // 0: by grid size; bf16/fp16 1, 4 or 8; fp32 at most 1 to 8
-    int attn_full;    // 0: whole-K/V CTAs for short sequences; 1: never; 2: whenever Nk fits; 3: with keys split across warps
-    int attn_wgmma;   // bf16/fp16 on sm_90a: 0 by sequence length; 1 never; 2 wherever it can run (head size 64 or 128, aligned rows);
-                      // 3, 4 as 2 with two, three consumer warpgroups (head size 64; 2: by sequence length)
-    int attn_ping;    // the wgmma attention's warpgroups: 0 take turns issuing GEMMs; 1 each on its own
-    int no_prefetch;  // 1: small forward passes do not fetch each block's weights into L2 during its attention
-    int stage_first;  // host inputs: images in the first chunk (0: vit__stage_chunk's policy)
-    int stage_grow;   // and how many times larger each next chunk may be (0: the policy's)
-    int stage_blocks; // spread host frames: blocks each chunk's pass runs (0: vit__stage_blocks's policy; >= depth: all)
-    int stage_device; // 1: device inputs are chunked (and spread) as host inputs are, in the same passes
-    int stage_piece;  // spread host frames: frames per piece of a chunk's DMA and transform (0: 8 MB's worth)
-    int prep_tiles;   // frames: 0 the tiled transform where its window fits; 1 never (the two-pass kernels); 8, 16: tiles of at most that
-    int walk_forward; // 1: every GEMM, attention, LayerNorm and e4m3 rounding pass walks its rows first to last (0: alternately, vit__walk)
-} vit__force;
-
 // One block's weights on the device. Matrices in the compute dtype, (out, in).
 typedef struct vit__cuda_block {
     void *qkv_w;                  // (3C, C)
@@ -219,7 +173,9 @@ struct vit__cuda_state {
     int pdl;                      // 1: launches may overlap the previous kernel's tail (see vit__launch)
     int pdl_now;                  // and this forward pass is small enough to gain from it
     int walk;                     // 1: the last row-walking kernel launched (see vit__walk) walked its rows last to first
-    const vit__force *force;      // tests and benchmarks only (NULL): what the forward pass's launchers force
+#ifdef VIT_TEST_HOOKS
+    struct vit__test_hook *hook;  // tests and benchmarks only (NULL): overrides of the policy, the last plan run (>>policy)
+#endif
     void *encode;                 // cuTensorMapEncodeTiled
     cudaStream_t stream;          // capture and host-API stream
     cudaEvent_t done;             // last use of the arena
@@ -298,16 +254,6 @@ static cudaError_t vit__launch(vit_model *m, void (*k)(P...), dim3 grid, dim3 bl
     cfg.numAttrs = m->cuda->pdl && m->cuda->pdl_now ? 1 : 0;
     cudaError_t e = cudaLaunchKernelEx(&cfg, k, ((P)args)...);
     return e != cudaSuccess ? e : cudaGetLastError();
-}
-
-// The direction the next row-walking kernel (wgmma GEMM, wgmma attention,
-// LayerNorm, e4m3 rounding pass) takes, 1 = its last rows first: the opposite of the last one's, so
-// that it starts on the rows its predecessor wrote last, still in L2 when the
-// activations are larger than L2. Only the order of independent work items
-// changes, never a result's bits.
-static int vit__walk(vit__cuda_state *s) {
-    s->walk = s->force && s->force->walk_forward ? 0 : !s->walk;
-    return s->walk;
 }
 
 static vit_status vit__cuda_malloc(vit_model *m, unsigned char **p, size_t bytes, const char *what) {
@@ -582,6 +528,309 @@ static __device__ __forceinline__ void vit__wgmma256(float *d, uint64_t da, uint
 static __device__ __forceinline__ void vit__wgmma64_rs(float *d, const uint32_t *a, uint64_t db, __nv_bfloat16 *) { VIT__WGMMA64_RS_ASM("k16.f32.bf16.bf16"); }
 static __device__ __forceinline__ void vit__wgmma64_rs(float *d, const uint32_t *a, uint64_t db, __half *) { VIT__WGMMA64_RS_ASM("k16.f32.f16.f16"); }
 #endif // VIT__SM90A
+
+// >>policy --------------------------------------------------------------------
+// Every choice of kernel, tile, K split and warps, made once per shape into a
+// vit__plan that the launchers take and obey. Each decision is one short
+// function; BENCHMARKS.md's per-kernel notes (named in brackets) hold the
+// measurements behind it. A test or benchmark build (VIT_TEST_HOOKS defined
+// before vit.h) may override the choices and read the last plan run through
+// vit__cuda_state.hook; other builds have neither.
+
+#define VIT__SPLITK_MAX 8      // K slices of a split-K GEMM at most
+#define VIT__FMA_BK 16         // K tile of vit__linear_fma_kernel
+#define VIT__MMA_BK 32         // K tile of vit__linear_mma_kernel
+#define VIT__WG_BM 128         // rows of a wgmma GEMM tile
+#define VIT__ATTN_FULL_MAX 256 // mma.sync attention: whole K/V per CTA up to this many keys
+#define VIT__ATTN_WGMMA_MIN 256 // wgmma attention: for more keys than this (or large grids)
+#define VIT__ATTW3_MIN 3072    // wgmma attention, head size 64: three consumer warpgroups from this many queries
+#define VIT__ATTF_WQ 16        // fp32 attention: queries per warp
+
+// Operand types of a GEMM (vit__gemm_args.optype)
+enum { VIT__OP_BF16 = 0, VIT__OP_F16, VIT__OP_F32, VIT__OP_E4M3 };
+// The wgmma GEMM's output mode for e4m3 outputs (fc1 of VIT_DTYPE_FP8; see vit__wg_epilogue_tma)
+enum { VIT__OUT_E4M3 = 17 };
+
+// The kernel a plan names
+enum {
+    VIT__K_FMA = 1,      // fp32 FMA SGEMM
+    VIT__K_MMA_VEC,      // mma.sync, 128 x 128 tiles, 16-byte operand loads
+    VIT__K_MMA_SCALAR,   // the same, element loads (K % 8 or unaligned operands)
+    VIT__K_MMA64_VEC,    // mma.sync, 64 x 64 tiles
+    VIT__K_MMA64_SCALAR,
+    VIT__K_WG64,         // sm_90a wgmma + TMA, cooperative 128 x 64 tiles
+    VIT__K_WG128,        // cooperative 128 x 128 tiles
+    VIT__K_PP128,        // ping-pong 128 x 128 tiles
+    VIT__K_PP192,        // ping-pong 128 x 192 tiles
+    VIT__K_ATT_FMA,      // fp32 FMA flash attention
+    VIT__K_ATT_STREAM,   // mma.sync, K/V tiles streamed
+    VIT__K_ATT_FULL,     // mma.sync, whole K/V per CTA
+    VIT__K_ATT_SPLIT_KEYS, // mma.sync, whole K/V, keys split across warps
+    VIT__K_ATT_WGMMA     // sm_90a: wgmma + TMA, K/V tiles streamed
+};
+
+typedef struct vit__plan {
+    int kernel; // VIT__K_*; 0: no kernel runs (nothing to do, or refused)
+    int split;  // GEMM: K slices (1: not split)
+    int deep;   // ping-pong GEMM: the 6-stage ring, one staging box per consumer
+    int vec;    // 16-byte operand loads (alignment and K allow them)
+    int warps;  // warps per CTA (wgmma attention: 4 * (consumer warpgroups + 1))
+    int ping;   // wgmma attention: the consumer warpgroups take turns issuing GEMMs
+} vit__plan;
+
+// Requests of vit__test_hook.gemm: a bf16/fp16 GEMM kernel family
+enum { VIT__GEMM_AUTO = 0, VIT__GEMM_MMA, VIT__GEMM_MMA64, VIT__GEMM_WGMMA128, VIT__GEMM_PP128 = 5, VIT__GEMM_WGMMA64, VIT__GEMM_PP192 }; // (4: retired)
+
+#ifdef VIT_TEST_HOOKS
+// Tests and benchmarks only: choices that override the policy's (0: the
+// policy's own), and the plan of the last GEMM or attention launched.
+typedef struct vit__test_hook {
+    int gemm;         // VIT__GEMM_*: the bf16/fp16 GEMM family (one the shape cannot take: the policy's fallback)
+    int splitk;       // 1: never split K; n >= 2: n slices for every GEMM that can
+    int attn_warps;   // bf16/fp16 mma.sync 4 or 8; fp32 at most 1 to 8
+    int attn_full;    // 1: never whole-K/V CTAs; 2: whenever Nk fits; 3: with keys split across warps
+    int attn_wgmma;   // 1: never the wgmma attention; 2: wherever it can run; 3, 4: as 2 with two, three consumer warpgroups
+    int attn_ping;    // 1: the wgmma attention's warpgroups each issue on their own
+    int no_prefetch;  // 1: small forward passes do not fetch each block's weights into L2 during its attention
+    int stage_first;  // host inputs: images in the first chunk
+    int stage_grow;   // and how many times larger each next chunk may be
+    int stage_blocks; // spread host frames: blocks each chunk's pass runs (>= depth: all)
+    int stage_device; // 1: device inputs are chunked (and spread) as host inputs are, in the same passes
+    int stage_piece;  // spread host frames: frames per piece of a chunk's DMA and transform
+    int prep_tiles;   // frames: 1 never the tiled transform (the two-pass kernels); 8, 16: tiles of at most that
+    int walk_forward; // 1: every row-walking kernel walks its rows first to last
+    vit__plan ran;    // out: what the last GEMM or attention launcher ran
+} vit__test_hook;
+#define VIT__HOOK(s, field) ((s)->hook ? (s)->hook->field : 0)
+#define VIT__HOOK_RAN(s, plan) do { if ((s)->hook) (s)->hook->ran = (plan); } while (0)
+#else
+#define VIT__HOOK(s, field) ((void)(s), 0)
+#define VIT__HOOK_RAN(s, plan) ((void)(s))
+#endif
+
+static vit__plan vit__plan_none(void) {
+    vit__plan p = {0, 1, 0, 0, 0, 0};
+    return p;
+}
+
+// The direction the next row-walking kernel (wgmma GEMM, wgmma attention,
+// LayerNorm, e4m3 rounding pass) takes, 1 = its last rows first: the opposite
+// of the last one's, so that it starts on the rows its predecessor wrote last,
+// still in L2. Only the order of independent work items changes, never a
+// result's bits. [Row walk order]
+static int vit__walk(vit__cuda_state *s) {
+    s->walk = VIT__HOOK(s, walk_forward) ? 0 : !s->walk;
+    return s->walk;
+}
+
+// Programmatic dependent launch for forward passes small enough to gain from
+// it (kernels short beside their launch gaps). [PDL]
+static int vit__plan_pdl(const vit__cuda_state *s, int rows) { return rows <= 32 * s->sm_count; }
+
+// Whether each block's attention fetches the next weights into L2: only where
+// PDL runs (small passes, latency-bound GEMMs). [Batch 1]
+static int vit__plan_prefetch(const vit__cuda_state *s) { return s->pdl_now && !VIT__HOOK(s, no_prefetch); }
+
+// K slices of an mma.sync or FMA GEMM of `tiles` output tiles and KB K steps:
+// with fewer tiles than two per SM, about two CTAs per SM; at most
+// VIT__SPLITK_MAX, KB / 4, and what fits in the partial sums; every slice
+// non-empty. [GEMM: split-K]
+static int vit__plan_split_grid(const vit__cuda_state *s, int patch, int tiles, int KB, size_t plane) {
+    int split = 1, sm = s->sm_count, forced = VIT__HOOK(s, splitk);
+    if (patch || !s->part || forced == 1) return 1;
+    if (forced >= 2) split = forced < KB ? forced : KB;
+    else if (tiles < 2 * sm) {
+        split = (2 * sm + tiles - 1) / tiles;
+        if (split > KB / 4) split = KB / 4;
+    }
+    if (split > VIT__SPLITK_MAX) split = VIT__SPLITK_MAX;
+    while (split > 1 && (size_t)split * plane > s->part_floats) split--;
+    if (split <= 1) return 1;
+    int kb = (KB + split - 1) / split;
+    return (KB + kb - 1) / kb;
+}
+
+// K slices of a wgmma GEMM (one CTA per SM): as many as keep one work item per
+// SM when at most half as many tiles as SMs and the next LayerNorm reduces
+// them (defer), below a quarter when a reduction kernel must; slices divide
+// KB evenly. [GEMM: split-K]
+static int vit__plan_split_wg(const vit__cuda_state *s, int tiles, int KB, size_t plane, int defer) {
+    int split = 1, forced = VIT__HOOK(s, splitk);
+    if (!s->part || forced == 1) return 1;
+    if (forced >= 2) split = forced;
+    else if ((defer ? 2 : 4) * tiles <= s->sm_count) split = s->sm_count / tiles;
+    if (split > VIT__SPLITK_MAX) split = VIT__SPLITK_MAX;
+    while (split > 1 && (KB % split || (size_t)split * plane > s->part_floats)) split--;
+    return split;
+}
+
+// The wgmma tiles of an (M, N, K) GEMM of bk-wide K steps with output mode
+// out: ping-pong 128 x 128 once the tiles fill the SMs, 128 x 192 where those
+// make at least 4 waves that finish sooner (not for short-K fp32 outputs,
+// e4m3 outputs of K >= 1024, or the patch GEMM); fewer tiles than SMs:
+// cooperative 128 x 64 while those fit on the SMs at once, else 128 x 128,
+// K split across idle SMs. [GEMM: wgmma ping-pong]
+static vit__plan vit__plan_wgmma(const vit__cuda_state *s, int M, int N, int K, int bk, int out, int defer) {
+    int req = VIT__HOOK(s, gemm), sm = s->sm_count, mt = (M + VIT__WG_BM - 1) / VIT__WG_BM, t128 = mt * ((N + 127) / 128), bn = 128;
+    vit__plan p = vit__plan_none();
+    p.kernel = VIT__K_WG128;
+    p.vec = 1;
+    if (req == VIT__GEMM_WGMMA64) p.kernel = VIT__K_WG64, bn = 64;
+    else if (req == VIT__GEMM_PP192 && out != VIT__OUT_PATCH) p.kernel = VIT__K_PP192, bn = 192;
+    else if (req == VIT__GEMM_PP128 || (req != VIT__GEMM_WGMMA128 && t128 >= sm)) {
+        int t192 = mt * ((N + 191) / 192), w128 = (t128 + sm - 1) / sm, w192 = (t192 + sm - 1) / sm;
+        int wide_ok = out != VIT__OUT_PATCH && !((out == VIT__OUT_RESIDUAL || defer) && K < 1536) && !(out == VIT__OUT_E4M3 && K >= 1024);
+        p.kernel = VIT__K_PP128;
+        if (!req && wide_ok && t192 >= 4 * sm && 7 * w192 < 5 * w128) p.kernel = VIT__K_PP192, bn = 192;
+    } else if (req != VIT__GEMM_WGMMA128 && 2 * t128 <= sm) p.kernel = VIT__K_WG64, bn = 64;
+    if (out != VIT__OUT_PATCH) p.split = vit__plan_split_wg(s, mt * ((N + bn - 1) / bn), (K + bk - 1) / bk, (size_t)M * N, defer);
+    return p;
+}
+
+// The plan of one GEMM. optype: the operands' (VIT__OP_*); tma: the shapes and
+// pointers suit the TMA (K and N multiples of 8, 16-byte aligned operands and
+// output); vec: the operands suit 16-byte loads; act: the epilogue's
+// activation; e4m3_out, a_blocks: the e4m3 epilogue and per-128-column input
+// scales (VIT_DTYPE_FP8). fp32: the FMA SGEMM. bf16/fp16: wgmma on sm_90a where
+// the TMA takes the shapes, the deep ring for long K or an activation
+// epilogue, else mma.sync at 128 x 128 tiles where they fill the GPU, 64 x 64
+// below. e4m3: wgmma only (kernel 0 otherwise). [GEMM: wgmma ping-pong]
+// [GEMM: mma.sync] [GEMM: fp32 FMA] [GEMM: fp8 (e4m3)]
+static vit__plan vit__plan_gemm(const vit__cuda_state *s, int optype, int M, int N, int K, int out, int act, int defer, int tma, int vec,
+                                int e4m3_out, int a_blocks) {
+    int req = VIT__HOOK(s, gemm), mma_req = req == VIT__GEMM_MMA || req == VIT__GEMM_MMA64;
+    vit__plan p = vit__plan_none();
+    if (optype == VIT__OP_F32) {
+        p.kernel = VIT__K_FMA;
+        p.vec = vec;
+        p.split = vit__plan_split_grid(s, out == VIT__OUT_PATCH, ((N + 127) / 128) * ((M + 127) / 128), (K + VIT__FMA_BK - 1) / VIT__FMA_BK, (size_t)M * N);
+        return p;
+    }
+    if (optype == VIT__OP_E4M3) {
+        if (!s->wgmma || mma_req) return p;
+        p = vit__plan_wgmma(s, M, N, K, 128, e4m3_out ? (int)VIT__OUT_E4M3 : out, defer);
+        if (e4m3_out) { // each row's scale from a bound, so any tile width; no split; the deep ring
+            if (p.kernel == VIT__K_WG64) p.kernel = VIT__K_WG128;
+            p.split = 1;
+            p.deep = p.kernel == VIT__K_PP128 || p.kernel == VIT__K_PP192;
+        } else if (a_blocks) { // cooperative tiles; at least two K steps per slice
+            int KB = (K + 127) / 128;
+            if (p.kernel != VIT__K_WG64) p.kernel = VIT__K_WG128;
+            while (p.split > 1 && (KB % p.split || KB / p.split < 2)) p.split--;
+            if (KB < 2) p.split = 1;
+        }
+        return p;
+    }
+    if (s->wgmma && tma && !mma_req) {
+        p = vit__plan_wgmma(s, M, N, K, 64, out, defer);
+        p.deep = (p.kernel == VIT__K_PP128 || p.kernel == VIT__K_PP192) && (K >= 1536 || act != VIT__ACT_NONE);
+        return p;
+    }
+    int big = ((N + 127) / 128) * ((M + 127) / 128) >= s->sm_count, t128 = req == VIT__GEMM_MMA || (req != VIT__GEMM_MMA64 && big), bm = t128 ? 128 : 64;
+    p.kernel = t128 ? (vec ? VIT__K_MMA_VEC : VIT__K_MMA_SCALAR) : (vec ? VIT__K_MMA64_VEC : VIT__K_MMA64_SCALAR);
+    p.vec = vec;
+    p.split = vit__plan_split_grid(s, out == VIT__OUT_PATCH, ((N + bm - 1) / bm) * ((M + bm - 1) / bm), (K + VIT__MMA_BK - 1) / VIT__MMA_BK, (size_t)M * N);
+    return p;
+}
+
+// The wgmma attention's work items: 64 nc query rows of one (image, head)
+static size_t vit__attw_items(int B, int H, int Nq, int nc) { return (size_t)((Nq + 64 * nc - 1) / (64 * nc)) * H * B; }
+
+// The plan of one attention: B images, H heads of size D, Nq queries against
+// Nk keys. half: bf16/fp16 (else fp32); wgmma_fits: the wgmma kernel can run
+// it; vec: 16-byte rows. fp32: the FMA kernel, a head's query tiles spread
+// over CTAs of at most 8 warps (4 where 8 would not fill the GPU twice).
+// bf16/fp16: wgmma for long sequences or large grids (three consumer
+// warpgroups for head size 64 and long sequences), else mma.sync: whole K/V
+// per CTA for Nk <= 256 (8 warps splitting the keys where 4-warp CTAs would
+// not fill the GPU, 8 warps where the grid fills it twice, else 4), longer
+// sequences streaming K/V with 4 warps. [Attention: wgmma] [Attention: mma.sync]
+// [Attention: fp32]
+static vit__plan vit__plan_attention(const vit__cuda_state *s, int half, int wgmma_fits, int vec, int B, int H, int Nq, int Nk, int D) {
+    int sm = s->sm_count, nw = VIT__HOOK(s, attn_warps);
+    vit__plan p = vit__plan_none();
+    p.vec = vec;
+    if (!half) {
+        int tiles = (Nq + VIT__ATTF_WQ - 1) / VIT__ATTF_WQ, most = nw >= 1 && nw <= 8 ? nw : (size_t)((tiles + 7) / 8) * H * B >= (size_t)2 * sm ? 8 : 4;
+        int ctas = (tiles + most - 1) / most;
+        p.kernel = VIT__K_ATT_FMA;
+        p.warps = (tiles + ctas - 1) / ctas;
+        return p;
+    }
+    int wf = VIT__HOOK(s, attn_wgmma);
+    if (wf != 1 && wgmma_fits && (wf >= 2 || Nk > VIT__ATTN_WGMMA_MIN || vit__attw_items(B, H, Nq, 2) >= (size_t)2 * sm)) {
+        int nc = D == 128 ? 2 : wf == 4 || (wf != 3 && Nq >= VIT__ATTW3_MIN) ? 3 : 2;
+        p.kernel = VIT__K_ATT_WGMMA;
+        p.warps = 4 * (nc + 1);
+        p.ping = VIT__HOOK(s, attn_ping) != 1;
+        return p;
+    }
+    int fits = Nk <= VIT__ATTN_FULL_MAX, af = VIT__HOOK(s, attn_full), full = af == 1 ? 0 : fits;
+    int wide = (size_t)((Nq + 127) / 128) * H * B >= (size_t)2 * sm;
+    if (fits && (af == 3 || (!af && !nw && (size_t)((Nq + 63) / 64) * H * B < (size_t)sm))) {
+        p.kernel = VIT__K_ATT_SPLIT_KEYS;
+        p.warps = 8;
+        return p;
+    }
+    p.kernel = full ? VIT__K_ATT_FULL : VIT__K_ATT_STREAM;
+    p.warps = full && (nw == 8 || (!nw && wide)) ? 8 : 4;
+    return p;
+}
+
+// Images in the next chunk of a host input whose images cost `ratio` times
+// less to stage than float images: a small first chunk (n / 8 where ratio >=
+// 4, which then stage in two chunks, the second's blocks split, see
+// vit__plan_stage_blocks; else n / 2 grow), so that little copying comes
+// before the first compute, then each chunk `grow` times the last, at most a
+// slot's worth (cap); under 16 inputs one chunk, and no chunk under 8; a
+// remainder under half a chunk joins it. [Host staging]
+static int vit__plan_stage_chunk(const vit__cuda_state *s, double ratio, int n, int cap, int done, int prev) {
+    int first = VIT__HOOK(s, stage_first), grow = VIT__HOOK(s, stage_grow);
+    if (!grow) grow = (int)(4 * (ratio < 1 ? 1 : ratio > 16 ? 16 : ratio));
+    int left = n - done, k = done == 0 ? (first ? first : n / (ratio >= 4 ? 8 : 2 * grow)) : prev * grow;
+    if (cap < 1) cap = 1;
+    if (!first && (n < 16 || k < 8)) k = n < 16 ? n : 8;
+    if (k > cap) k = cap;
+    if (k < 1) k = 1;
+    if (k >= left || (done > 0 && left - k < k / 2 && left <= cap)) return left < cap ? left : cap;
+    return k;
+}
+
+// Spread host frames: the blocks each chunk's pass runs as its frames arrive
+// (the rest run once over all n): the fewest whose pass over the first chunk
+// outlasts the staging of the rest, a staged byte costing about what 8,000
+// FLOPs of a bf16 pass do (fp32 passes 8x slower), with a quarter to spare.
+// depth: whole passes (one chunk, or no blocks to split). [Host staging]
+static int vit__plan_stage_blocks(const vit_model *m, int n, int first_chunk, size_t frame_bytes) {
+    const vit_config *c = &m->cfg;
+    int depth = c->depth, forced = VIT__HOOK(m->cuda, stage_blocks);
+    if (first_chunk >= n || depth < 2) return depth;
+    if (forced) return forced < depth ? forced : depth;
+    double C = c->dim, N = c->num_tokens, M = c->mlp_dim, hidden = m->act == VIT__ACT_SWIGLU ? M / 2 : M;
+    double block_flops = 2 * N * (4 * C * C + C * M + hidden * C + 2 * N * C); // per image: qkv, proj, fc1, fc2, attention
+    double per_byte = m->cuda->dtype == VIT_DTYPE_F32 ? 8000.0 / 8 : 8000.0;
+    double need = 1.25 * (double)(n - first_chunk) * (double)frame_bytes * per_byte / ((double)first_chunk * block_flops);
+    return need >= depth ? depth : (int)need + 1;
+}
+
+// Spread host frames: frames per piece of a chunk's DMA and transform (about
+// `piece_bytes` each, so the host copy, the DMA and the transform overlap).
+static int vit__plan_stage_piece(const vit__cuda_state *s, size_t piece_bytes, size_t frame_bytes) {
+    int forced = VIT__HOOK(s, stage_piece);
+    return forced ? forced : (int)(piece_bytes / frame_bytes);
+}
+
+// Whether device inputs are chunked (and spread) as host inputs are: never,
+// but tests compare the two paths' bits through it.
+static int vit__plan_stage_device(const vit__cuda_state *s) { return VIT__HOOK(s, stage_device) != 0; }
+
+// The frame transform's largest tile edge to try (32, 16, 8: the tiled kernel
+// at the largest whose source window fits in shared memory; 0: the two-pass
+// kernels). [Preprocess]
+static int vit__plan_prep_tile_max(const vit__cuda_state *s) {
+    int forced = VIT__HOOK(s, prep_tiles);
+    return forced == 1 ? 0 : forced > 1 ? forced : 32;
+}
 
 // >>op preprocess -- CPU reference: vit_preprocess_rgb8
 // 8-bit frames to the model's normalised input on the GPU, from the same
@@ -891,9 +1140,8 @@ static vit_status vit__prep_plan(vit_model *m, int width, int height, int stride
             }
         }
         a->acc32 = most + ((int64_t)1 << (VIT__PRECISION_BITS - 1)) < ((int64_t)1 << 31);
-        // the tiled kernel at the largest tile whose window fits (vit__force.prep_tiles 1: never; 8, 16: at most that)
-        for (int T = 32; T >= 8 && !(s->force && s->force->prep_tiles == 1); T /= 2) {
-            if (s->force && s->force->prep_tiles > 1 && T > s->force->prep_tiles) continue;
+        // the tiled kernel at the largest tile whose window fits
+        for (int T = vit__plan_prep_tile_max(s); T >= 8; T /= 2) {
             size_t wr = (size_t)vit__prep_span(p.vb, top, H, rh, T), wc = (size_t)vit__prep_span(p.hb, left, W, rw, T);
             size_t bytes = lut_bytes + (wr * wc + (a->mode == VIT__PREP_HFIRST ? wr : wc) * T) * a->ch;
             if (bytes <= VIT__PREP_TILE_SMEM) { a->tile = T; a->tile_smem = (int)bytes; break; }
@@ -964,7 +1212,6 @@ static vit_status vit__prep_cuda(vit_model *m, const unsigned char *frames, int 
 
 // Operand types of a GEMM (vit__gemm_args.optype); the kernels' K step and TMA
 // box width follow from the element size (vit__op_size).
-enum { VIT__OP_BF16 = 0, VIT__OP_F16, VIT__OP_F32, VIT__OP_E4M3 };
 static __host__ __device__ constexpr int vit__op_size(int optype) { return optype == VIT__OP_F32 ? 4 : optype == VIT__OP_E4M3 ? 1 : 2; }
 static __host__ __device__ constexpr int vit__op_box_k(int optype) { return 128 / vit__op_size(optype); } // K per 128-byte TMA box row
 static __host__ __device__ constexpr int vit__op_wgmma_k(int optype) { return optype == VIT__OP_E4M3 ? 32 : 16; } // K of one wgmma
@@ -1011,7 +1258,6 @@ typedef struct vit__gemm_args {
 // row scaled by a power of two from a bound on its values (no tile sees a
 // whole row; vit__e4m3_bound_scale), the scales into g.out_scale. See
 // vit__wg_epilogue_tma.
-enum { VIT__OUT_E4M3 = 17 };
 
 // The epilogue of out[row][col], out[row][col + 1] (col even, two: col + 1 < N;
 // vec: one 8-byte store) from their sums v0, v1, bias included: the
@@ -1104,7 +1350,6 @@ static __device__ __forceinline__ float vit__im2col_at(const vit__gemm_args &g, 
 // order below; a prefetch of the next M tile's first k-tile under the last
 // one's math measured 2-5% slower; the 128x128x8 kernel with 16x16 lanes: 37).
 // AMODE 0: A dense (M, K); 2: A is the im2col of fp32 images. VEC: float4 loads.
-#define VIT__FMA_BK 16 // K tile of vit__linear_fma_kernel
 
 // The FMA kernel's epilogue: this lane's 8 x 8 sums, rows r0 + (0..3, 16..19)
 // and columns c0 + (0..3, 32..35).
@@ -1239,7 +1484,6 @@ __global__ void __launch_bounds__(256, 2) vit__linear_fma_kernel(const vit__gemm
 // AMODE 0: A dense via cp.async (K % 8 == 0, 16-byte aligned); 1: A dense via
 // guarded scalar loads (any K); 2: A is the im2col of fp32 images (converted to T).
 // BVEC: W via cp.async, else scalar loads.
-#define VIT__MMA_BK 32
 // ring depth: 4 stages for 128x128 tiles; 8 for the 64x64 ones, which run at
 // small batches where a CTA's k-steps wait on memory latency, not on math
 #define VIT__MMA_ST(BM) ((BM) == 64 ? 8 : 4)
@@ -1400,7 +1644,6 @@ __global__ void __launch_bounds__(WM * WN * 32) vit__linear_mma_kernel(const vit
 // except for the patch embedding's scattered token rows (vit__wg_epilogue).
 // Out-of-range rows/columns/K are zero-filled by TMA loads and skipped by its stores.
 #define VIT__WG_BK(T) vit__op_box_k(vit__optype<T>::value) // K per stage: one 128-byte TMA box row (64 for bf16/fp16)
-#define VIT__WG_BM 128 // tile rows
 // Ring stages and the TMA epilogue's staging boxes (S) per consumer warpgroup:
 // one stage fewer with S, two boxes each (8 rather than 6 stages for 128 x 64
 // tiles measured no different at batch 1); the deep ping-pong (PP 2) has 6
@@ -1925,35 +2168,10 @@ static vit_status vit__tensor_map(vit_model *m, CUtensorMap *map, const void *pt
 
 static int vit__aligned16(const void *p) { return ((uintptr_t)p & 15) == 0; }
 
-static void vit__ran_set(vit__ran *ran, int kernel, int split, int warps) {
-    if (ran) { ran->kernel = kernel; ran->split = split; ran->warps = warps; }
-}
-
 // grid.y for an M-strided GEMM
 static unsigned vit__mgrid(int M, int bm) {
     int t = (M + bm - 1) / bm;
     return (unsigned)(t < 65535 ? t : 65535);
-}
-
-// How many K slices a GEMM of tiles output tiles and KB k-steps runs as. Fewer
-// tiles than two per SM (small batches, where each CTA's k-steps wait on memory
-// latency): split K so that each SM gets about two CTAs. The residual GEMMs'
-// reduction rides on the next LayerNorm; the others pay a reduction kernel
-// (ViT-B/16 at batch 1, H100: qkv 17.0 -> 14.5 us, fc1 18.2 -> 16.2 us with it).
-// Never more slices than VIT__SPLITK_MAX, KB / 4 (forced: KB), or than fit in
-// the partial-sum buffer (split * tiles < 2 * sm + tiles <= 4 * sm tiles).
-static int vit__splitk(const vit__cuda_state *s, const vit__force *f, int out, int tiles, int KB, size_t plane) {
-    int split = 1, sm = s->sm_count, forced = f ? f->splitk : 0;
-    if (out == VIT__OUT_PATCH || !s->part || forced == 1) return 1;
-    if (forced >= 2) {
-        split = forced < KB ? forced : KB;
-    } else if (tiles < 2 * sm) {
-        split = (2 * sm + tiles - 1) / tiles;
-        if (split > KB / 4) split = KB / 4;
-    }
-    if (split > VIT__SPLITK_MAX) split = VIT__SPLITK_MAX;
-    while (split > 1 && (size_t)split * plane > s->part_floats) split--;
-    return split < 1 ? 1 : split;
 }
 
 template <typename T, int OUT>
@@ -1963,14 +2181,11 @@ static vit_status vit__splitk_reduce_launch(const vit__gemm_args &g, int split, 
     return VIT_OK;
 }
 
-// The mma.sync and FMA kernels' K slices (grid.z): at most split slices of
-// g.kblocks k-steps each, none empty, partial sums in s->part. Returns the count.
-static int vit__split_slices(vit__gemm_args &g, const vit__cuda_state *s, int split, int KB) {
+// The mma.sync and FMA kernels' K slices (grid.z): the plan's split slices of
+// g.kblocks k-steps each (vit__plan_split_grid left none empty), partial sums in s->part.
+static void vit__split_slices(vit__gemm_args &g, const vit__cuda_state *s, int split, int KB) {
     g.kblocks = split > 1 ? (KB + split - 1) / split : 0;
-    if (split > 1) split = (KB + g.kblocks - 1) / g.kblocks; // every slice non-empty
-    if (split == 1) g.kblocks = 0;
     g.part = split > 1 ? s->part : NULL;
-    return split;
 }
 
 // After a split GEMM: the reduction kernel applies the epilogue, unless the
@@ -1979,104 +2194,34 @@ static int vit__split_slices(vit__gemm_args &g, const vit__cuda_state *s, int sp
     ((split) > 1 && !(g).defer && (OUT) != VIT__OUT_PATCH ? vit__splitk_reduce_launch<T, (OUT) == VIT__OUT_PATCH || (OUT) == VIT__OUT_E4M3 ? VIT__OUT_STORE : (OUT)>(g, split, m, st) : VIT_OK)
 
 template <int OUT, int ACT, int AMODE, bool VEC>
-static vit_status vit__gemm_fma_launch(vit__gemm_args g, vit_model *m, cudaStream_t st, const vit__force *f, vit__ran *ran) {
-    // small batches: K split so that the GPU fills (the same policy and
-    // reductions as the mma kernels'; ViT-B/16 fp32 at batch 1: see BENCHMARKS.md)
-    int ntiles = (g.N + 127) / 128, mtiles = (g.M + 127) / 128, KB = (g.K + VIT__FMA_BK - 1) / VIT__FMA_BK;
-    int split = vit__split_slices(g, m->cuda, vit__splitk(m->cuda, f, OUT, ntiles * mtiles, KB, (size_t)g.M * g.N), KB);
-    dim3 grid((unsigned)ntiles, vit__mgrid(g.M, 128), (unsigned)split);
+static vit_status vit__gemm_fma_launch(vit__gemm_args g, const vit__plan &p, vit_model *m, cudaStream_t st) {
+    int ntiles = (g.N + 127) / 128, KB = (g.K + VIT__FMA_BK - 1) / VIT__FMA_BK;
+    vit__split_slices(g, m->cuda, p.split, KB);
+    dim3 grid((unsigned)ntiles, vit__mgrid(g.M, 128), (unsigned)p.split);
     VIT__CUDA_TRY(m, vit__launch(m, vit__linear_fma_kernel<OUT, ACT, AMODE, VEC>, grid, 256, 0, st, g));
-    vit__ran_set(ran, VIT__RAN_FMA, split, 8);
-    return VIT__SPLIT_DONE(float, OUT, g, split, m, st);
+    return VIT__SPLIT_DONE(float, OUT, g, p.split, m, st);
 }
 
 template <typename T, int OUT, int ACT, int AMODE, bool BVEC, int BM, int BN, int WM, int WN>
-static vit_status vit__gemm_mma_tiles(vit__gemm_args g, vit_model *m, cudaStream_t st, const vit__force *f, vit__ran *ran) {
-    int ntiles = (g.N + BN - 1) / BN, mtiles = (g.M + BM - 1) / BM, KB = (g.K + VIT__MMA_BK - 1) / VIT__MMA_BK;
-    int split = vit__split_slices(g, m->cuda, vit__splitk(m->cuda, f, OUT, ntiles * mtiles, KB, (size_t)g.M * g.N), KB);
-    dim3 grid((unsigned)ntiles, vit__mgrid(g.M, BM), (unsigned)split);
+static vit_status vit__gemm_mma_tiles(vit__gemm_args g, const vit__plan &p, vit_model *m, cudaStream_t st) {
+    int ntiles = (g.N + BN - 1) / BN, KB = (g.K + VIT__MMA_BK - 1) / VIT__MMA_BK;
+    vit__split_slices(g, m->cuda, p.split, KB);
+    dim3 grid((unsigned)ntiles, vit__mgrid(g.M, BM), (unsigned)p.split);
     VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__linear_mma_kernel<T, OUT, ACT, AMODE, BVEC, BM, BN, WM, WN>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__MMA_SMEM(BM, BN)));
     VIT__CUDA_TRY(m, vit__launch(m, vit__linear_mma_kernel<T, OUT, ACT, AMODE, BVEC, BM, BN, WM, WN>, grid, WM * WN * 32, VIT__MMA_SMEM(BM, BN), st, g));
-    vit__ran_set(ran, (AMODE == 0 ? VIT__RAN_MMA_VEC : VIT__RAN_MMA_SCALAR) + (BM == 64 ? 10 : 0), split, WM * WN);
-    return VIT__SPLIT_DONE(T, OUT, g, split, m, st);
+    return VIT__SPLIT_DONE(T, OUT, g, p.split, m, st);
 }
 
-// 128x128 tiles, or 64x64 ones (and split-K for the residual) when 128x128
-// tiles would leave most of the GPU idle (small batches).
+// The plan's mma.sync tiles: 128 x 128, or 64 x 64
 template <typename T, int OUT, int ACT, int AMODE, bool BVEC>
-static vit_status vit__gemm_mma_launch(const vit__gemm_args &g, vit_model *m, cudaStream_t st, const vit__force *f, vit__ran *ran) {
-    int big = ((g.N + 127) / 128) * ((g.M + 127) / 128), path = f ? f->gemm : VIT__GEMM_AUTO;
-    if (path == VIT__GEMM_MMA || (path != VIT__GEMM_MMA64 && big >= m->cuda->sm_count)) return vit__gemm_mma_tiles<T, OUT, ACT, AMODE, BVEC, 128, 128, 2, 4>(g, m, st, f, ran);
-    return vit__gemm_mma_tiles<T, OUT, ACT, AMODE, BVEC, 64, 64, 2, 2>(g, m, st, f, ran);
+static vit_status vit__gemm_mma_launch(const vit__gemm_args &g, const vit__plan &p, vit_model *m, cudaStream_t st) {
+    if (p.kernel == VIT__K_MMA_VEC || p.kernel == VIT__K_MMA_SCALAR) return vit__gemm_mma_tiles<T, OUT, ACT, AMODE, BVEC, 128, 128, 2, 4>(g, p, m, st);
+    return vit__gemm_mma_tiles<T, OUT, ACT, AMODE, BVEC, 64, 64, 2, 2>(g, p, m, st);
 }
-
-// K slices for the wgmma kernel (one CTA per SM): a GEMM of at most half as
-// many tiles as SMs splits into as many slices as keep one work item per SM
-// when the next LayerNorm reduces them (defer); one that would need a
-// reduction kernel only below a quarter (ViT-B/16 at batch 1, H100, 128 x 128
-// tiles: qkv 6.5 us unsplit, 8.6 with 3 slices + reduction; fc2 + ln1 20.4 us
-// unsplit, 11.8 with 8). Slices divide KB evenly; never more than
-// VIT__SPLITK_MAX or than fit in s->part.
-static int vit__splitk_wg(const vit__cuda_state *s, const vit__force *f, int tiles, int KB, size_t plane, int defer) {
-    int split = 1, forced = f ? f->splitk : 0;
-    if (!s->part || forced == 1) return 1;
-    if (forced >= 2) split = forced;
-    else if ((defer ? 2 : 4) * tiles <= s->sm_count) split = s->sm_count / tiles;
-    if (split > VIT__SPLITK_MAX) split = VIT__SPLITK_MAX;
-    while (split > 1 && (KB % split || (size_t)split * plane > s->part_floats)) split--;
-    return split;
-}
-
-// The wgmma kernel's tiles and K slices for an (M, N, K) GEMM whose K steps are
-// bk wide: what vit__linear_go launches, and what vit__patch_ln_cuda asks
-// before it decides how to run the patch GEMM.
-//   Ping-pong 128 x 128 (pp) when there are at least as many tiles as SMs
-//   (H100, ViT-B/16 batch 256: 11,100 img/s against 10,740 with the
-//   cooperative 128 x 256 tiles, which stay for tests), 128 x 192 where those
-//   make at least 4 waves and their waves, 1.4 times as long (1.5 times the
-//   work, about 7% faster per FLOP: a 128 x 128 tile's kernel is bound by the
-//   L2, 32 KB read per 64-wide K step for 16 K outputs; 40 KB for 24 K), take
-//   less time than 128 x 128's: H200, 2 rounds, 128 x 128 -> 128 x 192, bf16:
-//   ViT-B/16 qkv at batch 256 0.262 -> 0.237 ms, fc1 + GELU 0.403 -> 0.380,
-//   fc2 0.335 -> 0.324, ViT-L/16 fc1 0.671 -> 0.632 (N 4096: 22 tiles, 3%
-//   padding), but its fc2 (N 1024: 12.5% padding) 0.581 -> 0.608, and
-//   ViT-B/16 at batch 8 1.00 -> 1.02 ms (one or two waves). Not for fp32
-//   outputs (residual, deferred sums) of short K (proj: 0.137 -> 0.139, its
-//   fp32 epilogue against a short main loop), nor e4m3 outputs of K >= 1024
-//   (see vit__linear_e4m3_go), nor the patch GEMM. Fewer
-//   tiles than SMs (small batches):
-//   cooperative tiles, 128 x 64 while those fit on the SMs at once, else
-//   128 x 128, and K split across idle SMs (ViT-B/16 at batch 1, H100: 0.977
-//   -> 0.690 ms with 128 x 128 tiles against 64 x 64 mma.sync ones).
-typedef struct vit__wg_plan {
-    int bn, pp, split;
-} vit__wg_plan;
-
-static vit__wg_plan vit__wg_choose(int M, int N, int K, int bk, int out, int defer, const vit__cuda_state *s, const vit__force *f) {
-    int path = f ? f->gemm : VIT__GEMM_AUTO, mt = (M + VIT__WG_BM - 1) / VIT__WG_BM, t128 = mt * ((N + 127) / 128);
-    vit__wg_plan p = {128, 0, 1};
-    if (path == VIT__GEMM_WGMMA256) p.bn = 256;
-    else if (path == VIT__GEMM_WGMMA64) p.bn = 64;
-    else if (path == VIT__GEMM_PP192 && out != VIT__OUT_PATCH) p.pp = 1, p.bn = 192;
-    else if (path == VIT__GEMM_PP128 || (path != VIT__GEMM_WGMMA128 && t128 >= s->sm_count)) {
-        p.pp = 1;
-        int t192 = mt * ((N + 191) / 192), w128 = (t128 + s->sm_count - 1) / s->sm_count, w192 = (t192 + s->sm_count - 1) / s->sm_count;
-        if (path == VIT__GEMM_AUTO && out != VIT__OUT_PATCH && !((out == VIT__OUT_RESIDUAL || defer) && K < 1536) && !(out == VIT__OUT_E4M3 && K >= 1024) &&
-            t192 >= 4 * s->sm_count && 7 * w192 < 5 * w128)
-            p.bn = 192;
-    }
-    else if (path != VIT__GEMM_WGMMA128 && 2 * t128 <= s->sm_count) p.bn = 64;
-    if (out != VIT__OUT_PATCH) p.split = vit__splitk_wg(s, f, mt * ((N + p.bn - 1) / p.bn), (K + bk - 1) / bk, (size_t)M * N, defer);
-    return p;
-}
-
-// The 128 x 192 tiles' width as a template argument: 192, except for the patch
-// GEMM, which vit__wg_choose never gives them (so no launcher instantiates it).
-static constexpr int vit__bn_wide(int out) { return out == VIT__OUT_PATCH ? 128 : 192; }
 
 // T: the output type (bf16/fp16); TA: the operands' (T, or e4m3 with scales)
 template <typename T, int BN, int OUT, int ACT, int PP, typename TA = T, int QS = 0>
-static vit_status vit__gemm_wgmma_launch(vit__gemm_args g, int split, vit_model *m, cudaStream_t st, vit__ran *ran) {
+static vit_status vit__gemm_wgmma_launch(vit__gemm_args g, int split, vit_model *m, cudaStream_t st) {
     CUtensorMap ma, mb, mo;
     const int S = OUT != VIT__OUT_PATCH, BK = VIT__WG_BK(TA);
     CUtensorMapDataType ty = vit__tmap_dtype<T>();
@@ -2099,8 +2244,27 @@ static vit_status vit__gemm_wgmma_launch(vit__gemm_args g, int split, vit_model 
     g.rev = vit__walk(m->cuda);
     VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__linear_wgmma_kernel<T, TA, BN, OUT, ACT, PP, QS>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__WG_SMEM(BN, S, PP)));
     VIT__CUDA_TRY(m, vit__launch(m, vit__linear_wgmma_kernel<T, TA, BN, OUT, ACT, PP, QS>, grid, 384, VIT__WG_SMEM(BN, S, PP), st, ma, mb, mo, g));
-    vit__ran_set(ran, PP ? (BN == 192 ? VIT__RAN_PP192 : VIT__RAN_PP128) : BN == 256 ? VIT__RAN_WGMMA256 : BN == 64 ? VIT__RAN_WGMMA64 : VIT__RAN_WGMMA128, split, 12);
     return VIT__SPLIT_DONE(T, OUT, g, split, m, st);
+}
+
+// The plan's wgmma kernel. Only the instances a plan can name are compiled:
+// the ping-pong tiles without the deep ring only where a plan can leave it
+// off (no activation; bf16/fp16 outputs of e4m3 operands, which never take
+// it), no 128 x 192 tiles for the patch GEMM, no 128 x 64 tiles for e4m3
+// outputs. (A constant template argument maps each impossible case onto an
+// instance that exists.)
+template <typename T, int OUT, int ACT, typename TA = T>
+static vit_status vit__gemm_wgmma_go(const vit__gemm_args &g, const vit__plan &p, vit_model *m, cudaStream_t st) {
+    const int E8 = sizeof(TA) == 1, SHALLOW = E8 && OUT != VIT__OUT_E4M3 ? 1 : ACT == VIT__ACT_NONE && OUT != VIT__OUT_E4M3 ? 1 : 2;
+    const int DEEP = E8 && OUT != VIT__OUT_E4M3 ? 1 : 2, WIDE = OUT == VIT__OUT_PATCH ? 128 : 192, NARROW = OUT == VIT__OUT_E4M3 ? 128 : 64;
+    switch (p.kernel) {
+    case VIT__K_PP192: return p.deep ? vit__gemm_wgmma_launch<T, WIDE, OUT, ACT, DEEP, TA>(g, p.split, m, st)
+                                     : vit__gemm_wgmma_launch<T, WIDE, OUT, ACT, SHALLOW, TA>(g, p.split, m, st);
+    case VIT__K_PP128: return p.deep ? vit__gemm_wgmma_launch<T, 128, OUT, ACT, DEEP, TA>(g, p.split, m, st)
+                                     : vit__gemm_wgmma_launch<T, 128, OUT, ACT, SHALLOW, TA>(g, p.split, m, st);
+    case VIT__K_WG64: return vit__gemm_wgmma_launch<T, NARROW, OUT, ACT, 0, TA>(g, p.split, m, st);
+    default: return vit__gemm_wgmma_launch<T, 128, OUT, ACT, 0, TA>(g, p.split, m, st);
+    }
 }
 
 // What no kernel computes: operands of another type than the kernels' T
@@ -2114,18 +2278,28 @@ static vit_status vit__gemm_refuse(const vit__gemm_args &g, vit_model *m) {
     return VIT_OK;
 }
 
+// The plan for g (an OUT-mode GEMM), as vit__plan_gemm makes it from g's
+// shapes and pointers; recorded for a test build's hook.
+static vit__plan vit__gemm_plan(const vit__gemm_args &g, int out, const vit__cuda_state *s) {
+    int es = vit__op_size(g.optype), vec = es == 4 ? g.K % 4 == 0 && vit__aligned16(g.a) && vit__aligned16(g.w)
+                                                   : (g.K * es) % 16 == 0 && vit__aligned16(g.a) && vit__aligned16(g.w);
+    int tma = vec && g.N % 8 == 0 && vit__aligned16(g.out);
+    vit__plan p = vit__plan_gemm(s, g.optype, g.M, g.N, g.K, out, g.act, g.defer, tma, vec, g.out_scale != NULL, g.a_blocks);
+    VIT__HOOK_RAN(s, p);
+    return p;
+}
+
 // e4m3 operands (g.a, g.w; scales g.a_scale per row, or with g.a_blocks per
-// row and 128 columns of K, g.w_scale per column):
-// the wgmma kernel on sm_90a, bf16 outputs, where the TMA takes the shapes
-// (K a multiple of 16 bytes, N of 8). Anything else is refused: there is no
-// mma.sync e4m3 kernel (sm_89) yet.
+// row and 128 columns of K, g.w_scale per column): the wgmma kernel on
+// sm_90a, bf16 outputs, where the TMA takes the shapes (K a multiple of 16
+// bytes, N of 8). Anything else is refused: there is no mma.sync e4m3 kernel.
 template <int OUT, int ACT, typename T>
-static vit_status vit__linear_e4m3_go(const vit__gemm_args &g, vit_model *m, cudaStream_t st, const vit__force *f, vit__ran *ran, T *) {
-    (void)g; (void)st; (void)f; (void)ran;
+static vit_status vit__linear_e4m3_go(const vit__gemm_args &g, const vit__plan &p, vit_model *m, cudaStream_t st, T *) {
+    (void)g; (void)p; (void)st;
     return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "GEMM: e4m3 operands with %s output: no kernel for it", sizeof(T) == 4 ? "fp32" : "fp16");
 }
 template <int OUT, int ACT>
-static vit_status vit__linear_e4m3_go(const vit__gemm_args &g, vit_model *m, cudaStream_t st, const vit__force *f, vit__ran *ran, __nv_bfloat16 *) {
+static vit_status vit__linear_e4m3_go(const vit__gemm_args &g, const vit__plan &p, vit_model *m, cudaStream_t st, __nv_bfloat16 *) {
     typedef __nv_bfloat16 T;
     typedef __nv_fp8_e4m3 TA;
     if (!m->cuda->wgmma)
@@ -2133,90 +2307,45 @@ static vit_status vit__linear_e4m3_go(const vit__gemm_args &g, vit_model *m, cud
     if (g.K % 16 || g.N % 8 || !vit__aligned16(g.a) || !vit__aligned16(g.w) || !vit__aligned16(g.out))
         return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "GEMM: e4m3 operands of %d x %d -> %d: K must be a multiple of 16, N of 8, the operands 16-byte aligned",
                          g.M, g.K, g.N);
-    int path = f ? f->gemm : VIT__GEMM_AUTO;
-    if (path == VIT__GEMM_MMA || path == VIT__GEMM_MMA64) return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "GEMM: no mma.sync kernel for e4m3 operands");
-    vit__wg_plan p = vit__wg_choose(g.M, g.N, g.K, VIT__WG_BK(TA), g.out_scale ? (int)VIT__OUT_E4M3 : OUT, g.defer, m->cuda, f);
-    if (g.out_scale) { // e4m3 out (fc1 before fc2): each row's scale from the bound, so any tile width; no split
-        if (OUT != VIT__OUT_STORE || g.act == VIT__ACT_SWIGLU || g.a_blocks || g.defer || g.N % 16 || !g.a_norm)
-            return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "GEMM: e4m3 outputs from a stored, non-SwiGLU GEMM of N %% 16 == 0 with per-row input scales and norms only");
-        // (the deep ring, as bf16's activation epilogues: ViT-B/16 fc1 at batch 256, H200, 3 rounds: 0.348-0.350 -> 0.341-0.344 ms)
-        // (vit__wg_choose: 128 x 192 tiles at K < 1024 only. H200, one call, 2 rounds, 128 x 128 -> 128 x 192: ViT-B/16 fc1
-        // (50432 x 3072 x 768) 0.3226-0.3239 -> 0.3064-0.3094 ms, at batch 64 0.0886-0.0904 -> 0.0852-0.0859; ViT-L/16's
-        // (50432 x 4096 x 1024) 0.4706-0.4749 -> 0.4728-0.4732, CLIP L/14 @336's (36928 x 4096 x 1024) 0.3488-0.3513 -> 0.3576-0.3631)
-        if (p.pp && p.bn == 192)
-            return vit__gemm_wgmma_launch<T, 192, VIT__OUT_E4M3, VIT__ACT_RUNTIME, 2, TA>(g, 1, m, st, ran);
-        if (p.pp) return vit__gemm_wgmma_launch<T, 128, VIT__OUT_E4M3, VIT__ACT_RUNTIME, 2, TA>(g, 1, m, st, ran);
-        if (p.bn == 256) return vit__gemm_wgmma_launch<T, 256, VIT__OUT_E4M3, VIT__ACT_RUNTIME, 0, TA>(g, 1, m, st, ran);
-        return vit__gemm_wgmma_launch<T, 128, VIT__OUT_E4M3, VIT__ACT_RUNTIME, 0, TA>(g, 1, m, st, ran);
-    }
-    if (g.a_blocks) { // a's scales per 128 K: cooperative tiles of 128 (or 64) columns
-        if (OUT != VIT__OUT_RESIDUAL || !g.a_scale)
-            return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "GEMM: e4m3 operands scaled per 128 columns of K: residual GEMMs only");
-        // the QS loop runs two K steps at least per slice; one K step of 128
-        // (K <= 128) is a scale per row, as the plain kernel's
-        int KB = (g.K + VIT__WG_BK(TA) - 1) / VIT__WG_BK(TA), split = p.split;
-        while (split > 1 && (KB % split || KB / split < 2)) split--;
-        if (KB < 2) return p.bn == 64 ? vit__gemm_wgmma_launch<T, 64, OUT, VIT__ACT_NONE, 0, TA>(g, 1, m, st, ran)
-                                      : vit__gemm_wgmma_launch<T, 128, OUT, VIT__ACT_NONE, 0, TA>(g, 1, m, st, ran);
-        if (p.bn == 64) return vit__gemm_wgmma_launch<T, 64, OUT, VIT__ACT_NONE, 0, TA, 1>(g, split, m, st, ran);
-        return vit__gemm_wgmma_launch<T, 128, OUT, VIT__ACT_NONE, 0, TA, 1>(g, split, m, st, ran);
-    }
-    if (p.pp && p.bn == 192) return vit__gemm_wgmma_launch<T, vit__bn_wide(OUT), OUT, ACT, 1, TA>(g, p.split, m, st, ran);
-    if (p.pp) return vit__gemm_wgmma_launch<T, 128, OUT, ACT, 1, TA>(g, p.split, m, st, ran);
-    if (p.bn == 256) return vit__gemm_wgmma_launch<T, 256, OUT, ACT, 0, TA>(g, p.split, m, st, ran);
-    if (p.bn == 64) return vit__gemm_wgmma_launch<T, 64, OUT, ACT, 0, TA>(g, p.split, m, st, ran);
-    return vit__gemm_wgmma_launch<T, 128, OUT, ACT, 0, TA>(g, p.split, m, st, ran);
+    if (g.out_scale && (OUT != VIT__OUT_STORE || g.act == VIT__ACT_SWIGLU || g.a_blocks || g.defer || g.N % 16 || !g.a_norm))
+        return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "GEMM: e4m3 outputs from a stored, non-SwiGLU GEMM of N %% 16 == 0 with per-row input scales and norms only");
+    if (g.a_blocks && (OUT != VIT__OUT_RESIDUAL || !g.a_scale))
+        return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "GEMM: e4m3 operands scaled per 128 columns of K: residual GEMMs only");
+    if (!p.kernel) return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "GEMM: no mma.sync kernel for e4m3 operands");
+    if (g.out_scale) return vit__gemm_wgmma_go<T, VIT__OUT_E4M3, VIT__ACT_RUNTIME, TA>(g, p, m, st);
+    if (g.a_blocks && (g.K + 127) / 128 >= 2) // the QS loop: two K steps at least per slice
+        return p.kernel == VIT__K_WG64 ? vit__gemm_wgmma_launch<T, 64, OUT, VIT__ACT_NONE, 0, TA, 1>(g, p.split, m, st)
+                                       : vit__gemm_wgmma_launch<T, 128, OUT, VIT__ACT_NONE, 0, TA, 1>(g, p.split, m, st);
+    return vit__gemm_wgmma_go<T, OUT, ACT, TA>(g, p, m, st);
 }
 
 // fp32: the FMA SGEMM
 template <int OUT, int ACT>
-static vit_status vit__linear_go(const vit__gemm_args &g, vit_model *m, cudaStream_t st, const vit__force *f, vit__ran *ran, float *) {
+static vit_status vit__linear_go(const vit__gemm_args &g, const vit__plan &p, vit_model *m, cudaStream_t st, float *) {
     VIT__TRY(vit__gemm_refuse<float>(g, m));
-    if (g.K % 4 == 0 && vit__aligned16(g.a) && vit__aligned16(g.w)) return vit__gemm_fma_launch<OUT, ACT, 0, true>(g, m, st, f, ran);
-    return vit__gemm_fma_launch<OUT, ACT, 0, false>(g, m, st, f, ran);
+    if (p.vec) return vit__gemm_fma_launch<OUT, ACT, 0, true>(g, p, m, st);
+    return vit__gemm_fma_launch<OUT, ACT, 0, false>(g, p, m, st);
 }
 
-// bf16/fp16: wgmma where the binary and GPU have it and the shapes suit TMA
-// (K, N multiples of 8, 16-byte aligned operands), else mma.sync.
+// bf16/fp16: the plan's wgmma or mma.sync kernel
 template <int OUT, int ACT, typename T>
-static vit_status vit__linear_go(const vit__gemm_args &g, vit_model *m, cudaStream_t st, const vit__force *f, vit__ran *ran, T *) {
-    if (g.optype == VIT__OP_E4M3) return vit__linear_e4m3_go<OUT, ACT>(g, m, st, f, ran, (T *)0);
+static vit_status vit__linear_go(const vit__gemm_args &g, const vit__plan &p, vit_model *m, cudaStream_t st, T *) {
+    if (g.optype == VIT__OP_E4M3) return vit__linear_e4m3_go<OUT, ACT>(g, p, m, st, (T *)0);
     VIT__TRY(vit__gemm_refuse<T>(g, m));
-    int vec = g.K % 8 == 0 && vit__aligned16(g.a) && vit__aligned16(g.w);
-    int path = f ? f->gemm : VIT__GEMM_AUTO;
-    if (m->cuda->wgmma && vec && g.N % 8 == 0 && vit__aligned16(g.out) && path != VIT__GEMM_MMA && path != VIT__GEMM_MMA64) {
-        vit__wg_plan p = vit__wg_choose(g.M, g.N, g.K, VIT__WG_BK(T), OUT, g.defer, m->cuda, f);
-        // the deep ring (6 stages, one staging box per consumer) where it measured
-        // faster: long K or an activation in the epilogue (each tile's first k-step
-        // had waited about 2,000 cycles for its stage). 3 rounds each, H100 / H200:
-        // batch-256 ViT-B/16 fc2 (K 3072) 0.365-0.370 -> 0.352-0.362 ms / 0.341-0.343
-        // -> 0.338-0.340, fc1 (GELU) 0.416-0.419 -> 0.409-0.414 / 0.417-0.419 ->
-        // 0.4135-0.414, DINOv2-S fc2 (K 1536) 0.223-0.227 -> 0.213-0.216 /
-        // 0.184-0.186 -> 0.173. With the deep ring for every GEMM, on H100 qkv went
-        // 0.277-0.284 -> 0.294-0.298 and the residual proj 0.183-0.186 -> 0.190-0.193:
-        // their epilogues then wait on their one box.
-        int deep = g.K >= 1536 || g.act != VIT__ACT_NONE;
-        if (p.pp && p.bn == 192) return deep ? vit__gemm_wgmma_launch<T, vit__bn_wide(OUT), OUT, ACT, 2>(g, p.split, m, st, ran)
-                                             : vit__gemm_wgmma_launch<T, vit__bn_wide(OUT), OUT, ACT, 1>(g, p.split, m, st, ran);
-        if (p.pp && deep) return vit__gemm_wgmma_launch<T, 128, OUT, ACT, 2>(g, p.split, m, st, ran);
-        if (p.pp) return vit__gemm_wgmma_launch<T, 128, OUT, ACT, 1>(g, p.split, m, st, ran);
-        if (p.bn == 256) return vit__gemm_wgmma_launch<T, 256, OUT, ACT, 0>(g, p.split, m, st, ran);
-        if (p.bn == 64) return vit__gemm_wgmma_launch<T, 64, OUT, ACT, 0>(g, p.split, m, st, ran);
-        return vit__gemm_wgmma_launch<T, 128, OUT, ACT, 0>(g, p.split, m, st, ran);
-    }
-    if (vec) return vit__gemm_mma_launch<T, OUT, ACT, 0, true>(g, m, st, f, ran);
-    return vit__gemm_mma_launch<T, OUT, ACT, 1, false>(g, m, st, f, ran);
+    if (p.kernel >= VIT__K_WG64) return vit__gemm_wgmma_go<T, OUT, ACT>(g, p, m, st);
+    if (p.vec) return vit__gemm_mma_launch<T, OUT, ACT, 0, true>(g, p, m, st);
+    return vit__gemm_mma_launch<T, OUT, ACT, 1, false>(g, p, m, st);
 }
 
 // out = epilogue(inp (rows, in_dim) @ weight + bias): the GPU twin of
-// vit__linear_cpu, same arguments (nthreads replaced by model and stream;
-// f: tests' forced choices, ran: what ran). Here weight is (out_dim, in_dim)
-// in T (the CPU's is (in_dim, out_dim) fp32); out is T for VIT__OUT_STORE,
-// (rows, out_dim / 2) with SwiGLU, and fp32 for VIT__OUT_RESIDUAL, which adds
-// scale (NULL = 1) times the result into it. bias may be NULL. Activations
-// only with VIT__OUT_STORE. With split-K the partial sums go to m->cuda->part
-// and a reduction kernel applies the epilogue (defer: the caller,
-// vit__linear_ln_cuda, reduces them instead; ran->split says whether it must).
+// vit__linear_cpu, same arguments (nthreads replaced by model and stream).
+// Here weight is (out_dim, in_dim) in T (the CPU's is (in_dim, out_dim)
+// fp32); out is T for VIT__OUT_STORE, (rows, out_dim / 2) with SwiGLU, and
+// fp32 for VIT__OUT_RESIDUAL, which adds scale (NULL = 1) times the result
+// into it. bias may be NULL. Activations only with VIT__OUT_STORE. With
+// split-K the partial sums go to m->cuda->part and a reduction kernel applies
+// the epilogue (defer: the caller, vit__linear_ln_cuda, reduces them instead;
+// *split says whether it must).
 // q8 (VIT_DTYPE_FP8): the GEMM reads these e4m3 operands instead of inp and weight.
 // res16 (VIT__OUT_RESIDUAL, T bf16): out is the residual stream in T.
 // The e4m3 outputs (out, out_scale set; VIT__OUT_STORE): act(inp @ weight +
@@ -2236,9 +2365,11 @@ typedef struct vit__e4m3_ops {
 
 template <typename T>
 static vit_status vit__linear_do(void *out, const T *inp, const T *weight, const float *bias, int rows, int in_dim, int out_dim, vit__out mode,
-                                 vit__act act, const float *scale, int defer, vit_model *m, cudaStream_t st, const vit__force *f, vit__ran *ran,
-                                 const vit__e4m3_ops *q8 = NULL, int res16 = 0) {
-    vit__ran_set(ran, 0, 1, 0);
+                                 vit__act act, const float *scale, int defer, vit_model *m, cudaStream_t st, const vit__e4m3_ops *q8 = NULL,
+                                 int res16 = 0, vit__plan *ran = NULL) {
+    vit__plan p = vit__plan_none();
+    if (ran) *ran = p;
+    VIT__HOOK_RAN(m->cuda, p);
     if ((mode != VIT__OUT_STORE && mode != VIT__OUT_RESIDUAL) || (int)act < 0 || act >= VIT__ACT_COUNT)
         return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "linear: output mode %d, activation %d", (int)mode, (int)act);
     if (act != VIT__ACT_NONE && (mode != VIT__OUT_STORE || defer))
@@ -2258,17 +2389,18 @@ static vit_status vit__linear_do(void *out, const T *inp, const T *weight, const
         g.a = q8->a; g.a_scale = q8->sa; g.w = q8->w; g.w_scale = q8->sw; g.optype = VIT__OP_E4M3; g.a_blocks = q8->a_blocks;
         if (q8->out) { g.out = q8->out; g.out_scale = q8->out_scale; g.a_norm = q8->a_norm; g.bound_w = q8->bound_w; g.bound_b = q8->bound_b; }
     }
-    if (mode == VIT__OUT_RESIDUAL) return vit__linear_go<VIT__OUT_RESIDUAL, VIT__ACT_NONE>(g, m, st, f, ran, (T *)0);
-    if (act == VIT__ACT_NONE) return vit__linear_go<VIT__OUT_STORE, VIT__ACT_NONE>(g, m, st, f, ran, (T *)0);
-    if (act == VIT__ACT_GELU) return vit__linear_go<VIT__OUT_STORE, VIT__ACT_GELU>(g, m, st, f, ran, (T *)0);
-    return vit__linear_go<VIT__OUT_STORE, VIT__ACT_RUNTIME>(g, m, st, f, ran, (T *)0);
+    p = vit__gemm_plan(g, mode, m->cuda);
+    if (ran) *ran = p;
+    if (mode == VIT__OUT_RESIDUAL) return vit__linear_go<VIT__OUT_RESIDUAL, VIT__ACT_NONE>(g, p, m, st, (T *)0);
+    if (act == VIT__ACT_NONE) return vit__linear_go<VIT__OUT_STORE, VIT__ACT_NONE>(g, p, m, st, (T *)0);
+    if (act == VIT__ACT_GELU) return vit__linear_go<VIT__OUT_STORE, VIT__ACT_GELU>(g, p, m, st, (T *)0);
+    return vit__linear_go<VIT__OUT_STORE, VIT__ACT_RUNTIME>(g, p, m, st, (T *)0);
 }
 
 template <typename T>
 static vit_status vit__linear_cuda(void *out, const T *inp, const T *weight, const float *bias, int rows, int in_dim, int out_dim, vit__out mode,
-                                   vit__act act, const float *scale, vit_model *m, cudaStream_t st, const vit__force *f = NULL, vit__ran *ran = NULL,
-                                   const vit__e4m3_ops *q8 = NULL, int res16 = 0) {
-    return vit__linear_do<T>(out, inp, weight, bias, rows, in_dim, out_dim, mode, act, scale, 0, m, st, f, ran, q8, res16);
+                                   vit__act act, const float *scale, vit_model *m, cudaStream_t st, const vit__e4m3_ops *q8 = NULL, int res16 = 0) {
+    return vit__linear_do<T>(out, inp, weight, bias, rows, in_dim, out_dim, mode, act, scale, 0, m, st, q8, res16);
 }
 
 // >>op patch_embed -- CPU reference: vit__patch_embed_cpu
@@ -2413,25 +2545,32 @@ static vit_status vit__im2col_launch(H *scratch, const vit__gemm_args &g, vit_mo
 template <typename T>
 static vit_status vit__patch_embed_cuda(float *tokens, const float *images, const T *patch_w, const float *patch_b, int B, int Cin, int Hs, int Ws,
                                         int P, int C, const vit__embed_fuse *fuse, void *scratch, size_t scratch_elems, vit_model *m, cudaStream_t st,
-                                        const vit__force *f = NULL, vit__ran *ran = NULL) {
+                                        vit__plan *ran = NULL) {
     vit__gemm_args g = vit__patch_args(tokens, images, patch_w, patch_b, B, Cin, Hs, Ws, P, C, fuse);
-    vit__ran_set(ran, 0, 1, 0);
+    vit__plan p = vit__plan_none();
+    if (ran) *ran = p;
+    VIT__HOOK_RAN(m->cuda, p);
     int im2col = sizeof(T) == 2 && scratch && (size_t)g.M * g.K <= scratch_elems && g.K % 8 == 0 && vit__aligned16(scratch) && g.M > 0;
     if (g.ptok && !im2col) { // else the im2col kernel writes the prefix-token rows
         dim3 grid((unsigned)((g.prefix * C + 255) / 256), (unsigned)B);
         VIT__CUDA_TRY(m, vit__launch(m, vit__prefix_kernel, grid, 256, 0, st, tokens, g.ptok, g.ptok_pos, g.tokens, g.prefix, C));
     }
     if (g.M <= 0) return VIT_OK;
-    if (sizeof(T) == 4) return vit__gemm_fma_launch<VIT__OUT_PATCH, VIT__ACT_NONE, 2, false>(g, m, st, f, ran);
     typedef typename vit__half_t<T>::type H;
     if (im2col) {
         VIT__TRY(vit__im2col_launch<H>((H *)scratch, g, m, st));
         g.a = scratch;
         g.optype = vit__optype<H>::value;
-        return vit__linear_go<VIT__OUT_PATCH, VIT__ACT_NONE>(g, m, st, f, ran, (H *)0);
     }
-    if (g.K % 8 == 0 && vit__aligned16(patch_w)) return vit__gemm_mma_launch<H, VIT__OUT_PATCH, VIT__ACT_NONE, 2, true>(g, m, st, f, ran);
-    return vit__gemm_mma_launch<H, VIT__OUT_PATCH, VIT__ACT_NONE, 2, false>(g, m, st, f, ran);
+    // the fused image loads (no im2col) have no wgmma form: planned as an unaligned shape
+    int vec = g.K % 8 == 0 && vit__aligned16(patch_w), tma = im2col && vec && g.N % 8 == 0 && vit__aligned16(g.out);
+    p = vit__plan_gemm(m->cuda, sizeof(T) == 4 ? (int)VIT__OP_F32 : g.optype, g.M, g.N, g.K, VIT__OUT_PATCH, VIT__ACT_NONE, 0, tma, vec, 0, 0);
+    VIT__HOOK_RAN(m->cuda, p);
+    if (ran) *ran = p;
+    if (sizeof(T) == 4) return vit__gemm_fma_launch<VIT__OUT_PATCH, VIT__ACT_NONE, 2, false>(g, p, m, st);
+    if (im2col) return vit__linear_go<VIT__OUT_PATCH, VIT__ACT_NONE>(g, p, m, st, (H *)0);
+    if (p.vec) return vit__gemm_mma_launch<H, VIT__OUT_PATCH, VIT__ACT_NONE, 2, true>(g, p, m, st);
+    return vit__gemm_mma_launch<H, VIT__OUT_PATCH, VIT__ACT_NONE, 2, false>(g, p, m, st);
 }
 
 // >>op e4m3 rows -- CPU reference: vit__e4m3_rows
@@ -2832,13 +2971,11 @@ static vit_status vit__layernorm_cuda(TO *out, const TX *inp, const float *w, co
 template <typename T, typename TO, typename TX = float>
 static vit_status vit__linear_ln_cuda(TO *out, TX *x, const T *inp, const T *weight, const float *bias, const float *scale, int rows, int in_dim,
                                       int out_dim, const float *ln_w, const float *ln_b, float eps, int every, vit_model *m, cudaStream_t st,
-                                      const vit__force *f = NULL, vit__ran *ran = NULL, const vit__e4m3_ops *q8 = NULL,
-                                      const vit__ln_e4m3 *lnq = NULL) {
+                                      const vit__e4m3_ops *q8 = NULL, const vit__ln_e4m3 *lnq = NULL) {
     size_t C = (size_t)out_dim, stride = (size_t)every * C;
     int lnrows = (rows + every - 1) / every;
-    vit__ran gemm;
-    VIT__TRY(vit__linear_do<T>(x, inp, weight, bias, rows, in_dim, out_dim, VIT__OUT_RESIDUAL, VIT__ACT_NONE, scale, 1, m, st, f, &gemm, q8, sizeof(TX) == 2));
-    if (ran) *ran = gemm;
+    vit__plan gemm;
+    VIT__TRY(vit__linear_do<T>(x, inp, weight, bias, rows, in_dim, out_dim, VIT__OUT_RESIDUAL, VIT__ACT_NONE, scale, 1, m, st, q8, sizeof(TX) == 2, &gemm));
     if (gemm.split <= 1) return vit__layernorm_cuda<TO, TX>(out, x, ln_w, ln_b, lnrows, out_dim, stride, C, eps, m, st, lnq);
     if (rows <= 0) return VIT_OK;
     vit__residual res = {m->cuda->part, (size_t)rows * C, gemm.split, bias, scale, NULL, 0, 0, 0};
@@ -2856,17 +2993,17 @@ static vit_status vit__linear_ln_cuda(TO *out, TX *x, const T *inp, const T *wei
 // vit__patch_embed_cuda) followed by the first block's LayerNorm: x = tokens,
 // xn = LayerNorm(x) * ln_w + ln_b. bf16/fp16 on sm_90a: im2col into scratch,
 // the GEMM's raw sums left in fp32 (split over K into m->cuda->part where
-// vit__wg_choose splits it, at small batches; else one slice in scratch after
+// its plan splits it, at small batches; else one slice in scratch after
 // the unfolded patches), and the bias, position rows and scatter into token
 // rows done by the LayerNorm kernel as it normalises (one launch fewer, all
 // SMs on the GEMM; ViT-B/16 at batch 1 on H100: see BENCHMARKS.md).
-// Otherwise the two ops one after the other. ran: the GEMM's. TX: x's type
+// Otherwise the two ops one after the other. TX: x's type
 // (T: the residual stream in bf16; x32, fp32 rows for the tokens before
 // they are rounded into x, where the patch GEMM cannot write T itself).
 template <typename T, typename TX = float>
 static vit_status vit__patch_ln_cuda(T *xn, TX *x, float *x32, const float *images, const T *patch_w, const float *patch_b, int B, int Cin, int Hs, int Ws, int P, int C,
                                      const vit__embed_fuse *fuse, void *scratch, size_t scratch_elems, const float *ln_w, const float *ln_b, float eps,
-                                     vit_model *m, cudaStream_t st, const vit__force *f = NULL, vit__ran *ran = NULL) {
+                                     vit_model *m, cudaStream_t st) {
     typedef typename vit__half_t<T>::type H;
     vit__cuda_state *s = m->cuda;
     vit__gemm_args g = vit__patch_args((float *)x, images, patch_w, patch_b, B, Cin, Hs, Ws, P, C, fuse);
@@ -2877,18 +3014,19 @@ static vit_status vit__patch_ln_cuda(T *xn, TX *x, float *x32, const float *imag
     // one slice in fp32 in scratch after the unfolded patches (large ones; the
     // patch GEMM's own epilogue scattering rows into x ran at a quarter of its
     // speed: DINOv2-S/14 at 518, batch 64, H100)
-    vit__wg_plan p = vit__wg_choose(M, C, K, VIT__WG_BK(H), VIT__OUT_STORE, 1, s, f);
+    vit__plan p = vit__plan_wgmma(s, M, C, K, VIT__WG_BK(H), VIT__OUT_STORE, 1);
+    if (p.kernel == VIT__K_PP192) p.kernel = VIT__K_PP128; // (the sums' 64-column boxes: 128-wide tiles only)
     size_t off = ((size_t)M * K * sizeof(H) + 255) & ~(size_t)255;
     int one = p.split <= 1 && scratch;
     float *sums = one ? (float *)((unsigned char *)scratch + off) : s->part;
     vit__residual res = {sums, (size_t)M * C, one ? 1 : p.split, patch_b, NULL, g.pos, g.tokens, g.prefix, g.gg};
-    int ok = sizeof(T) == 2 && s->wgmma && (!f || f->gemm == VIT__GEMM_AUTO) && M > 0 && K % 8 == 0 && C % 8 == 0 && scratch &&
+    int ok = sizeof(T) == 2 && s->wgmma && !VIT__HOOK(s, gemm) && M > 0 && K % 8 == 0 && C % 8 == 0 && scratch &&
              (size_t)M * K <= scratch_elems && (!one || off + (size_t)M * C * 4 <= scratch_elems * sizeof(H)) && vit__aligned16(scratch) &&
              vit__aligned16(patch_w) && (!g.pos || vit__aligned16(g.pos)) && (!patch_b || vit__aligned16(patch_b)) &&
              vit__ln_vec(xn, x, ln_w, ln_b, C, (size_t)C, (size_t)C, &res);
     if (!ok) {
         float *tok = sizeof(TX) == 4 ? (float *)x : x32;
-        VIT__TRY(vit__patch_embed_cuda<T>(tok, images, patch_w, patch_b, B, Cin, Hs, Ws, P, C, fuse, scratch, scratch_elems, m, st, f, ran));
+        VIT__TRY(vit__patch_embed_cuda<T>(tok, images, patch_w, patch_b, B, Cin, Hs, Ws, P, C, fuse, scratch, scratch_elems, m, st));
         if (sizeof(TX) != 4) VIT__TRY((vit__convert_cuda<TX, float>(x, tok, (size_t)rows * C, m, st)));
         return vit__layernorm_cuda<T, TX>(xn, x, ln_w, ln_b, rows, C, (size_t)C, (size_t)C, eps, m, st);
     }
@@ -2898,9 +3036,9 @@ static vit_status vit__patch_ln_cuda(T *xn, TX *x, float *x32, const float *imag
     gs.a = scratch; gs.w = patch_w; gs.out = scratch; gs.M = M; gs.N = C; gs.K = K; gs.defer = 1; // out: unused, the sums go to part
     gs.part = one ? sums : NULL;
     gs.optype = vit__optype<H>::value;
-    if (p.pp) VIT__TRY((vit__gemm_wgmma_launch<H, 128, VIT__OUT_STORE, VIT__ACT_NONE, 1>(gs, res.split, m, st, ran)));
-    else if (p.bn == 64) VIT__TRY((vit__gemm_wgmma_launch<H, 64, VIT__OUT_STORE, VIT__ACT_NONE, 0>(gs, res.split, m, st, ran)));
-    else VIT__TRY((vit__gemm_wgmma_launch<H, 128, VIT__OUT_STORE, VIT__ACT_NONE, 0>(gs, res.split, m, st, ran)));
+    p.split = res.split;
+    VIT__HOOK_RAN(s, p);
+    VIT__TRY((vit__gemm_wgmma_go<H, VIT__OUT_STORE, VIT__ACT_NONE>(gs, p, m, st)));
     VIT__CUDA_TRY(m, vit__launch(m, vit__layernorm_kernel<T, TX, true, true>, dim3((unsigned)((rows + 1) / 2)), 64, 0, st, xn, (const TX *)x, ln_w, ln_b, rows, C, (size_t)C,
                                  (size_t)C, eps, res, vit__ln_e4m3{NULL, NULL, NULL}, vit__walk(m->cuda)));
     return VIT_OK;
@@ -2972,7 +3110,6 @@ static vit_status vit__qk_norm_cuda(T *qkv, const float *qw, const float *qb, co
 // 0.581 -> 0.547 ms). 8 warps, 32 query rows per CTA: half the CTAs, each
 // loading K and V once for twice the queries (7.8 -> 6.6 us; batch 2 13.4 ->
 // 9.5 us; 4 warps splitting the keys 2 ways, 8.7 us).
-#define VIT__ATTN_FULL_MAX 256
 template <typename T, int DP, bool VEC, int NW, bool FULL, int KS>
 __global__ void __launch_bounds__(NW * 32, NW == 8 && DP <= 64 ? 2 : 1) vit__attention_mma_kernel(vit__attn_args a, float sl2, const char *pf, size_t pf_bytes) {
     if (pf && threadIdx.x == 0) vit__l2_prefetch_share(pf, pf_bytes); // weights: no earlier kernel writes them
@@ -3176,10 +3313,8 @@ __global__ void __launch_bounds__(NW * 32, NW == 8 && DP <= 64 ? 2 : 1) vit__att
 // and for fewer when its work items fill every SM twice (H200, bf16: ViT-B/16 at
 // 224, batch 256, 166 TFLOP/s against the whole-K/V mma.sync kernel's 99; at
 // batch 1 both 10, and the mma.sync one splits keys over more SMs).
-#define VIT__ATTN_WGMMA_MIN 256
 // head size 64 and this many queries or more: three consumer warpgroups (H100,
 // against two: N 4096 4% faster, N 1024 and 1370 6% slower)
-#define VIT__ATTW3_MIN 3072
 #define VIT__ATTW_BKV 128
 #define VIT__ATTW_ST(DP) ((DP) == 64 ? 4 : 3)
 #define VIT__ATTW_SMEM(DP, NC, T) ((64 * (NC) + 2 * VIT__ATTW_ST(DP) * VIT__ATTW_BKV) * (DP) * (int)sizeof(T) + (4 * VIT__ATTW_ST(DP) + 2) * 8 + 1024)
@@ -3423,7 +3558,6 @@ __global__ void __launch_bounds__(128 * (NC + 1), 1) vit__attention_wgmma_kernel
 // 4x4 lane tiles over (S, O) -> 1.10 (4x8, compile-time key groups) -> 1.07
 // (cp.async Q, the scale in the exp2, 7-warp CTAs, P V unrolled 8 keys deep);
 // batch 1: 24 -> 18 us.
-#define VIT__ATTF_WQ 16 // queries per warp
 template <int DP, bool VEC>
 __global__ void __launch_bounds__(256, DP <= 64 ? 2 : 1) vit__attention_fma_kernel(vit__attn_args a, float sl2) {
     vit__pdl_wait();
@@ -3584,36 +3718,22 @@ __global__ void __launch_bounds__(256, DP <= 64 ? 2 : 1) vit__attention_fma_kern
 }
 
 template <typename T, int DP, bool VEC, int NW, bool FULL, int KS = 1>
-static vit_status vit__attention_mma_nw(const vit__attn_args &a, float sl2, vit_model *m, cudaStream_t st, const char *pf, size_t pf_bytes, vit__ran *ran) {
+static vit_status vit__attention_mma_nw(const vit__attn_args &a, float sl2, vit_model *m, cudaStream_t st, const char *pf, size_t pf_bytes) {
     const int BQ = 16 * NW / KS;
     int nk = FULL ? (a.Nk + 15) & ~15 : 2 * 64, smem = (BQ + 2 * nk) * (DP + 8) * (int)sizeof(T) + (KS > 1 ? KS * BQ * (DP + 2) * 4 : 0);
     dim3 grid((unsigned)((a.Nq + BQ - 1) / BQ), (unsigned)a.H, (unsigned)a.B);
     VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__attention_mma_kernel<T, DP, VEC, NW, FULL, KS>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     VIT__CUDA_TRY(m, vit__launch(m, vit__attention_mma_kernel<T, DP, VEC, NW, FULL, KS>, grid, NW * 32, smem, st, a, sl2, pf, pf_bytes));
-    vit__ran_set(ran, FULL ? (KS > 1 ? VIT__RAN_ATT_SPLIT_KEYS : VIT__RAN_ATT_FULL) : VIT__RAN_ATT_STREAM, 1, NW);
     return VIT_OK;
 }
 
-// Default: with Nk <= 256 the FULL kernel: 8 warps per CTA when such a grid
-// fills the GPU twice over, 8 splitting the keys 4 ways when 4-warp CTAs would not
-// fill it once (small batches), else 4 (ViT-B at batch 1, H100: 8.5 us
-// against 9.2 streaming K/V tiles); longer sequences stream K/V tiles with 4
-// warps (faster than 1-warp CTAs even for batch-1 grids: 8.9 vs 10.2 us).
-// Tests force each (attn_warps 1/4/8, attn_full 1 never, 2 when Nk fits, 3
-// split keys when Nk fits).
+// The plan's mma.sync attention shape
 template <typename T, int DP, bool VEC>
-static vit_status vit__attention_mma_pick(const vit__attn_args &a, float sl2, vit_model *m, cudaStream_t st, const char *pf, size_t pf_bytes,
-                                          const vit__force *f, vit__ran *ran) {
-    int fits = a.Nk <= VIT__ATTN_FULL_MAX, af = f ? f->attn_full : 0, nw = f ? f->attn_warps : 0;
-    int full = af == 1 ? 0 : fits, wide = (size_t)((a.Nq + 127) / 128) * a.H * a.B >= (size_t)2 * m->cuda->sm_count;
-    // split keys when 4-warp CTAs would leave SMs idle
-    if (fits && (af == 3 || (!af && !nw && (size_t)((a.Nq + 63) / 64) * a.H * a.B < (size_t)m->cuda->sm_count)))
-        return vit__attention_mma_nw<T, DP, VEC, 8, true, 4>(a, sl2, m, st, pf, pf_bytes, ran);
-    if (!nw) nw = full && wide ? 8 : 4;
-    if (full) return nw == 8 ? vit__attention_mma_nw<T, DP, VEC, 8, true>(a, sl2, m, st, pf, pf_bytes, ran)
-                             : vit__attention_mma_nw<T, DP, VEC, 4, true>(a, sl2, m, st, pf, pf_bytes, ran);
-    return nw == 1 ? vit__attention_mma_nw<T, DP, VEC, 1, false>(a, sl2, m, st, pf, pf_bytes, ran)
-                   : vit__attention_mma_nw<T, DP, VEC, 4, false>(a, sl2, m, st, pf, pf_bytes, ran);
+static vit_status vit__attention_mma_shape(const vit__attn_args &a, const vit__plan &p, float sl2, vit_model *m, cudaStream_t st, const char *pf, size_t pf_bytes) {
+    if (p.kernel == VIT__K_ATT_SPLIT_KEYS) return vit__attention_mma_nw<T, DP, VEC, 8, true, 4>(a, sl2, m, st, pf, pf_bytes);
+    if (p.kernel == VIT__K_ATT_FULL) return p.warps == 8 ? vit__attention_mma_nw<T, DP, VEC, 8, true>(a, sl2, m, st, pf, pf_bytes)
+                                                         : vit__attention_mma_nw<T, DP, VEC, 4, true>(a, sl2, m, st, pf, pf_bytes);
+    return vit__attention_mma_nw<T, DP, VEC, 4, false>(a, sl2, m, st, pf, pf_bytes);
 }
 
 // Whether every row of q, k, v (and, fp32, out) starts 16 bytes aligned: the
@@ -3626,24 +3746,19 @@ static int vit__attn_vec(const vit__attn_args &a, size_t esize, int with_out) {
     return ok;
 }
 
-// vit__attention_wgmma_kernel's work items: 64 nc query rows of one (image, head)
-static size_t vit__attw_items(const vit__attn_args &a, int nc) { return (size_t)((a.Nq + 64 * nc - 1) / (64 * nc)) * a.H * a.B; }
-
 template <typename T, int DP, int NC>
-static vit_status vit__attention_wgmma_launch(const vit__attn_args &a, float sl2, vit_model *m, cudaStream_t st, const char *pf, size_t pf_bytes,
-                                              const vit__force *f, vit__ran *ran) {
+static vit_status vit__attention_wgmma_launch(const vit__attn_args &a, const vit__plan &p, float sl2, vit_model *m, cudaStream_t st, const char *pf, size_t pf_bytes) {
     CUtensorMap mq, mk, mv;
     CUtensorMapDataType ty = vit__tmap_dtype<T>();
     int C = a.H * a.D;
     VIT__TRY(vit__tensor_map(m, &mq, a.q, a.Nq, C, 64 * NC, ty, a.B, a.ldq, a.bsq));
     VIT__TRY(vit__tensor_map(m, &mk, a.k, a.Nk, C, VIT__ATTW_BKV, ty, a.B, a.ldk, a.bsk));
     VIT__TRY(vit__tensor_map(m, &mv, a.v, a.Nk, C, VIT__ATTW_BKV, ty, a.B, a.ldk, a.bsk));
-    size_t items = vit__attw_items(a, NC);
-    int grid = items < (size_t)m->cuda->sm_count ? (int)items : m->cuda->sm_count, ping = f ? f->attn_ping != 1 : 1, rev = vit__walk(m->cuda);
+    size_t items = vit__attw_items(a.B, a.H, a.Nq, NC);
+    int grid = items < (size_t)m->cuda->sm_count ? (int)items : m->cuda->sm_count, rev = vit__walk(m->cuda);
     VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__attention_wgmma_kernel<T, DP, NC>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__ATTW_SMEM(DP, NC, T)));
-    VIT__CUDA_TRY(m, vit__launch(m, vit__attention_wgmma_kernel<T, DP, NC>, grid, 128 * (NC + 1), VIT__ATTW_SMEM(DP, NC, T), st, mq, mk, mv, a, sl2, ping, rev,
+    VIT__CUDA_TRY(m, vit__launch(m, vit__attention_wgmma_kernel<T, DP, NC>, grid, 128 * (NC + 1), VIT__ATTW_SMEM(DP, NC, T), st, mq, mk, mv, a, sl2, p.ping, rev,
                                  pf, pf_bytes));
-    vit__ran_set(ran, VIT__RAN_ATT_WGMMA, 1, 4 * (NC + 1));
     return VIT_OK;
 }
 
@@ -3653,77 +3768,69 @@ static vit_status vit__attention_wgmma_launch(const vit__attn_args &a, float sl2
 // and work items the kernel counts in an int.
 template <typename T>
 static int vit__attn_wgmma_fits(const vit__attn_args &a, const vit_model *m) {
-    return m->cuda->wgmma && (a.D == 64 || a.D == 128) && a.bsq && vit__attw_items(a, 2) <= (size_t)INT_MAX && vit__attn_vec(a, sizeof(T), 0) &&
+    return m->cuda->wgmma && (a.D == 64 || a.D == 128) && a.bsq && vit__attw_items(a.B, a.H, a.Nq, 2) <= (size_t)INT_MAX && vit__attn_vec(a, sizeof(T), 0) &&
            a.ldo % 2 == 0 && a.bso % 2 == 0 && ((uintptr_t)a.out & 3) == 0;
 }
 
 template <typename T, int DP>
-static vit_status vit__attention_mma_launch(const vit__attn_args &a, float sl2, vit_model *m, cudaStream_t st, const char *pf, size_t pf_bytes,
-                                            const vit__force *f, vit__ran *ran) {
-    if (vit__attn_vec(a, sizeof(T), 0)) return vit__attention_mma_pick<T, DP, true>(a, sl2, m, st, pf, pf_bytes, f, ran);
-    return vit__attention_mma_pick<T, DP, false>(a, sl2, m, st, pf, pf_bytes, f, ran);
+static vit_status vit__attention_mma_launch(const vit__attn_args &a, const vit__plan &p, float sl2, vit_model *m, cudaStream_t st, const char *pf, size_t pf_bytes) {
+    if (p.vec) return vit__attention_mma_shape<T, DP, true>(a, p, sl2, m, st, pf, pf_bytes);
+    return vit__attention_mma_shape<T, DP, false>(a, p, sl2, m, st, pf, pf_bytes);
 }
 
-// The query tiles of 16 of a head spread evenly over ceil(tiles / max) CTAs of
-// at most max warps: 8 when such a grid fills the GPU twice over, else 4 (small
-// batches: more CTAs); ViT-B's 13 tiles run as 2 CTAs of 7 warps (8 + 5 left
-// 3 of 16 warps idle). Tests force max (attn_warps 1, 2, 4, 8).
+// The plan's CTAs of p.warps warps over the query tiles of 16 of a head
 template <int DP, bool VEC>
-static vit_status vit__attention_fma_launch(const vit__attn_args &a, float sl2, vit_model *m, cudaStream_t st, const vit__force *f, vit__ran *ran) {
-    int tiles = (a.Nq + VIT__ATTF_WQ - 1) / VIT__ATTF_WQ, most = f ? f->attn_warps : 0;
-    if (most < 1 || most > 8) most = (size_t)((tiles + 7) / 8) * a.H * a.B >= (size_t)2 * m->cuda->sm_count ? 8 : 4;
-    int ctas = (tiles + most - 1) / most, nw = (tiles + ctas - 1) / ctas;
+static vit_status vit__attention_fma_launch(const vit__attn_args &a, const vit__plan &p, float sl2, vit_model *m, cudaStream_t st) {
+    int tiles = (a.Nq + VIT__ATTF_WQ - 1) / VIT__ATTF_WQ, nw = p.warps, ctas = (tiles + nw - 1) / nw;
     int smem = ((nw * VIT__ATTF_WQ + 64) * (DP + 4) + 64 * DP + nw * 64 * (VIT__ATTF_WQ + 4)) * 4;
     dim3 grid((unsigned)ctas, (unsigned)a.H, (unsigned)a.B);
     VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__attention_fma_kernel<DP, VEC>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     VIT__CUDA_TRY(m, vit__launch(m, vit__attention_fma_kernel<DP, VEC>, grid, nw * 32, smem, st, a, sl2));
-    vit__ran_set(ran, VIT__RAN_ATT_FMA, 1, nw);
     return VIT_OK;
 }
 
 template <int DP>
-static vit_status vit__attention_fma_pick(const vit__attn_args &a, float sl2, vit_model *m, cudaStream_t st, const vit__force *f, vit__ran *ran) {
-    if (vit__attn_vec(a, 4, 1)) return vit__attention_fma_launch<DP, true>(a, sl2, m, st, f, ran);
-    return vit__attention_fma_launch<DP, false>(a, sl2, m, st, f, ran);
+static vit_status vit__attention_fma_vec(const vit__attn_args &a, const vit__plan &p, float sl2, vit_model *m, cudaStream_t st) {
+    if (p.vec) return vit__attention_fma_launch<DP, true>(a, p, sl2, m, st);
+    return vit__attention_fma_launch<DP, false>(a, p, sl2, m, st);
 }
 
 // fp32 (the weights' prefetch region unused: fp32 passes are long)
-static vit_status vit__attention_go(const vit__attn_args &a, float sl2, vit_model *m, cudaStream_t st, const char *, size_t, const vit__force *f,
-                                    vit__ran *ran, float *) {
-    if (a.D <= 32) return vit__attention_fma_pick<32>(a, sl2, m, st, f, ran);
-    if (a.D <= 64) return vit__attention_fma_pick<64>(a, sl2, m, st, f, ran);
-    return vit__attention_fma_pick<128>(a, sl2, m, st, f, ran);
+static vit_status vit__attention_go(const vit__attn_args &a, float sl2, vit_model *m, cudaStream_t st, const char *, size_t, float *) {
+    vit__plan p = vit__plan_attention(m->cuda, 0, 0, vit__attn_vec(a, 4, 1), a.B, a.H, a.Nq, a.Nk, a.D);
+    VIT__HOOK_RAN(m->cuda, p);
+    if (a.D <= 32) return vit__attention_fma_vec<32>(a, p, sl2, m, st);
+    if (a.D <= 64) return vit__attention_fma_vec<64>(a, p, sl2, m, st);
+    return vit__attention_fma_vec<128>(a, p, sl2, m, st);
 }
 
 template <typename T>
-static vit_status vit__attention_go(const vit__attn_args &a, float sl2, vit_model *m, cudaStream_t st, const char *pf, size_t pf_bytes, const vit__force *f,
-                                    vit__ran *ran, T *) {
-    int wf = f ? f->attn_wgmma : 0;
-    if (wf != 1 && vit__attn_wgmma_fits<T>(a, m) && (wf >= 2 || a.Nk > VIT__ATTN_WGMMA_MIN || vit__attw_items(a, 2) >= (size_t)2 * m->cuda->sm_count)) {
-        if (a.D == 128) return vit__attention_wgmma_launch<T, 128, 2>(a, sl2, m, st, pf, pf_bytes, f, ran);
-        if (wf == 4 || (wf != 3 && a.Nq >= VIT__ATTW3_MIN)) return vit__attention_wgmma_launch<T, 64, 3>(a, sl2, m, st, pf, pf_bytes, f, ran);
-        return vit__attention_wgmma_launch<T, 64, 2>(a, sl2, m, st, pf, pf_bytes, f, ran);
+static vit_status vit__attention_go(const vit__attn_args &a, float sl2, vit_model *m, cudaStream_t st, const char *pf, size_t pf_bytes, T *) {
+    vit__plan p = vit__plan_attention(m->cuda, 1, vit__attn_wgmma_fits<T>(a, m), vit__attn_vec(a, sizeof(T), 0), a.B, a.H, a.Nq, a.Nk, a.D);
+    VIT__HOOK_RAN(m->cuda, p);
+    if (p.kernel == VIT__K_ATT_WGMMA) {
+        if (a.D == 128) return vit__attention_wgmma_launch<T, 128, 2>(a, p, sl2, m, st, pf, pf_bytes);
+        if (p.warps == 16) return vit__attention_wgmma_launch<T, 64, 3>(a, p, sl2, m, st, pf, pf_bytes);
+        return vit__attention_wgmma_launch<T, 64, 2>(a, p, sl2, m, st, pf, pf_bytes);
     }
-    if (a.D <= 16) return vit__attention_mma_launch<T, 16>(a, sl2, m, st, pf, pf_bytes, f, ran);
-    if (a.D <= 32) return vit__attention_mma_launch<T, 32>(a, sl2, m, st, pf, pf_bytes, f, ran);
-    if (a.D <= 64) return vit__attention_mma_launch<T, 64>(a, sl2, m, st, pf, pf_bytes, f, ran);
-    return vit__attention_mma_launch<T, 128>(a, sl2, m, st, pf, pf_bytes, f, ran);
+    if (a.D <= 16) return vit__attention_mma_launch<T, 16>(a, p, sl2, m, st, pf, pf_bytes);
+    if (a.D <= 32) return vit__attention_mma_launch<T, 32>(a, p, sl2, m, st, pf, pf_bytes);
+    if (a.D <= 64) return vit__attention_mma_launch<T, 64>(a, p, sl2, m, st, pf, pf_bytes);
+    return vit__attention_mma_launch<T, 128>(a, p, sl2, m, st, pf, pf_bytes);
 }
 
 // The GPU twin of vit__attention_cpu (scratch and threads replaced by model and
 // stream): a's pointers are T. Head size D at most 128. pf, pf_bytes: a region
-// of weights the attention CTAs fetch into L2 for the GEMMs after it (NULL:
-// none); f, ran: as for vit__linear_cuda.
+// of weights the attention CTAs fetch into L2 for the GEMMs after it (NULL: none).
 template <typename T>
-static vit_status vit__attention_cuda(const vit__attn_args &a, vit_model *m, cudaStream_t st, const void *pf = NULL, size_t pf_bytes = 0,
-                                      const vit__force *f = NULL, vit__ran *ran = NULL) {
-    vit__ran_set(ran, 0, 1, 0);
+static vit_status vit__attention_cuda(const vit__attn_args &a, vit_model *m, cudaStream_t st, const void *pf = NULL, size_t pf_bytes = 0) {
+    VIT__HOOK_RAN(m->cuda, vit__plan_none());
     if (a.B <= 0 || a.Nq <= 0) return VIT_OK;
     if (a.H <= 0 || a.D <= 0 || a.D > 128 || a.Nk <= 0)
         return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "attention: head size %d, %d keys; the GPU kernels take head sizes up to 128 and at least one key", a.D,
                          a.Nk);
     float sl2 = 1.0f / sqrtf((float)a.D) * 1.4426950408889634f; // softmax scale, in log2 units
-    return vit__attention_go(a, sl2, m, st, (const char *)pf, pf_bytes, f, ran, (T *)0);
+    return vit__attention_go(a, sl2, m, st, (const char *)pf, pf_bytes, (T *)0);
 }
 
 // >>op pool -- CPU reference: vit__pool_cpu
@@ -3867,22 +3974,21 @@ template <typename T, typename TX>
 static vit_status vit__map_pool_cuda(vit_model *m, const TX *x, int B, cudaStream_t st) {
     vit__cuda_state *s = m->cuda;
     const vit_config *c = &m->cfg;
-    const vit__force *f = s->force;
     int C = c->dim, N = c->num_tokens, Mm = m->map.mlp_dim;
     T *xn = (T *)s->xn, *big = (T *)s->big;
     VIT__TRY((vit__layernorm_cuda<T, TX>(xn, x, s->norm_w, s->norm_b, B * N, C, (size_t)C, (size_t)C, c->eps, m, st)));
-    VIT__TRY(vit__linear_cuda<T>(big, xn, (const T *)s->map_kv_w, s->map_kv_b, B * N, C, 2 * C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, m, st, f));
+    VIT__TRY(vit__linear_cuda<T>(big, xn, (const T *)s->map_kv_w, s->map_kv_b, B * N, C, 2 * C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, m, st));
     vit__attn_args a;
     a.out = xn; a.q = s->map_q; a.k = big; a.v = big + C;
     a.ldo = a.ldq = (size_t)C; a.ldk = 2 * (size_t)C;
     a.bso = (size_t)C; a.bsq = 0; a.bsk = (size_t)N * 2 * C;
     a.B = B; a.Nq = 1; a.Nk = N; a.H = c->num_heads; a.D = C / c->num_heads;
-    VIT__TRY(vit__attention_cuda<T>(a, m, st, NULL, 0, f));
+    VIT__TRY(vit__attention_cuda<T>(a, m, st, NULL, 0));
     VIT__CUDA_TRY(m, cudaMemsetAsync(s->pooled, 0, (size_t)B * C * sizeof(float), st));
-    VIT__TRY(vit__linear_cuda<T>(s->pooled, xn, (const T *)s->map_proj_w, s->map_proj_b, B, C, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, NULL, m, st, f));
+    VIT__TRY(vit__linear_cuda<T>(s->pooled, xn, (const T *)s->map_proj_w, s->map_proj_b, B, C, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, NULL, m, st));
     VIT__TRY(vit__layernorm_cuda<T>(xn, s->pooled, s->map_norm_w, s->map_norm_b, B, C, (size_t)C, (size_t)C, c->eps, m, st));
-    VIT__TRY(vit__linear_cuda<T>(big, xn, (const T *)s->map_fc1_w, s->map_fc1_b, B, C, Mm, VIT__OUT_STORE, m->act, NULL, m, st, f));
-    VIT__TRY(vit__linear_cuda<T>(s->pooled, big, (const T *)s->map_fc2_w, s->map_fc2_b, B, Mm, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, NULL, m, st, f));
+    VIT__TRY(vit__linear_cuda<T>(big, xn, (const T *)s->map_fc1_w, s->map_fc1_b, B, C, Mm, VIT__OUT_STORE, m->act, NULL, m, st));
+    VIT__TRY(vit__linear_cuda<T>(s->pooled, big, (const T *)s->map_fc2_w, s->map_fc2_b, B, Mm, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, NULL, m, st));
     return VIT_OK;
 }
 
@@ -3909,7 +4015,6 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st, i
     vit__cuda_state *s = m->cuda;
     const vit_config *c = &m->cfg;
     const float *images = s->images + (size_t)first * c->in_chans * c->image_height * c->image_width;
-    const vit__force *f = s->force;
     int C = c->dim, N = c->num_tokens, M = c->mlp_dim, H = c->num_heads, rows = B * N, K = c->num_classes, heads = m->num_head;
     int hidden = m->act == VIT__ACT_SWIGLU ? M / 2 : M; // fc1's outputs, fc2's inputs
     float eps = c->eps;
@@ -3924,7 +4029,7 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st, i
     fz.prefix = s->prefix; fz.pos = s->pos; fz.tokens = N; fz.num_prefix = m->num_prefix; fz.pos_prefix = 0; // the prefix tokens' rows are folded in
     // PDL pays at small batches (ViT-B bs 1, H100: 1.060 -> 1.026 ms) and costs
     // at large ones (bs 256: 26.11 -> 26.52 ms), where kernels are long
-    s->pdl_now = rows <= 32 * s->sm_count;
+    s->pdl_now = vit__plan_pdl(s, rows);
     size_t big_elems = (size_t)rows * (3 * C > M ? 3 * C : M); // s->big: free until the first qkv
     vit__ln_e4m3 lnq_rows = {q8, q8s, q8n}; // VIT_DTYPE_FP8: the LayerNorms before qkv and fc1 write e4m3 rows there themselves
     const vit__ln_e4m3 *lnq = s->f8 ? &lnq_rows : NULL;
@@ -3933,7 +4038,7 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st, i
     if (from == 0 && (s->pre_w || c->depth == 0)) {
         VIT__TRY(vit__patch_embed_cuda<T>(x32, images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_height, c->image_width, c->patch_size, C, &fz,
                                           big, big_elems,
-                                          m, st, f));
+                                          m, st));
         // (res16: the tokens, after the pre-norm if any, rounded into x)
         if (s->pre_w) VIT__TRY((vit__layernorm_cuda<TX, float>(x, x32, s->pre_w, s->pre_b, rows, C, (size_t)C, (size_t)C, eps, m, st)));
         else if (X16) VIT__TRY((vit__convert_cuda<TX, float>(x, x32, (size_t)rows * C, m, st)));
@@ -3942,7 +4047,7 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st, i
     } else if (from == 0) {
         VIT__TRY((vit__patch_ln_cuda<T, TX>(xn, x, x32, images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_height, c->image_width, c->patch_size, C, &fz,
                                        big, big_elems,
-                                       s->blocks[0].ln1_w, s->blocks[0].ln1_b, eps, m, st, f)));
+                                       s->blocks[0].ln1_w, s->blocks[0].ln1_b, eps, m, st)));
     }
     // the usual tail, one head on the class token after a final norm: the last
     // fc2, its residual and the norm of the class tokens straight into s->pooled
@@ -3956,16 +4061,16 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st, i
         // (f8: its rows in e4m3 in q8 from the previous block's fc2 + ln1)
         // (block 0 after the fused patch GEMM + ln1, vit__patch_ln_cuda: rounded from its bf16 rows here)
         if (s->f8 && l == 0 && !q8_ready) VIT__TRY(vit__e4m3_rows_cuda<T>(q8, q8s, xn, rows, C, m, st));
-        VIT__TRY(vit__linear_cuda<T>(big, xn, (const T *)k->qkv_w, k->qkv_b, rows, C, 3 * C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, m, st, f, NULL,
+        VIT__TRY(vit__linear_cuda<T>(big, xn, (const T *)k->qkv_w, k->qkv_b, rows, C, 3 * C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, m, st,
                                      vit__e4m3_of(&q8ops, s, q8, q8s, k->qkv_w, k->qkv_sw)));
         if (k->qn_w) VIT__TRY(vit__qk_norm_cuda<T>(big, k->qn_w, k->qn_b, k->kn_w, k->kn_b, rows, C, H, eps, m, st));
         // small batches: the rest of this block's weights and the next block's
         // qkv (contiguous, see vit__upload_all) into L2 during the attention
         const char *pf = NULL, *end = l + 1 < c->depth ? (const char *)s->blocks[l + 1].qkv_b : (const char *)k->fc2_w + (size_t)C * hidden * wsize;
-        if (s->pdl_now && !(f && f->no_prefetch)) pf = (const char *)k->proj_w;
-        VIT__TRY(vit__attention_cuda<T>(att, m, st, pf, pf ? (size_t)(end - pf) : 0, f));
+        if (vit__plan_prefetch(s)) pf = (const char *)k->proj_w;
+        VIT__TRY(vit__attention_cuda<T>(att, m, st, pf, pf ? (size_t)(end - pf) : 0));
         if (s->f8) VIT__TRY(vit__e4m3_rows_cuda<T>(q8, q8s, xn, rows, C, m, st));
-        VIT__TRY((vit__linear_ln_cuda<T, T, TX>(xn, x, xn, (const T *)k->proj_w, k->proj_b, k->ls1, rows, C, C, k->ln2_w, k->ln2_b, eps, 1, m, st, f, NULL,
+        VIT__TRY((vit__linear_ln_cuda<T, T, TX>(xn, x, xn, (const T *)k->proj_w, k->proj_b, k->ls1, rows, C, C, k->ln2_w, k->ln2_b, eps, 1, m, st,
                                             vit__e4m3_of(&q8ops, s, q8, q8s, k->proj_w, k->proj_sw), lnq)));
         // f8: fc1's outputs in e4m3 into big (its epilogue rounds them, scaled per
         // row from a bound on the row: vit__e4m3_bound_scale of the norms ln2
@@ -3977,18 +4082,18 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st, i
             fc1q->out = (unsigned char *)big; fc1q->out_scale = q8bs;
             fc1q->a_norm = q8n; fc1q->bound_w = k->fc1_bw; fc1q->bound_b = k->fc1_bb;
         }
-        VIT__TRY(vit__linear_cuda<T>(big, xn, (const T *)k->fc1_w, k->fc1_b, rows, C, M, VIT__OUT_STORE, m->act, NULL, m, st, f, NULL, fc1q));
+        VIT__TRY(vit__linear_cuda<T>(big, xn, (const T *)k->fc1_w, k->fc1_b, rows, C, M, VIT__OUT_STORE, m->act, NULL, m, st, fc1q));
         if (s->f8 && !e4m3_out) VIT__TRY(vit__e4m3_rows_cuda<T>(q8, q8bs, big, rows, hidden, m, st, 1));
         vit__e4m3_ops *fc2q = vit__e4m3_of(&q8ops, s, e4m3_out ? (unsigned char *)big : q8, q8bs, k->fc2_w, k->fc2_sw);
         if (fc2q) fc2q->a_blocks = !e4m3_out;
         if (l + 1 < c->depth) // fc2 with the next block's ln1
             VIT__TRY((vit__linear_ln_cuda<T, T, TX>(xn, x, big, (const T *)k->fc2_w, k->fc2_b, k->ls2, rows, hidden, C, s->blocks[l + 1].ln1_w,
-                                                s->blocks[l + 1].ln1_b, eps, 1, m, st, f, NULL, fc2q, lnq)));
+                                                s->blocks[l + 1].ln1_b, eps, 1, m, st, fc2q, lnq)));
         else if (token_tail)
             VIT__TRY((vit__linear_ln_cuda<T, float, TX>(s->pooled, x, big, (const T *)k->fc2_w, k->fc2_b, k->ls2, rows, hidden, C, s->norm_w, s->norm_b, eps, N, m,
-                                                    st, f, NULL, fc2q)));
+                                                    st, fc2q)));
         else
-            VIT__TRY(vit__linear_cuda<T>(x, big, (const T *)k->fc2_w, k->fc2_b, rows, hidden, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, k->ls2, m, st, f, NULL, fc2q, X16));
+            VIT__TRY(vit__linear_cuda<T>(x, big, (const T *)k->fc2_w, k->fc2_b, rows, hidden, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, k->ls2, m, st, fc2q, X16));
     }
     if (to < c->depth) return VIT_OK;
     if (!token_tail && c->pool == VIT_POOL_MAP) {
@@ -4087,26 +4192,9 @@ static int vit__stage_cap(const vit_model *m, const vit__input *in) {
     return fit > 0 ? (int)fit : 1;
 }
 
-// Images in the next chunk of a host input: a small first chunk (n / 8 for
-// inputs of a quarter of a float image's bytes or less, which then stage in two
-// chunks, the second's blocks split, see vit__stage_blocks; else n / 2 grow),
-// so that little copying comes before the first compute, then each chunk `grow`
-// times the last (while the GPU computes a chunk, the host stages the next:
-// inputs smaller than a float image may grow faster), at most a slot's worth
-// (cap); a remainder under half a chunk joins it.
+// Images in the next chunk of a host input (vit__plan_stage_chunk)
 static int vit__stage_chunk(const vit__cuda_state *s, const vit__input *in, int n, int cap, int done, int prev) {
-    const vit__force *f = s->force;
-    double ratio = (double)in->image_bytes / (double)in->bytes; // > 1: cheaper to stage than float images
-    int grow = f && f->stage_grow ? f->stage_grow : (int)(4 * (ratio < 1 ? 1 : ratio > 16 ? 16 : ratio));
-    int left = n - done, k = done == 0 ? (f && f->stage_first ? f->stage_first : n / (ratio >= 4 ? 8 : 2 * grow)) : prev * grow;
-    if (cap < 1) cap = 1;
-    // small forward passes cost nearly what larger ones do (bs 1 is half of bs 8 on
-    // ViT-B/16): under 16 inputs one chunk, and no chunk under 8
-    if (!(f && f->stage_first) && (n < 16 || k < 8)) k = n < 16 ? n : 8;
-    if (k > cap) k = cap;
-    if (k < 1) k = 1;
-    if (k >= left || (done > 0 && left - k < k / 2 && left <= cap)) return left < cap ? left : cap;
-    return k;
+    return vit__plan_stage_chunk(s, (double)in->image_bytes / (double)in->bytes, n, cap, done, prev); // ratio > 1: cheaper to stage than float images
 }
 
 // memcpy into memory the CPU will not read again (a pinned slot the DMA reads):
@@ -4186,31 +4274,6 @@ static vit_status vit__take_outputs(vit_model *m, int j, float *out, size_t per_
     return VIT_OK;
 }
 
-// Blocks each chunk's pass runs when host frames are spread over s->images
-// (vit__cuda_chunks): the first `blocks` per chunk as its frames arrive, the
-// rest once over all n. Fewer blocks leave the GPU waiting for the second
-// chunk's frames; more repeat each block's fixed costs over more of the
-// smaller passes. So: the fewest blocks whose pass over the first chunk
-// outlasts the staging of the rest, where a staged byte (host copy, DMA and
-// transform) costs about what 8,000 FLOPs of a bf16 forward pass do, with a
-// quarter to spare (fp32 runs about 8x slower). H100, ViT-B/16 bf16 bs 256,
-// 224x224 frames, 32 + 224 (staging at about 30 GB/s with non-temporal
-// copies): 4 of 12 blocks, 21.78-21.83 ms (1.039x the device-memory call in
-// both rounds) against 21.86-21.97 ms for 6 blocks and 21.95-22.54 ms for
-// first chunks of 24-64 frames with 3-8 blocks.
-// depth: whole passes (one chunk, or no blocks to split).
-static int vit__stage_blocks(const vit_model *m, int n, int first_chunk, size_t frame_bytes) {
-    const vit__force *f = m->cuda->force;
-    const vit_config *c = &m->cfg;
-    int depth = c->depth;
-    if (first_chunk >= n || depth < 2) return depth;
-    if (f && f->stage_blocks) return f->stage_blocks < depth ? f->stage_blocks : depth;
-    double C = c->dim, N = c->num_tokens, M = c->mlp_dim, hidden = m->act == VIT__ACT_SWIGLU ? M / 2 : M;
-    double block_flops = 2 * N * (4 * C * C + C * M + hidden * C + 2 * N * C); // per image: qkv, proj, fc1, fc2, attention
-    double per_byte = m->cuda->dtype == VIT_DTYPE_F32 ? 8000.0 / 8 : 8000.0;
-    double need = 1.25 * (double)(n - first_chunk) * (double)frame_bytes * per_byte / ((double)first_chunk * block_flops);
-    return need >= depth ? depth : (int)need + 1;
-}
 
 // Queues the outputs of the pass just run (B images, from image i0 of the
 // call's) for out: host memory through pinned out slot j (copied to out when
@@ -4239,19 +4302,18 @@ static vit_status vit__queue_outputs(vit_model *m, int j, int i0, int B, float *
 // place there (images i0..), transformed on the copy stream as soon as they
 // arrive, so that the transform too runs under the previous chunk's pass (a
 // graph per chunk size and place); each chunk's pass runs the first blocks
-// only (vit__stage_blocks), and one pass over all n the rest. host_out: out is
+// only (vit__plan_stage_blocks), and one pass over all n the rest. host_out: out is
 // host memory (through the pinned out slots; the call waits for the result).
 // Tests may have device inputs chunked and spread as host frames are
-// (vit__force.stage_device): the same passes, so the same bits.
+// (vit__test_hook.stage_device): the same passes, so the same bits.
 static vit_status vit__cuda_chunks(vit_model *m, const vit__input *in, int n, float *out, int want_logits, cudaStream_t st, int host_out) {
     vit__cuda_state *s = m->cuda;
     const vit_config *c = &m->cfg;
-    const vit__force *f = s->force;
     size_t per_out = want_logits ? (size_t)c->num_classes : (size_t)c->dim, half = s->stage_bytes / 2;
     size_t per_image = (size_t)c->in_chans * c->image_height * c->image_width;
-    int as_host = in->host || (f && f->stage_device), spread = n <= m->max_batch && ((in->frames && in->host) || (f && f->stage_device));
+    int as_host = in->host || vit__plan_stage_device(s), spread = n <= m->max_batch && ((in->frames && in->host) || vit__plan_stage_device(s));
     int cap = vit__stage_cap(m, in), wait_i0[2] = {0, 0}, wait_n[2] = {0, 0}, blocks = c->depth;
-    if (spread) blocks = vit__stage_blocks(m, n, vit__stage_chunk(s, in, n, cap, 0, 0), in->bytes);
+    if (spread) blocks = vit__plan_stage_blocks(m, n, vit__stage_chunk(s, in, n, cap, 0, 0), in->bytes);
     VIT__CUDA_TRY(m, cudaStreamWaitEvent(st, s->done, 0)); // the arena's previous user, on any stream
     if (spread && in->host) VIT__CUDA_TRY(m, cudaStreamWaitEvent(s->copy, s->done, 0)); // the transform writes s->images from the copy stream
     for (int i = 0, i0 = 0, B = 0; i0 < n; i++, i0 += B) {
@@ -4266,7 +4328,7 @@ static vit_status vit__cuda_chunks(vit_model *m, const vit__input *in, int n, fl
             VIT__CUDA_TRY(m, cudaStreamWaitEvent(s->copy, s->consumed[j], 0)); // and the device has read the device slot
             // spread frames travel in pieces of whole frames, each transformed as
             // soon as it lands (under the next piece's DMA)
-            int piece = !spread ? B : f && f->stage_piece ? f->stage_piece : (int)(VIT__STAGE_PIECE / in->bytes);
+            int piece = !spread ? B : vit__plan_stage_piece(s, VIT__STAGE_PIECE, in->bytes);
             if (piece < 1) piece = 1;
             for (int p0 = 0, np = 0; p0 < B; p0 += np) {
                 np = B - p0 < piece ? B - p0 : piece;
@@ -4556,7 +4618,7 @@ static vit_status vit__cuda_arena(vit_model *m) {
     const vit_config *c = &m->cfg;
     size_t B = (size_t)m->max_batch, N = (size_t)c->num_tokens, C = (size_t)c->dim, es = s->esize;
     size_t W = 3 * C > (size_t)c->mlp_dim ? 3 * C : (size_t)c->mlp_dim, K = c->num_classes > 0 ? (size_t)c->num_classes : 1;
-    // split-K partial sums: the default policy (vit__splitk) splits a GEMM of
+    // split-K partial sums: the default policy (vit__plan_split_grid) splits a GEMM of
     // fewer than 2 * sm_count tiles into split * tiles < 4 * sm_count CTAs, so
     // 4 * sm_count 64x64 tiles' worth holds every split it makes (with 128x128
     // tiles it splits less or not at all; vit__splitk_wg keeps split * tiles <=

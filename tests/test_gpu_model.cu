@@ -25,6 +25,7 @@
 //
 // usage: test_gpu_model DIR... [--timm DIR...]
 #define VIT_IMPLEMENTATION
+#define VIT_TEST_HOOKS // vit__test_hook: forced splits and staging
 #include "../vit.h"
 #include "test_util.h"
 #include <stdio.h>
@@ -147,10 +148,10 @@ static int determinism(const char *dir, const reference *r, vit_dtype dt, int sp
     vit_model *m = load_gpu(dir, dt, 3);
     if (!m) return 0;
     vit_status st;
-    vit__force force;
+    vit__test_hook force;
     memset(&force, 0, sizeof(force));
     force.splitk = splitk;
-    m->cuda->force = &force;
+    m->cuda->hook = &force;
     size_t per = (size_t)r->c * r->h * r->w, outw = r->k ? (size_t)r->k : (size_t)r->d;
     float *img = (float *)malloc(3 * per * 4), *got[4];
     for (int i = 0; i < 3; i++) memcpy(img + i * per, r->input + (size_t)(i % r->n) * per, per * 4);
@@ -333,10 +334,10 @@ static int frames_case(const char *dir, vit_dtype dt) {
     // host frames that fit in max_batch at once: the chunks spread over the
     // model's image buffer, each transformed on the copy stream under the
     // previous chunk's pass; each chunk's pass runs the first blocks and one
-    // pass over all frames the rest (vit__stage_blocks). In chunks of 8 + 16
+    // pass over all frames the rest (vit__plan_stage_blocks). In chunks of 8 + 16
     // (staged and transformed in pieces of 3 frames), for the policy's split,
     // 1 block and whole passes: the bits of device floats in the same passes
-    // (vit__force.stage_device), from pageable and page-locked frames; and,
+    // (vit__test_hook.stage_device), from pageable and page-locked frames; and,
     // like the library's own plan, within the dtype's tolerance of one
     // vit_forward_async over all 24
     {
@@ -355,17 +356,17 @@ static int frames_case(const char *dir, vit_dtype dt) {
         cudaGetLastError();
         int sizes1[1] = {NS}, depth = c->depth, splits[3] = {0, 1, depth};
         r = m2 ? async_in_chunks(m2, dpre2, 1, sizes1, dout2, whole, per, K, logits) : VIT_ERROR_IO;
-        vit__force knobs;
+        vit__test_hook knobs;
         memset(&knobs, 0, sizeof(knobs));
         knobs.stage_first = 8;
         knobs.stage_grow = 2;
         knobs.stage_piece = 3; // the DMA and transform of a chunk in pieces of 3 frames (a chunk's last shorter)
         for (int t = 0; t < 3 && r == VIT_OK; t++) {
             knobs.stage_blocks = splits[t];
-            int blocks = vit__stage_blocks(m2, NS, 8, (size_t)FH * FS);
+            m2->cuda->hook = &knobs;
+            int blocks = vit__plan_stage_blocks(m2, NS, 8, (size_t)FH * FS);
             memset(want2, 0xFF, NS * K * 4);
             knobs.stage_device = 1;
-            m2->cuda->force = &knobs;
             vit_status rw = async_in_chunks(m2, dpre2, 1, sizes1, dout2, want2, per, K, logits);
             knobs.stage_device = 0;
             memset(got2, 0xEE, NS * K * 4);
@@ -377,7 +378,7 @@ static int frames_case(const char *dir, vit_dtype dt) {
             r2 = !pinned_many ? VIT_ERROR_OUT_OF_MEMORY : logits ? vit_forward_rgb8(m2, pmany, NS, FW, FH, FS, FC, got2) : vit_embed_rgb8(m2, pmany, NS, FW, FH, FS, FC, got2);
             snprintf(what, sizeof(what), "the same from page-locked host frames (DMA'd in place), blocks 0..%d per chunk", blocks - 1);
             ok &= same_bits(dir, dt, what, r2, m2, got2, want2, NS * K);
-            m2->cuda->force = NULL;
+            m2->cuda->hook = NULL;
             snprintf(what, sizeof(what), "device floats in those passes (blocks 0..%d per chunk) ~ one pass over all %d", blocks - 1, NS);
             ok &= near(dir, dt, what, rw, m2, want2, whole, NS * K);
         }
@@ -385,7 +386,7 @@ static int frames_case(const char *dir, vit_dtype dt) {
         r2 = r != VIT_OK ? r : logits ? vit_forward_rgb8(m2, many, NS, FW, FH, FS, FC, got2) : vit_embed_rgb8(m2, many, NS, FW, FH, FS, FC, got2);
         nchunks = m2 ? host_chunks(m2, NS, (size_t)FH * FS, sizes) : 0;
         snprintf(what, sizeof(what), "vit_%s_rgb8 from host frames, the library's plan (%d chunks, blocks 0..%d per chunk) ~ one pass over all %d", fwd, nchunks,
-                 m2 ? vit__stage_blocks(m2, NS, sizes[0], (size_t)FH * FS) - 1 : -1, NS);
+                 m2 ? vit__plan_stage_blocks(m2, NS, sizes[0], (size_t)FH * FS) - 1 : -1, NS);
         ok &= near(dir, dt, what, nchunks >= 2 ? r2 : VIT_ERROR_INVALID_ARGUMENT, m2 ? m2 : m, got2, whole, NS * K);
         if (pmany) cudaFreeHost(pmany);
         cudaFree(dpre2); cudaFree(dout2);

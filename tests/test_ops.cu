@@ -8,8 +8,8 @@
 // (the residual adds also into a bf16 residual stream, as the LayerNorms' reads);
 // 0 to 5 prefix tokens with and without position rows; cross-attention of a
 // few shared queries against N keys; one and two heads. Where a test forces a
-// kernel, a split or an attention shape (vit__force), it asserts that the
-// launcher ran exactly that (vit__ran). The activations are also checked on
+// kernel, a split or an attention shape (vit__test_hook), it asserts that the
+// launcher ran exactly that (the hook's plan run, vit__plan). The activations are also checked on
 // the GPU against PyTorch's float64 values (tests/data/act). The GPU eval
 // transform of 8-bit frames must give vit_preprocess_rgb8's floats bit for bit.
 // Outputs are poisoned with NaN before each run and a guard region after each
@@ -25,6 +25,7 @@
 //        --shard K/N: only cases K, K + N, K + 2N, ... (from 0) of the GPU's, so that a slow
 //        sanitizer run can be split over N runs; the host checks run in every shard)
 #define VIT_IMPLEMENTATION
+#define VIT_TEST_HOOKS // vit__test_hook: force a plan, read the plan run
 #include "../vit.h"
 #include "test_util.h"
 #include <stdio.h>
@@ -46,6 +47,16 @@ static int passed, failed, small_only;
 // --shard K/N: a GPU case runs when its number (in run order) is K modulo N
 static int shard_k = 0, shard_n = 1, case_no = 0;
 static int take_case(void) { return case_no++ % shard_n == shard_k; }
+
+// The model's test hook (vit__test_hook, set in main): force() clears what
+// the last case forced and returns it; .ran holds the plan the last GEMM or
+// attention launcher ran.
+static vit__test_hook hook;
+static vit__test_hook *force(void) {
+    memset(&hook, 0, sizeof(hook));
+    hook.ran.kernel = hook.ran.split = hook.ran.warps = -1;
+    return &hook;
+}
 static int cpu_threads;
 static unsigned long long rng_state = 0x9E3779B97F4A7C15ull;
 
@@ -184,21 +195,20 @@ static void same_bits(const char *name, const float *a, const float *b, size_t n
 
 static const char *gemm_name(int ran) {
     switch (ran) {
-    case VIT__RAN_FMA: return "fma";
-    case VIT__RAN_MMA_VEC: return "mma128";
-    case VIT__RAN_MMA_SCALAR: return "mma128-scalar";
-    case VIT__RAN_MMA64_VEC: return "mma64";
-    case VIT__RAN_MMA64_SCALAR: return "mma64-scalar";
-    case VIT__RAN_WGMMA128: return "wgmma128";
-    case VIT__RAN_WGMMA256: return "wgmma256";
-    case VIT__RAN_PP128: return "wgmma-pingpong128";
-    case VIT__RAN_PP192: return "wgmma-pingpong192";
-    case VIT__RAN_WGMMA64: return "wgmma64";
-    case VIT__RAN_ATT_FMA: return "fma";
-    case VIT__RAN_ATT_STREAM: return "mma streaming K/V";
-    case VIT__RAN_ATT_WGMMA: return "wgmma + TMA";
-    case VIT__RAN_ATT_FULL: return "mma whole K/V";
-    case VIT__RAN_ATT_SPLIT_KEYS: return "mma whole K/V, keys split";
+    case VIT__K_FMA: return "fma";
+    case VIT__K_MMA_VEC: return "mma128";
+    case VIT__K_MMA_SCALAR: return "mma128-scalar";
+    case VIT__K_MMA64_VEC: return "mma64";
+    case VIT__K_MMA64_SCALAR: return "mma64-scalar";
+    case VIT__K_WG128: return "wgmma128";
+    case VIT__K_PP128: return "wgmma-pingpong128";
+    case VIT__K_PP192: return "wgmma-pingpong192";
+    case VIT__K_WG64: return "wgmma64";
+    case VIT__K_ATT_FMA: return "fma";
+    case VIT__K_ATT_STREAM: return "mma streaming K/V";
+    case VIT__K_ATT_WGMMA: return "wgmma + TMA";
+    case VIT__K_ATT_FULL: return "mma whole K/V";
+    case VIT__K_ATT_SPLIT_KEYS: return "mma whole K/V, keys split";
     default: return "?";
     }
 }
@@ -221,26 +231,25 @@ static void expect(int ok, const char *name, const char *what, int got, int want
 }
 
 static int is_wgmma(int kernel) {
-    return kernel == VIT__RAN_WGMMA128 || kernel == VIT__RAN_WGMMA256 || kernel == VIT__RAN_WGMMA64 || kernel == VIT__RAN_PP128 || kernel == VIT__RAN_PP192;
+    return kernel == VIT__K_WG128 || kernel == VIT__K_WG64 || kernel == VIT__K_PP128 || kernel == VIT__K_PP192;
 }
 
 // The GEMM kernel a forced path must run (half: bf16/fp16; 0: not forced, any).
 // A wgmma path on a shape the TMA cannot take runs mma.sync, 128 x 128 tiles
 // where they fill the GPU, else 64 x 64.
 static int want_gemm(vit_model *m, int half, int path, int M, int N, int K) {
-    if (!half) return VIT__RAN_FMA;
+    if (!half) return VIT__K_FMA;
     int vec = K % 8 == 0, tma = m->cuda->wgmma && vec && N % 8 == 0, big = ((N + 127) / 128) * ((M + 127) / 128) >= m->cuda->sm_count;
     switch (path) {
-    case VIT__GEMM_WGMMA128: if (tma) return VIT__RAN_WGMMA128; break;
-    case VIT__GEMM_WGMMA256: if (tma) return VIT__RAN_WGMMA256; break;
-    case VIT__GEMM_WGMMA64: if (tma) return VIT__RAN_WGMMA64; break;
-    case VIT__GEMM_PP128: if (tma) return VIT__RAN_PP128; break;
-    case VIT__GEMM_PP192: if (tma) return VIT__RAN_PP192; break;
-    case VIT__GEMM_MMA: return vec ? VIT__RAN_MMA_VEC : VIT__RAN_MMA_SCALAR;
-    case VIT__GEMM_MMA64: return vec ? VIT__RAN_MMA64_VEC : VIT__RAN_MMA64_SCALAR;
+    case VIT__GEMM_WGMMA128: if (tma) return VIT__K_WG128; break;
+    case VIT__GEMM_WGMMA64: if (tma) return VIT__K_WG64; break;
+    case VIT__GEMM_PP128: if (tma) return VIT__K_PP128; break;
+    case VIT__GEMM_PP192: if (tma) return VIT__K_PP192; break;
+    case VIT__GEMM_MMA: return vec ? VIT__K_MMA_VEC : VIT__K_MMA_SCALAR;
+    case VIT__GEMM_MMA64: return vec ? VIT__K_MMA64_VEC : VIT__K_MMA64_SCALAR;
     default: return 0;
     }
-    return big ? (vec ? VIT__RAN_MMA_VEC : VIT__RAN_MMA_SCALAR) : (vec ? VIT__RAN_MMA64_VEC : VIT__RAN_MMA64_SCALAR);
+    return big ? (vec ? VIT__K_MMA_VEC : VIT__K_MMA_SCALAR) : (vec ? VIT__K_MMA64_VEC : VIT__K_MMA64_SCALAR);
 }
 
 // The K slices a forced split of s must give on kernel (0: not forced): at
@@ -248,7 +257,7 @@ static int want_gemm(vit_model *m, int half, int path, int M, int N, int K) {
 // wgmma: dividing its K steps; the others: none empty.
 static int want_split(vit_model *m, int kernel, int K, size_t plane, int s) {
     if (s < 2) return 0;
-    int wg = is_wgmma(kernel), bk = kernel == VIT__RAN_FMA ? VIT__FMA_BK : wg ? 64 : VIT__MMA_BK, KB = (K + bk - 1) / bk;
+    int wg = is_wgmma(kernel), bk = kernel == VIT__K_FMA ? VIT__FMA_BK : wg ? 64 : VIT__MMA_BK, KB = (K + bk - 1) / bk;
     int split = wg ? s : s < KB ? s : KB;
     if (split > VIT__SPLITK_MAX) split = VIT__SPLITK_MAX;
     while (split > 1 && ((wg && KB % split) || (size_t)split * plane > m->cuda->part_floats)) split--;
@@ -280,19 +289,17 @@ static void test_linear(vit_model *m, int rows, int in, int out, vit__out mode, 
     dbuf dls = ls ? dupload<float>(ls, (size_t)outw) : dbuf{NULL, 0};
     int res = mode == VIT__OUT_RESIDUAL, r32 = res && !res16; // r32: an fp32 output
     dbuf dout = r32 ? dupload<float>(ref, no) : res16 ? dupload<T>(ref, no) : dalloc(no * sizeof(T));
-    vit__force f;
-    memset(&f, 0, sizeof(f));
-    f.gemm = path;
-    f.splitk = splitk;
+    vit__test_hook *f = force();
+    f->gemm = path;
+    f->splitk = splitk;
     dbuf dout2 = r32 ? dupload<float>(ref, no) : res16 ? dupload<T>(ref, no) : dalloc(no * sizeof(T));
-    vit__ran ran = {-1, -1, -1};
     m->cuda->walk = 1;
-    vit_status st = vit__linear_cuda<T>(dout.p, (const T *)dx.p, (const T *)dw.p, (const float *)db.p, rows, in, out, mode, act, (const float *)dls.p, m, 0, &f, &ran,
-                                        NULL, res16);
+    vit_status st = vit__linear_cuda<T>(dout.p, (const T *)dx.p, (const T *)dw.p, (const float *)db.p, rows, in, out, mode, act, (const float *)dls.p, m, 0, NULL,
+                                        res16);
+    vit__plan ran = f->ran;
     m->cuda->walk = 0;
     if (st == VIT_OK)
-        st = vit__linear_cuda<T>(dout2.p, (const T *)dx.p, (const T *)dw.p, (const float *)db.p, rows, in, out, mode, act, (const float *)dls.p, m, 0, &f, NULL, NULL,
-                                 res16);
+        st = vit__linear_cuda<T>(dout2.p, (const T *)dx.p, (const T *)dw.p, (const float *)db.p, rows, in, out, mode, act, (const float *)dls.p, m, 0, NULL, res16);
     cudaDeviceSynchronize();
     vit__linear_cpu(ref, x, w, b, rows, in, out, mode, act, ls, cpu_threads);
     if (res16) round_to<T>(ref, no);
@@ -336,7 +343,7 @@ static void test_linear_refusals(vit_model *m) {
     }
     { // a bf16 residual stream: only a residual GEMM's output, only from bf16 GEMMs
         vit_status st = vit__linear_cuda<T>(d.p, (const T *)d.p, (const T *)d.p, NULL, 4, 16, 16, vit__is_bf16<T>::value ? VIT__OUT_STORE : VIT__OUT_RESIDUAL,
-                                            VIT__ACT_NONE, NULL, m, 0, NULL, NULL, NULL, 1);
+                                            VIT__ACT_NONE, NULL, m, 0, NULL, 1);
         int ok = st == VIT_ERROR_UNSUPPORTED && cudaDeviceSynchronize() == cudaSuccess;
         printf("%s linear %s refuses a bf16 residual %s: %s\n", ok ? "OK" : "NOT OK", dname<T>(), vit__is_bf16<T>::value ? "on a stored output" : "from this dtype",
                vit_status_string(st));
@@ -349,7 +356,7 @@ static void test_linear_refusals(vit_model *m) {
         g.optype = c == 0 ? (int)VIT__OP_E4M3 : (int)vit__optype<T>::value;
         g.a_scale = c == 1 ? (const float *)d.p : NULL;
         g.w_scale = c == 2 ? (const float *)d.p : NULL;
-        vit_status st = vit__linear_go<VIT__OUT_STORE, VIT__ACT_NONE>(g, m, 0, NULL, NULL, (T *)0);
+        vit_status st = vit__linear_go<VIT__OUT_STORE, VIT__ACT_NONE>(g, vit__gemm_plan(g, VIT__OUT_STORE, m->cuda), m, 0, (T *)0);
         int ok = st == VIT_ERROR_UNSUPPORTED && cudaDeviceSynchronize() == cudaSuccess;
         printf("%s GEMM %s refuses %s: %s\n", ok ? "OK" : "NOT OK", dname<T>(), c == 0 ? "e4m3 operands (K 24)" : c == 1 ? "row dequantisation scales" : "column dequantisation scales",
                vit_status_string(st));
@@ -381,18 +388,17 @@ static void test_linear_ln(vit_model *m, int rows, int in, int C, int layer_scal
     dbuf dls = ls ? dupload<float>(ls, (size_t)C) : dbuf{NULL, 0};
     dbuf dlw = dupload<float>(lw, (size_t)C), dlb = dupload<float>(lb, (size_t)C);
     dbuf dx = dupload<TX>(x, no), dx2 = dupload<TX>(x, no), dn = dalloc(nn * sizeof(TO)), dn2 = dalloc(nn * sizeof(TO));
-    vit__force f;
-    memset(&f, 0, sizeof(f));
-    f.splitk = splitk;
-    vit__ran ran = {-1, -1, -1};
+    vit__test_hook *f = force();
+    f->splitk = splitk;
     m->cuda->walk = 1;
     vit_status st = vit__linear_ln_cuda<T, TO, TX>((TO *)dn.p, (TX *)dx.p, (const T *)dxin.p, (const T *)dw.p, (const float *)db.p, (const float *)dls.p, rows, in,
-                                               C, (const float *)dlw.p, (const float *)dlb.p, 1e-6f, every, m, 0, &f, &ran);
+                                               C, (const float *)dlw.p, (const float *)dlb.p, 1e-6f, every, m, 0);
+    vit__plan ran = f->ran;
     int split = ran.split;
     m->cuda->walk = 0; // (the GEMM and the LayerNorm each walk the other way this time)
     if (st == VIT_OK)
         st = vit__linear_ln_cuda<T, TO, TX>((TO *)dn2.p, (TX *)dx2.p, (const T *)dxin.p, (const T *)dw.p, (const float *)db.p, (const float *)dls.p, rows, in, C,
-                                        (const float *)dlw.p, (const float *)dlb.p, 1e-6f, every, m, 0, &f);
+                                        (const float *)dlw.p, (const float *)dlb.p, 1e-6f, every, m, 0);
     cudaDeviceSynchronize();
     vit__linear_cpu(x, xin, w, b, rows, in, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, ls, cpu_threads);
     round_to<TX>(x, no);
@@ -428,9 +434,8 @@ template <typename T, typename TX>
 static void test_patch_ln(vit_model *m, const float *want_f, dbuf dimg, dbuf dw, dbuf db, const vit__embed_fuse *fz, dbuf dscr, size_t ns, int B, int Cin, int S,
                           int Ws, int P, int C, int npre, int fallback = 0) {
     if (!fallback) test_patch_ln<T, TX>(m, want_f, dimg, dw, db, fz, dscr, ns, B, Cin, S, Ws, P, C, npre, 1);
-    vit__force f;
-    memset(&f, 0, sizeof(f));
-    f.gemm = VIT__GEMM_MMA;
+    vit__test_hook *f = force();
+    if (fallback) f->gemm = VIT__GEMM_MMA;
     int N = (S / P) * (Ws / P) + npre;
     size_t nx = (size_t)B * N * C;
     float *want = (float *)malloc(nx * sizeof(float));
@@ -440,16 +445,16 @@ static void test_patch_ln(vit_model *m, const float *want_f, dbuf dimg, dbuf dw,
     vit__layernorm_cpu(wantn, want, lw, lb, B * N, C, (size_t)C, 1e-6f, cpu_threads);
     dbuf dlw = dupload<float>(lw, (size_t)C), dlb = dupload<float>(lb, (size_t)C), dxn = dalloc(nx * sizeof(T)), dx = dalloc(nx * sizeof(TX));
     dbuf dx32 = dalloc(nx * sizeof(float));
-    vit__ran ran = {-1, -1, -1};
     m->cuda->walk = 1;
     vit_status st = vit__patch_ln_cuda<T, TX>((T *)dxn.p, (TX *)dx.p, (float *)dx32.p, (const float *)dimg.p, (const T *)dw.p, (const float *)db.p, B, Cin, S, Ws, P,
-                                              C, fz, dscr.p, ns, (const float *)dlw.p, (const float *)dlb.p, 1e-6f, m, 0, fallback ? &f : NULL, &ran);
+                                              C, fz, dscr.p, ns, (const float *)dlw.p, (const float *)dlb.p, 1e-6f, m, 0);
+    vit__plan ran = f->ran;
     float *gotx = ddownload<TX>(dx, nx), *gotn = ddownload<T>(dxn, nx);
     cudaMemset(dx.p, 0xFF, dx.bytes); // again, each kernel walking the other way
     cudaMemset(dxn.p, 0xFF, dxn.bytes);
     m->cuda->walk = 0;
     vit_status st2 = vit__patch_ln_cuda<T, TX>((T *)dxn.p, (TX *)dx.p, (float *)dx32.p, (const float *)dimg.p, (const T *)dw.p, (const float *)db.p, B, Cin, S, Ws,
-                                               P, C, fz, dscr.p, ns, (const float *)dlw.p, (const float *)dlb.p, 1e-6f, m, 0, fallback ? &f : NULL);
+                                               P, C, fz, dscr.p, ns, (const float *)dlw.p, (const float *)dlb.p, 1e-6f, m, 0);
     float *gotx2 = ddownload<TX>(dx, nx), *gotn2 = ddownload<T>(dxn, nx);
     if (st == VIT_OK) st = st2;
     char name[220];
@@ -465,6 +470,7 @@ static void test_patch_ln(vit_model *m, const float *want_f, dbuf dimg, dbuf dw,
     expect(ran.split >= 1, name, "split", ran.split, 1);
     free(want); free(lw); free(lb); free(wantn); free(gotx); free(gotn); free(gotx2); free(gotn2);
     dfree(dlw); dfree(dlb); dfree(dxn); dfree(dx); dfree(dx32);
+    force();
 }
 
 // ---- patch embedding: plain (= vit__patch_embed_cpu) and fused (= + vit__place_tokens:
@@ -483,9 +489,9 @@ static void test_patch(vit_model *m, int B, int Cin, int S, int P, int C, int np
     vit__patch_embed_cpu(ref, img, w, b, B, Cin, S, Ws, P, C, scratch, VIT__ISA_REFERENCE, cpu_threads);
     dbuf dimg = dupload<float>(img, ni), dw = dupload_linear<T>(w, CPP, C, KP), db = dupload<float>(b, (size_t)C);
     dbuf dout = dalloc(nt * sizeof(float));
-    vit__ran ran = {-1, -1, -1};
-    vit_status st = vit__patch_embed_cuda<T>((float *)dout.p, (const float *)dimg.p, (const T *)dw.p, (const float *)db.p, B, Cin, S, Ws, P, C, NULL, NULL, 0, m, 0, NULL,
-                                             &ran);
+    vit__test_hook *f = force();
+    vit_status st = vit__patch_embed_cuda<T>((float *)dout.p, (const float *)dimg.p, (const T *)dw.p, (const float *)db.p, B, Cin, S, Ws, P, C, NULL, NULL, 0, m, 0);
+    vit__plan ran = f->ran;
     float *got = ddownload<float>(dout, nt);
     char name[200];
     snprintf(name, sizeof(name), "patch_embed %s %s B=%d Cin=%d %dx%d P=%d C=%d", dname<T>(), gemm_name(ran.kernel), B, Cin, S, Ws, P, C);
@@ -510,14 +516,13 @@ static void test_patch(vit_model *m, int B, int Cin, int S, int P, int C, int np
         // does not split, vit__patch_ln_cuda leaves them there)
         size_t ns = (size_t)B * GGn * KP + (size_t)2 * B * GGn * C + 128;
         dbuf dscr = dalloc(ns * sizeof(T));
-        int paths[3] = {VIT__GEMM_WGMMA256, VIT__GEMM_PP128, VIT__GEMM_MMA};
+        int paths[3] = {VIT__GEMM_WGMMA128, VIT__GEMM_PP128, VIT__GEMM_MMA};
         for (int pi = m->cuda->wgmma ? 0 : 2; pi < 3; pi++) {
-            vit__force f;
-            memset(&f, 0, sizeof(f));
-            f.gemm = paths[pi];
+            f = force();
+            f->gemm = paths[pi];
             cudaMemset(dx.p, 0xFF, dx.bytes); // poisoned again
-            st = vit__patch_embed_cuda<T>((float *)dx.p, (const float *)dimg.p, (const T *)dw.p, (const float *)db.p, B, Cin, S, Ws, P, C, &fz, dscr.p, ns, m, 0, &f,
-                                          &ran);
+            st = vit__patch_embed_cuda<T>((float *)dx.p, (const float *)dimg.p, (const T *)dw.p, (const float *)db.p, B, Cin, S, Ws, P, C, &fz, dscr.p, ns, m, 0);
+            ran = f->ran;
             free(gotx);
             gotx = ddownload<float>(dx, nx);
             snprintf(name, sizeof(name), "patch_embed+prefix+pos im2col+%s %s B=%d S=%d P=%d C=%d prefix=%d", gemm_name(ran.kernel), dname<T>(), B, S, P, C, npre);
@@ -596,7 +601,7 @@ static void test_qk_norm(vit_model *m, int rows, int C, int H) {
 // ---- attention: self-attention over packed qkv (B, N, 3C), or (nq > 0) nq
 // queries shared by every image (q's image stride 0: an attention-pooling
 // head's latents) against the N keys and values of kv (B, N, 2C) = [k | v];
-// the kernel shape forced by warps and full (vit__force.attn_warps/attn_full)
+// the kernel shape forced by warps and full (vit__test_hook.attn_warps/attn_full)
 // and asserted.
 template <typename T>
 static void test_attention_w(vit_model *m, int B, int N, int C, int H, int warps, int full = 0, int nq = 0, int wgmma = 1) {
@@ -621,19 +626,18 @@ static void test_attention_w(vit_model *m, int B, int N, int C, int H, int warps
     };
     vit__attn_args ah = args(ref, q, kv, sizeof(float)), ad = args(dout.p, dq.p, dkv.p, sizeof(T));
     vit__attention_cpu(&ah, scratch, cpu_threads);
-    vit__force f;
-    memset(&f, 0, sizeof(f));
-    f.attn_warps = warps;
-    f.attn_full = full;
-    f.attn_wgmma = wgmma;
-    vit__ran ran = {-1, -1, -1};
+    vit__test_hook *f = force();
+    f->attn_warps = warps;
+    f->attn_full = full;
+    f->attn_wgmma = wgmma;
     m->cuda->walk = 1;
-    vit_status st = vit__attention_cuda<T>(ad, m, 0, NULL, 0, &f, &ran);
+    vit_status st = vit__attention_cuda<T>(ad, m, 0, NULL, 0);
+    vit__plan ran = f->ran;
     float *got = ddownload<T>(dout, no);
     dbuf dout2 = dalloc(no * sizeof(T));
     vit__attn_args ad2 = args(dout2.p, dq.p, dkv.p, sizeof(T));
     m->cuda->walk = 0;
-    if (st == VIT_OK) st = vit__attention_cuda<T>(ad2, m, 0, NULL, 0, &f);
+    if (st == VIT_OK) st = vit__attention_cuda<T>(ad2, m, 0, NULL, 0);
     float *got2 = ddownload<T>(dout2, no);
     char name[200];
     snprintf(name, sizeof(name), "attention %s %s B=%d Nq=%d Nk=%d C=%d H=%d (head size %d)%s warps %d", dname<T>(), gemm_name(ran.kernel), B, Nq, N, C, H, D,
@@ -642,12 +646,12 @@ static void test_attention_w(vit_model *m, int B, int N, int C, int H, int warps
     same_bits(name, got, got2, no);
     // what the forced shape must run (see vit__attention_mma_pick)
     int fits = N <= VIT__ATTN_FULL_MAX, wk = 0, ww = 0;
-    if (!half) wk = VIT__RAN_ATT_FMA;
-    else if (wgmma >= 2) { wk = VIT__RAN_ATT_WGMMA; ww = wgmma == 4 || (wgmma == 2 && D == 64 && Nq >= VIT__ATTW3_MIN) ? 16 : 12; } // 2 or 3 consumer warpgroups
-    else if (full == 3 && fits) { wk = VIT__RAN_ATT_SPLIT_KEYS; ww = 8; }
-    else if (full == 1 || ((full || warps) && !fits)) { wk = VIT__RAN_ATT_STREAM; ww = warps == 1 ? 1 : 4; }
-    else if (full || warps) { wk = VIT__RAN_ATT_FULL; ww = warps == 8 ? 8 : 4; }
-    expect(wk ? ran.kernel == wk : ran.kernel >= VIT__RAN_ATT_FMA, name, "kernel", ran.kernel, wk);
+    if (!half) wk = VIT__K_ATT_FMA;
+    else if (wgmma >= 2) { wk = VIT__K_ATT_WGMMA; ww = wgmma == 4 || (wgmma == 2 && D == 64 && Nq >= VIT__ATTW3_MIN) ? 16 : 12; } // 2 or 3 consumer warpgroups
+    else if (full == 3 && fits) { wk = VIT__K_ATT_SPLIT_KEYS; ww = 8; }
+    else if (full == 1 || ((full || warps) && !fits)) { wk = VIT__K_ATT_STREAM; ww = 4; }
+    else if (full || warps) { wk = VIT__K_ATT_FULL; ww = warps == 8 ? 8 : 4; }
+    expect(wk ? ran.kernel == wk : ran.kernel >= VIT__K_ATT_FMA, name, "kernel", ran.kernel, wk);
     if (half) expect(ww ? ran.warps == ww : ran.warps >= 1, name, "warps", ran.warps, ww);
     else expect(warps ? ran.warps >= 1 && ran.warps <= warps : ran.warps >= 1, name, "warps (at most)", ran.warps, warps);
     free(kv); free(q); free(ref); free(scratch); free(got); free(got2);
@@ -725,8 +729,8 @@ static void test_head(vit_model *m, int B, int C, int K, int heads = 1) {
 template <typename T>
 static void run_dtype(vit_model *m) {
     int half = sizeof(T) == 2;
-    int paths[8] = {VIT__GEMM_AUTO, VIT__GEMM_MMA, VIT__GEMM_MMA64, VIT__GEMM_WGMMA128, VIT__GEMM_WGMMA256, VIT__GEMM_PP128, VIT__GEMM_WGMMA64, VIT__GEMM_PP192};
-    int npaths = half ? (m->cuda->wgmma ? 8 : 3) : 1;
+    int paths[7] = {VIT__GEMM_AUTO, VIT__GEMM_MMA, VIT__GEMM_MMA64, VIT__GEMM_WGMMA128, VIT__GEMM_PP128, VIT__GEMM_WGMMA64, VIT__GEMM_PP192};
+    int npaths = half ? (m->cuda->wgmma ? 7 : 3) : 1;
     const vit__out ST = VIT__OUT_STORE, RES = VIT__OUT_RESIDUAL;
     const vit__act NONE = VIT__ACT_NONE, GELU = VIT__ACT_GELU, TANH = VIT__ACT_GELU_TANH, QUICK = VIT__ACT_QUICK_GELU, GLU = VIT__ACT_SWIGLU;
     if (half && !m->cuda->wgmma) printf("SKIP linear %s wgmma: no sm_90a GPU/code here\n", dname<T>());
@@ -817,7 +821,7 @@ static void run_dtype(vit_model *m) {
                 test_linear<T>(m, 100, 1536, 392, RES, NONE, 1, VIT__GEMM_PP192, splits[si]); // 128 x 192: six fp32 boxes a block
                 test_linear<T>(m, 197, 3072, 136, RES, NONE, 1, VIT__GEMM_WGMMA64, splits[si]);
                 test_linear<T>(m, 197, 512, 264, ST, GLU, 0, VIT__GEMM_WGMMA64, splits[si]);
-                test_linear<T>(m, 100, 768, 392, ST, TANH, 0, VIT__GEMM_WGMMA256, splits[si]);
+                test_linear<T>(m, 100, 768, 392, ST, TANH, 0, VIT__GEMM_WGMMA128, splits[si]);
             }
         }
         if (!small_only) {
@@ -840,8 +844,8 @@ static void run_dtype(vit_model *m) {
     // epilogues into bf16 x (TMA reduction, mma.sync, split-K reduction), the
     // LayerNorm kernel's reads, and its split-K residual step writing bf16 x
     if (vit__is_bf16<T>::value) {
-        int rpaths[7] = {VIT__GEMM_MMA, VIT__GEMM_MMA64, VIT__GEMM_WGMMA128, VIT__GEMM_PP128, VIT__GEMM_WGMMA64, VIT__GEMM_WGMMA256, VIT__GEMM_PP192};
-        for (int pi = 0; pi < 7; pi++) {
+        int rpaths[6] = {VIT__GEMM_MMA, VIT__GEMM_MMA64, VIT__GEMM_WGMMA128, VIT__GEMM_PP128, VIT__GEMM_WGMMA64, VIT__GEMM_PP192};
+        for (int pi = 0; pi < 6; pi++) {
             if (pi >= 2 && !m->cuda->wgmma) break;
             test_linear<T>(m, 1, 33, 33, RES, NONE, 1, rpaths[pi], 0, 1);
             if (!small_only) test_linear<T>(m, 591, 3072, 768, RES, NONE, 1, rpaths[pi], 0, 1); // ViT-B fc2 (K 3072: the deep ring's one box)
@@ -1027,11 +1031,9 @@ static void test_linear_e4m3(vit_model *m, int rows, int in, int out, vit__out m
     float *xn = (float *)malloc((size_t)rows * 4 + 4), bw = vit__e4m3_bound_w(wq, sw, in, out), bb = vit__abs_max(b, (size_t)out);
     for (int r = 0; r < rows; r++) xn[r] = vit__e4m3_row_norm(xq + (size_t)r * in, in, sx[r]);
     if (e8) dxn = dupload<float>(xn, (size_t)rows);
-    vit__force f;
-    memset(&f, 0, sizeof(f));
-    f.gemm = path;
-    f.splitk = splitk;
-    vit__ran ran = {-1, -1, -1};
+    vit__test_hook *f = force();
+    f->gemm = path;
+    f->splitk = splitk;
     vit__e4m3_ops ops = {(const unsigned char *)dq.p, (const float *)dsx.p, (const unsigned char *)dw.p, (const float *)dsw.p, blocks,
                          e8 ? (unsigned char *)dout.p : NULL, (float *)dso.p, (const float *)dxn.p, bw, bb};
     if (e8) cudaMemset(dso.p, 0xFF, (size_t)rows * 4);
@@ -1039,7 +1041,8 @@ static void test_linear_e4m3(vit_model *m, int rows, int in, int out, vit__out m
     m->cuda->walk = flip ^= 1; // the cases take turns starting each way (vit__walk)
     vit_status st = vit__e4m3_rows_cuda<float>((unsigned char *)dq.p, (float *)dsx.p, (const float *)dx.p, rows, in, m, 0, blocks);
     if (st == VIT_OK)
-        st = vit__linear_cuda<T>(dout.p, NULL, NULL, (const float *)db.p, rows, in, out, mode, act, (const float *)dls.p, m, 0, &f, &ran, &ops, res16);
+        st = vit__linear_cuda<T>(dout.p, NULL, NULL, (const float *)db.p, rows, in, out, mode, act, (const float *)dls.p, m, 0, &ops, res16);
+    vit__plan ran = f->ran;
     cudaDeviceSynchronize();
     char name[200];
     snprintf(name, sizeof(name), "linear e4m3%s->%s %s %dx%d->%d %s%s split %d", blocks ? " (x per 128 columns)" : "", e8 ? "e4m3" : "bf16", gemm_name(ran.kernel),
@@ -1061,11 +1064,10 @@ static void test_linear_e4m3(vit_model *m, int rows, int in, int out, vit__out m
         snprintf(sname, sizeof(sname), "%s, scales (the CPU's exactly)", name);
         check(sname, st, m, gs, sref, (size_t)rows, 0.0, 0.0, 1);
         if (sat) { printf("NOT OK %s: %zu values saturated at 448\n", name, sat); failed++; }
-        int want = path == VIT__GEMM_PP128 ? VIT__RAN_PP128 : path == VIT__GEMM_PP192 ? VIT__RAN_PP192 : // (PP192: three 64-byte boxes a block)
-                   path == VIT__GEMM_WGMMA256 ? VIT__RAN_WGMMA256 : VIT__RAN_WGMMA128;
+        int want = path == VIT__GEMM_PP128 ? VIT__K_PP128 : path == VIT__GEMM_PP192 ? VIT__K_PP192 : VIT__K_WG128; // (PP192: three 64-byte boxes a block)
         if (path == VIT__GEMM_AUTO) { // the policy's tile (test_wg_policy checks the policy), never 128 x 64
-            vit__wg_plan p = vit__wg_choose(rows, out, in, VIT__WG_BK(__nv_fp8_e4m3), VIT__OUT_E4M3, 0, m->cuda, NULL);
-            want = p.pp ? (p.bn == 192 ? VIT__RAN_PP192 : VIT__RAN_PP128) : p.bn == 256 ? VIT__RAN_WGMMA256 : VIT__RAN_WGMMA128;
+            vit__plan p = vit__plan_wgmma(m->cuda, rows, out, in, VIT__WG_BK(__nv_fp8_e4m3), VIT__OUT_E4M3, 0);
+            want = p.kernel == VIT__K_WG64 ? VIT__K_WG128 : p.kernel;
         }
         expect(ran.kernel == want, name, "kernel", ran.kernel, want);
         expect(ran.split == 1, name, "split", ran.split, 1);
@@ -1074,7 +1076,7 @@ static void test_linear_e4m3(vit_model *m, int rows, int in, int out, vit__out m
         float *got = res ? ddownload<float>(dout, no) : ddownload<T>(dout, no);
         check(name, st, m, got, ref, no, res ? 5e-3 : 1e-2, res ? 5e-3 : 1e-2, guard_ok(dout));
         int wk = path ? want_gemm(m, 1, path, rows, out, in) : 0;
-        if (blocks) wk = path == VIT__GEMM_WGMMA64 ? VIT__RAN_WGMMA64 : path ? VIT__RAN_WGMMA128 : 0;
+        if (blocks) wk = path == VIT__GEMM_WGMMA64 ? VIT__K_WG64 : path ? VIT__K_WG128 : 0;
         expect(wk ? ran.kernel == wk : is_wgmma(ran.kernel), name, "kernel", ran.kernel, wk);
         if (splitk >= 2) {
             int KB = (in + 127) / 128, want = splitk > VIT__SPLITK_MAX ? VIT__SPLITK_MAX : splitk;
@@ -1115,19 +1117,18 @@ static void test_layernorm_e4m3(vit_model *m, int rows, int C, int splitk) {
     cudaMemset(dn.p, 0xFF, (size_t)rows * 4);
     vit__ln_e4m3 lq = {(unsigned char *)dq.p, (float *)ds.p, (float *)dn.p};
     vit_status st;
-    vit__ran ran = {-1, -1, -1};
+    vit__test_hook *f = force();
     static int flip;
     m->cuda->walk = flip ^= 1; // the cases take turns starting each way (vit__walk)
     if (splitk) { // x += a wg (no bias, no scale), then the LayerNorm, as the forward's proj + ln2
-        vit__force f;
-        memset(&f, 0, sizeof(f));
-        f.splitk = splitk;
+        f->splitk = splitk;
         vit__linear_cpu(x, a, wg, NULL, rows, in, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, NULL, cpu_threads);
         st = vit__linear_ln_cuda<T, T>((T *)dout.p, (float *)dx.p, (const T *)da.p, (const T *)dwg.p, NULL, NULL, rows, in, C, (const float *)dw.p,
-                                       (const float *)db.p, 1e-6f, 1, m, 0, &f, &ran, NULL, &lq);
+                                       (const float *)db.p, 1e-6f, 1, m, 0, NULL, &lq);
     } else {
         st = vit__layernorm_cuda<T>((T *)dout.p, (const float *)dx.p, (const float *)dw.p, (const float *)db.p, rows, C, (size_t)C, (size_t)C, 1e-6f, m, 0, &lq);
     }
+    vit__plan ran = f->ran;
     cudaError_t e = cudaDeviceSynchronize();
     vit__layernorm_cpu(ref, x, w, b, rows, C, (size_t)C, 1e-6f, cpu_threads);
     vit__e4m3_rows(q, sx, ref, rows, C, 0, cpu_threads);
@@ -1179,9 +1180,9 @@ static void run_e4m3(vit_model *m) {
     test_e4m3_rows<__nv_bfloat16>(m, 9, 392, 1);   // a last group of 8 columns
     test_e4m3_rows<float>(m, 3, 48, 1);            // one short group
     if (!m->cuda->wgmma) { printf("SKIP linear e4m3: no sm_90a GPU/code here\n"); return; }
-    int paths[7] = {VIT__GEMM_AUTO, VIT__GEMM_WGMMA128, VIT__GEMM_WGMMA256, VIT__GEMM_PP128, VIT__GEMM_WGMMA64, VIT__GEMM_MMA, VIT__GEMM_PP192};
+    int paths[6] = {VIT__GEMM_AUTO, VIT__GEMM_WGMMA128, VIT__GEMM_PP128, VIT__GEMM_WGMMA64, VIT__GEMM_MMA, VIT__GEMM_PP192};
     const vit__out ST = VIT__OUT_STORE, RES = VIT__OUT_RESIDUAL;
-    for (int pi = 0; pi < 7; pi++) {
+    for (int pi = 0; pi < 6; pi++) {
         int p = paths[pi];
         test_linear_e4m3(m, 50, 48, 96, ST, VIT__ACT_NONE, 0, p);      // K < one 128-wide step
         test_linear_e4m3(m, 197, 144, 528, ST, VIT__ACT_GELU, 0, p);  // K tail of a step, N tail of a tile
@@ -1203,7 +1204,7 @@ static void run_e4m3(vit_model *m) {
     }
     // fp8's fc1 -> fc2: e4m3 out of the epilogue (scaled per row from the bound; fc2 then the per-row
     // cases above), and fc2 after SwiGLU: x scaled per 128 columns of K
-    for (int pi = 0; pi < 7; pi++) {
+    for (int pi = 0; pi < 6; pi++) {
         int p = paths[pi];
         test_linear_e4m3(m, 197, 144, 528, ST, VIT__ACT_GELU, 0, p, 0, 0, E4M3_OUT);  // a last group of 16 columns
         test_linear_e4m3(m, 3, 64, 256, ST, VIT__ACT_QUICK_GELU, 0, p, 3, 0, E4M3_OUT); // split forced: not taken
@@ -1233,7 +1234,7 @@ static void run_e4m3(vit_model *m) {
         test_linear_e4m3(m, 100, 1536, 392, RES, VIT__ACT_NONE, 1, VIT__GEMM_WGMMA64, splits[si]);
         test_linear_e4m3(m, 3, 1024, 40, ST, VIT__ACT_NONE, 0, VIT__GEMM_PP128, splits[si]);
         test_linear_e4m3(m, 3, 1536, 40, RES, VIT__ACT_NONE, 1, VIT__GEMM_PP192, splits[si]);
-        test_linear_e4m3(m, 197, 3072, 136, RES, VIT__ACT_NONE, 1, VIT__GEMM_WGMMA256, splits[si]);
+        test_linear_e4m3(m, 197, 3072, 136, RES, VIT__ACT_NONE, 1, VIT__GEMM_WGMMA128, splits[si]);
     }
 }
 
@@ -1323,7 +1324,7 @@ static void test_gelu_fast(int tanh_form) {
 // vit_preprocess_rgb8: the same floats, bit for bit (random bytes: every
 // clipping case of the taps). m->cfg holds the preprocessing under test. Each
 // resize runs through the plan's kernel (tiled where its window fits), the
-// two-pass kernels (vit__force.prep_tiles = 1), and where the plan's tile is
+// two-pass kernels (vit__test_hook.prep_tiles = 1), and where the plan's tile is
 // larger, tiles of at most 16 and 8 (the tiled kernel's lanes then cover
 // 2 and 4 rows each).
 static int prep_tiled, prep_two_pass; // resizes the plan tiled, and those whose windows did not fit
@@ -1339,23 +1340,20 @@ static void test_prep(vit_model *m, const char *cfg_name, int w, int h, int chan
     unsigned char *df = NULL;
     cuda_ok(cudaMalloc((void **)&df, fb * n), "cudaMalloc frames");
     cudaMemcpy(df, hf, fb * n, cudaMemcpyHostToDevice);
-    const vit__force *saved = m->cuda->force;
     const int knobs[4] = {0, 1, 16, 8};
     int plan_tile = 0;
     for (int v = 0; v < 4; v++) {
         int untiled = knobs[v] == 1, cap = knobs[v] > 1 ? knobs[v] : 0;
         if (cap && (tiny_tmp || plan_tile <= cap)) continue; // the plan's own kernel, or no smaller tile to try
-        vit__force f;
-        memset(&f, 0, sizeof(f));
-        f.prep_tiles = knobs[v];
-        m->cuda->force = &f;
+        vit__test_hook *f = force();
+        f->prep_tiles = knobs[v];
         dbuf out = dalloc(per * n * sizeof(float));
         m->cuda->prep_width = 0; // the config changed: plan anew
         vit_status st = vit__prep_plan(m, w, h, (int)stride, channels);
         const vit__prep_args *a = &m->cuda->prep;
         if (st == VIT_OK && untiled && (a->mode == VIT__PREP_INDEX || tiny_tmp)) { dfree(out); continue; } // no tiles to leave out (tiny_tmp: the two-pass case)
         if (st == VIT_OK && tiny_tmp && a->mode != VIT__PREP_INDEX) { // one frame at a time through the two-pass kernels
-            f.prep_tiles = 1;
+            f->prep_tiles = 1;
             m->cuda->prep_width = 0;
             st = vit__prep_plan(m, w, h, (int)stride, channels);
             if (st == VIT_OK) m->cuda->prep_tmp_bytes = (size_t)a->rows * a->cols * a->ch;
@@ -1381,7 +1379,7 @@ static void test_prep(vit_model *m, const char *cfg_name, int w, int h, int chan
         if (ok) passed++; else failed++;
         dfree(out);
     }
-    m->cuda->force = saved;
+    force();
     m->cuda->prep_width = 0; // the next plan is made without the knob
     cudaFree(df);
     free(hf); free(ref); free(got);
@@ -1478,7 +1476,7 @@ static void test_copy_host(void) {
     free(src); free(dst);
 }
 
-// vit__wg_choose's tiles for the ViT shapes it was measured on (see there), on
+// vit__plan_wgmma's tiles for the ViT shapes it was measured on (see there), on
 // GPUs of 132 SMs (H100 SXM, H200): where it picks 128 x 192 ping-pong tiles
 static void test_wg_policy(vit_model *m) {
     if (!take_case()) return;
@@ -1499,9 +1497,10 @@ static void test_wg_policy(vit_model *m) {
         {50432, 4096, 1024, E8, 0, 128, "ViT-L/16 fp8 fc1 (e4m3 out, K 1024), batch 256"},
     };
     for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
-        vit__wg_plan p = vit__wg_choose(c[i].M, c[i].N, c[i].K, c[i].out == E8 ? 128 : 64, c[i].out, c[i].defer, m->cuda, NULL);
-        int ok = p.pp && p.bn == c[i].bn && p.split == 1;
-        printf("%s wgmma tiles for %s: %s %d x %d\n", ok ? "OK" : "NOT OK", c[i].what, p.pp ? "ping-pong" : "cooperative", 128, p.bn);
+        vit__plan p = vit__plan_wgmma(m->cuda, c[i].M, c[i].N, c[i].K, c[i].out == E8 ? 128 : 64, c[i].out, c[i].defer);
+        int pp = p.kernel == VIT__K_PP128 || p.kernel == VIT__K_PP192, bn = p.kernel == VIT__K_PP192 ? 192 : p.kernel == VIT__K_WG64 ? 64 : 128;
+        int ok = pp && bn == c[i].bn && p.split == 1;
+        printf("%s wgmma tiles for %s: %s %d x %d\n", ok ? "OK" : "NOT OK", c[i].what, pp ? "ping-pong" : "cooperative", 128, bn);
         if (ok) passed++; else failed++;
     }
 }
@@ -1536,6 +1535,7 @@ int main(int argc, char **argv) {
         printf("0 passed, 1 failed\n");
         return 1;
     }
+    m->cuda->hook = &hook; // (zeroed: the policy's own choices until a case forces one)
     // the split-K partial-sum buffer (vit_load puts it in the arena)
     m->cuda->part_floats = (size_t)16 << 20;
     if (!cuda_ok(cudaMalloc((void **)&m->cuda->part, m->cuda->part_floats * sizeof(float)), "cudaMalloc part")) return 1;

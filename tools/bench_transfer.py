@@ -42,7 +42,7 @@ def main():
             rows.append(r)
             print(json.dumps(r), flush=True)
     if args.sweep:
-        # bs 256, 224x224 frames: the policy's plan (first chunk n / 8, its blocks by vit__stage_blocks) against
+        # bs 256, 224x224 frames: the policy's plan (first chunk n / 8, its blocks by vit__plan_stage_blocks) against
         # fixed ones (first chunk, grow 64: two chunks, blocks per chunk pass; 12: whole passes), two rounds
         # interleaved; then 640x480 frames, the policy against whole passes
         plans = [None, (32, 64, 6), (32, 64, 3), (16, 64, 12)]

@@ -22,8 +22,8 @@
 //       launches) / 10, so launch latency hides as it does in the forward pass; per op
 //       [ms, GEMM kernel, split-K slices], and sum_ms, the whole forward pass
 //       (depth blocks) the ops stand for.
-//   The environment's knobs go to a vit__force the forward pass's launchers obey
-//   (vit__cuda_state.force): VIT_SPLITK=n the split-K policy (0 default, 1 never,
+//   The environment's knobs go to the model's vit__test_hook, whose overrides the
+//   policy obeys (vit__cuda_state.hook): VIT_SPLITK=n the split-K policy (0 default, 1 never,
 //   n >= 2 forced) for model and layer; VIT_ATTN_WARPS=1|4 the warps per attention
 //   CTA; VIT_ATTN_FULL=1|2 never/always the whole-K/V attention kernel, 3 always
 //   its split-key form; VIT_GEMM=n the bf16/fp16 GEMM kernel (VIT__GEMM_*);
@@ -42,6 +42,7 @@
 //       VIT_EP=1: bias + GELU epilogue; 2: fp32 out += result (the residual);
 //       VIT_ACT=n another activation (vit__act) on the stored output.
 #define VIT_IMPLEMENTATION
+#define VIT_TEST_HOOKS // vit__test_hook: the knobs below, the plans run
 #include "../vit.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,7 +88,7 @@ static void fill(float *h, size_t n, unsigned seed) {
     for (size_t i = 0; i < n; i++) { s = s * 1664525u + 1013904223u; h[i] = (float)((s >> 8) * (1.0 / 16777216.0)) * 2.0f - 1.0f; }
 }
 
-static vit__force knobs;
+static vit__test_hook knobs;
 
 // DIR/model.safetensors on the GPU in DTYPE (f32, f16, else bf16) for max_batch
 // images, or NULL after printing the JSON error line.
@@ -127,7 +128,7 @@ static void env_knobs(vit_model *m) {
     if (getenv("VIT_ATTN_WGMMA")) knobs.attn_wgmma = atoi(getenv("VIT_ATTN_WGMMA"));
     if (getenv("VIT_ATTN_PING")) knobs.attn_ping = atoi(getenv("VIT_ATTN_PING"));
     if (getenv("VIT_WALK")) knobs.walk_forward = !atoi(getenv("VIT_WALK"));
-    m->cuda->force = &knobs;
+    m->cuda->hook = &knobs;
 }
 
 static int bench_model(const char *dir, const char *dtype, int batch, int iters) {
@@ -201,8 +202,8 @@ static double now_ms(void) {
 // (device images, synchronised), vit_forward (pageable host images),
 // vit_forward_rgb8 (pageable host FW x FH RGB frames) and vit_forward_rgb8_async
 // (device frames, synchronised); VIT_STAGE_FIRST / VIT_STAGE_GROW set the
-// host path's chunks (vit__force.stage_first / stage_grow), VIT_STAGE_BLOCKS the
-// blocks each spread chunk's pass runs (vit__force.stage_blocks).
+// host path's chunks (vit__test_hook.stage_first / stage_grow), VIT_STAGE_BLOCKS the
+// blocks each spread chunk's pass runs (vit__test_hook.stage_blocks).
 static int bench_transfer(const char *dir, const char *dtype, int batch, int iters, int fw, int fh) {
     vit_model *m = load_model(dir, dtype, batch, 0);
     if (!m) return 1;
@@ -230,15 +231,15 @@ static int bench_transfer(const char *dir, const char *dtype, int batch, int ite
     unsigned char *pframes = NULL; // the same frames in page-locked memory: read in place
     CK(cudaHostAlloc((void **)&pframes, fb * batch, cudaHostAllocDefault));
     memcpy(pframes, frames, fb * batch);
-    // the passes host frames run (vit__stage_chunk's chunks, vit__stage_blocks'
-    // split), on device floats without the staging (vit__force.stage_device)
+    // the passes host frames run (vit__stage_chunk's chunks, vit__plan_stage_blocks'
+    // split), on device floats without the staging (vit__test_hook.stage_device)
     vit__input fin;
     memset(&fin, 0, sizeof(fin));
     fin.bytes = fin.last_bytes = fb;
     fin.image_bytes = per * sizeof(float);
     fin.frames = fin.host = 1;
-    int plan_first = vit__stage_chunk(m->cuda, &fin, batch, vit__stage_cap(m, &fin), 0, 0), plan_blocks = vit__stage_blocks(m, batch, plan_first, fb);
-    vit__force split = knobs;
+    int plan_first = vit__stage_chunk(m->cuda, &fin, batch, vit__stage_cap(m, &fin), 0, 0), plan_blocks = vit__plan_stage_blocks(m, batch, plan_first, fb);
+    vit__test_hook split = knobs;
     split.stage_device = 1;
     split.stage_first = plan_first;
     split.stage_grow = batch; // then the rest (two chunks, as frames that stage fast)
@@ -252,7 +253,7 @@ static int bench_transfer(const char *dir, const char *dtype, int batch, int ite
     for (int i = -3; i < iters; i++) {
         for (int r = 0; r < KINDS; r++) {
             int k = (r + (i < 0 ? 0 : i)) % KINDS;
-            if (k == 5) m->cuda->force = &split;
+            if (k == 5) m->cuda->hook = &split;
             double t0 = now_ms();
             vit_status st = k == 0 ? vit_forward_async(m, di, batch, dout, (void *)s)
                           : k == 1 ? vit_forward(m, h, batch, logits)
@@ -261,7 +262,7 @@ static int bench_transfer(const char *dir, const char *dtype, int batch, int ite
                           : k == 4 ? vit_forward_rgb8(m, pframes, batch, fw, fh, 0, 3, logits)
                                    : vit_forward_async(m, di, batch, dout, (void *)s);
             CK(cudaStreamSynchronize(s));
-            m->cuda->force = &knobs;
+            m->cuda->hook = &knobs;
             if (st != VIT_OK) { printf("{\"error\": \"%s: %s\"}\n", names[k], vit_last_error(m)); return 1; }
             if (i >= 0) tk[k * iters + i] = (float)(now_ms() - t0);
         }
@@ -413,7 +414,6 @@ template <typename T, typename TX>
 static int layer_ops(vit_model *m, int B, op_timer ot) {
     vit__cuda_state *s = m->cuda;
     const vit_config *c = &m->cfg;
-    const vit__force *f = s->force;
     int C = c->dim, N = c->num_tokens, M = c->mlp_dim, H = c->num_heads, rows = B * N, D = c->depth, first = 1;
     int hidden = m->act == VIT__ACT_SWIGLU ? M / 2 : M;
     float total = 0.0f;
@@ -423,20 +423,20 @@ static int layer_ops(vit_model *m, int B, op_timer ot) {
     vit__embed_fuse fz;
     fz.prefix = s->prefix; fz.pos = s->pos; fz.tokens = N; fz.num_prefix = m->num_prefix; fz.pos_prefix = 0;
     vit__attn_args att = vit__attn_self(xn, big, B, N, C, H, sizeof(T));
-    vit__ran ran = {0, 1, 0}, none = {0, 1, 0};
+    vit__plan &ran = knobs.ran, none = vit__plan_none(); // (the hook records each op's plan)
     printf("{");
     TIME_OP("patch+ln1", 1, (vit__patch_ln_cuda<T, TX>(xn, x, s->x, s->images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_height, c->image_width, c->patch_size, C, &fz, s->big,
-                                                    (size_t)rows * (3 * C > M ? 3 * C : M), k->ln1_w, k->ln1_b, c->eps, m, ot.s, f, &ran))); // block 0's ln1; the others ride on fc2
-    TIME_OP("qkv", D, (vit__linear_cuda<T>(big, xn, (const T *)k->qkv_w, k->qkv_b, rows, C, 3 * C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, m, ot.s, f, &ran)));
-    TIME_OP("attention", D, (vit__attention_cuda<T>(att, m, ot.s, NULL, 0, f, &ran)));
-    TIME_OP("proj+ln2", D, (vit__linear_ln_cuda<T, T, TX>(xn, x, xn, (const T *)k->proj_w, k->proj_b, k->ls1, rows, C, C, k->ln2_w, k->ln2_b, c->eps, 1, m, ot.s, f, &ran)));
-    TIME_OP("fc1", D, (vit__linear_cuda<T>(big, xn, (const T *)k->fc1_w, k->fc1_b, rows, C, M, VIT__OUT_STORE, m->act, NULL, m, ot.s, f, &ran)));
+                                                    (size_t)rows * (3 * C > M ? 3 * C : M), k->ln1_w, k->ln1_b, c->eps, m, ot.s))); // block 0's ln1; the others ride on fc2
+    TIME_OP("qkv", D, (vit__linear_cuda<T>(big, xn, (const T *)k->qkv_w, k->qkv_b, rows, C, 3 * C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, m, ot.s)));
+    TIME_OP("attention", D, (vit__attention_cuda<T>(att, m, ot.s, NULL, 0)));
+    TIME_OP("proj+ln2", D, (vit__linear_ln_cuda<T, T, TX>(xn, x, xn, (const T *)k->proj_w, k->proj_b, k->ls1, rows, C, C, k->ln2_w, k->ln2_b, c->eps, 1, m, ot.s)));
+    TIME_OP("fc1", D, (vit__linear_cuda<T>(big, xn, (const T *)k->fc1_w, k->fc1_b, rows, C, M, VIT__OUT_STORE, m->act, NULL, m, ot.s)));
     int token_tail = s->norm_w && c->pool == VIT_POOL_TOKEN && !s->fcn_w && m->num_head == 1; // as vit__forward_cuda_body's tail
     TIME_OP("fc2+ln1", D - token_tail, (vit__linear_ln_cuda<T, T, TX>(xn, x, big, (const T *)k->fc2_w, k->fc2_b, k->ls2, rows, hidden, C, k->ln1_w, k->ln1_b, c->eps, 1, m,
-                                                                   ot.s, f, &ran)));
+                                                                   ot.s)));
     if (token_tail) { // the last block's fc2 with the final norm of the class tokens, then the head
         TIME_OP("fc2+norm", 1, (vit__linear_ln_cuda<T, float, TX>(s->pooled, x, big, (const T *)k->fc2_w, k->fc2_b, k->ls2, rows, hidden, C, s->norm_w, s->norm_b, c->eps,
-                                                               N, m, ot.s, f, &ran)));
+                                                               N, m, ot.s)));
         ran = none;
         TIME_OP("head", 1, (vit__head_cuda<T>(s->out, s->pooled, (const T *)s->head_w, s->head_b, B, C, c->num_classes, m->num_head, m, ot.s)));
     } else {
@@ -484,9 +484,10 @@ static int bench_gemm(int M, int N, int K, int iters) {
     vit_model *m = (vit_model *)calloc(1, sizeof(vit_model));
     if (vit__cuda_open(m, 0) != VIT_OK) { printf("{\"error\": \"%s\"}\n", m->error); return 1; }
     if (getenv("VIT_GEMM")) knobs.gemm = atoi(getenv("VIT_GEMM"));
+    m->cuda->hook = &knobs;
     int ep = getenv("VIT_EP") ? atoi(getenv("VIT_EP")) : 0;
     vit__act act = getenv("VIT_ACT") ? (vit__act)atoi(getenv("VIT_ACT")) : ep == 1 ? VIT__ACT_GELU : VIT__ACT_NONE;
-    vit__ran ran = {0, 1, 0};
+    const vit__plan &ran = knobs.ran;
     size_t na = (size_t)M * K, nw = (size_t)N * K;
     // VIT_DTYPE=fp8: e4m3 operands (unit scales), bf16 out, as VIT_DTYPE_FP8's block linears;
     // VIT_E4M3=blocks: a's scales per 128 columns of K (fc2 after SwiGLU), VIT_E4M3=out: e4m3 outputs (fc1)
@@ -522,7 +523,7 @@ static int bench_gemm(int M, int N, int K, int iters) {
     CK(cudaMemcpy(da, ha, na * es, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(dw, hw, nw * es, cudaMemcpyHostToDevice));
     float med = median_ms(iters, [&]() {
-        return vit__linear_cuda<T>(dout, (const T *)da, (const T *)dw, db, M, K, N, ep == 2 ? VIT__OUT_RESIDUAL : VIT__OUT_STORE, act, NULL, m, 0, &knobs, &ran,
+        return vit__linear_cuda<T>(dout, (const T *)da, (const T *)dw, db, M, K, N, ep == 2 ? VIT__OUT_RESIDUAL : VIT__OUT_STORE, act, NULL, m, 0,
                                    f8 ? &ops : NULL);
     });
     if (med < 0) { printf("{\"error\": \"%s\"}\n", m->error); return 1; }
@@ -554,8 +555,8 @@ static int bench_attn(int B, int N, int H, int D, int iters) {
     CK(cudaMalloc(&dout, no * 2));
     CK(cudaMemcpy(dqkv, h, nqkv * 2, cudaMemcpyHostToDevice));
     vit__attn_args a = vit__attn_self(dout, dqkv, B, N, C, H, 2);
-    vit__ran ran = {0, 1, 0};
-    float med = median_ms(iters, [&]() { return vit__attention_cuda<__nv_bfloat16>(a, m, 0, NULL, 0, &knobs, &ran); });
+    const vit__plan &ran = knobs.ran;
+    float med = median_ms(iters, [&]() { return vit__attention_cuda<__nv_bfloat16>(a, m, 0, NULL, 0); });
     if (med < 0) { printf("{\"error\": \"%s\"}\n", m->error); return 1; }
     printf("{\"ms\": %.4f, \"tflops\": %.1f, \"kernel\": %d, \"warps\": %d, \"B\": %d, \"N\": %d, \"H\": %d, \"D\": %d}\n", med,
            4.0 * B * H * (double)N * N * D / (med * 1e-3) / 1e12, ran.kernel, ran.warps, B, N, H, D);
