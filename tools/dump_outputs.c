@@ -6,7 +6,7 @@
 //   nvcc -O3 -x cu -I DIR tools/dump_outputs.c -o dump  (GPU too: every dtype at max_batch 1, 3, 64; fp8 where the model loads in it)
 //   dump OUTDIR tests/data/ref/*/
 // One file per case and run: OUTDIR/<case>_<device>_<dtype>_<max_batch>.bin.
-// Images: the reference inputs (io.bin). Exit 1 when a case fails to load or run.
+// Images: the reference inputs (io.bin), at the size options.json asks. Exit 1 when a case fails to load or run.
 #define VIT_IMPLEMENTATION
 #include "vit.h"
 #include "../tests/test_util.h"
@@ -26,6 +26,7 @@ static int dump(const char *outdir, const char *dir, vit_device dev, vit_dtype d
     o.device = dev;
     o.dtype = dt;
     o.max_batch = max_batch;
+    if (!read_case_options(dir, &o)) { fprintf(stderr, "%s: unreadable options.json\n", dir); free(r.input); free(r.logits); free(r.features); return 0; }
     vit_model *m = NULL;
     vit_status ls = vit_load(path, &o, &m);
     int ok = ls == VIT_OK;
@@ -34,6 +35,11 @@ static int dump(const char *outdir, const char *dir, vit_device dev, vit_dtype d
         return 1;
     }
     if (!ok) fprintf(stderr, "%s: load: %s\n", dir, vit_last_error(NULL));
+    const vit_config *c = ok ? vit_model_config(m) : NULL;
+    if (ok && (c->in_chans != r.c || c->image_height != r.h || c->image_width != r.w)) { // (the inputs' size: options.json's)
+        fprintf(stderr, "%s: the model runs %d x %d x %d, the reference's images are %d x %d x %d\n", dir, c->in_chans, c->image_height, c->image_width, r.c, r.h, r.w);
+        ok = 0;
+    }
     size_t nf = (size_t)r.n * r.d, nl = (size_t)r.n * r.k;
     float *out = (float *)calloc(nf + nl + 1, sizeof(float));
     if (ok && vit_embed(m, r.input, r.n, out) != VIT_OK) ok = 0;
