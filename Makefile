@@ -342,6 +342,12 @@ SANITIZER   ?= compute-sanitizer
 $(BUILD)/test_ops: tests/test_ops.cu vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD) deps-stb
 	$(NVCC) $(NVCCFLAGS) $< -o $@ $(NVCC_QUIET)
 
+# test_ops as PTX for compute_80 alone, JIT-compiled by the driver: on an sm_90 GPU the
+# code that Ampere and Ada GPUs run (mma.sync at 128 x 128 tiles, each activation's own
+# instance, no wgmma), which sm_90a code leaves out (vit__mma_sm90a)
+$(BUILD)/test_ops_sm80: tests/test_ops.cu vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD) deps-stb
+	$(NVCC) $(filter-out -gencode%,$(NVCCFLAGS)) -gencode=arch=compute_80,code=compute_80 $< -o $@ $(NVCC_QUIET)
+
 $(BUILD)/test_gpu_faults: tests/test_gpu_faults.cu vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD) deps-stb
 	$(NVCC) $(NVCCFLAGS) $< -o $@ $(NVCC_QUIET)
 
@@ -364,9 +370,10 @@ $(BUILD)/bench_sync: tools/bench_sync.cu $(BUILD)/nvcc.flags | $(BUILD)
 # compute-sanitizer memcheck and racecheck; the Fashion-MNIST gates with fp8 on the GPU
 # (the dataset from make deps); with 2+ GPUs also one model per GPU at
 # once (test_gpu_model) and vit-classify --devices all (tests/test_multi_gpu.sh).
-test-gpu: $(BUILD)/test_ops $(BUILD)/test_gpu_model $(BUILD)/test_gpu_faults $(BUILD)/vit-classify $(BUILD)/gpu_test_fashion_mnist \
+test-gpu: $(BUILD)/test_ops $(BUILD)/test_ops_sm80 $(BUILD)/test_gpu_model $(BUILD)/test_gpu_faults $(BUILD)/vit-classify $(BUILD)/gpu_test_fashion_mnist \
           $(if $(wildcard $(FMNIST_DEB)/*.gz),$(FMNIST_FILES))
 	$(BUILD)/test_ops
+	$(BUILD)/test_ops_sm80 --small
 	python3 tools/make_gpu_reference.py --out $(GPU_REF_DIR) --families
 	$(BUILD)/test_gpu_model $(REF_CASES) --timm $(GPU_REF_DIR)/*/
 	$(BUILD)/test_gpu_faults tests/data/ref/timm_token_odd_heads

@@ -143,6 +143,10 @@
       VIT_STATIC             make every function static                        (off)
       VIT_NO_STDIO           remove vit_load (file access); use vit_load_memory (off)
       VIT_NO_CUDA            never use CUDA, even under nvcc                   (off)
+      VIT_CUDA_NO_F32        leave out the CUDA kernels of a dtype the program (off)
+      VIT_CUDA_NO_F16        does not use (fp32, fp16, fp8): a faster nvcc     (off)
+      VIT_CUDA_NO_FP8        build; asking for it then runs on the CPU with    (off)
+                             VIT_DEVICE_DEFAULT, else VIT_ERROR_UNSUPPORTED
       VIT_MALLOC/VIT_FREE    your allocator: define both or neither           (malloc/free)
       VIT_ASSERT(x)          internal invariants only, never input checks     (assert)
       VIT_MAX_HEADER_BYTES   largest safetensors JSON header accepted          (100 MB)

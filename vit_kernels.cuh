@@ -13,8 +13,8 @@
                      128x128 cooperative tiles, split-K;         turns); else mma.sync flash
                      sm_80/86/89: mma.sync + ldmatrix +          attention (online softmax,
                      cp.async (128x128x32 tiles; 64x64 and       head size zero-padded to
-                     split-K at small batches)                   16/32/64/128; N <= 256: whole
-                                                                 K/V per CTA, small batches:
+                     split-K at small batches; sm_90a: 64x64     16/32/64/128; N <= 256: whole
+                     for the shapes the TMA cannot take)         K/V per CTA, small batches:
                                                                  8 warps splitting the keys)
       fp32           FMA SGEMM (128x128x16, no TF32; split-K     FMA flash attention (4x8
                      at small batches)                           register tiles, 16 queries
@@ -34,6 +34,14 @@
       same function the CPU reference calls. Kernels are instantiated for no
       activation, GELU, and a third instance that switches on the others at
       run time (see VIT__ACT_RUNTIME for why not one instance for all).
+
+   POLICY
+      Every choice of kernel, tiles, K split, warps and staging is made in
+      >>policy, once per shape, into a vit__plan that the launchers obey.
+      Tests and benchmarks (#define VIT_TEST_HOOKS before vit.h) override
+      choices and read the plan run through vit__cuda_state.hook; other
+      builds have no hook. VIT_CUDA_NO_F32, VIT_CUDA_NO_F16 and
+      VIT_CUDA_NO_FP8 (see vit.h) leave a dtype's kernels out of a program.
 
    MEMORY
       vit_load makes the weights' and an activation arena's device allocations
@@ -726,7 +734,8 @@ static vit__plan vit__plan_gemm(const vit__cuda_state *s, int optype, int M, int
         p.deep = (p.kernel == VIT__K_PP128 || p.kernel == VIT__K_PP192) && (K >= 1536 || act != VIT__ACT_NONE);
         return p;
     }
-    int big = ((N + 127) / 128) * ((M + 127) / 128) >= s->sm_count, t128 = req == VIT__GEMM_MMA || (req != VIT__GEMM_MMA64 && big), bm = t128 ? 128 : 64;
+    // (sm_90a code: 64 x 64 only, the TMA's misfits; see vit__mma_sm90a)
+    int big = ((N + 127) / 128) * ((M + 127) / 128) >= s->sm_count, t128 = !s->wgmma && (req == VIT__GEMM_MMA || (req != VIT__GEMM_MMA64 && big)), bm = t128 ? 128 : 64;
     p.kernel = t128 ? (vec ? VIT__K_MMA_VEC : VIT__K_MMA_SCALAR) : (vec ? VIT__K_MMA64_VEC : VIT__K_MMA64_SCALAR);
     p.vec = vec;
     p.split = vit__plan_split_grid(s, out == VIT__OUT_PATCH, ((N + bm - 1) / bm) * ((M + bm - 1) / bm), (K + VIT__MMA_BK - 1) / VIT__MMA_BK, (size_t)M * N);
@@ -1503,8 +1512,25 @@ static __device__ __forceinline__ void vit__mma_epilogue(const vit__gemm_args &g
         }
 }
 
+// The mma.sync instances sm_90a code runs: there the kernel is only the
+// fallback for shapes the TMA cannot take, which vit__plan_gemm plans on
+// 64 x 64 tiles with the run-time activation instance; the other instances'
+// bodies are left out of sm_90a code (never launched there; compile time).
+template <int OUT, int ACT, int BM> struct vit__mma_sm90a { enum { value = BM == 64 && (OUT != VIT__OUT_STORE || ACT == VIT__ACT_RUNTIME) }; };
+
+template <typename T, int OUT, int ACT, int AMODE, bool BVEC, int BM, int BN, int WM, int WN>
+static __device__ __forceinline__ void vit__linear_mma_body(const vit__gemm_args &g_in);
+
 template <typename T, int OUT, int ACT, int AMODE, bool BVEC, int BM, int BN, int WM, int WN>
 __global__ void __launch_bounds__(WM * WN * 32) vit__linear_mma_kernel(const vit__gemm_args g_in) {
+#ifdef VIT__SM90A
+    if (vit__mma_sm90a<OUT, ACT, BM>::value)
+#endif
+        vit__linear_mma_body<T, OUT, ACT, AMODE, BVEC, BM, BN, WM, WN>(g_in);
+}
+
+template <typename T, int OUT, int ACT, int AMODE, bool BVEC, int BM, int BN, int WM, int WN>
+static __device__ __forceinline__ void vit__linear_mma_body(const vit__gemm_args &g_in) {
     const vit__gemm_args g = g_in; // a copy: see vit__gemm_args
     const int BK = VIT__MMA_BK, ST = VIT__MMA_ST(BM), NT = WM * WN * 32, MI = BM / WM / 16, NI = BN / WN / 8;
     extern __shared__ __align__(128) unsigned char vit__smem_mma[];
@@ -2330,9 +2356,13 @@ static vit_status vit__linear_go(const vit__gemm_args &g, const vit__plan &p, vi
 // bf16/fp16: the plan's wgmma or mma.sync kernel
 template <int OUT, int ACT, typename T>
 static vit_status vit__linear_go(const vit__gemm_args &g, const vit__plan &p, vit_model *m, cudaStream_t st, T *) {
+#ifndef VIT_CUDA_NO_FP8
     if (g.optype == VIT__OP_E4M3) return vit__linear_e4m3_go<OUT, ACT>(g, p, m, st, (T *)0);
+#endif
     VIT__TRY(vit__gemm_refuse<T>(g, m));
     if (p.kernel >= VIT__K_WG64) return vit__gemm_wgmma_go<T, OUT, ACT>(g, p, m, st);
+    const int MA = OUT == VIT__OUT_STORE ? VIT__ACT_RUNTIME : ACT; // sm_90a code: the run-time activation instance only (vit__mma_sm90a)
+    if (m->cuda->wgmma) return p.vec ? vit__gemm_mma_launch<T, OUT, MA, 0, true>(g, p, m, st) : vit__gemm_mma_launch<T, OUT, MA, 1, false>(g, p, m, st);
     if (p.vec) return vit__gemm_mma_launch<T, OUT, ACT, 0, true>(g, p, m, st);
     return vit__gemm_mma_launch<T, OUT, ACT, 1, false>(g, p, m, st);
 }
@@ -4116,8 +4146,12 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st, i
 }
 
 static vit_status vit__forward_cuda_launch(vit_model *m, int B, cudaStream_t st, int first, int from, int to) {
+#ifndef VIT_CUDA_NO_F32
     if (m->cuda->dtype == VIT_DTYPE_F32) return vit__forward_cuda_body<float, float>(m, B, st, first, from, to);
+#endif
+#ifndef VIT_CUDA_NO_F16
     if (m->cuda->dtype == VIT_DTYPE_F16) return vit__forward_cuda_body<__half, float>(m, B, st, first, from, to);
+#endif
     if (m->cfg.residual_dtype == VIT_DTYPE_BF16) return vit__forward_cuda_body<__nv_bfloat16, __nv_bfloat16>(m, B, st, first, from, to);
     return vit__forward_cuda_body<__nv_bfloat16, float>(m, B, st, first, from, to);
 }
@@ -4752,11 +4786,31 @@ static vit_status vit__cuda_open(vit_model *m, int dev) {
 }
 
 // Moves a loaded model (host fp32 weights) to the GPU. See vit.h for the contract.
+// The switch that left a dtype's kernels out of this program (VIT_CUDA_NO_*), or NULL
+static const char *vit__cuda_dtype_off(vit_dtype dt) {
+#ifdef VIT_CUDA_NO_F32
+    if (dt == VIT_DTYPE_F32) return "VIT_CUDA_NO_F32";
+#endif
+#ifdef VIT_CUDA_NO_F16
+    if (dt == VIT_DTYPE_F16) return "VIT_CUDA_NO_F16";
+#endif
+#ifdef VIT_CUDA_NO_FP8
+    if (dt == VIT_DTYPE_FP8) return "VIT_CUDA_NO_FP8";
+#endif
+    (void)dt;
+    return NULL;
+}
+
 static vit_status vit__cuda_init(vit_model *m, const vit_options *o, char *err) {
     if (o->device == VIT_DEVICE_CPU) return VIT_OK;
     if (o->dtype == VIT_DTYPE_INT8) { // the CPU path's dtype
         if (o->device == VIT_DEVICE_DEFAULT) return VIT_OK;
         return vit__fail(err, VIT_ERROR_UNSUPPORTED, "dtype int8 runs on the CPU only (VIT_DEVICE_CPU or VIT_DEVICE_DEFAULT)");
+    }
+    const char *off = vit__cuda_dtype_off(o->dtype);
+    if (off) { // this program was compiled without the dtype's kernels
+        if (o->device == VIT_DEVICE_DEFAULT) return VIT_OK; // stays on the CPU
+        return vit__fail(err, VIT_ERROR_UNSUPPORTED, "dtype %s on CUDA: this program was compiled with %s", o->dtype == VIT_DTYPE_F32 ? "fp32" : o->dtype == VIT_DTYPE_F16 ? "fp16" : "fp8", off);
     }
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);

@@ -239,13 +239,14 @@ static int is_wgmma(int kernel) {
 // where they fill the GPU, else 64 x 64.
 static int want_gemm(vit_model *m, int half, int path, int M, int N, int K) {
     if (!half) return VIT__K_FMA;
-    int vec = K % 8 == 0, tma = m->cuda->wgmma && vec && N % 8 == 0, big = ((N + 127) / 128) * ((M + 127) / 128) >= m->cuda->sm_count;
+    // (sm_90a code runs mma.sync on 64 x 64 tiles only: vit__mma_sm90a)
+    int vec = K % 8 == 0, tma = m->cuda->wgmma && vec && N % 8 == 0, big = !m->cuda->wgmma && ((N + 127) / 128) * ((M + 127) / 128) >= m->cuda->sm_count;
     switch (path) {
     case VIT__GEMM_WGMMA128: if (tma) return VIT__K_WG128; break;
     case VIT__GEMM_WGMMA64: if (tma) return VIT__K_WG64; break;
     case VIT__GEMM_PP128: if (tma) return VIT__K_PP128; break;
     case VIT__GEMM_PP192: if (tma) return VIT__K_PP192; break;
-    case VIT__GEMM_MMA: return vec ? VIT__K_MMA_VEC : VIT__K_MMA_SCALAR;
+    case VIT__GEMM_MMA: if (m->cuda->wgmma) return vec ? VIT__K_MMA64_VEC : VIT__K_MMA64_SCALAR; return vec ? VIT__K_MMA_VEC : VIT__K_MMA_SCALAR;
     case VIT__GEMM_MMA64: return vec ? VIT__K_MMA64_VEC : VIT__K_MMA64_SCALAR;
     default: return 0;
     }
