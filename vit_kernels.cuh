@@ -3826,7 +3826,7 @@ static vit_status vit__attention_fma_vec(const vit__attn_args &a, const vit__pla
 }
 
 // fp32 (the weights' prefetch region unused: fp32 passes are long)
-static vit_status vit__attention_go(const vit__attn_args &a, float sl2, vit_model *m, cudaStream_t st, const char *, size_t, float *) {
+static inline vit_status vit__attention_go(const vit__attn_args &a, float sl2, vit_model *m, cudaStream_t st, const char *, size_t, float *) { // (inline: unused with VIT_CUDA_NO_F32)
     vit__plan p = vit__plan_attention(m->cuda, 0, 0, vit__attn_vec(a, 4, 1), a.B, a.H, a.Nq, a.Nk, a.D);
     VIT__HOOK_RAN(m->cuda, p);
     if (a.D <= 32) return vit__attention_fma_vec<32>(a, p, sl2, m, st);
