@@ -5,6 +5,7 @@
 //   cc -O3 -march=native -ffp-contract=fast -fopenmp -I DIR tools/dump_outputs.c -o dump -lm
 //   nvcc -O3 -x cu -I DIR tools/dump_outputs.c -o dump  (GPU too: every dtype at max_batch 1, 3, 64)
 //   dump OUTDIR tests/data/ref/*/
+// CPU: fp32, int8 and fp8 (the packed and int8 GEMMs' blocks of every ISA).
 // One file per case and run: OUTDIR/<case>_<device>_<dtype>_<max_batch>.bin.
 // Images: the reference inputs (io.bin). Exit 1 when a case fails to load or run.
 #define VIT_IMPLEMENTATION
@@ -55,6 +56,8 @@ int main(int argc, char **argv) {
     int ok = 1;
     for (int i = 2; i < argc; i++) {
         ok &= dump(f, argv[i], VIT_DEVICE_CPU, VIT_DTYPE_F32, 0);
+        ok &= dump(f, argv[i], VIT_DEVICE_CPU, VIT_DTYPE_INT8, 0);
+        ok &= dump(f, argv[i], VIT_DEVICE_CPU, VIT_DTYPE_FP8, 0);
 #ifdef VIT__CUDA
         vit_dtype dts[3] = {VIT_DTYPE_F32, VIT_DTYPE_BF16, VIT_DTYPE_F16};
         for (int d = 0; d < 3; d++) {
