@@ -7,7 +7,8 @@
 //   dump OUTDIR tests/data/ref/*/
 // CPU: fp32, int8 and fp8 (the packed and int8 GEMMs' blocks of every ISA).
 // One file per case and run: OUTDIR/<case>_<device>_<dtype>_<max_batch>.bin.
-// Images: the reference inputs (io.bin). Exit 1 when a case fails to load or run.
+// Images: the reference inputs (io.bin), at options.json's size where the case
+// has one. Exit 1 when a case fails to load or run.
 #define VIT_IMPLEMENTATION
 #include "vit.h"
 #include "../tests/test_util.h"
@@ -27,9 +28,15 @@ static int dump(const char *outdir, const char *dir, vit_device dev, vit_dtype d
     o.device = dev;
     o.dtype = dt;
     o.max_batch = max_batch;
+    if (!read_case_options(dir, &o)) { fprintf(stderr, "%s: unreadable options.json\n", dir); free(r.input); free(r.logits); free(r.features); return 0; }
     vit_model *m = NULL;
     int ok = vit_load(path, &o, &m) == VIT_OK;
     if (!ok) fprintf(stderr, "%s: load: %s\n", dir, vit_last_error(NULL));
+    const vit_config *c = ok ? vit_model_config(m) : NULL;
+    if (ok && (c->in_chans != r.c || c->image_height != r.h || c->image_width != r.w || c->num_classes != r.k || c->dim != r.d)) {
+        fprintf(stderr, "%s: the model's input or output sizes are not the reference's\n", dir); // (the model would read past io.bin's images)
+        ok = 0;
+    }
     size_t nf = (size_t)r.n * r.d, nl = (size_t)r.n * r.k;
     float *out = (float *)calloc(nf + nl + 1, sizeof(float));
     if (ok && vit_embed(m, r.input, r.n, out) != VIT_OK) ok = 0;
