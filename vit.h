@@ -4963,6 +4963,33 @@ static void vit__gemm_tile_generic(const vit__gemm *g, int m, int mr, int n) {
     }
 }
 
+// Rows [m0, m1) of a block in tiles of MAX rows (2, 6 or 12), the remainder
+// as one tile of its own row count (1-11 rows in one tile: as 4 + 1 rows the
+// last row's accumulators would wait on FMA latency). TILE(m, r) runs rows
+// [m, m + r), r a constant for the microkernel's unrolled rows. Every ISA's
+// fp32 and int8 blocks; each row's sums are its own, so the split changes no bits.
+#define VIT__ROWS_2(TILE, m) case 2: TILE(m, 2); break; default: TILE(m, 1); break;
+#define VIT__ROWS_6(TILE, m) \
+    case 6: TILE(m, 6); break; case 5: TILE(m, 5); break; case 4: TILE(m, 4); break; case 3: TILE(m, 3); break; VIT__ROWS_2(TILE, m)
+#define VIT__ROWS_12(TILE, m)                                                                                                  \
+    case 12: TILE(m, 12); break; case 11: TILE(m, 11); break; case 10: TILE(m, 10); break; case 9: TILE(m, 9); break;          \
+    case 8: TILE(m, 8); break; case 7: TILE(m, 7); break; VIT__ROWS_6(TILE, m)
+#define VIT__ROWS_LOOP(m0, m1, MAX, TILE)                                      \
+    for (int vit__m = (m0), vit__r; vit__m < (m1); vit__m += vit__r) {         \
+        vit__r = (m1) - vit__m < MAX ? (m1) - vit__m : MAX;                    \
+        switch (vit__r) { VIT__ROWS_##MAX(TILE, vit__m) }                      \
+    }
+
+// The AVX2 and NEON fp32 blocks: columns [n0, n1) one 16-column panel at a
+// time, rows in tiles of 6; PART(m, r) runs a last panel of pw < 16 columns
+// (the microkernel's PARTIAL variant), FULL(m, r) the others (both see n, pw).
+#define VIT__PANELS_LOOP(PART, FULL)                          \
+    for (int n = n0; n < n1; n += VIT__PANEL) {               \
+        int pw = g->N - n;                                    \
+        if (pw < VIT__PANEL) VIT__ROWS_LOOP(m0, m1, 6, PART)  \
+        else VIT__ROWS_LOOP(m0, m1, 6, FULL)                  \
+    }
+
 // Microkernels: MR rows x NP full panels (16 NP columns) over all K, sums
 // handed to the epilogue. Compiled per ISA with target attributes and chosen
 // at run time, so a binary built for plain x86-64 still uses AVX-512.
@@ -4994,30 +5021,16 @@ VIT__TARGET_AVX512 static inline __attribute__((always_inline)) void vit__tile_a
     vit__gemm_epilogue(g, m, n, MR, NP > 1 ? 2 * VIT__PANEL : pw, out);
 }
 
-// One case per row count of a 12-row tile's remainder (1-11 rows in one
-// tile: as 4 + 1 rows the last row's 2 accumulators would wait on FMA latency).
-// Used by the AVX-512 fp32 and VNNI int8 blocks.
-#define VIT__ROWS_SWITCH(r, CALL)                                                                         \
-    switch (r) {                                                                                          \
-    case 12: CALL(12); break; case 11: CALL(11); break; case 10: CALL(10); break; case 9: CALL(9); break; \
-    case 8: CALL(8); break; case 7: CALL(7); break; case 6: CALL(6); break; case 5: CALL(5); break;      \
-    case 4: CALL(4); break; case 3: CALL(3); break; case 2: CALL(2); break; default: CALL(1); break;      \
-    }
-
 // A block of rows [m0, m1) x columns [n0, n1) (n0 a panel boundary).
 VIT__TARGET_AVX512 static void vit__gemm_block_avx512(const vit__gemm *g, int m0, int m1, int n0, int n1) {
     for (int n = n0; n < n1;) {
         int pw = g->N - n < VIT__PANEL ? g->N - n : VIT__PANEL, np = pw == VIT__PANEL && n1 - n >= 2 * VIT__PANEL ? 2 : 1;
-        for (int m = m0; m < m1;) {
-            int step = m1 - m >= 12 ? 12 : m1 - m;
-#define VIT__TILE2(r) vit__tile_avx512(g, m, n, r, 2, VIT__PANEL)
-#define VIT__TILE1(r) vit__tile_avx512(g, m, n, r, 1, pw)
-            if (np == 2) VIT__ROWS_SWITCH(step, VIT__TILE2)
-            else VIT__ROWS_SWITCH(step, VIT__TILE1)
+#define VIT__TILE2(m, r) vit__tile_avx512(g, m, n, r, 2, VIT__PANEL)
+#define VIT__TILE1(m, r) vit__tile_avx512(g, m, n, r, 1, pw)
+        if (np == 2) VIT__ROWS_LOOP(m0, m1, 12, VIT__TILE2)
+        else VIT__ROWS_LOOP(m0, m1, 12, VIT__TILE1)
 #undef VIT__TILE2
 #undef VIT__TILE1
-            m += step;
-        }
         n += np * VIT__PANEL;
     }
 }
@@ -5044,25 +5057,11 @@ VIT__TARGET_AVX2 static inline __attribute__((always_inline)) void vit__tile_avx
     vit__gemm_epilogue(g, m, n, MR, PARTIAL ? pw : VIT__PANEL, out);
 }
 
-VIT__TARGET_AVX2 static void vit__gemm_block_avx2(const vit__gemm *g, int m0, int m1, int n0, int n1) {
-    for (int n = n0; n < n1; n += VIT__PANEL)
-        for (int m = m0; m < m1;) {
-            int mr = m1 - m, step = mr >= 6 ? 6 : mr >= 4 ? 4 : mr >= 2 ? 2 : 1, pw = g->N - n;
-            if (pw < VIT__PANEL) switch (step) {
-                case 6: vit__tile_avx2(g, m, n, 6, 1, pw); break;
-                case 4: vit__tile_avx2(g, m, n, 4, 1, pw); break;
-                case 2: vit__tile_avx2(g, m, n, 2, 1, pw); break;
-                default: vit__tile_avx2(g, m, n, 1, 1, pw); break;
-                }
-            else switch (step) {
-                case 6: vit__tile_avx2(g, m, n, 6, 0, VIT__PANEL); break;
-                case 4: vit__tile_avx2(g, m, n, 4, 0, VIT__PANEL); break;
-                case 2: vit__tile_avx2(g, m, n, 2, 0, VIT__PANEL); break;
-                default: vit__tile_avx2(g, m, n, 1, 0, VIT__PANEL); break;
-                }
-            m += step;
-        }
-}
+#define VIT__TILE_PART(m, r) vit__tile_avx2(g, m, n, r, 1, pw)
+#define VIT__TILE_FULL(m, r) vit__tile_avx2(g, m, n, r, 0, VIT__PANEL)
+VIT__TARGET_AVX2 static void vit__gemm_block_avx2(const vit__gemm *g, int m0, int m1, int n0, int n1) { VIT__PANELS_LOOP(VIT__TILE_PART, VIT__TILE_FULL) }
+#undef VIT__TILE_PART
+#undef VIT__TILE_FULL
 #endif
 
 #if defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__))
@@ -5095,25 +5094,11 @@ static inline __attribute__((always_inline)) void vit__tile_neon(const vit__gemm
     vit__gemm_epilogue(g, m, n, MR, PARTIAL ? pw : VIT__PANEL, out);
 }
 
-static void vit__gemm_block_neon(const vit__gemm *g, int m0, int m1, int n0, int n1) {
-    for (int n = n0; n < n1; n += VIT__PANEL)
-        for (int m = m0; m < m1;) {
-            int mr = m1 - m, step = mr >= 6 ? 6 : mr >= 4 ? 4 : mr >= 2 ? 2 : 1, pw = g->N - n;
-            if (pw < VIT__PANEL) switch (step) {
-                case 6: vit__tile_neon(g, m, n, 6, 1, pw); break;
-                case 4: vit__tile_neon(g, m, n, 4, 1, pw); break;
-                case 2: vit__tile_neon(g, m, n, 2, 1, pw); break;
-                default: vit__tile_neon(g, m, n, 1, 1, pw); break;
-                }
-            else switch (step) {
-                case 6: vit__tile_neon(g, m, n, 6, 0, VIT__PANEL); break;
-                case 4: vit__tile_neon(g, m, n, 4, 0, VIT__PANEL); break;
-                case 2: vit__tile_neon(g, m, n, 2, 0, VIT__PANEL); break;
-                default: vit__tile_neon(g, m, n, 1, 0, VIT__PANEL); break;
-                }
-            m += step;
-        }
-}
+#define VIT__TILE_PART(m, r) vit__tile_neon(g, m, n, r, 1, pw)
+#define VIT__TILE_FULL(m, r) vit__tile_neon(g, m, n, r, 0, VIT__PANEL)
+static void vit__gemm_block_neon(const vit__gemm *g, int m0, int m1, int n0, int n1) { VIT__PANELS_LOOP(VIT__TILE_PART, VIT__TILE_FULL) }
+#undef VIT__TILE_PART
+#undef VIT__TILE_FULL
 #endif
 
 static void vit__gemm_block_generic(const vit__gemm *g, int m0, int m1, int n0, int n1) {
@@ -5363,16 +5348,12 @@ VIT__TARGET_VNNI static inline __attribute__((always_inline)) void vit__q8_tile_
 VIT__TARGET_VNNI static void vit__q8_block_vnni(const vit__q8gemm *q, int m0, int m1, int n0, int n1) {
     for (int n = n0; n < n1;) {
         int np = n1 - n > 16 ? 2 : 1;
-        for (int m = m0; m < m1;) {
-            int step = m1 - m >= 12 ? 12 : m1 - m;
-#define VIT__TILE2(r) vit__q8_tile_vnni(q, m, n, r, 2)
-#define VIT__TILE1(r) vit__q8_tile_vnni(q, m, n, r, 1)
-            if (np == 2) VIT__ROWS_SWITCH(step, VIT__TILE2)
-            else VIT__ROWS_SWITCH(step, VIT__TILE1)
+#define VIT__TILE2(m, r) vit__q8_tile_vnni(q, m, n, r, 2)
+#define VIT__TILE1(m, r) vit__q8_tile_vnni(q, m, n, r, 1)
+        if (np == 2) VIT__ROWS_LOOP(m0, m1, 12, VIT__TILE2)
+        else VIT__ROWS_LOOP(m0, m1, 12, VIT__TILE1)
 #undef VIT__TILE2
 #undef VIT__TILE1
-            m += step;
-        }
         n += 16 * np;
     }
 }
@@ -5407,11 +5388,9 @@ VIT__TARGET_AVX2 static inline __attribute__((always_inline)) void vit__q8_tile_
 }
 
 VIT__TARGET_AVX2 static void vit__q8_block_avx2(const vit__q8gemm *q, int m0, int m1, int n0, int n1) {
-    for (int n = n0; n < n1; n += 16)
-        for (int m = m0; m < m1; m += 2) {
-            if (m1 - m >= 2) vit__q8_tile_avx2(q, m, n, 2);
-            else vit__q8_tile_avx2(q, m, n, 1);
-        }
+#define VIT__TILE(m, r) vit__q8_tile_avx2(q, m, n, r)
+    for (int n = n0; n < n1; n += 16) VIT__ROWS_LOOP(m0, m1, 2, VIT__TILE)
+#undef VIT__TILE
 }
 
 // AVX-VNNI (Intel Alder Lake and later, AMD Zen 4 and later without AVX-512's
@@ -5447,19 +5426,9 @@ VIT__TARGET_AVX_VNNI static inline __attribute__((always_inline)) void vit__q8_t
 }
 
 VIT__TARGET_AVX_VNNI static void vit__q8_block_avx_vnni(const vit__q8gemm *q, int m0, int m1, int n0, int n1) {
-    for (int n = n0; n < n1; n += 16)
-        for (int m = m0; m < m1;) {
-            int step = m1 - m >= 6 ? 6 : m1 - m;
-            switch (step) {
-            case 6: vit__q8_tile_avx_vnni(q, m, n, 6); break;
-            case 5: vit__q8_tile_avx_vnni(q, m, n, 5); break;
-            case 4: vit__q8_tile_avx_vnni(q, m, n, 4); break;
-            case 3: vit__q8_tile_avx_vnni(q, m, n, 3); break;
-            case 2: vit__q8_tile_avx_vnni(q, m, n, 2); break;
-            default: vit__q8_tile_avx_vnni(q, m, n, 1); break;
-            }
-            m += step;
-        }
+#define VIT__TILE(m, r) vit__q8_tile_avx_vnni(q, m, n, r)
+    for (int n = n0; n < n1; n += 16) VIT__ROWS_LOOP(m0, m1, 6, VIT__TILE)
+#undef VIT__TILE
 }
 #endif
 
@@ -5502,17 +5471,9 @@ VIT__TARGET_SDOT static inline __attribute__((always_inline)) void vit__q8_tile_
 }
 
 VIT__TARGET_SDOT static void vit__q8_block_sdot(const vit__q8gemm *q, int m0, int m1, int n0, int n1) {
-    for (int n = n0; n < n1; n += 16)
-        for (int m = m0; m < m1;) {
-            int mr = m1 - m, step = mr >= 6 ? 6 : mr >= 4 ? 4 : mr >= 2 ? 2 : 1;
-            switch (step) {
-            case 6: vit__q8_tile_sdot(q, m, n, 6); break;
-            case 4: vit__q8_tile_sdot(q, m, n, 4); break;
-            case 2: vit__q8_tile_sdot(q, m, n, 2); break;
-            default: vit__q8_tile_sdot(q, m, n, 1); break;
-            }
-            m += step;
-        }
+#define VIT__TILE(m, r) vit__q8_tile_sdot(q, m, n, r)
+    for (int n = n0; n < n1; n += 16) VIT__ROWS_LOOP(m0, m1, 6, VIT__TILE)
+#undef VIT__TILE
 }
 #endif
 

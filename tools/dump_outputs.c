@@ -5,8 +5,10 @@
 //   cc -O3 -march=native -ffp-contract=fast -fopenmp -I DIR tools/dump_outputs.c -o dump -lm
 //   nvcc -O3 -x cu -I DIR tools/dump_outputs.c -o dump  (GPU too: every dtype at max_batch 1, 3, 64; fp8 where the model loads in it)
 //   dump OUTDIR tests/data/ref/*/
+// CPU: fp32, int8 and fp8 (the packed and int8 GEMMs' blocks of every ISA).
 // One file per case and run: OUTDIR/<case>_<device>_<dtype>_<max_batch>.bin.
-// Images: the reference inputs (io.bin), at the size options.json asks. Exit 1 when a case fails to load or run.
+// Images: the reference inputs (io.bin), at options.json's size where the case
+// has one. Exit 1 when a case fails to load or run.
 #define VIT_IMPLEMENTATION
 #include "vit.h"
 #include "../tests/test_util.h"
@@ -36,8 +38,8 @@ static int dump(const char *outdir, const char *dir, vit_device dev, vit_dtype d
     }
     if (!ok) fprintf(stderr, "%s: load: %s\n", dir, vit_last_error(NULL));
     const vit_config *c = ok ? vit_model_config(m) : NULL;
-    if (ok && (c->in_chans != r.c || c->image_height != r.h || c->image_width != r.w)) { // (the inputs' size: options.json's)
-        fprintf(stderr, "%s: the model runs %d x %d x %d, the reference's images are %d x %d x %d\n", dir, c->in_chans, c->image_height, c->image_width, r.c, r.h, r.w);
+    if (ok && (c->in_chans != r.c || c->image_height != r.h || c->image_width != r.w || c->num_classes != r.k || c->dim != r.d)) {
+        fprintf(stderr, "%s: the model's input or output sizes are not the reference's\n", dir); // (the model would read past io.bin's images)
         ok = 0;
     }
     size_t nf = (size_t)r.n * r.d, nl = (size_t)r.n * r.k;
@@ -66,6 +68,8 @@ int main(int argc, char **argv) {
     int ok = 1;
     for (int i = 2; i < argc; i++) {
         ok &= dump(f, argv[i], VIT_DEVICE_CPU, VIT_DTYPE_F32, 0);
+        ok &= dump(f, argv[i], VIT_DEVICE_CPU, VIT_DTYPE_INT8, 0);
+        ok &= dump(f, argv[i], VIT_DEVICE_CPU, VIT_DTYPE_FP8, 0);
 #ifdef VIT__CUDA
         vit_dtype dts[4] = {VIT_DTYPE_F32, VIT_DTYPE_BF16, VIT_DTYPE_F16, VIT_DTYPE_FP8};
         for (int d = 0; d < 4; d++) {
