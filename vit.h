@@ -240,6 +240,8 @@ extern "C" {
 #endif
 
 // >>api
+// The public interface: status codes, options, the model's config and every
+// VITDEF call (loading, forward and embed, preprocessing and decoding).
 
 typedef enum vit_status {
     VIT_OK = 0,
@@ -622,6 +624,8 @@ VITDEF void vit_softmax(float *values, int n);
 #endif
 
 // >>util ----------------------------------------------------------------------
+// What the other sections share: the model struct and its blocks' weights,
+// allocation, error records, option defaults, top-k and softmax.
 
 #if defined(__CUDACC__)
 #define VIT__HD __host__ __device__ // math shared by the CPU and the kernels: epilogues, the resampler's taps
@@ -4731,6 +4735,7 @@ static VIT__HD inline int vit__epi_apply(vit__act act, int fast, float *v) {
 static VIT__HD inline float vit__epi_residual(float old, float scale, float v) { return fmaf(scale, v, old); }
 
 // >>op linear -- CPU reference: vit__linear_cpu
+// The linear layers on the CPU: the reference, packed SIMD, int8 and e4m3 GEMMs.
 // (Before patch_embed, out of forward order: the patch embedding is this GEMM
 // on unfolded patches; vit_kernels.cuh keeps the same order.)
 
@@ -5732,6 +5737,8 @@ static void vit__linear_run(float *out, const float *inp, const float *weight, c
 }
 
 // >>op patch_embed -- CPU reference: vit__patch_embed_cpu
+// Patch embedding on the CPU: the unfolded patches' GEMM, then the prefix
+// tokens and position rows that make the token rows x.
 
 // Unfolds images (B, Cin, Hs, Ws) into patches (B * (Hs/P)(Ws/P), Cin*P*P), rows
 // in raster order, columns in the conv weight's (c, ky, kx) order.
@@ -5776,6 +5783,7 @@ static void vit__place_tokens(float *x, const float *tokens, const float *prefix
 }
 
 // >>op layernorm -- CPU reference: vit__layernorm_cpu
+// LayerNorm over token rows on the CPU.
 
 // out (rows, C) = LayerNorm(inp) * w + b, rows inp + r*stride. In place allowed.
 // Parallel over rows; two passes (mean, then centred variance) per row.
@@ -5806,6 +5814,7 @@ static void vit__layernorm_cpu(float *out, const float *inp, const float *w, con
 }
 
 // >>op qk_norm -- CPU reference: vit__qk_norm_cpu
+// The per-head LayerNorm of q and k (qk-norm) on the CPU.
 
 // qk-norm: LayerNorm over each head's D columns of q (weights qw, qb) and of
 // k (kw, kb), in place in qkv (rows, 3C) laid out [q | k | v]. The weights
@@ -5819,6 +5828,8 @@ static void vit__qk_norm_cpu(float *qkv, const float *qw, const float *qb, const
 }
 
 // >>op attention -- CPU reference: vit__attention_cpu
+// Multi-head attention on the CPU: the reference, and the forward pass's
+// version on the packed GEMM tiles.
 
 // What one attention reads and writes: for each image b and head h,
 // out = softmax(q k^T / sqrt(D)) v over Nq queries and Nk keys/values. Row i of
@@ -5997,6 +6008,7 @@ static void vit__attention_fast(const vit__attn_args *a, float *scratch, int isa
 }
 
 // >>op pool -- CPU reference: vit__pool_cpu
+// Pooling of the final tokens into one vector per image (and head) on the CPU.
 
 // pooled (heads, B, C) = [fc_norm](pool(x)), x (B, N, C) after the final norm.
 // VIT_POOL_TOKEN: plane h holds prefix token h of every image (one plane per
@@ -6034,6 +6046,8 @@ static void vit__pool_cpu(float *pooled, const float *x, int B, int N, int C, vi
 }
 
 // >>op head -- CPU reference: vit__head_cpu
+// The classifier head on the CPU; after it, attention pooling and
+// vit__forward_host, the CPU forward pass that runs these ops in order.
 
 // logits (B, K) = the mean over heads h of pooled plane h (B, C) @ head_w[h]
 // (C, K) + head_b[h] (K): one head, or (DeiT distilled) the class token's and
@@ -6174,11 +6188,15 @@ static void vit__forward_host(vit_model *m, const float *images, int B) {
 }
 
 // >>cuda ----------------------------------------------------------------------
+// The GPU path: vit_kernels.cuh, compiled in when nvcc builds vit.h without
+// VIT_NO_CUDA.
 #ifdef VIT__CUDA
 #include "vit_kernels.cuh"
 #endif
 
 // >>api implementation --------------------------------------------------------
+// The public calls' definitions: loading (and the CPU's packing and
+// quantisation), forward and embed, and the dispatch to the CPU or the GPU.
 
 VITDEF void vit_free(vit_model *m) {
     if (!m) return;

@@ -101,6 +101,9 @@
 #include <cuda.h> // CUtensorMap and its enums only: the driver entry point is fetched through the runtime (no -lcuda)
 
 // >>cuda util ------------------------------------------------------------------
+// What the kernels and launchers share: error checks, the GPU state
+// (vit__cuda_state), the launch helper, and PTX wrappers (cp.async, mma.sync,
+// mbarriers, TMA, wgmma).
 
 // Records the CUDA error in m->error and returns VIT_ERROR_CUDA. A launch is
 // checked as VIT__CUDA_TRY(m, (kernel<<<...>>>(...), cudaGetLastError())).
@@ -1216,6 +1219,7 @@ static vit_status vit__prep_cuda(vit_model *m, const unsigned char *frames, int 
 }
 
 // >>op linear -- CPU reference: vit__linear_cpu
+// The GEMMs of the linear layers on the GPU (fp32 FMA, mma.sync, wgmma).
 // (Before patch_embed, out of forward order: the patch embedding is this GEMM
 // with an im2col operand load and a token-placing epilogue.)
 
@@ -2434,6 +2438,8 @@ static vit_status vit__linear_cuda(void *out, const T *inp, const T *weight, con
 }
 
 // >>op patch_embed -- CPU reference: vit__patch_embed_cpu
+// Patch embedding on the GPU: im2col and the patch GEMM, with the
+// prefix-token and position rows fused in.
 
 // What the patch GEMM fuses in: vit__place_tokens's work, done after vit__patch_embed_cpu on the CPU.
 typedef struct vit__embed_fuse {
@@ -2711,6 +2717,8 @@ static vit_status vit__e4m3_rows_cuda(unsigned char *q, float *scale, const T *x
 }
 
 // >>op layernorm -- CPU reference: vit__layernorm_cpu
+// LayerNorm over token rows on the GPU, fused with the residual GEMM's split-K
+// reduction, the patch GEMM's token placement and fp8's e4m3 rows.
 
 // The residual step a split-K GEMM left undone: x += scale * (sum of its
 // partial sums + bias), in place (RES of vit__layernorm_kernel).
@@ -3075,6 +3083,7 @@ static vit_status vit__patch_ln_cuda(T *xn, TX *x, float *x32, const float *imag
 }
 
 // >>op qk_norm -- CPU reference: vit__qk_norm_cpu
+// The per-head LayerNorm of q and k (qk-norm) on the GPU.
 
 // qk-norm in place in qkv (rows, 3C) in T: LayerNorm over each head's D
 // columns of q (weights qw, qb, shared by the heads) and of k (kw, kb).
@@ -3120,6 +3129,8 @@ static vit_status vit__qk_norm_cuda(T *qkv, const float *qw, const float *qb, co
 }
 
 // >>op attention -- CPU reference: vit__attention_cpu
+// Multi-head flash attention on the GPU: the mma.sync, wgmma and fp32 FMA
+// kernels and their launchers.
 
 // bf16/fp16 flash attention on mma.sync. Parallel over (query tiles of 16 * NW,
 // H, B): NW warps, each owns 16 query rows (NW = 4; 1 when the grid would
@@ -3864,6 +3875,7 @@ static vit_status vit__attention_cuda(const vit__attn_args &a, vit_model *m, cud
 }
 
 // >>op pool -- CPU reference: vit__pool_cpu
+// Pooling of the final tokens into one vector per image (and head) on the GPU.
 
 // pooled (heads, B, C) = prefix tokens 0 .. heads-1 (VIT_POOL_TOKEN), or the
 // mean of the tokens after the prefix (avg, heads 1). Parallel over (C / 256,
@@ -3910,6 +3922,7 @@ static vit_status vit__pool_cuda(float *pooled, const float *x, int B, int N, in
 }
 
 // >>op head -- CPU reference: vit__head_cpu
+// The classifier head on the GPU; after it, attention pooling (vit__map_pool_cuda).
 
 // logits (B, K) = the mean over heads h of pooled plane h (B, C) @ head_w[h]^T
 // + head_b[h], head_w (heads, K, C) in T as the linear layers' weights.
@@ -4480,6 +4493,8 @@ static vit_status vit__cuda_run(vit_model *m, const void *data, int n, int width
 }
 
 // >>load on the GPU ---------------------------------------------------------------
+// Model weights to the device at load (converted, transposed, e4m3 for fp8),
+// then the activation arena and the host API's staging buffers.
 
 // Bump allocator over the one weight allocation (base NULL while counting).
 typedef struct vit__uploader {
@@ -4711,6 +4726,8 @@ static vit_status vit__cuda_staging(vit_model *m) {
 }
 
 // >>cuda hooks (called by vit.h) ---------------------------------------------------
+// The functions vit.h calls: opening the GPU, freeing it, and running a
+// forward pass from host or device images or 8-bit frames.
 
 static void vit__cuda_free(vit_model *m) {
     vit__cuda_state *s = m->cuda;
