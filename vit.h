@@ -4616,19 +4616,18 @@ static __device__ __forceinline__ float vit__gelu_tanh_fast(float x) {
 
 // x sigmoid(a x) for bf16/fp16 outputs on the GPU (QuickGELU: a = 1.702; SiLU:
 // a = 1) by 2^x on the SFU and an approximate reciprocal: about 2^-21 relative
-// error, and no IEEE division, whose slow path is a call (CLIP L/14's fc1 ran
-// at a third of its GEMM speed with expf and one on H100). -0 where e^(-a x)
-// overflows, as vit__sigmoid_times.
+// error, and no IEEE division, whose slow path is a call. -0 where e^(-a x)
+// overflows, as vit__sigmoid_times. [BENCHMARKS: GEMM: activations]
 static __device__ __forceinline__ float vit__sigmoid_times_fast(float x, float a) { return vit__times_rcp_1p(x, vit__exp2_ftz(x * (-1.44269504f * a))); }
 #endif
 
-// The CPU forward pass's GELU, 16 at a time (erff, a libm call per element,
-// took a tenth of a ViT's GEMM time): x Phi(x), Phi from erfc by Numerical
+// The CPU forward pass's GELU, 16 at a time rather than erff's libm call per
+// element: x Phi(x), Phi from erfc by Numerical
 // Recipes' Chebyshev fit (relative error < 1.2e-7 for every argument, so the
 // negative tail keeps its relative accuracy), e^x by 2^n times a degree-7
 // Taylor polynomial. Within a few ulp of vit__gelu (test_act checks it
 // against torch like the scalar one). Plain vector arithmetic: each ISA's
-// GEMM compiles it with its own registers.
+// GEMM compiles it with its own registers. [BENCHMARKS: CPU: GEMM]
 #if defined(__GNUC__) || defined(__clang__)
 typedef float vit__vec16 __attribute__((vector_size(64)));
 typedef int vit__ivec16 __attribute__((vector_size(64)));
@@ -4894,10 +4893,10 @@ typedef struct vit__gemm {
 // vit__quick_gelu_vec, 16 columns at a time, SwiGLU by vit__x_sigmoid_vec on
 // 16 (gate, up) pairs, when the compiler has vectors (a libm call per element
 // otherwise: erff, tanhf, expf).
-// One call per tile, not inlined into each of the microkernels' tile shapes
-// (inlined, vit.h's -O3 compile took about 4x as long: 86 s against 22 s on 2
-// cores); fmaf is exact whether or not it is the FMA instruction, so the
-// results are the same bits.
+// One call per tile, not inlined into each of the microkernels' tile shapes,
+// which would multiply vit.h's compile time [BENCHMARKS: CPU: GEMM]; fmaf is
+// exact whether or not it is the FMA instruction, so the results are the same
+// bits.
 static VIT__NOINLINE void vit__gemm_epilogue(const vit__gemm *g, int m, int n, int mr, int nr, float *acc) {
     int glu = g->act == VIT__ACT_SWIGLU, oc = glu ? n / 2 : n;
     if (g->act == VIT__ACT_NONE) { // vit__epi_row's arithmetic, without its per-pair switch
