@@ -42,13 +42,12 @@
         vpdpbusd, 256-bit AVX-VNNI, ARM sdot, AVX2 or portable C: the same
         integer sums on each); patch embedding, attention, norms and heads
         stay fp32. The blocks' fp32 linear weights are dropped once quantised
-        (ViT-B/16 resident: 95 MB against 337 MB in fp32). About 2.6x fp32
-        on ViT-B/16 with AVX-512 VNNI; logits within a few percent of fp32
-        (test_model: 5e-2). For CPUs with AVX-VNNI but no AVX-512 (Alder
-        Lake and later desktops): 256-bit vpdpbusd, 0.5-0.6x AVX-512 VNNI on
-        an EPYC that has both, about 3x the AVX2 path, which widens the
-        bytes to 16 bits (vpmaddwd) where neither VNNI exists; the
-        portable loops (ARMv8.0, other compilers) about 3x their fp32 loops.
+        (ViT-B/16 resident: 95 MB against 337 MB in fp32). Logits within a
+        few percent of fp32 (test_model: 5e-2). For CPUs with AVX-VNNI but no
+        AVX-512 (Alder Lake and later desktops): 256-bit vpdpbusd; the AVX2
+        path widens the bytes to 16 bits (vpmaddwd) where neither VNNI
+        exists; ARMv8.0 and other compilers get portable loops. Speeds per
+        path against fp32: [BENCHMARKS: CPU: int8] in BENCHMARKS.md.
       - VIT_DTYPE_FP8: the blocks' four linears with e4m3 operands: weights
         per output channel (at load) and activations per token (at run time)
         rounded to e4m3 (as torch's float8_e4m3fn: nearest even, saturated at
@@ -69,8 +68,8 @@
         every 128). On the CPU: the numerics the
         GPU kernels are tested against, at fp32 speed (it answers what fp8
         does to a model, not how fast). The residual stream stays bf16 unless
-        residual_dtype says VIT_DTYPE_F32. Fashion-MNIST: 93.37% (CPU) and
-        93.41% (H200) against 93.41% in fp32.
+        residual_dtype says VIT_DTYPE_F32. Accuracy on the shipped
+        Fashion-MNIST model: [BENCHMARKS: GEMM: fp8 (e4m3)].
       - Compiled by nvcc, the CUDA kernels in vit_kernels.cuh are pulled in and a
         CUDA GPU is used when one is present; without one the same binary runs
         on the CPU with the same API.
@@ -88,11 +87,10 @@
         PyTorch keeps it in a model cast to bfloat16: x is rounded after the
         embedding (and pre-norm) and after each residual add, on the CPU (an
         emulation, for checking) as on the GPU, where the adds and LayerNorms
-        then move half the bytes: 4-11% faster at batches 64-256 (H100, make
-        bench at b3a0051: ViT-B/16 bs 256 bf16 5.7%, fp8 9.7%; DINOv2-S/14
-        @518 bs 64 7.9%). The wgmma GEMMs round the added term to bf16 before
-        the add (a bf16 reduction in L2), so the GPU rounds twice where the
-        CPU rounds once. Outputs move by about 0.1-1% relative (test_model:
+        then move half the bytes, faster at large batches
+        [BENCHMARKS: LayerNorm]. The wgmma GEMMs round the added term to bf16
+        before the add (a bf16 reduction in L2), so the GPU rounds twice where
+        the CPU rounds once. Outputs move by about 0.1-1% relative (test_model:
         within 2e-2 of the fp32 reference on every case). CUDA needs dtype
         bf16 or fp8 for it (fp32 or fp16 with it: VIT_ERROR_UNSUPPORTED, also
         under VIT_DEVICE_DEFAULT); a residual dtype other than fp32 or bf16 is
