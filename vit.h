@@ -42,13 +42,12 @@
         vpdpbusd, 256-bit AVX-VNNI, ARM sdot, AVX2 or portable C: the same
         integer sums on each); patch embedding, attention, norms and heads
         stay fp32. The blocks' fp32 linear weights are dropped once quantised
-        (ViT-B/16 resident: 95 MB against 337 MB in fp32). About 2.6x fp32
-        on ViT-B/16 with AVX-512 VNNI; logits within a few percent of fp32
-        (test_model: 5e-2). For CPUs with AVX-VNNI but no AVX-512 (Alder
-        Lake and later desktops): 256-bit vpdpbusd, 0.5-0.6x AVX-512 VNNI on
-        an EPYC that has both, about 3x the AVX2 path, which widens the
-        bytes to 16 bits (vpmaddwd) where neither VNNI exists; the
-        portable loops (ARMv8.0, other compilers) about 3x their fp32 loops.
+        (ViT-B/16 resident: 95 MB against 337 MB in fp32). Logits within a
+        few percent of fp32 (test_model: 5e-2). For CPUs with AVX-VNNI but no
+        AVX-512 (Alder Lake and later desktops): 256-bit vpdpbusd; the AVX2
+        path widens the bytes to 16 bits (vpmaddwd) where neither VNNI
+        exists; ARMv8.0 and other compilers get portable loops. Speeds per
+        path against fp32: [BENCHMARKS: CPU: int8] in BENCHMARKS.md.
       - VIT_DTYPE_FP8: the blocks' four linears with e4m3 operands: weights
         per output channel (at load) and activations per token (at run time)
         rounded to e4m3 (as torch's float8_e4m3fn: nearest even, saturated at
@@ -69,8 +68,8 @@
         every 128). On the CPU: the numerics the
         GPU kernels are tested against, at fp32 speed (it answers what fp8
         does to a model, not how fast). The residual stream stays bf16 unless
-        residual_dtype says VIT_DTYPE_F32. Fashion-MNIST: 93.37% (CPU) and
-        93.41% (H200) against 93.41% in fp32.
+        residual_dtype says VIT_DTYPE_F32. Accuracy on the shipped
+        Fashion-MNIST model: [BENCHMARKS: GEMM: fp8 (e4m3)].
       - Compiled by nvcc, the CUDA kernels in vit_kernels.cuh are pulled in and a
         CUDA GPU is used when one is present; without one the same binary runs
         on the CPU with the same API.
@@ -88,11 +87,10 @@
         PyTorch keeps it in a model cast to bfloat16: x is rounded after the
         embedding (and pre-norm) and after each residual add, on the CPU (an
         emulation, for checking) as on the GPU, where the adds and LayerNorms
-        then move half the bytes: 4-11% faster at batches 64-256 (H100, make
-        bench at b3a0051: ViT-B/16 bs 256 bf16 5.7%, fp8 9.7%; DINOv2-S/14
-        @518 bs 64 7.9%). The wgmma GEMMs round the added term to bf16 before
-        the add (a bf16 reduction in L2), so the GPU rounds twice where the
-        CPU rounds once. Outputs move by about 0.1-1% relative (test_model:
+        then move half the bytes, faster at large batches
+        [BENCHMARKS: LayerNorm]. The wgmma GEMMs round the added term to bf16
+        before the add (a bf16 reduction in L2), so the GPU rounds twice where
+        the CPU rounds once. Outputs move by about 0.1-1% relative (test_model:
         within 2e-2 of the fp32 reference on every case). CUDA needs dtype
         bf16 or fp8 for it (fp32 or fp16 with it: VIT_ERROR_UNSUPPORTED, also
         under VIT_DEVICE_DEFAULT); a residual dtype other than fp32 or bf16 is
@@ -240,6 +238,8 @@ extern "C" {
 #endif
 
 // >>api
+// The public interface: status codes, options, the model's config and every
+// VITDEF call (loading, forward and embed, preprocessing and decoding).
 
 typedef enum vit_status {
     VIT_OK = 0,
@@ -622,6 +622,8 @@ VITDEF void vit_softmax(float *values, int n);
 #endif
 
 // >>util ----------------------------------------------------------------------
+// What the other sections share: the model struct and its blocks' weights,
+// allocation, error records, option defaults, top-k and softmax.
 
 #if defined(__CUDACC__)
 #define VIT__HD __host__ __device__ // math shared by the CPU and the kernels: epilogues, the resampler's taps
@@ -4612,19 +4614,18 @@ static __device__ __forceinline__ float vit__gelu_tanh_fast(float x) {
 
 // x sigmoid(a x) for bf16/fp16 outputs on the GPU (QuickGELU: a = 1.702; SiLU:
 // a = 1) by 2^x on the SFU and an approximate reciprocal: about 2^-21 relative
-// error, and no IEEE division, whose slow path is a call (CLIP L/14's fc1 ran
-// at a third of its GEMM speed with expf and one on H100). -0 where e^(-a x)
-// overflows, as vit__sigmoid_times.
+// error, and no IEEE division, whose slow path is a call. -0 where e^(-a x)
+// overflows, as vit__sigmoid_times. [BENCHMARKS: GEMM: activations]
 static __device__ __forceinline__ float vit__sigmoid_times_fast(float x, float a) { return vit__times_rcp_1p(x, vit__exp2_ftz(x * (-1.44269504f * a))); }
 #endif
 
-// The CPU forward pass's GELU, 16 at a time (erff, a libm call per element,
-// took a tenth of a ViT's GEMM time): x Phi(x), Phi from erfc by Numerical
+// The CPU forward pass's GELU, 16 at a time rather than erff's libm call per
+// element: x Phi(x), Phi from erfc by Numerical
 // Recipes' Chebyshev fit (relative error < 1.2e-7 for every argument, so the
 // negative tail keeps its relative accuracy), e^x by 2^n times a degree-7
 // Taylor polynomial. Within a few ulp of vit__gelu (test_act checks it
 // against torch like the scalar one). Plain vector arithmetic: each ISA's
-// GEMM compiles it with its own registers.
+// GEMM compiles it with its own registers. [BENCHMARKS: CPU: GEMM]
 #if defined(__GNUC__) || defined(__clang__)
 typedef float vit__vec16 __attribute__((vector_size(64)));
 typedef int vit__ivec16 __attribute__((vector_size(64)));
@@ -4731,6 +4732,7 @@ static VIT__HD inline int vit__epi_apply(vit__act act, int fast, float *v) {
 static VIT__HD inline float vit__epi_residual(float old, float scale, float v) { return fmaf(scale, v, old); }
 
 // >>op linear -- CPU reference: vit__linear_cpu
+// The linear layers on the CPU: the reference, packed SIMD, int8 and e4m3 GEMMs.
 // (Before patch_embed, out of forward order: the patch embedding is this GEMM
 // on unfolded patches; vit_kernels.cuh keeps the same order.)
 
@@ -4889,10 +4891,10 @@ typedef struct vit__gemm {
 // vit__quick_gelu_vec, 16 columns at a time, SwiGLU by vit__x_sigmoid_vec on
 // 16 (gate, up) pairs, when the compiler has vectors (a libm call per element
 // otherwise: erff, tanhf, expf).
-// One call per tile, not inlined into each of the microkernels' tile shapes
-// (inlined, vit.h's -O3 compile took about 4x as long: 86 s against 22 s on 2
-// cores); fmaf is exact whether or not it is the FMA instruction, so the
-// results are the same bits.
+// One call per tile, not inlined into each of the microkernels' tile shapes,
+// which would multiply vit.h's compile time [BENCHMARKS: CPU: GEMM]; fmaf is
+// exact whether or not it is the FMA instruction, so the results are the same
+// bits.
 static VIT__NOINLINE void vit__gemm_epilogue(const vit__gemm *g, int m, int n, int mr, int nr, float *acc) {
     int glu = g->act == VIT__ACT_SWIGLU, oc = glu ? n / 2 : n;
     if (g->act == VIT__ACT_NONE) { // vit__epi_row's arithmetic, without its per-pair switch
@@ -5693,6 +5695,8 @@ static void vit__linear_run(float *out, const float *inp, const float *weight, c
 }
 
 // >>op patch_embed -- CPU reference: vit__patch_embed_cpu
+// Patch embedding on the CPU: the unfolded patches' GEMM, then the prefix
+// tokens and position rows that make the token rows x.
 
 // Unfolds images (B, Cin, Hs, Ws) into patches (B * (Hs/P)(Ws/P), Cin*P*P), rows
 // in raster order, columns in the conv weight's (c, ky, kx) order.
@@ -5737,6 +5741,7 @@ static void vit__place_tokens(float *x, const float *tokens, const float *prefix
 }
 
 // >>op layernorm -- CPU reference: vit__layernorm_cpu
+// LayerNorm over token rows on the CPU.
 
 // out (rows, C) = LayerNorm(inp) * w + b, rows inp + r*stride. In place allowed.
 // Parallel over rows; two passes (mean, then centred variance) per row.
@@ -5767,6 +5772,7 @@ static void vit__layernorm_cpu(float *out, const float *inp, const float *w, con
 }
 
 // >>op qk_norm -- CPU reference: vit__qk_norm_cpu
+// The per-head LayerNorm of q and k (qk-norm) on the CPU.
 
 // qk-norm: LayerNorm over each head's D columns of q (weights qw, qb) and of
 // k (kw, kb), in place in qkv (rows, 3C) laid out [q | k | v]. The weights
@@ -5780,6 +5786,8 @@ static void vit__qk_norm_cpu(float *qkv, const float *qw, const float *qb, const
 }
 
 // >>op attention -- CPU reference: vit__attention_cpu
+// Multi-head attention on the CPU: the reference, and the forward pass's
+// version on the packed GEMM tiles.
 
 // What one attention reads and writes: for each image b and head h,
 // out = softmax(q k^T / sqrt(D)) v over Nq queries and Nk keys/values. Row i of
@@ -5958,6 +5966,7 @@ static void vit__attention_fast(const vit__attn_args *a, float *scratch, int isa
 }
 
 // >>op pool -- CPU reference: vit__pool_cpu
+// Pooling of the final tokens into one vector per image (and head) on the CPU.
 
 // pooled (heads, B, C) = [fc_norm](pool(x)), x (B, N, C) after the final norm.
 // VIT_POOL_TOKEN: plane h holds prefix token h of every image (one plane per
@@ -5995,6 +6004,8 @@ static void vit__pool_cpu(float *pooled, const float *x, int B, int N, int C, vi
 }
 
 // >>op head -- CPU reference: vit__head_cpu
+// The classifier head on the CPU; after it, attention pooling and
+// vit__forward_host, the CPU forward pass that runs these ops in order.
 
 // logits (B, K) = the mean over heads h of pooled plane h (B, C) @ head_w[h]
 // (C, K) + head_b[h] (K): one head, or (DeiT distilled) the class token's and
@@ -6135,11 +6146,15 @@ static void vit__forward_host(vit_model *m, const float *images, int B) {
 }
 
 // >>cuda ----------------------------------------------------------------------
+// The GPU path: vit_kernels.cuh, compiled in when nvcc builds vit.h without
+// VIT_NO_CUDA.
 #ifdef VIT__CUDA
 #include "vit_kernels.cuh"
 #endif
 
 // >>api implementation --------------------------------------------------------
+// The public calls' definitions: loading (and the CPU's packing and
+// quantisation), forward and embed, and the dispatch to the CPU or the GPU.
 
 VITDEF void vit_free(vit_model *m) {
     if (!m) return;

@@ -101,6 +101,9 @@
 #include <cuda.h> // CUtensorMap and its enums only: the driver entry point is fetched through the runtime (no -lcuda)
 
 // >>cuda util ------------------------------------------------------------------
+// What the kernels and launchers share: error checks, the GPU state
+// (vit__cuda_state), the launch helper, and PTX wrappers (cp.async, mma.sync,
+// mbarriers, TMA, wgmma).
 
 // Records the CUDA error in m->error and returns VIT_ERROR_CUDA. A launch is
 // checked as VIT__CUDA_TRY(m, (kernel<<<...>>>(...), cudaGetLastError())).
@@ -342,10 +345,9 @@ template <int V> struct vit__int { static constexpr int value = V; }; // a compi
 // models' (none, GELU) are compile-time constants, so their epilogues compile
 // to what they were before activations were a choice; any other activation
 // runs in the VIT__ACT_RUNTIME instance, which reads g.act at each column pair
-// (one more instance per kernel, not one per activation). One instance with a
-// compile-time switch over every activation measured slower on H100: the fp32
-// SGEMM spilled (qkv 46 -> 38 TFLOP/s), and with a per-pair switch it ran 12%
-// slower without spilling; wgmma 2-6% slower.
+// (one more instance per kernel, not one per activation). One instance for all
+// activations would be slower: a compile-time switch over all of them makes the
+// fp32 SGEMM spill registers. [BENCHMARKS: GEMM: activations]
 #define VIT__ACT_RUNTIME (-1)
 
 static __device__ __forceinline__ float vit__warp_sum(float v) {
@@ -540,10 +542,10 @@ static __device__ __forceinline__ void vit__wgmma64_rs(float *d, const uint32_t 
 // >>policy --------------------------------------------------------------------
 // Every choice of kernel, tile, K split and warps, made once per shape into a
 // vit__plan that the launchers take and obey. Each decision is one short
-// function; BENCHMARKS.md's per-kernel notes (named in brackets) hold the
-// measurements behind it. A test or benchmark build (VIT_TEST_HOOKS defined
-// before vit.h) may override the choices and read the last plan run through
-// vit__cuda_state.hook; other builds have neither.
+// function; BENCHMARKS.md's per-kernel notes (named as [BENCHMARKS: heading])
+// hold the measurements behind it. A test or benchmark build (VIT_TEST_HOOKS
+// defined before vit.h) may override the choices and read the last plan run
+// through vit__cuda_state.hook; other builds have neither.
 
 #define VIT__SPLITK_MAX 8      // K slices of a split-K GEMM at most
 #define VIT__FMA_BK 16         // K tile of vit__linear_fma_kernel
@@ -625,24 +627,24 @@ static vit__plan vit__plan_none(void) {
 // LayerNorm, e4m3 rounding pass) takes, 1 = its last rows first: the opposite
 // of the last one's, so that it starts on the rows its predecessor wrote last,
 // still in L2. Only the order of independent work items changes, never a
-// result's bits. [Row walk order]
+// result's bits. [BENCHMARKS: Row walk order]
 static int vit__walk(vit__cuda_state *s) {
     s->walk = VIT__HOOK(s, walk_forward) ? 0 : !s->walk;
     return s->walk;
 }
 
 // Programmatic dependent launch for forward passes small enough to gain from
-// it (kernels short beside their launch gaps). [PDL]
+// it (kernels short beside their launch gaps). [BENCHMARKS: PDL]
 static int vit__plan_pdl(const vit__cuda_state *s, int rows) { return rows <= 32 * s->sm_count; }
 
 // Whether each block's attention fetches the next weights into L2: only where
-// PDL runs (small passes, latency-bound GEMMs). [Batch 1]
+// PDL runs (small passes, latency-bound GEMMs). [BENCHMARKS: Batch 1]
 static int vit__plan_prefetch(const vit__cuda_state *s) { return s->pdl_now && !VIT__HOOK(s, no_prefetch); }
 
 // K slices of an mma.sync or FMA GEMM of `tiles` output tiles and KB K steps:
 // with fewer tiles than two per SM, about two CTAs per SM; at most
 // VIT__SPLITK_MAX, KB / 4, and what fits in the partial sums; every slice
-// non-empty. [GEMM: split-K]
+// non-empty. [BENCHMARKS: GEMM: split-K]
 static int vit__plan_split_grid(const vit__cuda_state *s, int patch, int tiles, int KB, size_t plane) {
     int split = 1, sm = s->sm_count, forced = VIT__HOOK(s, splitk);
     if (patch || !s->part || forced == 1) return 1;
@@ -661,7 +663,7 @@ static int vit__plan_split_grid(const vit__cuda_state *s, int patch, int tiles, 
 // K slices of a wgmma GEMM (one CTA per SM): as many as keep one work item per
 // SM when at most half as many tiles as SMs and the next LayerNorm reduces
 // them (defer), below a quarter when a reduction kernel must; slices divide
-// KB evenly. [GEMM: split-K]
+// KB evenly. [BENCHMARKS: GEMM: split-K]
 static int vit__plan_split_wg(const vit__cuda_state *s, int tiles, int KB, size_t plane, int defer) {
     int split = 1, forced = VIT__HOOK(s, splitk);
     if (!s->part || forced == 1) return 1;
@@ -677,7 +679,7 @@ static int vit__plan_split_wg(const vit__cuda_state *s, int tiles, int KB, size_
 // make at least 4 waves that finish sooner (not for short-K fp32 outputs,
 // e4m3 outputs of K >= 1024, or the patch GEMM); fewer tiles than SMs:
 // cooperative 128 x 64 while those fit on the SMs at once, else 128 x 128,
-// K split across idle SMs. [GEMM: wgmma ping-pong]
+// K split across idle SMs. [BENCHMARKS: GEMM: wgmma ping-pong]
 static vit__plan vit__plan_wgmma(const vit__cuda_state *s, int M, int N, int K, int bk, int out, int defer) {
     int req = VIT__HOOK(s, gemm), sm = s->sm_count, mt = (M + VIT__WG_BM - 1) / VIT__WG_BM, t128 = mt * ((N + 127) / 128), bn = 128;
     vit__plan p = vit__plan_none();
@@ -702,8 +704,8 @@ static vit__plan vit__plan_wgmma(const vit__cuda_state *s, int M, int N, int K, 
 // scales (VIT_DTYPE_FP8). fp32: the FMA SGEMM. bf16/fp16: wgmma on sm_90a where
 // the TMA takes the shapes, the deep ring for long K or an activation
 // epilogue, else mma.sync at 128 x 128 tiles where they fill the GPU, 64 x 64
-// below. e4m3: wgmma only (kernel 0 otherwise). [GEMM: wgmma ping-pong]
-// [GEMM: mma.sync] [GEMM: fp32 FMA] [GEMM: fp8 (e4m3)]
+// below. e4m3: wgmma only (kernel 0 otherwise). [BENCHMARKS: GEMM: wgmma ping-pong]
+// [BENCHMARKS: GEMM: mma.sync] [BENCHMARKS: GEMM: fp32 FMA] [BENCHMARKS: GEMM: fp8 (e4m3)]
 static vit__plan vit__plan_gemm(const vit__cuda_state *s, int optype, int M, int N, int K, int out, int act, int defer, int tma, int vec,
                                 int e4m3_out, int a_blocks) {
     int req = VIT__HOOK(s, gemm), mma_req = req == VIT__GEMM_MMA || req == VIT__GEMM_MMA64;
@@ -753,8 +755,8 @@ static size_t vit__attw_items(int B, int H, int Nq, int nc) { return (size_t)((N
 // warpgroups for head size 64 and long sequences), else mma.sync: whole K/V
 // per CTA for Nk <= 256 (8 warps splitting the keys where 4-warp CTAs would
 // not fill the GPU, 8 warps where the grid fills it twice, else 4), longer
-// sequences streaming K/V with 4 warps. [Attention: wgmma] [Attention: mma.sync]
-// [Attention: fp32]
+// sequences streaming K/V with 4 warps. [BENCHMARKS: Attention: wgmma]
+// [BENCHMARKS: Attention: mma.sync] [BENCHMARKS: Attention: fp32]
 static vit__plan vit__plan_attention(const vit__cuda_state *s, int half, int wgmma_fits, int vec, int B, int H, int Nq, int Nk, int D) {
     int sm = s->sm_count, nw = VIT__HOOK(s, attn_warps);
     vit__plan p = vit__plan_none();
@@ -792,7 +794,7 @@ static vit__plan vit__plan_attention(const vit__cuda_state *s, int half, int wgm
 // vit__plan_stage_blocks; else n / 2 grow), so that little copying comes
 // before the first compute, then each chunk `grow` times the last, at most a
 // slot's worth (cap); under 16 inputs one chunk, and no chunk under 8; a
-// remainder under half a chunk joins it. [Host staging]
+// remainder under half a chunk joins it. [BENCHMARKS: Host staging]
 static int vit__plan_stage_chunk(const vit__cuda_state *s, double ratio, int n, int cap, int done, int prev) {
     int first = VIT__HOOK(s, stage_first), grow = VIT__HOOK(s, stage_grow);
     if (!grow) grow = (int)(4 * (ratio < 1 ? 1 : ratio > 16 ? 16 : ratio));
@@ -809,7 +811,7 @@ static int vit__plan_stage_chunk(const vit__cuda_state *s, double ratio, int n, 
 // (the rest run once over all n): the fewest whose pass over the first chunk
 // outlasts the staging of the rest, a staged byte costing about what 8,000
 // FLOPs of a bf16 pass do (fp32 passes 8x slower), with a quarter to spare.
-// depth: whole passes (one chunk, or no blocks to split). [Host staging]
+// depth: whole passes (one chunk, or no blocks to split). [BENCHMARKS: Host staging]
 static int vit__plan_stage_blocks(const vit_model *m, int n, int first_chunk, size_t frame_bytes) {
     const vit_config *c = &m->cfg;
     int depth = c->depth, forced = VIT__HOOK(m->cuda, stage_blocks);
@@ -835,7 +837,7 @@ static int vit__plan_stage_device(const vit__cuda_state *s) { return VIT__HOOK(s
 
 // The frame transform's largest tile edge to try (32, 16, 8: the tiled kernel
 // at the largest whose source window fits in shared memory; 0: the two-pass
-// kernels). [Preprocess]
+// kernels). [BENCHMARKS: Preprocess]
 static int vit__plan_prep_tile_max(const vit__cuda_state *s) {
     int forced = VIT__HOOK(s, prep_tiles);
     return forced == 1 ? 0 : forced > 1 ? forced : 32;
@@ -959,9 +961,7 @@ static __host__ __device__ inline int vit__prep_window(const int *b, int o, int 
 // them, 32 / T rows per warp), warps rows, so no index divisions; the first
 // pass (horizontal) sums VIT__PREP_RG rows per tap read, the second's taps are
 // the same across a warp's row. Shared: the normalisation table, then the
-// window, then the first pass's bytes. H100 (vit_bench transfer's prep, 256
-// frames) against one output pixel per thread in flat order: 224x224 frames
-// 0.34-0.36 -> 0.22-0.23 ms, 640x480 0.72 -> 0.54-0.57 ms.
+// window, then the first pass's bytes. [BENCHMARKS: Preprocess]
 #define VIT__PREP_RG 2
 template <typename ACC, int CH, bool HFIRST>
 static __global__ void __launch_bounds__(256) vit__prep_tile_kernel(vit__prep_args a) {
@@ -1216,6 +1216,7 @@ static vit_status vit__prep_cuda(vit_model *m, const unsigned char *frames, int 
 }
 
 // >>op linear -- CPU reference: vit__linear_cpu
+// The GEMMs of the linear layers on the GPU (fp32 FMA, mma.sync, wgmma).
 // (Before patch_embed, out of forward order: the patch embedding is this GEMM
 // with an im2col operand load and a token-placing epilogue.)
 
@@ -1229,10 +1230,10 @@ template <typename T> struct vit__optype { enum { value = sizeof(T) == 4 ? VIT__
 // What one GEMM reads and writes: out (M, N) = epilogue(A (M, K) W (N, K)^T).
 // The epilogue: + bias, the activation act, then the output mode (the kernels'
 // OUT template parameter, vit__out) through vit__epi_apply, as vit__linear_cpu.
-// Kernels take it as g_in and work on a local copy g: used in place, the
-// parameter's address escaped (to the epilogue helpers) and the fields were
-// reloaded from parameter space inside the main loops (H100: the fp32 SGEMM
-// 15% slower, the wgmma GEMMs 2-6%); the copy is split into registers.
+// Kernels take it as g_in and work on a local copy g, split into registers:
+// used in place, the parameter's address escapes (to the epilogue helpers) and
+// its fields are reloaded from parameter space inside the main loops.
+// [BENCHMARKS: GEMM: fp32 FMA]
 typedef struct vit__gemm_args {
     const void *a;        // (M, K) activations in T; the patch GEMM: images (B, Cin, Hs, Ws) fp32
     const void *w;        // (N, K) in T
@@ -1354,10 +1355,7 @@ static __device__ __forceinline__ float vit__im2col_at(const vit__gemm_args &g, 
 // k-major there, one barrier per tile), fragments double-buffered in registers
 // (the next k's loads in flight while this k's 64 FMAs issue). Each output is
 // summed over k in order, like the CPU (split-K: within each slice, slices then
-// added in order). H100, ViT-B/16 shapes at batch 256: 44.6-47.3 TFLOP/s
-// (ptxas's schedule moves these by up to 10% on small source edits, see the FMA
-// order below; a prefetch of the next M tile's first k-tile under the last
-// one's math measured 2-5% slower; the 128x128x8 kernel with 16x16 lanes: 37).
+// added in order). [BENCHMARKS: GEMM: fp32 FMA]
 // AMODE 0: A dense (M, K); 2: A is the im2col of fp32 images. VEC: float4 loads.
 
 // The FMA kernel's epilogue: this lane's 8 x 8 sums, rows r0 + (0..3, 16..19)
@@ -1451,10 +1449,9 @@ __global__ void __launch_bounds__(256, 2) vit__linear_fma_kernel(const vit__gemm
                     frag((k + 1) & 1, cur, k + 1);
                 }
                 // the order of the 64 FMAs steers ptxas's register allocation and
-                // schedule; the best measured differs by output mode (H100, ViT-B/16 at
-                // batch 256, TFLOP/s against plain row order: residual fc2 45.1 ->
-                // 47.7 and proj 43.0 -> 44.9 with rows in serpentine order; stored qkv
-                // 45.6 -> 46.4 and GELU fc1 44.6 -> 45.3 with column pairs)
+                // schedule, so each output mode takes its fastest: rows in serpentine
+                // order (residual), plain row order (patch), column pairs (the others)
+                // [BENCHMARKS: GEMM: fp32 FMA]
                 if (OUT == VIT__OUT_RESIDUAL) {
 #pragma unroll
                     for (int i = 0; i < 8; i++)
@@ -1463,7 +1460,7 @@ __global__ void __launch_bounds__(256, 2) vit__linear_fma_kernel(const vit__gemm
                             int j = i & 1 ? 7 - jj : jj;
                             acc[i][j] = fmaf(fa[k & 1][i], fb[k & 1][j], acc[i][j]);
                         }
-                } else if (OUT == VIT__OUT_PATCH) { // (column pairs: 1.96 -> 2.15 ms)
+                } else if (OUT == VIT__OUT_PATCH) { // (plain row order: column pairs are slower here)
 #pragma unroll
                     for (int i = 0; i < 8; i++)
 #pragma unroll
@@ -1671,9 +1668,9 @@ static __device__ __forceinline__ void vit__linear_mma_body(const vit__gemm_args
 // Out-of-range rows/columns/K are zero-filled by TMA loads and skipped by its stores.
 #define VIT__WG_BK(T) vit__op_box_k(vit__optype<T>::value) // K per stage: one 128-byte TMA box row (64 for bf16/fp16)
 // Ring stages and the TMA epilogue's staging boxes (S) per consumer warpgroup:
-// one stage fewer with S, two boxes each (8 rather than 6 stages for 128 x 64
-// tiles measured no different at batch 1); the deep ping-pong (PP 2) has 6
-// stages and one box each (see vit__linear_go for where it pays).
+// one stage fewer with S, two boxes each; the deep ping-pong (PP 2) has 6
+// stages and one box each (see vit__plan_gemm for where it pays).
+// [BENCHMARKS: GEMM: split-K]
 // (128 x 192 ping-pong tiles: a stage is 40 KB, so one stage fewer)
 #define VIT__WG_ST(BN, S, PP) ((PP) == 2 ? ((BN) == 192 ? 5 : 6) : ((BN) == 256 ? 4 : (BN) == 192 ? 5 : 6) - (S))
 #define VIT__WG_NBOX(PP) ((PP) == 2 ? 1 : 2)
@@ -1770,9 +1767,9 @@ static __device__ __forceinline__ void vit__wg_epilogue_math(float *d, const flo
 //     which the tiles of column 0 store into qscale (M).
 // This thread holds rows rl0 and rl0 + 8 of the block, columns 8 j + 2 q, +1.
 // r0: the block's first row; nbox counts this warpgroup's boxes (which is free).
-// The results are computed in place in d first, then stored box by box: with
-// the activation inside the box loop its latency sat between the boxes'
-// barriers (fc1 of ViT-B/16 at batch 256 on H100, 0.437 -> 0.416 ms).
+// The results are computed in place in d first, then stored box by box, so
+// that the activation's latency does not sit between the boxes' barriers.
+// [BENCHMARKS: GEMM: epilogue]
 enum { VIT__OUT_RES16 = 16 }; // vit__wg_epilogue_tma's mode for a residual stream in T
 template <typename T, int BN, int OUT, int ACT, int NB>
 static __device__ __forceinline__ void vit__wg_epilogue_tma(const CUtensorMap *tmo, float *d, int r0, int n0, const float *eb, const float *es,
@@ -1889,9 +1886,8 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
         asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n");
         if (t == 0) {
             // the weights of the first stages stream in while the previous
-            // kernel finishes (PDL); everything else waits for it. (Prefetching
-            // the rest of the item's weight boxes into L2 here as well made
-            // ViT-B/16 at batch 1 slower: 0.582 -> 0.598 ms, H100.)
+            // kernel finishes (PDL); everything else, the rest of the item's
+            // weight boxes included, waits for it. [BENCHMARKS: Batch 1]
             int pre = (int)blockIdx.x < items ? (kper < ST ? kper : ST) : 0, m0, n0, slice;
             item_tile(blockIdx.x, m0, n0, slice);
             for (int s = 0; s < pre; s++) {
@@ -1992,9 +1988,8 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
         if (QS) {
             // The previous tile's epilogue runs while this tile's first two K
             // steps compute (its sums d are free only once the first of them is
-            // promoted, which overwrites d), without more registers. It hides
-            // part of it: ViT-B/16 fc2 at batch 256, H100, 0.279 -> 0.272 ms (the
-            // per-token ping-pong kernel: 0.220; cooperative: 0.250).
+            // promoted, which overwrites d): part of the epilogue hidden, without
+            // more registers. [BENCHMARKS: GEMM: fp8 (e4m3)]
             float dq[2][BN / 2] = {}; // (zero once: the first wgmma of each step overwrites them)
             float sq[2][2];
             const float *sa0 = g.a_scale, *sa1 = g.a_scale;
@@ -2434,6 +2429,8 @@ static vit_status vit__linear_cuda(void *out, const T *inp, const T *weight, con
 }
 
 // >>op patch_embed -- CPU reference: vit__patch_embed_cpu
+// Patch embedding on the GPU: im2col and the patch GEMM, with the
+// prefix-token and position rows fused in.
 
 // What the patch GEMM fuses in: vit__place_tokens's work, done after vit__patch_embed_cpu on the CPU.
 typedef struct vit__embed_fuse {
@@ -2476,8 +2473,7 @@ static vit_status vit__convert_cuda(TD *dst, const TS *src, size_t n, vit_model 
 // fewer). Each CTA takes rpc <= VIT__IM2COL_ROWS patches at a time and writes
 // their rows whole (coalesced pairs); where column k reads from, relative to a
 // patch's top-left pixel, is tabulated in shared memory once per CTA and
-// 2048 columns (the divisions by P for every element had held this kernel at
-// 0.42 ms for DINOv2-S/14 at 518, batch 64, H100: 4x its memory time).
+// 2048 columns, so that no element divides by P. [BENCHMARKS: Patch embedding]
 #define VIT__IM2COL_ROWS 16
 #define VIT__IM2COL_COLS 2048
 template <typename T>
@@ -2523,9 +2519,8 @@ __global__ void __launch_bounds__(256) vit__im2col_kernel(T *scratch, const vit_
 
 // The patch GEMM's K on the GPU: Cin P^2 rounded up to 8 (zero weights after
 // them), so that im2col rows and weight rows are 16-byte multiples for the
-// vectorised loads and the TMA at any patch size (P = 14: 588 -> 592; the
-// unpadded K left CLIP L/14 and DINOv2 on the unvectorised fused path, 1.9 ms
-// of CLIP L/14's forward at batch 64 on H100).
+// vectorised loads and the TMA at any patch size (P = 14: 588 -> 592), not
+// the unvectorised fused path. [BENCHMARKS: Patch embedding]
 static int vit__patch_k(int Cin, int P) { return (Cin * P * P + 7) & ~7; }
 
 // The patch GEMM's arguments: images (B, Cin, Hs, Ws) as A, tokens as out, with
@@ -2565,9 +2560,9 @@ static vit_status vit__im2col_launch(H *scratch, const vit__gemm_args &g, vit_mo
 // Patch embedding as one GEMM: tokens = im2col(images) @ patch_w + patch_b, the
 // im2col done while loading A (the kernels are the linear ones, AMODE 2). Or,
 // bf16/fp16 with scratch room for (M, K) in T (the forward pass): im2col into
-// scratch first, then the GEMM the linear layers use, faster at every batch
-// (ViT-B/16, H100: bs 256 0.684 -> 0.356 ms, wgmma; bs 1 42 us fused, where
-// the synchronous image loads of the fused A path stall every k-step).
+// scratch first, then the GEMM the linear layers use, faster at every batch:
+// the synchronous image loads of the fused A path stall every k-step.
+// [BENCHMARKS: Patch embedding]
 // fuse NULL: tokens is (B*G*G, C), exactly vit__patch_embed_cpu's output.
 // fuse set: tokens is x (B, N, C) as vit__place_tokens makes it: patch rows after
 // the P prefix tokens, + pos, and the prefix-token rows written too. patch_w
@@ -2711,6 +2706,8 @@ static vit_status vit__e4m3_rows_cuda(unsigned char *q, float *scale, const T *x
 }
 
 // >>op layernorm -- CPU reference: vit__layernorm_cpu
+// LayerNorm over token rows on the GPU, fused with the residual GEMM's split-K
+// reduction, the patch GEMM's token placement and fp8's e4m3 rows.
 
 // The residual step a split-K GEMM left undone: x += scale * (sum of its
 // partial sums + bias), in place (RES of vit__layernorm_kernel).
@@ -3026,7 +3023,7 @@ static vit_status vit__linear_ln_cuda(TO *out, TX *x, const T *inp, const T *wei
 // its plan splits it, at small batches; else one slice in scratch after
 // the unfolded patches), and the bias, position rows and scatter into token
 // rows done by the LayerNorm kernel as it normalises (one launch fewer, all
-// SMs on the GEMM; ViT-B/16 at batch 1 on H100: see BENCHMARKS.md).
+// SMs on the GEMM). [BENCHMARKS: Patch embedding]
 // Otherwise the two ops one after the other. TX: x's type
 // (T: the residual stream in bf16; x32, fp32 rows for the tokens before
 // they are rounded into x, where the patch GEMM cannot write T itself).
@@ -3042,8 +3039,8 @@ static vit_status vit__patch_ln_cuda(T *xn, TX *x, float *x32, const float *imag
     // the plan vit__linear_go would make for the GEMM on the unfolded patches,
     // its sums left to the LayerNorm: split-K slices in part (small batches), or
     // one slice in fp32 in scratch after the unfolded patches (large ones; the
-    // patch GEMM's own epilogue scattering rows into x ran at a quarter of its
-    // speed: DINOv2-S/14 at 518, batch 64, H100)
+    // patch GEMM's own epilogue scattering rows into x is slower)
+    // [BENCHMARKS: Patch embedding]
     vit__plan p = vit__plan_wgmma(s, M, C, K, VIT__WG_BK(H), VIT__OUT_STORE, 1);
     if (p.kernel == VIT__K_PP192) p.kernel = VIT__K_PP128; // (the sums' 64-column boxes: 128-wide tiles only)
     size_t off = ((size_t)M * K * sizeof(H) + 255) & ~(size_t)255;
@@ -3075,6 +3072,7 @@ static vit_status vit__patch_ln_cuda(T *xn, TX *x, float *x32, const float *imag
 }
 
 // >>op qk_norm -- CPU reference: vit__qk_norm_cpu
+// The per-head LayerNorm of q and k (qk-norm) on the GPU.
 
 // qk-norm in place in qkv (rows, 3C) in T: LayerNorm over each head's D
 // columns of q (weights qw, qb, shared by the heads) and of k (kw, kb).
@@ -3120,6 +3118,8 @@ static vit_status vit__qk_norm_cuda(T *qkv, const float *qw, const float *qb, co
 }
 
 // >>op attention -- CPU reference: vit__attention_cpu
+// Multi-head flash attention on the GPU: the mma.sync, wgmma and fp32 FMA
+// kernels and their launchers.
 
 // bf16/fp16 flash attention on mma.sync. Parallel over (query tiles of 16 * NW,
 // H, B): NW warps, each owns 16 query rows (NW = 4; 1 when the grid would
@@ -3130,16 +3130,12 @@ static vit_status vit__qk_norm_cuda(T *qkv, const float *qw, const float *qb, co
 // is zero-padded to DP (16, 32, 64 or 128) in shared memory; keys >= N are
 // masked. VEC: 16-byte cp.async loads (D and C multiples of 8), else scalar.
 // FULL (short sequences, N <= VIT__ATTN_FULL_MAX): all of K and V are loaded
-// at once and stay, one wait and one barrier per CTA instead of two per tile
-// (ViT-B bs 256, H100: 0.406 -> 0.334 ms; a commit group per tile, the math
-// starting on each as it lands, measured 0.390: its per-tile barriers cost more).
+// at once and stay, one wait and one barrier per CTA instead of two per tile.
 // KS > 1 (FULL, small batches): each KS warps of the CTA share 16 query rows and take
 // every KS-th key tile each, then their partial softmax states (max, sum, O)
 // are merged through shared memory in split order: a quarter of the serial
-// mma chain per warp (ViT-B at batch 1, H100: 8.7 -> 7.8 us; the forward pass
-// 0.581 -> 0.547 ms). 8 warps, 32 query rows per CTA: half the CTAs, each
-// loading K and V once for twice the queries (7.8 -> 6.6 us; batch 2 13.4 ->
-// 9.5 us; 4 warps splitting the keys 2 ways, 8.7 us).
+// mma chain per warp. 8 warps, 32 query rows per CTA: half the CTAs, each
+// loading K and V once for twice the queries. [BENCHMARKS: Attention: mma.sync]
 template <typename T, int DP, bool VEC, int NW, bool FULL, int KS>
 __global__ void __launch_bounds__(NW * 32, NW == 8 && DP <= 64 ? 2 : 1) vit__attention_mma_kernel(vit__attn_args a, float sl2, const char *pf, size_t pf_bytes) {
     if (pf && threadIdx.x == 0) vit__l2_prefetch_share(pf, pf_bytes); // weights: no earlier kernel writes them
@@ -3340,11 +3336,10 @@ __global__ void __launch_bounds__(NW * 32, NW == 8 && DP <= 64 ? 2 : 1) vit__att
 // and are not stored; a warpgroup whose 64 rows are all past Nq only
 // keeps the ring's count (waits each stage full, then frees it) and the turns.
 // The wgmma kernel runs wherever it can for more keys than VIT__ATTN_WGMMA_MIN,
-// and for fewer when its work items fill every SM twice (H200, bf16: ViT-B/16 at
-// 224, batch 256, 166 TFLOP/s against the whole-K/V mma.sync kernel's 99; at
-// batch 1 both 10, and the mma.sync one splits keys over more SMs).
-// head size 64 and this many queries or more: three consumer warpgroups (H100,
-// against two: N 4096 4% faster, N 1024 and 1370 6% slower)
+// and for fewer when its work items fill every SM twice (at batch 1 the two
+// are as fast, and the mma.sync kernel splits keys over more SMs). Head size 64
+// from VIT__ATTW3_MIN queries: three consumer warpgroups.
+// [BENCHMARKS: Attention: wgmma]
 #define VIT__ATTW_BKV 128
 #define VIT__ATTW_ST(DP) ((DP) == 64 ? 4 : 3)
 #define VIT__ATTW_SMEM(DP, NC, T) ((64 * (NC) + 2 * VIT__ATTW_ST(DP) * VIT__ATTW_BKV) * (DP) * (int)sizeof(T) + (4 * VIT__ATTW_ST(DP) + 2) * 8 + 1024)
@@ -3450,7 +3445,7 @@ __global__ void __launch_bounds__(128 * (NC + 1), 1) vit__attention_wgmma_kernel
                 for (int i = 0; i < W / 2; i++)
                     if ((i >> 2) * 8 + (lane & 3) * 2 + (i & 1) >= kvalid) s[i] = -INFINITY;
             // each row's max as 4 partial maxima, chains 8 deep rather than one
-            // 32 deep (1.7% at N 1370, 4% at N 4096, H100)
+            // 32 deep [BENCHMARKS: Attention: wgmma]
             float m4[2][4], mx[2];
 #pragma unroll
             for (int i = 0; i < 8; i++) m4[i & 1][i >> 1] = fmaxf(s[(i >> 1) * 4 + (i & 1) * 2], s[(i >> 1) * 4 + (i & 1) * 2 + 1]);
@@ -3465,8 +3460,8 @@ __global__ void __launch_bounds__(128 * (NC + 1), 1) vit__attention_wgmma_kernel
                 lrow[hr] *= corr[hr];
             }
             // (ex2.approx.ftz rather than exp2f, whose handling of results
-            // under 2^-126 is 3 more instructions per score: 6-10% of this
-            // kernel at N 197-4096, H100; such probabilities round to 0 anyway)
+            // under 2^-126 is 3 more instructions per score; such probabilities
+            // round to 0 anyway) [BENCHMARKS: Attention: wgmma]
 #pragma unroll
             for (int i = 0; i < W / 2; i++) {
                 float e = vit__exp2_ftz(fmaf(s[i], sl2, -mrow[(i >> 1) & 1]));
@@ -3584,10 +3579,7 @@ __global__ void __launch_bounds__(128 * (NC + 1), 1) vit__attention_wgmma_kernel
 // 32 FMAs at head size 64. Q, K and V arrive by cp.async, K and V under the
 // previous phase's math. Warps whose queries all lie past N skip the math; the
 // last tile's key groups past N too, their count a template constant so that
-// no FMA carries a predicate. H100, ViT-B batch 256: 1.41 ms per block with
-// 4x4 lane tiles over (S, O) -> 1.10 (4x8, compile-time key groups) -> 1.07
-// (cp.async Q, the scale in the exp2, 7-warp CTAs, P V unrolled 8 keys deep);
-// batch 1: 24 -> 18 us.
+// no FMA carries a predicate. [BENCHMARKS: Attention: fp32]
 template <int DP, bool VEC>
 __global__ void __launch_bounds__(256, DP <= 64 ? 2 : 1) vit__attention_fma_kernel(vit__attn_args a, float sl2) {
     vit__pdl_wait();
@@ -3864,6 +3856,7 @@ static vit_status vit__attention_cuda(const vit__attn_args &a, vit_model *m, cud
 }
 
 // >>op pool -- CPU reference: vit__pool_cpu
+// Pooling of the final tokens into one vector per image (and head) on the GPU.
 
 // pooled (heads, B, C) = prefix tokens 0 .. heads-1 (VIT_POOL_TOKEN), or the
 // mean of the tokens after the prefix (avg, heads 1). Parallel over (C / 256,
@@ -3910,6 +3903,7 @@ static vit_status vit__pool_cuda(float *pooled, const float *x, int B, int N, in
 }
 
 // >>op head -- CPU reference: vit__head_cpu
+// The classifier head on the GPU; after it, attention pooling (vit__map_pool_cuda).
 
 // logits (B, K) = the mean over heads h of pooled plane h (B, C) @ head_w[h]^T
 // + head_b[h], head_w (heads, K, C) in T as the linear layers' weights.
@@ -3917,11 +3911,9 @@ static vit_status vit__pool_cuda(float *pooled, const float *x, int B, int N, in
 // (C a multiple of 16 bytes of T, aligned): lane l keeps the first head's
 // 16-byte chunks l, l + 32, ... of the class's weights in registers, loaded
 // before the PDL wait (weights: at small batches they arrive while the
-// previous kernel runs; ViT-B/16 at batch 1 on H100, 32 CTAs of 1024 threads
-// reading (C, K) weights along K took 13.8 us, see BENCHMARKS.md), then dots
-// them with each image's pooled row; the lanes' sums meet by shuffles in a
-// fixed order (the same bits every run), the heads' logits are added in head
-// order, as vit__head_cpu.
+// previous kernel runs), then dots them with each image's pooled row; the
+// lanes' sums meet by shuffles in a fixed order (the same bits every run), the
+// heads' logits are added in head order, as vit__head_cpu. [BENCHMARKS: Head]
 template <typename TW, bool VEC>
 __global__ void __launch_bounds__(256) vit__head_kernel(float *logits, const float *pooled, const TW *w, const float *bias, int B, int C, int K, int heads) {
     const int E = 16 / sizeof(TW), WV = 8; // elements per chunk; chunks a lane keeps (C <= 32 * E * WV in registers)
@@ -4057,8 +4049,8 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st, i
     T *xn = (T *)s->xn + row0 * C, *big = (T *)s->big;
     vit__embed_fuse fz;
     fz.prefix = s->prefix; fz.pos = s->pos; fz.tokens = N; fz.num_prefix = m->num_prefix; fz.pos_prefix = 0; // the prefix tokens' rows are folded in
-    // PDL pays at small batches (ViT-B bs 1, H100: 1.060 -> 1.026 ms) and costs
-    // at large ones (bs 256: 26.11 -> 26.52 ms), where kernels are long
+    // PDL at small batches only: it costs at large ones, where kernels are
+    // long (vit__plan_pdl) [BENCHMARKS: PDL]
     s->pdl_now = vit__plan_pdl(s, rows);
     size_t big_elems = (size_t)rows * (3 * C > M ? 3 * C : M); // s->big: free until the first qkv
     vit__ln_e4m3 lnq_rows = {q8, q8s, q8n}; // VIT_DTYPE_FP8: the LayerNorms before qkv and fc1 write e4m3 rows there themselves
@@ -4233,8 +4225,7 @@ static int vit__stage_chunk(const vit__cuda_state *s, const vit__input *in, int 
 
 // memcpy into memory the CPU will not read again (a pinned slot the DMA reads):
 // on x86 non-temporal stores, which skip reading each destination line into
-// the cache first. H100 host, 38.5 MB on 8 threads, piece by piece beside the
-// DMA: 1.27-1.29 ms against 1.49-1.62 ms for memcpy.
+// the cache first. [BENCHMARKS: Host staging]
 static void vit__copy_out_of_cache(unsigned char *dst, const unsigned char *src, size_t bytes) {
 #if defined(VIT__X86) && defined(__SSE2__) && !defined(__CUDA_ARCH__)
     size_t head = (16 - ((uintptr_t)dst & 15)) & 15, i = 0;
@@ -4480,6 +4471,8 @@ static vit_status vit__cuda_run(vit_model *m, const void *data, int n, int width
 }
 
 // >>load on the GPU ---------------------------------------------------------------
+// Model weights to the device at load (converted, transposed, e4m3 for fp8),
+// then the activation arena and the host API's staging buffers.
 
 // Bump allocator over the one weight allocation (base NULL while counting).
 typedef struct vit__uploader {
@@ -4711,6 +4704,8 @@ static vit_status vit__cuda_staging(vit_model *m) {
 }
 
 // >>cuda hooks (called by vit.h) ---------------------------------------------------
+// The functions vit.h calls: opening the GPU, freeing it, and running a
+// forward pass from host or device images or 8-bit frames.
 
 static void vit__cuda_free(vit_model *m) {
     vit__cuda_state *s = m->cuda;
