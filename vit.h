@@ -4731,11 +4731,40 @@ static VIT__HD inline int vit__epi_apply(vit__act act, int fast, float *v) {
 // One rounding (fmaf): what the compilers' contraction gave before, now on every build.
 static VIT__HD inline float vit__epi_residual(float old, float scale, float v) { return fmaf(scale, v, old); }
 
-// >>op linear -- CPU reference: vit__linear_cpu
-// The linear layers on the CPU: the reference, packed SIMD, int8 and e4m3 GEMMs.
-// (Before patch_embed, out of forward order: the patch embedding is this GEMM
-// on unfolded patches; vit_kernels.cuh keeps the same order.)
+// >>policy --------------------------------------------------------------------
+// Every run-time choice of the CPU path: which microkernels this CPU runs
+// (fp32 and int8) and how a packed GEMM is cut into tasks; first, which ISAs
+// this compiler builds kernels for. The kernels live in >>op linear.
+// [BENCHMARKS: CPU: GEMM] [BENCHMARKS: CPU: int8]
 
+// Compiled per ISA with target attributes and chosen at run time, so a binary
+// built for plain x86-64 still uses AVX-512 (AVX-VNNI: compilers that know it).
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#include <immintrin.h>
+#include <cpuid.h>
+#define VIT__X86 1
+#define VIT__TARGET_AVX512 __attribute__((target("avx512f,avx2,fma")))
+#define VIT__TARGET_AVX2 __attribute__((target("avx2,fma")))
+#if (defined(__clang__) && __clang_major__ >= 12) || (!defined(__clang__) && defined(__GNUC__) && __GNUC__ >= 11)
+#define VIT__AVX_VNNI 1
+#define VIT__TARGET_AVX_VNNI __attribute__((target("avxvnni,avx2,fma")))
+#endif
+#endif
+#if defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__))
+#include <arm_neon.h>
+#define VIT__NEON 1
+#if defined(__linux__)
+#include <sys/auxv.h>
+#endif
+#if defined(__ARM_FEATURE_DOTPROD) || defined(__linux__)
+#define VIT__SDOT 1
+#define VIT__TARGET_SDOT __attribute__((target("arch=armv8.2-a+dotprod")))
+#endif
+#endif
+
+#define VIT__PANEL 16 // columns of a packed weight panel (see >>op linear)
+
+// The reference GEMM's tasks (vit__linear_cpu)
 #if defined(__AVX512F__)
 #define VIT__MR 12 // rows per micro-tile: 12 accumulators of the 32 vector registers
 #else
@@ -4744,6 +4773,72 @@ static VIT__HD inline float vit__epi_residual(float old, float scale, float v) {
 #define VIT__NR 16 // columns per micro-tile: one 512-bit or two 256-bit vectors
 #define VIT__MB 48 // rows per task (a multiple of VIT__MR)
 #define VIT__NB 128 // columns per task
+
+// The microkernels this CPU runs: VIT_CPU_* of vit__cpu_isa().
+enum { VIT__ISA_GENERIC, VIT__ISA_AVX2, VIT__ISA_AVX512, VIT__ISA_NEON, VIT__ISA_AVX_VNNI /* int8 only */ };
+
+static int vit__cpu_isa(void) {
+#if defined(VIT__X86)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f")) return VIT__ISA_AVX512;
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return VIT__ISA_AVX2;
+#elif defined(VIT__NEON)
+    return VIT__ISA_NEON;
+#endif
+    return VIT__ISA_GENERIC;
+}
+
+#if defined(VIT__X86)
+// AVX-VNNI as CPUID reports it (leaf 7, sub-leaf 1, EAX bit 4; some compilers'
+// __builtin_cpu_supports does not know it), on a CPU whose OS runs AVX2.
+static int vit__has_avx_vnni(void) {
+    unsigned int a = 0, b = 0, c = 0, d = 0;
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") && __get_cpuid_count(7, 1, &a, &b, &c, &d) && ((a >> 4) & 1);
+}
+#endif
+
+// The int8 kernels this CPU runs: VIT__ISA_AVX512 (with VNNI), VIT__ISA_AVX_VNNI,
+// VIT__ISA_AVX2, VIT__ISA_NEON (with sdot), else VIT__ISA_GENERIC.
+static int vit__q8_isa(void) {
+#if defined(VIT__X86)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vnni")) return VIT__ISA_AVX512;
+#if defined(VIT__AVX_VNNI)
+    if (vit__has_avx_vnni()) return VIT__ISA_AVX_VNNI;
+#endif
+    if (__builtin_cpu_supports("avx2")) return VIT__ISA_AVX2;
+#elif defined(VIT__SDOT) && defined(__ARM_FEATURE_DOTPROD)
+    return VIT__ISA_NEON;
+#elif defined(VIT__SDOT)
+    if (getauxval(AT_HWCAP) & (1ul << 20)) return VIT__ISA_NEON; // HWCAP_ASIMDDP
+#endif
+    return VIT__ISA_GENERIC;
+}
+
+// The task grid of a packed GEMM: column blocks of whole panels (an even
+// count, so the two-panel tiles run), each block's weights within ~384 KB (L2,
+// reused by every row block) and as many blocks as a multiple of the thread
+// count, so that the static schedule hands every thread the same columns of all
+// rows; row blocks of 12 k rows whose inputs fit the same budget (at most 48).
+static void vit__gemm_grid(int rows, int N, size_t panel_bytes, size_t row_bytes, int nthreads, int *mb, int *nb) {
+    size_t budget = 384 * 1024;
+    int panels = (N + VIT__PANEL - 1) / VIT__PANEL, per = (int)(budget / panel_bytes), blocks;
+    if (per < 2) per = 2;
+    blocks = (panels + per - 1) / per;
+    if (nthreads > 1 && panels >= 2 * nthreads) blocks = (blocks + nthreads - 1) / nthreads * nthreads;
+    per = (panels + blocks - 1) / blocks;
+    per += per & 1;
+    *nb = per * VIT__PANEL;
+    int r = (int)(budget / row_bytes) / 12 * 12;
+    *mb = r < 12 ? 12 : r > VIT__MB ? VIT__MB : r;
+    (void)rows;
+}
+
+// >>op linear -- CPU reference: vit__linear_cpu
+// The linear layers on the CPU: the reference, packed SIMD, int8 and e4m3 GEMMs.
+// (Before patch_embed, out of forward order: the patch embedding is this GEMM
+// on unfolded patches; vit_kernels.cuh keeps the same order.)
 
 // The epilogue of one row's nr sums acc (GEMM columns n.., n even) into o:
 // + bias, the activation, then stored or (VIT__OUT_RESIDUAL) added times
@@ -4862,8 +4957,6 @@ static void vit__linear_cpu(float *out, const float *inp, const float *weight, c
 // weight once per row tile, sequentially (no strided loads, no TLB misses).
 // Every output is still one thread's in-order fmaf chain over k from 0, so the
 // packed GEMM gives vit__linear_cpu's bits with any ISA and thread count.
-
-#define VIT__PANEL 16
 
 // (K, N) weight w into panels, in place; tmp holds K * N floats.
 static void vit__pack_panels(float *w, float *tmp, size_t K, size_t N) {
@@ -4995,12 +5088,7 @@ static void vit__gemm_tile_generic(const vit__gemm *g, int m, int mr, int n) {
 // Microkernels: MR rows x NP full panels (16 NP columns) over all K, sums
 // handed to the epilogue. Compiled per ISA with target attributes and chosen
 // at run time, so a binary built for plain x86-64 still uses AVX-512.
-#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
-#include <immintrin.h>
-#include <cpuid.h>
-#define VIT__X86 1
-#define VIT__TARGET_AVX512 __attribute__((target("avx512f,avx2,fma")))
-#define VIT__TARGET_AVX2 __attribute__((target("avx2,fma")))
+#if defined(VIT__X86)
 
 // NP 1 may be a partial panel: pw < 16 columns, loaded under a mask.
 VIT__TARGET_AVX512 static inline __attribute__((always_inline)) void vit__tile_avx512(const vit__gemm *g, int m, int n, const int MR, const int NP, int pw) {
@@ -5066,9 +5154,7 @@ VIT__TARGET_AVX2 static void vit__gemm_block_avx2(const vit__gemm *g, int m0, in
 #undef VIT__TILE_FULL
 #endif
 
-#if defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__))
-#include <arm_neon.h>
-#define VIT__NEON 1
+#if defined(VIT__NEON)
 // PARTIAL: a partial panel of pw < 16 columns (row stride pw), each row copied into a zeroed 16.
 static inline __attribute__((always_inline)) void vit__tile_neon(const vit__gemm *g, int m, int n, const int MR, const int PARTIAL, int pw) {
     float32x4_t acc[6][4];
@@ -5109,20 +5195,6 @@ static void vit__gemm_block_generic(const vit__gemm *g, int m0, int m1, int n0, 
 
 typedef void (*vit__gemm_block_fn)(const vit__gemm *g, int m0, int m1, int n0, int n1);
 
-// The microkernels this CPU runs: VIT_CPU_* of vit__cpu_isa().
-enum { VIT__ISA_GENERIC, VIT__ISA_AVX2, VIT__ISA_AVX512, VIT__ISA_NEON, VIT__ISA_AVX_VNNI /* int8 only */ };
-
-static int vit__cpu_isa(void) {
-#if defined(VIT__X86)
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f")) return VIT__ISA_AVX512;
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return VIT__ISA_AVX2;
-#elif defined(VIT__NEON)
-    return VIT__ISA_NEON;
-#endif
-    return VIT__ISA_GENERIC;
-}
-
 static vit__gemm_block_fn vit__gemm_block_for(int isa) {
     switch (isa) {
 #if defined(VIT__X86)
@@ -5133,25 +5205,6 @@ static vit__gemm_block_fn vit__gemm_block_for(int isa) {
 #endif
     default: return vit__gemm_block_generic;
     }
-}
-
-// The task grid of a packed GEMM: column blocks of whole panels (an even
-// count, so the two-panel tiles run), each block's weights within ~384 KB (L2,
-// reused by every row block) and as many blocks as a multiple of the thread
-// count, so that the static schedule hands every thread the same columns of all
-// rows; row blocks of 12 k rows whose inputs fit the same budget (at most 48).
-static void vit__gemm_grid(int rows, int N, size_t panel_bytes, size_t row_bytes, int nthreads, int *mb, int *nb) {
-    size_t budget = 384 * 1024;
-    int panels = (N + VIT__PANEL - 1) / VIT__PANEL, per = (int)(budget / panel_bytes), blocks;
-    if (per < 2) per = 2;
-    blocks = (panels + per - 1) / per;
-    if (nthreads > 1 && panels >= 2 * nthreads) blocks = (blocks + nthreads - 1) / nthreads * nthreads;
-    per = (panels + blocks - 1) / blocks;
-    per += per & 1;
-    *nb = per * VIT__PANEL;
-    int r = (int)(budget / row_bytes) / 12 * 12;
-    *mb = r < 12 ? 12 : r > VIT__MB ? VIT__MB : r;
-    (void)rows;
 }
 
 // vit__linear_cpu's contract with packed weights (vit__pack_panels) and the
@@ -5399,9 +5452,7 @@ VIT__TARGET_AVX2 static void vit__q8_block_avx2(const vit__q8gemm *q, int m0, in
 // use): vpdpbusd on 256 bits, the VNNI tile's arithmetic (rows + 128 as
 // unsigned bytes, the 128 x column-sum correction in the epilogue), 6 rows x
 // one 16-column panel (12 accumulators of the 16 registers).
-#if (defined(__clang__) && __clang_major__ >= 12) || (!defined(__clang__) && defined(__GNUC__) && __GNUC__ >= 11)
-#define VIT__AVX_VNNI 1
-#define VIT__TARGET_AVX_VNNI __attribute__((target("avxvnni,avx2,fma")))
+#if defined(VIT__AVX_VNNI)
 VIT__TARGET_AVX_VNNI static inline __attribute__((always_inline)) void vit__q8_tile_avx_vnni(const vit__q8gemm *q, int m, int n, const int MR) {
     int Kp = vit__pad4(q->w->K), nr = q->w->N - n < 16 ? q->w->N - n : 16;
     const unsigned char *a = q->qa + (size_t)m * Kp;
@@ -5433,22 +5484,9 @@ VIT__TARGET_AVX_VNNI static void vit__q8_block_avx_vnni(const vit__q8gemm *q, in
 #undef VIT__TILE
 }
 #endif
-
-// AVX-VNNI as CPUID reports it (leaf 7, sub-leaf 1, EAX bit 4; some compilers'
-// __builtin_cpu_supports does not know it), on a CPU whose OS runs AVX2.
-static int vit__has_avx_vnni(void) {
-    unsigned int a = 0, b = 0, c = 0, d = 0;
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __get_cpuid_count(7, 1, &a, &b, &c, &d) && ((a >> 4) & 1);
-}
 #endif
 
-#if defined(VIT__NEON) && defined(__linux__)
-#include <sys/auxv.h>
-#endif
-#if defined(VIT__NEON) && (defined(__ARM_FEATURE_DOTPROD) || defined(__linux__))
-#define VIT__SDOT 1
-#define VIT__TARGET_SDOT __attribute__((target("arch=armv8.2-a+dotprod")))
+#if defined(VIT__SDOT)
 VIT__TARGET_SDOT static inline __attribute__((always_inline)) void vit__q8_tile_sdot(const vit__q8gemm *q, int m, int n, const int MR) {
     int Kp = vit__pad4(q->w->K), nr = q->w->N - n < 16 ? q->w->N - n : 16;
     const unsigned char *a = q->qa + (size_t)m * Kp;
@@ -5483,23 +5521,6 @@ static void vit__q8_block_generic(const vit__q8gemm *q, int m0, int m1, int n0, 
     for (int n = n0; n < n1; n += 16) vit__q8_tile_generic(q, m0, m1 - m0, n);
 }
 
-// The int8 kernels this CPU runs: VIT__ISA_AVX512 (with VNNI), VIT__ISA_AVX_VNNI,
-// VIT__ISA_AVX2, VIT__ISA_NEON (with sdot), else VIT__ISA_GENERIC.
-static int vit__q8_isa(void) {
-#if defined(VIT__X86)
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vnni")) return VIT__ISA_AVX512;
-#if defined(VIT__AVX_VNNI)
-    if (vit__has_avx_vnni()) return VIT__ISA_AVX_VNNI;
-#endif
-    if (__builtin_cpu_supports("avx2")) return VIT__ISA_AVX2;
-#elif defined(VIT__SDOT) && defined(__ARM_FEATURE_DOTPROD)
-    return VIT__ISA_NEON;
-#elif defined(VIT__SDOT)
-    if (getauxval(AT_HWCAP) & (1ul << 20)) return VIT__ISA_NEON; // HWCAP_ASIMDDP
-#endif
-    return VIT__ISA_GENERIC;
-}
 
 // The int8 counterpart of vit__linear_packed: inp (rows, K) is quantised into
 // qa/sa (rows * Kpad bytes, rows floats), then each task of vit__gemm_grid's
