@@ -479,7 +479,6 @@ static __device__ __forceinline__ uint64_t vit__wg_desc(const void *p) {
 #define VIT__WG_R32_40 ", %32, %33, %34, %35, %36, %37, %38, %39"
 #define VIT__WG_R32_64 ", %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
 #define VIT__WG_R64_96 ", %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95"
-#define VIT__WG_R96_128 ", %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
 // SHAPE "m64nN"; REGS the accumulators' numbers; AB the descriptors' ("%a, %b"),
 // P the flag's; SD the flag's value; the outputs last
 #define VIT__WGMMA_ASM(SHAPE, KT, TAIL, REGS, AB, P, SD, ...)                                                       \
@@ -500,9 +499,6 @@ static __device__ __forceinline__ uint64_t vit__wg_desc(const void *p) {
 #define VIT__WGMMA192_ASM(KT, TAIL)                                                                                 \
     VIT__WGMMA_ASM("m64n192", KT, TAIL, VIT__WG_R0_32 VIT__WG_R32_64 VIT__WG_R64_96, "%96, %97", "%98", sd, VIT__WG_D32(0), \
                    VIT__WG_D32(32), VIT__WG_D32(64))
-#define VIT__WGMMA256_ASM(KT, TAIL)                                                                                 \
-    VIT__WGMMA_ASM("m64n256", KT, TAIL, VIT__WG_R0_32 VIT__WG_R32_64 VIT__WG_R64_96 VIT__WG_R96_128, "%128, %129", "%130", 1, \
-                   VIT__WG_D32(0), VIT__WG_D32(32), VIT__WG_D32(64), VIT__WG_D32(96))
 
 // a compile-time int as a value (the width of a wgmma attention key tile)
 template <int V> struct vit__ic { static constexpr int value = V; };
@@ -520,9 +516,6 @@ static __device__ __forceinline__ void vit__wgmma80(float *d, uint64_t da, uint6
 static __device__ __forceinline__ void vit__wgmma192(float *d, uint64_t da, uint64_t db, __nv_bfloat16 *, int sd = 1) { VIT__WGMMA192_ASM("k16.f32.bf16.bf16", ", 0, 0"); }
 static __device__ __forceinline__ void vit__wgmma192(float *d, uint64_t da, uint64_t db, __half *, int sd = 1) { VIT__WGMMA192_ASM("k16.f32.f16.f16", ", 0, 0"); }
 static __device__ __forceinline__ void vit__wgmma192(float *d, uint64_t da, uint64_t db, __nv_fp8_e4m3 *, int sd = 1) { VIT__WGMMA192_ASM("k32.f32.e4m3.e4m3", ""); }
-static __device__ __forceinline__ void vit__wgmma256(float *d, uint64_t da, uint64_t db, __nv_bfloat16 *) { VIT__WGMMA256_ASM("k16.f32.bf16.bf16", ", 0, 0"); }
-static __device__ __forceinline__ void vit__wgmma256(float *d, uint64_t da, uint64_t db, __half *) { VIT__WGMMA256_ASM("k16.f32.f16.f16", ", 0, 0"); }
-static __device__ __forceinline__ void vit__wgmma256(float *d, uint64_t da, uint64_t db, __nv_fp8_e4m3 *) { VIT__WGMMA256_ASM("k32.f32.e4m3.e4m3", ""); }
 // d (64 x 64, fp32) += A (64 x 16, registers: the m16n8k16 A fragment per warp,
 // as the accumulator of two n8 columns converts to) B (16 x 64, smem, MN-major:
 // rows of 64 elements along N, 128-byte swizzled, 8-row atoms 1024 B apart,
@@ -1672,7 +1665,7 @@ static __device__ __forceinline__ void vit__linear_mma_body(const vit__gemm_args
 // stages and one box each (see vit__plan_gemm for where it pays).
 // [BENCHMARKS: GEMM: split-K]
 // (128 x 192 ping-pong tiles: a stage is 40 KB, so one stage fewer)
-#define VIT__WG_ST(BN, S, PP) ((PP) == 2 ? ((BN) == 192 ? 5 : 6) : ((BN) == 256 ? 4 : (BN) == 192 ? 5 : 6) - (S))
+#define VIT__WG_ST(BN, S, PP) ((PP) == 2 ? ((BN) == 192 ? 5 : 6) : ((BN) == 192 ? 5 : 6) - (S))
 #define VIT__WG_NBOX(PP) ((PP) == 2 ? 1 : 2)
 #define VIT__WG_BOX 8192 // bytes of one epilogue staging box: 64 rows x 128 bytes
 #define VIT__WG_BOX_BYTES(OUT, BN) ((OUT) == VIT__OUT_E4M3 && (BN) % 128 ? 64 : 128) // of a box row (e4m3 of 128 x 192: 64)
@@ -2082,8 +2075,7 @@ __global__ void __launch_bounds__(384, 1) vit__linear_wgmma_kernel(const __grid_
                     for (int k = 0; k < BK / KW; k++)
 #pragma unroll
                         for (int mi = 0; mi < MI; mi++) {
-                            if (BN == 256) vit__wgmma256(d[mi], vit__wg_desc(a + mi * 64 * BK + k * KW), vit__wg_desc(b + k * KW), (TA *)0);
-                            else if (BN == 192) vit__wgmma192(d[mi], vit__wg_desc(a + mi * 64 * BK + k * KW), vit__wg_desc(b + k * KW), (TA *)0);
+                            if (BN == 192) vit__wgmma192(d[mi], vit__wg_desc(a + mi * 64 * BK + k * KW), vit__wg_desc(b + k * KW), (TA *)0);
                             else if (BN == 64) vit__wgmma64(d[mi], vit__wg_desc(a + mi * 64 * BK + k * KW), vit__wg_desc(b + k * KW), (TA *)0);
                             else vit__wgmma128(d[mi], vit__wg_desc(a + mi * 64 * BK + k * KW), vit__wg_desc(b + k * KW), (TA *)0);
                         }
@@ -4648,7 +4640,7 @@ static vit_status vit__cuda_arena(vit_model *m) {
     // split-K partial sums: the default policy (vit__plan_split_grid) splits a GEMM of
     // fewer than 2 * sm_count tiles into split * tiles < 4 * sm_count CTAs, so
     // 4 * sm_count 64x64 tiles' worth holds every split it makes (with 128x128
-    // tiles it splits less or not at all; vit__splitk_wg keeps split * tiles <=
+    // tiles it splits less or not at all; vit__plan_split_wg keeps split * tiles <=
     // sm_count tiles of 128x64 or 128x128, within it too), and more than the
     // outputs times VIT__SPLITK_MAX is never needed
     size_t part = (size_t)4 * s->sm_count * 64 * 64, part_max = (size_t)VIT__SPLITK_MAX * B * N * W;

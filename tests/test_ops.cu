@@ -645,7 +645,7 @@ static void test_attention_w(vit_model *m, int B, int N, int C, int H, int warps
              cross ? " cross, shared queries" : "", ran.warps);
     check(name, st, m, got, ref, no, tol<T>(), tol<T>(), guard_ok(dout) && guard_ok(dout2));
     same_bits(name, got, got2, no);
-    // what the forced shape must run (see vit__attention_mma_pick)
+    // what the forced shape must run (see vit__plan_attention)
     int fits = N <= VIT__ATTN_FULL_MAX, wk = 0, ww = 0;
     if (!half) wk = VIT__K_ATT_FMA;
     else if (wgmma >= 2) { wk = VIT__K_ATT_WGMMA; ww = wgmma == 4 || (wgmma == 2 && D == 64 && Nq >= VIT__ATTW3_MIN) ? 16 : 12; } // 2 or 3 consumer warpgroups
