@@ -148,6 +148,8 @@
       VIT_MALLOC/VIT_FREE    your allocator: define both or neither           (malloc/free)
       VIT_ASSERT(x)          internal invariants only, never input checks     (assert)
       VIT_MAX_HEADER_BYTES   largest safetensors JSON header accepted          (100 MB)
+                             (and largest model.safetensors.index.json)
+      VIT_MAX_SHARDS         most shard files of a sharded model               (1024)
       VIT_MAX_DIM            largest width, mlp width or class count           (65536)
       VIT_MAX_DEPTH          most transformer blocks                           (256)
       VIT_MAX_TOKENS         most tokens per image (patches + class token)     (16385)
@@ -595,6 +597,9 @@ VITDEF void vit_softmax(float *values, int n);
 #endif
 #ifndef VIT_MAX_IMAGE_PIXELS
 #define VIT_MAX_IMAGE_PIXELS (1 << 26)
+#endif
+#ifndef VIT_MAX_SHARDS
+#define VIT_MAX_SHARDS 1024
 #endif
 #define VIT__MAX_JSON_DEPTH 64
 #define VIT__ERR_LEN 512
@@ -1173,6 +1178,7 @@ typedef struct vit__tensor {
     uint64_t shape[VIT__MAX_NDIM];
     const unsigned char *data;
     size_t begin, end;      // byte offsets in the data section
+    int shard;              // which file of a sharded model holds it (0: the only one)
 } vit__tensor;
 
 // Which library wrote the file (and so how its tensors are named).
@@ -1221,12 +1227,31 @@ static size_t vit__st_dtype(const char *s, vit__dtype *d) {
     return 0;
 }
 
-// Parses and validates the safetensors container. data stays owned by the caller.
-static vit_status vit__st_parse(vit__loader *L, const unsigned char *data, size_t size) {
+// What a file that is not safetensors looks like, from its first bytes ("" if not known).
+static const char *vit__sniff(const unsigned char *d, size_t n) {
+    static const struct { const char *magic; size_t len; const char *what; } known[] = {
+        {"\xFF\xD8\xFF", 3, " (it looks like a JPEG image)"}, {"\x89PNG\r\n\x1A\n", 8, " (it looks like a PNG image)"},
+        {"GIF8", 4, " (it looks like a GIF image)"}, {"BM", 2, " (it looks like a BMP image)"},
+        {"RIFF", 4, " (it looks like a RIFF file: a WebP image?)"}, {"%PDF", 4, " (it looks like a PDF document)"},
+        {"PK\x03\x04", 4, " (it looks like a zip archive: a PyTorch .pt/.pth/.bin checkpoint? Save it with safetensors)"},
+        {"\x80", 1, " (it looks like a Python pickle: a PyTorch checkpoint? Save it with safetensors)"},
+        {"GGUF", 4, " (it looks like a GGUF file)"}, {"\x93NUMPY", 6, " (it looks like a NumPy .npy file)"},
+        {"\x89HDF", 4, " (it looks like an HDF5 file)"}, {"{", 1, " (it looks like JSON text: config.json? Pass the .safetensors file or the model's folder)"}};
+    for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+        if (n >= known[i].len && !memcmp(d, known[i].magic, known[i].len)) return known[i].what;
+    return "";
+}
+
+// Parses and validates the safetensors container, appending its tensors to
+// L->tensors (a sharded model calls it once per shard). data stays owned by the caller.
+static vit_status vit__st_parse(vit__loader *L, const unsigned char *data, size_t size, int shard) {
     char *err = L->err;
     if (size < 8) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "file is %zu bytes, too short for a safetensors header", size);
     uint64_t hlen = 0;
     for (int i = 7; i >= 0; i--) hlen = (hlen << 8) | data[i];
+    // the header is a JSON object: a file whose 9th byte is not '{' is some other kind of file
+    if (size == 8 || data[8] != '{')
+        return vit__fail(err, VIT_ERROR_BAD_FORMAT, "not a safetensors file%s", vit__sniff(data, size));
     if (hlen > VIT_MAX_HEADER_BYTES)
         return vit__fail(err, hlen > size - 8 ? VIT_ERROR_BAD_FORMAT : VIT_ERROR_LIMIT,
                          "header length %llu exceeds VIT_MAX_HEADER_BYTES (%llu)", (unsigned long long)hlen,
@@ -1234,7 +1259,7 @@ static vit_status vit__st_parse(vit__loader *L, const unsigned char *data, size_
     if (hlen > size - 8)
         return vit__fail(err, VIT_ERROR_BAD_FORMAT, "header length %llu runs past the end of the %zu-byte file",
                          (unsigned long long)hlen, size);
-    if (hlen < 2 || data[8] != '{')
+    if (hlen < 2)
         return vit__fail(err, VIT_ERROR_BAD_FORMAT, "header does not start with a JSON object");
     const char *hdr = (const char *)data + 8;
     size_t hsize = (size_t)hlen;
@@ -1247,15 +1272,18 @@ static vit_status vit__st_parse(vit__loader *L, const unsigned char *data, size_
     int root = 0;
     if (j.nodes[root].type != VIT__J_OBJ) { vit__json_release(&j); return vit__fail(err, VIT_ERROR_BAD_FORMAT, "header is not a JSON object"); }
     size_t bytes;
-    int n = j.nodes[root].count;
-    vit__tensor **order = NULL;
-    if (!vit__mul((size_t)n, sizeof(vit__tensor), &bytes) ||
-        !(L->tensors = (vit__tensor *)vit__malloc(L->alloc, bytes)) ||
+    int n = j.nodes[root].count, base = L->count;
+    vit__tensor **order = NULL, *grown = NULL;
+    if (n > INT_MAX - base || !vit__mul((size_t)(base + n), sizeof(vit__tensor), &bytes) ||
+        !(grown = (vit__tensor *)vit__malloc(L->alloc, bytes + 1)) ||
         !(order = (vit__tensor **)vit__malloc(L->alloc, (size_t)n * sizeof(vit__tensor *) + 1))) {
+        vit__free(L->alloc, grown);
         vit__json_release(&j);
-        return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for %d tensor entries", n);
+        return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for %d tensor entries", base + n);
     }
-    L->count = 0;
+    if (base) memcpy(grown, L->tensors, (size_t)base * sizeof(vit__tensor)); // the earlier shards' entries
+    vit__free(L->alloc, L->tensors);
+    L->tensors = grown;
     for (int k = j.nodes[root].first_child; k >= 0 && st == VIT_OK; k = j.nodes[j.nodes[k].next].next) {
         int v = j.nodes[k].next;
         if (vit__json_eq(&j, k, "__metadata__")) {
@@ -1266,9 +1294,11 @@ static vit_status vit__st_parse(vit__loader *L, const unsigned char *data, size_
         memset(t, 0, sizeof(*t));
         size_t nlen = vit__json_str(&j, k, t->name, sizeof(t->name));
         t->name_truncated = nlen >= sizeof(t->name);
+        t->shard = shard;
         for (int q = 0; q < L->count; q++)
             if (!t->name_truncated && !L->tensors[q].name_truncated && !strcmp(L->tensors[q].name, t->name)) {
-                st = vit__fail(err, VIT_ERROR_BAD_FORMAT, "tensor '%s' appears twice in the header", t->name);
+                if (q < base) st = vit__fail(err, VIT_ERROR_BAD_FORMAT, "tensor '%s' is in two shards", t->name);
+                else st = vit__fail(err, VIT_ERROR_BAD_FORMAT, "tensor '%s' appears twice in the header", t->name);
                 break;
             }
         if (st != VIT_OK) break;
@@ -1307,15 +1337,15 @@ static vit_status vit__st_parse(vit__loader *L, const unsigned char *data, size_
         }
         t->begin = (size_t)b; t->end = (size_t)e;
         t->data = body + b;
-        order[L->count] = t;
+        order[L->count - base] = t;
         L->count++;
     }
     vit__json_release(&j);
     if (st == VIT_OK) {
         // the data section must be tiled exactly: no overlaps, no holes
-        qsort(order, (size_t)L->count, sizeof(vit__tensor *), vit__tensor_cmp_begin);
+        qsort(order, (size_t)(L->count - base), sizeof(vit__tensor *), vit__tensor_cmp_begin);
         size_t at = 0;
-        for (int i = 0; i < L->count && st == VIT_OK; i++) {
+        for (int i = 0; i < L->count - base && st == VIT_OK; i++) {
             if (order[i]->begin < at)
                 st = vit__fail(err, VIT_ERROR_BAD_FORMAT, "tensor '%s' overlaps the tensor before it (offset %zu < %zu)", order[i]->name, order[i]->begin, at);
             else if (order[i]->begin > at)
@@ -1327,6 +1357,112 @@ static vit_status vit__st_parse(vit__loader *L, const unsigned char *data, size_
     }
     vit__free(L->alloc, order);
     return st;
+}
+
+// --- model.safetensors.index.json: a sharded model, as Hugging Face writes it ---
+// {"metadata": {...}, "weight_map": {"tensor name": "model-00001-of-00002.safetensors", ...}}
+
+typedef struct vit__index_entry {
+    char name[128];         // tensor name, truncated as vit__tensor.name is
+    int name_truncated;
+    int shard;              // index into files
+} vit__index_entry;
+
+typedef struct vit__index {
+    const vit_allocator *alloc;
+    vit__index_entry *entries; // weight_map, in file order
+    int count;
+    char (*files)[256];     // the shard files, in order of first mention: plain names in the index's folder
+    int nshards;
+} vit__index;
+
+static void vit__index_release(vit__index *ix) {
+    if (ix->alloc) { vit__free(ix->alloc, ix->entries); vit__free(ix->alloc, ix->files); }
+    memset(ix, 0, sizeof(*ix));
+}
+
+// Parses an index's text. Shard names must be plain file names ending in
+// .safetensors (no folder, no '..'), at most VIT_MAX_SHARDS of them.
+static vit_status vit__index_parse(vit__index *ix, const char *src, size_t size, const vit_allocator *a, char *err) {
+    static const char *what = "model.safetensors.index.json";
+    memset(ix, 0, sizeof(*ix));
+    ix->alloc = a;
+    vit__json j;
+    vit_status st = vit__json_parse(&j, src, size, a, err);
+    if (st != VIT_OK) {
+        char detail[VIT__ERR_LEN];
+        memcpy(detail, err, sizeof(detail));
+        return vit__fail(err, st, "%s: %s", what, detail);
+    }
+    int map = -1;
+    if (j.nodes[0].type != VIT__J_OBJ) st = vit__fail(err, VIT_ERROR_BAD_FORMAT, "%s is not a JSON object", what);
+    for (int k = j.nodes[0].first_child; st == VIT_OK && k >= 0; k = j.nodes[j.nodes[k].next].next) {
+        int v = j.nodes[k].next;
+        if (vit__json_eq(&j, k, "weight_map") && map < 0) map = v;
+        else if (!vit__json_eq(&j, k, "metadata")) {
+            char key[64];
+            vit__json_str(&j, k, key, sizeof(key));
+            st = vit__fail(err, VIT_ERROR_BAD_FORMAT, "%s: unexpected key '%s' (only metadata and weight_map, once each)", what, key);
+        } else if (j.nodes[v].type != VIT__J_OBJ) st = vit__fail(err, VIT_ERROR_BAD_FORMAT, "%s: metadata is not an object", what);
+    }
+    if (st == VIT_OK && (map < 0 || j.nodes[map].type != VIT__J_OBJ || j.nodes[map].count == 0))
+        st = vit__fail(err, VIT_ERROR_BAD_FORMAT, "%s: no weight_map object naming the tensors' files", what);
+    int n = st == VIT_OK ? j.nodes[map].count : 0, cap = n < VIT_MAX_SHARDS ? n : VIT_MAX_SHARDS;
+    if (st == VIT_OK && (!(ix->entries = (vit__index_entry *)vit__malloc(a, (size_t)n * sizeof(vit__index_entry))) ||
+                         !(ix->files = (char (*)[256])vit__malloc(a, (size_t)cap * 256))))
+        st = vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for %d index entries", n);
+    for (int k = st == VIT_OK ? j.nodes[map].first_child : -1; st == VIT_OK && k >= 0; k = j.nodes[j.nodes[k].next].next) {
+        int v = j.nodes[k].next;
+        vit__index_entry *e = &ix->entries[ix->count];
+        e->name_truncated = vit__json_str(&j, k, e->name, sizeof(e->name)) >= sizeof(e->name);
+        char file[256];
+        size_t len = j.nodes[v].type == VIT__J_STR ? vit__json_str(&j, v, file, sizeof(file)) : 0;
+        int plain = len >= 13 && len < sizeof(file) && strlen(file) == len && !strcmp(file + len - 12, ".safetensors");
+        for (size_t i = 0; plain && i < len; i++) plain = file[i] != '/' && file[i] != '\\' && file[i] != ':' && (unsigned char)file[i] >= 0x20;
+        if (plain && file[0] == '.' && file[1] == '.') plain = 0;
+        if (!plain) {
+            st = vit__fail(err, VIT_ERROR_BAD_FORMAT, "%s: tensor '%s': the shard must be a plain file name ending in .safetensors, "
+                           "in the index's folder (no '/', no '..')", what, e->name);
+            break;
+        }
+        int s = 0;
+        while (s < ix->nshards && strcmp(ix->files[s], file)) s++;
+        if (s == ix->nshards) {
+            if (ix->nshards == VIT_MAX_SHARDS) { st = vit__fail(err, VIT_ERROR_LIMIT, "%s names more than VIT_MAX_SHARDS (%d) shards", what, VIT_MAX_SHARDS); break; }
+            memcpy(ix->files[ix->nshards++], file, len + 1);
+        }
+        e->shard = s;
+        ix->count++;
+    }
+    vit__json_release(&j);
+    if (st != VIT_OK) vit__index_release(ix);
+    return st;
+}
+
+// After every shard is parsed: the tensors are exactly those the index lists, each in the shard it names.
+static vit_status vit__index_check(const vit__loader *L, const vit__index *ix) {
+    static const char *what = "model.safetensors.index.json";
+    for (int i = 0; i < L->count; i++) {
+        const vit__tensor *t = &L->tensors[i];
+        int e = 0;
+        while (e < ix->count && (ix->entries[e].name_truncated != t->name_truncated || strcmp(ix->entries[e].name, t->name))) e++;
+        if (e == ix->count)
+            return vit__fail(L->err, VIT_ERROR_BAD_FORMAT, "tensor '%s%s' is in %s but %s does not list it", t->name,
+                             t->name_truncated ? "..." : "", ix->files[t->shard], what);
+        if (ix->entries[e].shard != t->shard)
+            return vit__fail(L->err, VIT_ERROR_BAD_FORMAT, "tensor '%s' is in %s but %s puts it in %s", t->name, ix->files[t->shard], what,
+                             ix->files[ix->entries[e].shard]);
+    }
+    for (int e = 0; e < ix->count; e++) {
+        int i = 0;
+        while (i < L->count && (ix->entries[e].name_truncated != L->tensors[i].name_truncated || strcmp(ix->entries[e].name, L->tensors[i].name))) i++;
+        if (i == L->count)
+            return vit__fail(L->err, VIT_ERROR_MISSING_TENSOR, "%s lists tensor '%s' in %s, which does not hold it", what, ix->entries[e].name,
+                             ix->files[ix->entries[e].shard]);
+    }
+    // every tensor listed, every name unique: only a repeated key in weight_map is left
+    if (ix->count != L->count) return vit__fail(L->err, VIT_ERROR_BAD_FORMAT, "%s lists a tensor twice", what);
+    return VIT_OK;
 }
 
 static const vit__tensor *vit__find(const vit__loader *L, const char *name) {
@@ -6388,7 +6524,9 @@ static vit_status vit__pack_cpu(vit_model *m, int isa, char *err) {
     return VIT_OK;
 }
 
-static vit_status vit__create(const void *data, size_t size, const vit_options *opts, vit__bytes config, vit__bytes preproc, vit_model **out) {
+// shards: the safetensors files (one, or those of ix, in its files' order).
+static vit_status vit__create(const vit__bytes *shards, int nshards, const vit__index *ix, const vit_options *opts, vit__bytes config,
+                              vit__bytes preproc, vit_model **out) {
     char *err = vit__load_error;
     vit_options o = vit_query_defaults(opts);
     vit_allocator alloc = o.allocator;
@@ -6399,7 +6537,14 @@ static vit_status vit__create(const void *data, size_t size, const vit_options *
     L.cfg_root = L.pre_root = -1;
     L.heads_override = o.num_heads;
     vit_model *m = NULL;
-    vit_status st = vit__st_parse(&L, (const unsigned char *)data, size);
+    vit_status st = VIT_OK;
+    for (int i = 0; i < nshards && st == VIT_OK; i++)
+        if ((st = vit__st_parse(&L, (const unsigned char *)shards[i].data, shards[i].size, i)) != VIT_OK && ix) {
+            char detail[VIT__ERR_LEN];
+            memcpy(detail, err, sizeof(detail));
+            st = vit__fail(err, st, "%s: %s", ix->files[i], detail);
+        }
+    if (st == VIT_OK && ix) st = vit__index_check(&L, ix);
     if (st == VIT_OK && config.data) {
         if ((st = vit__json_parse(&L.cfg, config.data, config.size, &alloc, err)) != VIT_OK) {
             char detail[VIT__ERR_LEN];
@@ -6543,12 +6688,12 @@ VITDEF vit_status vit_load_memory(const void *data, size_t size, const vit_optio
     if (!data) return vit__fail(vit__load_error, VIT_ERROR_INVALID_ARGUMENT, "vit_load_memory: data is NULL");
     vit_status st = vit__check_options(opts);
     if (st != VIT_OK) return st;
-    vit__bytes config = {NULL, 0}, none = {NULL, 0};
+    vit__bytes config = {NULL, 0}, none = {NULL, 0}, file = {(const char *)data, size};
     if (opts && opts->config_json) {
         config.data = opts->config_json;
         config.size = opts->config_json_size ? opts->config_json_size : strlen(opts->config_json);
     }
-    return vit__create(data, size, opts, config, none, out);
+    return vit__create(&file, 1, NULL, opts, config, none, out);
 }
 
 #ifndef VIT_NO_STDIO
@@ -6567,6 +6712,53 @@ static int vit__sibling(const char *path, const char *name, char *buf, size_t ca
     return 1;
 }
 
+// 1 when path opens but reads as a directory (POSIX: EISDIR on read).
+static int vit__is_dir(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    int dir = getc(f) == EOF && ferror(f);
+    fclose(f);
+    return dir;
+}
+
+static int vit__exists(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (f) fclose(f);
+    return f != NULL;
+}
+
+// A sharded model: reads the index at path and every shard beside it, then loads.
+static vit_status vit__load_sharded(const char *path, const vit_options *opts, const vit_allocator *a, vit__bytes config, vit__bytes preproc,
+                                    vit_model **out) {
+    char *err = vit__load_error, *text = NULL, shard_path[4096];
+    size_t size = 0;
+    vit__index ix;
+    memset(&ix, 0, sizeof(ix));
+    vit__bytes *shards = NULL;
+    vit_status st = vit__read_file(path, a, 0, &text, &size, err);
+    if (st == VIT_OK && size > VIT_MAX_HEADER_BYTES)
+        st = vit__fail(err, VIT_ERROR_LIMIT, "'%s' is %zu bytes, more than VIT_MAX_HEADER_BYTES (%llu)", path, size, (unsigned long long)VIT_MAX_HEADER_BYTES);
+    if (st == VIT_OK) st = vit__index_parse(&ix, text, size, a, err);
+    if (st == VIT_OK && !(shards = (vit__bytes *)vit__malloc(a, (size_t)ix.nshards * sizeof(vit__bytes))))
+        st = vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for %d shards", ix.nshards);
+    int read = 0;
+    for (; st == VIT_OK && read < ix.nshards; read++) {
+        char *d = NULL;
+        size_t n = 0;
+        if (!vit__sibling(path, ix.files[read], shard_path, sizeof(shard_path))) st = vit__fail(err, VIT_ERROR_IO, "path of shard '%s' is too long", ix.files[read]);
+        else st = vit__read_file(shard_path, a, 0, &d, &n, err);
+        if (st != VIT_OK) break;
+        shards[read].data = d;
+        shards[read].size = n;
+    }
+    if (st == VIT_OK) st = vit__create(shards, ix.nshards, &ix, opts, config, preproc, out);
+    for (int i = 0; i < read; i++) vit__free(a, (void *)shards[i].data);
+    vit__free(a, shards);
+    vit__index_release(&ix);
+    vit__free(a, text);
+    return st;
+}
+
 VITDEF vit_status vit_load(const char *safetensors_path, const vit_options *opts, vit_model **out) {
     if (!out) return vit__fail(vit__load_error, VIT_ERROR_INVALID_ARGUMENT, "vit_load: out is NULL");
     *out = NULL;
@@ -6576,20 +6768,37 @@ VITDEF vit_status vit_load(const char *safetensors_path, const vit_options *opts
     vit_options o = vit_query_defaults(opts);
     char *data = NULL, *cfg = NULL, *pre = NULL;
     size_t size = 0, cfg_size = 0, pre_size = 0;
-    char path[4096];
-    st = vit__read_file(safetensors_path, &o.allocator, 0, &data, &size, vit__load_error);
+    char path[4096], model[4096];
+    // a folder: its model.safetensors, else its model.safetensors.index.json (a sharded model)
+    const char *file = safetensors_path;
+    size_t plen = strlen(file);
+    int sharded = plen >= 11 && !strcmp(file + plen - 11, ".index.json");
+    if (vit__is_dir(file)) {
+        const char *sep = plen && (file[plen - 1] == '/' || file[plen - 1] == '\\') ? "" : "/";
+        if (plen + 40 > sizeof(model)) return vit__fail(vit__load_error, VIT_ERROR_IO, "folder path '%.200s...' is too long", file);
+        snprintf(model, sizeof(model), "%s%smodel.safetensors", file, sep);
+        sharded = 0;
+        if (!vit__exists(model)) {
+            snprintf(model, sizeof(model), "%s%smodel.safetensors.index.json", file, sep);
+            if (!vit__exists(model))
+                return vit__fail(vit__load_error, VIT_ERROR_IO, "'%s' is a folder with neither model.safetensors nor model.safetensors.index.json", file);
+            sharded = 1;
+        }
+        file = model;
+    }
+    if (!sharded) st = vit__read_file(file, &o.allocator, 0, &data, &size, vit__load_error);
     if (st == VIT_OK) {
         if (o.config_path) {
             if (o.config_path[0]) st = vit__read_file(o.config_path, &o.allocator, 0, &cfg, &cfg_size, vit__load_error);
-        } else if (vit__sibling(safetensors_path, "config.json", path, sizeof(path))) {
+        } else if (vit__sibling(file, "config.json", path, sizeof(path))) {
             st = vit__read_file(path, &o.allocator, 1, &cfg, &cfg_size, vit__load_error);
         }
     }
-    if (st == VIT_OK && !(o.config_path && !o.config_path[0]) && vit__sibling(safetensors_path, "preprocessor_config.json", path, sizeof(path)))
+    if (st == VIT_OK && !(o.config_path && !o.config_path[0]) && vit__sibling(file, "preprocessor_config.json", path, sizeof(path)))
         st = vit__read_file(path, &o.allocator, 1, &pre, &pre_size, vit__load_error);
     if (st == VIT_OK) {
-        vit__bytes c = {cfg, cfg_size}, p = {pre, pre_size};
-        st = vit__create(data, size, opts, c, p, out);
+        vit__bytes c = {cfg, cfg_size}, p = {pre, pre_size}, d = {data, size};
+        st = sharded ? vit__load_sharded(file, opts, &o.allocator, c, p, out) : vit__create(&d, 1, NULL, opts, c, p, out);
     }
     vit__free(&o.allocator, data);
     vit__free(&o.allocator, cfg);

@@ -20,6 +20,7 @@
 #define VIT_MAX_DEPTH 4
 #define VIT_MAX_TOKENS 50
 #define VIT_MAX_BATCH 16
+#define VIT_MAX_SHARDS 4
 #define VIT_IMPLEMENTATION
 #include "../vit.h"
 #define TEST_UTIL_QUIET_OK // OK lines carry no detail
@@ -421,7 +422,7 @@ static void test_container(void) {
     static const unsigned char zeros[8] = {0};
     t_mem("empty buffer", zeros, 0, NULL, VIT_ERROR_BAD_FORMAT, "too short");
     t_mem("7-byte buffer", zeros, 7, NULL, VIT_ERROR_BAD_FORMAT, "too short");
-    t_mem("8 zero bytes (header length 0)", zeros, 8, NULL, VIT_ERROR_BAD_FORMAT, "JSON object");
+    t_mem("8 zero bytes (header length 0)", zeros, 8, NULL, VIT_ERROR_BAD_FORMAT, "not a safetensors file");
     {
         vit_model *m = SENTINEL;
         reset_load_error();
@@ -431,6 +432,21 @@ static void test_container(void) {
         st = vit_load_memory(g_real.bytes, g_real.size, NULL, NULL);
         check(st == VIT_ERROR_INVALID_ARGUMENT && strstr(vit_last_error(NULL), "out is NULL"), "NULL out (memory)",
               "got %s: '%s'", vit_status_string(st), vit_last_error(NULL));
+    }
+    {   // other kinds of files passed as the model: said so, not a header length
+        static const unsigned char jpeg[24] = {0xFF, 0xD8, 0xFF, 0xE0, 0, 16, 'J', 'F', 'I', 'F', 0, 1, 1, 0, 0, 1, 0, 1, 0, 0, 0xFF, 0xDB, 0, 0x43};
+        static const unsigned char png[16] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R'};
+        static const unsigned char zip[16] = {'P', 'K', 3, 4, 20, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0};
+        t_mem("a JPEG as the model", jpeg, sizeof(jpeg), NULL, VIT_ERROR_BAD_FORMAT, "not a safetensors file (it looks like a JPEG image)");
+        t_mem("a PNG as the model", png, sizeof(png), NULL, VIT_ERROR_BAD_FORMAT, "not a safetensors file (it looks like a PNG image)");
+        t_mem("a zip (torch.save) as the model", zip, sizeof(zip), NULL, VIT_ERROR_BAD_FORMAT, "not a safetensors file (it looks like a zip archive");
+        t_mem("config.json as the model", g_real.config, strlen(g_real.config), NULL, VIT_ERROR_BAD_FORMAT, "not a safetensors file (it looks like JSON text");
+        t_mem("text as the model", "hello, this is not a model\n", 27, NULL, VIT_ERROR_BAD_FORMAT, "not a safetensors file");
+        vit_model *m = SENTINEL;
+        reset_load_error();
+        vit_status st = vit_load_memory(jpeg, sizeof(jpeg), NULL, &m);
+        finish_load("a JPEG: no header length in the message", st, m, VIT_ERROR_BAD_FORMAT, "JPEG");
+        check(!strstr(vit_last_error(NULL), "header length"), "a JPEG: the message does not speak of a header length", "'%s'", vit_last_error(NULL));
     }
     size_t size;
     unsigned char *f = (unsigned char *)malloc(g_real.size);
@@ -459,10 +475,10 @@ static void test_container(void) {
     free(f);
 
     // not an object
-    t_raw("header is a JSON array", "[]", 0, VIT_ERROR_BAD_FORMAT, "JSON object");
-    t_raw("header is a string", "\"abc\"", 0, VIT_ERROR_BAD_FORMAT, "JSON object");
-    t_raw("header starts with a space", " {}", 0, VIT_ERROR_BAD_FORMAT, "JSON object");
-    t_raw("header is all spaces", "        ", 0, VIT_ERROR_BAD_FORMAT, "JSON object");
+    t_raw("header is a JSON array", "[]", 0, VIT_ERROR_BAD_FORMAT, "not a safetensors file");
+    t_raw("header is a string", "\"abc\"", 0, VIT_ERROR_BAD_FORMAT, "not a safetensors file");
+    t_raw("header starts with a space", " {}", 0, VIT_ERROR_BAD_FORMAT, "not a safetensors file");
+    t_raw("header is all spaces", "        ", 0, VIT_ERROR_BAD_FORMAT, "not a safetensors file");
 
     // malformed JSON
     static const char *const T = "{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]}"; // + "}" = valid
@@ -1109,12 +1125,266 @@ static void stub_free(void *p, void *u) { (void)u; free(p); }
 
 static char g_dir[1024], g_model_path[1100], g_nohead_dir[1100], g_hf_dir[1100];
 
+
+// ---------------------------------------------------------------------------
+// model folders and sharded models (model.safetensors.index.json)
+
+static int write_bytes(const char *path, const void *b, size_t n) {
+    FILE *f = fopen(path, "wb");
+    if (!f) return 0;
+    int ok = fwrite(b, 1, n, f) == n;
+    return fclose(f) == 0 && ok;
+}
+
+// Logits (or the embedding) of a fixed input; NULL when the load fails (status in *st).
+static float *fixed_output(const char *path, vit_status *st, size_t *n_out) {
+    vit_model *m = NULL;
+    vit_options o;
+    memset(&o, 0, sizeof(o));
+    o.num_threads = 1;
+    o.device = VIT_DEVICE_CPU;
+    if ((*st = vit_load(path, &o, &m)) != VIT_OK) return NULL;
+    const vit_config *c = vit_model_config(m);
+    size_t px = (size_t)c->in_chans * c->image_height * c->image_width, k = c->num_classes ? (size_t)c->num_classes : (size_t)c->dim;
+    float *img = (float *)malloc(px * sizeof(float)), *out = (float *)malloc(k * sizeof(float));
+    for (size_t i = 0; i < px; i++) img[i] = (float)((i * 37) % 101) / 50.0f - 1.0f;
+    *st = c->num_classes ? vit_forward(m, img, 1, out) : vit_embed(m, img, 1, out);
+    free(img);
+    vit_free(m);
+    if (*st != VIT_OK) { free(out); return NULL; }
+    *n_out = k;
+    return out;
+}
+
+// The output through `path` is bit-identical to the one through `ref`.
+static void t_same_output(const char *name, const char *path, const char *ref) {
+    vit_status s1, s2;
+    size_t n1 = 0, n2 = 0;
+    float *a = fixed_output(ref, &s1, &n1), *b = fixed_output(path, &s2, &n2);
+    check(a && b && n1 == n2 && !memcmp(a, b, n1 * sizeof(float)), name, "%s / %s: %s", vit_status_string(s1), vit_status_string(s2),
+          a && b ? "outputs differ" : vit_last_error(NULL));
+    free(a);
+    free(b);
+}
+
+// The tensor table of a safetensors file, through the loader's own parser.
+typedef struct st_table {
+    vit__loader L;
+    char err[VIT__ERR_LEN];
+    vit_allocator alloc;
+} st_table;
+
+static int st_table_read(st_table *t, const unsigned char *bytes, size_t size) {
+    memset(t, 0, sizeof(*t));
+    t->alloc = vit_query_defaults(NULL).allocator;
+    t->L.alloc = &t->alloc;
+    t->L.err = t->err;
+    if (vit__st_parse(&t->L, bytes, size, 0) != VIT_OK) return 0;
+    // file order, as a writer lays them out
+    for (int i = 1; i < t->L.count; i++)
+        for (int j = i; j > 0 && t->L.tensors[j - 1].begin > t->L.tensors[j].begin; j--) {
+            vit__tensor x = t->L.tensors[j]; t->L.tensors[j] = t->L.tensors[j - 1]; t->L.tensors[j - 1] = x;
+        }
+    return 1;
+}
+
+// Writes tensors pick[0..n) of t as one safetensors file, the way the
+// safetensors library writes one: {"__metadata__":{"format":"pt"}, ...}, the
+// header padded with spaces to a multiple of 8.
+static int write_shard(const char *path, const st_table *t, const int *pick, int n) {
+    sbuf h = {NULL, 0, 0}, body = {NULL, 0, 0};
+    sb_printf(&h, "{\"__metadata__\":{\"format\":\"pt\"}");
+    for (int i = 0; i < n; i++) {
+        const vit__tensor *x = &t->L.tensors[pick[i]];
+        sb_printf(&h, ",\"%s\":{\"dtype\":\"%s\",\"shape\":[", x->name, x->dtype_name);
+        for (int d = 0; d < x->ndim; d++) sb_printf(&h, d ? ",%llu" : "%llu", (unsigned long long)x->shape[d]);
+        sb_printf(&h, "],\"data_offsets\":[%zu,%zu]}", body.n, body.n + (x->end - x->begin));
+        sb_put(&body, x->data, x->end - x->begin);
+    }
+    sb_printf(&h, "}");
+    while (h.n % 8) sb_put(&h, " ", 1);
+    unsigned char len[8];
+    put_u64(len, (uint64_t)h.n);
+    FILE *f = fopen(path, "wb");
+    int ok = f && fwrite(len, 1, 8, f) == 8 && fwrite(h.p, 1, h.n, f) == h.n && (!body.n || fwrite(body.p, 1, body.n, f) == body.n);
+    if (f && fclose(f) != 0) ok = 0;
+    free(h.p);
+    free(body.p);
+    return ok;
+}
+
+static int name_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+// Index text as transformers' save_pretrained writes it (json.dumps(indent=2,
+// sort_keys=True)): metadata.total_size, then weight_map in name order.
+// extra: one more "name": "file" entry (or NULL); rename: tensor i's file is rename_to.
+static char *index_text(const st_table *t, const int *shard_of, int nshards, const char *extra, int rename, const char *rename_to) {
+    sbuf s = {NULL, 0, 0};
+    size_t total = 0;
+    const char **names = (const char **)malloc((size_t)t->L.count * sizeof(char *));
+    for (int i = 0; i < t->L.count; i++) { total += t->L.tensors[i].end - t->L.tensors[i].begin; names[i] = t->L.tensors[i].name; }
+    qsort(names, (size_t)t->L.count, sizeof(char *), name_cmp);
+    sb_printf(&s, "{\n  \"metadata\": {\n    \"total_size\": %zu\n  },\n  \"weight_map\": {\n", total);
+    if (extra) sb_printf(&s, "    %s,\n", extra);
+    for (int k = 0; k < t->L.count; k++) {
+        int i = 0;
+        while (strcmp(t->L.tensors[i].name, names[k])) i++;
+        char file[256];
+        if (i == rename) snprintf(file, sizeof(file), "%s", rename_to);
+        else snprintf(file, sizeof(file), "model-%05d-of-%05d.safetensors", shard_of[i] + 1, nshards);
+        sb_printf(&s, "    \"%s\": \"%s\"%s\n", names[k], file, k + 1 < t->L.count ? "," : "");
+    }
+    sb_printf(&s, "  }\n}\n");
+    sb_put(&s, "", 1);
+    free(names);
+    return s.p;
+}
+
+static void t_index(const char *name, const char *dir, const char *text, vit_status want, const char *needle) {
+    char path[1400];
+    snprintf(path, sizeof(path), "%s/model.safetensors.index.json", dir);
+    if (!require(write_bytes(path, text, strlen(text)), name, "cannot write %s", path)) return;
+    t_file(name, dir, NULL, want, needle);
+}
+
+static void test_folders(void) {
+    char ref[1400], path[1400], dir[] = "/tmp/vit_test_shards_XXXXXX";
+    // a folder is the model.safetensors in it, with the JSON files beside it
+    t_same_output("folder: DIR loads as DIR/model.safetensors (identical logits)", g_dir, g_model_path);
+    snprintf(path, sizeof(path), "%s/", g_dir);
+    t_same_output("folder: DIR/ (trailing slash) too", path, g_model_path);
+    snprintf(path, sizeof(path), "%s/hf_vit", g_ref_parent);
+    snprintf(ref, sizeof(ref), "%s/hf_vit/model.safetensors", g_ref_parent);
+    t_same_output("folder: an HF folder (config.json + preprocessor_config.json)", path, ref);
+    {
+        vit_model *m = NULL;
+        vit_status st = vit_load(path, NULL, &m);
+        check(st == VIT_OK && vit_model_config(m)->has_labels, "folder: config.json beside it is read (labels)", "%s", vit_status_string(st));
+        vit_free(m);
+    }
+    if (!mkdtemp(dir)) { check(0, "folder: mkdtemp", "failed"); return; }
+    t_file("folder: empty folder", dir, NULL, VIT_ERROR_IO, "neither model.safetensors nor model.safetensors.index.json");
+
+    // a sharded copy of hf_vit, in 3 files, as transformers writes one
+    size_t size = 0;
+    unsigned char *bytes = read_all(ref, &size);
+    st_table t;
+    if (!require(bytes && st_table_read(&t, bytes, size), "sharded: read hf_vit", "%s", t.err)) { free(bytes); rmdir(dir); return; }
+    int n = t.L.count, *shard_of = (int *)malloc((size_t)n * sizeof(int)), *pick = (int *)malloc((size_t)(n + 1) * sizeof(int));
+    size_t total = 0, at = 0;
+    for (int i = 0; i < n; i++) total += t.L.tensors[i].end - t.L.tensors[i].begin;
+    for (int i = 0; i < n; i++) { // by bytes, in file order, as max_shard_size splits
+        shard_of[i] = (int)(at * 3 / total);
+        at += t.L.tensors[i].end - t.L.tensors[i].begin;
+    }
+    int ok = 1;
+    for (int s = 0; s < 3; s++) {
+        int k = 0;
+        for (int i = 0; i < n; i++) if (shard_of[i] == s) pick[k++] = i;
+        snprintf(path, sizeof(path), "%s/model-%05d-of-00003.safetensors", dir, s + 1);
+        ok = ok && k > 0 && write_shard(path, &t, pick, k);
+    }
+    const char *json[2] = {"config.json", "preprocessor_config.json"};
+    for (int i = 0; i < 2; i++) {
+        size_t jn;
+        snprintf(ref, sizeof(ref), "%s/hf_vit/%s", g_ref_parent, json[i]);
+        unsigned char *b = read_all(ref, &jn);
+        snprintf(path, sizeof(path), "%s/%s", dir, json[i]);
+        ok = ok && b && write_bytes(path, b, jn);
+        free(b);
+    }
+    char *good = index_text(&t, shard_of, 3, NULL, -1, NULL);
+    snprintf(path, sizeof(path), "%s/model.safetensors.index.json", dir);
+    ok = ok && write_bytes(path, good, strlen(good));
+    snprintf(ref, sizeof(ref), "%s/hf_vit/model.safetensors", g_ref_parent);
+    if (require(ok, "sharded: write 3 shards", "cannot write into %s", dir)) {
+        t_same_output("sharded: DIR with model.safetensors.index.json + 3 shards (identical logits)", dir, ref);
+        t_same_output("sharded: the index's path given directly", path, ref);
+        char *txt;
+        // each wrong index: a named error
+        t_index("sharded: index not JSON", dir, "weight_map: model-00001-of-00003.safetensors\n", VIT_ERROR_BAD_FORMAT, "model.safetensors.index.json");
+        t_index("sharded: index a JSON list", dir, "[]", VIT_ERROR_BAD_FORMAT, "not a JSON object");
+        t_index("sharded: index without weight_map", dir, "{\"metadata\": {}}", VIT_ERROR_BAD_FORMAT, "weight_map");
+        t_index("sharded: empty weight_map", dir, "{\"weight_map\": {}}", VIT_ERROR_BAD_FORMAT, "weight_map");
+        t_index("sharded: unknown top-level key", dir, "{\"weight_map\": {\"a\": \"x.safetensors\"}, \"shards\": 3}", VIT_ERROR_BAD_FORMAT, "'shards'");
+        t_index("sharded: metadata not an object", dir, "{\"metadata\": 3, \"weight_map\": {\"a\": \"x.safetensors\"}}", VIT_ERROR_BAD_FORMAT, "metadata");
+        t_index("sharded: shard name not a string", dir, "{\"weight_map\": {\"a\": 1}}", VIT_ERROR_BAD_FORMAT, "plain file name");
+        txt = index_text(&t, shard_of, 3, NULL, 0, "../hf_vit/model.safetensors");
+        t_index("sharded: '../' in a shard name", dir, txt, VIT_ERROR_BAD_FORMAT, "no '..'"); free(txt);
+        txt = index_text(&t, shard_of, 3, NULL, 0, "/etc/passwd.safetensors");
+        t_index("sharded: absolute shard path", dir, txt, VIT_ERROR_BAD_FORMAT, "plain file name"); free(txt);
+        txt = index_text(&t, shard_of, 3, NULL, 0, "..safetensors");
+        t_index("sharded: shard name '..safetensors'", dir, txt, VIT_ERROR_BAD_FORMAT, "plain file name"); free(txt);
+        txt = index_text(&t, shard_of, 3, NULL, 0, "model-00001-of-00003.bin");
+        t_index("sharded: shard not a .safetensors name", dir, txt, VIT_ERROR_BAD_FORMAT, "ending in .safetensors"); free(txt);
+        txt = index_text(&t, shard_of, 3, NULL, 0, "model-00004-of-00003.safetensors");
+        t_index("sharded: missing shard file", dir, txt, VIT_ERROR_IO, "model-00004-of-00003.safetensors"); free(txt);
+        txt = index_text(&t, shard_of, 3, "\"ghost.weight\": \"model-00002-of-00003.safetensors\"", -1, NULL);
+        t_index("sharded: tensor listed but absent", dir, txt, VIT_ERROR_MISSING_TENSOR, "'ghost.weight' in model-00002-of-00003.safetensors"); free(txt);
+        txt = index_text(&t, shard_of, 3, NULL, 0, shard_of[0] == 1 ? "model-00003-of-00003.safetensors" : "model-00002-of-00003.safetensors");
+        t_index("sharded: tensor listed in the wrong shard", dir, txt, VIT_ERROR_BAD_FORMAT, "puts it in"); free(txt);
+        {   // a tensor in a shard the index does not mention for it: listed twice (both "keys" present) or unlisted
+            char extra[300];
+            snprintf(extra, sizeof(extra), "\"%s\": \"model-%05d-of-00003.safetensors\"", t.L.tensors[0].name, shard_of[0] + 1);
+            txt = index_text(&t, shard_of, 3, extra, -1, NULL);
+            t_index("sharded: weight_map key repeated", dir, txt, VIT_ERROR_BAD_FORMAT, "twice"); free(txt);
+        }
+        txt = index_text(&t, shard_of, 3, "\"a\": \"m1.safetensors\", \"b\": \"m2.safetensors\", \"c\": \"m3.safetensors\", \"d\": \"m4.safetensors\"", -1, NULL);
+        t_index("sharded: more than VIT_MAX_SHARDS shards", dir, txt, VIT_ERROR_LIMIT, "VIT_MAX_SHARDS"); free(txt);
+        t_index("sharded: back to the good index", dir, good, VIT_OK, NULL);
+        // a tensor in two shards: shard 3 also holds shard 1's first tensor
+        int k = 0;
+        for (int i = 0; i < n; i++) if (shard_of[i] == 2) pick[k++] = i;
+        pick[k++] = 0;
+        snprintf(path, sizeof(path), "%s/model-00003-of-00003.safetensors", dir);
+        if (require(write_shard(path, &t, pick, k), "sharded: write", "%s", path)) {
+            char needle[200];
+            snprintf(needle, sizeof(needle), "'%s' is in two shards", t.L.tensors[0].name);
+            t_file("sharded: a tensor in two shards", dir, NULL, VIT_ERROR_BAD_FORMAT, needle);
+            write_shard(path, &t, pick, k - 2); // shard 3 without its last tensor, which the index still lists
+            t_file("sharded: a listed tensor missing from its shard", dir, NULL, VIT_ERROR_MISSING_TENSOR, "does not hold it");
+        }
+        // a shard that is not a safetensors file, and one that is truncated
+        static const unsigned char png[16] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R'};
+        write_bytes(path, png, sizeof(png));
+        t_file("sharded: a shard that is a PNG", dir, NULL, VIT_ERROR_BAD_FORMAT, "model-00003-of-00003.safetensors: not a safetensors file (it looks like a PNG image)");
+        // a tensor in a shard but not in the index
+        k = 0;
+        for (int i = 0; i < n; i++) if (shard_of[i] == 2) pick[k++] = i;
+        write_shard(path, &t, pick, k);
+        t_file("sharded: good again", dir, NULL, VIT_OK, NULL);
+        snprintf(path, sizeof(path), "%s/model.safetensors.index.json", dir);
+        char *cut = strstr(good, t.L.tensors[n - 1].name);
+        if (cut) { // drop the entry of the last tensor from the index
+            char *line = cut;
+            while (line > good && line[-1] != '\n') line--;
+            char *end = strchr(cut, '\n') + 1;
+            sbuf s2 = {NULL, 0, 0};
+            sb_put(&s2, good, (size_t)(line - good));
+            sb_put(&s2, end, strlen(end) + 1);
+            if (line[-2] == ',' && !strstr(end, "\": \"model")) s2.p[line - good - 2] = ' '; // it was the last entry: no trailing comma
+            write_bytes(path, s2.p, strlen(s2.p));
+            t_file("sharded: a tensor in a shard the index does not list", dir, NULL, VIT_ERROR_BAD_FORMAT, "does not list it");
+            free(s2.p);
+        }
+        remove(path);
+        for (int s = 0; s < 3; s++) { snprintf(path, sizeof(path), "%s/model-%05d-of-00003.safetensors", dir, s + 1); remove(path); }
+    }
+    for (int i = 0; i < 2; i++) { snprintf(path, sizeof(path), "%s/%s", dir, json[i]); remove(path); }
+    rmdir(dir);
+    free(good);
+    free(shard_of);
+    free(pick);
+    vit__free(&t.alloc, t.L.tensors);
+    free(bytes);
+}
+
 static void test_files_options(void) {
     char path[1200];
     t_file("vit_load: the real file loads", g_model_path, NULL, VIT_OK, NULL);
     snprintf(path, sizeof(path), "%s/does_not_exist.safetensors", g_dir);
     t_file("vit_load: nonexistent path", path, NULL, VIT_ERROR_IO, "does_not_exist");
-    t_file("vit_load: a directory", g_dir, NULL, VIT_ERROR_IO, g_dir);
+    t_file("vit_load: a folder loads its model.safetensors", g_dir, NULL, VIT_OK, NULL);
     t_file("vit_load: empty path", "", NULL, VIT_ERROR_IO, "cannot open");
     {
         static char longpath[6000];
@@ -1701,6 +1971,7 @@ int main(int argc, char **argv) {
     test_truncation();
     test_corruption();
     test_files_options();
+    test_folders();
     test_forward_args();
     test_oom();
     test_int8_memory();
