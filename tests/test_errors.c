@@ -1262,10 +1262,15 @@ static void test_folders(void) {
         check(st == VIT_OK && vit_model_config(m)->has_labels, "folder: config.json beside it is read (labels)", "%s", vit_status_string(st));
         vit_free(m);
     }
+    // written by transformers: tools/make_sharded_reference.py (hf_dinov2, save_pretrained(max_shard_size="10KB"))
+    snprintf(path, sizeof(path), "%s/../sharded/hf_dinov2_sharded", g_ref_parent);
+    snprintf(ref, sizeof(ref), "%s/hf_dinov2/model.safetensors", g_ref_parent);
+    t_same_output("sharded: hf_dinov2 as transformers' save_pretrained(max_shard_size) writes it, 3 shards (identical output)", path, ref);
     if (!mkdtemp(dir)) { check(0, "folder: mkdtemp", "failed"); return; }
     t_file("folder: empty folder", dir, NULL, VIT_ERROR_IO, "neither model.safetensors nor model.safetensors.index.json");
 
     // a sharded copy of hf_vit, in 3 files, as transformers writes one
+    snprintf(ref, sizeof(ref), "%s/hf_vit/model.safetensors", g_ref_parent);
     size_t size = 0;
     unsigned char *bytes = read_all(ref, &size);
     st_table t;
