@@ -59,9 +59,12 @@
 // is a path, even one that starts with "--". Results go to stdout; the model
 // line, progress (only when stderr is a terminal: count, img/s, ETA), the
 // summary and the errors go to stderr. A file that cannot be read or decoded
-// is reported (with vit.h's reason) and skipped. Exit status: 0 when every
-// image was classified, 1 when the model, a directory or any image failed,
-// 2 on bad usage.
+// is reported (with vit.h's reason) and skipped. The model may be a
+// .safetensors file or a folder (its model.safetensors, or a sharded
+// model.safetensors.index.json, with the JSON files beside it). Exit status:
+// 0 when every image was classified, 1 when the model, a directory (one with
+// no images too) or any image failed, 2 on bad usage. The summary's img/s
+// counts only the images that succeeded, and is left out when none did.
 #if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
 #define _POSIX_C_SOURCE 200809L // clock_gettime, pthreads, dirent, lstat
 #endif
@@ -815,7 +818,10 @@ int main(int argc, char **argv) {
             size_t first = files.n;
             walk(path, &files, &ws);
             if (files.n > first) qsort(files.v + first, files.n - first, sizeof(char *), cmp_str);
-            if (files.n == first) fprintf(stderr, "warning: no image files in '%s'\n", path);
+            if (files.n == first) { // nothing to do there is a failure, not a success
+                fprintf(stderr, "vit-classify: no image files in '%s'\n", path);
+                ws.errors++;
+            }
         } else {
             list_add(&files, path); // tried whatever it is; vit.h says why it fails
         }
@@ -992,11 +998,14 @@ int main(int argc, char **argv) {
     if (w.failed) status = 1;
     if (w.embed_part && write_embeddings(&w)) status = 1;
     if (!c.quiet && p.nfiles) {
-        size_t ok = w.done - w.failed;
-        fprintf(stderr, "%s %zu of %zu images in %.2f s: %.1f img/s (%d threads, batch %d", c.decode_only ? "decoded" : "classified",
-                ok, w.done, elapsed, elapsed > 0 ? (double)w.done / elapsed : 0.0, threads, batch);
-        if (ndev > 1) fprintf(stderr, ", %d GPUs", ndev);
-        fprintf(stderr, w.failed ? "; %zu failed)\n" : ")\n", w.failed);
+        size_t ok = w.done - w.failed; // the rate counts only the images that succeeded
+        if (ok == 0) fprintf(stderr, "%s none of %zu images: all failed\n", c.decode_only ? "decoded" : "classified", w.done);
+        else {
+            fprintf(stderr, "%s %zu of %zu images in %.2f s: %.1f img/s (%d threads, batch %d", c.decode_only ? "decoded" : "classified",
+                    ok, w.done, elapsed, elapsed > 0 ? (double)ok / elapsed : 0.0, threads, batch);
+            if (ndev > 1) fprintf(stderr, ", %d GPUs", ndev);
+            fprintf(stderr, w.failed ? "; %zu failed)\n" : ")\n", w.failed);
+        }
     }
 
     for (int s = 0; s < p.nslots; s++) {

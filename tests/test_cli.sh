@@ -78,14 +78,28 @@ printf 'this is not a safetensors file\n' >"$TMP/text.safetensors"
 cp "$GOOD1" "$TMP/image.safetensors"
 expect "classify: missing model file" 1 "cannot load '$TMP/missing.safetensors': i/o error: cannot open" \
     "$CLASSIFY" "$TMP/missing.safetensors" "$GOOD1"
-expect "classify: a directory as the model" 1 "cannot load '$TMP': i/o error: cannot read .*not a regular file" \
+expect "classify: a folder without a model as the model" 1 "cannot load '$TMP': i/o error: '$TMP' is a folder with neither model.safetensors nor model.safetensors.index.json" \
     "$CLASSIFY" "$TMP" "$GOOD1"
 expect "classify: model truncated to 1000 bytes" 1 "cannot load '$TMP/truncated.safetensors': bad format: .*1000-byte file" \
     "$CLASSIFY" "$TMP/truncated.safetensors" "$GOOD1"
 expect "classify: a text file as the model" 1 "cannot load '$TMP/text.safetensors': bad format" \
     "$CLASSIFY" "$TMP/text.safetensors" "$GOOD1"
-expect "classify: a PNG as the model" 1 "cannot load '$TMP/image.safetensors': bad format" \
+expect "classify: a PNG as the model" 1 "cannot load '$TMP/image.safetensors': bad format: not a safetensors file \\(it looks like a PNG image\\)$" \
     "$CLASSIFY" "$TMP/image.safetensors" "$GOOD1"
+expect "classify: an image given as the model (swapped arguments)" 1 "cannot load '$GOOD1': bad format: not a safetensors file \\(it looks like a PNG image\\)$" \
+    "$CLASSIFY" "$GOOD1" "$MODEL"
+! grep -q "header length" "$TMP/err" && ok "classify: an image as the model: no header length quoted" || not_ok "classify: an image as the model: '$err'"
+# a model folder: model.safetensors and config.json found in it; a sharded one (written by transformers) too
+run "$CLASSIFY" --top 2 "$MODEL" "$GOOD1" "$GOOD2"
+want_out=$out
+run "$CLASSIFY" --top 2 "$(dirname "$MODEL")" "$GOOD1" "$GOOD2"
+[ "$rc" -eq 0 ] && [ "$out" = "$want_out" ] && grep -q "Ankle boot" "$TMP/out" && ok "classify: the model's folder as the model: the same output as its file" ||
+    not_ok "classify: the model's folder: exit $rc, '$out' '$err'"
+run "$CLASSIFY" --json tests/data/ref/hf_dinov2/model.safetensors "$GOOD1"
+want_out=$out
+run "$CLASSIFY" --json tests/data/sharded/hf_dinov2_sharded "$GOOD1"
+[ "$rc" -eq 0 ] && [ -n "$out" ] && [ "$out" = "$want_out" ] && ok "classify: a sharded folder (model.safetensors.index.json): the same output as the single file" ||
+    not_ok "classify: a sharded folder: exit $rc, '$err'"
 run "$CLASSIFY" "$NOHEAD" "$GOOD1"
 if [ "$rc" -eq 0 ] && echo "$out" | grep -Eq "embedding: 32 values, L2 norm [0-9.]+: [-0-9.]+"; then ok "classify: a model with no head prints its embedding"; else not_ok "classify: a model with no head: exit $rc, '$out' '$err'"; fi
 CLIPP=tests/data/ref/hf_clip_vision_proj/model.safetensors
@@ -323,8 +337,17 @@ run "$CLASSIFY" --decode-only --threads 2 "$MODEL" "$T"
 
 # empty and unreadable directories, usage
 run "$CLASSIFY" "$MODEL" "$T/empty_dir"
-[ "$rc" -eq 0 ] && [ -z "$out" ] && grep -q "warning: no image files in '$T/empty_dir'" "$TMP/err" && ok "folder: an empty directory: a warning, exit 0" ||
-    not_ok "folder: empty directory: exit $rc, $err"
+[ "$rc" -eq 1 ] && [ -z "$out" ] && grep -q "vit-classify: no image files in '$T/empty_dir'" "$TMP/err" && ! grep -q "img/s" "$TMP/err" &&
+    ok "folder: a directory with no images: said, exit 1, no rate" || not_ok "folder: empty directory: exit $rc, $err"
+run "$CLASSIFY" --top 1 "$MODEL" "$T/empty_dir" "$GOOD1"
+[ "$rc" -eq 1 ] && [ "$(head -1 "$TMP/out")" = "$GOOD1" ] && ok "folder: an empty directory among images: the images classified, exit 1" ||
+    not_ok "folder: empty directory among images: exit $rc, $err"
+run "$CLASSIFY" "$MODEL" "$TMP/text.png" "$TMP/truncated.png"
+[ "$rc" -eq 1 ] && [ -z "$out" ] && grep -q "^classified none of 2 images: all failed$" "$TMP/err" && ! grep -q "img/s" "$TMP/err" &&
+    ok "classify: no image succeeded: exit 1, no img/s for work not done" || not_ok "classify: no image succeeded: exit $rc, $(tr '\n' '|' <"$TMP/err")"
+run "$CLASSIFY" --decode-only "$MODEL" "$TMP/text.png"
+[ "$rc" -eq 1 ] && grep -q "^decoded none of 1 images: all failed$" "$TMP/err" && ! grep -q "img/s" "$TMP/err" &&
+    ok "classify: --decode-only, nothing decoded: exit 1, no img/s" || not_ok "classify: --decode-only, nothing decoded: exit $rc, $(tr '\n' '|' <"$TMP/err")"
 mkdir -p "$TMP/locked"
 cp "$GOOD1" "$TMP/locked/x.png"
 chmod 000 "$TMP/locked"
