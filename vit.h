@@ -204,13 +204,23 @@
       class logits (DeiT: the mean of both heads' logits), or for CLIP towers
       (vit_config.projection) the projected image embedding, not normalised
       (HF image_embeds, open_clip encode_image).
+      A MODEL FOLDER: vit_load(DIR) loads DIR/model.safetensors, or else
+      DIR/model.safetensors.index.json (the index path may also be given
+      itself): a sharded model as Hugging Face writes it, {"metadata": {...},
+      "weight_map": {tensor: shard file}}. Shards are plain .safetensors file
+      names beside the index (no '/', no '..'; at most VIT_MAX_SHARDS), each a
+      valid safetensors file; every tensor in exactly one shard, the one the
+      index names. config.json and preprocessor_config.json are read from the
+      folder. A file that is not safetensors (an image, a torch.save zip, a
+      JSON file) is refused as "not a safetensors file", naming what it looks
+      like.
 
    LICENSE
       See end of file.
 
    RECENT REVISION HISTORY
       0.1.0 (2026-11-22) first release: safetensors loader, preprocessing, CPU and CUDA forward passes
-      (unreleased)       the ViT families (DeiT, DINOv2, CLIP, SigLIP), any resolution
+      (unreleased)       the ViT families (DeiT, DINOv2, CLIP, SigLIP), any resolution; model folders, sharded models
 */
 
 #ifndef VIT_H_INCLUDED
@@ -378,8 +388,9 @@ typedef struct vit_config {
 
 typedef struct vit_model vit_model;
 
-// Loads a model from a .safetensors file (and the config.json beside it, if any).
-// opts may be NULL. On success *out is a new model; on failure *out is NULL and a
+// Loads a model from a .safetensors file (and the config.json beside it, if any),
+// or from a folder: its model.safetensors, else its model.safetensors.index.json
+// and the shards it names (see FILE FORMAT). opts may be NULL. On success *out is a new model; on failure *out is NULL and a
 // negative status is returned (detail: vit_last_error(NULL)).
 #ifndef VIT_NO_STDIO
 VITDEF vit_status vit_load(const char *safetensors_path, const vit_options *opts, vit_model **out);
