@@ -1387,6 +1387,7 @@ typedef struct vit__index {
     int nshards;
 } vit__index;
 
+#ifndef VIT_NO_STDIO // only vit_load reads an index (from files)
 static void vit__index_release(vit__index *ix) {
     if (ix->alloc) { vit__free(ix->alloc, ix->entries); vit__free(ix->alloc, ix->files); }
     memset(ix, 0, sizeof(*ix));
@@ -1449,6 +1450,7 @@ static vit_status vit__index_parse(vit__index *ix, const char *src, size_t size,
     if (st != VIT_OK) vit__index_release(ix);
     return st;
 }
+#endif
 
 // After every shard is parsed: the tensors are exactly those the index lists, each in the shard it names.
 static vit_status vit__index_check(const vit__loader *L, const vit__index *ix) {
