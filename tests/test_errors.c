@@ -1756,6 +1756,8 @@ static void test_oom(void) {
         fclose(f);
         oom_sweep("allocation failure: vit_load hf_vit", path, NULL, 0, NULL);
     }
+    snprintf(path, sizeof(path), "%s/../sharded/hf_dinov2_sharded", g_ref_parent); // a folder: the index and 3 shards
+    oom_sweep("allocation failure: vit_load a sharded folder", path, NULL, 0, NULL);
     g_oom_dtype = VIT_DTYPE_INT8; // quantised at load, the fp32 block linears dropped
     oom_sweep("allocation failure: vit_load int8", g_model_path, NULL, 0, NULL);
     g_oom_dtype = VIT_DTYPE_FP8; // the e4m3 reference's scales and sums
