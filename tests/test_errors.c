@@ -887,22 +887,32 @@ static void t_case(const char *name, const char *cas, const char *hold, const ch
 }
 
 // An HF model runs at its processor's crop unless the options say otherwise
+static int write_bytes(const char *path, const void *b, size_t n) {
+    FILE *f = fopen(path, "wb");
+    if (!f) return 0;
+    int ok = fwrite(b, 1, n, f) == n;
+    return fclose(f) == 0 && ok;
+}
+
+// Copies reference case cas's file name into dir.
+static int copy_ref(const char *cas, const char *name, const char *dir) {
+    char src[1400], dst[1400];
+    size_t n;
+    snprintf(src, sizeof(src), "%s/%s/%s", g_ref_parent, cas, name);
+    unsigned char *b = read_all(src, &n);
+    snprintf(dst, sizeof(dst), "%s/%s", dir, name);
+    int ok = b && write_bytes(dst, b, n);
+    free(b);
+    return ok;
+}
+
 // (transformers: the processor makes the model's input): hf_dinov2 (made at
 // 28 x 28) with a Bit processor cropping 20 from a shortest edge of 24.
 static void test_hf_default_size(void) {
-    char dir[] = "/tmp/vit_test_hfsize_XXXXXX", path[1400], src[1400];
+    char dir[] = "/tmp/vit_test_hfsize_XXXXXX", path[1400];
     if (!mkdtemp(dir)) { check(0, "family: HF default size", "mkdtemp failed"); return; }
-    const char *files[2] = {"model.safetensors", "config.json"};
-    for (int i = 0; i < 2; i++) {
-        size_t n;
-        snprintf(src, sizeof(src), "%s/hf_dinov2/%s", g_ref_parent, files[i]);
-        unsigned char *b = read_all(src, &n);
-        snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
-        FILE *f = fopen(path, "wb");
-        if (b && f) fwrite(b, 1, n, f);
-        if (f) fclose(f);
-        free(b);
-    }
+    copy_ref("hf_dinov2", "model.safetensors", dir);
+    copy_ref("hf_dinov2", "config.json", dir);
     snprintf(path, sizeof(path), "%s/preprocessor_config.json", dir);
     FILE *f = fopen(path, "wb");
     if (f) {
@@ -1129,12 +1139,6 @@ static char g_dir[1024], g_model_path[1100], g_nohead_dir[1100], g_hf_dir[1100];
 // ---------------------------------------------------------------------------
 // model folders and sharded models (model.safetensors.index.json)
 
-static int write_bytes(const char *path, const void *b, size_t n) {
-    FILE *f = fopen(path, "wb");
-    if (!f) return 0;
-    int ok = fwrite(b, 1, n, f) == n;
-    return fclose(f) == 0 && ok;
-}
 
 // Logits (or the embedding) of a fixed input; NULL when the load fails (status in *st).
 static float *fixed_output(const char *path, vit_status *st, size_t *n_out) {
@@ -1290,14 +1294,7 @@ static void test_folders(void) {
         ok = ok && k > 0 && write_shard(path, &t, pick, k);
     }
     const char *json[2] = {"config.json", "preprocessor_config.json"};
-    for (int i = 0; i < 2; i++) {
-        size_t jn;
-        snprintf(ref, sizeof(ref), "%s/hf_vit/%s", g_ref_parent, json[i]);
-        unsigned char *b = read_all(ref, &jn);
-        snprintf(path, sizeof(path), "%s/%s", dir, json[i]);
-        ok = ok && b && write_bytes(path, b, jn);
-        free(b);
-    }
+    for (int i = 0; i < 2; i++) ok = ok && copy_ref("hf_vit", json[i], dir);
     char *good = index_text(&t, shard_of, 3, NULL, -1, NULL);
     snprintf(path, sizeof(path), "%s/model.safetensors.index.json", dir);
     ok = ok && write_bytes(path, good, strlen(good));
