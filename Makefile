@@ -181,6 +181,9 @@ $(LINKED:%=$(BUILD)/asan_%): $(BUILD)/asan_%: tests/%.c $(BUILD)/asan_vit.o test
 # two translation units with private VIT_STATIC copies and other config macros
 $(BUILD)/test_static: tests/test_static.c tests/test_static_b.c vit.h tests/test_util.h | $(BUILD) deps
 	$(CC) $(CFLAGS) $(TEST_OPT) tests/test_static.c tests/test_static_b.c -o $@ $(LDLIBS)
+# the same without OpenMP: vit_config.openmp == 0 and one thread
+$(BUILD)/test_static_noomp: tests/test_static.c tests/test_static_b.c vit.h tests/test_util.h | $(BUILD) deps
+	$(CC) $(filter-out -fopenmp,$(CFLAGS)) $(TEST_OPT) tests/test_static.c tests/test_static_b.c -o $@ $(LDLIBS)
 
 # vit.h must compile as C++ and, under nvcc, with the CUDA kernels
 $(BUILD)/test_compile_cpp: tests/test_compile.cpp vit.h | $(BUILD) deps-stb
@@ -194,7 +197,7 @@ test: test-cpu test-compile
 
 FMNIST_FILES = $(FMNIST)/t10k-images-idx3-ubyte $(FMNIST)/t10k-labels-idx1-ubyte
 
-test-cpu: deps $(BUILD)/test_static $(BUILD)/test_model $(BUILD)/test_errors $(BUILD)/test_preprocess $(BUILD)/test_images $(BUILD)/test_images_nostb $(BUILD)/test_act $(BUILD)/test_ops_cpu $(BUILD)/test_faults $(BUILD)/test_limits $(BUILD)/test_fashion_mnist $(BUILD)/cli_check $(FMNIST_FILES) cpu \
+test-cpu: deps $(BUILD)/test_static $(BUILD)/test_static_noomp $(BUILD)/test_model $(BUILD)/test_errors $(BUILD)/test_preprocess $(BUILD)/test_images $(BUILD)/test_images_nostb $(BUILD)/test_act $(BUILD)/test_ops_cpu $(BUILD)/test_faults $(BUILD)/test_limits $(BUILD)/test_fashion_mnist $(BUILD)/cli_check $(FMNIST_FILES) cpu \
           $(if $(HAVE_WEBP),$(BUILD)/webp_hook)
 	$(BUILD)/test_model $(REF_CASES)
 	$(BUILD)/test_errors tests/data/ref/timm_token_odd_heads
@@ -207,6 +210,7 @@ test-cpu: deps $(BUILD)/test_static $(BUILD)/test_model $(BUILD)/test_errors $(B
 	$(BUILD)/test_limits .
 	$(BUILD)/test_fashion_mnist models/fashion_mnist $(FMNIST)
 	$(BUILD)/test_static tests/data/ref/timm_token_odd_heads/model.safetensors
+	$(BUILD)/test_static_noomp tests/data/ref/timm_token_odd_heads/model.safetensors
 	$(BUILD)/vit-classify-cpu --top 2 $(MODEL) examples/images/0000_ankle_boot.png | grep -q "Ankle boot"
 	bash tests/test_cli.sh $(BUILD)
 	$(MAKE) --no-print-directory webp-example

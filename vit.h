@@ -372,6 +372,9 @@ typedef struct vit_config {
     vit_device device;  // where the forward pass runs
     vit_dtype dtype;    // compute dtype in use
     vit_dtype residual_dtype; // the residual stream's: VIT_DTYPE_F32 or VIT_DTYPE_BF16 (vit_options.residual_dtype)
+    int openmp;         // 1 when vit.h was compiled with OpenMP (-fopenmp; nvcc: -Xcompiler -fopenmp), 0 without:
+                        // then the CPU path and the host-side copies of vit_forward run on one thread
+    int num_threads;    // CPU threads the forward pass uses (vit_options.num_threads; 1 without OpenMP)
 } vit_config;
 
 typedef struct vit_model vit_model;
@@ -6423,6 +6426,10 @@ static vit_status vit__create(const void *data, size_t size, const vit_options *
         m->max_batch = o.max_batch;
         m->num_threads = o.num_threads;
         vit_config *c = &m->cfg;
+#ifdef _OPENMP
+        c->openmp = 1;
+#endif
+        c->num_threads = o.num_threads;
         st = vit__detect_family(&L);
         int hf = L.fam != VIT__FAM_TIMM;
         c->mean[0] = c->mean[1] = c->mean[2] = 0.5f; // timm's defaults for ViTs, and ViTImageProcessor's
