@@ -432,22 +432,30 @@ uninstall:
 
 # make install into $(BUILD)/test-install/prefix, then tests/cmake_consumer built three
 # ways: find_package(vit) from there (its include directory checked), add_subdirectory
-# of this checkout, and `cc $$(pkg-config --cflags --libs vit)`; each classifies an image
+# of this checkout, and `cc $$(pkg-config --cflags --libs vit)`; each classifies an image.
+# The CMake builds set no build type: vit::vit's -O3 and -fopenmp must reach the compile
+# line (compile_commands.json), and the binary must report OpenMP (vit_config.openmp)
 TI = $(abspath $(BUILD))/test-install
 CONSUMER_RUN = $(MODEL) examples/images/0000_ankle_boot.png "Ankle boot"
+CONSUMER_FLAGS = grep '"command"' $(TI)/$(1)/compile_commands.json | grep -q -- ' -O3 .*-fopenmp'
+CONSUMER_OPENMP = | tee /dev/stderr | grep -q '^OK: .*, OpenMP)'
 test-install: deps-stb
 	rm -rf $(TI)
 	$(MAKE) --no-print-directory install PREFIX=$(TI)/prefix
-	cmake -S tests/cmake_consumer -B $(TI)/find -DCMAKE_PREFIX_PATH=$(TI)/prefix -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake -S tests/cmake_consumer -B $(TI)/find -DCMAKE_PREFIX_PATH=$(TI)/prefix -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
 	grep -q -- '$(TI)/prefix/include' $(TI)/find/CMakeFiles/consumer.dir/flags.make
+	$(call CONSUMER_FLAGS,find)
 	cmake --build $(TI)/find
-	$(TI)/find/consumer $(CONSUMER_RUN)
-	cmake -S tests/cmake_consumer -B $(TI)/subdir -DVIT_SOURCE_DIR=$(CURDIR) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	$(TI)/find/consumer $(CONSUMER_RUN) $(CONSUMER_OPENMP)
+	cmake -S tests/cmake_consumer -B $(TI)/subdir -DVIT_SOURCE_DIR=$(CURDIR) -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
+	$(call CONSUMER_FLAGS,subdir)
 	cmake --build $(TI)/subdir
-	$(TI)/subdir/consumer $(CONSUMER_RUN)
+	$(TI)/subdir/consumer $(CONSUMER_RUN) $(CONSUMER_OPENMP)
 	PKG_CONFIG_PATH=$(TI)/prefix/lib/pkgconfig pkg-config --cflags --libs vit
-	$(CC) -std=c99 -O2 $(WARN) tests/cmake_consumer/main.c $$(PKG_CONFIG_PATH=$(TI)/prefix/lib/pkgconfig pkg-config --cflags --libs vit) -o $(TI)/pkgconfig_consumer
-	$(TI)/pkgconfig_consumer $(CONSUMER_RUN)
+	test "$$(PKG_CONFIG_PATH=$(TI)/prefix/lib/pkgconfig pkg-config --variable=openmp_nvcc vit)" = "-Xcompiler -fopenmp"
+	$(CC) -std=c99 -O2 $(WARN) tests/cmake_consumer/main.c $$(PKG_CONFIG_PATH=$(TI)/prefix/lib/pkgconfig pkg-config --cflags --libs vit) \
+	    $$(PKG_CONFIG_PATH=$(TI)/prefix/lib/pkgconfig pkg-config --variable=openmp vit) -o $(TI)/pkgconfig_consumer
+	$(TI)/pkgconfig_consumer $(CONSUMER_RUN) $(CONSUMER_OPENMP)
 	@echo "make test-install: find_package(vit), add_subdirectory(vit) and pkg-config builds passed"
 
 clean:
