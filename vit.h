@@ -30,7 +30,8 @@
         VIT_ERROR_UNSUPPORTED naming it (see FILE FORMAT for the tensors
         known to be irrelevant, which are skipped).
       - Complete fp32 CPU forward pass in C99, multi-threaded with OpenMP
-        when compiled with -fopenmp (single-threaded otherwise). Its GEMMs
+        when compiled with -fopenmp (nvcc: -Xcompiler -fopenmp); otherwise
+        single-threaded, and vit_config.openmp says so. Its GEMMs
         read weights repacked at load into 16-column panels, through
         AVX-512, AVX2+FMA or NEON register tiles chosen at run time (gcc and
         clang: a binary built for plain x86-64 still uses AVX-512 where the
