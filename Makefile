@@ -181,6 +181,9 @@ $(LINKED:%=$(BUILD)/asan_%): $(BUILD)/asan_%: tests/%.c $(BUILD)/asan_vit.o test
 # two translation units with private VIT_STATIC copies and other config macros
 $(BUILD)/test_static: tests/test_static.c tests/test_static_b.c vit.h tests/test_util.h | $(BUILD) deps
 	$(CC) $(CFLAGS) $(TEST_OPT) tests/test_static.c tests/test_static_b.c -o $@ $(LDLIBS)
+# the same without OpenMP: vit_config.openmp == 0 and one thread
+$(BUILD)/test_static_noomp: tests/test_static.c tests/test_static_b.c vit.h tests/test_util.h | $(BUILD) deps
+	$(CC) $(filter-out -fopenmp,$(CFLAGS)) $(TEST_OPT) tests/test_static.c tests/test_static_b.c -o $@ $(LDLIBS)
 
 # vit.h must compile as C++ and, under nvcc, with the CUDA kernels
 $(BUILD)/test_compile_cpp: tests/test_compile.cpp vit.h | $(BUILD) deps-stb
@@ -194,7 +197,7 @@ test: test-cpu test-compile
 
 FMNIST_FILES = $(FMNIST)/t10k-images-idx3-ubyte $(FMNIST)/t10k-labels-idx1-ubyte
 
-test-cpu: deps $(BUILD)/test_static $(BUILD)/test_model $(BUILD)/test_errors $(BUILD)/test_preprocess $(BUILD)/test_images $(BUILD)/test_images_nostb $(BUILD)/test_act $(BUILD)/test_ops_cpu $(BUILD)/test_faults $(BUILD)/test_limits $(BUILD)/test_fashion_mnist $(BUILD)/cli_check $(FMNIST_FILES) cpu \
+test-cpu: deps $(BUILD)/test_static $(BUILD)/test_static_noomp $(BUILD)/test_model $(BUILD)/test_errors $(BUILD)/test_preprocess $(BUILD)/test_images $(BUILD)/test_images_nostb $(BUILD)/test_act $(BUILD)/test_ops_cpu $(BUILD)/test_faults $(BUILD)/test_limits $(BUILD)/test_fashion_mnist $(BUILD)/cli_check $(FMNIST_FILES) cpu \
           $(if $(HAVE_WEBP),$(BUILD)/webp_hook)
 	$(BUILD)/test_model $(REF_CASES)
 	$(BUILD)/test_errors tests/data/ref/timm_token_odd_heads
@@ -207,6 +210,7 @@ test-cpu: deps $(BUILD)/test_static $(BUILD)/test_model $(BUILD)/test_errors $(B
 	$(BUILD)/test_limits .
 	$(BUILD)/test_fashion_mnist models/fashion_mnist $(FMNIST)
 	$(BUILD)/test_static tests/data/ref/timm_token_odd_heads/model.safetensors
+	$(BUILD)/test_static_noomp tests/data/ref/timm_token_odd_heads/model.safetensors
 	$(BUILD)/vit-classify-cpu --top 2 $(MODEL) examples/images/0000_ankle_boot.png | grep -q "Ankle boot"
 	bash tests/test_cli.sh $(BUILD)
 	$(MAKE) --no-print-directory webp-example
@@ -428,22 +432,30 @@ uninstall:
 
 # make install into $(BUILD)/test-install/prefix, then tests/cmake_consumer built three
 # ways: find_package(vit) from there (its include directory checked), add_subdirectory
-# of this checkout, and `cc $$(pkg-config --cflags --libs vit)`; each classifies an image
+# of this checkout, and `cc $$(pkg-config --cflags --libs vit)`; each classifies an image.
+# The CMake builds set no build type: vit::vit's -O3 and -fopenmp must reach the compile
+# line (compile_commands.json), and the binary must report OpenMP (vit_config.openmp)
 TI = $(abspath $(BUILD))/test-install
 CONSUMER_RUN = $(MODEL) examples/images/0000_ankle_boot.png "Ankle boot"
+CONSUMER_FLAGS = grep '"command"' $(TI)/$(1)/compile_commands.json | grep -q -- ' -O3 .*-fopenmp'
+CONSUMER_OPENMP = | tee /dev/stderr | grep -q '^OK: .*, OpenMP)'
 test-install: deps-stb
 	rm -rf $(TI)
 	$(MAKE) --no-print-directory install PREFIX=$(TI)/prefix
-	cmake -S tests/cmake_consumer -B $(TI)/find -DCMAKE_PREFIX_PATH=$(TI)/prefix -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake -S tests/cmake_consumer -B $(TI)/find -DCMAKE_PREFIX_PATH=$(TI)/prefix -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
 	grep -q -- '$(TI)/prefix/include' $(TI)/find/CMakeFiles/consumer.dir/flags.make
+	$(call CONSUMER_FLAGS,find)
 	cmake --build $(TI)/find
-	$(TI)/find/consumer $(CONSUMER_RUN)
-	cmake -S tests/cmake_consumer -B $(TI)/subdir -DVIT_SOURCE_DIR=$(CURDIR) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	$(TI)/find/consumer $(CONSUMER_RUN) $(CONSUMER_OPENMP)
+	cmake -S tests/cmake_consumer -B $(TI)/subdir -DVIT_SOURCE_DIR=$(CURDIR) -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
+	$(call CONSUMER_FLAGS,subdir)
 	cmake --build $(TI)/subdir
-	$(TI)/subdir/consumer $(CONSUMER_RUN)
+	$(TI)/subdir/consumer $(CONSUMER_RUN) $(CONSUMER_OPENMP)
 	PKG_CONFIG_PATH=$(TI)/prefix/lib/pkgconfig pkg-config --cflags --libs vit
-	$(CC) -std=c99 -O2 $(WARN) tests/cmake_consumer/main.c $$(PKG_CONFIG_PATH=$(TI)/prefix/lib/pkgconfig pkg-config --cflags --libs vit) -o $(TI)/pkgconfig_consumer
-	$(TI)/pkgconfig_consumer $(CONSUMER_RUN)
+	test "$$(PKG_CONFIG_PATH=$(TI)/prefix/lib/pkgconfig pkg-config --variable=openmp_nvcc vit)" = "-Xcompiler -fopenmp"
+	$(CC) -std=c99 -O2 $(WARN) tests/cmake_consumer/main.c $$(PKG_CONFIG_PATH=$(TI)/prefix/lib/pkgconfig pkg-config --cflags --libs vit) \
+	    $$(PKG_CONFIG_PATH=$(TI)/prefix/lib/pkgconfig pkg-config --variable=openmp vit) -o $(TI)/pkgconfig_consumer
+	$(TI)/pkgconfig_consumer $(CONSUMER_RUN) $(CONSUMER_OPENMP)
 	@echo "make test-install: find_package(vit), add_subdirectory(vit) and pkg-config builds passed"
 
 clean:

@@ -30,7 +30,8 @@
         VIT_ERROR_UNSUPPORTED naming it (see FILE FORMAT for the tensors
         known to be irrelevant, which are skipped).
       - Complete fp32 CPU forward pass in C99, multi-threaded with OpenMP
-        when compiled with -fopenmp (single-threaded otherwise). Its GEMMs
+        when compiled with -fopenmp (nvcc: -Xcompiler -fopenmp); otherwise
+        single-threaded, and vit_config.openmp says so. Its GEMMs
         read weights repacked at load into 16-column panels, through
         AVX-512, AVX2+FMA or NEON register tiles chosen at run time (gcc and
         clang: a binary built for plain x86-64 still uses AVX-512 where the
@@ -384,6 +385,9 @@ typedef struct vit_config {
     vit_device device;  // where the forward pass runs
     vit_dtype dtype;    // compute dtype in use
     vit_dtype residual_dtype; // the residual stream's: VIT_DTYPE_F32 or VIT_DTYPE_BF16 (vit_options.residual_dtype)
+    int openmp;         // 1 when vit.h was compiled with OpenMP (-fopenmp; nvcc: -Xcompiler -fopenmp), 0 without:
+                        // then the CPU path and the host-side copies of vit_forward run on one thread
+    int num_threads;    // CPU threads the forward pass uses (vit_options.num_threads; 1 without OpenMP)
 } vit_config;
 
 typedef struct vit_model vit_model;
@@ -6581,6 +6585,10 @@ static vit_status vit__create(const vit__bytes *shards, int nshards, const vit__
         m->max_batch = o.max_batch;
         m->num_threads = o.num_threads;
         vit_config *c = &m->cfg;
+#ifdef _OPENMP
+        c->openmp = 1;
+#endif
+        c->num_threads = o.num_threads;
         st = vit__detect_family(&L);
         int hf = L.fam != VIT__FAM_TIMM;
         c->mean[0] = c->mean[1] = c->mean[2] = 0.5f; // timm's defaults for ViTs, and ViTImageProcessor's

@@ -1,7 +1,10 @@
 # find_package(vit): the INTERFACE target vit::vit, as add_subdirectory(vit) gives it.
 # Installed by `make install PREFIX=DIR` to DIR/lib/cmake/vit/.
-#   vit::vit  DIR/include (vit.h, vit_kernels.cuh), -lm, and OpenMP where it is found
-#             (set VIT_OPENMP to OFF before find_package: the CPU path on one thread)
+#   vit::vit  DIR/include (vit.h, vit_kernels.cuh), -lm, OpenMP where it is found
+#             (set VIT_OPENMP to OFF before find_package: the CPU path on one thread;
+#             under nvcc as -Xcompiler=-fopenmp), -O3 when the consumer sets no build
+#             type (vit.h unoptimised is many times slower), and -march=native when
+#             VIT_NATIVE is ON before find_package (binaries then need this CPU's ISA)
 # vit.h is header-only: define VIT_IMPLEMENTATION in one of your C or C++ files.
 get_filename_component(_vit_prefix "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
 set(_vit_openmp ON)
@@ -24,6 +27,19 @@ if(NOT TARGET vit::vit)
         endforeach()
     endif()
     set_target_properties(vit::vit PROPERTIES INTERFACE_LINK_LIBRARIES "${_vit_libs}")
+    if(NOT MSVC)
+        # CMake's empty configuration compiles without -O
+        set(_vit_opts "$<$<CONFIG:>:-O3>")
+        if(VIT_NATIVE)
+            list(APPEND _vit_opts "$<IF:$<COMPILE_LANGUAGE:CUDA>,-Xcompiler=-march=native,-march=native>")
+        endif()
+        if(_vit_openmp AND (TARGET OpenMP::OpenMP_C OR TARGET OpenMP::OpenMP_CXX))
+            # FindOpenMP has no CUDA: nvcc passes the host compiler's flag on
+            list(APPEND _vit_opts "$<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-fopenmp>")
+        endif()
+        set_target_properties(vit::vit PROPERTIES INTERFACE_COMPILE_OPTIONS "${_vit_opts}")
+        unset(_vit_opts)
+    endif()
     unset(_vit_libs)
 endif()
 set(vit_INCLUDE_DIR "${_vit_prefix}/include")

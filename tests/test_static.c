@@ -1,7 +1,8 @@
 // test_static: the configuration macros build. Two translation units (this file
 // and test_static_b.c) each compile a private VIT_STATIC copy of the
 // implementation and link into one program without clashing; this one also
-// uses VIT_MALLOC/VIT_FREE, the other VIT_NO_STDIO + VIT_NO_STB_IMAGE.
+// uses VIT_MALLOC/VIT_FREE, the other VIT_NO_STDIO + VIT_NO_STB_IMAGE. Built with
+// -fopenmp (test_static) and without it (test_static_noomp): vit_config.openmp says which.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,16 @@ int main(int argc, char **argv) {
     vit_model *m = NULL;
     vit_status st = vit_load(argv[1], NULL, &m);
     int ok = st == VIT_OK && g_count.live > 0;
+    // a build without OpenMP says so (make test-cpu runs this test built with and without -fopenmp)
+    const vit_config *c = vit_model_config(m);
+#ifdef _OPENMP
+    int want_openmp = 1;
+#else
+    int want_openmp = 0;
+#endif
+    check(c && c->openmp == want_openmp && c->num_threads >= 1 && (want_openmp || c->num_threads == 1),
+          "vit_config.openmp and num_threads tell a build without OpenMP", "openmp %d (want %d), num_threads %d",
+          c ? c->openmp : -1, want_openmp, c ? c->num_threads : -1);
     vit_free(m);
     ok = ok && g_count.live == 0;
     check(ok, "VIT_STATIC + VIT_MALLOC/VIT_FREE", "load and free through the macros (%ld live after free)", g_count.live);

@@ -21,13 +21,7 @@ int main(int argc, char **argv) {
     int ok = st == VIT_OK && strcmp(vit_label(model, cls), argv[3]) == 0;
     if (st != VIT_OK) fprintf(stderr, "classify: %s: %s\n", vit_status_string(st), vit_last_error(model));
     else printf("%s: %.2f%% %s (want %s; vit.h %s, %s)\n", ok ? "OK" : "NOT OK", 100 * prob, vit_label(model, cls),
-                argv[3], VIT_VERSION_STRING,
-#ifdef _OPENMP
-                "OpenMP"
-#else
-                "no OpenMP"
-#endif
-    );
+                argv[3], VIT_VERSION_STRING, vit_model_config(model)->openmp ? "OpenMP" : "no OpenMP");
     vit_free(model);
     return ok ? 0 : 1;
 }
