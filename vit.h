@@ -1289,7 +1289,7 @@ static vit_status vit__st_parse(vit__loader *L, const unsigned char *data, size_
     size_t bytes;
     int n = j.nodes[root].count, base = L->count;
     vit__tensor **order = NULL, *grown = NULL;
-    if (n > INT_MAX - base || !vit__mul((size_t)(base + n), sizeof(vit__tensor), &bytes) ||
+    if (n > INT_MAX - base || !vit__mul((size_t)base + (size_t)n, sizeof(vit__tensor), &bytes) ||
         !(grown = (vit__tensor *)vit__malloc(L->alloc, bytes + 1)) ||
         !(order = (vit__tensor **)vit__malloc(L->alloc, (size_t)n * sizeof(vit__tensor *) + 1))) {
         vit__free(L->alloc, grown);
@@ -1442,7 +1442,7 @@ static vit_status vit__index_parse(vit__index *ix, const char *src, size_t size,
             break;
         }
         int s = 0;
-        while (s < ix->nshards && strcmp(ix->files[s], file)) s++;
+        while (s < ix->nshards && strcmp(ix->files[s], file) != 0) s++;
         if (s == ix->nshards) {
             if (ix->nshards == VIT_MAX_SHARDS) { st = vit__fail(err, VIT_ERROR_LIMIT, "%s names more than VIT_MAX_SHARDS (%d) shards", what, VIT_MAX_SHARDS); break; }
             memcpy(ix->files[ix->nshards++], file, len + 1);
@@ -1462,7 +1462,7 @@ static vit_status vit__index_check(const vit__loader *L, const vit__index *ix) {
     for (int i = 0; i < L->count; i++) {
         const vit__tensor *t = &L->tensors[i];
         int e = 0;
-        while (e < ix->count && (ix->entries[e].name_truncated != t->name_truncated || strcmp(ix->entries[e].name, t->name))) e++;
+        while (e < ix->count && (ix->entries[e].name_truncated != t->name_truncated || strcmp(ix->entries[e].name, t->name) != 0)) e++;
         if (e == ix->count)
             return vit__fail(L->err, VIT_ERROR_BAD_FORMAT, "tensor '%s%s' is in %s but %s does not list it", t->name,
                              t->name_truncated ? "..." : "", ix->files[t->shard], what);
@@ -1472,7 +1472,7 @@ static vit_status vit__index_check(const vit__loader *L, const vit__index *ix) {
     }
     for (int e = 0; e < ix->count; e++) {
         int i = 0;
-        while (i < L->count && (ix->entries[e].name_truncated != L->tensors[i].name_truncated || strcmp(ix->entries[e].name, L->tensors[i].name))) i++;
+        while (i < L->count && (ix->entries[e].name_truncated != L->tensors[i].name_truncated || strcmp(ix->entries[e].name, L->tensors[i].name) != 0)) i++;
         if (i == L->count)
             return vit__fail(L->err, VIT_ERROR_MISSING_TENSOR, "%s lists tensor '%s' in %s, which does not hold it", what, ix->entries[e].name,
                              ix->files[ix->entries[e].shard]);
