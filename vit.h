@@ -388,6 +388,10 @@ typedef struct vit_config {
     int openmp;         // 1 when vit.h was compiled with OpenMP (-fopenmp; nvcc: -Xcompiler -fopenmp), 0 without:
                         // then the CPU path and the host-side copies of vit_forward run on one thread
     int num_threads;    // CPU threads the forward pass uses (vit_options.num_threads; 1 without OpenMP)
+    char architecture[64]; // the model's name as its config.json gives it: Hugging Face "architectures"[0]
+                        // (e.g. "Dinov2Model", "CLIPVisionModelWithProjection"; without that key, "model_type"),
+                        // timm "architecture" (e.g. "vit_small_patch14_dinov2"; source says which); "" when no
+                        // config.json names it (none given). NUL-terminated; a longer name is cut at 63 bytes
 } vit_config;
 
 typedef struct vit_model vit_model;
@@ -543,6 +547,12 @@ VITDEF vit_status vit_preprocess_file(vit_model *m, const char *path, float *out
 // logits) into classes[0..k) and probs[0..k), most probable first. k is clamped
 // to the class count; probs may be NULL.
 VITDEF vit_status vit_classify_file(vit_model *m, const char *path, int k, int *classes, float *probs);
+// Embeds one image file: vit_preprocess_file then vit_embed, the dim features
+// into out[0..dim). Works with or without a classifier head. Fails with
+// VIT_ERROR_INVALID_ARGUMENT (NULL m, path or out), vit_preprocess_file's
+// errors (VIT_ERROR_IO, VIT_ERROR_IMAGE_DECODE, ...), VIT_ERROR_OUT_OF_MEMORY,
+// or vit_embed's; out is then unspecified.
+VITDEF vit_status vit_embed_file(vit_model *m, const char *path, float *out);
 #endif
 #endif
 
@@ -2007,6 +2017,10 @@ static vit_status vit__read_config(vit__loader *L, vit_config *cfg, vit__stated 
         }
         st = hf_cfg ? vit__read_config_hf(L, j, root, cfg, s) : vit__read_config_timm(L, j, root, cfg, s);
         if (st != VIT_OK) return st;
+        int name = vit__json_get(j, root, hf_cfg ? "architectures" : "architecture");
+        if (name >= 0 && j->nodes[name].type == VIT__J_ARR) name = j->nodes[name].first_child; // HF: the first
+        if (hf_cfg && (name < 0 || j->nodes[name].type != VIT__J_STR)) name = vit__json_get(j, root, "model_type");
+        if (name >= 0 && j->nodes[name].type == VIT__J_STR) vit__json_str(j, name, cfg->architecture, sizeof(cfg->architecture));
     }
     // Hugging Face preprocessor_config.json, when present
     if (L->pre_root >= 0) return vit__read_preprocessor(&L->pre, L->pre_root, cfg, L->err);
@@ -6934,6 +6948,19 @@ VITDEF vit_status vit_classify_file(vit_model *m, const char *path, int k, int *
         int got = vit_topk(logits, c->num_classes, k, classes);
         for (int i = 0; probs && i < got; i++) probs[i] = logits[classes[i]];
     }
+    vit__free(&m->alloc, image);
+    return st;
+}
+
+VITDEF vit_status vit_embed_file(vit_model *m, const char *path, float *out) {
+    if (!m) return VIT_ERROR_INVALID_ARGUMENT;
+    const vit_config *c = &m->cfg;
+    if (!path || !out) return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "vit_embed_file: path and out must be non-NULL");
+    size_t pixels = (size_t)c->in_chans * c->image_height * c->image_width;
+    float *image = (float *)vit__malloc(&m->alloc, pixels * sizeof(float));
+    if (!image) return vit__fail(m->error, VIT_ERROR_OUT_OF_MEMORY, "out of memory for one image");
+    vit_status st = vit_preprocess_file(m, path, image);
+    if (st == VIT_OK) st = vit_embed(m, image, 1, out);
     vit__free(&m->alloc, image);
     return st;
 }

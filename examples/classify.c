@@ -4,9 +4,10 @@
 //
 //   vit-classify [options] MODEL.safetensors PATH...
 //
-//   --top K            classes per image (default 5)
+//   --top K            classes per image (default 5); a usage error for an embedding model
 //   --json             one JSON object per input file per line (below)
-//   --embed OUT        also write every image's vit_embed features to OUT (safetensors)
+//   --embed OUT        also write every image's vit_embed features to OUT (safetensors);
+//                      for an embedding model, instead of printing them (unless --json)
 //   --batch N          images per forward call (default 32 on a GPU, 8 on the CPU)
 //   --threads N        CPU threads: decoding + preprocessing, and the CPU forward pass
 //                      (default: the online cores)
@@ -53,7 +54,13 @@
 // JSON array of their names, as one string (safetensors metadata values are
 // strings; escaped as --json escapes). For a classifier or a projection head
 // this is a second pass over the network (vit.h has no call that returns
-// both). Written to OUT.part as the run goes, then to OUT at the end.
+// both). Written to OUT.part as the run goes, then to OUT at the end, and
+// "wrote N embeddings (D floats each) to OUT" on stderr.
+//
+// An embedding model (no classifier head, or an image projection): the summary
+// says "embedded", --top is refused (exit 2), and with --embed nothing is printed
+// per image unless --json. The model line names the model as its config.json
+// does (vit_config.architecture: HF architectures[0], timm architecture).
 //
 // Options may also follow the model or the paths; after "--" every argument
 // is a path, even one that starts with "--". Results go to stdout; the model
@@ -251,7 +258,7 @@ static void walk(const char *dir, strlist *l, walk_stats *ws) {
 
 typedef struct cli {
     vit_options opts;
-    int top, batch, threads, json, quiet, decode_only;
+    int top, top_given, batch, threads, json, quiet, decode_only;
     int frames; // 0 by the device, 1 --frames, -1 --no-frames
     const char *embed_path, *devices;
     int *pos, npos;
@@ -262,8 +269,10 @@ static int usage(const char *why) {
                     "usage: vit-classify [--top K] [--json] [--embed OUT.safetensors] [--batch N] [--threads N]\n"
                     "                    [--device auto|cpu|cuda] [--devices all|cpu|I,J,...] [--dtype fp32|bf16|fp16|int8|fp8]\n"
                     "                    [--residual fp32|bf16] [--size H[xW]] [--quiet] [--decode-only] [--frames|--no-frames] MODEL.safetensors PATH...\n"
-                    "A PATH may be a directory: its image files, recursively, sorted. Exit status: 0 all\n"
-                    "classified, 1 the model or any image failed, 2 bad usage.\n", why);
+                    "A PATH may be a directory: its image files, recursively, sorted. A model without a\n"
+                    "classifier head (or with an image projection) gives embeddings: --top is refused, and with\n"
+                    "--embed nothing is printed per image unless --json. Exit status: 0 all classified (or\n"
+                    "embedded), 1 the model or any image failed, 2 bad usage.\n", why);
     return 2;
 }
 
@@ -298,7 +307,7 @@ static int parse_args(int argc, char **argv, cli *c) {
         if (!strcmp(opt, "--top") || !strcmp(opt, "--batch") || !strcmp(opt, "--threads")) {
             int v = positive(val);
             if (!v) { snprintf(why, sizeof(why), "%s wants a positive number, not '%s'", opt, val); return usage(why); }
-            if (!strcmp(opt, "--top")) c->top = v;
+            if (!strcmp(opt, "--top")) { c->top = v; c->top_given = 1; }
             else if (!strcmp(opt, "--batch")) c->batch = v;
             else c->threads = c->opts.num_threads = v;
         } else if (!strcmp(opt, "--size")) {
@@ -698,7 +707,7 @@ static void write_result(writer *w, const char *file, const float *out, const fl
         }
         list_add(&w->embedded, file);
     }
-    if (w->c->decode_only) return;
+    if (w->c->decode_only || (w->embed_mode && w->c->embed_path && !w->c->json)) return; // --embed holds the embeddings
     buf *l = &w->line;
     l->n = 0;
     if (w->embed_mode) {
@@ -785,6 +794,7 @@ static int write_embeddings(writer *w) {
     okay = okay && total == bytes;
     if (f && fclose(f) != 0) okay = 0;
     if (!okay) fprintf(stderr, "vit-classify: cannot write '%s': %s\n", out, strerror(errno));
+    else if (!w->c->quiet) fprintf(stderr, "wrote %zu embedding%s (%zu floats each) to %s\n", n, n == 1 ? "" : "s", dim, out);
     fclose(w->embed_part);
     w->embed_part = NULL;
     remove(part);
@@ -871,6 +881,14 @@ int main(int argc, char **argv) {
     const vit_config *cfg = vit_model_config(models[0]);
     int embed_mode = cfg->num_classes == 0 || cfg->projection;
     int width = cfg->num_classes ? cfg->num_classes : cfg->dim;
+    if (embed_mode && c.top_given && !c.decode_only) { // a usage error: there are no classes to rank
+        char why[160];
+        snprintf(why, sizeof(why), "--top: the model has no classifier head (%s); it gives embeddings", cfg->projection ? "an image projection" : "features only");
+        for (int d = 0; d < ndev; d++) vit_free(models[d]);
+        for (size_t i = 0; i < files.n; i++) free(files.v[i]);
+        free(files.v); free(da); free(tid); free(c.pos);
+        return usage(why);
+    }
     // the decode threads' preprocessors
     for (int t = 0; t < loading && !load_failed; t++) {
         vit_status st = vit_clone_preprocessor(models[0], &da[t].model);
@@ -881,8 +899,10 @@ int main(int argc, char **argv) {
     }
 
     if (!c.quiet) {
-        fprintf(stderr, "model: %s ViT, %dx%d input, %d channels, width %d, depth %d, %d heads, %s %d; %s %s",
-                cfg->source == VIT_SOURCE_HF ? "Hugging Face" : "timm", cfg->image_height, cfg->image_width, cfg->in_chans, cfg->dim, cfg->depth,
+        // the family as the model's files name it: config.json's architectures[0] (HF) or architecture (timm)
+        if (cfg->architecture[0]) fprintf(stderr, "model: %s %s", cfg->source == VIT_SOURCE_HF ? "Hugging Face" : "timm", cfg->architecture);
+        else fprintf(stderr, "model: %s ViT (no config.json names it)", cfg->source == VIT_SOURCE_HF ? "Hugging Face" : "timm");
+        fprintf(stderr, ", %dx%d input, %d channels, width %d, depth %d, %d heads, %s %d; %s %s", cfg->image_height, cfg->image_width, cfg->in_chans, cfg->dim, cfg->depth,
                 cfg->num_heads, cfg->projection ? "projection to" : cfg->num_classes ? "classes" : "features", cfg->projection || cfg->num_classes ? cfg->num_classes : cfg->dim,
                 cfg->device == VIT_DEVICE_CUDA ? "cuda" : "cpu", cfg->dtype == VIT_DTYPE_BF16 ? "bf16" : cfg->dtype == VIT_DTYPE_F16 ? "fp16" : cfg->dtype == VIT_DTYPE_INT8 ? "int8" : cfg->dtype == VIT_DTYPE_FP8 ? "fp8" : "fp32");
         if (ndev > 1) fprintf(stderr, " x %d GPUs", ndev);
@@ -999,9 +1019,10 @@ int main(int argc, char **argv) {
     if (w.embed_part && write_embeddings(&w)) status = 1;
     if (!c.quiet && p.nfiles) {
         size_t ok = w.done - w.failed; // the rate counts only the images that succeeded
-        if (ok == 0) fprintf(stderr, "%s none of %zu images: all failed\n", c.decode_only ? "decoded" : "classified", w.done);
+        const char *did = c.decode_only ? "decoded" : embed_mode ? "embedded" : "classified";
+        if (ok == 0) fprintf(stderr, "%s none of %zu images: all failed\n", did, w.done);
         else {
-            fprintf(stderr, "%s %zu of %zu images in %.2f s: %.1f img/s (%d threads, batch %d", c.decode_only ? "decoded" : "classified",
+            fprintf(stderr, "%s %zu of %zu images in %.2f s: %.1f img/s (%d threads, batch %d", did,
                     ok, w.done, elapsed, elapsed > 0 ? (double)ok / elapsed : 0.0, threads, batch);
             if (ndev > 1) fprintf(stderr, ", %d GPUs", ndev);
             fprintf(stderr, w.failed ? "; %zu failed)\n" : ")\n", w.failed);

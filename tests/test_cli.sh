@@ -105,6 +105,44 @@ if [ "$rc" -eq 0 ] && echo "$out" | grep -Eq "embedding: 32 values, L2 norm [0-9
 CLIPP=tests/data/ref/hf_clip_vision_proj/model.safetensors
 run "$CLASSIFY" "$CLIPP" "$GOOD1"
 if [ "$rc" -eq 0 ] && echo "$out" | grep -Eq "embedding: 16 values" && grep -q "projection to 16" "$TMP/err"; then ok "classify: a CLIP projection head prints the image embedding"; else not_ok "classify: CLIP projection: exit $rc, '$out' '$err'"; fi
+
+# an embedding model (no classifier head): its name, "embedded", --top refused, --embed quiet per image
+HEADLESS=tests/data/ref/hf_vitmodel_headless/model.safetensors
+run "$CLASSIFY" "$NOHEAD" "$GOOD1" "$GOOD2"
+[ "$rc" -eq 0 ] && grep -q "^model: timm vit_tiny_patch16_224, .*features 32" "$TMP/err" && grep -Eq "^embedded 2 of 2 images in [0-9.]+ s" "$TMP/err" &&
+    ! grep -q classified "$TMP/err" && ok "embedding model: the model line names timm's architecture; 'embedded 2 of 2 images'" ||
+    not_ok "embedding model: model line / summary: exit $rc, '$(tr '\n' '|' <"$TMP/err")'"
+run "$CLASSIFY" "$HEADLESS" "$GOOD1"
+[ "$rc" -eq 0 ] && grep -q "^model: Hugging Face ViTModel, " "$TMP/err" && grep -q "^embedded 1 of 1 images" "$TMP/err" &&
+    ok "embedding model: the model line names HF's architectures[0] (ViTModel)" || not_ok "embedding model: HF name: exit $rc, '$(tr '\n' '|' <"$TMP/err")'"
+run "$CLASSIFY" "$CLIPP" "$GOOD1"
+grep -q "^model: Hugging Face CLIPVisionModelWithProjection, " "$TMP/err" && grep -q "^embedded 1 of 1 images" "$TMP/err" &&
+    ok "embedding model: CLIPVisionModelWithProjection named, 'embedded'" || not_ok "embedding model: CLIP name: '$(tr '\n' '|' <"$TMP/err")'"
+run "$CLASSIFY" tests/data/ref/timm_noconfig/model.safetensors "$GOOD1"
+grep -q "^model: timm ViT (no config.json names it), " "$TMP/err" && ok "model line without a config.json says so" ||
+    not_ok "model line without config.json: '$(tr '\n' '|' <"$TMP/err")'"
+run "$CLASSIFY" --top 1 "$MODEL" "$GOOD1"
+[ "$rc" -eq 0 ] && grep -q "^model: timm vit_tiny_patch16_224, .*classes 10" "$TMP/err" && grep -q "^classified 1 of 1 images" "$TMP/err" &&
+    ok "classifier: the model line names it, 'classified 1 of 1 images'" || not_ok "classifier: model line / summary: '$(tr '\n' '|' <"$TMP/err")'"
+expect "embedding model: --top refused" 2 "--top: the model has no classifier head" "$CLASSIFY" --top 3 "$NOHEAD" "$GOOD1"
+[ -z "$out" ] && ok "embedding model: --top: nothing on stdout" || not_ok "embedding model: --top: stdout '$out'"
+expect "projection head: --top refused" 2 "--top: the model has no classifier head \(an image projection\)" "$CLASSIFY" "$CLIPP" "$GOOD1" --top 1
+run "$CLASSIFY" --embed "$TMP/nohead.safetensors" "$NOHEAD" "$GOOD1" "$GOOD2"
+[ "$rc" -eq 0 ] && [ -z "$out" ] && grep -qx "wrote 2 embeddings (32 floats each) to $TMP/nohead.safetensors" "$TMP/err" &&
+    "$CHECK" embed "$TMP/nohead.safetensors" "$NOHEAD" "$GOOD1" "$GOOD2" >/dev/null 2>"$TMP/check_err" &&
+    ok "embedding model: --embed: nothing per image on stdout, 'wrote 2 embeddings (32 floats each) to FILE'" ||
+    not_ok "embedding model: --embed: exit $rc, stdout '$(head -c 200 "$TMP/out")', stderr '$(tr '\n' '|' <"$TMP/err")' $(cat "$TMP/check_err")"
+run "$CLASSIFY" --json --embed "$TMP/nohead2.safetensors" "$NOHEAD" "$GOOD1" "$GOOD2"
+[ "$rc" -eq 0 ] && "$CHECK" json "$TMP/out" "$NOHEAD" >"$TMP/parsed" 2>"$TMP/check_err" && [ "$(wc -l <"$TMP/parsed")" -eq 2 ] &&
+    grep -q "^wrote 2 embeddings" "$TMP/err" && cmp -s "$TMP/nohead.safetensors" "$TMP/nohead2.safetensors" &&
+    ok "embedding model: --embed --json: the JSON lines too, the same file" || not_ok "embedding model: --embed --json: exit $rc, $(cat "$TMP/check_err" "$TMP/parsed")"
+run "$CLASSIFY" --embed "$TMP/cls.safetensors" --top 1 "$MODEL" "$GOOD1"
+[ "$rc" -eq 0 ] && grep -q "Ankle boot" "$TMP/out" && grep -qx "wrote 1 embedding (160 floats each) to $TMP/cls.safetensors" "$TMP/err" &&
+    ok "classifier: --embed still prints the classes, and says where it wrote" || not_ok "classifier: --embed: exit $rc, '$out', '$(tr '\n' '|' <"$TMP/err")'"
+run "$CLASSIFY" --quiet --embed "$TMP/q.safetensors" "$NOHEAD" "$GOOD1"
+[ "$rc" -eq 0 ] && [ -z "$out" ] && [ -z "$err" ] && [ -s "$TMP/q.safetensors" ] && ok "embedding model: --quiet --embed: silent" ||
+    not_ok "embedding model: --quiet --embed: exit $rc, '$out' '$err'"
+
 run "$CLASSIFY" --size 24x40 "$CLIPP" "$GOOD1"
 if [ "$rc" -eq 0 ] && grep -q "24x40 input" "$TMP/err"; then ok "classify: --size 24x40 runs the model at 24 x 40"; else not_ok "classify: --size 24x40: exit $rc, '$err'"; fi
 expect "classify: --size not a multiple of the patch" 1 "not a multiple of the patch size" "$CLASSIFY" --size 30 "$CLIPP" "$GOOD1"

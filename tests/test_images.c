@@ -125,6 +125,28 @@ static void test_hook(vit_model *m, const char *png) {
     free(b);
 }
 
+// vit_embed_file is vit_preprocess_file + vit_embed, to the bit; its refusals name the problem.
+static void test_embed_file(vit_model *m, const char *png, const char *what) {
+    const vit_config *c = vit_model_config(m);
+    size_t pixels = (size_t)c->in_chans * c->image_height * c->image_width, dim = (size_t)c->dim;
+    float *image = (float *)malloc(pixels * sizeof(float)), *a = (float *)malloc((dim + 1) * sizeof(float)), *b = (float *)malloc(dim * sizeof(float));
+    for (size_t i = 0; i < dim; i++) a[i] = b[i] = NAN;
+    a[dim] = 12345.0f; // guard: exactly dim floats are written
+    vit_status sa = vit_embed_file(m, png, a), sb = vit_preprocess_file(m, png, image);
+    if (sb == VIT_OK) sb = vit_embed(m, image, 1, b);
+    check(sa == VIT_OK && sb == VIT_OK && !memcmp(a, b, dim * sizeof(float)) && a[dim] == 12345.0f, "embed_file",
+          "%s: vit_embed_file = vit_preprocess_file + vit_embed (%zu floats, bits): %s, %s", what, dim,
+          vit_status_string(sa), vit_status_string(sb));
+    char missing[600];
+    fmt(missing, sizeof(missing), "%s.missing", png);
+    sa = vit_embed_file(m, missing, a);
+    check(sa == VIT_ERROR_IO && strstr(vit_last_error(m), ".missing"), "embed_file", "%s: a missing file: %s: %s", what, vit_status_string(sa), vit_last_error(m));
+    check(vit_embed_file(m, NULL, a) == VIT_ERROR_INVALID_ARGUMENT && vit_embed_file(m, png, NULL) == VIT_ERROR_INVALID_ARGUMENT &&
+              vit_embed_file(NULL, png, a) == VIT_ERROR_INVALID_ARGUMENT,
+          "embed_file", "%s: NULL model, path or out: VIT_ERROR_INVALID_ARGUMENT", what);
+    free(image); free(a); free(b);
+}
+
 int main(int argc, char **argv) {
     if (argc < 3) {
         fprintf(stderr, "usage: %s tests/data/images tests/data/preprocess\n", argv[0]);
@@ -205,6 +227,22 @@ int main(int argc, char **argv) {
     check(n_ok >= 60 && n_refused >= 10, "manifest", "%d decoded, %d refused", n_ok, n_refused);
     path(p, sizeof(p), "pal_trns.png", "");
     test_hook(rgb, p);
+    test_embed_file(rgb, p, "pad40 (a head)");
+    // a model without a head (beside tests/data/preprocess: tests/data/ref), and vit_config.architecture
+    static const struct { const char *dir, *architecture; } named[] = {
+        {"hf_vitmodel_headless", "ViTModel"}, {"hf_clip_vision_proj", "CLIPVisionModelWithProjection"},
+        {"timm_noembedclass_nohead", "vit_tiny_patch16_224"}, {"timm_reg4_dinov2", "vit_small_patch14_reg4_dinov2"}, {"timm_noconfig", ""}};
+    for (size_t i = 0; i < sizeof(named) / sizeof(named[0]); i++) {
+        char mp[512];
+        vit_model *m = NULL;
+        fmt(mp, sizeof(mp), "%s/../ref/%s/model.safetensors", argv[2], named[i].dir);
+        vit_status st = vit_load(mp, NULL, &m);
+        const vit_config *c = st == VIT_OK ? vit_model_config(m) : NULL;
+        check(c && !strcmp(c->architecture, named[i].architecture), "architecture", "%s: '%s' (want '%s')", named[i].dir,
+              c ? c->architecture : vit_last_error(NULL), named[i].architecture);
+        if (c && c->num_classes == 0) test_embed_file(m, p, named[i].dir);
+        vit_free(m);
+    }
     vit_free(rgb);
     vit_free(gray);
     return check_summary();
