@@ -314,6 +314,15 @@ typedef enum vit_resize {
     VIT_RESIZE_SHORTER_CROP_HF   // Hugging Face CLIPImageProcessor, BitImageProcessor: shortest edge, center crop (floored offsets)
 } vit_resize;
 
+// Where vit_config's preprocessing (mean, std, crop_pct, resize_shorter,
+// interpolation, resize) came from; preprocess_from names the file(s).
+typedef enum vit_preprocess_source {
+    VIT_PREPROCESS_UNKNOWN = 0,       // not in the model's files: the calls that preprocess refuse (VIT_ERROR_UNSUPPORTED)
+    VIT_PREPROCESS_FROM_TIMM_CONFIG,  // config.json's pretrained_cfg (timm)
+    VIT_PREPROCESS_FROM_HF_PROCESSOR, // preprocessor_config.json (Hugging Face)
+    VIT_PREPROCESS_FROM_OPTIONS       // the caller's vit_options (mean, std, interpolation, crop_pct)
+} vit_preprocess_source;
+
 typedef enum vit_source {
     VIT_SOURCE_TIMM = 0,
     VIT_SOURCE_HF
@@ -339,6 +348,15 @@ typedef struct vit_options {
     vit_allocator allocator;// host allocator (default: VIT_MALLOC/VIT_FREE)
     int image_height;       // run at this input height, a multiple of the patch size (default: the checkpoint's; HF: the processor's crop)
     int image_width;        // likewise the width; the position embedding is resampled once, at load
+    // The preprocessing, stated by the caller (for a model whose files do not say it: a Hugging Face folder
+    // without preprocessor_config.json, a timm config.json without pretrained_cfg, no config.json). Stating
+    // std (all three > 0) states the whole transform: timm's eval geometry (shorter side to
+    // floor(S / crop_pct), center crop H x W), then /255 and (x - mean) / std, replacing what the files say.
+    // interpolation and crop_pct without std: VIT_ERROR_INVALID_ARGUMENT at load.
+    float mean[3];          // per-channel mean of [0,1] pixels (default: the model's files; with std stated: 0)
+    float std[3];           // per-channel std (default: the model's files)
+    const char *interpolation;// "bicubic", "bilinear" or "nearest" (default: the model's files; with std stated: "bicubic")
+    float crop_pct;         // center crop fraction in (0, 4] (default: the model's files; with std stated: 1, the whole shorter side)
     vit_dtype residual_dtype;// the residual stream x between the blocks (default: fp32; with dtype VIT_DTYPE_FP8 bf16,
                             // VIT_DTYPE_F32 keeping it fp32 there). VIT_DTYPE_BF16: x rounded
                             // to bf16 after the embedding and after each residual add, as a PyTorch model cast to
@@ -381,6 +399,10 @@ typedef struct vit_config {
     vit_interp interpolation; // preprocessing: resize filter
     vit_resize resize;  // preprocessing: resize mode
     vit_source source;  // naming the weights came with
+    vit_preprocess_source preprocess_source; // where the preprocessing fields above came from
+    char preprocess_from[64]; // the file(s) they came from ("config.json pretrained_cfg", "preprocessor_config.json",
+                        // "vit_options"); VIT_PREPROCESS_UNKNOWN: the file that would have said it, which is missing
+                        // ("preprocessor_config.json", "config.json pretrained_cfg", "config.json")
     int has_labels;     // 1 when config.json carried class names
     vit_device device;  // where the forward pass runs
     vit_dtype dtype;    // compute dtype in use
@@ -1867,6 +1889,11 @@ static int vit__timm_arg_known(const vit__json *j, int key) {
     return 0;
 }
 
+static void vit__set_preprocess_source(vit_config *cfg, vit_preprocess_source src, const char *from) {
+    cfg->preprocess_source = src;
+    snprintf(cfg->preprocess_from, sizeof(cfg->preprocess_from), "%s", from);
+}
+
 static vit_status vit__read_config_timm(vit__loader *L, const vit__json *j, int root, vit_config *cfg, vit__stated *s) {
     vit_status st;
     int args = vit__json_get(j, root, "model_args");
@@ -1933,6 +1960,9 @@ static vit_status vit__read_config_timm(vit__loader *L, const vit__json *j, int 
         else return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json: global_pool must be 'token', 'avg' or 'map'");
     }
     int pc = vit__json_get(j, root, "pretrained_cfg");
+    vit__set_preprocess_source(cfg, VIT_PREPROCESS_UNKNOWN, "config.json pretrained_cfg");
+    if (pc >= 0 && vit__json_get(j, pc, "mean") >= 0 && vit__json_get(j, pc, "std") >= 0)
+        vit__set_preprocess_source(cfg, VIT_PREPROCESS_FROM_TIMM_CONFIG, "config.json pretrained_cfg");
     if (pc >= 0) {
         double d;
         if ((st = vit__cfg_floats(L, j, pc, "mean", cfg->mean, 3)) || (st = vit__cfg_floats(L, j, pc, "std", cfg->std, 3))) return st;
@@ -1996,10 +2026,49 @@ static vit_status vit__read_config_hf(vit__loader *L, const vit__json *j, int ro
     cfg->mean[0] = cfg->mean[1] = cfg->mean[2] = 0.5f; // ViTImageProcessor's defaults, until preprocessor_config.json says otherwise
     cfg->std[0] = cfg->std[1] = cfg->std[2] = 0.5f;
     cfg->crop_pct = 1.0f; cfg->interpolation = VIT_INTERP_BILINEAR; cfg->resize = VIT_RESIZE_SQUARE;
+    vit__set_preprocess_source(cfg, VIT_PREPROCESS_UNKNOWN, "preprocessor_config.json");
     return VIT_OK;
 }
 
 static vit_status vit__read_preprocessor(const vit__json *p, int root, vit_config *cfg, char *err);
+
+// The caller's preprocessing (vit_options mean/std/interpolation/crop_pct) replaces the files'.
+static vit_status vit__stated_preprocess(const vit_options *o, vit_config *cfg, char *err) {
+    int stated = o->std[0] > 0.0f && o->std[1] > 0.0f && o->std[2] > 0.0f;
+    if (!stated) {
+        if (o->std[0] != 0.0f || o->std[1] != 0.0f || o->std[2] != 0.0f || o->mean[0] != 0.0f || o->mean[1] != 0.0f || o->mean[2] != 0.0f ||
+            o->interpolation || o->crop_pct != 0.0f)
+            return vit__fail(err, VIT_ERROR_INVALID_ARGUMENT, "vit_options: mean, interpolation and crop_pct state the preprocessing only with std (all three > 0)");
+        return VIT_OK;
+    }
+    vit_interp interp = VIT_INTERP_BICUBIC;
+    if (o->interpolation) {
+        if (!strcmp(o->interpolation, "bicubic")) interp = VIT_INTERP_BICUBIC;
+        else if (!strcmp(o->interpolation, "bilinear")) interp = VIT_INTERP_BILINEAR;
+        else if (!strcmp(o->interpolation, "nearest")) interp = VIT_INTERP_NEAREST;
+        else return vit__fail(err, VIT_ERROR_INVALID_ARGUMENT, "vit_options: interpolation must be \"bicubic\", \"bilinear\" or \"nearest\"");
+    }
+    if (o->crop_pct != 0.0f && !(o->crop_pct > 0.0f && o->crop_pct <= 4.0f))
+        return vit__fail(err, VIT_ERROR_INVALID_ARGUMENT, "vit_options: crop_pct must be in (0, 4]");
+    for (int c = 0; c < 3; c++) { cfg->mean[c] = o->mean[c]; cfg->std[c] = o->std[c]; }
+    cfg->interpolation = interp;
+    cfg->crop_pct = o->crop_pct != 0.0f ? o->crop_pct : 1.0f;
+    cfg->resize = VIT_RESIZE_SHORTER_CROP;
+    cfg->resize_shorter = 0;
+    vit__set_preprocess_source(cfg, VIT_PREPROCESS_FROM_OPTIONS, "vit_options");
+    return VIT_OK;
+}
+
+// VIT_ERROR_UNSUPPORTED, naming the missing file, when the model's preprocessing is not known.
+static vit_status vit__preprocess_known(vit_model *m, const char *fn) {
+    const vit_config *c = &m->cfg;
+    if (c->preprocess_source != VIT_PREPROCESS_UNKNOWN) return VIT_OK;
+    const char *what = strcmp(c->preprocess_from, "config.json pretrained_cfg") ? c->preprocess_from[0] ? c->preprocess_from : "config.json" : NULL;
+    return vit__fail(m->error, VIT_ERROR_UNSUPPORTED,
+                     "%s: %s%s: the preprocessing (size, mean/std, resize/crop) is not known; "
+                     "add it, or state it in vit_options (std, mean, interpolation, crop_pct, image_height/width)",
+                     fn, what ? what : "config.json has no pretrained_cfg with mean and std", what ? " not found beside the model" : "");
+}
 
 static vit_status vit__read_config(vit__loader *L, vit_config *cfg, vit__stated *s) {
     const vit__json *j = &L->cfg;
@@ -2212,6 +2281,7 @@ static vit_status vit__read_preprocessor(const vit__json *p, int root, vit_confi
     cfg->crop_pct = crop_pct;
     cfg->interpolation = resample == 3 ? VIT_INTERP_BICUBIC : resample == 2 ? VIT_INTERP_BILINEAR : VIT_INTERP_NEAREST;
     for (int c = 0; c < 3; c++) { cfg->mean[c] = ms[0][c]; cfg->std[c] = ms[1][c]; }
+    vit__set_preprocess_source(cfg, VIT_PREPROCESS_FROM_HF_PROCESSOR, "preprocessor_config.json");
     return VIT_OK;
 }
 
@@ -3413,6 +3483,7 @@ static vit_status vit__check_rgb8(vit_model *m, const char *fn, const void *pixe
 VITDEF vit_status vit_preprocess_rgb8(vit_model *m, const unsigned char *pixels, int width, int height, int stride, int channels, float *out) {
     if (!m) return VIT_ERROR_INVALID_ARGUMENT;
     vit_status st = vit__check_rgb8(m, "vit_preprocess_rgb8", out ? pixels : NULL, width, height, stride, channels);
+    if (st == VIT_OK) st = vit__preprocess_known(m, "vit_preprocess_rgb8");
     if (st != VIT_OK) return st;
     const vit_config *c = &m->cfg;
     const vit_allocator *a = &m->alloc;
@@ -4645,7 +4716,9 @@ VITDEF vit_status vit_preprocess_memory_with(vit_model *m, const void *data, siz
     if (!data || !out || size == 0 || size > INT_MAX)
         return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "vit_preprocess_memory: data and out must be non-NULL and 0 < size <= INT_MAX");
     vit_image img;
-    vit_status st = vit__decode_checked(m, data, size, decoder, &img);
+    vit_status st = vit__preprocess_known(m, "vit_preprocess_memory");
+    if (st != VIT_OK) return st;
+    st = vit__decode_checked(m, data, size, decoder, &img);
     if (st != VIT_OK) return st;
     st = vit_preprocess_rgb8(m, img.pixels, img.width, img.height, img.stride, img.channels, out);
     vit_image_free(m, &img);
@@ -6610,11 +6683,13 @@ static vit_status vit__create(const vit__bytes *shards, int nshards, const vit__
         c->crop_pct = hf ? 1.0f : 0.9f;
         c->interpolation = hf ? VIT_INTERP_BILINEAR : VIT_INTERP_BICUBIC;
         c->resize = hf ? VIT_RESIZE_SQUARE : VIT_RESIZE_SHORTER_CROP;
+        vit__set_preprocess_source(c, VIT_PREPROCESS_UNKNOWN, "config.json");
         vit__stated s;
         s.image_h = s.image_w = s.patch_size = s.in_chans = s.dim = s.depth = s.num_heads = s.mlp_dim = s.num_classes = -1;
         s.class_token = s.no_embed_class = s.fc_norm = s.reg_tokens = s.qk_norm = s.pool = s.act = s.projection = s.distilled = -1;
         s.mlp_ratio = 0; s.eps = 0;
         if (st == VIT_OK) st = vit__read_config(&L, c, &s);
+        if (st == VIT_OK) st = vit__stated_preprocess(&o, c, err);
         // transformers runs a model on what its processor makes: DINOv2 (made at 518) on 224 crops
         if (st == VIT_OK && hf && c->resize_shorter > 0) L.default_side = (int)floor(c->resize_shorter * (double)c->crop_pct + 0.5);
         if (st == VIT_OK) st = vit__infer_config(&L, c, &s, o.image_height, o.image_width);
@@ -6888,6 +6963,7 @@ static vit_status vit__run_rgb8(vit_model *m, const unsigned char *frames, int n
     if (m->preprocess_only) return vit__weightless(m, fn);
     if (!out || n < 1) return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: output must be non-NULL and n >= 1 (n = %d)", fn, n);
     vit_status st = vit__check_rgb8(m, fn, frames, width, height, stride, channels);
+    if (st == VIT_OK) st = vit__preprocess_known(m, fn);
     if (st != VIT_OK) return st;
     const vit_config *c = &m->cfg;
     if (want_logits && c->num_classes == 0) return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: the model has no classifier head (use vit_embed_rgb8)", fn);

@@ -12,6 +12,10 @@
 //   --threads N        CPU threads: decoding + preprocessing, and the CPU forward pass
 //                      (default: the online cores)
 //   --device auto|cpu|cuda, --dtype fp32|bf16|fp16|int8|fp8 (int8: the CPU's; fp8: e4m3 GEMMs on Hopper GPUs, else the CPU's e4m3 reference), --size H[xW] (multiples of the patch)
+//   --mean M[,M,M] --std S[,S,S] --interpolation bicubic|bilinear|nearest --crop-pct F
+//                      state the preprocessing (vit_options) for a model whose files do not
+//                      (a Hugging Face folder without preprocessor_config.json, no config.json):
+//                      without --std such a model is refused
 //   --residual fp32|bf16  the residual stream between the blocks (default fp32, with --dtype fp8 bf16;
 //                      bf16 as PyTorch's bf16 models keep it: faster at large GPU batches)
 //   --devices all|cpu|I,J,...  one model per GPU, batches shared among them
@@ -268,7 +272,9 @@ static int usage(const char *why) {
     fprintf(stderr, "vit-classify: %s\n"
                     "usage: vit-classify [--top K] [--json] [--embed OUT.safetensors] [--batch N] [--threads N]\n"
                     "                    [--device auto|cpu|cuda] [--devices all|cpu|I,J,...] [--dtype fp32|bf16|fp16|int8|fp8]\n"
-                    "                    [--residual fp32|bf16] [--size H[xW]] [--quiet] [--decode-only] [--frames|--no-frames] MODEL.safetensors PATH...\n"
+                    "                    [--residual fp32|bf16] [--size H[xW]] [--quiet] [--decode-only] [--frames|--no-frames]\n"
+                    "                    [--mean M[,M,M]] [--std S[,S,S]] [--interpolation bicubic|bilinear|nearest] [--crop-pct F]\n"
+                    "                    MODEL.safetensors PATH...\n"
                     "A PATH may be a directory: its image files, recursively, sorted. A model without a\n"
                     "classifier head (or with an image projection) gives embeddings: --top is refused, and with\n"
                     "--embed nothing is printed per image unless --json. Exit status: 0 all classified (or\n"
@@ -286,7 +292,8 @@ static int positive(const char *s) {
 // Reads the options (anywhere before a "--") into c, and the other arguments'
 // indices into c->pos. Returns 0, 2 after printing the usage error, or -1 for --help.
 static int parse_args(int argc, char **argv, cli *c) {
-    static const char *const with_value[] = {"--top", "--threads", "--device", "--dtype", "--size", "--batch", "--embed", "--devices", "--residual"};
+    static const char *const with_value[] = {"--top", "--threads", "--device", "--dtype", "--size", "--batch", "--embed", "--devices", "--residual",
+                                             "--mean", "--std", "--interpolation", "--crop-pct"};
     char why[512];
     int only_pos = 0;
     for (int i = 1; i < argc; i++) {
@@ -317,6 +324,20 @@ static int parse_args(int argc, char **argv, cli *c) {
             if (h < 1 || w < 1 || h > 32768 || w > 32768) { snprintf(why, sizeof(why), "--size wants H or HxW, not '%s'", val); return usage(why); }
             c->opts.image_height = h;
             c->opts.image_width = w;
+        } else if (!strcmp(opt, "--mean") || !strcmp(opt, "--std")) { // vit_options.mean / std: 1 or 3 numbers
+            float v[3];
+            int n = 0, k = sscanf(val, "%f,%f,%f%n", &v[0], &v[1], &v[2], &n);
+            if (k == 3 && !val[n]) {
+            } else if (sscanf(val, "%f%n", &v[0], &n) == 1 && !val[n]) v[1] = v[2] = v[0];
+            else { snprintf(why, sizeof(why), "%s wants one number or three (R,G,B), not '%s'", opt, val); return usage(why); }
+            float *dst = !strcmp(opt, "--mean") ? c->opts.mean : c->opts.std;
+            for (int ch = 0; ch < 3; ch++) dst[ch] = v[ch];
+        } else if (!strcmp(opt, "--interpolation")) { // vit_load checks the name
+            c->opts.interpolation = val;
+        } else if (!strcmp(opt, "--crop-pct")) {
+            char *end;
+            c->opts.crop_pct = strtof(val, &end);
+            if (!*val || *end) { snprintf(why, sizeof(why), "--crop-pct wants a number in (0, 4], not '%s'", val); return usage(why); }
         } else if (!strcmp(opt, "--device")) {
             if (!strcmp(val, "auto")) c->opts.device = VIT_DEVICE_DEFAULT;
             else if (!strcmp(val, "cpu")) c->opts.device = VIT_DEVICE_CPU;
@@ -888,6 +909,15 @@ int main(int argc, char **argv) {
         for (size_t i = 0; i < files.n; i++) free(files.v[i]);
         free(files.v); free(da); free(tid); free(c.pos);
         return usage(why);
+    }
+    if (cfg->preprocess_source == VIT_PREPROCESS_UNKNOWN && !load_failed) { // every image would be refused: say why once
+        float *probe = (float *)malloc((size_t)cfg->in_chans * cfg->image_height * cfg->image_width * sizeof(float));
+        unsigned char px[3] = {0, 0, 0};
+        vit_status st = probe ? vit_preprocess_rgb8(models[0], px, 1, 1, 0, 3, probe) : VIT_ERROR_OUT_OF_MEMORY;
+        fprintf(stderr, "vit-classify: %s: %s\n", vit_status_string(st), probe ? vit_last_error(models[0]) : "out of memory");
+        fprintf(stderr, "vit-classify: state it with --std A[,B,C] (and --mean, --interpolation, --crop-pct, --size)\n");
+        free(probe);
+        load_failed = 1;
     }
     // the decode threads' preprocessors
     for (int t = 0; t < loading && !load_failed; t++) {

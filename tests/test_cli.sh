@@ -121,6 +121,21 @@ grep -q "^model: Hugging Face CLIPVisionModelWithProjection, " "$TMP/err" && gre
 run "$CLASSIFY" tests/data/ref/timm_noconfig/model.safetensors "$GOOD1"
 grep -q "^model: timm ViT (no config.json names it), " "$TMP/err" && ok "model line without a config.json says so" ||
     not_ok "model line without config.json: '$(tr '\n' '|' <"$TMP/err")'"
+# the preprocessing is never guessed: a model whose files do not state it is refused, naming the file, until flags state it
+mkdir -p "$TMP/hf_nopre"
+cp tests/data/ref/hf_vit/config.json tests/data/ref/hf_vit/model.safetensors "$TMP/hf_nopre/"
+expect "HF folder without preprocessor_config.json: refused" 1 "preprocessor_config.json not found beside the model" "$CLASSIFY" "$TMP/hf_nopre/model.safetensors" "$GOOD1"
+grep -q -- "--std" "$TMP/err" && [ -z "$out" ] && ok "HF without preprocessor_config.json: the refusal names --std, nothing on stdout" ||
+    not_ok "HF without preprocessor_config.json: '$(tr '\n' '|' <"$TMP/err")' / '$out'"
+run "$CLASSIFY" --mean 0.5 --std 0.5,0.5,0.5 --interpolation bilinear --crop-pct 1 --top 1 "$TMP/hf_nopre/model.safetensors" "$GOOD1"
+[ "$rc" -eq 0 ] && grep -q "^classified 1 of 1 images" "$TMP/err" && [ -n "$out" ] && ok "HF without preprocessor_config.json: --mean/--std/--interpolation/--crop-pct state it: classified" ||
+    not_ok "HF without preprocessor_config.json with flags: exit $rc, '$(tr '\n' '|' <"$TMP/err")'"
+expect "no config.json: refused" 1 "config.json not found beside the model" "$CLASSIFY" tests/data/ref/timm_noconfig/model.safetensors "$GOOD1"
+run "$CLASSIFY" --std 0.5 --mean 0.5 tests/data/ref/timm_noconfig/model.safetensors "$GOOD1"
+[ "$rc" -eq 0 ] && ok "no config.json: --std/--mean state it: classified" || not_ok "no config.json with --std: exit $rc, '$(tr '\n' '|' <"$TMP/err")'"
+expect "--interpolation without --std" 1 "only with std" "$CLASSIFY" --interpolation bilinear "$MODEL" "$GOOD1"
+expect "--interpolation lanczos" 1 "interpolation must be" "$CLASSIFY" --std 0.5 --interpolation lanczos "$MODEL" "$GOOD1"
+expect "--std 1,2" 2 "--std wants one number or three" "$CLASSIFY" --std 1,2 "$MODEL" "$GOOD1"
 run "$CLASSIFY" --top 1 "$MODEL" "$GOOD1"
 [ "$rc" -eq 0 ] && grep -q "^model: timm vit_tiny_patch16_224, .*classes 10" "$TMP/err" && grep -q "^classified 1 of 1 images" "$TMP/err" &&
     ok "classifier: the model line names it, 'classified 1 of 1 images'" || not_ok "classifier: model line / summary: '$(tr '\n' '|' <"$TMP/err")'"

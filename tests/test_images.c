@@ -147,6 +147,115 @@ static void test_embed_file(vit_model *m, const char *png, const char *what) {
     free(image); free(a); free(b);
 }
 
+// Issue 50: the preprocessing is never guessed. A model whose files do not state it (no config.json; a
+// Hugging Face config.json without preprocessor_config.json) is refused by every call that preprocesses,
+// naming the missing file, while vit_embed on floats works; vit_options mean/std/interpolation/crop_pct
+// state it, and then the pixels are timm's for that transform (the bilinear96 reference, made by
+// tools/make_preprocess_reference.py from timm's create_transform). preprocess_source says where it came from.
+static void test_preprocess_source(const char *pre, const char *ref) {
+    char mp[512], img[512], cp[512];
+    fmt(mp, sizeof(mp), "%s/bilinear96/model.safetensors", pre);
+    fmt(img, sizeof(img), "%s/images/chelsea.png", pre);
+    vit_options none = {0};
+    none.config_path = ""; // the same weights without their config.json (its one head stated)
+    none.num_heads = 1;
+    vit_model *m = NULL, *cfgd = NULL;
+    vit_status st = vit_load(mp, &none, &m);
+    const vit_config *c = st == VIT_OK ? vit_model_config(m) : NULL;
+    check(c && c->preprocess_source == VIT_PREPROCESS_UNKNOWN && !strcmp(c->preprocess_from, "config.json"), "preprocess source",
+          "no config.json: UNKNOWN, missing 'config.json': %s", c ? c->preprocess_from : vit_last_error(NULL));
+    if (c) {
+        size_t px = (size_t)c->in_chans * c->image_height * c->image_width;
+        float *out = (float *)calloc(px, sizeof(float)), *feat = (float *)malloc((size_t)c->dim * sizeof(float));
+        int *cls = (int *)malloc(sizeof(int));
+        unsigned char rgb[12] = {0};
+        vit_status s1 = vit_preprocess_file(m, img, out), s2 = vit_preprocess_rgb8(m, rgb, 2, 2, 0, 3, out);
+        vit_status s3 = vit_forward_rgb8(m, rgb, 1, 2, 2, 0, 3, feat), s4 = vit_classify_file(m, img, 1, cls, NULL);
+        vit_status s5 = vit_embed_file(m, img, feat);
+        check(s1 == VIT_ERROR_UNSUPPORTED && s2 == VIT_ERROR_UNSUPPORTED && s3 == VIT_ERROR_UNSUPPORTED && s4 == VIT_ERROR_UNSUPPORTED &&
+                  s5 == VIT_ERROR_UNSUPPORTED && strstr(vit_last_error(m), "config.json not found") && strstr(vit_last_error(m), "vit_options"),
+              "preprocess refused", "no config.json: file, rgb8, forward_rgb8, classify, embed_file: %s %s %s %s %s: %s", vit_status_string(s1),
+              vit_status_string(s2), vit_status_string(s3), vit_status_string(s4), vit_status_string(s5), vit_last_error(m));
+        memset(out, 0, px * sizeof(float));
+        st = vit_embed(m, out, 1, feat);
+        check(st == VIT_OK, "preprocess refused", "no config.json: vit_embed on floats still runs: %s", vit_status_string(st));
+        free(out); free(feat); free(cls);
+    }
+    vit_free(m);
+    m = NULL;
+    // stated: bilinear96's own transform (mean/std 0.5, bilinear, crop_pct 0.875) through vit_options
+    vit_options o = none;
+    for (int i = 0; i < 3; i++) { o.mean[i] = 0.5f; o.std[i] = 0.5f; }
+    o.interpolation = "bilinear";
+    o.crop_pct = 0.875f;
+    st = vit_load(mp, &o, &m);
+    c = st == VIT_OK ? vit_model_config(m) : NULL;
+    check(c && c->preprocess_source == VIT_PREPROCESS_FROM_OPTIONS && !strcmp(c->preprocess_from, "vit_options") && c->interpolation == VIT_INTERP_BILINEAR &&
+              c->crop_pct == 0.875f && c->resize == VIT_RESIZE_SHORTER_CROP,
+          "preprocess source", "stated in vit_options: FROM_OPTIONS: %s", c ? c->preprocess_from : vit_last_error(NULL));
+    st = vit_load(mp, NULL, &cfgd);
+    const vit_config *cc = st == VIT_OK ? vit_model_config(cfgd) : NULL;
+    check(cc && cc->preprocess_source == VIT_PREPROCESS_FROM_TIMM_CONFIG && !strcmp(cc->preprocess_from, "config.json pretrained_cfg"), "preprocess source",
+          "timm config.json with pretrained_cfg: FROM_TIMM_CONFIG: %s", cc ? cc->preprocess_from : vit_last_error(NULL));
+    if (c && cc) {
+        size_t px = (size_t)c->in_chans * c->image_height * c->image_width, n = 0;
+        float *a = (float *)malloc(px * sizeof(float)), *b = (float *)malloc(px * sizeof(float));
+        vit_status sa = vit_preprocess_file(m, img, a), sb = vit_preprocess_file(cfgd, img, b);
+        fmt(cp, sizeof(cp), "%s/bilinear96/chelsea.u8", pre);
+        unsigned char *u8 = read_all(cp, &n);
+        double worst = 1e9;
+        if (sa == VIT_OK && u8 && n == px) {
+            worst = 0;
+            for (size_t i = 0; i < px; i++) { // in 8-bit levels, as test_preprocess counts them
+                double d = fabs(((double)u8[i] / 255.0 - 0.5) / 0.5 - a[i]) * 0.5 * 255.0;
+                if (d > worst) worst = d;
+            }
+        }
+        check(sa == VIT_OK && worst <= 2.0, "preprocess stated", "vit_options' transform against timm's (bilinear96/chelsea.u8): max %.3f levels (%s)", worst,
+              vit_status_string(sa));
+        check(sa == VIT_OK && sb == VIT_OK && !memcmp(a, b, px * sizeof(float)), "preprocess stated",
+              "vit_options' transform = the same transform from config.json's pretrained_cfg, to the bit");
+        free(a); free(b); free(u8);
+    }
+    vit_free(m); vit_free(cfgd);
+    m = NULL;
+    // Hugging Face: config.json without preprocessor_config.json (from memory: none is ever given)
+    size_t ns = 0, nc = 0;
+    fmt(mp, sizeof(mp), "%s/hf_vit/model.safetensors", ref);
+    fmt(cp, sizeof(cp), "%s/hf_vit/config.json", ref);
+    unsigned char *st_bytes = read_all(mp, &ns), *cj = read_all(cp, &nc);
+    vit_options h = {0};
+    h.config_json = (const char *)cj;
+    st = st_bytes && cj ? vit_load_memory(st_bytes, ns, &h, &m) : VIT_ERROR_IO;
+    c = st == VIT_OK ? vit_model_config(m) : NULL;
+    check(c && c->preprocess_source == VIT_PREPROCESS_UNKNOWN && !strcmp(c->preprocess_from, "preprocessor_config.json"), "preprocess source",
+          "HF config.json alone: UNKNOWN, missing 'preprocessor_config.json': %s", c ? c->preprocess_from : vit_last_error(NULL));
+    if (c) {
+        size_t px = (size_t)c->in_chans * c->image_height * c->image_width;
+        float *out = (float *)calloc(px, sizeof(float)), *feat = (float *)malloc((size_t)c->dim * sizeof(float));
+        st = vit_preprocess_file(m, img, out);
+        check(st == VIT_ERROR_UNSUPPORTED && strstr(vit_last_error(m), "preprocessor_config.json not found"), "preprocess refused",
+              "HF without preprocessor_config.json: %s: %s", vit_status_string(st), vit_last_error(m));
+        st = vit_embed(m, out, 1, feat);
+        check(st == VIT_OK, "preprocess refused", "HF without preprocessor_config.json: vit_embed on floats runs: %s", vit_status_string(st));
+        free(out); free(feat);
+    }
+    vit_free(m);
+    m = NULL;
+    fmt(mp, sizeof(mp), "%s/hf_vit/model.safetensors", ref);
+    st = vit_load(mp, NULL, &m);
+    c = st == VIT_OK ? vit_model_config(m) : NULL;
+    check(c && c->preprocess_source == VIT_PREPROCESS_FROM_HF_PROCESSOR && !strcmp(c->preprocess_from, "preprocessor_config.json"), "preprocess source",
+          "HF with preprocessor_config.json: FROM_HF_PROCESSOR: %s", c ? c->preprocess_from : vit_last_error(NULL));
+    vit_free(m);
+    // half-stated options are refused at load
+    vit_options bad = {0};
+    bad.interpolation = "bilinear";
+    m = NULL;
+    check(vit_load(mp, &bad, &m) == VIT_ERROR_INVALID_ARGUMENT && !m, "preprocess stated", "interpolation without std: VIT_ERROR_INVALID_ARGUMENT: %s", vit_last_error(NULL));
+    free(st_bytes); free(cj);
+}
+
 int main(int argc, char **argv) {
     if (argc < 3) {
         fprintf(stderr, "usage: %s tests/data/images tests/data/preprocess\n", argv[0]);
@@ -243,6 +352,8 @@ int main(int argc, char **argv) {
         if (c && c->num_classes == 0) test_embed_file(m, p, named[i].dir);
         vit_free(m);
     }
+    fmt(p, sizeof(p), "%s/../ref", argv[2]);
+    test_preprocess_source(argv[2], p);
     vit_free(rgb);
     vit_free(gray);
     return check_summary();

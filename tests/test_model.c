@@ -54,6 +54,13 @@ static int run_case(const char *dir, int max_batch, int threads, vit_dtype dtype
                c->in_chans, c->image_height, c->image_width, c->num_classes, c->dim, r.c, r.h, r.w, r.k, r.d);
         ok = 0;
     }
+    if (ok) { // where the preprocessing came from: preprocessor_config.json (HF), pretrained_cfg (timm), else options.json's statement
+        snprintf(path, sizeof(path), "%s/preprocessor_config.json", dir);
+        FILE *pf = fopen(path, "rb");
+        vit_preprocess_source want = pf ? VIT_PREPROCESS_FROM_HF_PROCESSOR : o.std[0] > 0 ? VIT_PREPROCESS_FROM_OPTIONS : VIT_PREPROCESS_FROM_TIMM_CONFIG;
+        if (pf) fclose(pf);
+        if (c->preprocess_source != want) { printf("NOT OK %s: preprocess_source %d (%s), want %d\n", dir, (int)c->preprocess_source, c->preprocess_from, (int)want); ok = 0; }
+    }
     int r16 = residual == VIT_DTYPE_BF16 || (residual == VIT_DTYPE_DEFAULT && dtype == VIT_DTYPE_FP8); // (fp8's default stream: bf16)
     if (ok && c->residual_dtype != (r16 ? VIT_DTYPE_BF16 : VIT_DTYPE_F32)) { printf("NOT OK %s: config residual_dtype %d\n", dir, (int)c->residual_dtype); ok = 0; }
     double el = 0, ef = 0;

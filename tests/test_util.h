@@ -157,8 +157,10 @@ TEST_UNUSED static int read_reference(const char *path, reference *r) {
 }
 
 #ifdef VIT_H_INCLUDED // (after vit.h only)
-// The case's options.json ({"image_height": H, "image_width": W}: run the
-// model at H x W), when dir has one, into o; 0 when it is unreadable.
+// The case's options.json, when dir has one, into o; 0 when it is unreadable.
+// {"image_height": H, "image_width": W}: run the model at H x W. "mean": [3],
+// "std": [3], "interpolation": "...", "crop_pct": F: the preprocessing stated
+// (vit_options), for a case whose files do not state it (timm_noconfig).
 TEST_UNUSED static int read_case_options(const char *dir, vit_options *o) {
     char path[1200], text[512];
     snprintf(path, sizeof(path), "%s/options.json", dir);
@@ -168,7 +170,19 @@ TEST_UNUSED static int read_case_options(const char *dir, vit_options *o) {
     fclose(f);
     text[n] = 0;
     const char *h = strstr(text, "\"image_height\":"), *w = strstr(text, "\"image_width\":");
-    return h && w && sscanf(h + 15, "%d", &o->image_height) == 1 && sscanf(w + 14, "%d", &o->image_width) == 1;
+    if ((h || w) && !(h && w && sscanf(h + 15, "%d", &o->image_height) == 1 && sscanf(w + 14, "%d", &o->image_width) == 1)) return 0;
+    const char *m = strstr(text, "\"mean\":"), *s = strstr(text, "\"std\":"), *ip = strstr(text, "\"interpolation\":"), *cp = strstr(text, "\"crop_pct\":");
+    if (m && sscanf(m + 7, " [%f , %f , %f ]", &o->mean[0], &o->mean[1], &o->mean[2]) != 3) return 0;
+    if (s && sscanf(s + 6, " [%f , %f , %f ]", &o->std[0], &o->std[1], &o->std[2]) != 3) return 0;
+    if (cp && sscanf(cp + 11, "%f", &o->crop_pct) != 1) return 0;
+    if (ip) {
+        static const char *const names[] = {"bicubic", "bilinear", "nearest"};
+        const char *q = strchr(ip + 16, '"');
+        o->interpolation = NULL;
+        for (int i = 0; q && i < 3; i++) if (!strncmp(q + 1, names[i], strlen(names[i])) && q[1 + strlen(names[i])] == '"') o->interpolation = names[i];
+        if (!o->interpolation) return 0;
+    }
+    return 1;
 }
 #endif
 

@@ -168,10 +168,17 @@ def check_resampled(new, old, old_hw, new_hw, antialias, tol, what):
           f"antialias={antialias}, max |torch - formula| = {err:.1e}")
 
 
-def write_options(d, hw):
+def write_options(d, hw=None, preprocess=None):
+    opts = {} if hw is None else {"image_height": hw[0], "image_width": hw[1]}
+    opts.update(preprocess or {})
     with open(os.path.join(d, "options.json"), "w") as f:
-        json.dump({"image_height": hw[0], "image_width": hw[1]}, f)
+        json.dump(opts, f)
         f.write("\n")
+
+
+# Without config.json a model does not say its preprocessing: the tests state
+# timm's ViT defaults (vit_options mean/std/interpolation/crop_pct).
+STATED_PREPROCESS = {"mean": [0.5, 0.5, 0.5], "std": [0.5, 0.5, 0.5], "interpolation": "bicubic", "crop_pct": 0.9}
 
 
 # ---------------------------------------------------------------------------
@@ -191,6 +198,7 @@ def make_timm(out, name, seed, n, arch, kwargs, dtype=torch.float32, layerscale=
     tidy(d)
     if not keep_config:
         os.remove(os.path.join(d, "config.json"))
+        write_options(d, preprocess=STATED_PREPROCESS)
 
     # reference: a fresh float64 model loaded from the file just written
     torch.manual_seed(seed)
