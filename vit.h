@@ -221,7 +221,8 @@
 
    RECENT REVISION HISTORY
       0.1.0 (2026-11-22) first release: safetensors loader, preprocessing, CPU and CUDA forward passes
-      (unreleased)       the ViT families (DeiT, DINOv2, CLIP, SigLIP), any resolution; model folders, sharded models
+      (unreleased)       the ViT families (DeiT, DINOv2, CLIP, SigLIP), any resolution; model folders, sharded models;
+                         no guessed preprocessing (vit_config.preprocess_source; vit_options mean/std/interpolation/crop_pct)
 */
 
 #ifndef VIT_H_INCLUDED
@@ -475,7 +476,10 @@ VITDEF vit_options vit_query_defaults(const vit_options *opts);
 // center crop, floored offsets: CLIP, DINOv2's Bit, DeiT), with PIL's
 // resampling, then /255 and mean/std. Alpha is dropped; 1-channel models
 // get PIL's luminance. Returns VIT_ERROR_INVALID_ARGUMENT / VIT_ERROR_LIMIT /
-// VIT_ERROR_OUT_OF_MEMORY.
+// VIT_ERROR_OUT_OF_MEMORY, and VIT_ERROR_UNSUPPORTED (naming the missing file)
+// when the model's files do not state its preprocessing and vit_options did not
+// either (vit_config.preprocess_source VIT_PREPROCESS_UNKNOWN); so do every call
+// below that preprocesses (memory, file, classify, embed_file, *_rgb8*).
 VITDEF vit_status vit_preprocess_rgb8(vit_model *m, const unsigned char *pixels, int width, int height, int stride, int channels, float *out);
 
 // A handle that only preprocesses: m's eval transform (its config, a copy),
