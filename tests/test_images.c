@@ -219,6 +219,30 @@ static void test_preprocess_source(const char *pre, const char *ref) {
     }
     vit_free(m); vit_free(cfgd);
     m = NULL;
+    // timm: config.json without pretrained_cfg (the key renamed in memory)
+    {
+        size_t nb = 0, njs = 0;
+        fmt(cp, sizeof(cp), "%s/bilinear96/config.json", pre);
+        unsigned char *js = read_all(cp, &njs), *w = read_all(mp, &nb);
+        char *k = js ? strstr((char *)js, "\"pretrained_cfg\"") : NULL;
+        if (k) memcpy(k, "\"pretrained_xfg\"", 16);
+        vit_options t = {0};
+        t.config_json = (const char *)js;
+        st = k && w ? vit_load_memory(w, nb, &t, &m) : VIT_ERROR_IO;
+        c = st == VIT_OK ? vit_model_config(m) : NULL;
+        check(c && c->preprocess_source == VIT_PREPROCESS_UNKNOWN && !strcmp(c->preprocess_from, "config.json pretrained_cfg"), "preprocess source",
+              "timm config.json without pretrained_cfg: UNKNOWN: %s", c ? c->preprocess_from : vit_last_error(NULL));
+        if (c) {
+            float *out = (float *)calloc((size_t)c->in_chans * c->image_height * c->image_width, sizeof(float));
+            st = vit_preprocess_file(m, img, out);
+            check(st == VIT_ERROR_UNSUPPORTED && strstr(vit_last_error(m), "config.json has no pretrained_cfg"), "preprocess refused",
+                  "timm config.json without pretrained_cfg: %s: %s", vit_status_string(st), vit_last_error(m));
+            free(out);
+        }
+        vit_free(m);
+        m = NULL;
+        free(js); free(w);
+    }
     // Hugging Face: config.json without preprocessor_config.json (from memory: none is ever given)
     size_t ns = 0, nc = 0;
     fmt(mp, sizeof(mp), "%s/hf_vit/model.safetensors", ref);
