@@ -6746,7 +6746,7 @@ static vit_status vit__create(const vit__bytes *shards, int nshards, const vit__
     if (st == VIT_OK) {
         m->cfg.device = VIT_DEVICE_CPU;
         m->cfg.dtype = VIT_DTYPE_F32;
-        // (fp8: bf16 by default, as issue 18's FP8 allows: its e4m3 GEMM inputs round far
+        // (fp8: bf16 by default, within fp8's accuracy gate: its e4m3 GEMM inputs round far
         // more than the stream's bf16 does, and the stream's traffic is what fp8 leaves)
         int res16 = o.residual_dtype == VIT_DTYPE_BF16 || (o.residual_dtype == VIT_DTYPE_DEFAULT && o.dtype == VIT_DTYPE_FP8);
         m->cfg.residual_dtype = res16 ? VIT_DTYPE_BF16 : VIT_DTYPE_F32;

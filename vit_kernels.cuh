@@ -2581,7 +2581,7 @@ static vit_status vit__patch_embed_cuda(float *tokens, const float *images, cons
     }
     // the fused image loads (no im2col) have no wgmma form: planned as an unaligned shape
     int vec = g.K % 8 == 0 && vit__aligned16(patch_w), tma = im2col && vec && g.N % 8 == 0 && vit__aligned16(g.out);
-    p = vit__plan_gemm(m->cuda, sizeof(T) == 4 ? (int)VIT__OP_F32 : g.optype, g.M, g.N, g.K, VIT__OUT_PATCH, VIT__ACT_NONE, 0, tma, vec, 0, 0);
+    p = vit__plan_gemm(m->cuda, sizeof(T) == 4 ? (int)VIT__OP_F32 : (int)vit__optype<H>::value, g.M, g.N, g.K, VIT__OUT_PATCH, VIT__ACT_NONE, 0, tma, vec, 0, 0);
     VIT__HOOK_RAN(m->cuda, p);
     if (ran) *ran = p;
     if (sizeof(T) == 4) return vit__gemm_fma_launch<VIT__OUT_PATCH, VIT__ACT_NONE, 2, false>(g, p, m, st);
