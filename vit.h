@@ -454,6 +454,53 @@ VITDEF vit_status vit_embed(vit_model *m, const float *images, int n, float *fea
 VITDEF vit_status vit_forward_async(vit_model *m, const float *device_images, int n, float *device_logits, void *cuda_stream);
 VITDEF vit_status vit_embed_async(vit_model *m, const float *device_images, int n, float *device_features, void *cuda_stream);
 
+// Dense features: the tokens of chosen blocks, what segmentation, depth and
+// tracking heads and vision-language models consume. The semantics are timm's
+// forward_intermediates(indices, norm, output_fmt, return_prefix_tokens) and
+// transformers' hidden_states[k + 1].
+typedef enum vit_layout {
+    VIT_LAYOUT_TOKENS = 0, // [n, T, C] per block: prefix tokens (class, distillation, registers), then the patches row-major (timm 'NLC')
+    VIT_LAYOUT_GRID        // [n, C, h, w] per block, the patch tokens (timm 'NCHW'); kept prefix tokens follow as [n, num_prefix, C]
+} vit_layout;
+
+// Zero-initialised (or NULL) means: the last block, raw, with prefix tokens, tokens layout, fp32.
+typedef struct vit_features_spec {
+    const int *blocks;   // block indices, Python-style: 0 = the first block's output, -1 = the last, -2 = the one before
+    int num_blocks;      // entries in blocks; 0 = {-1}. Distinct, each in [-depth, depth); any order (output in this order)
+    int norm;            // 1: the model's final norm applied to each block's tokens (timm norm=True; transformers: DINOv2's
+                         // layernorm, CLIP's and SigLIP's post_layernorm); identity for a model whose norm comes after
+                         // pooling (timm fc_norm, 'avg' pooling), as timm's is
+    int drop_prefix;     // 1: only the patch tokens
+    vit_layout layout;
+    vit_dtype out_dtype; // VIT_DTYPE_DEFAULT / VIT_DTYPE_F32: float; VIT_DTYPE_BF16: bf16 (the *_async calls on CUDA only)
+} vit_features_spec;
+
+// The output of the features calls for spec: one image's values per block into
+// *per_block (shape, if not NULL: TOKENS {T, C, 0, 0}, GRID {C, h, w, kept
+// prefix tokens}), and the blocks resolved to non-negative indices into
+// blocks_out (if not NULL; num_blocks entries). The whole output of n images is
+// num_blocks x n x per_block values, block after block, each block's images in
+// order. Fails with VIT_ERROR_INVALID_ARGUMENT naming what is wrong: a block
+// out of range, an empty or repeated list, a grid of a patch count that is no
+// rectangle, an out_dtype the call cannot give.
+VITDEF vit_status vit_features_shape(vit_model *m, const vit_features_spec *spec, int shape[4], size_t *per_block, int *blocks_out);
+
+// The tokens of spec's blocks for n images (as vit_embed takes them) into out
+// (num_blocks x n x per_block floats; host memory). The forward pass stops
+// after the deepest block asked for. out_capacity: floats out can hold; a
+// smaller one fails with VIT_ERROR_INVALID_ARGUMENT before anything runs.
+VITDEF vit_status vit_features(vit_model *m, const float *images, int n, const vit_features_spec *spec, float *out, size_t out_capacity);
+// The same from 8-bit frames (as vit_embed_rgb8 takes them).
+VITDEF vit_status vit_features_rgb8(vit_model *m, const unsigned char *frames, int n, int width, int height, int stride, int channels,
+                                    const vit_features_spec *spec, float *out, size_t out_capacity);
+// On the GPU, queued on the caller's stream (as vit_embed_async): device
+// images or frames in, device_out (fp32, or bf16 when spec->out_dtype says)
+// out; out_capacity counts its elements.
+VITDEF vit_status vit_features_async(vit_model *m, const float *device_images, int n, const vit_features_spec *spec, void *device_out,
+                                     size_t out_capacity, void *cuda_stream);
+VITDEF vit_status vit_features_rgb8_async(vit_model *m, const unsigned char *device_frames, int n, int width, int height, int stride, int channels,
+                                          const vit_features_spec *spec, void *device_out, size_t out_capacity, void *cuda_stream);
+
 // A static description of s; never NULL.
 VITDEF const char *vit_status_string(vit_status s);
 
