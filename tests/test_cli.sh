@@ -423,6 +423,34 @@ expect "folder: --decode-only with --embed" 2 "--decode-only computes no feature
 # ---------------------------------------------------------------------------
 # vit-similar
 
+# --features: the tokens of blocks, one F32 tensor "block.<k>" [n, T, C] each, every image bit-exact (cli_check)
+DINO=tests/data/ref/hf_dinov2
+run "$CLASSIFY" --features "$TMP/f.safetensors" --layers 0,-1 "$NOHEAD" "$GOOD1" "$GOOD2"
+[ "$rc" -eq 0 ] && [ -z "$out" ] && grep -qx "wrote 2 images' features of blocks 0,1 (17 tokens x 32 each) to $TMP/f.safetensors" "$TMP/err" &&
+    "$CHECK" features "$TMP/f.safetensors" "$NOHEAD" 0,-1 0 0 "$GOOD1" "$GOOD2" >/dev/null 2>"$TMP/check_err" && ! ls "$TMP"/f.safetensors.part* >/dev/null 2>&1 &&
+    ok "features: --layers 0,-1 of an embedding model: nothing per image on stdout, 'wrote 2 images' features ...', bit-exact, no part files left" ||
+    not_ok "features: --layers 0,-1: exit $rc, stdout '$(head -c 200 "$TMP/out")', stderr '$(tr '\n' '|' <"$TMP/err")' $(cat "$TMP/check_err")"
+run "$CLASSIFY" --json --features "$TMP/g.safetensors" --features-norm --no-prefix --layers -2,1 "$DINO" "$GOOD1" "$IMAGES" "$GOOD2"
+n_img=$(( $(ls "$IMAGES"/*.png | wc -l) + 2 ))
+[ "$rc" -eq 0 ] && [ "$(wc -l <"$TMP/out")" -eq "$n_img" ] && grep -q "^wrote $n_img images' features of blocks 0,1 (49 tokens x 16 each)" "$TMP/err" &&
+    "$CHECK" features "$TMP/g.safetensors" "$DINO" -2,1 1 1 "$GOOD1" $(ls "$IMAGES"/*.png | sort) "$GOOD2" >/dev/null 2>"$TMP/check_err" &&
+    ok "features: a Hugging Face folder, a folder of images, --json, --features-norm --no-prefix, blocks -2,1 in that order" ||
+    not_ok "features: folder / --json / norm / no prefix: exit $rc, stderr '$(tr '\n' '|' <"$TMP/err")' $(cat "$TMP/check_err")"
+run "$CLASSIFY" --frames --features "$TMP/h.safetensors" --features-norm --no-prefix --layers -2,1 "$DINO" "$GOOD1" "$IMAGES" "$GOOD2"
+[ "$rc" -eq 0 ] && cmp -s "$TMP/g.safetensors" "$TMP/h.safetensors" && ok "features: --frames (vit_features_rgb8) writes the same file" ||
+    not_ok "features: --frames: exit $rc, stderr '$(tr '\n' '|' <"$TMP/err")'"
+run "$CLASSIFY" --features "$TMP/c.safetensors" --top 1 "$MODEL" "$GOOD1" "$TMP/missing.png"
+[ "$rc" -eq 1 ] && grep -q "Ankle boot" "$TMP/out" && grep -q "^wrote 1 image's features of block 5 (50 tokens x 160 each)" "$TMP/err" &&
+    "$CHECK" features "$TMP/c.safetensors" "$MODEL" -1 0 0 "$GOOD1" >/dev/null 2>"$TMP/check_err" &&
+    ok "features: a classifier still prints its classes; the failed image is left out of the file (exit 1)" ||
+    not_ok "features: classifier: exit $rc, '$out', stderr '$(tr '\n' '|' <"$TMP/err")' $(cat "$TMP/check_err")"
+expect "features: a block out of range" 2 "--layers: vit_features_shape: block 2 is out of range: the model has 2 blocks" "$CLASSIFY" --features "$TMP/x.safetensors" --layers 0,2 "$DINO" "$GOOD1"
+[ ! -e "$TMP/x.safetensors" ] && ok "features: nothing written on a bad block" || not_ok "features: a bad block still wrote a file"
+expect "features: a repeated block" 2 "block 1 is asked twice" "$CLASSIFY" --features "$TMP/x.safetensors" --layers 1,-1 "$DINO" "$GOOD1"
+expect "features: --layers not numbers" 2 "--layers wants block numbers like 5,11 or -2, not '1,a'" "$CLASSIFY" --features "$TMP/x.safetensors" --layers 1,a "$DINO" "$GOOD1"
+expect "features: --layers without --features" 2 "--layers, --features-norm and --no-prefix go with --features" "$CLASSIFY" --layers 1 "$DINO" "$GOOD1"
+expect "features: --decode-only" 2 "--decode-only computes no features for --features" "$CLASSIFY" --decode-only --features "$TMP/x.safetensors" "$DINO" "$GOOD1"
+
 run "$SIMILAR" "$MODEL" "$GOOD1" "$GOOD1"
 [ "$rc" -eq 0 ] && [ "$out" = "cosine similarity: 1.0000" ] && ok "similar: an image with itself: '$out'" ||
     not_ok "similar: an image with itself: exit $rc, '$out' $err"
