@@ -254,4 +254,86 @@ static TEST_UNUSED int read_act(const char *dir, const char *name, int arity, ac
     return ok;
 }
 
+// ---- dense-features references (features.bin, tools/make_features_reference.py): test_features, test_gpu_features
+
+typedef struct feat_record {
+    int k, norm, keep_prefix, layout;  // block, final norm applied, prefix tokens kept, 0 tokens / 1 grid
+    int n, d1, d2, d3;                 // images; tokens: T, C, 0; grid: C, h, w
+    size_t per_image;                  // values per image: T C, or C h w (+ P C with the prefix kept)
+    float *data;                       // (n, per_image): tokens [T][C]; grid [C][h][w], then [P][C] for all n images
+} feat_record;
+
+typedef struct feat_ref {
+    int depth, num_prefix, count;
+    feat_record *rec;                  // count records, their data in one malloc (rec[0].data)
+} feat_ref;
+
+TEST_UNUSED static void free_features(feat_ref *f) {
+    if (f->rec && f->count) free(f->rec[0].data);
+    free(f->rec);
+    memset(f, 0, sizeof(*f));
+}
+
+// Reads a features.bin into f (layout in tests/data/ref/README.md); 0 with the
+// reason in err when it is unreadable or malformed (f is then freed).
+TEST_UNUSED static int read_features(const char *path, feat_ref *f, char *err, size_t err_size) {
+    memset(f, 0, sizeof(*f));
+    size_t size = 0;
+    unsigned char *buf = read_all(path, &size);
+    if (!buf) { fmt(err, err_size, "cannot read %s", path); return 0; }
+    int ok = size >= 16 && le32(buf) == 0x41454656u;
+    int R = ok ? (int)le32(buf + 4) : 0;
+    ok = ok && R > 0 && R < 1000;
+    if (ok) {
+        f->depth = (int)le32(buf + 8);
+        f->num_prefix = (int)le32(buf + 12);
+        f->count = R;
+        f->rec = (feat_record *)calloc((size_t)R, sizeof(feat_record));
+        ok = f->rec != NULL;
+    }
+    // two passes: sizes (checked against the file), then the values into one allocation
+    size_t total = 0, at = 16;
+    for (int pass = 0; ok && pass < 2; pass++) {
+        at = 16;
+        float *dst = pass ? f->rec[0].data : NULL;
+        for (int r = 0; ok && r < R; r++) {
+            feat_record *e = &f->rec[r];
+            ok = size - at >= 32;
+            if (!ok) break;
+            int v[8];
+            for (int i = 0; i < 8; i++) v[i] = (int)le32(buf + at + 4 * i);
+            at += 32;
+            e->k = v[0]; e->norm = v[1]; e->keep_prefix = v[2]; e->layout = v[3];
+            e->n = v[4]; e->d1 = v[5]; e->d2 = v[6]; e->d3 = v[7];
+            ok = e->n > 0 && e->d1 > 0 && e->d2 > 0 && (e->layout == 0 ? e->d3 == 0 : e->layout == 1 && e->d3 > 0);
+            if (!ok) break;
+            e->per_image = e->layout == 0 ? (size_t)e->d1 * e->d2
+                                          : (size_t)e->d1 * e->d2 * e->d3 + (e->keep_prefix ? (size_t)f->num_prefix * e->d1 : 0);
+            size_t count = (size_t)e->n * e->per_image;
+            ok = (size - at) / 4 >= count;
+            if (!ok) break;
+            if (pass) {
+                e->data = dst;
+                for (size_t i = 0; i < count; i++) {
+                    uint32_t u = le32(buf + at + 4 * i);
+                    memcpy(&dst[i], &u, 4);
+                }
+                dst += count;
+            } else {
+                total += count;
+            }
+            at += count * 4;
+        }
+        if (ok && !pass) {
+            ok = at == size && (f->rec[0].data = (float *)malloc(total * sizeof(float))) != NULL;
+        }
+    }
+    if (!ok) {
+        fmt(err, err_size, "%s: malformed (%zu bytes)", path, size);
+        free_features(f);
+    }
+    free(buf);
+    return ok;
+}
+
 #endif // TEST_UTIL_H_INCLUDED
