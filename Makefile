@@ -144,7 +144,7 @@ demo: deps-stb $(BUILD)/vit-classify
 	done < examples/images/labels.txt
 
 ifeq ($(HAVE_NVCC),yes)
-cuda: $(BUILD)/test_compile_cuda $(BUILD)/test_ops $(BUILD)/test_gpu_model $(BUILD)/test_gpu_faults $(BUILD)/test_gpu_switches $(BUILD)/gpu_test_fashion_mnist $(BUILD)/vit_bench $(BUILD)/bench_sync
+cuda: $(BUILD)/test_compile_cuda $(BUILD)/test_ops $(BUILD)/test_gpu_model $(BUILD)/test_gpu_features $(BUILD)/test_gpu_faults $(BUILD)/test_gpu_switches $(BUILD)/gpu_test_fashion_mnist $(BUILD)/vit_bench $(BUILD)/bench_sync
 	@echo "nvcc found: built CUDA targets for $(CUDA_FOR)"
 else
 cuda:
@@ -363,6 +363,9 @@ $(BUILD)/test_gpu_switches: tests/test_gpu_switches.cu tests/test_util.h vit.h v
 $(BUILD)/test_gpu_model: tests/test_gpu_model.cu vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD) deps-stb
 	$(NVCC) $(NVCCFLAGS) $< -o $@ $(NVCC_QUIET)
 
+$(BUILD)/test_gpu_features: tests/test_gpu_features.cu tests/test_util.h vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD) deps-stb
+	$(NVCC) $(NVCCFLAGS) $< -o $@ $(NVCC_QUIET)
+
 $(BUILD)/gpu_test_fashion_mnist: tests/test_fashion_mnist.c tests/test_util.h vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD) deps-stb
 	$(NVCC) $(NVCCFLAGS) -DVIT_IMPLEMENTATION -x cu $< -o $@ $(NVCC_QUIET)
 
@@ -375,16 +378,18 @@ $(BUILD)/bench_sync: tools/bench_sync.cu $(BUILD)/nvcc.flags | $(BUILD)
 # test_ops (every kernel vs its CPU reference), the reference cases, timm
 # ViT-Ti/S/B/L and the real-size families (DINOv2-S/14 reg4, CLIP B/32 and L/14,
 # SigLIP B/16, DeiT-B distilled; each native and non-square; references made
-# here by PyTorch on this GPU) end to end, then test_ops' small shapes under
+# here by PyTorch on this GPU) end to end, the dense features of the reference
+# cases (test_gpu_features), then test_ops' small shapes under
 # compute-sanitizer memcheck and racecheck; the Fashion-MNIST gates with fp8 on the GPU
 # (the dataset from make deps); with 2+ GPUs also one model per GPU at
 # once (test_gpu_model) and vit-classify --devices all (tests/test_multi_gpu.sh).
-test-gpu: $(BUILD)/test_ops $(BUILD)/test_ops_sm80 $(BUILD)/test_gpu_model $(BUILD)/test_gpu_faults $(BUILD)/test_gpu_switches $(BUILD)/vit-classify $(BUILD)/gpu_test_fashion_mnist \
+test-gpu: $(BUILD)/test_ops $(BUILD)/test_ops_sm80 $(BUILD)/test_gpu_model $(BUILD)/test_gpu_features $(BUILD)/test_gpu_faults $(BUILD)/test_gpu_switches $(BUILD)/vit-classify $(BUILD)/gpu_test_fashion_mnist \
           $(if $(wildcard $(FMNIST_DEB)/*.gz),$(FMNIST_FILES))
 	$(BUILD)/test_ops
 	$(BUILD)/test_ops_sm80 --small
 	python3 tools/make_gpu_reference.py --out $(GPU_REF_DIR) --families
 	$(BUILD)/test_gpu_model $(REF_CASES) --timm $(GPU_REF_DIR)/*/
+	$(BUILD)/test_gpu_features $(REF_CASES)
 	$(BUILD)/test_gpu_faults tests/data/ref/timm_token_odd_heads
 	$(BUILD)/test_gpu_switches tests/data/ref/timm_bf16
 	bash tests/test_multi_gpu.sh $(BUILD)/vit-classify

@@ -42,12 +42,6 @@ static int poisoned(const float *p, size_t n) {
     return 1;
 }
 
-static const char *kind_name(int norm, int keep, int layout) {
-    static const char *const names[8] = {"raw, no prefix, tokens", "raw, prefix, tokens", "normed, no prefix, tokens", "normed, prefix, tokens",
-                                         "raw, no prefix, grid", "raw, prefix, grid", "normed, no prefix, grid", "normed, prefix, grid"};
-    return names[layout * 4 + norm * 2 + keep];
-}
-
 // The case's model on the CPU (NULL after printing why not).
 static vit_model *load_case(const char *dir, int max_batch) {
     char path[1200];
@@ -61,12 +55,6 @@ static vit_model *load_case(const char *dir, int max_batch) {
     vit_status st = vit_load(path, &o, &m);
     if (st != VIT_OK) check(0, dir, "load: %s: %s", vit_status_string(st), vit_last_error(NULL));
     return m;
-}
-
-// vit_features_shape's shape[4] for a record: tokens {T, C, 0, 0}, grid {C, h, w, kept prefix tokens}
-static void record_shape(const feat_ref *f, const feat_record *e, int shape[4]) {
-    shape[0] = e->d1; shape[1] = e->d2; shape[2] = e->d3;
-    shape[3] = e->layout == 1 && e->keep_prefix ? f->num_prefix : 0;
 }
 
 // One features call: shape and blocks from vit_features_shape against the
@@ -95,38 +83,15 @@ static int run_spec(vit_model *m, const char *name, const vit_features_spec *spe
     return ok;
 }
 
-// A deterministic shuffle of idx[0..k) (LCG), not the identity when k > 1.
-static void shuffle(int *idx, int k, unsigned seed) {
-    for (int i = k - 1; i > 0; i--) {
-        seed = seed * 1664525u + 1013904223u;
-        int j = (int)((seed >> 8) % (unsigned)(i + 1)), t = idx[i];
-        idx[i] = idx[j]; idx[j] = t;
-    }
-    int same = 1;
-    for (int i = 0; i < k; i++) same &= idx[i] == i;
-    for (int i = 0; same && i < k / 2; i++) { int t = idx[i]; idx[i] = idx[k - 1 - i]; idx[k - 1 - i] = t; }
-}
-
-// The records of one kind in one call: blocks shuffled, every other one negative.
+// The records of one kind in one call: blocks shuffled, every other one negative (feat_group).
 static int run_group(vit_model *m, const char *dir, const feat_ref *f, const reference *r, int norm, int keep, int layout) {
-    int members[64], k = 0;
-    for (int i = 0; i < f->count && k < 64; i++) {
-        const feat_record *e = &f->rec[i];
-        if (e->norm == norm && e->keep_prefix == keep && e->layout == layout) members[k++] = i;
-    }
+    int blocks[64], resolved[64], shape[4];
+    float *want = NULL;
+    const feat_record *e0 = NULL;
+    int k = feat_group(f, norm, keep, layout, blocks, resolved, &want, &e0);
     if (k == 0) return 1;
-    int order[64], blocks[64], resolved[64];
-    for (int i = 0; i < k; i++) order[i] = i;
-    shuffle(order, k, 12345u + (unsigned)(norm * 4 + keep * 2 + layout));
-    const feat_record *e0 = &f->rec[members[0]];
-    size_t chunk = (size_t)e0->n * e0->per_image;
-    float *want = (float *)malloc((size_t)k * chunk * sizeof(float));
-    char list[256] = "";
+    char list[256] = "", name[1400];
     for (int i = 0; i < k; i++) {
-        const feat_record *e = &f->rec[members[order[i]]];
-        resolved[i] = e->k;
-        blocks[i] = i % 2 == 0 ? e->k - f->depth : e->k;
-        memcpy(want + (size_t)i * chunk, e->data, chunk * sizeof(float));
         size_t len = strlen(list);
         fmt(list + len, sizeof(list) - len, "%s%d", i ? ", " : "", blocks[i]);
     }
@@ -137,10 +102,8 @@ static int run_group(vit_model *m, const char *dir, const feat_ref *f, const ref
     spec.norm = norm;
     spec.drop_prefix = !keep;
     spec.layout = layout ? VIT_LAYOUT_GRID : VIT_LAYOUT_TOKENS;
-    int shape[4];
-    record_shape(f, e0, shape);
-    char name[1400];
-    fmt(name, sizeof(name), "%s blocks {%s} (%s)", dir, list, kind_name(norm, keep, layout));
+    feat_record_shape(f, e0, shape);
+    fmt(name, sizeof(name), "%s blocks {%s} (%s)", dir, list, feat_kind_name(norm, keep, layout));
     int ok = run_spec(m, name, &spec, r->input, r->n, shape, e0->per_image, resolved, k, want);
     free(want);
     return ok;
@@ -213,7 +176,7 @@ static int chunk_case(vit_model *whole, const char *dir, const feat_ref *f, cons
             if (!(d <= e)) e = d;
         }
         char name[1200];
-        fmt(name, sizeof(name), "%s max_batch 2, n 3 (%s)", dir, kind_name(norm, keep, layout));
+        fmt(name, sizeof(name), "%s max_batch 2, n 3 (%s)", dir, feat_kind_name(norm, keep, layout));
         ok &= check(same && poisoned(b + need, GUARD), name, "%s bits of one batch (max diff %.3g)%s%s", same ? "the" : "NOT the", e,
                     st2 != VIT_OK ? ": " : "", st2 != VIT_OK ? vit_last_error(m2) : "");
         free(a); free(b);
@@ -342,8 +305,8 @@ static void run_case(const char *dir) {
             spec.drop_prefix = !e->keep_prefix;
             spec.layout = e->layout ? VIT_LAYOUT_GRID : VIT_LAYOUT_TOKENS;
             int shape[4];
-            record_shape(&f, e, shape);
-            fmt(name, sizeof(name), "%s block %d (%s)", dir, e->k, kind_name(e->norm, e->keep_prefix, e->layout));
+            feat_record_shape(&f, e, shape);
+            fmt(name, sizeof(name), "%s block %d (%s)", dir, e->k, feat_kind_name(e->norm, e->keep_prefix, e->layout));
             run_spec(m, name, &spec, r.input, r.n, shape, e->per_image, &e->k, 1, e->data);
         }
         // each kind's records in one call
@@ -353,7 +316,7 @@ static void run_case(const char *dir) {
             const feat_record *e = &f.rec[i];
             if (e->k != f.depth - 1 || e->norm || !e->keep_prefix || e->layout) continue;
             int shape[4], last = f.depth - 1;
-            record_shape(&f, e, shape);
+            feat_record_shape(&f, e, shape);
             vit_features_spec zero;
             memset(&zero, 0, sizeof(zero));
             fmt(name, sizeof(name), "%s spec NULL (last block, raw, prefix, tokens)", dir);

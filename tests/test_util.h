@@ -336,4 +336,54 @@ TEST_UNUSED static int read_features(const char *path, feat_ref *f, char *err, s
     return ok;
 }
 
+// The records of one kind (norm, keep_prefix, layout) for one call: their
+// blocks in a fixed shuffled order (never the file's when there are two or
+// more), every other one as a negative index (k - depth), into blocks; the
+// same resolved (0..depth-1) into resolved; their values concatenated in that
+// order into *want (malloc'd; NULL when there are none). Returns the number of
+// records (at most 64); *first: one of them (they share a shape).
+TEST_UNUSED static int feat_group(const feat_ref *f, int norm, int keep, int layout, int *blocks, int *resolved, float **want, const feat_record **first) {
+    int members[64], k = 0;
+    *want = NULL;
+    for (int i = 0; i < f->count && k < 64; i++) {
+        const feat_record *e = &f->rec[i];
+        if (e->norm == norm && e->keep_prefix == keep && e->layout == layout) members[k++] = i;
+    }
+    if (k == 0) return 0;
+    int order[64];
+    for (int i = 0; i < k; i++) order[i] = i;
+    unsigned seed = 12345u + (unsigned)(norm * 4 + keep * 2 + layout);
+    for (int i = k - 1; i > 0; i--) { // Fisher-Yates with an LCG
+        seed = seed * 1664525u + 1013904223u;
+        int j = (int)((seed >> 8) % (unsigned)(i + 1)), t = order[i];
+        order[i] = order[j]; order[j] = t;
+    }
+    int same = 1;
+    for (int i = 0; i < k; i++) same &= order[i] == i;
+    for (int i = 0; same && i < k / 2; i++) { int t = order[i]; order[i] = order[k - 1 - i]; order[k - 1 - i] = t; }
+    *first = &f->rec[members[0]];
+    size_t chunk = (size_t)(*first)->n * (*first)->per_image;
+    *want = (float *)malloc((size_t)k * chunk * sizeof(float));
+    for (int i = 0; i < k; i++) {
+        const feat_record *e = &f->rec[members[order[i]]];
+        resolved[i] = e->k;
+        blocks[i] = i % 2 == 0 ? e->k - f->depth : e->k;
+        if (*want) memcpy(*want + (size_t)i * chunk, e->data, chunk * sizeof(float));
+    }
+    return k;
+}
+
+// vit_features_shape's shape[4] for a record: tokens {T, C, 0, 0}, grid {C, h, w, kept prefix tokens}
+TEST_UNUSED static void feat_record_shape(const feat_ref *f, const feat_record *e, int shape[4]) {
+    shape[0] = e->d1; shape[1] = e->d2; shape[2] = e->d3;
+    shape[3] = e->layout == 1 && e->keep_prefix ? f->num_prefix : 0;
+}
+
+// "raw, prefix, tokens" and the like, for a kind of record
+TEST_UNUSED static const char *feat_kind_name(int norm, int keep, int layout) {
+    static const char *const names[8] = {"raw, no prefix, tokens", "raw, prefix, tokens", "normed, no prefix, tokens", "normed, prefix, tokens",
+                                         "raw, no prefix, grid", "raw, prefix, grid", "normed, no prefix, grid", "normed, prefix, grid"};
+    return names[(layout ? 4 : 0) + (norm ? 2 : 0) + (keep ? 1 : 0)];
+}
+
 #endif // TEST_UTIL_H_INCLUDED
