@@ -260,7 +260,8 @@ typedef struct feat_record {
     int k, norm, keep_prefix, layout;  // block, final norm applied, prefix tokens kept, 0 tokens / 1 grid
     int n, d1, d2, d3;                 // images; tokens: T, C, 0; grid: C, h, w
     size_t per_image;                  // values per image: T C, or C h w (+ P C with the prefix kept)
-    float *data;                       // (n, per_image): tokens [T][C]; grid [C][h][w], then [P][C] for all n images
+    float *data;                       // n x per_image values, what vit_features writes for the block: tokens [n][T][C];
+                                       // grid [n][C][h][w], then (prefix kept) [n][P][C] (vit.h's vit_layout)
 } feat_record;
 
 typedef struct feat_ref {
