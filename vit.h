@@ -479,10 +479,11 @@ typedef struct vit_features_spec {
 // *per_block (shape, if not NULL: TOKENS {T, C, 0, 0}, GRID {C, h, w, kept
 // prefix tokens}), and the blocks resolved to non-negative indices into
 // blocks_out (if not NULL; num_blocks entries). The whole output of n images is
-// num_blocks x n x per_block values, block after block, each block's images in
-// order. Fails with VIT_ERROR_INVALID_ARGUMENT naming what is wrong: a block
-// out of range, an empty or repeated list, a grid of a patch count that is no
-// rectangle, an out_dtype the call cannot give.
+// num_blocks x n x per_block values, block after block: a block's [n, T, C]
+// tokens, or its [n, C, h, w] grid and then, kept, its [n, P, C] prefix tokens
+// (timm's pair). Fails with VIT_ERROR_INVALID_ARGUMENT naming what is wrong: a
+// block out of range, a negative count or a repeated block, a grid of a patch
+// count that is no rectangle, bf16 output of a model not on CUDA.
 VITDEF vit_status vit_features_shape(vit_model *m, const vit_features_spec *spec, int shape[4], size_t *per_block, int *blocks_out);
 
 // The tokens of spec's blocks for n images (as vit_embed takes them) into out
@@ -6423,6 +6424,7 @@ typedef struct vit__feat_shape {
     int C, N, P;                // width, tokens, prefix tokens of the model
     int drop_prefix, grid;
     int gh, gw;                 // the patch grid
+    int n;                      // images in the call
     size_t per_block;           // values per image and block
 } vit__feat_shape;
 
@@ -6434,22 +6436,24 @@ typedef struct vit__feat {
     vit__feat_shape shape;
 } vit__feat;
 
-// Where token t of an image goes in its per_block values, and the stride of
-// its channels there: tokens layout [T, C] (stride 1); grid [C, gh*gw] for
-// the patches (stride gh*gw), kept prefix tokens as [P, C] after it. -1: dropped.
-static VIT__HD inline long long vit__feat_place(const vit__feat_shape *f, int t, size_t *cstride) {
+// Where token t of image g (of the call's n) goes in a block's n per_block
+// values, and the stride of its channels there: tokens layout [n, T, C]
+// (stride 1); grid [n, C, gh*gw] for the patches (stride gh*gw), then kept
+// prefix tokens as [n, P, C]. -1: dropped.
+static VIT__HD inline long long vit__feat_place(const vit__feat_shape *f, int g, int t, size_t *cstride) {
     *cstride = 1;
     if (t < f->P && f->drop_prefix) return -1;
-    if (!f->grid) return (long long)(f->drop_prefix ? t - f->P : t) * f->C;
+    if (!f->grid) return (long long)g * (long long)f->per_block + (long long)(f->drop_prefix ? t - f->P : t) * f->C;
     size_t cells = (size_t)f->gh * f->gw;
-    if (t >= f->P) { *cstride = cells; return t - f->P; }
-    return (long long)((size_t)f->C * cells + (size_t)t * f->C);
+    if (t >= f->P) { *cstride = cells; return (long long)((size_t)g * f->C * cells + (size_t)(t - f->P)); }
+    return (long long)((size_t)f->n * f->C * cells + ((size_t)g * f->P + (size_t)t) * f->C);
 }
 
-// The tokens of block l for the B images of a chunk: x (B, N, C) after the
-// block, through the final norm if asked (into xn, free until the next
-// block's ln1), to each slot asking for l: out + slot * slot_stride.
-static void vit__feat_store_cpu(vit_model *m, const vit__feat *f, int l, const float *x, int B, float *out, size_t slot_stride) {
+// The tokens of block l for the B images of a chunk (from image i0 of the
+// call's): x (B, N, C) after the block, through the final norm if asked (into
+// xn, free until the next block's ln1), to each slot asking for l: out + slot
+// * slot_stride.
+static void vit__feat_store_cpu(vit_model *m, const vit__feat *f, int l, const float *x, int B, int i0, float *out, size_t slot_stride) {
     const vit_config *c = &m->cfg;
     int C = c->dim, N = c->num_tokens;
     int asked = 0;
@@ -6466,9 +6470,9 @@ static void vit__feat_store_cpu(vit_model *m, const vit__feat *f, int l, const f
         for (int r = 0; r < B * N; r++) {
             int b = r / N, t = r % N;
             size_t cs;
-            long long at = vit__feat_place(&f->shape, t, &cs);
+            long long at = vit__feat_place(&f->shape, i0 + b, t, &cs);
             if (at < 0) continue;
-            float *o = dst + (size_t)b * f->shape.per_block + (size_t)at;
+            float *o = dst + (size_t)at;
             const float *src = x + (size_t)r * C;
             for (int k = 0; k < C; k++) o[(size_t)k * cs] = src[k];
         }
@@ -6476,9 +6480,9 @@ static void vit__feat_store_cpu(vit_model *m, const vit__feat *f, int l, const f
 }
 
 // Runs B <= max_batch images to m->pooled (heads, B, C); with f (a features
-// call), blocks 0..f->last only, each asked-for block's tokens to out (see
-// vit__feat_store_cpu).
-static void vit__forward_host(vit_model *m, const float *images, int B, const vit__feat *f, float *fout, size_t slot_stride) {
+// call, these images from its image i0), blocks 0..f->last only, each
+// asked-for block's tokens to fout (see vit__feat_store_cpu).
+static void vit__forward_host(vit_model *m, const float *images, int B, const vit__feat *f, float *fout, size_t slot_stride, int i0) {
     const vit_config *c = &m->cfg;
     int C = c->dim, N = c->num_tokens, nt = m->num_threads, H = c->num_heads, isa = m->cpu_isa;
     int P = m->num_prefix, M = c->mlp_dim, GG = N - P;
@@ -6506,7 +6510,7 @@ static void vit__forward_host(vit_model *m, const float *images, int B, const vi
                           k->ls2, bound ? VIT__E4M3_GIVEN : VIT__E4M3_BLOCKS);
         vit__residual_round(m, m->x, (size_t)rows * C);
         if (f) {
-            vit__feat_store_cpu(m, f, l, m->x, B, fout, slot_stride);
+            vit__feat_store_cpu(m, f, l, m->x, B, i0, fout, slot_stride);
             if (l == f->last) return;
         }
     }
@@ -7054,7 +7058,7 @@ static vit_status vit__run(vit_model *m, const float *images, int n, float *out,
 #endif
     for (int i0 = 0; i0 < n; i0 += m->max_batch) {
         int B = n - i0 < m->max_batch ? n - i0 : m->max_batch;
-        vit__forward_host(m, images + (size_t)i0 * per_image, B, NULL, NULL, 0);
+        vit__forward_host(m, images + (size_t)i0 * per_image, B, NULL, NULL, 0, 0);
         if (want_logits) vit__head_cpu(out + (size_t)i0 * per_out, m->pooled, m->head_w, m->head_b, B, c->dim, c->num_classes, m->num_head, m->cpu_isa, m->num_threads);
         else memcpy(out + (size_t)i0 * per_out, m->pooled + (m->num_head > 1 ? (size_t)m->num_head * B * c->dim : 0), (size_t)B * per_out * sizeof(float));
     }
@@ -7096,7 +7100,7 @@ static vit_status vit__feat_plan(vit_model *m, const char *fn, const vit_feature
     }
     if (spec->layout != VIT_LAYOUT_TOKENS && spec->layout != VIT_LAYOUT_GRID)
         return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: layout %d is neither VIT_LAYOUT_TOKENS nor VIT_LAYOUT_GRID", fn, (int)spec->layout);
-    if (spec->out_dtype == VIT_DTYPE_BF16 && !async)
+    if (spec->out_dtype == VIT_DTYPE_BF16 && (!async || c->device != VIT_DEVICE_CUDA))
         return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: bf16 output is for vit_features_async and vit_features_rgb8_async on CUDA (host output is fp32)", fn);
     if (spec->out_dtype != VIT_DTYPE_DEFAULT && spec->out_dtype != VIT_DTYPE_F32 && spec->out_dtype != VIT_DTYPE_BF16)
         return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: out_dtype must be VIT_DTYPE_F32 or VIT_DTYPE_BF16", fn);
@@ -7145,6 +7149,7 @@ static vit_status vit__features_run(vit_model *m, const char *fn, const void *da
     size_t per_block = f.shape.per_block;
     if ((size_t)n > SIZE_MAX / per_block / (size_t)f.num) return vit__fail(m->error, VIT_ERROR_LIMIT, "%s: %d images of %zu values overflow", fn, n, per_block);
     size_t need = (size_t)f.num * n * per_block;
+    f.shape.n = n;
     if (capacity < need)
         return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: out_capacity %zu, but %d block(s) x %d image(s) x %zu values need %zu", fn, capacity, f.num, n,
                          per_block, need);
@@ -7175,7 +7180,7 @@ static vit_status vit__features_run(vit_model *m, const char *fn, const void *da
                 st = vit_preprocess_rgb8(m, fr + (size_t)(i0 + i) * height * stride, width, height, stride, channels, images + (size_t)i * per_image);
             in = images;
         }
-        if (st == VIT_OK) vit__forward_host(m, in, B, &f, fout + (size_t)i0 * per_block, (size_t)n * per_block);
+        if (st == VIT_OK) vit__forward_host(m, in, B, &f, fout, (size_t)n * per_block, i0);
     }
     vit__free(&m->alloc, images);
     return st;

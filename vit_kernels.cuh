@@ -2463,20 +2463,20 @@ static vit_status vit__convert_cuda(TD *dst, const TS *src, size_t n, vit_model 
 }
 
 // A features call's tokens of one block (vit__feat_chunk): the rows of x
-// (B, N, C), through the final norm when w is given (two passes over the row,
-// as vit__layernorm_cpu), to where vit__feat_place puts them in out (per_block
-// values per image). One warp per row, 8 rows per CTA.
+// (B, N, C) of images i0.., through the final norm when w is given (two passes
+// over the row, as vit__layernorm_cpu), to where vit__feat_place puts them in
+// out (the block's n per_block values). One warp per row, 8 rows per CTA.
 template <typename TX, typename TO>
-__global__ void vit__feat_kernel(TO *out, const TX *x, const float *w, const float *b, int rows, vit__feat_shape f, float eps) {
+__global__ void vit__feat_kernel(TO *out, const TX *x, const float *w, const float *b, int rows, int i0, vit__feat_shape f, float eps) {
     vit__pdl_wait();
     vit__pdl_launch();
     int row = blockIdx.x * 8 + threadIdx.x / 32, lane = threadIdx.x & 31;
     if (row >= rows) return;
     size_t cs;
-    long long at = vit__feat_place(&f, row % f.N, &cs);
+    long long at = vit__feat_place(&f, i0 + row / f.N, row % f.N, &cs);
     if (at < 0) return;
     const TX *xr = x + (size_t)row * f.C;
-    TO *o = out + (size_t)(row / f.N) * f.per_block + at;
+    TO *o = out + at;
     float mean = 0.0f, rstd = 1.0f;
     if (w) {
         float sum = 0.0f, var = 0.0f;
@@ -4357,8 +4357,10 @@ static vit_status vit__feat_chunk(vit_model *m, const vit__feat *f, int B, int i
     vit__cuda_state *s = m->cuda;
     const vit_config *c = &m->cfg;
     size_t per = f->shape.per_block, es = f->bf16 ? 2 : 4, slot = (size_t)n * per * es;
-    unsigned char *dst = (unsigned char *)out + (size_t)i0 * per * es;
-    if (host_out) {
+    unsigned char *dst = (unsigned char *)out;
+    vit__feat_shape sh = f->shape; // the places in dst: the call's n images, these from i0
+    int g0 = i0;
+    if (host_out) { // the chunk's blocks in s->feat_buf as a call of B images, then copied to out
         size_t need = (size_t)f->num * B * per * es;
         if (s->feat_bytes < need) {
             if (s->feat_buf) { VIT__CUDA_TRY(m, cudaStreamSynchronize(st)); cudaFree(s->feat_buf); }
@@ -4369,33 +4371,39 @@ static vit_status vit__feat_chunk(vit_model *m, const vit__feat *f, int B, int i
         }
         dst = (unsigned char *)s->feat_buf;
         slot = (size_t)B * per * es;
+        sh.n = B;
+        g0 = 0;
     }
     const void *x = c->residual_dtype == VIT_DTYPE_BF16 ? s->xh : (const void *)s->x;
     const float *nw = f->norm ? s->norm_w : NULL, *nb = f->norm ? s->norm_b : NULL;
     int rows = B * c->num_tokens, from = 0;
-    s->pdl_now = 0; // (vit__launch outside the passes' graphs: no programmatic overlap)
     for (int l = 0; l <= f->last; l++) {
         int k = 0;
         while (k < f->num && f->block[k] != l) k++;
         if (k == f->num) continue;
         VIT__TRY(vit__cuda_pass(m, B, 0, from, l + 1, st, 0));
         from = l + 1;
-        s->pdl_now = 0;
+        s->pdl_now = 0; // (a launch after a graph's: no programmatic overlap)
         dim3 grid((unsigned)((rows + 7) / 8));
         void *o = dst + (size_t)k * slot;
         if (c->residual_dtype == VIT_DTYPE_BF16 && f->bf16)
-            VIT__CUDA_TRY(m, vit__launch(m, vit__feat_kernel<__nv_bfloat16, __nv_bfloat16>, grid, 256, 0, st, (__nv_bfloat16 *)o, (const __nv_bfloat16 *)x, nw, nb, rows, f->shape, c->eps));
+            VIT__CUDA_TRY(m, vit__launch(m, vit__feat_kernel<__nv_bfloat16, __nv_bfloat16>, grid, 256, 0, st, (__nv_bfloat16 *)o, (const __nv_bfloat16 *)x, nw, nb, rows, g0, sh, c->eps));
         else if (c->residual_dtype == VIT_DTYPE_BF16)
-            VIT__CUDA_TRY(m, vit__launch(m, vit__feat_kernel<__nv_bfloat16, float>, grid, 256, 0, st, (float *)o, (const __nv_bfloat16 *)x, nw, nb, rows, f->shape, c->eps));
+            VIT__CUDA_TRY(m, vit__launch(m, vit__feat_kernel<__nv_bfloat16, float>, grid, 256, 0, st, (float *)o, (const __nv_bfloat16 *)x, nw, nb, rows, g0, sh, c->eps));
         else if (f->bf16)
-            VIT__CUDA_TRY(m, vit__launch(m, vit__feat_kernel<float, __nv_bfloat16>, grid, 256, 0, st, (__nv_bfloat16 *)o, (const float *)x, nw, nb, rows, f->shape, c->eps));
+            VIT__CUDA_TRY(m, vit__launch(m, vit__feat_kernel<float, __nv_bfloat16>, grid, 256, 0, st, (__nv_bfloat16 *)o, (const float *)x, nw, nb, rows, g0, sh, c->eps));
         else
-            VIT__CUDA_TRY(m, vit__launch(m, vit__feat_kernel<float, float>, grid, 256, 0, st, (float *)o, (const float *)x, nw, nb, rows, f->shape, c->eps));
+            VIT__CUDA_TRY(m, vit__launch(m, vit__feat_kernel<float, float>, grid, 256, 0, st, (float *)o, (const float *)x, nw, nb, rows, g0, sh, c->eps));
     }
-    if (host_out)
-        for (int k = 0; k < f->num; k++) // (pageable memory: each copy returns when done)
-            VIT__CUDA_TRY(m, cudaMemcpyAsync((unsigned char *)out + ((size_t)k * n + i0) * per * es, dst + (size_t)k * slot, (size_t)B * per * es,
-                                             cudaMemcpyDeviceToHost, st));
+    if (host_out) { // (pageable memory: each copy returns when done). A grid with prefix tokens: two runs per block
+        size_t head = sh.grid && !sh.drop_prefix ? (size_t)sh.C * sh.gh * sh.gw : per, tail = per - head;
+        for (int k = 0; k < f->num; k++) {
+            unsigned char *o = (unsigned char *)out + (size_t)k * n * per * es, *d = dst + (size_t)k * slot;
+            VIT__CUDA_TRY(m, cudaMemcpyAsync(o + (size_t)i0 * head * es, d, (size_t)B * head * es, cudaMemcpyDeviceToHost, st));
+            if (tail)
+                VIT__CUDA_TRY(m, cudaMemcpyAsync(o + ((size_t)n * head + (size_t)i0 * tail) * es, d + (size_t)B * head * es, (size_t)B * tail * es, cudaMemcpyDeviceToHost, st));
+        }
+    }
     return VIT_OK;
 }
 
