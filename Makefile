@@ -75,7 +75,7 @@ LINKED    = test_model test_fashion_mnist test_features
 
 all: cpu cuda
 
-cpu: deps $(BUILD)/vit-classify-cpu $(BUILD)/vit-similar $(BUILD)/minimal
+cpu: deps $(BUILD)/vit-classify-cpu $(BUILD)/vit-similar $(BUILD)/vit-dense $(BUILD)/minimal
 	@echo "built CPU targets with $(CC)"
 
 # examples/webp_hook.c: WebP through the decoder hook, with Debian's libwebp-dev (not a
@@ -118,6 +118,9 @@ bench-cpu: $(BUILD)/bench_cpu
 	env -u OMP_WAIT_POLICY python3 tools/bench_cpu.py
 
 $(BUILD)/vit-similar: examples/similar.c vit.h | $(BUILD) deps-stb
+	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
+
+$(BUILD)/vit-dense: examples/dense.c vit.h | $(BUILD) deps-stb
 	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
 
 # nvcc's command line, rewritten when it changes (another CUDA_ARCH, a GPU found or not), so
@@ -217,7 +220,7 @@ test-cpu: deps $(BUILD)/test_static $(BUILD)/test_static_noomp $(BUILD)/test_mod
 	$(MAKE) --no-print-directory webp-example
 
 # the sanitizer run takes the Fashion-MNIST test on its first 100 images only
-test-asan: deps $(BUILD)/asan_test_model $(BUILD)/asan_test_features $(BUILD)/asan_test_errors $(BUILD)/asan_test_preprocess $(BUILD)/asan_test_images $(BUILD)/asan_test_images_nostb $(BUILD)/asan_test_act $(BUILD)/asan_test_ops_cpu $(BUILD)/asan_test_faults $(BUILD)/asan_test_limits $(BUILD)/asan_test_fashion_mnist $(FMNIST_FILES) $(BUILD)/asan_vit-classify $(BUILD)/asan_cli_check $(BUILD)/vit-similar
+test-asan: deps $(BUILD)/asan_test_model $(BUILD)/asan_test_features $(BUILD)/asan_test_errors $(BUILD)/asan_test_preprocess $(BUILD)/asan_test_images $(BUILD)/asan_test_images_nostb $(BUILD)/asan_test_act $(BUILD)/asan_test_ops_cpu $(BUILD)/asan_test_faults $(BUILD)/asan_test_limits $(BUILD)/asan_test_fashion_mnist $(FMNIST_FILES) $(BUILD)/asan_vit-classify $(BUILD)/asan_cli_check $(BUILD)/vit-similar $(BUILD)/vit-dense
 	$(BUILD)/asan_test_model $(REF_CASES)
 	$(BUILD)/asan_test_features $(REF_CASES)
 	$(BUILD)/asan_test_errors tests/data/ref/timm_token_odd_heads
@@ -283,7 +286,7 @@ test-arm: $(addprefix $(BUILD)/arm_,$(ARM_TESTS)) $(FMNIST_FILES)
 $(BUILD)/tsan_test_threads: tests/test_threads.c vit.h | $(BUILD) deps
 	clang -std=c99 -g -O1 -fsanitize=thread $(WARN) -I. $< -o $@ -lm -lpthread
 
-test-tsan: $(BUILD)/tsan_test_threads $(BUILD)/tsan_vit-classify $(BUILD)/tsan_cli_check $(BUILD)/vit-similar
+test-tsan: $(BUILD)/tsan_test_threads $(BUILD)/tsan_vit-classify $(BUILD)/tsan_cli_check $(BUILD)/vit-similar $(BUILD)/vit-dense
 	$(BUILD)/tsan_test_threads tests/data/ref/timm_token_odd_heads/model.safetensors tests/data/ref/hf_vit/model.safetensors
 	CLASSIFY=$(BUILD)/tsan_vit-classify CHECK=$(BUILD)/tsan_cli_check bash tests/test_cli.sh $(BUILD)
 

@@ -15,6 +15,7 @@ BUILD=${1:-build}
 CLASSIFY=${CLASSIFY:-$BUILD/vit-classify-cpu}  # CLASSIFY=build/asan_vit-classify: the same checks on another build
 CHECK=${CHECK:-$BUILD/cli_check}    # built as CLASSIFY is: its comparisons are bit-exact
 SIMILAR=$BUILD/vit-similar
+DENSE=$BUILD/vit-dense
 MODEL=models/fashion_mnist/model.safetensors
 NOHEAD=tests/data/ref/timm_noembedclass_nohead/model.safetensors
 IMAGES=examples/images
@@ -27,7 +28,7 @@ failed=0
 ok() { echo "OK $*"; passed=$((passed + 1)); }
 not_ok() { echo "NOT OK $*"; failed=$((failed + 1)); }
 
-for f in "$CLASSIFY" "$SIMILAR" "$CHECK"; do
+for f in "$CLASSIFY" "$SIMILAR" "$DENSE" "$CHECK"; do
     if [ ! -x "$f" ]; then echo "NOT OK $f is not built (make cpu)"; echo "0 passed, 1 failed"; exit 1; fi
 done
 
@@ -450,6 +451,18 @@ expect "features: a repeated block" 2 "block 1 is asked twice" "$CLASSIFY" --fea
 expect "features: --layers not numbers" 2 "--layers wants block numbers like 5,11 or -2, not '1,a'" "$CLASSIFY" --features "$TMP/x.safetensors" --layers 1,a "$DINO" "$GOOD1"
 expect "features: --layers without --features" 2 "--layers, --features-norm and --no-prefix go with --features" "$CLASSIFY" --layers 1 "$DINO" "$GOOD1"
 expect "features: --decode-only" 2 "--decode-only computes no features for --features" "$CLASSIFY" --decode-only --features "$TMP/x.safetensors" "$DINO" "$GOOD1"
+
+# vit-dense: the last block's patch tokens, 3 principal components as a PNG of the model's input size
+cp "$GOOD1" "$TMP/boot.png"
+run "$DENSE" tests/data/ref/hf_dinov2 "$TMP/boot.png"
+[ "$rc" -eq 0 ] && [ "$out" = "$TMP/boot.png: 7x7 patches of 16 features, 3 principal components -> $TMP/boot_pca.png" ] &&
+    [ "$(head -c 24 "$TMP/boot_pca.png" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a0000000d494844520000001c0000001c" ] &&
+    ok "dense: writes IMAGE_pca.png beside the image, 28x28 (the model's input)" || not_ok "dense: exit $rc, '$out' '$err'"
+run "$DENSE" tests/data/ref/hf_dinov2 "$TMP/boot.png" "$TMP/again.png"
+[ "$rc" -eq 0 ] && cmp -s "$TMP/boot_pca.png" "$TMP/again.png" && ok "dense: OUT named; the same picture again (deterministic)" || not_ok "dense: OUT: exit $rc, '$err'"
+expect "dense: no arguments" 2 "^usage: vit-dense" "$DENSE"
+expect "dense: missing image" 1 "i/o error: cannot open '$TMP/missing.png'" "$DENSE" tests/data/ref/hf_dinov2 "$TMP/missing.png"
+expect "dense: unwritable output" 1 "cannot write '$TMP/no/such/dir.png'" "$DENSE" tests/data/ref/hf_dinov2 "$TMP/boot.png" "$TMP/no/such/dir.png"
 
 run "$SIMILAR" "$MODEL" "$GOOD1" "$GOOD1"
 [ "$rc" -eq 0 ] && [ "$out" = "cosine similarity: 1.0000" ] && ok "similar: an image with itself: '$out'" ||
