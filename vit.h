@@ -321,7 +321,7 @@ typedef enum vit_preprocess_source {
     VIT_PREPROCESS_UNKNOWN = 0,       // not in the model's files: the calls that preprocess refuse (VIT_ERROR_UNSUPPORTED)
     VIT_PREPROCESS_FROM_TIMM_CONFIG,  // config.json's pretrained_cfg (timm)
     VIT_PREPROCESS_FROM_HF_PROCESSOR, // preprocessor_config.json (Hugging Face)
-    VIT_PREPROCESS_FROM_OPTIONS       // the caller's vit_options (mean, std, interpolation, crop_pct)
+    VIT_PREPROCESS_FROM_OPTIONS       // the caller's vit_options (mean, std, interpolation, crop_pct, resize, resize_size)
 } vit_preprocess_source;
 
 typedef enum vit_source {
@@ -351,13 +351,21 @@ typedef struct vit_options {
     int image_width;        // likewise the width; the position embedding is resampled once, at load
     // The preprocessing, stated by the caller (for a model whose files do not say it: a Hugging Face folder
     // without preprocessor_config.json, a timm config.json without pretrained_cfg, no config.json). Stating
-    // std (all three > 0) states the whole transform: timm's eval geometry (shorter side to
-    // floor(S / crop_pct), center crop H x W), then /255 and (x - mean) / std, replacing what the files say.
-    // interpolation and crop_pct without std: VIT_ERROR_INVALID_ARGUMENT at load.
+    // std (all three > 0) states the whole transform, replacing what the files say: the resize and center
+    // crop to the input H x W (image_height/width: a Hugging Face processor's crop_size), then /255 and
+    // (x - mean) / std. The other fields without std: VIT_ERROR_INVALID_ARGUMENT at load.
     float mean[3];          // per-channel mean of [0,1] pixels (default: the model's files; with std stated: 0)
     float std[3];           // per-channel std (default: the model's files)
     const char *interpolation;// "bicubic", "bilinear" or "nearest" (default: the model's files; with std stated: "bicubic")
-    float crop_pct;         // center crop fraction in (0, 4] (default: the model's files; with std stated: 1, the whole shorter side)
+    float crop_pct;         // "timm" and "square" without resize_size: center crop fraction in (0, 4] (default: 1)
+    const char *resize;     // with std stated: "timm" (the default: timm's eval transform, the shorter side to
+                            // floor(S / crop_pct), then the crop); "shortest_edge" (Hugging Face CLIPImageProcessor,
+                            // BitImageProcessor (DINOv2): the shorter side to resize_size, then the crop, offsets
+                            // floored); "square" (timm's 'squash': both sides to floor(S / crop_pct), then the crop;
+                            // ViTImageProcessor, SiglipImageProcessor: crop_pct 1, straight to H x W; with resize_size,
+                            // DeiTImageProcessor: to resize_size x resize_size, then the crop; a non-square input scales
+                            // it by H / max(H, W) and W / max(H, W), as vit.h runs a DeiT processor at other sizes)
+    int resize_size;        // the Hugging Face processor's size: "shortest_edge", or "height" (= "width") for "square"
     vit_dtype residual_dtype;// the residual stream x between the blocks (default: fp32; with dtype VIT_DTYPE_FP8 bf16,
                             // VIT_DTYPE_F32 keeping it fp32 there). VIT_DTYPE_BF16: x rounded
                             // to bf16 after the embedding and after each residual add, as a PyTorch model cast to
@@ -2084,13 +2092,15 @@ static vit_status vit__read_config_hf(vit__loader *L, const vit__json *j, int ro
 
 static vit_status vit__read_preprocessor(const vit__json *p, int root, vit_config *cfg, char *err);
 
-// The caller's preprocessing (vit_options mean/std/interpolation/crop_pct) replaces the files'.
+// The caller's preprocessing (vit_options mean/std/interpolation/crop_pct/
+// resize/resize_size) replaces the files'. The Hugging Face modes' crop_pct
+// (crop / size) waits for the input size: vit__stated_crop, after it is known.
 static vit_status vit__stated_preprocess(const vit_options *o, vit_config *cfg, char *err) {
     int stated = o->std[0] > 0.0f && o->std[1] > 0.0f && o->std[2] > 0.0f;
     if (!stated) {
         if (o->std[0] != 0.0f || o->std[1] != 0.0f || o->std[2] != 0.0f || o->mean[0] != 0.0f || o->mean[1] != 0.0f || o->mean[2] != 0.0f ||
-            o->interpolation || o->crop_pct != 0.0f)
-            return vit__fail(err, VIT_ERROR_INVALID_ARGUMENT, "vit_options: mean, interpolation and crop_pct state the preprocessing only with std (all three > 0)");
+            o->interpolation || o->crop_pct != 0.0f || o->resize || o->resize_size != 0)
+            return vit__fail(err, VIT_ERROR_INVALID_ARGUMENT, "vit_options: mean, interpolation, crop_pct, resize and resize_size state the preprocessing only with std (all three > 0)");
         return VIT_OK;
     }
     vit_interp interp = VIT_INTERP_BICUBIC;
@@ -2100,15 +2110,36 @@ static vit_status vit__stated_preprocess(const vit_options *o, vit_config *cfg, 
         else if (!strcmp(o->interpolation, "nearest")) interp = VIT_INTERP_NEAREST;
         else return vit__fail(err, VIT_ERROR_INVALID_ARGUMENT, "vit_options: interpolation must be \"bicubic\", \"bilinear\" or \"nearest\"");
     }
+    vit_resize mode = VIT_RESIZE_SHORTER_CROP;
+    if (!o->resize || !strcmp(o->resize, "timm")) mode = VIT_RESIZE_SHORTER_CROP;
+    else if (!strcmp(o->resize, "shortest_edge")) mode = VIT_RESIZE_SHORTER_CROP_HF;
+    else if (!strcmp(o->resize, "square")) mode = VIT_RESIZE_SQUARE;
+    else return vit__fail(err, VIT_ERROR_INVALID_ARGUMENT, "vit_options: resize must be \"timm\", \"shortest_edge\" or \"square\"");
+    int hf = mode == VIT_RESIZE_SHORTER_CROP_HF || (mode == VIT_RESIZE_SQUARE && o->resize_size != 0);
+    if (o->resize_size < 0 || o->resize_size > VIT_MAX_IMAGE_SIDE)
+        return vit__fail(err, VIT_ERROR_INVALID_ARGUMENT, "vit_options: resize_size %d is not in 1..%d", o->resize_size, VIT_MAX_IMAGE_SIDE);
+    if (mode == VIT_RESIZE_SHORTER_CROP_HF && o->resize_size == 0)
+        return vit__fail(err, VIT_ERROR_INVALID_ARGUMENT, "vit_options: resize \"shortest_edge\" needs resize_size (the processor's size.shortest_edge)");
+    if (mode == VIT_RESIZE_SHORTER_CROP && o->resize_size != 0)
+        return vit__fail(err, VIT_ERROR_INVALID_ARGUMENT, "vit_options: resize_size goes with resize \"shortest_edge\" or \"square\" (timm's resize is crop_pct's)");
+    if (hf && o->crop_pct != 0.0f)
+        return vit__fail(err, VIT_ERROR_INVALID_ARGUMENT, "vit_options: crop_pct goes with resize \"timm\" or \"square\" without resize_size (with resize_size the crop is the input size)");
     if (o->crop_pct != 0.0f && !(o->crop_pct > 0.0f && o->crop_pct <= 4.0f))
         return vit__fail(err, VIT_ERROR_INVALID_ARGUMENT, "vit_options: crop_pct must be in (0, 4]");
     for (int c = 0; c < 3; c++) { cfg->mean[c] = o->mean[c]; cfg->std[c] = o->std[c]; }
     cfg->interpolation = interp;
-    cfg->crop_pct = o->crop_pct != 0.0f ? o->crop_pct : 1.0f;
-    cfg->resize = VIT_RESIZE_SHORTER_CROP;
-    cfg->resize_shorter = 0;
+    cfg->crop_pct = hf ? 0.0f : o->crop_pct != 0.0f ? o->crop_pct : 1.0f;
+    cfg->resize = mode;
+    cfg->resize_shorter = hf ? o->resize_size : 0;
     vit__set_preprocess_source(cfg, VIT_PREPROCESS_FROM_OPTIONS, "vit_options");
     return VIT_OK;
+}
+
+// A stated Hugging Face resize (resize_size): its crop is the input, max(H, W) of resize_size.
+static void vit__stated_crop(vit_config *cfg) {
+    if (cfg->preprocess_source != VIT_PREPROCESS_FROM_OPTIONS || cfg->resize_shorter <= 0) return;
+    int big = cfg->image_height > cfg->image_width ? cfg->image_height : cfg->image_width;
+    cfg->crop_pct = (float)((double)big / cfg->resize_shorter);
 }
 
 // VIT_ERROR_UNSUPPORTED, naming the missing file, when the model's preprocessing is not known.
@@ -2118,7 +2149,7 @@ static vit_status vit__preprocess_known(vit_model *m, const char *fn) {
     const char *what = strcmp(c->preprocess_from, "config.json pretrained_cfg") ? c->preprocess_from[0] ? c->preprocess_from : "config.json" : NULL;
     return vit__fail(m->error, VIT_ERROR_UNSUPPORTED,
                      "%s: %s%s: the preprocessing (size, mean/std, resize/crop) is not known; "
-                     "add it, or state it in vit_options (std, mean, interpolation, crop_pct, image_height/width)",
+                     "add it, or state it in vit_options (std, mean, interpolation, resize, resize_size or crop_pct, image_height/width)",
                      fn, what ? what : "config.json has no pretrained_cfg with mean and std", what ? " not found beside the model" : "");
 }
 
@@ -6810,8 +6841,10 @@ static vit_status vit__create(const vit__bytes *shards, int nshards, const vit__
         if (st == VIT_OK) st = vit__read_config(&L, c, &s);
         if (st == VIT_OK) st = vit__stated_preprocess(&o, c, err);
         // transformers runs a model on what its processor makes: DINOv2 (made at 518) on 224 crops
-        if (st == VIT_OK && hf && c->resize_shorter > 0) L.default_side = (int)floor(c->resize_shorter * (double)c->crop_pct + 0.5);
+        if (st == VIT_OK && hf && c->resize_shorter > 0 && c->preprocess_source == VIT_PREPROCESS_FROM_HF_PROCESSOR)
+            L.default_side = (int)floor(c->resize_shorter * (double)c->crop_pct + 0.5);
         if (st == VIT_OK) st = vit__infer_config(&L, c, &s, o.image_height, o.image_width);
+        if (st == VIT_OK) vit__stated_crop(c);
         m->num_prefix = c->num_prefix;
         m->num_head = L.num_head;
         m->act = c->act == VIT_ACT_GELU_TANH ? VIT__ACT_GELU_TANH : c->act == VIT_ACT_QUICK_GELU ? VIT__ACT_QUICK_GELU : c->act == VIT_ACT_SWIGLU ? VIT__ACT_SWIGLU : VIT__ACT_GELU;

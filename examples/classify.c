@@ -17,6 +17,7 @@
 //                      (default: the online cores)
 //   --device auto|cpu|cuda, --dtype fp32|bf16|fp16|int8|fp8 (int8: the CPU's; fp8: e4m3 GEMMs on Hopper GPUs, else the CPU's e4m3 reference), --size H[xW] (multiples of the patch)
 //   --mean M[,M,M] --std S[,S,S] --interpolation bicubic|bilinear|nearest --crop-pct F
+//   --resize timm|shortest_edge=N|square[=N]
 //                      state the preprocessing (vit_options) for a model whose files do not
 //                      (a Hugging Face folder without preprocessor_config.json, no config.json):
 //                      without --std such a model is refused
@@ -292,6 +293,7 @@ static int usage(const char *why) {
                     "                    [--device auto|cpu|cuda] [--devices all|cpu|I,J,...] [--dtype fp32|bf16|fp16|int8|fp8]\n"
                     "                    [--residual fp32|bf16] [--size H[xW]] [--quiet] [--decode-only] [--frames|--no-frames]\n"
                     "                    [--mean M[,M,M]] [--std S[,S,S]] [--interpolation bicubic|bilinear|nearest] [--crop-pct F]\n"
+                    "                    [--resize timm|shortest_edge=N|square[=N]]\n"
                     "                    MODEL.safetensors PATH...\n"
                     "A PATH may be a directory: its image files, recursively, sorted. A model without a\n"
                     "classifier head (or with an image projection) gives embeddings: --top is refused, and with\n"
@@ -311,7 +313,7 @@ static int positive(const char *s) {
 // indices into c->pos. Returns 0, 2 after printing the usage error, or -1 for --help.
 static int parse_args(int argc, char **argv, cli *c) {
     static const char *const with_value[] = {"--top", "--threads", "--device", "--dtype", "--size", "--batch", "--embed", "--devices", "--residual",
-                                             "--mean", "--std", "--interpolation", "--crop-pct", "--features", "--layers"};
+                                             "--mean", "--std", "--interpolation", "--crop-pct", "--features", "--layers", "--resize"};
     char why[512];
     int only_pos = 0;
     for (int i = 1; i < argc; i++) {
@@ -354,6 +356,19 @@ static int parse_args(int argc, char **argv, cli *c) {
             for (int ch = 0; ch < 3; ch++) dst[ch] = v[ch];
         } else if (!strcmp(opt, "--interpolation")) { // vit_load checks the name
             c->opts.interpolation = val;
+        } else if (!strcmp(opt, "--resize")) { // vit_options.resize and resize_size: MODE or MODE=N; vit_load checks the mode
+            static char mode[32];
+            const char *eq = strchr(val, '=');
+            size_t len = eq ? (size_t)(eq - val) : strlen(val);
+            int size = eq ? positive(eq + 1) : 0;
+            if (len == 0 || len >= sizeof(mode) || (eq && !size)) {
+                snprintf(why, sizeof(why), "--resize wants timm, shortest_edge=N or square[=N], not '%s'", val);
+                return usage(why);
+            }
+            memcpy(mode, val, len);
+            mode[len] = 0;
+            c->opts.resize = mode;
+            c->opts.resize_size = size;
         } else if (!strcmp(opt, "--crop-pct")) {
             char *end;
             c->opts.crop_pct = strtof(val, &end);
@@ -1063,7 +1078,7 @@ int main(int argc, char **argv) {
         unsigned char px[3] = {0, 0, 0};
         vit_status st = probe ? vit_preprocess_rgb8(models[0], px, 1, 1, 0, 3, probe) : VIT_ERROR_OUT_OF_MEMORY;
         fprintf(stderr, "vit-classify: %s: %s\n", vit_status_string(st), probe ? vit_last_error(models[0]) : "out of memory");
-        fprintf(stderr, "vit-classify: state it with --std A[,B,C] (and --mean, --interpolation, --crop-pct, --size)\n");
+        fprintf(stderr, "vit-classify: state it with --std A[,B,C] (and --mean, --interpolation, --resize, --crop-pct, --size)\n");
         free(probe);
         load_failed = 1;
     }

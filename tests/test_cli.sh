@@ -131,6 +131,18 @@ grep -q -- "--std" "$TMP/err" && [ -z "$out" ] && ok "HF without preprocessor_co
 run "$CLASSIFY" --mean 0.5 --std 0.5,0.5,0.5 --interpolation bilinear --crop-pct 1 --top 1 "$TMP/hf_nopre/model.safetensors" "$GOOD1"
 [ "$rc" -eq 0 ] && grep -q "^classified 1 of 1 images" "$TMP/err" && [ -n "$out" ] && ok "HF without preprocessor_config.json: --mean/--std/--interpolation/--crop-pct state it: classified" ||
     not_ok "HF without preprocessor_config.json with flags: exit $rc, '$(tr '\n' '|' <"$TMP/err")'"
+# a DINOv2 folder without its processor: the processor's settings stated as flags give its results, to the bit
+mkdir -p "$TMP/dino_nopre"
+cp tests/data/ref/hf_dinov2/config.json tests/data/ref/hf_dinov2/model.safetensors "$TMP/dino_nopre/"
+run "$CLASSIFY" --json tests/data/ref/hf_dinov2 "$IMAGES"
+cp "$TMP/out" "$TMP/dino_pre.jsonl"
+run "$CLASSIFY" --json --resize shortest_edge=32 --size 28 --interpolation bicubic --mean 0.485,0.456,0.406 --std 0.229,0.224,0.225 "$TMP/dino_nopre" "$IMAGES"
+[ "$rc" -eq 0 ] && [ -s "$TMP/out" ] && cmp -s "$TMP/out" "$TMP/dino_pre.jsonl" &&
+    ok "HF DINOv2 without preprocessor_config.json: --resize shortest_edge=32 --size 28 and its mean/std give the processor's embeddings, bit for bit" ||
+    not_ok "HF DINOv2 stated: exit $rc, '$(tr '\n' '|' <"$TMP/err")'"
+expect "--resize shortest_edge without a size" 2 "--resize wants timm, shortest_edge=N or square\[=N\], not 'shortest_edge='" "$CLASSIFY" --std 0.5 --resize shortest_edge= "$MODEL" "$GOOD1"
+expect "--resize shortest_edge alone" 1 "needs resize_size" "$CLASSIFY" --std 0.5 --resize shortest_edge "$MODEL" "$GOOD1"
+expect "--resize crop" 1 "resize must be" "$CLASSIFY" --std 0.5 --resize crop "$MODEL" "$GOOD1"
 expect "no config.json: refused" 1 "config.json not found beside the model" "$CLASSIFY" tests/data/ref/timm_noconfig/model.safetensors "$GOOD1"
 run "$CLASSIFY" --std 0.5 --mean 0.5 tests/data/ref/timm_noconfig/model.safetensors "$GOOD1"
 [ "$rc" -eq 0 ] && ok "no config.json: --std/--mean state it: classified" || not_ok "no config.json with --std: exit $rc, '$(tr '\n' '|' <"$TMP/err")'"
