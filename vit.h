@@ -6470,14 +6470,15 @@ typedef struct vit__feat {
 // Where token t of image g (of the call's n) goes in a block's n per_block
 // values, and the stride of its channels there: tokens layout [n, T, C]
 // (stride 1); grid [n, C, gh*gw] for the patches (stride gh*gw), then kept
-// prefix tokens as [n, P, C]. -1: dropped.
-static VIT__HD inline long long vit__feat_place(const vit__feat_shape *f, int g, int t, size_t *cstride) {
-    *cstride = 1;
-    if (t < f->P && f->drop_prefix) return -1;
-    if (!f->grid) return (long long)g * (long long)f->per_block + (long long)(f->drop_prefix ? t - f->P : t) * f->C;
+// prefix tokens as [n, P, C]. 0: the token is dropped.
+static VIT__HD inline int vit__feat_place(const vit__feat_shape *f, int g, int t, size_t *at, size_t *cstride) {
     size_t cells = (size_t)f->gh * f->gw;
-    if (t >= f->P) { *cstride = cells; return (long long)((size_t)g * f->C * cells + (size_t)(t - f->P)); }
-    return (long long)((size_t)f->n * f->C * cells + ((size_t)g * f->P + (size_t)t) * f->C);
+    *cstride = 1;
+    if (t < f->P && f->drop_prefix) return 0;
+    if (!f->grid) *at = (size_t)g * f->per_block + (size_t)(f->drop_prefix ? t - f->P : t) * f->C;
+    else if (t >= f->P) { *cstride = cells; *at = (size_t)g * f->C * cells + (size_t)(t - f->P); }
+    else *at = (size_t)f->n * f->C * cells + ((size_t)g * f->P + (size_t)t) * f->C;
+    return 1;
 }
 
 // The tokens of block l for the B images of a chunk (from image i0 of the
@@ -6500,10 +6501,9 @@ static void vit__feat_store_cpu(vit_model *m, const vit__feat *f, int l, const f
         VIT__PARALLEL_FOR(m->num_threads)
         for (int r = 0; r < B * N; r++) {
             int b = r / N, t = r % N;
-            size_t cs;
-            long long at = vit__feat_place(&f->shape, i0 + b, t, &cs);
-            if (at < 0) continue;
-            float *o = dst + (size_t)at;
+            size_t at, cs;
+            if (!vit__feat_place(&f->shape, i0 + b, t, &at, &cs)) continue;
+            float *o = dst + at;
             const float *src = x + (size_t)r * C;
             for (int k = 0; k < C; k++) o[(size_t)k * cs] = src[k];
         }

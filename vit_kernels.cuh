@@ -2472,9 +2472,8 @@ __global__ void vit__feat_kernel(TO *out, const TX *x, const float *w, const flo
     vit__pdl_launch();
     int row = blockIdx.x * 8 + threadIdx.x / 32, lane = threadIdx.x & 31;
     if (row >= rows) return;
-    size_t cs;
-    long long at = vit__feat_place(&f, i0 + row / f.N, row % f.N, &cs);
-    if (at < 0) return;
+    size_t at, cs;
+    if (!vit__feat_place(&f, i0 + row / f.N, row % f.N, &at, &cs)) return;
     const TX *xr = x + (size_t)row * f.C;
     TO *o = out + at;
     float mean = 0.0f, rstd = 1.0f;
