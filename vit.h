@@ -6145,6 +6145,7 @@ typedef struct vit__attn_args {
     size_t ldo, ldq, ldk;  // row strides (elements); v has k's
     size_t bso, bsq, bsk;  // image strides (elements)
     int B, Nq, Nk, H, D;
+    int causal;            // 1: query i attends to keys 0..i only (a text tower's mask; Nq == Nk)
 } vit__attn_args;
 
 // Self-attention over packed qkv (B, N, 3C) laid out [q | k | v], each (H, D),
@@ -6159,6 +6160,7 @@ static vit__attn_args vit__attn_self(void *out, const void *qkv, int B, int N, i
     a.bso = (size_t)N * C; a.bsq = a.bsk = (size_t)N * 3 * C;
     VIT_ASSERT(H > 0 && C % H == 0);
     a.B = B; a.Nq = a.Nk = N; a.H = H; a.D = C / H;
+    a.causal = 0;
     return a;
 }
 
@@ -6189,10 +6191,11 @@ static void vit__attention_cpu(const vit__attn_args *a, float *scratch, int nthr
                                  VIT__OUT_STORE, VIT__ACT_NONE, NULL);
             for (int i = 0; i < rows; i++) {
                 float *row = S + (size_t)i * N, mx = row[0], sum = 0.0f;
-                for (int j = 1; j < N; j++) mx = row[j] > mx ? row[j] : mx;
-                for (int j = 0; j < N; j++) { row[j] = expf((row[j] - mx) * scale); sum += row[j]; }
+                int keys = a->causal ? i0 + i + 1 : N; // the causal mask: keys after the query weigh 0
+                for (int j = 1; j < keys; j++) mx = row[j] > mx ? row[j] : mx;
+                for (int j = 0; j < keys; j++) { row[j] = expf((row[j] - mx) * scale); sum += row[j]; }
                 float inv = 1.0f / sum;
-                for (int j = 0; j < N; j++) row[j] *= inv;
+                for (int j = 0; j < N; j++) row[j] = j < keys ? row[j] * inv : 0.0f;
             }
             float *o = (float *)a->out + (size_t)b * a->bso + (size_t)i0 * a->ldo + (size_t)h * D;
             for (int n = 0; n < D; n += VIT__NR)
@@ -6298,7 +6301,13 @@ static void vit__attention_fast(const vit__attn_args *a, float *scratch, int isa
             g.out = S; g.ldo = (size_t)N; g.inp = q + (size_t)i0 * a->ldq; g.lda = a->ldq; g.w = kt; g.rows = rows; g.K = D; g.N = N;
             block(&g, 0, rows, 0, N);
             float inv[VIT__MB] = {0}; // the rows' 1 / sum, applied to the outputs (D wide) rather than to the weights (N wide)
+            if (a->causal) // the mask: keys after the query at -inf, so e^(s - max) is 0 there (exactly, below)
+                for (int i = 0; i < rows; i++)
+                    for (int j = i0 + i + 1; j < N; j++) S[(size_t)i * N + j] = -INFINITY;
             softmax(S, rows, N, scale, inv);
+            if (a->causal) // (vit__vexp_neg clamps at e^-87: the masked weights to 0 exactly; the sums are unchanged in float)
+                for (int i = 0; i < rows; i++)
+                    for (int j = i0 + i + 1; j < N; j++) S[(size_t)i * N + j] = 0.0f;
             float *o = (float *)a->out + (size_t)b * a->bso + (size_t)i0 * a->ldo + (size_t)h * D;
             g.out = o; g.ldo = a->ldo;
             g.inp = S; g.lda = (size_t)N; g.w = vp; g.K = N; g.N = D;
@@ -6380,6 +6389,7 @@ static void vit__map_pool(vit_model *m, int B) {
     a.ldo = a.ldq = (size_t)C; a.ldk = 2 * (size_t)C;
     a.bso = (size_t)C; a.bsq = 0; a.bsk = (size_t)N * 2 * C;
     a.B = B; a.Nq = 1; a.Nk = N; a.H = c->num_heads; a.D = C / c->num_heads;
+    a.causal = 0;
     vit__attention_fast(&a, m->att_scratch, isa, nt);
     vit__linear_run(m->pooled, m->attn, p->proj_w, p->proj_b, B, C, C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, isa, nt);
     vit__layernorm_cpu(m->xn, m->pooled, p->norm_w, p->norm_b, B, C, (size_t)C, c->eps, nt);

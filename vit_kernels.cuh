@@ -4029,6 +4029,7 @@ static vit_status vit__map_pool_cuda(vit_model *m, const TX *x, int B, cudaStrea
     a.ldo = a.ldq = (size_t)C; a.ldk = 2 * (size_t)C;
     a.bso = (size_t)C; a.bsq = 0; a.bsk = (size_t)N * 2 * C;
     a.B = B; a.Nq = 1; a.Nk = N; a.H = c->num_heads; a.D = C / c->num_heads;
+    a.causal = 0;
     VIT__TRY(vit__attention_cuda<T>(a, m, st, NULL, 0));
     VIT__CUDA_TRY(m, cudaMemsetAsync(s->pooled, 0, (size_t)B * C * sizeof(float), st));
     VIT__TRY(vit__linear_cuda<T>(s->pooled, xn, (const T *)s->map_proj_w, s->map_proj_b, B, C, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, NULL, m, st));
