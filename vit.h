@@ -6417,8 +6417,68 @@ static void vit__residual_round(const vit_model *m, float *x, size_t n) {
     for (long long i = 0; i < (long long)n; i++) x[i] = vit__bf16_round(x[i]);
 }
 
-// Runs B <= max_batch images to m->pooled (heads, B, C).
-static void vit__forward_host(vit_model *m, const float *images, int B) {
+// A features call's output shape (vit__feat_plan): what the CPU store and
+// the GPU's vit__feat_kernel write.
+typedef struct vit__feat_shape {
+    int C, N, P;                // width, tokens, prefix tokens of the model
+    int drop_prefix, grid;
+    int gh, gw;                 // the patch grid
+    size_t per_block;           // values per image and block
+} vit__feat_shape;
+
+// A features call: the blocks asked for, checked (vit__feat_plan).
+typedef struct vit__feat {
+    int num, last;              // blocks asked for; the deepest of them
+    int block[VIT_MAX_DEPTH];   // resolved to 0..depth-1, in the caller's order
+    int norm, bf16;             // the final norm applied; bf16 output (async calls on CUDA)
+    vit__feat_shape shape;
+} vit__feat;
+
+// Where token t of an image goes in its per_block values, and the stride of
+// its channels there: tokens layout [T, C] (stride 1); grid [C, gh*gw] for
+// the patches (stride gh*gw), kept prefix tokens as [P, C] after it. -1: dropped.
+static VIT__HD inline long long vit__feat_place(const vit__feat_shape *f, int t, size_t *cstride) {
+    *cstride = 1;
+    if (t < f->P && f->drop_prefix) return -1;
+    if (!f->grid) return (long long)(f->drop_prefix ? t - f->P : t) * f->C;
+    size_t cells = (size_t)f->gh * f->gw;
+    if (t >= f->P) { *cstride = cells; return t - f->P; }
+    return (long long)((size_t)f->C * cells + (size_t)t * f->C);
+}
+
+// The tokens of block l for the B images of a chunk: x (B, N, C) after the
+// block, through the final norm if asked (into xn, free until the next
+// block's ln1), to each slot asking for l: out + slot * slot_stride.
+static void vit__feat_store_cpu(vit_model *m, const vit__feat *f, int l, const float *x, int B, float *out, size_t slot_stride) {
+    const vit_config *c = &m->cfg;
+    int C = c->dim, N = c->num_tokens;
+    int asked = 0;
+    for (int s = 0; s < f->num; s++) asked |= f->block[s] == l;
+    if (!asked) return;
+    if (f->norm && m->norm_w) {
+        vit__layernorm_cpu(m->xn, x, m->norm_w, m->norm_b, B * N, C, (size_t)C, c->eps, m->num_threads);
+        x = m->xn;
+    }
+    for (int s = 0; s < f->num; s++) {
+        if (f->block[s] != l) continue;
+        float *dst = out + (size_t)s * slot_stride;
+        VIT__PARALLEL_FOR(m->num_threads)
+        for (int r = 0; r < B * N; r++) {
+            int b = r / N, t = r % N;
+            size_t cs;
+            long long at = vit__feat_place(&f->shape, t, &cs);
+            if (at < 0) continue;
+            float *o = dst + (size_t)b * f->shape.per_block + (size_t)at;
+            const float *src = x + (size_t)r * C;
+            for (int k = 0; k < C; k++) o[(size_t)k * cs] = src[k];
+        }
+    }
+}
+
+// Runs B <= max_batch images to m->pooled (heads, B, C); with f (a features
+// call), blocks 0..f->last only, each asked-for block's tokens to out (see
+// vit__feat_store_cpu).
+static void vit__forward_host(vit_model *m, const float *images, int B, const vit__feat *f, float *fout, size_t slot_stride) {
     const vit_config *c = &m->cfg;
     int C = c->dim, N = c->num_tokens, nt = m->num_threads, H = c->num_heads, isa = m->cpu_isa;
     int P = m->num_prefix, M = c->mlp_dim, GG = N - P;
@@ -6445,6 +6505,10 @@ static void vit__forward_host(vit_model *m, const float *images, int B) {
         vit__block_linear(m, m->x, m->big, k->fc2_w, &k->fc2_q8, k->fc2_sw, k->fc2_b, rows, (int)vit__mlp_hidden(m), C, VIT__OUT_RESIDUAL, VIT__ACT_NONE,
                           k->ls2, bound ? VIT__E4M3_GIVEN : VIT__E4M3_BLOCKS);
         vit__residual_round(m, m->x, (size_t)rows * C);
+        if (f) {
+            vit__feat_store_cpu(m, f, l, m->x, B, fout, slot_stride);
+            if (l == f->last) return;
+        }
     }
     if (m->norm_w) {
         if (c->pool == VIT_POOL_TOKEN) // only the pooled prefix tokens are read after the norm
@@ -6990,7 +7054,7 @@ static vit_status vit__run(vit_model *m, const float *images, int n, float *out,
 #endif
     for (int i0 = 0; i0 < n; i0 += m->max_batch) {
         int B = n - i0 < m->max_batch ? n - i0 : m->max_batch;
-        vit__forward_host(m, images + (size_t)i0 * per_image, B);
+        vit__forward_host(m, images + (size_t)i0 * per_image, B, NULL, NULL, 0);
         if (want_logits) vit__head_cpu(out + (size_t)i0 * per_out, m->pooled, m->head_w, m->head_b, B, c->dim, c->num_classes, m->num_head, m->cpu_isa, m->num_threads);
         else memcpy(out + (size_t)i0 * per_out, m->pooled + (m->num_head > 1 ? (size_t)m->num_head * B * c->dim : 0), (size_t)B * per_out * sizeof(float));
     }
@@ -7003,6 +7067,137 @@ VITDEF vit_status vit_forward(vit_model *m, const float *images, int n, float *l
 
 VITDEF vit_status vit_embed(vit_model *m, const float *images, int n, float *features) {
     return vit__run(m, images, n, features, 0);
+}
+
+// Checks a features call's spec (NULL: the defaults) into f: the blocks
+// resolved, the output's shape. async: bf16 output allowed.
+static vit_status vit__feat_plan(vit_model *m, const char *fn, const vit_features_spec *spec, int async, vit__feat *f) {
+    const vit_config *c = &m->cfg;
+    vit_features_spec none;
+    memset(&none, 0, sizeof(none));
+    if (!spec) spec = &none;
+    memset(f, 0, sizeof(*f));
+    int D = c->depth, k = spec->num_blocks;
+    if (k < 0 || (k > 0 && !spec->blocks))
+        return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: num_blocks %d with blocks %s (0 = the last block; else a list of that many)", fn, k,
+                         spec->blocks ? "given" : "NULL");
+    if (k > D) return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: %d blocks asked of a model of %d: some are repeated", fn, k, D);
+    f->num = k ? k : 1;
+    f->last = -1;
+    for (int i = 0; i < f->num; i++) {
+        int b = k ? spec->blocks[i] : -1;
+        if (b < -D || b >= D)
+            return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: block %d is out of range: the model has %d blocks (0..%d, or -%d..-1)", fn, b, D, D - 1, D);
+        f->block[i] = b < 0 ? b + D : b;
+        for (int j = 0; j < i; j++)
+            if (f->block[j] == f->block[i])
+                return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: block %d is asked twice (blocks[%d] and blocks[%d])", fn, f->block[i], j, i);
+        if (f->block[i] > f->last) f->last = f->block[i];
+    }
+    if (spec->layout != VIT_LAYOUT_TOKENS && spec->layout != VIT_LAYOUT_GRID)
+        return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: layout %d is neither VIT_LAYOUT_TOKENS nor VIT_LAYOUT_GRID", fn, (int)spec->layout);
+    if (spec->out_dtype == VIT_DTYPE_BF16 && !async)
+        return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: bf16 output is for vit_features_async and vit_features_rgb8_async on CUDA (host output is fp32)", fn);
+    if (spec->out_dtype != VIT_DTYPE_DEFAULT && spec->out_dtype != VIT_DTYPE_F32 && spec->out_dtype != VIT_DTYPE_BF16)
+        return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: out_dtype must be VIT_DTYPE_F32 or VIT_DTYPE_BF16", fn);
+    vit__feat_shape *sh = &f->shape;
+    f->norm = spec->norm != 0;
+    f->bf16 = spec->out_dtype == VIT_DTYPE_BF16;
+    sh->C = c->dim; sh->N = c->num_tokens; sh->P = m->num_prefix;
+    sh->drop_prefix = spec->drop_prefix != 0;
+    sh->grid = spec->layout == VIT_LAYOUT_GRID;
+    sh->gh = c->image_height / c->patch_size;
+    sh->gw = c->image_width / c->patch_size;
+    if (sh->grid && (size_t)sh->gh * sh->gw != (size_t)(sh->N - sh->P))
+        return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: a grid layout of %d patch tokens, which are no %dx%d rectangle", fn, sh->N - sh->P, sh->gh, sh->gw);
+    sh->per_block = (size_t)(sh->drop_prefix ? sh->N - sh->P : sh->N) * sh->C; // (a grid holds as many: C gh gw, then P C)
+    return VIT_OK;
+}
+
+VITDEF vit_status vit_features_shape(vit_model *m, const vit_features_spec *spec, int shape[4], size_t *per_block, int *blocks_out) {
+    if (!m) return VIT_ERROR_INVALID_ARGUMENT;
+    vit__feat f;
+    vit_status st = vit__feat_plan(m, "vit_features_shape", spec, 1, &f);
+    if (st != VIT_OK) return st;
+    const vit__feat_shape *sh = &f.shape;
+    if (shape) {
+        int T = sh->drop_prefix ? sh->N - sh->P : sh->N;
+        shape[0] = sh->grid ? sh->C : T;
+        shape[1] = sh->grid ? sh->gh : sh->C;
+        shape[2] = sh->grid ? sh->gw : 0;
+        shape[3] = sh->grid && !sh->drop_prefix ? sh->P : 0;
+    }
+    if (per_block) *per_block = sh->per_block;
+    if (blocks_out) memcpy(blocks_out, f.block, (size_t)f.num * sizeof(int));
+    return VIT_OK;
+}
+
+// The features calls: checked here, then the GPU (vit_kernels.cuh) or the CPU
+// forward pass in chunks of max_batch, stopping after the deepest block asked for.
+static vit_status vit__features_run(vit_model *m, const char *fn, const void *data, int n, int width, int height, int stride, int channels, int frames,
+                                    const vit_features_spec *spec, void *out, size_t capacity, void *stream, int async) {
+    if (!m) return VIT_ERROR_INVALID_ARGUMENT;
+    if (m->preprocess_only) return vit__weightless(m, fn);
+    if (!data || !out || n < 1) return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: %s and output must be non-NULL and n >= 1 (n = %d)", fn, frames ? "frames" : "images", n);
+    vit__feat f;
+    vit_status st = vit__feat_plan(m, fn, spec, async, &f);
+    if (st != VIT_OK) return st;
+    size_t per_block = f.shape.per_block;
+    if ((size_t)n > SIZE_MAX / per_block / (size_t)f.num) return vit__fail(m->error, VIT_ERROR_LIMIT, "%s: %d images of %zu values overflow", fn, n, per_block);
+    size_t need = (size_t)f.num * n * per_block;
+    if (capacity < need)
+        return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: out_capacity %zu, but %d block(s) x %d image(s) x %zu values need %zu", fn, capacity, f.num, n,
+                         per_block, need);
+    if (frames) {
+        st = vit__check_rgb8(m, fn, (const unsigned char *)data, width, height, stride, channels);
+        if (st == VIT_OK) st = vit__preprocess_known(m, fn);
+        if (st != VIT_OK) return st;
+        if (stride == 0) stride = width * channels;
+        if ((size_t)n * height > SIZE_MAX / (size_t)stride) return vit__fail(m->error, VIT_ERROR_LIMIT, "%s: %d frames of %d bytes overflow", fn, n, height * stride);
+    }
+#ifdef VIT__CUDA
+    if (m->cfg.device == VIT_DEVICE_CUDA)
+        return vit__features_cuda(m, fn, data, n, width, height, stride, channels, frames, &f, out, (cudaStream_t)stream, async);
+#endif
+    (void)stream;
+    if (async) return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "%s: the model is not on a CUDA device", fn);
+    const vit_config *c = &m->cfg;
+    size_t per_image = (size_t)c->in_chans * c->image_height * c->image_width;
+    float *images = NULL, *fout = (float *)out;
+    if (frames && !(images = (float *)vit__malloc(&m->alloc, (size_t)(n < m->max_batch ? n : m->max_batch) * per_image * sizeof(float))))
+        return vit__fail(m->error, VIT_ERROR_OUT_OF_MEMORY, "%s: out of memory for the preprocessed images", fn);
+    for (int i0 = 0; st == VIT_OK && i0 < n; i0 += m->max_batch) {
+        int B = n - i0 < m->max_batch ? n - i0 : m->max_batch;
+        const float *in = (const float *)data + (size_t)i0 * per_image;
+        if (frames) {
+            const unsigned char *fr = (const unsigned char *)data;
+            for (int i = 0; st == VIT_OK && i < B; i++)
+                st = vit_preprocess_rgb8(m, fr + (size_t)(i0 + i) * height * stride, width, height, stride, channels, images + (size_t)i * per_image);
+            in = images;
+        }
+        if (st == VIT_OK) vit__forward_host(m, in, B, &f, fout + (size_t)i0 * per_block, (size_t)n * per_block);
+    }
+    vit__free(&m->alloc, images);
+    return st;
+}
+
+VITDEF vit_status vit_features(vit_model *m, const float *images, int n, const vit_features_spec *spec, float *out, size_t out_capacity) {
+    return vit__features_run(m, "vit_features", images, n, 0, 0, 0, 0, 0, spec, out, out_capacity, NULL, 0);
+}
+
+VITDEF vit_status vit_features_rgb8(vit_model *m, const unsigned char *frames, int n, int width, int height, int stride, int channels,
+                                    const vit_features_spec *spec, float *out, size_t out_capacity) {
+    return vit__features_run(m, "vit_features_rgb8", frames, n, width, height, stride, channels, 1, spec, out, out_capacity, NULL, 0);
+}
+
+VITDEF vit_status vit_features_async(vit_model *m, const float *device_images, int n, const vit_features_spec *spec, void *device_out,
+                                     size_t out_capacity, void *cuda_stream) {
+    return vit__features_run(m, "vit_features_async", device_images, n, 0, 0, 0, 0, 0, spec, device_out, out_capacity, cuda_stream, 1);
+}
+
+VITDEF vit_status vit_features_rgb8_async(vit_model *m, const unsigned char *device_frames, int n, int width, int height, int stride, int channels,
+                                          const vit_features_spec *spec, void *device_out, size_t out_capacity, void *cuda_stream) {
+    return vit__features_run(m, "vit_features_rgb8_async", device_frames, n, width, height, stride, channels, 1, spec, device_out, out_capacity, cuda_stream, 1);
 }
 
 // The frame calls: checked here; on a CUDA model the GPU does it all
