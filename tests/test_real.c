@@ -25,8 +25,8 @@
 // default bf16 residual stream, and with residual_dtype VIT_DTYPE_F32) against this
 // fp32 model on the same pixels: cosine of each photo's pooled output, and cosine of
 // every token of the three blocks over the three photos (min and median printed),
-// gated on floors set a little below what was measured (the figures are printed with
-// the floors they meet).
+// gated on floors below the spread measured over builds and 1-ulp input changes (QUANT;
+// the figures are printed with the floors they meet).
 #define VIT_IMPLEMENTATION
 #include "../vit.h"
 #include "test_util.h"
@@ -42,12 +42,17 @@
 #define TOL_POOLED_JPEG 5e-3  // JPEG: stb_image vs libjpeg-turbo pixels (up to 3 levels; astronaut.jpg: 2.3e-3)
 #define TOL_TOKENS 1e-4       // vit_features on the processor's tensor vs transformers
 
-// Floors for the quantised models against fp32, a little below what was measured (x86-64
-// AVX-512 VNNI; int8's integer sums and the fp8 emulation give the same bits on every ISA):
-//                      pooled min | tokens min: block 5, 11, 11+norm | lowest median: block 5, 11, 11+norm
-//   int8               0.99920    | 0.98874 0.99659 0.99218           | 0.99834 0.99923 0.99911
-//   fp8 (bf16 stream)  0.99695    | 0.99366 0.97640 0.97448           | 0.99791 0.99768 0.99732
-//   fp8, f32 stream    0.99706    | 0.99175 0.99017 0.98868           | 0.99794 0.99780 0.99746
+// Floors for the quantised models against fp32. The figures move with the last bits of the
+// fp32 activations that get quantised (a build with or without FMA contraction; a 1-ulp change
+// of the input), as the roundings to int8 or e4m3 then fall otherwise. Over 13 such runs (the
+// make build on 12 inputs, each with a third of its values moved by 1 ulp, and the ASan build),
+// min-max of each figure:
+//                      pooled (each photo) | tokens min: block 5 / 11 / 11+norm        | lowest median: block 5 / 11 / 11+norm
+//   int8               0.99884-0.99954     | .98801-.98911 / .99371-.99759 / .98675-.99522 | .99832-.99837 / .99914-.99941 / .99888-.99938
+//   fp8 (bf16 stream)  0.99699-0.99870     | .99188-.99542 / .98216-.99102 / .96782-.98892 | .99778-.99793 / .99735-.99788 / .99709-.99757
+//   fp8, f32 stream    0.99696-0.99874     | .99188-.99493 / .97257-.99201 / .97196-.98803 | .99784-.99799 / .99735-.99803 / .99678-.99774
+// The floors sit below each minimum. (The stream's bf16 rounding changes none of these beyond
+// that spread.)
 typedef struct {
     const char *name;
     vit_dtype dtype, residual;
@@ -57,9 +62,9 @@ typedef struct {
 } quant_case;
 
 static const quant_case QUANT[] = {
-    {"int8", VIT_DTYPE_INT8, VIT_DTYPE_DEFAULT, 0.999, {0.985, 0.995, 0.99}, {0.998, 0.999, 0.9985}},
-    {"fp8", VIT_DTYPE_FP8, VIT_DTYPE_DEFAULT, 0.996, {0.99, 0.97, 0.97}, {0.997, 0.997, 0.996}},
-    {"fp8 residual f32", VIT_DTYPE_FP8, VIT_DTYPE_F32, 0.996, {0.99, 0.985, 0.985}, {0.997, 0.997, 0.996}},
+    {"int8", VIT_DTYPE_INT8, VIT_DTYPE_DEFAULT, 0.998, {0.98, 0.99, 0.98}, {0.998, 0.998, 0.998}},
+    {"fp8", VIT_DTYPE_FP8, VIT_DTYPE_DEFAULT, 0.995, {0.985, 0.96, 0.95}, {0.997, 0.996, 0.995}},
+    {"fp8 residual f32", VIT_DTYPE_FP8, VIT_DTYPE_F32, 0.995, {0.985, 0.96, 0.95}, {0.997, 0.996, 0.995}},
 };
 
 static const char *BLOCK_NAME[3] = {"block 5", "block 11", "block 11 + norm"};
