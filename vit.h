@@ -321,7 +321,7 @@ typedef enum vit_preprocess_source {
     VIT_PREPROCESS_UNKNOWN = 0,       // not in the model's files: the calls that preprocess refuse (VIT_ERROR_UNSUPPORTED)
     VIT_PREPROCESS_FROM_TIMM_CONFIG,  // config.json's pretrained_cfg (timm)
     VIT_PREPROCESS_FROM_HF_PROCESSOR, // preprocessor_config.json (Hugging Face)
-    VIT_PREPROCESS_FROM_OPTIONS       // the caller's vit_options (mean, std, interpolation, crop_pct)
+    VIT_PREPROCESS_FROM_OPTIONS       // the caller's vit_options (mean, std, interpolation, crop_pct, resize, resize_size)
 } vit_preprocess_source;
 
 typedef enum vit_source {
@@ -351,13 +351,21 @@ typedef struct vit_options {
     int image_width;        // likewise the width; the position embedding is resampled once, at load
     // The preprocessing, stated by the caller (for a model whose files do not say it: a Hugging Face folder
     // without preprocessor_config.json, a timm config.json without pretrained_cfg, no config.json). Stating
-    // std (all three > 0) states the whole transform: timm's eval geometry (shorter side to
-    // floor(S / crop_pct), center crop H x W), then /255 and (x - mean) / std, replacing what the files say.
-    // interpolation and crop_pct without std: VIT_ERROR_INVALID_ARGUMENT at load.
+    // std (all three > 0) states the whole transform, replacing what the files say: the resize and center
+    // crop to the input H x W (image_height/width: a Hugging Face processor's crop_size), then /255 and
+    // (x - mean) / std. The other fields without std: VIT_ERROR_INVALID_ARGUMENT at load.
     float mean[3];          // per-channel mean of [0,1] pixels (default: the model's files; with std stated: 0)
     float std[3];           // per-channel std (default: the model's files)
     const char *interpolation;// "bicubic", "bilinear" or "nearest" (default: the model's files; with std stated: "bicubic")
-    float crop_pct;         // center crop fraction in (0, 4] (default: the model's files; with std stated: 1, the whole shorter side)
+    float crop_pct;         // "timm" and "square" without resize_size: center crop fraction in (0, 4] (default: 1)
+    const char *resize;     // with std stated: "timm" (the default: timm's eval transform, the shorter side to
+                            // floor(S / crop_pct), then the crop); "shortest_edge" (Hugging Face CLIPImageProcessor,
+                            // BitImageProcessor (DINOv2): the shorter side to resize_size, then the crop, offsets
+                            // floored); "square" (timm's 'squash': both sides to floor(S / crop_pct), then the crop;
+                            // ViTImageProcessor, SiglipImageProcessor: crop_pct 1, straight to H x W; with resize_size,
+                            // DeiTImageProcessor: to resize_size x resize_size, then the crop; a non-square input scales
+                            // it by H / max(H, W) and W / max(H, W), as vit.h runs a DeiT processor at other sizes)
+    int resize_size;        // the Hugging Face processor's size: "shortest_edge", or "height" (= "width") for "square"
     vit_dtype residual_dtype;// the residual stream x between the blocks (default: fp32; with dtype VIT_DTYPE_FP8 bf16,
                             // VIT_DTYPE_F32 keeping it fp32 there). VIT_DTYPE_BF16: x rounded
                             // to bf16 after the embedding and after each residual add, as a PyTorch model cast to
@@ -479,10 +487,11 @@ typedef struct vit_features_spec {
 // *per_block (shape, if not NULL: TOKENS {T, C, 0, 0}, GRID {C, h, w, kept
 // prefix tokens}), and the blocks resolved to non-negative indices into
 // blocks_out (if not NULL; num_blocks entries). The whole output of n images is
-// num_blocks x n x per_block values, block after block, each block's images in
-// order. Fails with VIT_ERROR_INVALID_ARGUMENT naming what is wrong: a block
-// out of range, an empty or repeated list, a grid of a patch count that is no
-// rectangle, an out_dtype the call cannot give.
+// num_blocks x n x per_block values, block after block: a block's [n, T, C]
+// tokens, or its [n, C, h, w] grid and then, kept, its [n, P, C] prefix tokens
+// (timm's pair). Fails with VIT_ERROR_INVALID_ARGUMENT naming what is wrong: a
+// block out of range, a negative count or a repeated block, a grid of a patch
+// count that is no rectangle, bf16 output of a model not on CUDA.
 VITDEF vit_status vit_features_shape(vit_model *m, const vit_features_spec *spec, int shape[4], size_t *per_block, int *blocks_out);
 
 // The tokens of spec's blocks for n images (as vit_embed takes them) into out
@@ -2083,13 +2092,15 @@ static vit_status vit__read_config_hf(vit__loader *L, const vit__json *j, int ro
 
 static vit_status vit__read_preprocessor(const vit__json *p, int root, vit_config *cfg, char *err);
 
-// The caller's preprocessing (vit_options mean/std/interpolation/crop_pct) replaces the files'.
+// The caller's preprocessing (vit_options mean/std/interpolation/crop_pct/
+// resize/resize_size) replaces the files'. The Hugging Face modes' crop_pct
+// (crop / size) waits for the input size: vit__stated_crop, after it is known.
 static vit_status vit__stated_preprocess(const vit_options *o, vit_config *cfg, char *err) {
     int stated = o->std[0] > 0.0f && o->std[1] > 0.0f && o->std[2] > 0.0f;
     if (!stated) {
         if (o->std[0] != 0.0f || o->std[1] != 0.0f || o->std[2] != 0.0f || o->mean[0] != 0.0f || o->mean[1] != 0.0f || o->mean[2] != 0.0f ||
-            o->interpolation || o->crop_pct != 0.0f)
-            return vit__fail(err, VIT_ERROR_INVALID_ARGUMENT, "vit_options: mean, interpolation and crop_pct state the preprocessing only with std (all three > 0)");
+            o->interpolation || o->crop_pct != 0.0f || o->resize || o->resize_size != 0)
+            return vit__fail(err, VIT_ERROR_INVALID_ARGUMENT, "vit_options: mean, interpolation, crop_pct, resize and resize_size state the preprocessing only with std (all three > 0)");
         return VIT_OK;
     }
     vit_interp interp = VIT_INTERP_BICUBIC;
@@ -2099,15 +2110,36 @@ static vit_status vit__stated_preprocess(const vit_options *o, vit_config *cfg, 
         else if (!strcmp(o->interpolation, "nearest")) interp = VIT_INTERP_NEAREST;
         else return vit__fail(err, VIT_ERROR_INVALID_ARGUMENT, "vit_options: interpolation must be \"bicubic\", \"bilinear\" or \"nearest\"");
     }
+    vit_resize mode = VIT_RESIZE_SHORTER_CROP;
+    if (!o->resize || !strcmp(o->resize, "timm")) mode = VIT_RESIZE_SHORTER_CROP;
+    else if (!strcmp(o->resize, "shortest_edge")) mode = VIT_RESIZE_SHORTER_CROP_HF;
+    else if (!strcmp(o->resize, "square")) mode = VIT_RESIZE_SQUARE;
+    else return vit__fail(err, VIT_ERROR_INVALID_ARGUMENT, "vit_options: resize must be \"timm\", \"shortest_edge\" or \"square\"");
+    int hf = mode == VIT_RESIZE_SHORTER_CROP_HF || (mode == VIT_RESIZE_SQUARE && o->resize_size != 0);
+    if (o->resize_size < 0 || o->resize_size > VIT_MAX_IMAGE_SIDE)
+        return vit__fail(err, VIT_ERROR_INVALID_ARGUMENT, "vit_options: resize_size %d is not in 1..%d", o->resize_size, VIT_MAX_IMAGE_SIDE);
+    if (mode == VIT_RESIZE_SHORTER_CROP_HF && o->resize_size == 0)
+        return vit__fail(err, VIT_ERROR_INVALID_ARGUMENT, "vit_options: resize \"shortest_edge\" needs resize_size (the processor's size.shortest_edge)");
+    if (mode == VIT_RESIZE_SHORTER_CROP && o->resize_size != 0)
+        return vit__fail(err, VIT_ERROR_INVALID_ARGUMENT, "vit_options: resize_size goes with resize \"shortest_edge\" or \"square\" (timm's resize is crop_pct's)");
+    if (hf && o->crop_pct != 0.0f)
+        return vit__fail(err, VIT_ERROR_INVALID_ARGUMENT, "vit_options: crop_pct goes with resize \"timm\" or \"square\" without resize_size (with resize_size the crop is the input size)");
     if (o->crop_pct != 0.0f && !(o->crop_pct > 0.0f && o->crop_pct <= 4.0f))
         return vit__fail(err, VIT_ERROR_INVALID_ARGUMENT, "vit_options: crop_pct must be in (0, 4]");
     for (int c = 0; c < 3; c++) { cfg->mean[c] = o->mean[c]; cfg->std[c] = o->std[c]; }
     cfg->interpolation = interp;
-    cfg->crop_pct = o->crop_pct != 0.0f ? o->crop_pct : 1.0f;
-    cfg->resize = VIT_RESIZE_SHORTER_CROP;
-    cfg->resize_shorter = 0;
+    cfg->crop_pct = hf ? 0.0f : o->crop_pct != 0.0f ? o->crop_pct : 1.0f;
+    cfg->resize = mode;
+    cfg->resize_shorter = hf ? o->resize_size : 0;
     vit__set_preprocess_source(cfg, VIT_PREPROCESS_FROM_OPTIONS, "vit_options");
     return VIT_OK;
+}
+
+// A stated Hugging Face resize (resize_size): its crop is the input, max(H, W) of resize_size.
+static void vit__stated_crop(vit_config *cfg) {
+    if (cfg->preprocess_source != VIT_PREPROCESS_FROM_OPTIONS || cfg->resize_shorter <= 0) return;
+    int big = cfg->image_height > cfg->image_width ? cfg->image_height : cfg->image_width;
+    cfg->crop_pct = (float)((double)big / cfg->resize_shorter);
 }
 
 // VIT_ERROR_UNSUPPORTED, naming the missing file, when the model's preprocessing is not known.
@@ -2117,7 +2149,7 @@ static vit_status vit__preprocess_known(vit_model *m, const char *fn) {
     const char *what = strcmp(c->preprocess_from, "config.json pretrained_cfg") ? c->preprocess_from[0] ? c->preprocess_from : "config.json" : NULL;
     return vit__fail(m->error, VIT_ERROR_UNSUPPORTED,
                      "%s: %s%s: the preprocessing (size, mean/std, resize/crop) is not known; "
-                     "add it, or state it in vit_options (std, mean, interpolation, crop_pct, image_height/width)",
+                     "add it, or state it in vit_options (std, mean, interpolation, resize, resize_size or crop_pct, image_height/width)",
                      fn, what ? what : "config.json has no pretrained_cfg with mean and std", what ? " not found beside the model" : "");
 }
 
@@ -6113,6 +6145,7 @@ typedef struct vit__attn_args {
     size_t ldo, ldq, ldk;  // row strides (elements); v has k's
     size_t bso, bsq, bsk;  // image strides (elements)
     int B, Nq, Nk, H, D;
+    int causal;            // 1: query i attends to keys 0..i only (a text tower's mask; Nq == Nk)
 } vit__attn_args;
 
 // Self-attention over packed qkv (B, N, 3C) laid out [q | k | v], each (H, D),
@@ -6127,6 +6160,7 @@ static vit__attn_args vit__attn_self(void *out, const void *qkv, int B, int N, i
     a.bso = (size_t)N * C; a.bsq = a.bsk = (size_t)N * 3 * C;
     VIT_ASSERT(H > 0 && C % H == 0);
     a.B = B; a.Nq = a.Nk = N; a.H = H; a.D = C / H;
+    a.causal = 0;
     return a;
 }
 
@@ -6157,10 +6191,11 @@ static void vit__attention_cpu(const vit__attn_args *a, float *scratch, int nthr
                                  VIT__OUT_STORE, VIT__ACT_NONE, NULL);
             for (int i = 0; i < rows; i++) {
                 float *row = S + (size_t)i * N, mx = row[0], sum = 0.0f;
-                for (int j = 1; j < N; j++) mx = row[j] > mx ? row[j] : mx;
-                for (int j = 0; j < N; j++) { row[j] = expf((row[j] - mx) * scale); sum += row[j]; }
+                int keys = a->causal ? i0 + i + 1 : N; // the causal mask: keys after the query weigh 0
+                for (int j = 1; j < keys; j++) mx = row[j] > mx ? row[j] : mx;
+                for (int j = 0; j < keys; j++) { row[j] = expf((row[j] - mx) * scale); sum += row[j]; }
                 float inv = 1.0f / sum;
-                for (int j = 0; j < N; j++) row[j] *= inv;
+                for (int j = 0; j < N; j++) row[j] = j < keys ? row[j] * inv : 0.0f;
             }
             float *o = (float *)a->out + (size_t)b * a->bso + (size_t)i0 * a->ldo + (size_t)h * D;
             for (int n = 0; n < D; n += VIT__NR)
@@ -6266,7 +6301,13 @@ static void vit__attention_fast(const vit__attn_args *a, float *scratch, int isa
             g.out = S; g.ldo = (size_t)N; g.inp = q + (size_t)i0 * a->ldq; g.lda = a->ldq; g.w = kt; g.rows = rows; g.K = D; g.N = N;
             block(&g, 0, rows, 0, N);
             float inv[VIT__MB] = {0}; // the rows' 1 / sum, applied to the outputs (D wide) rather than to the weights (N wide)
+            if (a->causal) // the mask: keys after the query at -inf, so e^(s - max) is 0 there (exactly, below)
+                for (int i = 0; i < rows; i++)
+                    for (int j = i0 + i + 1; j < N; j++) S[(size_t)i * N + j] = -INFINITY;
             softmax(S, rows, N, scale, inv);
+            if (a->causal) // (vit__vexp_neg clamps at e^-87: the masked weights to 0 exactly; the sums are unchanged in float)
+                for (int i = 0; i < rows; i++)
+                    for (int j = i0 + i + 1; j < N; j++) S[(size_t)i * N + j] = 0.0f;
             float *o = (float *)a->out + (size_t)b * a->bso + (size_t)i0 * a->ldo + (size_t)h * D;
             g.out = o; g.ldo = a->ldo;
             g.inp = S; g.lda = (size_t)N; g.w = vp; g.K = N; g.N = D;
@@ -6348,6 +6389,7 @@ static void vit__map_pool(vit_model *m, int B) {
     a.ldo = a.ldq = (size_t)C; a.ldk = 2 * (size_t)C;
     a.bso = (size_t)C; a.bsq = 0; a.bsk = (size_t)N * 2 * C;
     a.B = B; a.Nq = 1; a.Nk = N; a.H = c->num_heads; a.D = C / c->num_heads;
+    a.causal = 0;
     vit__attention_fast(&a, m->att_scratch, isa, nt);
     vit__linear_run(m->pooled, m->attn, p->proj_w, p->proj_b, B, C, C, VIT__OUT_STORE, VIT__ACT_NONE, NULL, isa, nt);
     vit__layernorm_cpu(m->xn, m->pooled, p->norm_w, p->norm_b, B, C, (size_t)C, c->eps, nt);
@@ -6423,6 +6465,7 @@ typedef struct vit__feat_shape {
     int C, N, P;                // width, tokens, prefix tokens of the model
     int drop_prefix, grid;
     int gh, gw;                 // the patch grid
+    int n;                      // images in the call
     size_t per_block;           // values per image and block
 } vit__feat_shape;
 
@@ -6434,22 +6477,25 @@ typedef struct vit__feat {
     vit__feat_shape shape;
 } vit__feat;
 
-// Where token t of an image goes in its per_block values, and the stride of
-// its channels there: tokens layout [T, C] (stride 1); grid [C, gh*gw] for
-// the patches (stride gh*gw), kept prefix tokens as [P, C] after it. -1: dropped.
-static VIT__HD inline long long vit__feat_place(const vit__feat_shape *f, int t, size_t *cstride) {
-    *cstride = 1;
-    if (t < f->P && f->drop_prefix) return -1;
-    if (!f->grid) return (long long)(f->drop_prefix ? t - f->P : t) * f->C;
+// Where token t of image g (of the call's n) goes in a block's n per_block
+// values, and the stride of its channels there: tokens layout [n, T, C]
+// (stride 1); grid [n, C, gh*gw] for the patches (stride gh*gw), then kept
+// prefix tokens as [n, P, C]. 0: the token is dropped.
+static VIT__HD inline int vit__feat_place(const vit__feat_shape *f, int g, int t, size_t *at, size_t *cstride) {
     size_t cells = (size_t)f->gh * f->gw;
-    if (t >= f->P) { *cstride = cells; return t - f->P; }
-    return (long long)((size_t)f->C * cells + (size_t)t * f->C);
+    *cstride = 1;
+    if (t < f->P && f->drop_prefix) return 0;
+    if (!f->grid) *at = (size_t)g * f->per_block + (size_t)(f->drop_prefix ? t - f->P : t) * f->C;
+    else if (t >= f->P) { *cstride = cells; *at = (size_t)g * f->C * cells + (size_t)(t - f->P); }
+    else *at = (size_t)f->n * f->C * cells + ((size_t)g * f->P + (size_t)t) * f->C;
+    return 1;
 }
 
-// The tokens of block l for the B images of a chunk: x (B, N, C) after the
-// block, through the final norm if asked (into xn, free until the next
-// block's ln1), to each slot asking for l: out + slot * slot_stride.
-static void vit__feat_store_cpu(vit_model *m, const vit__feat *f, int l, const float *x, int B, float *out, size_t slot_stride) {
+// The tokens of block l for the B images of a chunk (from image i0 of the
+// call's): x (B, N, C) after the block, through the final norm if asked (into
+// xn, free until the next block's ln1), to each slot asking for l: out + slot
+// * slot_stride.
+static void vit__feat_store_cpu(vit_model *m, const vit__feat *f, int l, const float *x, int B, int i0, float *out, size_t slot_stride) {
     const vit_config *c = &m->cfg;
     int C = c->dim, N = c->num_tokens;
     int asked = 0;
@@ -6465,10 +6511,9 @@ static void vit__feat_store_cpu(vit_model *m, const vit__feat *f, int l, const f
         VIT__PARALLEL_FOR(m->num_threads)
         for (int r = 0; r < B * N; r++) {
             int b = r / N, t = r % N;
-            size_t cs;
-            long long at = vit__feat_place(&f->shape, t, &cs);
-            if (at < 0) continue;
-            float *o = dst + (size_t)b * f->shape.per_block + (size_t)at;
+            size_t at, cs;
+            if (!vit__feat_place(&f->shape, i0 + b, t, &at, &cs)) continue;
+            float *o = dst + at;
             const float *src = x + (size_t)r * C;
             for (int k = 0; k < C; k++) o[(size_t)k * cs] = src[k];
         }
@@ -6476,9 +6521,9 @@ static void vit__feat_store_cpu(vit_model *m, const vit__feat *f, int l, const f
 }
 
 // Runs B <= max_batch images to m->pooled (heads, B, C); with f (a features
-// call), blocks 0..f->last only, each asked-for block's tokens to out (see
-// vit__feat_store_cpu).
-static void vit__forward_host(vit_model *m, const float *images, int B, const vit__feat *f, float *fout, size_t slot_stride) {
+// call, these images from its image i0), blocks 0..f->last only, each
+// asked-for block's tokens to fout (see vit__feat_store_cpu).
+static void vit__forward_host(vit_model *m, const float *images, int B, const vit__feat *f, float *fout, size_t slot_stride, int i0) {
     const vit_config *c = &m->cfg;
     int C = c->dim, N = c->num_tokens, nt = m->num_threads, H = c->num_heads, isa = m->cpu_isa;
     int P = m->num_prefix, M = c->mlp_dim, GG = N - P;
@@ -6506,7 +6551,7 @@ static void vit__forward_host(vit_model *m, const float *images, int B, const vi
                           k->ls2, bound ? VIT__E4M3_GIVEN : VIT__E4M3_BLOCKS);
         vit__residual_round(m, m->x, (size_t)rows * C);
         if (f) {
-            vit__feat_store_cpu(m, f, l, m->x, B, fout, slot_stride);
+            vit__feat_store_cpu(m, f, l, m->x, B, i0, fout, slot_stride);
             if (l == f->last) return;
         }
     }
@@ -6806,8 +6851,10 @@ static vit_status vit__create(const vit__bytes *shards, int nshards, const vit__
         if (st == VIT_OK) st = vit__read_config(&L, c, &s);
         if (st == VIT_OK) st = vit__stated_preprocess(&o, c, err);
         // transformers runs a model on what its processor makes: DINOv2 (made at 518) on 224 crops
-        if (st == VIT_OK && hf && c->resize_shorter > 0) L.default_side = (int)floor(c->resize_shorter * (double)c->crop_pct + 0.5);
+        if (st == VIT_OK && hf && c->resize_shorter > 0 && c->preprocess_source == VIT_PREPROCESS_FROM_HF_PROCESSOR)
+            L.default_side = (int)floor(c->resize_shorter * (double)c->crop_pct + 0.5);
         if (st == VIT_OK) st = vit__infer_config(&L, c, &s, o.image_height, o.image_width);
+        if (st == VIT_OK) vit__stated_crop(c);
         m->num_prefix = c->num_prefix;
         m->num_head = L.num_head;
         m->act = c->act == VIT_ACT_GELU_TANH ? VIT__ACT_GELU_TANH : c->act == VIT_ACT_QUICK_GELU ? VIT__ACT_QUICK_GELU : c->act == VIT_ACT_SWIGLU ? VIT__ACT_SWIGLU : VIT__ACT_GELU;
@@ -7054,7 +7101,7 @@ static vit_status vit__run(vit_model *m, const float *images, int n, float *out,
 #endif
     for (int i0 = 0; i0 < n; i0 += m->max_batch) {
         int B = n - i0 < m->max_batch ? n - i0 : m->max_batch;
-        vit__forward_host(m, images + (size_t)i0 * per_image, B, NULL, NULL, 0);
+        vit__forward_host(m, images + (size_t)i0 * per_image, B, NULL, NULL, 0, 0);
         if (want_logits) vit__head_cpu(out + (size_t)i0 * per_out, m->pooled, m->head_w, m->head_b, B, c->dim, c->num_classes, m->num_head, m->cpu_isa, m->num_threads);
         else memcpy(out + (size_t)i0 * per_out, m->pooled + (m->num_head > 1 ? (size_t)m->num_head * B * c->dim : 0), (size_t)B * per_out * sizeof(float));
     }
@@ -7096,7 +7143,7 @@ static vit_status vit__feat_plan(vit_model *m, const char *fn, const vit_feature
     }
     if (spec->layout != VIT_LAYOUT_TOKENS && spec->layout != VIT_LAYOUT_GRID)
         return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: layout %d is neither VIT_LAYOUT_TOKENS nor VIT_LAYOUT_GRID", fn, (int)spec->layout);
-    if (spec->out_dtype == VIT_DTYPE_BF16 && !async)
+    if (spec->out_dtype == VIT_DTYPE_BF16 && (!async || c->device != VIT_DEVICE_CUDA))
         return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: bf16 output is for vit_features_async and vit_features_rgb8_async on CUDA (host output is fp32)", fn);
     if (spec->out_dtype != VIT_DTYPE_DEFAULT && spec->out_dtype != VIT_DTYPE_F32 && spec->out_dtype != VIT_DTYPE_BF16)
         return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: out_dtype must be VIT_DTYPE_F32 or VIT_DTYPE_BF16", fn);
@@ -7145,6 +7192,7 @@ static vit_status vit__features_run(vit_model *m, const char *fn, const void *da
     size_t per_block = f.shape.per_block;
     if ((size_t)n > SIZE_MAX / per_block / (size_t)f.num) return vit__fail(m->error, VIT_ERROR_LIMIT, "%s: %d images of %zu values overflow", fn, n, per_block);
     size_t need = (size_t)f.num * n * per_block;
+    f.shape.n = n;
     if (capacity < need)
         return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: out_capacity %zu, but %d block(s) x %d image(s) x %zu values need %zu", fn, capacity, f.num, n,
                          per_block, need);
@@ -7175,7 +7223,7 @@ static vit_status vit__features_run(vit_model *m, const char *fn, const void *da
                 st = vit_preprocess_rgb8(m, fr + (size_t)(i0 + i) * height * stride, width, height, stride, channels, images + (size_t)i * per_image);
             in = images;
         }
-        if (st == VIT_OK) vit__forward_host(m, in, B, &f, fout + (size_t)i0 * per_block, (size_t)n * per_block);
+        if (st == VIT_OK) vit__forward_host(m, in, B, &f, fout, (size_t)n * per_block, i0);
     }
     vit__free(&m->alloc, images);
     return st;

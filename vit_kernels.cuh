@@ -149,6 +149,7 @@ typedef struct vit__cuda_graph {
     int batch;                    // 0: free slot
     int first;                    // the graph reads images first.. first + batch - 1 of s->images
     int from, to;                 // and runs blocks from.. to - 1 (vit__forward_cuda_body)
+    int tail;                     // and, with to == depth, the norm, pooling and head after them
     unsigned long long used;      // LRU tick
     cudaGraphExec_t exec;
 } vit__cuda_graph;
@@ -235,6 +236,8 @@ struct vit__cuda_state {
     unsigned char *pin_in, *dev_in;
     size_t stage_bytes;
     float *pin_out;               // (2, max_batch, out_floats)
+    float *feat_buf;              // a features call with host output: one chunk's blocks (vit__feat_chunk), grown on use
+    size_t feat_bytes;
     size_t out_floats;            // floats per image of the widest output
     cudaStream_t copy;            // the host -> device copies
     cudaEvent_t staged[2];        // slot j's copy to the device is done (the host may refill it)
@@ -2459,6 +2462,35 @@ static vit_status vit__convert_cuda(TD *dst, const TS *src, size_t n, vit_model 
     return VIT_OK;
 }
 
+// A features call's tokens of one block (vit__feat_chunk): the rows of x
+// (B, N, C) of images i0.., through the final norm when w is given (two passes
+// over the row, as vit__layernorm_cpu), to where vit__feat_place puts them in
+// out (the block's n per_block values). One warp per row, 8 rows per CTA.
+template <typename TX, typename TO>
+__global__ void vit__feat_kernel(TO *out, const TX *x, const float *w, const float *b, int rows, int i0, vit__feat_shape f, float eps) {
+    vit__pdl_wait();
+    vit__pdl_launch();
+    int row = blockIdx.x * 8 + threadIdx.x / 32, lane = threadIdx.x & 31;
+    if (row >= rows) return;
+    size_t at, cs;
+    if (!vit__feat_place(&f, i0 + row / f.N, row % f.N, &at, &cs)) return;
+    const TX *xr = x + (size_t)row * f.C;
+    TO *o = out + at;
+    float mean = 0.0f, rstd = 1.0f;
+    if (w) {
+        float sum = 0.0f, var = 0.0f;
+        for (int c = lane; c < f.C; c += 32) sum += vit__f32(xr[c]);
+        mean = vit__warp_sum(sum) / (float)f.C;
+        for (int c = lane; c < f.C; c += 32) { float d = vit__f32(xr[c]) - mean; var += d * d; }
+        rstd = 1.0f / sqrtf(vit__warp_sum(var) / (float)f.C + eps);
+    }
+    for (int c = lane; c < f.C; c += 32) {
+        float v = vit__f32(xr[c]);
+        if (w) v = (v - mean) * rstd * w[c] + b[c];
+        o[(size_t)c * cs] = vit__cvt<TO>(v);
+    }
+}
+
 // scratch (M, K) = im2col(images) in T, K % 8 == 0: row r is patch r, column k
 // is (channel, ky, kx) as patch_w's, zeros past Cin P^2. With g.ptok, also the
 // prefix-token rows of the tokens g.out, as vit__prefix_kernel (one launch
@@ -3997,6 +4029,7 @@ static vit_status vit__map_pool_cuda(vit_model *m, const TX *x, int B, cudaStrea
     a.ldo = a.ldq = (size_t)C; a.ldk = 2 * (size_t)C;
     a.bso = (size_t)C; a.bsq = 0; a.bsk = (size_t)N * 2 * C;
     a.B = B; a.Nq = 1; a.Nk = N; a.H = c->num_heads; a.D = C / c->num_heads;
+    a.causal = 0;
     VIT__TRY(vit__attention_cuda<T>(a, m, st, NULL, 0));
     VIT__CUDA_TRY(m, cudaMemsetAsync(s->pooled, 0, (size_t)B * C * sizeof(float), st));
     VIT__TRY(vit__linear_cuda<T>(s->pooled, xn, (const T *)s->map_proj_w, s->map_proj_b, B, C, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, NULL, m, st));
@@ -4024,8 +4057,10 @@ static vit__e4m3_ops *vit__e4m3_of(vit__e4m3_ops *o, const vit__cuda_state *s, u
 }
 
 // TX: the residual stream's type, float or (res16) T.
+// tail: with to == depth, the final norm, pooling and head after the blocks
+// (0: a features call's pass, which leaves x as the last block wrote it).
 template <typename T, typename TX>
-static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st, int first, int from, int to) {
+static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st, int first, int from, int to, int tail) {
     vit__cuda_state *s = m->cuda;
     const vit_config *c = &m->cfg;
     const float *images = s->images + (size_t)first * c->in_chans * c->image_height * c->image_width;
@@ -4065,7 +4100,7 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st, i
     }
     // the usual tail, one head on the class token after a final norm: the last
     // fc2, its residual and the norm of the class tokens straight into s->pooled
-    int token_tail = s->norm_w && c->pool == VIT_POOL_TOKEN && !s->fcn_w && c->depth > 0 && heads == 1;
+    int token_tail = tail && s->norm_w && c->pool == VIT_POOL_TOKEN && !s->fcn_w && c->depth > 0 && heads == 1;
     vit__attn_args att = vit__attn_self(xn, big, B, N, C, H, sizeof(T)); // the attention output reuses xn
     vit__e4m3_ops q8ops; // VIT_DTYPE_FP8: each linear's input rows to e4m3 first (vit__e4m3_rows_cuda into q8)
     size_t wsize = s->f8 ? 1 : sizeof(T);
@@ -4109,7 +4144,7 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st, i
         else
             VIT__TRY(vit__linear_cuda<T>(x, big, (const T *)k->fc2_w, k->fc2_b, rows, hidden, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, k->ls2, m, st, fc2q, X16));
     }
-    if (to < c->depth) return VIT_OK;
+    if (to < c->depth || !tail) return VIT_OK;
     if (!token_tail && c->pool == VIT_POOL_MAP) {
         VIT__TRY((vit__map_pool_cuda<T, TX>(m, x, B, st)));
     } else if (!token_tail) {
@@ -4129,27 +4164,27 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st, i
     return VIT_OK;
 }
 
-static vit_status vit__forward_cuda_launch(vit_model *m, int B, cudaStream_t st, int first, int from, int to) {
+static vit_status vit__forward_cuda_launch(vit_model *m, int B, cudaStream_t st, int first, int from, int to, int tail) {
 #ifndef VIT_CUDA_NO_F32
-    if (m->cuda->dtype == VIT_DTYPE_F32) return vit__forward_cuda_body<float, float>(m, B, st, first, from, to);
+    if (m->cuda->dtype == VIT_DTYPE_F32) return vit__forward_cuda_body<float, float>(m, B, st, first, from, to, tail);
 #endif
 #ifndef VIT_CUDA_NO_F16
-    if (m->cuda->dtype == VIT_DTYPE_F16) return vit__forward_cuda_body<__half, float>(m, B, st, first, from, to);
+    if (m->cuda->dtype == VIT_DTYPE_F16) return vit__forward_cuda_body<__half, float>(m, B, st, first, from, to, tail);
 #endif
-    if (m->cfg.residual_dtype == VIT_DTYPE_BF16) return vit__forward_cuda_body<__nv_bfloat16, __nv_bfloat16>(m, B, st, first, from, to);
-    return vit__forward_cuda_body<__nv_bfloat16, float>(m, B, st, first, from, to);
+    if (m->cfg.residual_dtype == VIT_DTYPE_BF16) return vit__forward_cuda_body<__nv_bfloat16, __nv_bfloat16>(m, B, st, first, from, to, tail);
+    return vit__forward_cuda_body<__nv_bfloat16, float>(m, B, st, first, from, to, tail);
 }
 
 // The executable graph for batch size B from image `first` of s->images,
 // blocks [from, to): cached, else captured now (the first use of the four;
 // instantiation may allocate inside the driver) into a free or the least
 // recently used slot.
-static vit_status vit__cuda_graph_get(vit_model *m, int B, int first, int from, int to, cudaGraphExec_t *out) {
+static vit_status vit__cuda_graph_get(vit_model *m, int B, int first, int from, int to, int tail, cudaGraphExec_t *out) {
     vit__cuda_state *s = m->cuda;
     vit__cuda_graph *slot = &s->graphs[0];
     for (int i = 0; i < VIT__CUDA_GRAPHS; i++) {
         vit__cuda_graph *g = &s->graphs[i];
-        if (g->batch == B && g->first == first && g->from == from && g->to == to) { g->used = ++s->tick; *out = g->exec; return VIT_OK; }
+        if (g->batch == B && g->first == first && g->from == from && g->to == to && g->tail == tail) { g->used = ++s->tick; *out = g->exec; return VIT_OK; }
         if (slot->batch != 0 && (g->batch == 0 || g->used < slot->used)) slot = g;
     }
     if (slot->batch) {
@@ -4158,7 +4193,7 @@ static vit_status vit__cuda_graph_get(vit_model *m, int B, int first, int from, 
     }
     cudaGraph_t graph = NULL;
     VIT__CUDA_TRY(m, cudaStreamBeginCapture(s->stream, cudaStreamCaptureModeRelaxed));
-    vit_status r = vit__forward_cuda_launch(m, B, s->stream, first, from, to);
+    vit_status r = vit__forward_cuda_launch(m, B, s->stream, first, from, to, tail);
     cudaError_t e = cudaStreamEndCapture(s->stream, &graph);
     if (r != VIT_OK) {
         if (graph) cudaGraphDestroy(graph);
@@ -4174,6 +4209,7 @@ static vit_status vit__cuda_graph_get(vit_model *m, int B, int first, int from, 
     slot->first = first;
     slot->from = from;
     slot->to = to;
+    slot->tail = tail;
     slot->exec = exec;
     slot->used = ++s->tick;
     *out = exec;
@@ -4181,11 +4217,12 @@ static vit_status vit__cuda_graph_get(vit_model *m, int B, int first, int from, 
 }
 
 // Runs the forward pass's blocks [from, to) for B images from image `first`
-// on st: a graph replay, or the launches themselves without graphs.
-static vit_status vit__cuda_pass(vit_model *m, int B, int first, int from, int to, cudaStream_t st) {
-    if (!m->cuda->use_graphs) return vit__forward_cuda_launch(m, B, st, first, from, to);
+// on st (tail: see vit__forward_cuda_body): a graph replay, or the launches
+// themselves without graphs.
+static vit_status vit__cuda_pass(vit_model *m, int B, int first, int from, int to, cudaStream_t st, int tail = 1) {
+    if (!m->cuda->use_graphs) return vit__forward_cuda_launch(m, B, st, first, from, to, tail);
     cudaGraphExec_t g = NULL;
-    VIT__TRY(vit__cuda_graph_get(m, B, first, from, to, &g));
+    VIT__TRY(vit__cuda_graph_get(m, B, first, from, to, tail, &g));
     VIT__CUDA_TRY(m, cudaGraphLaunch(g, st));
     return VIT_OK;
 }
@@ -4312,6 +4349,64 @@ static vit_status vit__queue_outputs(vit_model *m, int j, int i0, int B, float *
     return VIT_OK;
 }
 
+// A features call's pass over one chunk of B images (image i0 of the call's n,
+// in s->images): the blocks in order up to the deepest asked for, each asked
+// one's tokens stored (vit__feat_kernel) into out (host_out: through
+// s->feat_buf, copied to the caller's memory before returning).
+static vit_status vit__feat_chunk(vit_model *m, const vit__feat *f, int B, int i0, int n, void *out, int host_out, cudaStream_t st) {
+    vit__cuda_state *s = m->cuda;
+    const vit_config *c = &m->cfg;
+    size_t per = f->shape.per_block, es = f->bf16 ? 2 : 4, slot = (size_t)n * per * es;
+    unsigned char *dst = (unsigned char *)out;
+    vit__feat_shape sh = f->shape; // the places in dst: the call's n images, these from i0
+    int g0 = i0;
+    if (host_out) { // the chunk's blocks in s->feat_buf as a call of B images, then copied to out
+        size_t need = (size_t)f->num * B * per * es;
+        if (s->feat_bytes < need) {
+            if (s->feat_buf) { VIT__CUDA_TRY(m, cudaStreamSynchronize(st)); cudaFree(s->feat_buf); }
+            s->feat_buf = NULL;
+            s->feat_bytes = 0;
+            VIT__TRY(vit__cuda_malloc(m, (unsigned char **)&s->feat_buf, need, "features"));
+            s->feat_bytes = need;
+        }
+        dst = (unsigned char *)s->feat_buf;
+        slot = (size_t)B * per * es;
+        sh.n = B;
+        g0 = 0;
+    }
+    const void *x = c->residual_dtype == VIT_DTYPE_BF16 ? s->xh : (const void *)s->x;
+    const float *nw = f->norm ? s->norm_w : NULL, *nb = f->norm ? s->norm_b : NULL;
+    int rows = B * c->num_tokens, from = 0;
+    for (int l = 0; l <= f->last; l++) {
+        int k = 0;
+        while (k < f->num && f->block[k] != l) k++;
+        if (k == f->num) continue;
+        VIT__TRY(vit__cuda_pass(m, B, 0, from, l + 1, st, 0));
+        from = l + 1;
+        s->pdl_now = 0; // (a launch after a graph's: no programmatic overlap)
+        dim3 grid((unsigned)((rows + 7) / 8));
+        void *o = dst + (size_t)k * slot;
+        if (c->residual_dtype == VIT_DTYPE_BF16 && f->bf16)
+            VIT__CUDA_TRY(m, vit__launch(m, vit__feat_kernel<__nv_bfloat16, __nv_bfloat16>, grid, 256, 0, st, (__nv_bfloat16 *)o, (const __nv_bfloat16 *)x, nw, nb, rows, g0, sh, c->eps));
+        else if (c->residual_dtype == VIT_DTYPE_BF16)
+            VIT__CUDA_TRY(m, vit__launch(m, vit__feat_kernel<__nv_bfloat16, float>, grid, 256, 0, st, (float *)o, (const __nv_bfloat16 *)x, nw, nb, rows, g0, sh, c->eps));
+        else if (f->bf16)
+            VIT__CUDA_TRY(m, vit__launch(m, vit__feat_kernel<float, __nv_bfloat16>, grid, 256, 0, st, (__nv_bfloat16 *)o, (const float *)x, nw, nb, rows, g0, sh, c->eps));
+        else
+            VIT__CUDA_TRY(m, vit__launch(m, vit__feat_kernel<float, float>, grid, 256, 0, st, (float *)o, (const float *)x, nw, nb, rows, g0, sh, c->eps));
+    }
+    if (host_out) { // (pageable memory: each copy returns when done). A grid with prefix tokens: two runs per block
+        size_t head = sh.grid && !sh.drop_prefix ? (size_t)sh.C * sh.gh * sh.gw : per, tail = per - head;
+        for (int k = 0; k < f->num; k++) {
+            unsigned char *o = (unsigned char *)out + (size_t)k * n * per * es, *d = dst + (size_t)k * slot;
+            VIT__CUDA_TRY(m, cudaMemcpyAsync(o + (size_t)i0 * head * es, d, (size_t)B * head * es, cudaMemcpyDeviceToHost, st));
+            if (tail)
+                VIT__CUDA_TRY(m, cudaMemcpyAsync(o + ((size_t)n * head + (size_t)i0 * tail) * es, d + (size_t)B * head * es, (size_t)B * tail * es, cudaMemcpyDeviceToHost, st));
+        }
+    }
+    return VIT_OK;
+}
+
 // Runs n inputs in chunks on stream st: in, forward, out. Host inputs go through
 // the pinned slots: the host fills slot i & 1 and the copy stream moves it to
 // the device while the previous chunk computes. Host frames that fit in
@@ -4323,12 +4418,13 @@ static vit_status vit__queue_outputs(vit_model *m, int j, int i0, int B, float *
 // host memory (through the pinned out slots; the call waits for the result).
 // Tests may have device inputs chunked and spread as host frames are
 // (vit__test_hook.stage_device): the same passes, so the same bits.
-static vit_status vit__cuda_chunks(vit_model *m, const vit__input *in, int n, float *out, int want_logits, cudaStream_t st, int host_out) {
+static vit_status vit__cuda_chunks(vit_model *m, const vit__input *in, int n, float *out, int want_logits, cudaStream_t st, int host_out,
+                                   const vit__feat *f = NULL) {
     vit__cuda_state *s = m->cuda;
     const vit_config *c = &m->cfg;
     size_t per_out = want_logits ? (size_t)c->num_classes : (size_t)c->dim, half = s->stage_bytes / 2;
     size_t per_image = (size_t)c->in_chans * c->image_height * c->image_width;
-    int as_host = in->host || vit__plan_stage_device(s), spread = n <= m->max_batch && ((in->frames && in->host) || vit__plan_stage_device(s));
+    int as_host = in->host || vit__plan_stage_device(s), spread = !f && n <= m->max_batch && ((in->frames && in->host) || vit__plan_stage_device(s));
     int cap = vit__stage_cap(m, in), wait_i0[2] = {0, 0}, wait_n[2] = {0, 0}, blocks = c->depth;
     if (spread) blocks = vit__plan_stage_blocks(m, n, vit__stage_chunk(s, in, n, cap, 0, 0), in->bytes);
     VIT__CUDA_TRY(m, cudaStreamWaitEvent(st, s->done, 0)); // the arena's previous user, on any stream
@@ -4363,6 +4459,10 @@ static vit_status vit__cuda_chunks(vit_model *m, const vit__input *in, int n, fl
             if (in->frames) VIT__TRY(vit__prep_cuda(m, src, B, place, st));
             else VIT__CUDA_TRY(m, cudaMemcpyAsync(place, src, bytes, cudaMemcpyDeviceToDevice, st));
             if (in->host) VIT__CUDA_TRY(m, cudaEventRecord(s->consumed[j], st));
+        }
+        if (f) { // a features call (out: its output, float or bf16)
+            VIT__TRY(vit__feat_chunk(m, f, B, i0, n, out, host_out, st));
+            continue;
         }
         VIT__TRY(vit__cuda_pass(m, B, spread ? i0 : 0, 0, blocks, st));
         if (blocks == c->depth) VIT__TRY(vit__queue_outputs(m, j, i0, B, out, per_out, want_logits, st, host_out, wait_i0, wait_n));
@@ -4419,8 +4519,9 @@ static vit_status vit__cuda_stage_reserve(vit_model *m, size_t bytes) {
 // restored after). frames: 8-bit frames of width x height (else float images).
 // async: the caller's stream and device memory, else the model's stream and
 // either memory, finished on return.
+// f: a features call (fn its name; out its output, float or bf16).
 static vit_status vit__cuda_run(vit_model *m, const void *data, int n, int width, int height, int stride, int channels, int frames, float *out,
-                                int want_logits, cudaStream_t stream, int async) {
+                                int want_logits, cudaStream_t stream, int async, const vit__feat *f = NULL, const char *fn = NULL) {
     vit__cuda_state *s = m->cuda;
     const vit_config *c = &m->cfg;
     int prev = 0;
@@ -4433,10 +4534,9 @@ static vit_status vit__cuda_run(vit_model *m, const void *data, int n, int width
     in.bytes = in.last_bytes = in.image_bytes = (size_t)c->in_chans * c->image_height * c->image_width * sizeof(float);
     int out_host = !vit__is_device_ptr(out);
     vit_status r = VIT_OK;
+    if (!fn) fn = frames ? (want_logits ? "vit_forward_rgb8_async" : "vit_embed_rgb8_async") : (want_logits ? "vit_forward_async" : "vit_embed_async");
     if (async && (in.host || out_host))
-        r = vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: %s and output must be device (or managed) memory",
-                      frames ? (want_logits ? "vit_forward_rgb8_async" : "vit_embed_rgb8_async") : (want_logits ? "vit_forward_async" : "vit_embed_async"),
-                      frames ? "frames" : "images");
+        r = vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: %s and output must be device (or managed) memory", fn, frames ? "frames" : "images");
     if (r == VIT_OK && frames) {
         r = vit__prep_plan(m, width, height, stride, channels);
         in.bytes = s->prep.frame_bytes;
@@ -4445,7 +4545,7 @@ static vit_status vit__cuda_run(vit_model *m, const void *data, int n, int width
     in.pinned = r == VIT_OK && n > 0 && in.host && vit__is_pinned(data, (size_t)(n - 1) * in.bytes + in.last_bytes);
     if (r == VIT_OK && in.host) r = vit__cuda_stage_reserve(m, in.bytes);
     cudaStream_t st = async ? stream : s->stream;
-    if (r == VIT_OK) r = vit__cuda_chunks(m, &in, n, out, want_logits, st, out_host);
+    if (r == VIT_OK) r = vit__cuda_chunks(m, &in, n, out, want_logits, st, out_host, f);
     if (r != VIT_OK && in.host) { // nothing left queued that reads the caller's memory (page-locked inputs) or writes s->images
         cudaStreamSynchronize(s->copy);
         cudaStreamSynchronize(st);
@@ -4714,6 +4814,7 @@ static void vit__cuda_free(vit_model *m) {
     if (s->prep_tmp) cudaFree(s->prep_tmp);
     if (s->pin_in) cudaFreeHost(s->pin_in);
     if (s->pin_out) cudaFreeHost(s->pin_out);
+    if (s->feat_buf) cudaFree(s->feat_buf);
     for (int j = 0; j < 2; j++) {
         if (s->staged[j]) cudaEventDestroy(s->staged[j]);
         if (s->consumed[j]) cudaEventDestroy(s->consumed[j]);
@@ -4870,6 +4971,11 @@ static vit_status vit__forward_cuda_async(vit_model *m, const float *images, int
 static vit_status vit__forward_cuda_rgb8(vit_model *m, const unsigned char *frames, int n, int width, int height, int stride, int channels, float *out,
                                          int want_logits, cudaStream_t stream, int async) {
     return vit__cuda_run(m, frames, n, width, height, stride, channels, 1, out, want_logits, stream, async);
+}
+
+static vit_status vit__features_cuda(vit_model *m, const char *fn, const void *data, int n, int width, int height, int stride, int channels, int frames,
+                                     const vit__feat *f, void *out, cudaStream_t stream, int async) {
+    return vit__cuda_run(m, data, n, width, height, stride, channels, frames, (float *)out, 0, stream, async, f, fn);
 }
 
 #endif // VIT_KERNELS_CUH_INCLUDED

@@ -8,11 +8,16 @@
 //   --json             one JSON object per input file per line (below)
 //   --embed OUT        also write every image's vit_embed features to OUT (safetensors);
 //                      for an embedding model, instead of printing them (unless --json)
+//   --features OUT     write the tokens of blocks to OUT (safetensors, below); with
+//     --layers L,...   the blocks, Python-style (0 the first, -1 the last; default -1),
+//     --features-norm  the model's final norm applied to them, --no-prefix only the
+//                      patch tokens. For an embedding model, instead of printing (unless --json)
 //   --batch N          images per forward call (default 32 on a GPU, 8 on the CPU)
 //   --threads N        CPU threads: decoding + preprocessing, and the CPU forward pass
 //                      (default: the online cores)
 //   --device auto|cpu|cuda, --dtype fp32|bf16|fp16|int8|fp8 (int8: the CPU's; fp8: e4m3 GEMMs on Hopper GPUs, else the CPU's e4m3 reference), --size H[xW] (multiples of the patch)
 //   --mean M[,M,M] --std S[,S,S] --interpolation bicubic|bilinear|nearest --crop-pct F
+//   --resize timm|shortest_edge=N|square[=N]
 //                      state the preprocessing (vit_options) for a model whose files do not
 //                      (a Hugging Face folder without preprocessor_config.json, no config.json):
 //                      without --std such a model is refused
@@ -60,6 +65,15 @@
 // this is a second pass over the network (vit.h has no call that returns
 // both). Written to OUT.part as the run goes, then to OUT at the end, and
 // "wrote N embeddings (D floats each) to OUT" on stderr.
+//
+// --features OUT.safetensors: one tensor per block asked for, "block.<k>" (k the
+// block's non-negative index), F32, shape [n, T, C]: vit_features' tokens of the
+// n files that succeeded, in output order, class / distillation / register tokens
+// first (unless --no-prefix), then the patches row-major; "__metadata__" holds
+// "files" as --embed does and "layers" (the k, in the order asked). Per block
+// OUT.part.<i> as the run goes, then OUT at the end, and "wrote N images'
+// features ..." on stderr. A run over the network of its own: up to the deepest
+// block asked for.
 //
 // An embedding model (no classifier head, or an image projection): the summary
 // says "embedded", --top is refused (exit 2), and with --embed nothing is printed
@@ -260,20 +274,26 @@ static void walk(const char *dir, strlist *l, walk_stats *ws) {
 
 // ---- options
 
+#define CLI_MAX_LAYERS 1024
+
 typedef struct cli {
     vit_options opts;
     int top, top_given, batch, threads, json, quiet, decode_only;
     int frames; // 0 by the device, 1 --frames, -1 --no-frames
     const char *embed_path, *devices;
+    const char *features_path;     // --features
+    int layers[CLI_MAX_LAYERS], nlayers, features_norm, no_prefix;
     int *pos, npos;
 } cli;
 
 static int usage(const char *why) {
     fprintf(stderr, "vit-classify: %s\n"
                     "usage: vit-classify [--top K] [--json] [--embed OUT.safetensors] [--batch N] [--threads N]\n"
+                    "                    [--features OUT.safetensors [--layers L,...] [--features-norm] [--no-prefix]]\n"
                     "                    [--device auto|cpu|cuda] [--devices all|cpu|I,J,...] [--dtype fp32|bf16|fp16|int8|fp8]\n"
                     "                    [--residual fp32|bf16] [--size H[xW]] [--quiet] [--decode-only] [--frames|--no-frames]\n"
                     "                    [--mean M[,M,M]] [--std S[,S,S]] [--interpolation bicubic|bilinear|nearest] [--crop-pct F]\n"
+                    "                    [--resize timm|shortest_edge=N|square[=N]]\n"
                     "                    MODEL.safetensors PATH...\n"
                     "A PATH may be a directory: its image files, recursively, sorted. A model without a\n"
                     "classifier head (or with an image projection) gives embeddings: --top is refused, and with\n"
@@ -293,7 +313,7 @@ static int positive(const char *s) {
 // indices into c->pos. Returns 0, 2 after printing the usage error, or -1 for --help.
 static int parse_args(int argc, char **argv, cli *c) {
     static const char *const with_value[] = {"--top", "--threads", "--device", "--dtype", "--size", "--batch", "--embed", "--devices", "--residual",
-                                             "--mean", "--std", "--interpolation", "--crop-pct"};
+                                             "--mean", "--std", "--interpolation", "--crop-pct", "--features", "--layers", "--resize"};
     char why[512];
     int only_pos = 0;
     for (int i = 1; i < argc; i++) {
@@ -306,6 +326,8 @@ static int parse_args(int argc, char **argv, cli *c) {
         if (!strcmp(opt, "--decode-only")) { c->decode_only = 1; continue; }
         if (!strcmp(opt, "--frames")) { c->frames = 1; continue; }
         if (!strcmp(opt, "--no-frames")) { c->frames = -1; continue; }
+        if (!strcmp(opt, "--features-norm")) { c->features_norm = 1; continue; }
+        if (!strcmp(opt, "--no-prefix")) { c->no_prefix = 1; continue; }
         int known = 0;
         for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]); k++) known |= !strcmp(opt, with_value[k]);
         if (!known) { snprintf(why, sizeof(why), "unknown option '%s'", opt); return usage(why); }
@@ -334,6 +356,19 @@ static int parse_args(int argc, char **argv, cli *c) {
             for (int ch = 0; ch < 3; ch++) dst[ch] = v[ch];
         } else if (!strcmp(opt, "--interpolation")) { // vit_load checks the name
             c->opts.interpolation = val;
+        } else if (!strcmp(opt, "--resize")) { // vit_options.resize and resize_size: MODE or MODE=N; vit_load checks the mode
+            static char mode[32];
+            const char *eq = strchr(val, '=');
+            size_t len = eq ? (size_t)(eq - val) : strlen(val);
+            int size = eq ? positive(eq + 1) : 0;
+            if (len == 0 || len >= sizeof(mode) || (eq && !size)) {
+                snprintf(why, sizeof(why), "--resize wants timm, shortest_edge=N or square[=N], not '%s'", val);
+                return usage(why);
+            }
+            memcpy(mode, val, len);
+            mode[len] = 0;
+            c->opts.resize = mode;
+            c->opts.resize_size = size;
         } else if (!strcmp(opt, "--crop-pct")) {
             char *end;
             c->opts.crop_pct = strtof(val, &end);
@@ -354,6 +389,23 @@ static int parse_args(int argc, char **argv, cli *c) {
             if (!strcmp(val, "fp32")) c->opts.residual_dtype = VIT_DTYPE_F32;
             else if (!strcmp(val, "bf16")) c->opts.residual_dtype = VIT_DTYPE_BF16;
             else { snprintf(why, sizeof(why), "--residual wants fp32 or bf16, not '%s'", val); return usage(why); }
+        } else if (!strcmp(opt, "--features")) {
+            if (!*val) return usage("--features wants a file name");
+            c->features_path = val;
+        } else if (!strcmp(opt, "--layers")) { // integers, comma-separated; the model checks the range
+            const char *q = val;
+            c->nlayers = 0;
+            for (;;) {
+                char *end;
+                long v = strtol(q, &end, 10);
+                if (end == q || v < -1000000 || v > 1000000 || c->nlayers == CLI_MAX_LAYERS || (*end && *end != ',')) {
+                    snprintf(why, sizeof(why), "--layers wants block numbers like 5,11 or -2, not '%s'", val);
+                    return usage(why);
+                }
+                c->layers[c->nlayers++] = (int)v;
+                if (!*end) break;
+                q = end + 1;
+            }
         } else if (!strcmp(opt, "--embed")) {
             if (!*val) return usage("--embed wants a file name");
             c->embed_path = val;
@@ -375,6 +427,8 @@ static int parse_args(int argc, char **argv, cli *c) {
     }
     if (c->npos < 2) return usage(c->npos < 1 ? "no model given" : "no image given");
     if (c->decode_only && c->embed_path) return usage("--decode-only computes no features for --embed");
+    if (c->decode_only && c->features_path) return usage("--decode-only computes no features for --features");
+    if (!c->features_path && (c->nlayers || c->features_norm || c->no_prefix)) return usage("--layers, --features-norm and --no-prefix go with --features");
     if (c->devices && strcmp(c->devices, "cpu") && c->opts.device == VIT_DEVICE_CPU) return usage("--devices names GPUs, --device cpu the CPU");
     return 0;
 }
@@ -451,6 +505,8 @@ typedef struct slot {
     float *gout;       // (B, max(width, dim)) a group's outputs
     float *out;        // (B, width) logits or embeddings
     float *feat;       // (B, dim) vit_embed features for --embed (== out for a headless model)
+    float *ftok;       // --features: (fnum, B, fper) the blocks' tokens of the batch's images
+    float *gtok;       // --features with frames: (fnum, B, fper) a group's
     vit_status *st;    // (B) each image's preprocessing status
     char *err;         // (B, CLI_ERR_LEN) each failed image's message
     vit_status run_st; // the batch's forward status
@@ -466,6 +522,10 @@ typedef struct pipe_ {
     size_t nfiles, next_img, pixels;
     char **files;
     int width, dim, forward, embed_features; // forward: 0 = --decode-only
+    int main_out;      // the logits or embeddings are used (not with --features alone on an embedding model)
+    const vit_features_spec *fspec; // --features, else NULL
+    int fnum;          // its blocks
+    size_t fper;       // floats per image and block
     int frames;        // 1: decode threads only decode; the GPU resizes (vit_forward_rgb8 per same-size group)
     int pinned;        // 1: GPUs run the batches: the packed frames go in page-locked memory
     int pin_device;    // the GPU whose context page-locks them (a decode thread's current device would be 0)
@@ -585,10 +645,17 @@ typedef struct runner_arg { pipe_ *p; vit_model *model; } runner_arg;
 
 // Frames through the GPU eval transform (vit_forward_rgb8 / vit_embed_rgb8):
 // cnt frames of w x h x ch back to back; output j to row idx[j] of the batch's.
-static vit_status run_group(pipe_ *p, slot *s, vit_model *m, const unsigned char *frames, int cnt, int w, int h, int ch, const int *idx) {
+static vit_status run_group(pipe_ *p, slot *s, int n, vit_model *m, const unsigned char *frames, int cnt, int w, int h, int ch, const int *idx) {
     const vit_config *cfg = vit_model_config(m);
     vit_status st = VIT_OK;
-    for (int pass = 0; pass < 2 && st == VIT_OK; pass++) { // logits (a head), then features (no head, or --embed)
+    if (p->fspec) { // --features: the group's tokens to the images' places in the batch's
+        size_t per = p->fper;
+        st = vit_features_rgb8(m, frames, cnt, w, h, 0, ch, p->fspec, s->gtok, (size_t)p->fnum * cnt * per);
+        for (int k = 0; st == VIT_OK && k < p->fnum; k++)
+            for (int j = 0; j < cnt; j++)
+                if (idx[j] >= 0) memcpy(s->ftok + ((size_t)k * n + (size_t)idx[j]) * per, s->gtok + ((size_t)k * cnt + (size_t)j) * per, per * sizeof(float));
+    }
+    for (int pass = 0; pass < 2 && st == VIT_OK && p->main_out; pass++) { // logits (a head), then features (no head, or --embed)
         int logits = pass == 0;
         if (logits ? !cfg->num_classes : !(!cfg->num_classes || p->embed_features)) continue;
         st = logits ? vit_forward_rgb8(m, frames, cnt, w, h, 0, ch, s->gout) : vit_embed_rgb8(m, frames, cnt, w, h, 0, ch, s->gout);
@@ -613,7 +680,7 @@ static vit_status run_frames(pipe_ *p, slot *s, int n, vit_model *m) {
             idx[k] = s->in_pack[k] ? k : -1;
             if (!s->in_pack[k]) memset(s->packed + (size_t)k * s->pack_bytes, 0, s->pack_bytes);
         }
-        st = run_group(p, s, m, s->packed, last + 1, s->pack_w, s->pack_h, s->pack_ch, idx);
+        st = run_group(p, s, n, m, s->packed, last + 1, s->pack_w, s->pack_h, s->pack_ch, idx);
     }
     for (int k0 = 0; k0 < n && st == VIT_OK && p->forward; k0++) {
         vit_image *g = &s->img[k0];
@@ -631,7 +698,7 @@ static vit_status run_frames(pipe_ *p, slot *s, int n, vit_model *m) {
         }
         for (int j = 0; j < cnt; j++) copy_rows(s->group + (size_t)j * bytes, &s->img[idx[j]]);
         int w = g->width, h = g->height, ch = g->channels;
-        st = run_group(p, s, m, s->group, cnt, w, h, ch, idx);
+        st = run_group(p, s, n, m, s->group, cnt, w, h, ch, idx);
         for (int j = 0; j < cnt; j++) vit_image_free(m, &s->img[idx[j]]);
     }
     for (int k = 0; k < n; k++) vit_image_free(m, &s->img[k]); // failed, --decode-only, or after an error
@@ -667,8 +734,9 @@ static void *run_thread(void *arg) {
         if (p->frames) {
             st = run_frames(p, s, n, a->model);
         } else if (good && p->forward) {
-            if (cfg->num_classes) st = vit_forward(a->model, s->images, n, s->out);
-            if (st == VIT_OK && (!cfg->num_classes || p->embed_features)) st = vit_embed(a->model, s->images, n, cfg->num_classes ? s->feat : s->out);
+            if (p->fspec) st = vit_features(a->model, s->images, n, p->fspec, s->ftok, (size_t)p->fnum * n * p->fper);
+            if (st == VIT_OK && p->main_out && cfg->num_classes) st = vit_forward(a->model, s->images, n, s->out);
+            if (st == VIT_OK && p->main_out && (!cfg->num_classes || p->embed_features)) st = vit_embed(a->model, s->images, n, cfg->num_classes ? s->feat : s->out);
         }
         s->run_st = st;
         if (st != VIT_OK) snprintf(s->run_err, sizeof(s->run_err), "%s: %s", vit_status_string(st), vit_last_error(a->model));
@@ -693,6 +761,11 @@ typedef struct writer {
     double t0, last;
     FILE *embed_part;
     strlist embedded;
+    FILE **feat_part;    // --features: one per block
+    strlist featured;
+    const int *fblocks;  // the blocks, resolved
+    int fnum, ftokens;   // blocks; tokens per image
+    size_t fper;
     int *classes;
     float *probs;
     buf line;
@@ -728,7 +801,7 @@ static void write_result(writer *w, const char *file, const float *out, const fl
         }
         list_add(&w->embedded, file);
     }
-    if (w->c->decode_only || (w->embed_mode && w->c->embed_path && !w->c->json)) return; // --embed holds the embeddings
+    if (w->c->decode_only || (w->embed_mode && (w->c->embed_path || w->c->features_path) && !w->c->json)) return; // the files hold them
     buf *l = &w->line;
     l->n = 0;
     if (w->embed_mode) {
@@ -789,30 +862,100 @@ static void show_progress(writer *w, int final) {
     w->progress_shown = 1;
 }
 
+// --features: image k of a batch of n: each block's tokens to its part file.
+static void write_tokens(writer *w, const char *file, const float *ftok, size_t n, size_t k) {
+    for (int b = 0; b < w->fnum; b++)
+        if (fwrite(ftok + ((size_t)b * n + k) * w->fper, sizeof(float), w->fper, w->feat_part[b]) != w->fper) {
+            fprintf(stderr, "vit-classify: cannot write '%s.part.%d': %s\n", w->c->features_path, b, strerror(errno));
+            exit(1);
+        }
+    list_add(&w->featured, file);
+}
+
+// Appends the part file f (rewound) to out; 1 when all `bytes` of it went.
+static int append_part(FILE *out, FILE *f, size_t bytes) {
+    char chunk[1 << 16];
+    size_t got, total = 0;
+    int okay = fflush(f) == 0 && fseek(f, 0, SEEK_SET) == 0;
+    while (okay && (got = fread(chunk, 1, sizeof(chunk), f)) > 0) { okay = fwrite(chunk, 1, got, out) == got; total += got; }
+    return okay && total == bytes;
+}
+
+// The safetensors header: "__metadata__" with files (and more, already JSON
+// members in extra), then each tensor; padded to 8 bytes.
+static void safetensors_head(buf *head, const strlist *names, const char *extra) {
+    buf files = {NULL, 0, 0};
+    buf_str(&files, "[");
+    for (size_t i = 0; i < names->n; i++) { if (i) buf_str(&files, ", "); json_str(&files, names->v[i]); }
+    buf_str(&files, "]");
+    buf_str(head, "{\"__metadata__\": {\"files\": ");
+    json_str(head, files.p);
+    buf_str(head, extra);
+    buf_str(head, "}");
+    free(files.p);
+}
+
+static int write_head(FILE *f, buf *head) {
+    while (head->n % 8) buf_str(head, " "); // the data starts 8-byte aligned, as safetensors writes it
+    unsigned char len[8];
+    for (int k = 0; k < 8; k++) len[k] = (unsigned char)((uint64_t)head->n >> (8 * k));
+    return fwrite(len, 1, 8, f) == 8 && fwrite(head->p, 1, head->n, f) == head->n;
+}
+
+// Writes the --features file from the part files. Returns 0 or 1.
+static int write_features(writer *w) {
+    const char *out = w->c->features_path;
+    size_t n = w->featured.n, bytes = n * w->fper * sizeof(float), C = w->fper / (size_t)w->ftokens;
+    buf head = {NULL, 0, 0}, extra = {NULL, 0, 0}, layers = {NULL, 0, 0};
+    for (int b = 0; b < w->fnum; b++) buf_fmt(&layers, b ? ",%.0f" : "%.0f", (double)w->fblocks[b]);
+    buf_str(&extra, ", \"layers\": ");
+    json_str(&extra, layers.p ? layers.p : "");
+    safetensors_head(&head, &w->featured, extra.p);
+    for (int b = 0; b < w->fnum; b++) {
+        char t[200];
+        snprintf(t, sizeof(t), ", \"block.%d\": {\"dtype\": \"F32\", \"shape\": [%zu, %d, %zu], \"data_offsets\": [%zu, %zu]}", w->fblocks[b], n, w->ftokens, C,
+                 (size_t)b * bytes, (size_t)(b + 1) * bytes);
+        buf_str(&head, t);
+    }
+    buf_str(&head, "}");
+    FILE *f = fopen(out, "wb");
+    int okay = f && write_head(f, &head);
+    for (int b = 0; okay && b < w->fnum; b++) okay = append_part(f, w->feat_part[b], bytes);
+    if (f && fclose(f) != 0) okay = 0;
+    if (!okay) fprintf(stderr, "vit-classify: cannot write '%s': %s\n", out, strerror(errno));
+    else if (!w->c->quiet)
+        fprintf(stderr, "wrote %zu %s features of block%s %s (%d tokens x %zu each) to %s\n", n, n == 1 ? "image's" : "images'", w->fnum == 1 ? "" : "s", layers.p, w->ftokens, C, out);
+    free(head.p); free(extra.p); free(layers.p);
+    return okay ? 0 : 1;
+}
+
+// Closes and removes the --features part files.
+static void drop_feature_parts(writer *w) {
+    char *part = (char *)xmalloc(strlen(w->c->features_path) + 32);
+    for (int b = 0; b < w->fnum; b++) {
+        if (!w->feat_part[b]) continue;
+        fclose(w->feat_part[b]);
+        sprintf(part, "%s.part.%d", w->c->features_path, b);
+        remove(part);
+    }
+    free(part);
+    free(w->feat_part);
+    w->feat_part = NULL;
+}
+
 // Writes the safetensors file from the features in OUT.part. Returns 0 or 1.
 static int write_embeddings(writer *w) {
     const char *out = w->c->embed_path;
     size_t n = w->embedded.n, dim = (size_t)w->cfg->dim, bytes = n * dim * sizeof(float);
-    buf files = {NULL, 0, 0}, head = {NULL, 0, 0};
-    buf_str(&files, "[");
-    for (size_t i = 0; i < n; i++) { if (i) buf_str(&files, ", "); json_str(&files, w->embedded.v[i]); }
-    buf_str(&files, "]");
-    buf_str(&head, "{\"__metadata__\": {\"files\": ");
-    json_str(&head, files.p);
+    buf head = {NULL, 0, 0};
+    safetensors_head(&head, &w->embedded, "");
     char t[160];
-    snprintf(t, sizeof(t), "}, \"embeddings\": {\"dtype\": \"F32\", \"shape\": [%zu, %zu], \"data_offsets\": [0, %zu]}}", n, dim, bytes);
+    snprintf(t, sizeof(t), ", \"embeddings\": {\"dtype\": \"F32\", \"shape\": [%zu, %zu], \"data_offsets\": [0, %zu]}}", n, dim, bytes);
     buf_str(&head, t);
-    while (head.n % 8) buf_str(&head, " "); // the data starts 8-byte aligned, as safetensors writes it
-    unsigned char len[8];
-    for (int k = 0; k < 8; k++) len[k] = (unsigned char)((uint64_t)head.n >> (8 * k));
     char *part = (char *)xmalloc(strlen(out) + 6);
     sprintf(part, "%s.part", out);
     FILE *f = fopen(out, "wb");
-    int okay = f && fwrite(len, 1, 8, f) == 8 && fwrite(head.p, 1, head.n, f) == head.n && fflush(w->embed_part) == 0 && fseek(w->embed_part, 0, SEEK_SET) == 0;
-    char chunk[1 << 16];
-    size_t got, total = 0;
-    while (okay && (got = fread(chunk, 1, sizeof(chunk), w->embed_part)) > 0) { okay = fwrite(chunk, 1, got, f) == got; total += got; }
-    okay = okay && total == bytes;
+    int okay = f && write_head(f, &head) && append_part(f, w->embed_part, bytes);
     if (f && fclose(f) != 0) okay = 0;
     if (!okay) fprintf(stderr, "vit-classify: cannot write '%s': %s\n", out, strerror(errno));
     else if (!w->c->quiet) fprintf(stderr, "wrote %zu embedding%s (%zu floats each) to %s\n", n, n == 1 ? "" : "s", dim, out);
@@ -820,7 +963,6 @@ static int write_embeddings(writer *w) {
     w->embed_part = NULL;
     remove(part);
     free(part);
-    free(files.p);
     free(head.p);
     return okay ? 0 : 1;
 }
@@ -910,12 +1052,33 @@ int main(int argc, char **argv) {
         free(files.v); free(da); free(tid); free(c.pos);
         return usage(why);
     }
+    // --features: the blocks checked against the model (a usage error: nothing is written)
+    vit_features_spec fspec;
+    memset(&fspec, 0, sizeof(fspec));
+    int fblocks[CLI_MAX_LAYERS], fshape[4] = {0, 0, 0, 0};
+    size_t fper = 0;
+    if (c.features_path) {
+        static const int last[1] = {-1};
+        fspec.blocks = c.nlayers ? c.layers : last;
+        fspec.num_blocks = c.nlayers ? c.nlayers : 1;
+        fspec.norm = c.features_norm;
+        fspec.drop_prefix = c.no_prefix;
+        vit_status st = vit_features_shape(models[0], &fspec, fshape, &fper, fblocks);
+        if (st != VIT_OK) {
+            char why[700];
+            snprintf(why, sizeof(why), "--layers: %s", vit_last_error(models[0]));
+            for (int d = 0; d < ndev; d++) vit_free(models[d]);
+            for (size_t i = 0; i < files.n; i++) free(files.v[i]);
+            free(files.v); free(da); free(tid); free(c.pos);
+            return usage(why);
+        }
+    }
     if (cfg->preprocess_source == VIT_PREPROCESS_UNKNOWN && !load_failed) { // every image would be refused: say why once
         float *probe = (float *)malloc((size_t)cfg->in_chans * cfg->image_height * cfg->image_width * sizeof(float));
         unsigned char px[3] = {0, 0, 0};
         vit_status st = probe ? vit_preprocess_rgb8(models[0], px, 1, 1, 0, 3, probe) : VIT_ERROR_OUT_OF_MEMORY;
         fprintf(stderr, "vit-classify: %s: %s\n", vit_status_string(st), probe ? vit_last_error(models[0]) : "out of memory");
-        fprintf(stderr, "vit-classify: state it with --std A[,B,C] (and --mean, --interpolation, --crop-pct, --size)\n");
+        fprintf(stderr, "vit-classify: state it with --std A[,B,C] (and --mean, --interpolation, --resize, --crop-pct, --size)\n");
         free(probe);
         load_failed = 1;
     }
@@ -965,6 +1128,10 @@ int main(int argc, char **argv) {
     p.pin_device = dev[0] >= 0 ? dev[0] : 0;
     p.cpu_forward = p.forward;
     p.embed_features = c.embed_path != NULL && cfg->num_classes > 0;
+    p.main_out = !(c.features_path && embed_mode && !c.json && !c.embed_path);
+    p.fspec = c.features_path ? &fspec : NULL;
+    p.fnum = fspec.num_blocks;
+    p.fper = fper;
     p.slots = (slot *)xmalloc((size_t)p.nslots * sizeof(slot));
     for (int s = 0; s < p.nslots; s++) {
         slot *sl = &p.slots[s];
@@ -981,6 +1148,8 @@ int main(int argc, char **argv) {
         }
         sl->out = (float *)xmalloc((size_t)batch * (size_t)width * sizeof(float));
         sl->feat = cfg->num_classes ? (float *)xmalloc((size_t)batch * (size_t)cfg->dim * sizeof(float)) : sl->out;
+        if (p.fspec) sl->ftok = (float *)xmalloc((size_t)p.fnum * batch * fper * sizeof(float));
+        if (p.fspec && p.frames) sl->gtok = (float *)xmalloc((size_t)p.fnum * batch * fper * sizeof(float));
         sl->st = (vit_status *)xmalloc((size_t)batch * sizeof(vit_status));
         sl->err = (char *)xmalloc((size_t)batch * CLI_ERR_LEN);
     }
@@ -1002,6 +1171,24 @@ int main(int argc, char **argv) {
         sprintf(part, "%s.part", c.embed_path);
         w.embed_part = fopen(part, "w+b");
         if (!w.embed_part) { fprintf(stderr, "vit-classify: cannot write '%s': %s\n", part, strerror(errno)); status = 1; p.nfiles = 0; p.nbatches = 0; }
+        free(part);
+    }
+    if (c.features_path && !load_failed && p.nfiles) {
+        char *part = (char *)xmalloc(strlen(c.features_path) + 32);
+        w.fblocks = fblocks;
+        w.fnum = p.fnum;
+        w.fper = fper;
+        w.ftokens = fshape[0];
+        w.feat_part = (FILE **)xmalloc((size_t)p.fnum * sizeof(FILE *));
+        memset(w.feat_part, 0, (size_t)p.fnum * sizeof(FILE *));
+        for (int b = 0; b < p.fnum; b++) {
+            sprintf(part, "%s.part.%d", c.features_path, b);
+            if (!(w.feat_part[b] = fopen(part, "w+b"))) {
+                fprintf(stderr, "vit-classify: cannot write '%s': %s\n", part, strerror(errno));
+                status = 1; p.nfiles = 0; p.nbatches = 0;
+                break;
+            }
+        }
         free(part);
     }
 
@@ -1027,7 +1214,10 @@ int main(int argc, char **argv) {
             const char *file = p.files[(size_t)b * (size_t)batch + k];
             if (s->st[k] != VIT_OK) report_failure(&w, file, s->err + k * CLI_ERR_LEN);
             else if (s->run_st != VIT_OK) report_failure(&w, file, s->run_err);
-            else write_result(&w, file, s->out + k * (size_t)width, s->feat + k * (size_t)cfg->dim);
+            else {
+                if (w.feat_part) write_tokens(&w, file, s->ftok, n, k);
+                write_result(&w, file, s->out + k * (size_t)width, s->feat + k * (size_t)cfg->dim);
+            }
             w.done++;
         }
         fflush(stdout);
@@ -1047,6 +1237,10 @@ int main(int argc, char **argv) {
     clear_progress(&w);
     if (w.failed) status = 1;
     if (w.embed_part && write_embeddings(&w)) status = 1;
+    if (w.feat_part) {
+        if (w.featured.n && write_features(&w)) status = 1;
+        drop_feature_parts(&w);
+    }
     if (!c.quiet && p.nfiles) {
         size_t ok = w.done - w.failed; // the rate counts only the images that succeeded
         const char *did = c.decode_only ? "decoded" : embed_mode ? "embedded" : "classified";
@@ -1062,6 +1256,7 @@ int main(int argc, char **argv) {
     for (int s = 0; s < p.nslots; s++) {
         slot *sl = &p.slots[s];
         if (sl->feat != sl->out) free(sl->feat);
+        free(sl->ftok); free(sl->gtok);
         packed_free(sl);
         free(sl->images); free(sl->img); free(sl->in_pack); free(sl->group); free(sl->gout); free(sl->out); free(sl->st); free(sl->err);
     }
@@ -1076,7 +1271,8 @@ int main(int argc, char **argv) {
     for (int d = 0; d < ndev; d++) vit_free(models[d]);
     for (size_t i = 0; i < files.n; i++) free(files.v[i]);
     for (size_t i = 0; i < w.embedded.n; i++) free(w.embedded.v[i]);
-    free(files.v); free(w.embedded.v); free(w.line.p); free(w.classes); free(w.probs);
+    for (size_t i = 0; i < w.featured.n; i++) free(w.featured.v[i]);
+    free(files.v); free(w.embedded.v); free(w.featured.v); free(w.line.p); free(w.classes); free(w.probs);
     free(da); free(tid); free(c.pos);
     return status;
 }

@@ -14,6 +14,11 @@
 //       The file must hold exactly one F32 tensor "embeddings" of shape [n, dim],
 //       n = the number of FILEs, and "__metadata__": {"files": JSON array of the
 //       FILEs, in order}; each row bit-exact against vit_embed of that file.
+//   cli_check features OUT.safetensors MODEL LAYERS NORM NO_PREFIX FILE...
+//       --features' file: "__metadata__" {files, layers}, and for each block k of
+//       LAYERS ("5,-1"; resolved as vit_features_shape does) one F32 tensor
+//       "block.<k>" [n, T, C], each image's rows bit-exact against vit_features
+//       (NORM, NO_PREFIX: 0 or 1) of that file alone.
 // Exit status 0 when all is well, 1 with the reason on stderr otherwise.
 #define VIT_IMPLEMENTATION
 #include "../vit.h"
@@ -225,9 +230,95 @@ static int check_embed(const char *path, const char *model_path, char **files, i
     return bad;
 }
 
+// The file names in __metadata__.files (a JSON array as a string) must be files[0..nfiles).
+static int check_files_meta(const vit__json *j, int fl, char **files, int nfiles) {
+    vit_allocator alloc;
+    memset(&alloc, 0, sizeof(alloc));
+    char err[VIT__ERR_LEN];
+    size_t cap = j->nodes[fl].len + 1;
+    char *list = (char *)malloc(cap), *name = (char *)malloc(cap);
+    vit__json l;
+    int bad = 0, i = 0;
+    vit__json_str(j, fl, list, cap);
+    if (vit__json_parse(&l, list, strlen(list), &alloc, err) != VIT_OK || l.nodes[0].type != VIT__J_ARR || l.nodes[0].count != nfiles) {
+        bad = fail("%s", "__metadata__.files: not a JSON array of the files", 0);
+    } else {
+        for (int e = l.nodes[0].first_child; e >= 0 && !bad; e = l.nodes[e].next, i++) {
+            if (l.nodes[e].type != VIT__J_STR) { bad = fail("%s", "__metadata__.files: not strings", 0); break; }
+            vit__json_str(&l, e, name, cap);
+            if (strcmp(name, files[i])) bad = fail("__metadata__.files: '%s' out of place", name, 0);
+        }
+        vit__json_release(&l);
+    }
+    free(list); free(name);
+    return bad;
+}
+
+static int check_features(const char *path, const char *model_path, const char *layers, int norm, int no_prefix, char **files, int nfiles) {
+    size_t size;
+    char *data = read_all(path, &size);
+    if (!data) return fail("cannot read '%s'", path, 0);
+    uint64_t hlen = 0;
+    for (int k = 0; k < 8 && size >= 8; k++) hlen |= (uint64_t)(unsigned char)data[k] << (8 * k);
+    if (size < 8 || hlen > size - 8 || hlen % 8) { free(data); return fail("%s: bad header length", path, 0); }
+    vit_allocator alloc;
+    memset(&alloc, 0, sizeof(alloc));
+    char err[VIT__ERR_LEN], key[32];
+    vit__json j;
+    if (!utf8_ok((const unsigned char *)data + 8, (size_t)hlen) || vit__json_parse(&j, data + 8, (size_t)hlen, &alloc, err) != VIT_OK) { free(data); return fail("header: not UTF-8 JSON: %s", err, 0); }
+    int asked[1024], resolved[1024], nb = 0, shape[4], bad = 0;
+    for (const char *q = layers; nb < 1024;) { char *end; asked[nb++] = (int)strtol(q, &end, 10); if (*end != ',') break; q = end + 1; }
+    vit_features_spec spec;
+    memset(&spec, 0, sizeof(spec));
+    spec.blocks = asked; spec.num_blocks = nb; spec.norm = norm; spec.drop_prefix = no_prefix;
+    size_t per = 0;
+    vit_model *m = load(model_path);
+    if (!m || vit_features_shape(m, &spec, shape, &per, resolved) != VIT_OK) bad = fail("%s", "the model or LAYERS", 0);
+    int meta = vit__json_get(&j, 0, "__metadata__"), fl = meta >= 0 ? vit__json_get(&j, meta, "files") : -1, ly = meta >= 0 ? vit__json_get(&j, meta, "layers") : -1;
+    if (!bad && (j.nodes[0].count != nb + 1 || fl < 0 || ly < 0 || j.nodes[meta].count != 2 || j.nodes[fl].type != VIT__J_STR))
+        bad = fail("%s", "header: want __metadata__ {files, layers} and one tensor per block", 0);
+    if (!bad) bad = check_files_meta(&j, fl, files, nfiles);
+    float *want = (float *)malloc((per + 1) * (size_t)nb * sizeof(float));
+    uint64_t total = 0;
+    for (int b = 0; b < nb && !bad; b++) {
+        snprintf(key, sizeof(key), "block.%d", resolved[b]);
+        int t = vit__json_get(&j, 0, key), dt = t >= 0 ? vit__json_get(&j, t, "dtype") : -1, sh = t >= 0 ? vit__json_get(&j, t, "shape") : -1, off = t >= 0 ? vit__json_get(&j, t, "data_offsets") : -1;
+        int n = 0, T = 0, C = 0, e;
+        uint64_t o0 = 0, o1 = 0;
+        if (dt < 0 || !vit__json_eq(&j, dt, "F32") || sh < 0 || j.nodes[sh].count != 3 || off < 0 || j.nodes[off].count != 2 ||
+            !vit__json_int(&j, e = j.nodes[sh].first_child, 0, 1 << 30, &n) || !vit__json_int(&j, e = j.nodes[e].next, 0, 1 << 30, &T) ||
+            !vit__json_int(&j, j.nodes[e].next, 0, 1 << 30, &C) || !vit__json_u64(&j, j.nodes[off].first_child, &o0) ||
+            !vit__json_u64(&j, j.nodes[j.nodes[off].first_child].next, &o1))
+            bad = fail("%s: want dtype F32, shape [n, T, C], data_offsets [a, b]", key, 0);
+        else if (n != nfiles || (size_t)T * C != per || T != shape[0] || o1 - o0 != (uint64_t)n * per * 4 || o1 > size - 8 - hlen)
+            bad = fail("%s: shape or offsets wrong", key, 0);
+        total += o1 - o0;
+        for (int i = 0; i < nfiles && !bad; i++) { // each image alone: all blocks at once, block-major
+            {
+                const vit_config *c = vit_model_config(m);
+                size_t px = (size_t)c->in_chans * c->image_height * c->image_width;
+                float *image = (float *)malloc(px * sizeof(float));
+                vit_status st = image ? vit_preprocess_file(m, files[i], image) : VIT_ERROR_OUT_OF_MEMORY;
+                if (st == VIT_OK) st = vit_features(m, image, 1, &spec, want, per * (size_t)nb);
+                free(image);
+                if (st != VIT_OK) { bad = fail("vit_features: %s", vit_last_error(m), 0); break; }
+            }
+            if (memcmp(want + (size_t)b * per, data + 8 + hlen + o0 + (size_t)i * per * 4, per * 4)) bad = fail("%s: an image's rows differ from vit_features'", key, 0);
+        }
+    }
+    if (!bad && total != size - 8 - hlen) bad = fail("%s", "the file holds more than the tensors", 0);
+    if (!bad) printf("features: %d blocks x %d images x %zu values, each image bit-exact\n", nb, nfiles, per);
+    free(want); free(data);
+    vit__json_release(&j);
+    vit_free(m);
+    return bad;
+}
+
 int main(int argc, char **argv) {
     if (argc >= 3 && argc <= 4 && !strcmp(argv[1], "json")) return check_json(argv[2], argc == 4 ? argv[3] : NULL);
     if (argc >= 4 && !strcmp(argv[1], "embed")) return check_embed(argv[2], argv[3], argv + 4, argc - 4);
-    fprintf(stderr, "usage: cli_check json OUT.jsonl [MODEL] | cli_check embed OUT.safetensors MODEL FILE...\n");
+    if (argc >= 7 && !strcmp(argv[1], "features")) return check_features(argv[2], argv[3], argv[4], atoi(argv[5]), atoi(argv[6]), argv + 7, argc - 7);
+    fprintf(stderr, "usage: cli_check json OUT.jsonl [MODEL] | cli_check embed OUT.safetensors MODEL FILE... |\n"
+                    "       cli_check features OUT.safetensors MODEL LAYERS NORM NO_PREFIX FILE...\n");
     return 2;
 }

@@ -15,6 +15,7 @@ BUILD=${1:-build}
 CLASSIFY=${CLASSIFY:-$BUILD/vit-classify-cpu}  # CLASSIFY=build/asan_vit-classify: the same checks on another build
 CHECK=${CHECK:-$BUILD/cli_check}    # built as CLASSIFY is: its comparisons are bit-exact
 SIMILAR=$BUILD/vit-similar
+DENSE=$BUILD/vit-dense
 MODEL=models/fashion_mnist/model.safetensors
 NOHEAD=tests/data/ref/timm_noembedclass_nohead/model.safetensors
 IMAGES=examples/images
@@ -27,7 +28,7 @@ failed=0
 ok() { echo "OK $*"; passed=$((passed + 1)); }
 not_ok() { echo "NOT OK $*"; failed=$((failed + 1)); }
 
-for f in "$CLASSIFY" "$SIMILAR" "$CHECK"; do
+for f in "$CLASSIFY" "$SIMILAR" "$DENSE" "$CHECK"; do
     if [ ! -x "$f" ]; then echo "NOT OK $f is not built (make cpu)"; echo "0 passed, 1 failed"; exit 1; fi
 done
 
@@ -130,6 +131,18 @@ grep -q -- "--std" "$TMP/err" && [ -z "$out" ] && ok "HF without preprocessor_co
 run "$CLASSIFY" --mean 0.5 --std 0.5,0.5,0.5 --interpolation bilinear --crop-pct 1 --top 1 "$TMP/hf_nopre/model.safetensors" "$GOOD1"
 [ "$rc" -eq 0 ] && grep -q "^classified 1 of 1 images" "$TMP/err" && [ -n "$out" ] && ok "HF without preprocessor_config.json: --mean/--std/--interpolation/--crop-pct state it: classified" ||
     not_ok "HF without preprocessor_config.json with flags: exit $rc, '$(tr '\n' '|' <"$TMP/err")'"
+# a DINOv2 folder without its processor: the processor's settings stated as flags give its results, to the bit
+mkdir -p "$TMP/dino_nopre"
+cp tests/data/ref/hf_dinov2/config.json tests/data/ref/hf_dinov2/model.safetensors "$TMP/dino_nopre/"
+run "$CLASSIFY" --json tests/data/ref/hf_dinov2 "$IMAGES"
+cp "$TMP/out" "$TMP/dino_pre.jsonl"
+run "$CLASSIFY" --json --resize shortest_edge=32 --size 28 --interpolation bicubic --mean 0.485,0.456,0.406 --std 0.229,0.224,0.225 "$TMP/dino_nopre" "$IMAGES"
+[ "$rc" -eq 0 ] && [ -s "$TMP/out" ] && cmp -s "$TMP/out" "$TMP/dino_pre.jsonl" &&
+    ok "HF DINOv2 without preprocessor_config.json: --resize shortest_edge=32 --size 28 and its mean/std give the processor's embeddings, bit for bit" ||
+    not_ok "HF DINOv2 stated: exit $rc, '$(tr '\n' '|' <"$TMP/err")'"
+expect "--resize shortest_edge without a size" 2 "--resize wants timm, shortest_edge=N or square\[=N\], not 'shortest_edge='" "$CLASSIFY" --std 0.5 --resize shortest_edge= "$MODEL" "$GOOD1"
+expect "--resize shortest_edge alone" 1 "needs resize_size" "$CLASSIFY" --std 0.5 --resize shortest_edge "$MODEL" "$GOOD1"
+expect "--resize crop" 1 "resize must be" "$CLASSIFY" --std 0.5 --resize crop "$MODEL" "$GOOD1"
 expect "no config.json: refused" 1 "config.json not found beside the model" "$CLASSIFY" tests/data/ref/timm_noconfig/model.safetensors "$GOOD1"
 run "$CLASSIFY" --std 0.5 --mean 0.5 tests/data/ref/timm_noconfig/model.safetensors "$GOOD1"
 [ "$rc" -eq 0 ] && ok "no config.json: --std/--mean state it: classified" || not_ok "no config.json with --std: exit $rc, '$(tr '\n' '|' <"$TMP/err")'"
@@ -422,6 +435,46 @@ expect "folder: --decode-only with --embed" 2 "--decode-only computes no feature
 
 # ---------------------------------------------------------------------------
 # vit-similar
+
+# --features: the tokens of blocks, one F32 tensor "block.<k>" [n, T, C] each, every image bit-exact (cli_check)
+DINO=tests/data/ref/hf_dinov2
+run "$CLASSIFY" --features "$TMP/f.safetensors" --layers 0,-1 "$NOHEAD" "$GOOD1" "$GOOD2"
+[ "$rc" -eq 0 ] && [ -z "$out" ] && grep -qx "wrote 2 images' features of blocks 0,1 (17 tokens x 32 each) to $TMP/f.safetensors" "$TMP/err" &&
+    "$CHECK" features "$TMP/f.safetensors" "$NOHEAD" 0,-1 0 0 "$GOOD1" "$GOOD2" >/dev/null 2>"$TMP/check_err" && ! ls "$TMP"/f.safetensors.part* >/dev/null 2>&1 &&
+    ok "features: --layers 0,-1 of an embedding model: nothing per image on stdout, 'wrote 2 images' features ...', bit-exact, no part files left" ||
+    not_ok "features: --layers 0,-1: exit $rc, stdout '$(head -c 200 "$TMP/out")', stderr '$(tr '\n' '|' <"$TMP/err")' $(cat "$TMP/check_err")"
+run "$CLASSIFY" --json --features "$TMP/g.safetensors" --features-norm --no-prefix --layers -2,1 "$DINO" "$GOOD1" "$IMAGES" "$GOOD2"
+n_img=$(( $(ls "$IMAGES"/*.png | wc -l) + 2 ))
+[ "$rc" -eq 0 ] && [ "$(wc -l <"$TMP/out")" -eq "$n_img" ] && grep -q "^wrote $n_img images' features of blocks 0,1 (49 tokens x 16 each)" "$TMP/err" &&
+    "$CHECK" features "$TMP/g.safetensors" "$DINO" -2,1 1 1 "$GOOD1" $(ls "$IMAGES"/*.png | sort) "$GOOD2" >/dev/null 2>"$TMP/check_err" &&
+    ok "features: a Hugging Face folder, a folder of images, --json, --features-norm --no-prefix, blocks -2,1 in that order" ||
+    not_ok "features: folder / --json / norm / no prefix: exit $rc, stderr '$(tr '\n' '|' <"$TMP/err")' $(cat "$TMP/check_err")"
+run "$CLASSIFY" --frames --features "$TMP/h.safetensors" --features-norm --no-prefix --layers -2,1 "$DINO" "$GOOD1" "$IMAGES" "$GOOD2"
+[ "$rc" -eq 0 ] && cmp -s "$TMP/g.safetensors" "$TMP/h.safetensors" && ok "features: --frames (vit_features_rgb8) writes the same file" ||
+    not_ok "features: --frames: exit $rc, stderr '$(tr '\n' '|' <"$TMP/err")'"
+run "$CLASSIFY" --features "$TMP/c.safetensors" --top 1 "$MODEL" "$GOOD1" "$TMP/missing.png"
+[ "$rc" -eq 1 ] && grep -q "Ankle boot" "$TMP/out" && grep -q "^wrote 1 image's features of block 5 (50 tokens x 160 each)" "$TMP/err" &&
+    "$CHECK" features "$TMP/c.safetensors" "$MODEL" -1 0 0 "$GOOD1" >/dev/null 2>"$TMP/check_err" &&
+    ok "features: a classifier still prints its classes; the failed image is left out of the file (exit 1)" ||
+    not_ok "features: classifier: exit $rc, '$out', stderr '$(tr '\n' '|' <"$TMP/err")' $(cat "$TMP/check_err")"
+expect "features: a block out of range" 2 "--layers: vit_features_shape: block 2 is out of range: the model has 2 blocks" "$CLASSIFY" --features "$TMP/x.safetensors" --layers 0,2 "$DINO" "$GOOD1"
+[ ! -e "$TMP/x.safetensors" ] && ok "features: nothing written on a bad block" || not_ok "features: a bad block still wrote a file"
+expect "features: a repeated block" 2 "block 1 is asked twice" "$CLASSIFY" --features "$TMP/x.safetensors" --layers 1,-1 "$DINO" "$GOOD1"
+expect "features: --layers not numbers" 2 "--layers wants block numbers like 5,11 or -2, not '1,a'" "$CLASSIFY" --features "$TMP/x.safetensors" --layers 1,a "$DINO" "$GOOD1"
+expect "features: --layers without --features" 2 "--layers, --features-norm and --no-prefix go with --features" "$CLASSIFY" --layers 1 "$DINO" "$GOOD1"
+expect "features: --decode-only" 2 "--decode-only computes no features for --features" "$CLASSIFY" --decode-only --features "$TMP/x.safetensors" "$DINO" "$GOOD1"
+
+# vit-dense: the last block's patch tokens, 3 principal components as a PNG of the model's input size
+cp "$GOOD1" "$TMP/boot.png"
+run "$DENSE" tests/data/ref/hf_dinov2 "$TMP/boot.png"
+[ "$rc" -eq 0 ] && [ "$out" = "$TMP/boot.png: 7x7 patches of 16 features, 3 principal components -> $TMP/boot_pca.png" ] &&
+    [ "$(head -c 24 "$TMP/boot_pca.png" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a0000000d494844520000001c0000001c" ] &&
+    ok "dense: writes IMAGE_pca.png beside the image, 28x28 (the model's input)" || not_ok "dense: exit $rc, '$out' '$err'"
+run "$DENSE" tests/data/ref/hf_dinov2 "$TMP/boot.png" "$TMP/again.png"
+[ "$rc" -eq 0 ] && cmp -s "$TMP/boot_pca.png" "$TMP/again.png" && ok "dense: OUT named; the same picture again (deterministic)" || not_ok "dense: OUT: exit $rc, '$err'"
+expect "dense: no arguments" 2 "^usage: vit-dense" "$DENSE"
+expect "dense: missing image" 1 "i/o error: cannot open '$TMP/missing.png'" "$DENSE" tests/data/ref/hf_dinov2 "$TMP/missing.png"
+expect "dense: unwritable output" 1 "cannot write '$TMP/no/such/dir.png'" "$DENSE" tests/data/ref/hf_dinov2 "$TMP/boot.png" "$TMP/no/such/dir.png"
 
 run "$SIMILAR" "$MODEL" "$GOOD1" "$GOOD1"
 [ "$rc" -eq 0 ] && [ "$out" = "cosine similarity: 1.0000" ] && ok "similar: an image with itself: '$out'" ||

@@ -623,6 +623,7 @@ static void test_attention_w(vit_model *m, int B, int N, int C, int H, int warps
         a.ldo = (size_t)C; a.ldq = (size_t)C; a.ldk = 2 * (size_t)C;
         a.bso = (size_t)Nq * C; a.bsq = 0; a.bsk = (size_t)N * 2 * C;
         a.B = B; a.Nq = Nq; a.Nk = N; a.H = H; a.D = D;
+        a.causal = 0;
         return a;
     };
     vit__attn_args ah = args(ref, q, kv, sizeof(float)), ad = args(dout.p, dq.p, dkv.p, sizeof(T));

@@ -51,7 +51,7 @@ static void close_to(const char *name, const float *got, const double *ref, size
 }
 
 // ---- attention: q (B or 1, Nq, C) against k, v inside kv (B, Nk, 2C) = [k | v]
-static void test_attention(int B, int Nq, int Nk, int C, int H, int shared) {
+static void test_attention(int B, int Nq, int Nk, int C, int H, int shared, int causal) {
     int D = C / H;
     size_t nq = (size_t)(shared ? 1 : B) * Nq * C, nkv = (size_t)B * Nk * 2 * C, no = (size_t)B * Nq * C;
     float *q = rnd(nq, 2.0f), *kv = rnd(nkv, 2.0f), *out = (float *)malloc(no * sizeof(float)), *out1 = (float *)malloc(no * sizeof(float));
@@ -62,19 +62,22 @@ static void test_attention(int B, int Nq, int Nk, int C, int H, int shared) {
     a.ldo = (size_t)C; a.ldq = (size_t)C; a.ldk = 2 * (size_t)C;
     a.bso = (size_t)Nq * C; a.bsq = shared ? 0 : (size_t)Nq * C; a.bsk = (size_t)Nk * 2 * C;
     a.B = B; a.Nq = Nq; a.Nk = Nk; a.H = H; a.D = D;
+    a.causal = causal; // (Nq == Nk)
     for (int b = 0; b < B; b++)
         for (int h = 0; h < H; h++)
             for (int i = 0; i < Nq; i++) {
                 const float *qi = q + b * a.bsq + (size_t)i * C + (size_t)h * D;
                 double mx = -INFINITY, sum = 0;
-                for (int j = 0; j < Nk; j++) {
+                int keys = causal ? i + 1 : Nk;
+                for (int j = 0; j < Nk; j++) s[j] = 0;
+                for (int j = 0; j < keys; j++) {
                     const float *kj = kv + b * a.bsk + (size_t)j * 2 * C + (size_t)h * D;
                     double d = 0;
                     for (int e = 0; e < D; e++) d += (double)qi[e] * kj[e];
                     s[j] = d / sqrt((double)D);
                     mx = s[j] > mx ? s[j] : mx;
                 }
-                for (int j = 0; j < Nk; j++) { s[j] = exp(s[j] - mx); sum += s[j]; }
+                for (int j = 0; j < keys; j++) { s[j] = exp(s[j] - mx); sum += s[j]; }
                 for (int e = 0; e < D; e++) {
                     double o = 0;
                     for (int j = 0; j < Nk; j++) o += s[j] / sum * kv[b * a.bsk + (size_t)j * 2 * C + C + (size_t)h * D + e];
@@ -86,7 +89,7 @@ static void test_attention(int B, int Nq, int Nk, int C, int H, int shared) {
     memset(out, 0xFF, no * sizeof(float));
     vit__attention_cpu(&a, scratch, 1);
     char name[160];
-    snprintf(name, sizeof(name), "attention B=%d Nq=%d Nk=%d C=%d H=%d%s", B, Nq, Nk, C, H, shared ? ", queries shared by the batch" : "");
+    snprintf(name, sizeof(name), "attention B=%d Nq=%d Nk=%d C=%d H=%d%s%s", B, Nq, Nk, C, H, shared ? ", queries shared by the batch" : "", causal ? ", causal" : "");
     close_to(name, out, ref, no);
     check(!memcmp(out, out1, no * sizeof(float)), name, "1 and 2 threads bit-identical");
     // the forward pass's attention (packed K^T and V, vector exponentials) for each ISA here, threads 1 and 2
@@ -96,8 +99,8 @@ static void test_attention(int B, int Nq, int Nk, int C, int H, int shared) {
         for (int threads = 1; threads <= 2; threads++) {
             memset(out, 0xFF, no * sizeof(float));
             vit__attention_fast(&a, scratch, isas[i], threads);
-            snprintf(name, sizeof(name), "fast attention isa %d, %d threads: B=%d Nq=%d Nk=%d C=%d H=%d%s", isas[i], threads, B, Nq, Nk, C, H,
-                     shared ? ", shared queries" : "");
+            snprintf(name, sizeof(name), "fast attention isa %d, %d threads: B=%d Nq=%d Nk=%d C=%d H=%d%s%s", isas[i], threads, B, Nq, Nk, C, H,
+                     shared ? ", shared queries" : "", causal ? ", causal" : "");
             close_to(name, out, ref, no);
         }
     }
@@ -474,10 +477,12 @@ static void test_e4m3_linear(int rows, int K, int N, vit__out mode, vit__act act
 }
 
 int main(int argc, char **argv) {
-    test_attention(2, 50, 50, 64, 4, 0);   // self-attention sizes
-    test_attention(3, 4, 77, 96, 3, 1);    // 4 latent queries shared by 3 images
-    test_attention(2, 60, 5, 40, 2, 0);    // more queries than keys, head size 20
-    test_attention(1, 1, 197, 132, 4, 1);  // one latent, head size 33
+    test_attention(2, 50, 50, 64, 4, 0, 0);
+    test_attention(2, 77, 77, 64, 4, 0, 1);  // CLIP's text tower: the causal mask, 77 tokens (rows across VIT__MB blocks)
+    test_attention(3, 5, 5, 40, 2, 0, 1);    // fewer tokens than a row block   // self-attention sizes
+    test_attention(3, 4, 77, 96, 3, 1, 0);    // 4 latent queries shared by 3 images
+    test_attention(2, 60, 5, 40, 2, 0, 0);    // more queries than keys, head size 20
+    test_attention(1, 1, 197, 132, 4, 1, 0);  // one latent, head size 33
     test_place_tokens(2, 0, 16, 8, 0);
     test_place_tokens(2, 1, 16, 8, 1);
     test_place_tokens(3, 2, 9, 5, 1);      // class + distillation token

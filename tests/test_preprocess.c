@@ -260,6 +260,100 @@ static void check_ref(const char *dir, const config *c, vit_model *m, const ref 
 }
 
 // ---------------------------------------------------------------------------
+// The same transforms stated in vit_options (issue 50): each config's model loaded
+// from memory with its config.json and no preprocessor_config.json, its manifest
+// line as vit_options (mean/std, interpolation, resize and resize_size or
+// crop_pct, the input size), and every reference checked again, as check_ref
+// checks the files' transform: the Hugging Face ones against transformers'
+// processors' own output, the timm ones against timm's.
+
+// The manifest line as vit_options; 0 when it cannot be stated (said why in *why).
+static int stated_options(const config *c, vit_options *o, const char **why) {
+    memset(o, 0, sizeof(*o));
+    for (int k = 0; k < 3; k++) { o->mean[k] = c->mean[k < c->C ? k : 0]; o->std[k] = c->std[k < c->C ? k : 0]; }
+    o->interpolation = c->interp;
+    o->image_height = c->H;
+    o->image_width = c->W;
+    int big = c->H > c->W ? c->H : c->W;
+    if (!strcmp(c->crop_mode, "center") || !strcmp(c->crop_mode, "squash")) {
+        o->resize = !strcmp(c->crop_mode, "center") ? "timm" : "square";
+        o->crop_pct = c->crop_pct;
+        return 1;
+    }
+    // Hugging Face: the processor's size at this input size (as vit__preprocess_geometry scales it)
+    long c0 = lround(c->resize_shorter * (double)c->crop_pct), size = (long)c->resize_shorter * big / c0;
+    o->resize = !strcmp(c->crop_mode, "hf-shortest") ? "shortest_edge" : "square";
+    o->resize_size = (int)size;
+    if (!strcmp(o->resize, "square") && ((long)c->resize_shorter * c->H / c0 != size * c->H / big || (long)c->resize_shorter * c->W / c0 != size * c->W / big)) {
+        *why = "its processor resizes to a rectangle there (DeiT at another size), not a square";
+        return 0;
+    }
+    return 1;
+}
+
+static void check_stated(const char *dir) {
+    for (int i = 0; i < g_ncfg; i++) {
+        const config *c = &g_cfg[i];
+        char name[128], path[1024];
+        fmt(name, sizeof(name), "stated %s", c->name);
+        vit_options o;
+        const char *why = NULL;
+        if (!stated_options(c, &o, &why)) { printf("SKIP %s: %s\n", name, why); continue; }
+        size_t nw = 0, nc = 0;
+        fmt(path, sizeof(path), "%s/%s/model.safetensors", dir, c->name);
+        unsigned char *w = read_all(path, &nw);
+        fmt(path, sizeof(path), "%s/%s/config.json", dir, c->name);
+        unsigned char *js = read_all(path, &nc);
+        o.config_json = (const char *)js;
+        o.config_json_size = nc;
+        vit_model *m = NULL;
+        vit_status st = w && js ? vit_load_memory(w, nw, &o, &m) : VIT_ERROR_IO;
+        const vit_config *mc = st == VIT_OK ? vit_model_config(m) : NULL;
+        int same = mc && mc->preprocess_source == VIT_PREPROCESS_FROM_OPTIONS && mc->resize == manifest_resize(c->crop_mode) &&
+                   mc->image_height == c->H && mc->image_width == c->W;
+        check(same, name, "%s: loaded from memory with the manifest's transform stated (resize \"%s\", resize_size %d, crop_pct %g): FROM_OPTIONS, mode %d",
+              st == VIT_OK ? "ok" : vit_last_error(NULL), o.resize, o.resize_size, (double)o.crop_pct, mc ? (int)mc->resize : -1);
+        for (int j = 0; same && j < g_nref; j++)
+            if (!strcmp(g_ref[j].config, c->name)) {
+                ref r = g_ref[j];
+                fmt(r.producer, sizeof(r.producer), "stated %s", g_ref[j].producer);
+                check_ref(dir, c, m, &r);
+            }
+        vit_free(m);
+        free(w); free(js);
+    }
+    // a half or wrong statement: named at load
+    static const struct { const char *resize; int size; float crop_pct; const char *want; } bad[] = {
+        {"shortest_edge", 0, 0.0f, "needs resize_size"},
+        {"timm", 256, 0.0f, "resize_size goes with resize"},
+        {"shortest_edge", 256, 0.875f, "crop_pct goes with resize"},
+        {"crop", 0, 0.0f, "resize must be"},
+        {"square", -3, 0.0f, "resize_size -3 is not in"},
+    };
+    for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+        vit_options o;
+        memset(&o, 0, sizeof(o));
+        o.std[0] = o.std[1] = o.std[2] = 0.5f;
+        o.resize = bad[k].resize; o.resize_size = bad[k].size; o.crop_pct = bad[k].crop_pct;
+        char path[1024];
+        fmt(path, sizeof(path), "%s/%s/model.safetensors", dir, g_cfg[0].name);
+        vit_model *m = NULL;
+        vit_status st = vit_load(path, &o, &m);
+        check(st == VIT_ERROR_INVALID_ARGUMENT && !m && strstr(vit_last_error(NULL), bad[k].want), "stated: refused", "resize \"%s\", resize_size %d, crop_pct %g: %s",
+              bad[k].resize, bad[k].size, (double)bad[k].crop_pct, vit_last_error(NULL));
+        vit_free(m);
+    }
+    vit_options half;
+    memset(&half, 0, sizeof(half));
+    half.resize = "shortest_edge"; half.resize_size = 36;
+    char path[1024];
+    fmt(path, sizeof(path), "%s/%s/model.safetensors", dir, g_cfg[0].name);
+    vit_model *m = NULL;
+    check(vit_load(path, &half, &m) == VIT_ERROR_INVALID_ARGUMENT && !m && strstr(vit_last_error(NULL), "only with std"), "stated: refused",
+          "resize without std: %s", vit_last_error(NULL));
+}
+
+// ---------------------------------------------------------------------------
 // vit_preprocess_rgb8: strides and channel counts give the same floats as the file path
 
 // Copies w x h x ch pixels into rows of `stride` bytes, padding filled with 0xA5.
@@ -698,6 +792,7 @@ int main(int argc, char **argv) {
 
     check_geometry(dir);
     check_read_preprocessor();
+    check_stated(dir);
 
     // rgb8: a model per kind (RGB shorter-side crop, gray, HF square, non-square timm, HF shortest edge at a non-square size) if present
     static const char *rgb8_models[] = {"bilinear96", "gray28", "hf32", "timm24x40", "dinov2_24x40"};

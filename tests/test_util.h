@@ -254,4 +254,137 @@ static TEST_UNUSED int read_act(const char *dir, const char *name, int arity, ac
     return ok;
 }
 
+// ---- dense-features references (features.bin, tools/make_features_reference.py): test_features, test_gpu_features
+
+typedef struct feat_record {
+    int k, norm, keep_prefix, layout;  // block, final norm applied, prefix tokens kept, 0 tokens / 1 grid
+    int n, d1, d2, d3;                 // images; tokens: T, C, 0; grid: C, h, w
+    size_t per_image;                  // values per image: T C, or C h w (+ P C with the prefix kept)
+    float *data;                       // n x per_image values, what vit_features writes for the block: tokens [n][T][C];
+                                       // grid [n][C][h][w], then (prefix kept) [n][P][C] (vit.h's vit_layout)
+} feat_record;
+
+typedef struct feat_ref {
+    int depth, num_prefix, count;
+    feat_record *rec;                  // count records, their data in one malloc (rec[0].data)
+} feat_ref;
+
+TEST_UNUSED static void free_features(feat_ref *f) {
+    if (f->rec && f->count) free(f->rec[0].data);
+    free(f->rec);
+    memset(f, 0, sizeof(*f));
+}
+
+// Reads a features.bin into f (layout in tests/data/ref/README.md); 0 with the
+// reason in err when it is unreadable or malformed (f is then freed).
+TEST_UNUSED static int read_features(const char *path, feat_ref *f, char *err, size_t err_size) {
+    memset(f, 0, sizeof(*f));
+    size_t size = 0;
+    unsigned char *buf = read_all(path, &size);
+    if (!buf) { fmt(err, err_size, "cannot read %s", path); return 0; }
+    int ok = size >= 16 && le32(buf) == 0x41454656u;
+    int R = ok ? (int)le32(buf + 4) : 0;
+    ok = ok && R > 0 && R < 1000;
+    if (ok) {
+        f->depth = (int)le32(buf + 8);
+        f->num_prefix = (int)le32(buf + 12);
+        f->count = R;
+        f->rec = (feat_record *)calloc((size_t)R, sizeof(feat_record));
+        ok = f->rec != NULL;
+    }
+    // two passes: sizes (checked against the file), then the values into one allocation
+    size_t total = 0, at = 16;
+    for (int pass = 0; ok && pass < 2; pass++) {
+        at = 16;
+        float *dst = pass ? f->rec[0].data : NULL;
+        for (int r = 0; ok && r < R; r++) {
+            feat_record *e = &f->rec[r];
+            ok = size - at >= 32;
+            if (!ok) break;
+            int v[8];
+            for (int i = 0; i < 8; i++) v[i] = (int)le32(buf + at + 4 * i);
+            at += 32;
+            e->k = v[0]; e->norm = v[1]; e->keep_prefix = v[2]; e->layout = v[3];
+            e->n = v[4]; e->d1 = v[5]; e->d2 = v[6]; e->d3 = v[7];
+            ok = e->n > 0 && e->d1 > 0 && e->d2 > 0 && (e->layout == 0 ? e->d3 == 0 : e->layout == 1 && e->d3 > 0);
+            if (!ok) break;
+            e->per_image = e->layout == 0 ? (size_t)e->d1 * e->d2
+                                          : (size_t)e->d1 * e->d2 * e->d3 + (e->keep_prefix ? (size_t)f->num_prefix * e->d1 : 0);
+            size_t count = (size_t)e->n * e->per_image;
+            ok = (size - at) / 4 >= count;
+            if (!ok) break;
+            if (pass) {
+                e->data = dst;
+                for (size_t i = 0; i < count; i++) {
+                    uint32_t u = le32(buf + at + 4 * i);
+                    memcpy(&dst[i], &u, 4);
+                }
+                dst += count;
+            } else {
+                total += count;
+            }
+            at += count * 4;
+        }
+        if (ok && !pass) {
+            ok = at == size && (f->rec[0].data = (float *)malloc(total * sizeof(float))) != NULL;
+        }
+    }
+    if (!ok) {
+        fmt(err, err_size, "%s: malformed (%zu bytes)", path, size);
+        free_features(f);
+    }
+    free(buf);
+    return ok;
+}
+
+// The records of one kind (norm, keep_prefix, layout) for one call: their
+// blocks in a fixed shuffled order (never the file's when there are two or
+// more), every other one as a negative index (k - depth), into blocks; the
+// same resolved (0..depth-1) into resolved; their values concatenated in that
+// order into *want (malloc'd; NULL when there are none). Returns the number of
+// records (at most 64); *first: one of them (they share a shape).
+TEST_UNUSED static int feat_group(const feat_ref *f, int norm, int keep, int layout, int *blocks, int *resolved, float **want, const feat_record **first) {
+    int members[64], k = 0;
+    *want = NULL;
+    for (int i = 0; i < f->count && k < 64; i++) {
+        const feat_record *e = &f->rec[i];
+        if (e->norm == norm && e->keep_prefix == keep && e->layout == layout) members[k++] = i;
+    }
+    if (k == 0) return 0;
+    int order[64];
+    for (int i = 0; i < k; i++) order[i] = i;
+    unsigned seed = 12345u + (unsigned)(norm * 4 + keep * 2 + layout);
+    for (int i = k - 1; i > 0; i--) { // Fisher-Yates with an LCG
+        seed = seed * 1664525u + 1013904223u;
+        int j = (int)((seed >> 8) % (unsigned)(i + 1)), t = order[i];
+        order[i] = order[j]; order[j] = t;
+    }
+    int same = 1;
+    for (int i = 0; i < k; i++) same &= order[i] == i;
+    for (int i = 0; same && i < k / 2; i++) { int t = order[i]; order[i] = order[k - 1 - i]; order[k - 1 - i] = t; }
+    *first = &f->rec[members[0]];
+    size_t chunk = (size_t)(*first)->n * (*first)->per_image;
+    *want = (float *)malloc((size_t)k * chunk * sizeof(float));
+    for (int i = 0; i < k; i++) {
+        const feat_record *e = &f->rec[members[order[i]]];
+        resolved[i] = e->k;
+        blocks[i] = i % 2 == 0 ? e->k - f->depth : e->k;
+        if (*want) memcpy(*want + (size_t)i * chunk, e->data, chunk * sizeof(float));
+    }
+    return k;
+}
+
+// vit_features_shape's shape[4] for a record: tokens {T, C, 0, 0}, grid {C, h, w, kept prefix tokens}
+TEST_UNUSED static void feat_record_shape(const feat_ref *f, const feat_record *e, int shape[4]) {
+    shape[0] = e->d1; shape[1] = e->d2; shape[2] = e->d3;
+    shape[3] = e->layout == 1 && e->keep_prefix ? f->num_prefix : 0;
+}
+
+// "raw, prefix, tokens" and the like, for a kind of record
+TEST_UNUSED static const char *feat_kind_name(int norm, int keep, int layout) {
+    static const char *const names[8] = {"raw, no prefix, tokens", "raw, prefix, tokens", "normed, no prefix, tokens", "normed, prefix, tokens",
+                                         "raw, no prefix, grid", "raw, prefix, grid", "normed, no prefix, grid", "normed, prefix, grid"};
+    return names[(layout ? 4 : 0) + (norm ? 2 : 0) + (keep ? 1 : 0)];
+}
+
 #endif // TEST_UTIL_H_INCLUDED

@@ -181,26 +181,22 @@ def write_options(d, hw=None, preprocess=None):
 STATED_PREPROCESS = {"mean": [0.5, 0.5, 0.5], "std": [0.5, 0.5, 0.5], "interpolation": "bicubic", "crop_pct": 0.9}
 
 
+# timm_noconfig's architecture and kwargs (its files do not say them)
+NOCONFIG = ("vit_tiny_patch16_224", dict(img_size=32, patch_size=8, embed_dim=64, num_heads=1, depth=2,
+                                         mlp_ratio=2.0, num_classes=3, global_pool="token"))
+
+
 # ---------------------------------------------------------------------------
 # timm
 
-def make_timm(out, name, seed, n, arch, kwargs, dtype=torch.float32, layerscale=None,
-              keep_config=True, run_hw=None):
-    """run_hw=(H, W): save at the native size, reference at H x W (options.json)."""
-    d = os.path.join(out, name)
-    if os.path.isdir(d):
-        shutil.rmtree(d)
-    torch.manual_seed(seed)
-    model = timm.create_model(arch, pretrained=False, **kwargs).eval()
-    redraw_(model, seed + 1, layerscale=layerscale)
-    model = model.to(dtype)
-    save_for_hf(model, d, safe_serialization=True)
-    tidy(d)
-    if not keep_config:
-        os.remove(os.path.join(d, "config.json"))
-        write_options(d, preprocess=STATED_PREPROCESS)
+def timm_reference(d, arch, kwargs, seed, run_hw=None):
+    """The float64 eval model of case directory d, rebuilt from its model.safetensors.
 
-    # reference: a fresh float64 model loaded from the file just written
+    run_hw=(H, W): built at H x W, the file's state dict through timm's
+    checkpoint_filter_fn (resample_abs_pos_embed: bicubic, antialias), the
+    resampled grid checked against the formula. Returns (model, the file's
+    state dict).
+    """
     torch.manual_seed(seed)
     file_sd = load_file(os.path.join(d, "model.safetensors"))
     if run_hw is None:
@@ -225,6 +221,27 @@ def make_timm(out, name, seed, n, arch, kwargs, dtype=torch.float32, layerscale=
         check_resampled(new[0, npre:], old[0, npre:], old_hw, new_hw, True, 2e-6,
                         "checkpoint_filter_fn")
     ref.load_state_dict(sd, strict=True)
+    return ref, file_sd
+
+
+def make_timm(out, name, seed, n, arch, kwargs, dtype=torch.float32, layerscale=None,
+              keep_config=True, run_hw=None):
+    """run_hw=(H, W): save at the native size, reference at H x W (options.json)."""
+    d = os.path.join(out, name)
+    if os.path.isdir(d):
+        shutil.rmtree(d)
+    torch.manual_seed(seed)
+    model = timm.create_model(arch, pretrained=False, **kwargs).eval()
+    redraw_(model, seed + 1, layerscale=layerscale)
+    model = model.to(dtype)
+    save_for_hf(model, d, safe_serialization=True)
+    tidy(d)
+    if not keep_config:
+        os.remove(os.path.join(d, "config.json"))
+        write_options(d, preprocess=STATED_PREPROCESS)
+
+    # reference: a fresh float64 model loaded from the file just written
+    ref, file_sd = timm_reference(d, arch, kwargs, seed, run_hw)
     c = ref.patch_embed.proj.in_channels
     h, w = ref.patch_embed.img_size
     x = inputs(seed + 2, n, c, h, w)
@@ -296,6 +313,14 @@ def make_hf(out, name, seed, n, cfg_kwargs):
     return d
 
 
+def hf_reference(d, model_cls):
+    """The float64 eval model_cls of case directory d (from_pretrained), asserting
+    that transformers reported no missing, unexpected or mismatched keys."""
+    ref, info = model_cls.from_pretrained(d, output_loading_info=True)
+    assert not any(info[k] for k in ("missing_keys", "unexpected_keys", "mismatched_keys")), info
+    return ref.eval().double()
+
+
 def make_hf_model(out, name, seed, n, model_cls, config, processor, outputs, run_hw=None,
                   layerscale=None, check=None):
     """Any transformers image model: save_pretrained + the family's image processor.
@@ -315,9 +340,7 @@ def make_hf_model(out, name, seed, n, model_cls, config, processor, outputs, run
     processor.save_pretrained(d)
     tidy(d)
 
-    ref, info = model_cls.from_pretrained(d, output_loading_info=True)
-    assert not any(info[k] for k in ("missing_keys", "unexpected_keys", "mismatched_keys")), info
-    ref = ref.eval().double()
+    ref = hf_reference(d, model_cls)
     vc = getattr(config, "vision_config", config)
     h, w = run_hw if run_hw is not None else (vc.image_size, vc.image_size)
     x = inputs(seed + 2, n, vc.num_channels, h, w)
@@ -813,9 +836,7 @@ def main():
     add("timm_f16", lambda: make_timm(out, "timm_f16", 100, 3, tiny, case1, dtype=torch.float16))
     add("timm_bf16", lambda: make_timm(out, "timm_bf16", 100, 3, tiny, case1, dtype=torch.bfloat16))
     # 7. no config.json: everything from shapes, num_heads = embed_dim / 64
-    add("timm_noconfig", lambda: make_timm(out, "timm_noconfig", 700, 2, tiny, dict(
-        img_size=32, patch_size=8, embed_dim=64, num_heads=1, depth=2, mlp_ratio=2.0,
-        num_classes=3, global_pool="token"), keep_config=False))
+    add("timm_noconfig", lambda: make_timm(out, "timm_noconfig", 700, 2, *NOCONFIG, keep_config=False))
     # 8. Hugging Face transformers ViTForImageClassification
     add("hf_vit", lambda: make_hf(out, "hf_vit", 800, 3, dict(
         hidden_size=48, num_hidden_layers=2, num_attention_heads=4, intermediate_size=96,
