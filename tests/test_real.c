@@ -63,6 +63,7 @@ typedef struct {
 
 static const quant_case QUANT[] = {
     {"int8", VIT_DTYPE_INT8, VIT_DTYPE_DEFAULT, 0.998, {0.98, 0.99, 0.98}, {0.998, 0.998, 0.998}},
+    {"bf16", VIT_DTYPE_BF16, VIT_DTYPE_DEFAULT, 0.999, {0.99, 0.99, 0.99}, {0.999, 0.999, 0.999}}, // (on a GPU only: the CPU runs bf16 as fp32)
     {"fp8", VIT_DTYPE_FP8, VIT_DTYPE_DEFAULT, 0.995, {0.985, 0.96, 0.95}, {0.997, 0.996, 0.995}},
     {"fp8 residual f32", VIT_DTYPE_FP8, VIT_DTYPE_F32, 0.995, {0.985, 0.96, 0.95}, {0.997, 0.996, 0.995}},
 };
@@ -103,10 +104,12 @@ static double median(double *v, size_t n) {
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+static vit_device g_device = VIT_DEVICE_CPU; // argv[4] "cuda": the GPU (int8 left out, bf16 in)
+
 static vit_model *load(const char *dir, vit_dtype dtype, vit_dtype residual) {
     vit_options o;
     memset(&o, 0, sizeof(o));
-    o.device = VIT_DEVICE_CPU;
+    o.device = dtype == VIT_DTYPE_INT8 ? VIT_DEVICE_CPU : g_device;
     o.dtype = dtype;
     o.residual_dtype = residual;
     o.max_batch = 3;
@@ -135,10 +138,11 @@ static int features3(vit_model *m, const float *px, int n, float *out, size_t pe
 }
 
 int main(int argc, char **argv) {
-    if (argc != 4) {
-        fprintf(stderr, "usage: %s MODEL_DIR REF_DIR IMAGES_DIR\n", argv[0]);
+    if (argc != 4 && !(argc == 5 && !strcmp(argv[4], "cuda"))) {
+        fprintf(stderr, "usage: %s MODEL_DIR REF_DIR IMAGES_DIR [cuda]\n", argv[0]);
         return 2;
     }
+    if (argc == 5) g_device = VIT_DEVICE_CUDA; // fp32 on the GPU against transformers; bf16, fp8 (sm_90a) against it
     const char *model_dir = argv[1], *ref_dir = argv[2], *img_dir = argv[3];
     char path[1024], name[64];
 
@@ -232,6 +236,7 @@ int main(int argc, char **argv) {
     vit_free(m);
     for (size_t q = 0; have_fp32 && q < sizeof(QUANT) / sizeof(QUANT[0]); q++) {
         const quant_case *k = &QUANT[q];
+        if ((k->dtype == VIT_DTYPE_INT8 && g_device == VIT_DEVICE_CUDA) || (k->dtype == VIT_DTYPE_BF16 && g_device == VIT_DEVICE_CPU)) continue;
         vit_model *qm = load(model_dir, k->dtype, k->residual);
         if (!qm) { g_failed++; continue; }
         st = vit_embed(qm, px, n, qpooled);
