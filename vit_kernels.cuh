@@ -3152,7 +3152,9 @@ static vit_status vit__qk_norm_cuda(T *qkv, const float *qw, const float *qb, co
 // fp32 accumulators, the softmax is online (running max and sum per row, exp2
 // with the scale folded in), so no N x N matrix exists anywhere. The head size D
 // is zero-padded to DP (16, 32, 64 or 128) in shared memory; keys >= N are
-// masked. VEC: 16-byte cp.async loads (D and C multiples of 8), else scalar.
+// masked; a.causal: so are keys after the query (a warp skips the key tiles
+// wholly after its 16 rows: every tile it runs holds a key each row sees).
+// VEC: 16-byte cp.async loads (D and C multiples of 8), else scalar.
 // FULL (short sequences, N <= VIT__ATTN_FULL_MAX): all of K and V are loaded
 // at once and stay, one wait and one barrier per CTA instead of two per tile.
 // KS > 1 (FULL, small batches): each KS warps of the CTA share 16 query rows and take
@@ -3213,9 +3215,11 @@ __global__ void __launch_bounds__(NW * 32, NW == 8 && DP <= 64 ? 2 : 1) vit__att
         vit__cp_wait<0>();
         __syncthreads();
     }
+    int last_key = a.causal ? q0 + qw * 16 + 15 : N; // causal: tiles past the warp's last row are skipped
     for (int j = ks; j < nkv; j += KS) {
+        bool live = j * BKV <= last_key;
         if (FULL) {
-            if (!act) break;
+            if (!act || !live) break;
         } else {
             if (j + 1 < nkv) {
                 load(sK + ((j + 1) & 1) * BKV * LD, kb, a.ldk, N, (j + 1) * BKV, BKV);
@@ -3224,7 +3228,7 @@ __global__ void __launch_bounds__(NW * 32, NW == 8 && DP <= 64 ? 2 : 1) vit__att
             vit__cp_commit();
             vit__cp_wait<1>();
             __syncthreads();
-            if (!act) { __syncthreads(); continue; }
+            if (!act || !live) { __syncthreads(); continue; }
         }
         if (qload) {
 #pragma unroll
@@ -3255,8 +3259,8 @@ __global__ void __launch_bounds__(NW * 32, NW == 8 && DP <= 64 ? 2 : 1) vit__att
         for (int i = 0; i < 8; i++)
 #pragma unroll
             for (int e = 0; e < 4; e++) {
-                int key = j * BKV + i * 8 + (lane & 3) * 2 + (e & 1);
-                s[i][e] = key < N ? s[i][e] * sl2 : -INFINITY;
+                int key = j * BKV + i * 8 + (lane & 3) * 2 + (e & 1), row = q0 + qw * 16 + (lane >> 2) + (e >> 1) * 8;
+                s[i][e] = key < N && (!a.causal || key <= row) ? s[i][e] * sl2 : -INFINITY;
                 mx[e >> 1] = fmaxf(mx[e >> 1], s[i][e]);
             }
 #pragma unroll
@@ -3603,7 +3607,8 @@ __global__ void __launch_bounds__(128 * (NC + 1), 1) vit__attention_wgmma_kernel
 // 32 FMAs at head size 64. Q, K and V arrive by cp.async, K and V under the
 // previous phase's math. Warps whose queries all lie past N skip the math; the
 // last tile's key groups past N too, their count a template constant so that
-// no FMA carries a predicate. [BENCHMARKS: Attention: fp32]
+// no FMA carries a predicate. a.causal: keys after the query masked, and a
+// warp skips the key tiles wholly after its queries. [BENCHMARKS: Attention: fp32]
 template <int DP, bool VEC>
 __global__ void __launch_bounds__(256, DP <= 64 ? 2 : 1) vit__attention_fma_kernel(vit__attn_args a, float sl2) {
     vit__pdl_wait();
@@ -3688,6 +3693,12 @@ __global__ void __launch_bounds__(256, DP <= 64 ? 2 : 1) vit__attention_fma_kern
 #pragma unroll
                     for (int j = 0; j < JN; j++)
                         if (lk + 8 * j >= kn) s[i][j] = -INFINITY;
+            if (a.causal && k0 + BKV > wq) // a tile the diagonal crosses: keys after the query out
+#pragma unroll
+                for (int i = 0; i < QI; i++)
+#pragma unroll
+                    for (int j = 0; j < JN; j++)
+                        if (k0 + lk + 8 * j > wq + lq + 4 * i) s[i][j] = -INFINITY;
 #pragma unroll
             for (int i = 0; i < QI; i++) {
                 float mx = -INFINITY;
@@ -3708,7 +3719,8 @@ __global__ void __launch_bounds__(256, DP <= 64 ? 2 : 1) vit__attention_fma_kern
             for (int j = 0; j < JN; j++) *(float4 *)(sP + (lk + 8 * j) * LP + QI * lq) = make_float4(s[0][j], s[1][j], s[2][j], s[3][j]);
         };
         // past N: key groups of 8 skip their math (P V reads only keys < kn)
-        if (busy) {
+        bool live = busy && (!a.causal || k0 <= wq + WQ - 1); // (k0, wq multiples of 16: then k0 <= every query of the warp)
+        if (live) {
             if (kn > 32) scores(vit__int<8>());
             else if (kn > 16) scores(vit__int<4>());
             else if (kn > 8) scores(vit__int<2>());
@@ -3718,7 +3730,7 @@ __global__ void __launch_bounds__(256, DP <= 64 ? 2 : 1) vit__attention_fma_kern
         if (more) load_rows(sK, LD, gK, a.ldk, N, k0 + BKV, BKV);
         if (VEC) { if (more) vit__cp_wait<1>(); else vit__cp_wait<0>(); } // V(t) landed
         __syncthreads();
-        if (busy) {
+        if (live) {
             const float *pw = sP + QI * lq, *vw = sV + 4 * lk;
 #pragma unroll 8
             for (int k = 0; k < kn; k++) {
@@ -3852,7 +3864,8 @@ static inline vit_status vit__attention_go(const vit__attn_args &a, float sl2, v
 
 template <typename T>
 static vit_status vit__attention_go(const vit__attn_args &a, float sl2, vit_model *m, cudaStream_t st, const char *pf, size_t pf_bytes, T *) {
-    vit__plan p = vit__plan_attention(m->cuda, 1, vit__attn_wgmma_fits<T>(a, m), vit__attn_vec(a, sizeof(T), 0), a.B, a.H, a.Nq, a.Nk, a.D);
+    int wgmma_fits = vit__attn_wgmma_fits<T>(a, m) && !a.causal; // (the wgmma kernel has no causal mask)
+    vit__plan p = vit__plan_attention(m->cuda, 1, wgmma_fits, vit__attn_vec(a, sizeof(T), 0), a.B, a.H, a.Nq, a.Nk, a.D);
     VIT__HOOK_RAN(m->cuda, p);
     if (p.kernel == VIT__K_ATT_WGMMA) {
         if (a.D == 128) return vit__attention_wgmma_launch<T, 128, 2>(a, p, sl2, m, st, pf, pf_bytes);

@@ -605,7 +605,7 @@ static void test_qk_norm(vit_model *m, int rows, int C, int H) {
 // the kernel shape forced by warps and full (vit__test_hook.attn_warps/attn_full)
 // and asserted.
 template <typename T>
-static void test_attention_w(vit_model *m, int B, int N, int C, int H, int warps, int full = 0, int nq = 0, int wgmma = 1) {
+static void test_attention_w(vit_model *m, int B, int N, int C, int H, int warps, int full = 0, int nq = 0, int wgmma = 1, int causal = 0) {
     if (!take_case()) return;
     int D = C / H, cross = nq > 0, Nq = cross ? nq : N, half = sizeof(T) == 2;
     size_t nkv = (size_t)B * N * (cross ? 2 : 3) * C, nqe = cross ? (size_t)nq * C : 1, no = (size_t)B * Nq * C;
@@ -617,7 +617,11 @@ static void test_attention_w(vit_model *m, int B, int N, int C, int H, int warps
     dbuf dkv = dupload<T>(kv, nkv), dq = dupload<T>(q, nqe), dout = dalloc(no * sizeof(T));
     // the same attention on host and device pointers
     auto args = [&](void *out, const void *qp, const void *kvp, size_t es) {
-        if (!cross) return vit__attn_self(out, kvp, B, N, C, H, es);
+        if (!cross) {
+            vit__attn_args s = vit__attn_self(out, kvp, B, N, C, H, es);
+            s.causal = causal;
+            return s;
+        }
         vit__attn_args a;
         a.out = out; a.q = qp; a.k = kvp; a.v = (const char *)kvp + (size_t)C * es;
         a.ldo = (size_t)C; a.ldq = (size_t)C; a.ldk = 2 * (size_t)C;
@@ -642,18 +646,19 @@ static void test_attention_w(vit_model *m, int B, int N, int C, int H, int warps
     if (st == VIT_OK) st = vit__attention_cuda<T>(ad2, m, 0, NULL, 0);
     float *got2 = ddownload<T>(dout2, no);
     char name[200];
-    snprintf(name, sizeof(name), "attention %s %s B=%d Nq=%d Nk=%d C=%d H=%d (head size %d)%s warps %d", dname<T>(), gemm_name(ran.kernel), B, Nq, N, C, H, D,
-             cross ? " cross, shared queries" : "", ran.warps);
+    snprintf(name, sizeof(name), "attention %s %s B=%d Nq=%d Nk=%d C=%d H=%d (head size %d)%s%s warps %d", dname<T>(), gemm_name(ran.kernel), B, Nq, N, C, H, D,
+             cross ? " cross, shared queries" : "", causal ? " causal" : "", ran.warps);
     check(name, st, m, got, ref, no, tol<T>(), tol<T>(), guard_ok(dout) && guard_ok(dout2));
     same_bits(name, got, got2, no);
     // what the forced shape must run (see vit__plan_attention)
     int fits = N <= VIT__ATTN_FULL_MAX, wk = 0, ww = 0;
     if (!half) wk = VIT__K_ATT_FMA;
-    else if (wgmma >= 2) { wk = VIT__K_ATT_WGMMA; ww = wgmma == 4 || (wgmma == 2 && D == 64 && Nq >= VIT__ATTW3_MIN) ? 16 : 12; } // 2 or 3 consumer warpgroups
+    else if (wgmma >= 2 && !causal) { wk = VIT__K_ATT_WGMMA; ww = wgmma == 4 || (wgmma == 2 && D == 64 && Nq >= VIT__ATTW3_MIN) ? 16 : 12; } // 2 or 3 consumer warpgroups
     else if (full == 3 && fits) { wk = VIT__K_ATT_SPLIT_KEYS; ww = 8; }
     else if (full == 1 || ((full || warps) && !fits)) { wk = VIT__K_ATT_STREAM; ww = 4; }
     else if (full || warps) { wk = VIT__K_ATT_FULL; ww = warps == 8 ? 8 : 4; }
     expect(wk ? ran.kernel == wk : ran.kernel >= VIT__K_ATT_FMA, name, "kernel", ran.kernel, wk);
+    if (causal) expect(ran.kernel != VIT__K_ATT_WGMMA, name, "kernel (not wgmma: no causal mask there)", ran.kernel, 0);
     if (half) expect(ww ? ran.warps == ww : ran.warps >= 1, name, "warps", ran.warps, ww);
     else expect(warps ? ran.warps >= 1 && ran.warps <= warps : ran.warps >= 1, name, "warps (at most)", ran.warps, warps);
     free(kv); free(q); free(ref); free(scratch); free(got); free(got2);
@@ -663,27 +668,29 @@ static void test_attention_w(vit_model *m, int B, int N, int C, int H, int warps
 // every launch configuration: default, then fp32: CTAs of at most 1 to 8 warps;
 // bf16/fp16: 1 and 4 warps per CTA streaming K/V tiles, and the whole-K/V
 // kernel with 4 and 8 warps and with 4 warps splitting the keys
+// causal (a text tower's mask, self-attention): the mma.sync and fp32 kernels
+// only (the wgmma kernel is never planned for it), each shape
 template <typename T>
-static void test_attention(vit_model *m, int B, int N, int C, int H, int nq = 0) {
-    test_attention_w<T>(m, B, N, C, H, 0, 0, nq, 0);
+static void test_attention(vit_model *m, int B, int N, int C, int H, int nq = 0, int causal = 0) {
+    test_attention_w<T>(m, B, N, C, H, 0, 0, nq, causal ? 2 : 0, causal); // causal: asking for wgmma still runs mma.sync
     int D = C / H;
-    if (sizeof(T) == 2 && m->cuda->wgmma && !nq && (D == 64 || D == 128)) test_attention_w<T>(m, B, N, C, H, 0, 0, nq, 2); // sm_90a: wgmma + TMA
-    if (sizeof(T) == 2 && m->cuda->wgmma && !nq && D == 64) { // and each of its shapes: 2 and 3 consumer warpgroups
+    if (sizeof(T) == 2 && m->cuda->wgmma && !nq && !causal && (D == 64 || D == 128)) test_attention_w<T>(m, B, N, C, H, 0, 0, nq, 2); // sm_90a: wgmma + TMA
+    if (sizeof(T) == 2 && m->cuda->wgmma && !nq && !causal && D == 64) { // and each of its shapes: 2 and 3 consumer warpgroups
         test_attention_w<T>(m, B, N, C, H, 0, 0, nq, 3);
         test_attention_w<T>(m, B, N, C, H, 0, 0, nq, 4);
     }
     if (sizeof(T) == 4) { // at most 1, 2, 4, 8 warps per CTA
-        test_attention_w<T>(m, B, N, C, H, 1, 0, nq);
-        test_attention_w<T>(m, B, N, C, H, 2, 0, nq);
-        test_attention_w<T>(m, B, N, C, H, 4, 0, nq);
-        test_attention_w<T>(m, B, N, C, H, 8, 0, nq);
+        test_attention_w<T>(m, B, N, C, H, 1, 0, nq, 1, causal);
+        test_attention_w<T>(m, B, N, C, H, 2, 0, nq, 1, causal);
+        test_attention_w<T>(m, B, N, C, H, 4, 0, nq, 1, causal);
+        test_attention_w<T>(m, B, N, C, H, 8, 0, nq, 1, causal);
     }
     if (sizeof(T) == 2) {
-        test_attention_w<T>(m, B, N, C, H, 1, 1, nq);
-        test_attention_w<T>(m, B, N, C, H, 4, 1, nq);
-        test_attention_w<T>(m, B, N, C, H, 4, 2, nq);
-        test_attention_w<T>(m, B, N, C, H, 8, 2, nq);
-        test_attention_w<T>(m, B, N, C, H, 4, 3, nq);
+        test_attention_w<T>(m, B, N, C, H, 1, 1, nq, 1, causal);
+        test_attention_w<T>(m, B, N, C, H, 4, 1, nq, 1, causal);
+        test_attention_w<T>(m, B, N, C, H, 4, 2, nq, 1, causal);
+        test_attention_w<T>(m, B, N, C, H, 8, 2, nq, 1, causal);
+        test_attention_w<T>(m, B, N, C, H, 4, 3, nq, 1, causal);
     }
 }
 
@@ -892,6 +899,9 @@ static void run_dtype(vit_model *m) {
     test_attention<T>(m, 2, 300, 64, 1, 1); // cross: 1 query, keys past the whole-K/V limit
     test_attention<T>(m, 2, 50, 128, 2);    // head size 64 (sm_90a: the wgmma kernel too): one query warpgroup of two, one key tile
     test_attention<T>(m, 2, 257, 64, 1);    // a key tile of one key (--small: under compute-sanitizer)
+    test_attention<T>(m, 3, 77, 128, 2, 0, 1);  // causal: CLIP's text tower (77 tokens, head size 64)
+    test_attention<T>(m, 2, 150, 96, 3, 0, 1);  // causal over three key tiles, head size 32
+    test_attention<T>(m, 1, 300, 64, 1, 0, 1);  // causal past the whole-K/V limit: the streaming kernel
     if (!small_only) {
         test_attention<T>(m, 3, 197, 768, 12); // ViT-B
         test_attention<T>(m, 1, 197, 256, 2);  // head size 128
