@@ -32,7 +32,8 @@ from make_reference import hf_reference, inputs, redraw_  # noqa: E402
 import transformers as T  # noqa: E402
 
 MAGIC = 0x54584554  # b"TEXT" read as a little-endian int32
-KEEP = {"model.safetensors", "config.json", "preprocessor_config.json"}
+KEEP = {"model.safetensors", "config.json", "preprocessor_config.json", "tokenizer.json", "tokenizer_config.json", "spiece.model",
+        "texts.txt"}
 
 
 def write_text_bin(path, x, ids, img, txt, logits, probs):
@@ -55,10 +56,63 @@ def pool_position(ids, eos):
     return ids.index(eos)  # the first eos_token_id
 
 
-def make_case(out, name, seed, model_cls, config, processor, ids, n, scale, bias=None):
+def clip_tokenizer(folder, n_merges, context):
+    """A CLIP byte-level BPE tokenizer as transformers' CLIPTokenizer builds it from
+    open_clip's merges (OpenAI's), cut to its first n_merges: a vocabulary of
+    512 + n_merges + 2 tokens (<|endoftext|> the last), model_max_length context."""
+    import gzip
+    from open_clip.tokenizer import bytes_to_unicode, default_bpe
+    merges = gzip.open(default_bpe()).read().decode("utf-8").split("\n")
+    merges = [tuple(m.split()) for m in merges[1:1 + n_merges]]
+    vocab = list(bytes_to_unicode().values())
+    vocab = vocab + [v + "</w>" for v in vocab]
+    vocab += ["".join(m) for m in merges] + ["<|startoftext|>", "<|endoftext|>"]
+    tok = T.CLIPTokenizer(vocab={t: i for i, t in enumerate(vocab)}, merges=merges, model_max_length=context)
+    tok.save_pretrained(folder)
+    return len(vocab)
+
+
+def siglip_tokenizer(folder, vocab_size, context):
+    """A SentencePiece Unigram model (nmt_nfkc, <pad>=0 </s>=1 <unk>=2 as SigLIP's)
+    trained here on a few captions, saved by SiglipTokenizer (spiece.model)."""
+    import sentencepiece as spm
+    words = ("a photo of the an door person ball cat dog car tree house red blue green small large two "
+             "bicycle street traffic light sky water bird on in with at night day picture drawing").split()
+    g = torch.Generator().manual_seed(7)
+    text = [" ".join(words[int(i)] for i in torch.randint(len(words), (int(torch.randint(3, 12, (1,), generator=g)),),
+                                                          generator=g)) for _ in range(3000)]
+    prefix = os.path.join(folder, "_sp")
+    spm.SentencePieceTrainer.train(
+        sentence_iterator=iter(text), model_prefix=prefix, vocab_size=vocab_size, model_type="unigram",
+        character_coverage=1.0, normalization_rule_name="nmt_nfkc", pad_id=0, eos_id=1, unk_id=2, bos_id=-1,
+        hard_vocab_limit=False, num_threads=1, shuffle_input_sentence=False, minloglevel=2)
+    tok = T.SiglipTokenizer(prefix + ".model", model_max_length=context)
+    tok.save_pretrained(folder)
+    n = len(tok)
+    os.remove(prefix + ".model")
+    os.remove(prefix + ".vocab")
+    return n
+
+
+def make_case(out, name, seed, model_cls, config, processor, ids, n, scale, bias=None, tokenizer=None, texts=None, template=None):
+    """ids: the texts' input_ids; or, with tokenizer (a function writing the
+    tokenizer files into the case's folder), the ids its tokenizer gives the
+    texts (template.format(text) each, template None: the texts as they are),
+    padded to the context as transformers pads them, the texts in texts.txt."""
     d = os.path.join(out, name)
     if os.path.isdir(d):
         shutil.rmtree(d)
+    os.makedirs(d)
+    if tokenizer is not None:
+        tokenizer(d)
+        tok = T.AutoTokenizer.from_pretrained(d)
+        L = config.text_config.max_position_embeddings
+        assert tok.model_max_length == L and len(tok) <= config.text_config.vocab_size
+        prompts = [template.format(t) if template else t for t in texts]
+        ids = tok(prompts, padding="max_length", truncation=True, max_length=L)["input_ids"]
+        with open(os.path.join(d, "texts.txt"), "w", encoding="utf-8") as f:
+            f.write(f"template {template or ''}\n" + "".join(t + "\n" for t in texts))
+        print(f"   {name}: {type(tok).__name__}, {len(tok)} tokens; {prompts[0]!r} -> {ids[0]}")
     torch.manual_seed(seed)
     model = model_cls(config).eval()
     redraw_(model, seed + 1)
@@ -176,6 +230,27 @@ def main():
                                         pad_token_id=1, eos_token_id=1, bos_token_id=None),
                        vision_config=vision),
         siglip_proc, siglip_ids, 3, 10.0, bias=-1.5)))
+
+    # with their tokenizers: the texts through transformers' own tokenizer (texts.txt, padding="max_length")
+    labels = ["door", "person", "ball", "traffic light", "a red bicycle on the street at night, seen from above",
+              "Ünïcödé café, naïve façade: ÆØÅ", "  spaces   and\ttabs  ", "Photo of a DOG!!!", ""]
+    Lt = 16
+    cases.append(("clip_tokenizer", lambda: make_case(
+        out, "clip_tokenizer", 5400, T.CLIPModel,
+        T.CLIPConfig(text_config=dict(vocab_size=814, hidden_size=16, intermediate_size=32, num_hidden_layers=2,
+                                      num_attention_heads=2, max_position_embeddings=Lt, pad_token_id=813,
+                                      bos_token_id=812, eos_token_id=813),
+                     vision_config=vision, projection_dim=16),
+        clip_proc, None, 2, 30.0, tokenizer=lambda d: clip_tokenizer(d, 300, Lt), texts=labels,
+        template="a photo of a {}.")))
+    cases.append(("siglip_tokenizer", lambda: make_case(
+        out, "siglip_tokenizer", 5500, T.SiglipModel,
+        T.SiglipConfig(text_config=dict(vocab_size=160, hidden_size=16, intermediate_size=32, num_hidden_layers=2,
+                                        num_attention_heads=2, max_position_embeddings=Lt, projection_size=16,
+                                        pad_token_id=1, eos_token_id=1, bos_token_id=None),
+                       vision_config=vision),
+        siglip_proc, None, 2, 10.0, bias=-1.5, tokenizer=lambda d: siglip_tokenizer(d, 160, Lt), texts=labels,
+        template=None)))
 
     names = [nm for nm, _ in cases]
     want = args.cases or names
