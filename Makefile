@@ -72,7 +72,7 @@ TEST_OPT ?= -O2
 IMPL      = -x c -DVIT_IMPLEMENTATION -c vit.h
 LINKED    = test_model test_fashion_mnist test_features test_text
 
-.PHONY: bench-cpu lint webp-example test-arm deps-stb FORCE install uninstall test-install
+.PHONY: bench-cpu bench-features bench-features-cpu lint webp-example test-arm deps-stb FORCE install uninstall test-install
 .PHONY: all cpu cuda test test-cpu test-real test-asan test-tsan test-valgrind test-compile test-gpu test-gpu-sanitize bench bench-max-autotune demo clean deps fuzz fuzz-smoke
 
 all: cpu cuda
@@ -438,6 +438,16 @@ bench: $(BUILD)/vit_bench
 # compile takes minutes: a second device call), to bench-max-autotune.md
 bench-max-autotune: $(BUILD)/vit_bench
 	python3 tools/bench.py --bin $(BUILD)/vit_bench --max-autotune --out bench-max-autotune.md --command "make bench-max-autotune"
+
+# vit.h's dense features (vit_features_async, block -2, bf16 out) against timm forward_intermediates
+# and transformers output_hidden_states, eager and torch.compile, bf16 batch 64: DINOv2-S/14 reg4
+# @518 and CLIP ViT-L/14 @336 (needs torch, timm, transformers, a GPU), to bench-features.md (+ .json)
+bench-features: $(BUILD)/vit_bench
+	python3 tools/bench_features.py --bin $(BUILD)/vit_bench --out bench-features.md $(BENCH_ARGS)
+
+# the same two models at batch 1 in fp32 on the CPU (vit_features) beside PyTorch eager, to bench-features-cpu.md
+bench-features-cpu: $(BUILD)/bench_cpu
+	env -u OMP_WAIT_POLICY python3 tools/bench_features.py --cpu --bin $(BUILD)/bench_cpu --out bench-features-cpu.md $(BENCH_ARGS)
 
 # ---- install: the headers, pkg-config's vit.pc and CMake's vitConfig.cmake (vit::vit)
 #   make install PREFIX=DIR (default /usr/local; DESTDIR for staging), make uninstall

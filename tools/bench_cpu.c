@@ -1,6 +1,10 @@
 // bench_cpu: vit.h CPU forward-pass throughput (a benchmark, never a test).
 //
 //   bench_cpu MODEL.safetensors BATCH [REPEATS] [f32|int8]
+//   bench_cpu --features MODEL.safetensors BATCH REPEATS BLOCKS NORM NOPREFIX
+//                         vit_features (fp32; BLOCKS e.g. "-2" or "5,11", NORM 1: the
+//                         final norm, NOPREFIX 1: patch tokens only) instead of the
+//                         forward pass (tools/bench_features.py --cpu)
 //   bench_cpu --peak      the machine's fp32 FMA peak on all threads (GFLOP/s)
 //   bench_cpu --int8-isas the int8 GEMM of every kernel this CPU can run (portable, AVX2,
 //                         AVX-VNNI, AVX-512 VNNI, NEON sdot) on ViT-B/16 shapes, one thread
@@ -169,7 +173,52 @@ static int int8_isas(void) {
     return 0;
 }
 
+// vit_features on the CPU: one line, best and median ms per batch after one
+// warm-up batch, and the values written per image.
+static int features(const char *path, int batch, int reps, const char *blocks_arg, int norm, int noprefix) {
+    if (batch < 1 || reps < 1 || reps > 1000) { fprintf(stderr, "bench_cpu: bad batch or repeats\n"); return 2; }
+    int blocks[VIT_MAX_DEPTH], nb = 0;
+    for (const char *p = blocks_arg; *p && nb < VIT_MAX_DEPTH;) {
+        char *end;
+        blocks[nb++] = (int)strtol(p, &end, 10);
+        if (end == p || (*end && *end != ',')) { fprintf(stderr, "bench_cpu: BLOCKS '%s' is not a comma-separated list of integers\n", blocks_arg); return 2; }
+        p = *end ? end + 1 : end;
+    }
+    vit_features_spec spec = {0};
+    spec.blocks = blocks;
+    spec.num_blocks = nb;
+    spec.norm = norm;
+    spec.drop_prefix = noprefix;
+    vit_options o = {0};
+    o.max_batch = batch;
+    o.device = VIT_DEVICE_CPU;
+    vit_model *m = NULL;
+    vit_status st = vit_load(path, &o, &m);
+    if (st != VIT_OK) { fprintf(stderr, "bench_cpu: %s: %s\n", vit_status_string(st), vit_last_error(NULL)); return 1; }
+    const vit_config *c = vit_model_config(m);
+    size_t per_block = 0;
+    if (vit_features_shape(m, &spec, NULL, &per_block, NULL) != VIT_OK) { fprintf(stderr, "bench_cpu: %s\n", vit_last_error(m)); return 1; }
+    size_t px = (size_t)c->in_chans * c->image_height * c->image_width * batch, count = (size_t)(nb ? nb : 1) * batch * per_block;
+    float *img = (float *)malloc(px * sizeof(float)), *out = (float *)malloc(count * sizeof(float));
+    for (size_t i = 0; i < px; i++) img[i] = (float)((i * 2654435761u) % 1000) / 500.0f - 1.0f;
+    double *t = (double *)malloc((size_t)reps * sizeof(double));
+    st = vit_features(m, img, batch, &spec, out, count); // warm-up
+    for (int r = 0; r < reps && st == VIT_OK; r++) {
+        double t0 = seconds();
+        st = vit_features(m, img, batch, &spec, out, count);
+        t[r] = seconds() - t0;
+    }
+    if (st != VIT_OK) { fprintf(stderr, "bench_cpu: %s\n", vit_last_error(m)); return 1; }
+    qsort(t, (size_t)reps, sizeof(double), cmp_double);
+    printf("features batch %d threads %d: best %.1f ms, median %.1f ms, %zu values per image\n", batch, vit_query_defaults(&o).num_threads, t[0] * 1e3,
+           (reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2])) * 1e3, count / (size_t)batch);
+    free(img); free(out); free(t);
+    vit_free(m);
+    return 0;
+}
+
 int main(int argc, char **argv) {
+    if (argc == 8 && strcmp(argv[1], "--features") == 0) return features(argv[2], atoi(argv[3]), atoi(argv[4]), argv[5], atoi(argv[6]), atoi(argv[7]));
     if (argc == 2 && strcmp(argv[1], "--gemm") == 0) return gemm_shapes();
     if (argc == 2 && strcmp(argv[1], "--int8-isas") == 0) return int8_isas();
     if (argc == 2 && strcmp(argv[1], "--peak") == 0) return peak();

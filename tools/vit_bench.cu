@@ -6,6 +6,15 @@
 //       after 3 warm-up calls; prints median/min ms, img/s and the device memory
 //       the model holds (weights + arena + graph, by cudaMemGetInfo) and, for
 //       reference, the median of vit_forward with host images.
+//   vit_bench features DIR DTYPE BATCH ITERS BLOCKS NORM NOPREFIX OUTDTYPE
+//       vit_features_async (blocks BLOCKS, e.g. "-2" or "5,11"; NORM 1: the final
+//       norm; NOPREFIX 1: patch tokens only; OUTDTYPE f32|bf16) on device-resident
+//       random images into a device buffer, and vit_embed_async of the same model
+//       and batch, the two calls interleaved (CUDA events, 3 warm-up rounds);
+//       prints both medians, their ratio, the output buffer's bytes and the
+//       device memory the model holds after the first features call and after
+//       the first embed call (cudaMemGetInfo against before the load, the bench's
+//       own buffers left out).
 //   vit_bench transfer DIR DTYPE BATCH ITERS FW FH
 //       the host API against the async one (bench_transfer): vit_forward from
 //       host floats, vit_forward_rgb8 from pageable and page-locked host
@@ -189,6 +198,82 @@ static int bench_model(const char *dir, const char *dtype, int batch, int iters)
     printf("{\"ms\": %.4f, \"min_ms\": %.4f, \"img_s\": %.1f, \"host_api_ms\": %.4f, \"mem_bytes\": %zu, \"weights_bytes\": %zu, \"arena_bytes\": %zu, \"splitk\": %d, \"dtype\": \"%s\", \"batch\": %d}\n",
            med, mn, batch / (med * 1e-3), hmed, free0 - free1, m->cuda->weights_bytes, m->cuda->arena_bytes, knobs.splitk, dtype, batch);
     vit_free(m);
+    return 0;
+}
+
+// The features call against vit_embed_async (see the top): blocks parsed from
+// "b0,b1,..." (Python-style indices), one CUDA-event median each.
+static int bench_features(const char *dir, const char *dtype, int batch, int iters, const char *blocks_arg, int norm, int noprefix, const char *outdtype) {
+    int blocks[VIT_MAX_DEPTH], nb = 0;
+    for (const char *p = blocks_arg; *p && nb < VIT_MAX_DEPTH;) {
+        char *end;
+        blocks[nb++] = (int)strtol(p, &end, 10);
+        if (end == p || (*end && *end != ',')) { printf("{\"error\": \"BLOCKS '%s' is not a comma-separated list of integers\"}\n", blocks_arg); return 1; }
+        p = *end ? end + 1 : end;
+    }
+    vit_features_spec spec;
+    memset(&spec, 0, sizeof(spec));
+    spec.blocks = blocks;
+    spec.num_blocks = nb;
+    spec.norm = norm;
+    spec.drop_prefix = noprefix;
+    spec.layout = VIT_LAYOUT_TOKENS;
+    spec.out_dtype = !strcmp(outdtype, "bf16") ? VIT_DTYPE_BF16 : VIT_DTYPE_F32;
+    CK(cudaFree(0));
+    size_t free0, free1, free2, freea, freeb, total;
+    CK(cudaMemGetInfo(&free0, &total));
+    vit_model *m = load_model(dir, dtype, batch, 0);
+    if (!m) return 1;
+    env_knobs(m);
+    const vit_config *c = vit_model_config(m);
+    int shape[4];
+    size_t per_block = 0;
+    if (vit_features_shape(m, &spec, shape, &per_block, NULL) != VIT_OK) { printf("{\"error\": \"features: %s\"}\n", vit_last_error(m)); return 1; }
+    size_t per = (size_t)c->in_chans * c->image_height * c->image_width, count = (size_t)(nb ? nb : 1) * batch * per_block;
+    size_t out_bytes = count * (spec.out_dtype == VIT_DTYPE_BF16 ? 2 : 4);
+    float *h = (float *)malloc(per * batch * sizeof(float));
+    fill(h, per * batch, 7);
+    // the bench's own buffers (images, the features and the embeddings out),
+    // taken out of the model's memory by the free memory before and after them
+    float *di, *demb;
+    void *dout;
+    CK(cudaMemGetInfo(&freea, &total));
+    CK(cudaMalloc((void **)&di, per * batch * sizeof(float)));
+    CK(cudaMalloc(&dout, out_bytes));
+    CK(cudaMalloc((void **)&demb, (size_t)c->dim * batch * sizeof(float)));
+    cudaStream_t s;
+    CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    CK(cudaMemGetInfo(&freeb, &total));
+    CK(cudaMemcpy(di, h, per * batch * sizeof(float), cudaMemcpyHostToDevice));
+    // the two calls interleaved, in turn first: clock drift falls on both alike
+    float *t = (float *)malloc(sizeof(float) * 2 * iters), med[2], mn[2];
+    for (int i = -3; i < iters; i++) {
+        for (int r = 0; r < 2; r++) {
+            int k = (r + (i < 0 ? 0 : i)) % 2; // 0: vit_features_async, 1: vit_embed_async
+            CK(cudaEventRecord(e0, s));
+            vit_status st = k == 0 ? vit_features_async(m, di, batch, &spec, dout, count, (void *)s) : vit_embed_async(m, di, batch, demb, (void *)s);
+            if (st != VIT_OK) { printf("{\"error\": \"%s: %s\"}\n", k == 0 ? "vit_features_async" : "vit_embed_async", vit_last_error(m)); return 1; }
+            CK(cudaEventRecord(e1, s));
+            CK(cudaEventSynchronize(e1));
+            if (i >= 0) CK(cudaEventElapsedTime(&t[k * iters + i], e0, e1));
+            if (i == -3) CK(cudaMemGetInfo(k == 0 ? &free1 : &free2, &total)); // after the first call of each: its graph, its code loaded
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        med[k] = median(t + k * iters, iters);
+        mn[k] = t[k * iters]; // (sorted by median)
+    }
+    printf("{\"ms\": %.4f, \"min_ms\": %.4f, \"img_s\": %.1f, \"embed_ms\": %.4f, \"embed_min_ms\": %.4f, \"ratio\": %.4f, \"mem_bytes\": %zu, "
+           "\"mem_after_embed_bytes\": %zu, \"weights_bytes\": %zu, \"arena_bytes\": %zu, \"out_bytes\": %zu, \"out_shape\": [%d, %d, %d], "
+           "\"blocks\": \"%s\", \"norm\": %d, \"noprefix\": %d, \"out_dtype\": \"%s\", \"dtype\": \"%s\", \"batch\": %d}\n",
+           med[0], mn[0], batch / (med[0] * 1e-3), med[1], mn[1], med[0] / med[1], free0 - free1 - (freea - freeb), free0 - free2 - (freea - freeb), m->cuda->weights_bytes,
+           m->cuda->arena_bytes, out_bytes, batch, shape[0], shape[1], blocks_arg, norm, noprefix, spec.out_dtype == VIT_DTYPE_BF16 ? "bf16" : "f32", dtype, batch);
+    vit_free(m);
+    cudaFree(di); cudaFree(dout); cudaFree(demb);
+    free(h); free(t);
     return 0;
 }
 
@@ -569,6 +654,8 @@ static int bench_attn(int B, int N, int H, int D, int iters) {
 
 int main(int argc, char **argv) {
     if (argc >= 6 && !strcmp(argv[1], "model")) return bench_model(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]));
+    if (argc >= 10 && !strcmp(argv[1], "features"))
+        return bench_features(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]), argv[6], atoi(argv[7]), atoi(argv[8]), argv[9]);
     if (argc >= 8 && !strcmp(argv[1], "multi")) return bench_multi(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), atoi(argv[7]));
     if (argc >= 8 && !strcmp(argv[1], "transfer")) return bench_transfer(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), atoi(argv[7]));
     if (argc >= 7 && !strcmp(argv[1], "attn")) return bench_attn(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]), atoi(argv[5]), atoi(argv[6]));
@@ -577,7 +664,7 @@ int main(int argc, char **argv) {
         int M = atoi(argv[2]), N = atoi(argv[3]), K = atoi(argv[4]), it = atoi(argv[5]);
         return getenv("VIT_DTYPE") && !strcmp(getenv("VIT_DTYPE"), "f32") ? bench_gemm<float>(M, N, K, it) : bench_gemm<__nv_bfloat16>(M, N, K, it);
     }
-    fprintf(stderr, "usage: vit_bench model DIR f32|bf16|f16|fp8 BATCH ITERS | vit_bench gemm M N K ITERS | vit_bench attn B N H D ITERS\n");
+    fprintf(stderr, "usage: vit_bench model DIR f32|bf16|f16|fp8 BATCH ITERS | vit_bench features DIR DTYPE BATCH ITERS BLOCKS NORM NOPREFIX f32|bf16 | vit_bench gemm M N K ITERS | vit_bench attn B N H D ITERS\n");
     return 2;
 }
 #endif
