@@ -197,7 +197,7 @@ test: test-cpu test-compile
 
 FMNIST_FILES = $(FMNIST)/t10k-images-idx3-ubyte $(FMNIST)/t10k-labels-idx1-ubyte
 
-test-cpu: deps $(BUILD)/test_static $(BUILD)/test_static_noomp $(BUILD)/test_model $(BUILD)/test_errors $(BUILD)/test_preprocess $(BUILD)/test_images $(BUILD)/test_images_nostb $(BUILD)/test_act $(BUILD)/test_ops_cpu $(BUILD)/test_faults $(BUILD)/test_limits $(BUILD)/test_fashion_mnist $(BUILD)/cli_check $(FMNIST_FILES) cpu \
+test-cpu: deps $(BUILD)/test_static $(BUILD)/test_static_noomp $(BUILD)/test_model $(BUILD)/test_errors $(BUILD)/test_preprocess $(BUILD)/test_images $(BUILD)/test_images_nostb $(BUILD)/test_act $(BUILD)/test_ops_cpu $(BUILD)/test_faults $(BUILD)/test_limits $(BUILD)/test_fashion_mnist $(BUILD)/test_tokenizer $(BUILD)/cli_check $(FMNIST_FILES) cpu \
           $(if $(HAVE_WEBP),$(BUILD)/webp_hook)
 	$(BUILD)/test_model $(REF_CASES)
 	$(BUILD)/test_errors tests/data/ref/timm_token_odd_heads
@@ -209,6 +209,7 @@ test-cpu: deps $(BUILD)/test_static $(BUILD)/test_static_noomp $(BUILD)/test_mod
 	$(BUILD)/test_faults .
 	$(BUILD)/test_limits .
 	$(BUILD)/test_fashion_mnist models/fashion_mnist $(FMNIST)
+	$(BUILD)/test_tokenizer tests/data/tokenizers
 	$(BUILD)/test_static tests/data/ref/timm_token_odd_heads/model.safetensors
 	$(BUILD)/test_static_noomp tests/data/ref/timm_token_odd_heads/model.safetensors
 	$(BUILD)/vit-classify-cpu --top 2 $(MODEL) examples/images/0000_ankle_boot.png | grep -q "Ankle boot"
@@ -216,7 +217,7 @@ test-cpu: deps $(BUILD)/test_static $(BUILD)/test_static_noomp $(BUILD)/test_mod
 	$(MAKE) --no-print-directory webp-example
 
 # the sanitizer run takes the Fashion-MNIST test on its first 100 images only
-test-asan: deps $(BUILD)/asan_test_model $(BUILD)/asan_test_errors $(BUILD)/asan_test_preprocess $(BUILD)/asan_test_images $(BUILD)/asan_test_images_nostb $(BUILD)/asan_test_act $(BUILD)/asan_test_ops_cpu $(BUILD)/asan_test_faults $(BUILD)/asan_test_limits $(BUILD)/asan_test_fashion_mnist $(FMNIST_FILES) $(BUILD)/asan_vit-classify $(BUILD)/asan_cli_check $(BUILD)/vit-similar
+test-asan: deps $(BUILD)/asan_test_model $(BUILD)/asan_test_errors $(BUILD)/asan_test_preprocess $(BUILD)/asan_test_images $(BUILD)/asan_test_images_nostb $(BUILD)/asan_test_act $(BUILD)/asan_test_ops_cpu $(BUILD)/asan_test_faults $(BUILD)/asan_test_limits $(BUILD)/asan_test_fashion_mnist $(BUILD)/asan_test_tokenizer $(FMNIST_FILES) $(BUILD)/asan_vit-classify $(BUILD)/asan_cli_check $(BUILD)/vit-similar
 	$(BUILD)/asan_test_model $(REF_CASES)
 	$(BUILD)/asan_test_errors tests/data/ref/timm_token_odd_heads
 	$(BUILD)/asan_test_preprocess tests/data/preprocess
@@ -227,6 +228,7 @@ test-asan: deps $(BUILD)/asan_test_model $(BUILD)/asan_test_errors $(BUILD)/asan
 	$(BUILD)/asan_test_faults .
 	$(BUILD)/asan_test_limits .
 	$(BUILD)/asan_test_fashion_mnist models/fashion_mnist $(FMNIST) 100
+	$(BUILD)/asan_test_tokenizer tests/data/tokenizers
 	CLASSIFY=$(BUILD)/asan_vit-classify CHECK=$(BUILD)/asan_cli_check bash tests/test_cli.sh $(BUILD)
 
 # vit-classify's thread pool under the sanitizers (cli_check built alike: its bit-exact comparisons)
@@ -254,7 +256,7 @@ endif
 # Fashion-MNIST test takes its first 80 images (emulated OpenMP is slow).
 ARM_CC    ?= aarch64-linux-gnu-gcc
 ARM_QEMU  ?= qemu-aarch64 -L /usr/aarch64-linux-gnu
-ARM_TESTS  = test_model test_errors test_preprocess test_images test_images_nostb test_act test_ops_cpu test_faults test_limits test_fashion_mnist
+ARM_TESTS  = test_model test_errors test_preprocess test_images test_images_nostb test_act test_ops_cpu test_faults test_limits test_fashion_mnist test_tokenizer
 ARM_CFLAGS = -ffp-contract=fast -std=c99 -fopenmp -I. $(WARN)
 $(BUILD)/arm_%: tests/%.c vit.h tests/test_util.h | $(BUILD) deps
 	$(ARM_CC) $(TEST_OPT) $(ARM_CFLAGS) $< -o $@ -lm
@@ -274,6 +276,7 @@ test-arm: $(addprefix $(BUILD)/arm_,$(ARM_TESTS)) $(FMNIST_FILES)
 	$(ARM_QEMU) $(BUILD)/arm_test_faults .
 	$(ARM_QEMU) $(BUILD)/arm_test_limits .
 	$(ARM_QEMU) $(BUILD)/arm_test_fashion_mnist models/fashion_mnist $(FMNIST) 80
+	$(ARM_QEMU) $(BUILD)/arm_test_tokenizer tests/data/tokenizers
 	@echo "make test-arm: all passed (aarch64 under qemu-user)"
 
 # threads: several models on several threads, under ThreadSanitizer (no OpenMP:
@@ -335,7 +338,7 @@ lint: | $(BUILD) deps
 	    { grep -v "warnings generated" || true; }; exit $${PIPESTATUS[0]}
 	cppcheck --std=c99 --enable=warning,portability,performance --error-exitcode=1 -q -I. -DVIT_IMPLEMENTATION -D__GNUC__ \
 	    -U__CUDACC__ -UVIT_NO_STDIO -UVIT_NO_STB_IMAGE -D_OPENMP --suppress=missingIncludeSystem vit.h
-	for t in test_model test_errors test_preprocess test_images test_images_nostb test_act test_ops_cpu test_faults test_limits test_fashion_mnist; do \
+	for t in test_model test_errors test_preprocess test_images test_images_nostb test_act test_ops_cpu test_faults test_limits test_fashion_mnist test_tokenizer; do \
 	    clang -std=c99 -fopenmp $(WARN) -I. -fsyntax-only tests/$$t.c || exit 1; done
 	@echo "lint: clang-tidy, cppcheck and clang -Werror clean"
 
