@@ -307,7 +307,7 @@ test-valgrind: $(BUILD)/vg_test_model $(BUILD)/vg_test_preprocess $(BUILD)/vg_te
 # libFuzzer harnesses (clang): make fuzz FUZZ_SECONDS=600 for a campaign;
 # fuzz-smoke replays the committed corpus and fuzzes each harness briefly
 FUZZ_SECONDS ?= 60
-FUZZERS = $(BUILD)/fuzz_load $(BUILD)/fuzz_preprocess $(BUILD)/fuzz_forward $(BUILD)/fuzz_index
+FUZZERS = $(BUILD)/fuzz_load $(BUILD)/fuzz_preprocess $(BUILD)/fuzz_forward $(BUILD)/fuzz_index $(BUILD)/fuzz_tokenizer
 # shifts and signed overflow stay recoverable only so that tests/fuzz/ubsan.supp can
 # name the ones inside stb_image; halt_on_error makes every other report fatal
 $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c vit.h | $(BUILD) deps
@@ -315,7 +315,7 @@ $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c vit.h | $(BUILD) deps
 	    -fsanitize-recover=shift,signed-integer-overflow -I. $< -o $@ -lm
 
 fuzz: $(FUZZERS)
-	@for f in load preprocess forward index; do \
+	@for f in load preprocess forward index tokenizer; do \
 	    mkdir -p $(BUILD)/corpus_$$f; \
 	    echo "fuzz_$$f: $(FUZZ_SECONDS) s"; \
 	    UBSAN_OPTIONS=suppressions=tests/fuzz/ubsan.supp:halt_on_error=1:print_stacktrace=1 \
