@@ -5735,9 +5735,11 @@ static vit_status vit__spm_load(vit_tokenizer *t, const unsigned char *data, siz
         if (extra < 0) extra = vit__json_get(&c->j, 0, "additional_special_tokens");
     }
     if (dec >= 0 && !vit__json_is(&c->j, dec, VIT__J_OBJ)) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer_config.json: added_tokens_decoder is not an object");
-    if (extra >= 0 && !vit__json_is(&c->j, extra, VIT__J_ARR) && c->j.nodes[extra].type != VIT__J_NULL)
-        return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer_config.json: extra_special_tokens is not a list");
-    size_t na = (dec >= 0 ? (size_t)c->j.nodes[dec].count : 0) + (vit__json_is(&c->j, extra, VIT__J_ARR) ? (size_t)c->j.nodes[extra].count : 0) + 3;
+    // a list of tokens (transformers 5), or an object of named ones (4.x: {} mostly)
+    int extra_list = vit__json_is(&c->j, extra, VIT__J_ARR), extra_named = vit__json_is(&c->j, extra, VIT__J_OBJ);
+    if (extra >= 0 && !extra_list && !extra_named && c->j.nodes[extra].type != VIT__J_NULL)
+        return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer_config.json: extra_special_tokens is neither a list nor an object");
+    size_t na = (dec >= 0 ? (size_t)c->j.nodes[dec].count : 0) + (extra_list || extra_named ? (size_t)c->j.nodes[extra].count : 0) + 3;
     if (na > VIT_MAX_VOCAB) return vit__fail(err, VIT_ERROR_LIMIT, "tokenizer_config.json: %zu added tokens (VIT_MAX_VOCAB: %d)", na, VIT_MAX_VOCAB);
     if (!(t->added = (vit__added *)vit__malloc(a, na * sizeof(vit__added)))) return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for added tokens");
     int max_id = (int)m.n_pieces - 1;
@@ -5763,7 +5765,8 @@ static vit_status vit__spm_load(vit_tokenizer *t, const unsigned char *data, siz
     const int nodes[3] = {c->eos, c->unk, c->pad};
     for (int k = 0; k < 3; k++)
         if ((st = vit__spm_added(t, c, nodes[k], defaults[k], -1, 1, 1, err)) != VIT_OK) return st;
-    for (int k = vit__json_is(&c->j, extra, VIT__J_ARR) ? c->j.nodes[extra].first_child : -1; k >= 0; k = c->j.nodes[k].next) {
+    for (int k = extra_list || extra_named ? c->j.nodes[extra].first_child : -1; k >= 0; k = c->j.nodes[k].next) {
+        if (extra_named) k = c->j.nodes[k].next; // the value of each name
         int node = vit__tok_json_token(&c->j, k);
         if (node < 0) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer_config.json: an extra special token is not a string");
         if ((st = vit__spm_added(t, c, node, NULL, -1, 1, 1, err)) != VIT_OK) return st;

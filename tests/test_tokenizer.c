@@ -309,6 +309,8 @@ static int same_ids(vit_tokenizer *a, vit_tokenizer *b) {
     return 1;
 }
 
+static int ids_are(vit_tokenizer *t, const char *text, const int *want, int n_want);
+
 static void test_files(void) {
     char path[1200], dir[256];
     vit_tokenizer *t = (vit_tokenizer *)(void *)&g_dir, *ref = NULL;
@@ -381,6 +383,26 @@ static void test_files(void) {
         vit_tokenizer_free(t);
         vit_tokenizer_free(ref);
     }
+    // extra special tokens: an object of named ones (transformers 4.x), a list (5.x); "<pad>" made
+    // special (ids from transformers: the "▁" before a special token at the start is dropped)
+    vit_tokenizer *base = NULL;
+    char *named = replace((const char *)spcfg, sz_spcfg, "\"extra_special_tokens\": []", "\"extra_special_tokens\": {}", &n);
+    st = vit_tokenizer_load_memory(sp, sz_sp, (const char *)spcfg, sz_spcfg, NULL, &base);
+    vit_status st2 = named ? load_mem(sp, sz_sp, named, &t) : VIT_ERROR_IO;
+    check(st == VIT_OK && st2 == VIT_OK && same_ids(t, base), "files: siglip_a, extra_special_tokens {}", "%s", vit_tokenizer_last_error(NULL));
+    if (st2 == VIT_OK) vit_tokenizer_free(t);
+    vit_tokenizer_free(base);
+    free(named);
+    char *pad = replace((const char *)spcfg, sz_spcfg, "\"extra_special_tokens\": []", "\"extra_special_tokens\": [\"<pad>\"]", &n);
+    if (pad && load_mem(sp, sz_sp, pad, &t) == VIT_OK) {
+        static const int want1[] = {5, 0, 440, 1}, want2[] = {0, 1}, want3[] = {4, 544, 0, 1};
+        check(ids_are(t, "a <pad> b", want1, 4) && ids_are(t, "<pad>", want2, 2) && ids_are(t, "x<pad>", want3, 4), "files: siglip_a, <pad> an extra special token",
+              "%s", "");
+        vit_tokenizer_free(t);
+    } else {
+        check(0, "files: siglip_a, <pad> an extra special token", "%s", vit_tokenizer_last_error(NULL));
+    }
+    free(pad);
     free(json); free(cfg); free(sp); free(spcfg);
 }
 
