@@ -78,8 +78,13 @@ def spm_model(rng, **kw):
         prefix = os.path.join(d, "m")
         spm.SentencePieceTrainer.train(sentence_iterator=iter(text), model_prefix=prefix, vocab_size=kw.pop("vocab_size", 90),
                                        model_type="unigram", pad_id=0, eos_id=1, unk_id=2, bos_id=-1, hard_vocab_limit=False,
-                                       num_threads=1, minloglevel=2, **kw)
-        return open(prefix + ".model", "rb").read()
+                                       num_threads=1, shuffle_input_sentence=False, minloglevel=2, **kw)
+        from sentencepiece import sentencepiece_model_pb2
+        m = sentencepiece_model_pb2.ModelProto()
+        m.ParseFromString(open(prefix + ".model", "rb").read())
+        m.trainer_spec.model_prefix = "spiece"  # not the temporary folder's names
+        m.normalizer_spec.normalization_rule_tsv = ""
+        return m.SerializeToString()
 
 
 def main():

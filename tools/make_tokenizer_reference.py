@@ -288,6 +288,13 @@ def make_siglip(folder, text, vocab_size, coverage, rule, byte_fallback, user_de
         character_coverage=coverage, normalization_rule_name=rule, byte_fallback=byte_fallback, user_defined_symbols=user_defined,
         pad_id=0, eos_id=1, unk_id=2, bos_id=-1, hard_vocab_limit=False, num_threads=1, seed_sentencepiece_size=100000,
         shuffle_input_sentence=False, minloglevel=2)
+    # the trainer keeps its output path in trainer_spec.model_prefix: a fixed name instead
+    from sentencepiece import sentencepiece_model_pb2
+    m = sentencepiece_model_pb2.ModelProto()
+    m.ParseFromString(open(prefix + ".model", "rb").read())
+    m.trainer_spec.model_prefix = "spiece"
+    with open(prefix + ".model", "wb") as f:
+        f.write(m.SerializeToString())
     tok = SiglipTokenizer(prefix + ".model", **config)
     tok.save_pretrained(folder)
     os.remove(prefix + ".model")
