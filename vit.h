@@ -24,7 +24,9 @@
         (vit_config.has_text): its text tower is loaded too (transformers'
         CLIPTextModel / SiglipTextModel: causal or not, its pooled token, its
         projection), vit_encode_ids turns token ids into normalised text
-        embeddings, vit_image_embeds gives the images', and vit_zero_shot
+        embeddings (vit_encode_texts: from UTF-8 texts through the model's
+        tokenizer, a prompt template optional), vit_image_embeds gives the
+        images', and vit_zero_shot
         scores n images against k labels as the model was trained (CLIP: a
         softmax of logit_scale * cosine; SigLIP: the sigmoid of logit_scale *
         cosine + logit_bias), the label embeddings computed once and reused.

@@ -125,7 +125,7 @@ static int read_texts(const char *dir, texts_file *tf) {
     snprintf(path, sizeof(path), "%s/texts.txt", dir);
     tf->data = (char *)read_all(path, &size);
     if (!tf->data || strncmp(tf->data, "template ", 9) != 0) return 0;
-    tf->texts = (const char **)malloc((size / 1 + 1) * sizeof(char *));
+    tf->texts = (const char **)malloc((size + 1) * sizeof(char *)); // (at most a text a byte)
     char *p = tf->data + 9, *nl = strchr(p, '\n');
     if (!nl) return 0;
     *nl = 0;
@@ -143,6 +143,7 @@ static int run_texts(const char *dir) {
     char path[1200];
     text_ref r;
     texts_file tf;
+    memset(&tf, 0, sizeof(tf));
     snprintf(path, sizeof(path), "%s/text.bin", dir);
     if (!read_text_ref(path, &r) || !read_texts(dir, &tf) || tf.k != r.k) {
         free_text_ref(&r); free(tf.data); free(tf.texts);
