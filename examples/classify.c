@@ -472,7 +472,7 @@ static int read_labels(const cli *c, strlist *out) {
     char sep = c->labels ? ',' : '\n', *p = text.p, *end = text.p + text.n;
     int rc = 0;
     while (p <= end && !rc) {
-        char *q = memchr(p, sep, (size_t)(end - p));
+        char *q = (char *)memchr(p, sep, (size_t)(end - p));
         if (!q) q = end;
         if (c->labels_file && q == end && p == end) break; // after the last newline
         char *a = p, *b = q;
