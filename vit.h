@@ -20,6 +20,15 @@
         architecture name, model_args; HF's model_type, hidden_act,
         layer_norm_eps ...) and the tensor shapes confirm; without one the
         architecture is inferred from shapes.
+      - Zero-shot classification with a full CLIPModel / SiglipModel file
+        (vit_config.has_text): its text tower is loaded too (transformers'
+        CLIPTextModel / SiglipTextModel: causal or not, its pooled token, its
+        projection), vit_encode_ids turns token ids into normalised text
+        embeddings, vit_image_embeds gives the images', and vit_zero_shot
+        scores n images against k labels as the model was trained (CLIP: a
+        softmax of logit_scale * cosine; SigLIP: the sigmoid of logit_scale *
+        cosine + logit_bias), the label embeddings computed once and reused.
+        The text tower runs on the CPU (also for a CUDA model, there in fp32).
       - Any resolution: vit_options.image_height/image_width (multiples of the
         patch size); the position embedding is resampled once at load exactly
         as the source library does it (timm: bicubic with antialiasing; HF
@@ -151,6 +160,7 @@
       VIT_MAX_HEADER_BYTES   largest safetensors JSON header accepted          (100 MB)
                              (and largest model.safetensors.index.json)
       VIT_MAX_SHARDS         most shard files of a sharded model               (1024)
+      VIT_MAX_VOCAB          most token ids of a text tower's vocabulary       (1 << 20)
       VIT_MAX_DIM            largest width, mlp width or class count           (65536)
       VIT_MAX_DEPTH          most transformer blocks                           (256)
       VIT_MAX_TOKENS         most tokens per image (patches + class token)     (16385)
@@ -191,11 +201,11 @@
       attn_pool.*, head, head_dist) or by transformers: ViTModel /
       ViTForImageClassification, DeiTModel / DeiTForImageClassification
       [WithTeacher], Dinov2Model, Dinov2WithRegistersModel, CLIPVisionModel
-      [WithProjection], SiglipVisionModel, and the vision tower of a full
-      CLIPModel / SiglipModel file (vit.h's name tables: vit__names).
+      [WithProjection], SiglipVisionModel, and a full CLIPModel / SiglipModel
+      file: both towers (text_model.*, text_projection, logit_scale,
+      logit_bias: see vit_encode_ids) (vit.h's name tables: vit__names).
       Skipped as irrelevant to inference (every other unused tensor is
-      refused): a full CLIP/SigLIP file's text_model.*, text_projection,
-      logit_scale and logit_bias; HF's embeddings.mask_token (masked image
+      refused): HF's embeddings.mask_token (masked image
       modelling) and embeddings.position_ids (a constant buffer); HF
       ViTModel's pooler.dense (its tanh pooler: vit_embed returns the
       final-normed class token, what ViTForImageClassification classifies).
@@ -222,7 +232,8 @@
    RECENT REVISION HISTORY
       0.1.0 (2026-11-22) first release: safetensors loader, preprocessing, CPU and CUDA forward passes
       (unreleased)       the ViT families (DeiT, DINOv2, CLIP, SigLIP), any resolution; model folders, sharded models;
-                         no guessed preprocessing (vit_config.preprocess_source; vit_options mean/std/interpolation/crop_pct)
+                         no guessed preprocessing (vit_config.preprocess_source; vit_options mean/std/interpolation/crop_pct);
+                         CLIP and SigLIP text towers, zero-shot classification (vit_encode_ids, vit_image_embeds, vit_zero_shot)
 */
 
 #ifndef VIT_H_INCLUDED
@@ -302,6 +313,13 @@ typedef enum vit_act {
     VIT_ACT_QUICK_GELU, // x sigmoid(1.702 x): OpenAI CLIP
     VIT_ACT_SWIGLU      // silu(gate) * up (DINOv2 giant): mlp_dim counts both halves
 } vit_act;
+
+// How vit_zero_shot turns a model's logits into probabilities: as the model was trained.
+typedef enum vit_match {
+    VIT_MATCH_NONE = 0, // no text tower
+    VIT_MATCH_SOFTMAX,  // CLIP: logits logit_scale * cosine, probabilities their softmax over the labels
+    VIT_MATCH_SIGMOID   // SigLIP: logits logit_scale * cosine + logit_bias, each label's probability its sigmoid
+} vit_match;
 
 typedef enum vit_interp {
     VIT_INTERP_BICUBIC = 0,
@@ -423,6 +441,14 @@ typedef struct vit_config {
                         // (e.g. "Dinov2Model", "CLIPVisionModelWithProjection"; without that key, "model_type"),
                         // timm "architecture" (e.g. "vit_small_patch14_dinov2"; source says which); "" when no
                         // config.json names it (none given). NUL-terminated; a longer name is cut at 63 bytes
+    // The text tower of a full CLIPModel / SiglipModel file (zero for any other model): vit_encode_ids, vit_zero_shot
+    int has_text;       // 1: the file's text tower is loaded
+    int text_context;   // L: ids per text (text_config's max_position_embeddings: CLIP 77, SigLIP 64)
+    int text_vocab;     // the ids' range: [0, text_vocab)
+    int embed_dim;      // E: the shared embedding width (vit_encode_ids' and vit_image_embeds' outputs)
+    vit_match match;    // how vit_zero_shot scores (VIT_MATCH_NONE without a text tower)
+    float logit_scale;  // exp of the file's logit_scale: the cosines' multiplier
+    float logit_bias;   // SigLIP's logit_bias (CLIP: 0)
 } vit_config;
 
 typedef struct vit_model vit_model;
@@ -509,6 +535,44 @@ VITDEF vit_status vit_features_async(vit_model *m, const float *device_images, i
                                      size_t out_capacity, void *cuda_stream);
 VITDEF vit_status vit_features_rgb8_async(vit_model *m, const unsigned char *device_frames, int n, int width, int height, int stride, int channels,
                                           const vit_features_spec *spec, void *device_out, size_t out_capacity, void *cuda_stream);
+
+// ---- Text towers (full CLIPModel / SiglipModel files): zero-shot classification
+// The text tower is transformers' CLIPTextModel or SiglipTextModel: token and
+// position embeddings, the pre-norm blocks (CLIP's with a causal mask), the
+// final LayerNorm, one token pooled (CLIP: the first eos_token_id, or with
+// text_config's legacy eos_token_id 2 the largest id, the first if tied;
+// SigLIP: the last token, padding or not), then text_projection (CLIP) or the
+// head (SigLIP). Run as transformers runs it from input_ids alone: CLIP's
+// padding mask does not change the pooled token (padding follows it), and
+// SigLIP was trained without one (SiglipModel given an attention_mask gives
+// other embeddings). On a CUDA model the text tower runs on the CPU in fp32.
+
+// Encodes n texts given as token ids (n x text_context ints: each text as the
+// model's tokenizer makes it, padded to the context: tokenizer(texts,
+// padding="max_length")["input_ids"]) into out (n x embed_dim floats): the
+// L2-normalised text embeddings (transformers' text_embeds). Fails with
+// VIT_ERROR_INVALID_ARGUMENT (NULL pointers, n < 1, a model without a text
+// tower, an id outside [0, text_vocab), a CLIP text without its
+// eos_token_id: text and position in vit_last_error), before anything runs.
+VITDEF vit_status vit_encode_ids(vit_model *m, const int *ids, int n, float *out);
+
+// The image embeddings the text embeddings are compared with, L2-normalised,
+// for n images (as vit_forward takes them) into out (n x embed_dim): CLIP's
+// visual projection of vit_embed's features (vit_forward's output), SigLIP's
+// pooled features (vit_embed's). The errors of vit_forward, and
+// VIT_ERROR_INVALID_ARGUMENT for a model without a text tower.
+VITDEF vit_status vit_image_embeds(vit_model *m, const float *images, int n, float *out);
+
+// Zero-shot classification of n images against k labels, as CLIPModel /
+// SiglipModel compute logits_per_image: image_embeds (n x embed_dim) and
+// label_embeds (k x embed_dim; normalised or not: both are normalised here,
+// in double) give logits[i][j] = logit_scale * cosine (+ logit_bias: SigLIP)
+// and probs[i][j]: vit_config.match's softmax over the k labels (CLIP) or each
+// logit's sigmoid (SigLIP). Compute the label embeddings once (vit_encode_ids)
+// and reuse them for every frame. logits or probs may be NULL (not both).
+// Needs no weights (a vit_clone_preprocessor handle works). Fails with
+// VIT_ERROR_INVALID_ARGUMENT (NULL pointers, n or k < 1, no text tower).
+VITDEF vit_status vit_zero_shot(vit_model *m, const float *image_embeds, int n, const float *label_embeds, int k, float *logits, float *probs);
 
 // A static description of s; never NULL.
 VITDEF const char *vit_status_string(vit_status s);
@@ -708,6 +772,9 @@ VITDEF void vit_softmax(float *values, int n);
 #ifndef VIT_MAX_SHARDS
 #define VIT_MAX_SHARDS 1024
 #endif
+#ifndef VIT_MAX_VOCAB
+#define VIT_MAX_VOCAB (1 << 20)
+#endif
 #define VIT__MAX_JSON_DEPTH 64
 #define VIT__ERR_LEN 512
 
@@ -836,6 +903,17 @@ struct vit_model {
     int num_head;           // heads whose logits are averaged: 1 (2: DeiT's class and distillation heads)
     vit__act act;           // the MLP's activation (SwiGLU: fc1 columns in (gate, up) pairs, M = 2 x hidden)
 
+    // A text tower (m->text of a full CLIP / SigLIP model) is a model of its own whose input step embeds
+    // token ids (tok_embed, pos_embed: N = the context) where an image model's embeds patches, and whose
+    // pooling step takes one token per text (text_pool); the blocks and the head (the projection) are shared code.
+    struct vit_model *text; // the text tower, or NULL
+    float *tok_embed;       // (V, C) token embedding, or NULL: an image model
+    int vocab;              // V
+    int causal;             // 1: causal attention (CLIP's text tower)
+    int text_pool;          // VIT__TEXT_POOL_*: which token a text is pooled at
+    int eos_id;             // VIT__TEXT_POOL_EOS: the token id pooled at
+    float logit_scale, logit_bias; // the file's (logit_scale as stored: its exp is the multiplier)
+
     char **labels;          // (K) or NULL
     char *label_text;       // storage for labels
 
@@ -849,6 +927,14 @@ struct vit_model {
 #ifdef VIT__CUDA
     vit__cuda_state *cuda;
 #endif
+};
+
+// A text tower's pooled token (vit__text_pool_at): transformers' CLIPTextTransformer
+// and SiglipTextTransformer.
+enum {
+    VIT__TEXT_POOL_EOS = 0, // CLIP: the first eos_id
+    VIT__TEXT_POOL_ARGMAX,  // CLIP with the legacy eos_token_id 2: the largest id (the first if tied)
+    VIT__TEXT_POOL_LAST     // SigLIP: the last token
 };
 
 static VIT__THREAD_LOCAL char vit__load_error[VIT__ERR_LEN];
@@ -1289,7 +1375,11 @@ typedef struct vit__tensor {
 } vit__tensor;
 
 // Which library wrote the file (and so how its tensors are named).
-typedef enum vit__family { VIT__FAM_TIMM = 0, VIT__FAM_HF_VIT, VIT__FAM_HF_DEIT, VIT__FAM_HF_DINOV2, VIT__FAM_HF_CLIP, VIT__FAM_HF_SIGLIP, VIT__FAM_COUNT } vit__family;
+// The text families name a full CLIP / SigLIP file's text tower (prefix text_model.).
+typedef enum vit__family {
+    VIT__FAM_TIMM = 0, VIT__FAM_HF_VIT, VIT__FAM_HF_DEIT, VIT__FAM_HF_DINOV2, VIT__FAM_HF_CLIP, VIT__FAM_HF_SIGLIP,
+    VIT__FAM_HF_CLIP_TEXT, VIT__FAM_HF_SIGLIP_TEXT, VIT__FAM_COUNT
+} vit__family;
 
 typedef struct vit__loader {
     const vit_allocator *alloc;
@@ -1300,7 +1390,8 @@ typedef struct vit__loader {
     int cfg_root;
     vit__json pre;          // parsed preprocessor_config.json (HF), or none
     int pre_root;
-    const char *prefix;     // before every name but the heads': "", "vit.", "deit.", "dinov2.", "vision_model."
+    const char *prefix;     // before every name but the heads': "", "vit.", "deit.", "dinov2.", "vision_model." ("text_model.": a text tower's)
+    const char *text_prefix;// a full CLIP / SigLIP file's text tower ("text_model."), or NULL
     int heads_override;
     vit__family fam;
     int dinov2_registers;   // HF Dinov2WithRegisters (its position embedding is resampled with antialiasing)
@@ -2044,7 +2135,8 @@ static vit_status vit__read_config_timm(vit__loader *L, const vit__json *j, int 
 // (full CLIP/SigLIP files keep the vision tower's settings in vision_config).
 static vit_status vit__read_config_hf(vit__loader *L, const vit__json *j, int root, vit_config *cfg, vit__stated *s) {
     static const char *const types[VIT__FAM_COUNT][2] = {
-        {"", ""}, {"vit", "vit"}, {"deit", "deit"}, {"dinov2", "dinov2_with_registers"}, {"clip", "clip_vision_model"}, {"siglip", "siglip_vision_model"}};
+        {"", ""}, {"vit", "vit"}, {"deit", "deit"}, {"dinov2", "dinov2_with_registers"}, {"clip", "clip_vision_model"}, {"siglip", "siglip_vision_model"},
+        {"", ""}, {"", ""}}; // (the text families are read from text_config: vit__read_text_config)
     vit_status st;
     char name[64];
     int mt = vit__json_get(j, root, "model_type"), obj = root;
@@ -2422,7 +2514,7 @@ enum { // roles; those from VIT__R_LN1_W on are per block
     VIT__R_NORM_W, VIT__R_NORM_B, VIT__R_FCN_W, VIT__R_FCN_B, VIT__R_HEAD_W, VIT__R_HEAD_B, VIT__R_HEAD2_W, VIT__R_HEAD2_B,
     VIT__R_MAP_LATENT, VIT__R_MAP_Q_W, VIT__R_MAP_Q_B, VIT__R_MAP_KV_W, VIT__R_MAP_KV_B, VIT__R_MAP_QKV_W, VIT__R_MAP_QKV_B,
     VIT__R_MAP_PROJ_W, VIT__R_MAP_PROJ_B, VIT__R_MAP_NORM_W, VIT__R_MAP_NORM_B, VIT__R_MAP_FC1_W, VIT__R_MAP_FC1_B,
-    VIT__R_MAP_FC2_W, VIT__R_MAP_FC2_B,
+    VIT__R_MAP_FC2_W, VIT__R_MAP_FC2_B, VIT__R_TOK, VIT__R_SCALE, VIT__R_BIAS,
     VIT__R_LN1_W, VIT__R_LN1_B, VIT__R_QKV_W, VIT__R_QKV_B, VIT__R_QBIAS, VIT__R_VBIAS, VIT__R_Q_W, VIT__R_Q_B, VIT__R_K_W,
     VIT__R_K_B, VIT__R_V_W, VIT__R_V_B, VIT__R_QN_W, VIT__R_QN_B, VIT__R_KN_W, VIT__R_KN_B, VIT__R_PROJ_W, VIT__R_PROJ_B,
     VIT__R_LS1, VIT__R_LS2, VIT__R_LN2_W, VIT__R_LN2_B, VIT__R_FC1_W, VIT__R_FC1_B, VIT__R_FC2_W, VIT__R_FC2_B
@@ -2487,11 +2579,13 @@ static const struct vit__name { unsigned char fam, role; const char *name; } vit
     {VIT__FAM_HF_DINOV2, VIT__R_FC2_W, "mlp.fc2.weight|mlp.weights_out.weight"}, {VIT__FAM_HF_DINOV2, VIT__R_FC2_B, "mlp.fc2.bias|mlp.weights_out.bias"},
 #undef VIT__HF_VIT_NAMES
 #undef VIT__HF_VIT_BLOCK_NAMES
-    // HF CLIP and SigLIP vision towers (prefix vision_model.)
+    // HF CLIP and SigLIP vision towers (prefix vision_model.), then their text towers (prefix text_model.)
 #define VIT__HF_CLIP_NAMES(F)                                                                                                         \
     {F, VIT__R_PATCH_W, "embeddings.patch_embedding.weight"}, {F, VIT__R_PATCH_B, "embeddings.patch_embedding.bias"},                 \
     {F, VIT__R_POS, "embeddings.position_embedding.weight"}, {F, VIT__R_NORM_W, "post_layernorm.weight"},                             \
-    {F, VIT__R_NORM_B, "post_layernorm.bias"}, {F, VIT__R_LN1_W, "layer_norm1.weight"}, {F, VIT__R_LN1_B, "layer_norm1.bias"},         \
+    {F, VIT__R_NORM_B, "post_layernorm.bias"}, VIT__HF_CLIP_BLOCK_NAMES(F)
+#define VIT__HF_CLIP_BLOCK_NAMES(F)                                                                                                   \
+    {F, VIT__R_LN1_W, "layer_norm1.weight"}, {F, VIT__R_LN1_B, "layer_norm1.bias"},                                                     \
     {F, VIT__R_Q_W, "self_attn.q_proj.weight"}, {F, VIT__R_Q_B, "self_attn.q_proj.bias"},                                             \
     {F, VIT__R_K_W, "self_attn.k_proj.weight"}, {F, VIT__R_K_B, "self_attn.k_proj.bias"},                                             \
     {F, VIT__R_V_W, "self_attn.v_proj.weight"}, {F, VIT__R_V_B, "self_attn.v_proj.bias"},                                             \
@@ -2509,31 +2603,37 @@ static const struct vit__name { unsigned char fam, role; const char *name; } vit
     {VIT__FAM_HF_SIGLIP, VIT__R_MAP_NORM_B, "head.layernorm.bias"}, {VIT__FAM_HF_SIGLIP, VIT__R_MAP_FC1_W, "head.mlp.fc1.weight"},
     {VIT__FAM_HF_SIGLIP, VIT__R_MAP_FC1_B, "head.mlp.fc1.bias"}, {VIT__FAM_HF_SIGLIP, VIT__R_MAP_FC2_W, "head.mlp.fc2.weight"},
     {VIT__FAM_HF_SIGLIP, VIT__R_MAP_FC2_B, "head.mlp.fc2.bias"},
+#define VIT__HF_TEXT_NAMES(F)                                                                                                         \
+    {F, VIT__R_TOK, "embeddings.token_embedding.weight"}, {F, VIT__R_POS, "embeddings.position_embedding.weight"},                    \
+    {F, VIT__R_NORM_W, "final_layer_norm.weight"}, {F, VIT__R_NORM_B, "final_layer_norm.bias"}, {F, VIT__R_SCALE, "/logit_scale"},     \
+    VIT__HF_CLIP_BLOCK_NAMES(F)
+    VIT__HF_TEXT_NAMES(VIT__FAM_HF_CLIP_TEXT), {VIT__FAM_HF_CLIP_TEXT, VIT__R_HEAD_W, "/text_projection.weight"},
+    VIT__HF_TEXT_NAMES(VIT__FAM_HF_SIGLIP_TEXT), {VIT__FAM_HF_SIGLIP_TEXT, VIT__R_HEAD_W, "head.weight"},
+    {VIT__FAM_HF_SIGLIP_TEXT, VIT__R_HEAD_B, "head.bias"}, {VIT__FAM_HF_SIGLIP_TEXT, VIT__R_BIAS, "/logit_bias"},
+#undef VIT__HF_TEXT_NAMES
+#undef VIT__HF_CLIP_BLOCK_NAMES
 #undef VIT__HF_CLIP_NAMES
 };
 
-static const char *const vit__block_names[VIT__FAM_COUNT] = {"blocks.", "encoder.layer.", "encoder.layer.", "encoder.layer.", "encoder.layers.", "encoder.layers."};
+static const char *const vit__block_names[VIT__FAM_COUNT] = {"blocks.", "encoder.layer.", "encoder.layer.", "encoder.layer.", "encoder.layers.", "encoder.layers.",
+                                                             "encoder.layers.", "encoder.layers."};
 
 // Tensors that a file of a known layout may hold but inference never reads:
 // skipped (any other tensor vit.h does not use is refused). Matched as name
-// suffixes after the prefix, or (leading '/') from the name's start.
+// suffixes after the prefix (a full CLIP / SigLIP file's text_model. too).
 static const char *const vit__ignored[] = {
-    "/text_model.",      // full CLIP / SigLIP files: the text tower
-    "/text_projection.", // CLIP's text projection
-    "/logit_scale", "/logit_bias", // CLIP / SigLIP contrastive temperature and bias
     "embeddings.mask_token",       // HF ViT / DeiT / DINOv2: masked-image-modelling token, unused without a mask
     "embeddings.position_ids",     // older HF CLIP / SigLIP files: the constant arange buffer
     "pooler.dense.weight", "pooler.dense.bias", // HF ViTModel's tanh pooler: vit_embed returns the normed class token instead
 };
 
 static int vit__is_ignored(const vit__loader *L, const char *name) {
-    size_t pl = strlen(L->prefix);
-    for (size_t i = 0; i < sizeof(vit__ignored) / sizeof(vit__ignored[0]); i++) {
-        const char *ig = vit__ignored[i];
-        size_t il = strlen(ig);
-        if (ig[0] == '/') { if (!strncmp(name, ig + 1, il - 1)) return 1; }
-        else if (!strncmp(name, L->prefix, pl) && !strcmp(name + pl, ig)) return 1;
-    }
+    const char *prefixes[2] = {L->prefix, L->text_prefix ? L->text_prefix : L->prefix};
+    for (size_t i = 0; i < sizeof(vit__ignored) / sizeof(vit__ignored[0]); i++)
+        for (int p = 0; p < 2; p++) {
+            size_t pl = strlen(prefixes[p]);
+            if (!strncmp(name, prefixes[p], pl) && !strcmp(name + pl, vit__ignored[i])) return 1;
+        }
     return 0;
 }
 
@@ -2831,6 +2931,135 @@ static vit_status vit__infer_config(vit__loader *L, vit_config *c, const vit__st
     return VIT_OK;
 }
 
+// --- a full CLIP / SigLIP file's text tower (m->text): config.json's text_config, then the shapes ---
+
+// What text_config states (-1: not stated), with transformers' defaults for
+// the values the shapes do not give (CLIPTextConfig, SiglipTextConfig).
+typedef struct vit__text_stated {
+    int dim, depth, heads, mlp, context, vocab, proj; // -1: not stated
+    int eos;    // CLIP: eos_token_id (default 49407)
+    int act;    // vit_act (default: CLIP quick_gelu, SigLIP gelu_pytorch_tanh)
+    double eps; // default: CLIP 1e-5, SigLIP 1e-6
+} vit__text_stated;
+
+static vit_status vit__read_text_config(vit__loader *L, int clip, vit__text_stated *s) {
+    const vit__json *j = &L->cfg;
+    char name[64];
+    vit_status st;
+    s->dim = s->depth = s->heads = s->mlp = s->context = s->vocab = s->proj = -1;
+    s->eos = clip ? 49407 : -1;
+    s->act = clip ? VIT_ACT_QUICK_GELU : VIT_ACT_GELU_TANH;
+    s->eps = clip ? 1e-5 : 1e-6;
+    int root = L->cfg_root, tc = root >= 0 ? vit__json_get(j, root, "text_config") : -1, n;
+    if (root >= 0 && clip && (st = vit__cfg_int(L, j, root, "projection_dim", 1, VIT_MAX_DIM, &s->proj)) != VIT_OK) return st;
+    if (tc < 0 || j->nodes[tc].type == VIT__J_NULL) return VIT_OK;
+    if (j->nodes[tc].type != VIT__J_OBJ) return vit__fail(L->err, VIT_ERROR_BAD_FORMAT, "config.json: text_config is not an object");
+    if ((n = vit__json_get(j, tc, "hidden_act")) >= 0 && (s->act = vit__hf_act(j, n)) < 0) {
+        vit__json_str(j, n, name, sizeof(name));
+        return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json: text_config hidden_act '%s' is not computed by vit.h", name);
+    }
+    if ((n = vit__json_get(j, tc, "layer_norm_eps")) >= 0 && (!vit__json_double(j, n, &s->eps) || !(s->eps > 0.0 && s->eps < 1.0)))
+        return vit__fail(L->err, VIT_ERROR_BAD_FORMAT, "config.json: text_config layer_norm_eps must be a number in (0, 1)");
+    if ((st = vit__cfg_int(L, j, tc, "hidden_size", 1, VIT_MAX_DIM, &s->dim)) || (st = vit__cfg_int(L, j, tc, "num_hidden_layers", 1, VIT_MAX_DEPTH, &s->depth)) ||
+        (st = vit__cfg_int(L, j, tc, "num_attention_heads", 1, VIT_MAX_DIM, &s->heads)) ||
+        (st = vit__cfg_int(L, j, tc, "intermediate_size", 1, VIT_MAX_DIM, &s->mlp)) ||
+        (st = vit__cfg_int(L, j, tc, "max_position_embeddings", 1, VIT_MAX_TOKENS, &s->context)) ||
+        (st = vit__cfg_int(L, j, tc, "vocab_size", 1, VIT_MAX_VOCAB, &s->vocab)) ||
+        (!clip && (st = vit__cfg_int(L, j, tc, "projection_size", 1, VIT_MAX_DIM, &s->proj))))
+        return st;
+    // CLIP pools at eos_token_id: an integer (SigLIP pools the last token whatever it is)
+    if (clip && (n = vit__json_get(j, tc, "eos_token_id")) >= 0 && !vit__json_int(j, n, INT_MIN, INT_MAX, &s->eos))
+        return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json: text_config eos_token_id must be an integer (the token CLIP's text tower pools at)");
+    return VIT_OK;
+}
+
+// The text tower's config from its tensors' shapes (names per L->fam, a text
+// family), reconciled with s, into t->cfg and t's input and pooling fields.
+static vit_status vit__infer_text(vit__loader *L, vit_model *t, const vit__text_stated *s) {
+    char *err = L->err, name[192], got[160];
+    vit_config *c = &t->cfg;
+    int clip = L->fam == VIT__FAM_HF_CLIP_TEXT;
+    const vit__tensor *tok = vit__role(L, VIT__R_TOK, 0, name, sizeof(name));
+    if (!tok) return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "tensor '%s' not found", name);
+    if (tok->dtype == VIT__DT_OTHER) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "tensor '%s' has dtype %s; only F32, F16 and BF16 are supported", tok->name, tok->dtype_name);
+    if (tok->ndim != 2 || tok->shape[0] == 0 || tok->shape[1] == 0) {
+        vit__shape_str(tok, got, sizeof(got));
+        return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "tensor '%s' has shape %s, expected [vocab, width]", tok->name, got);
+    }
+    if (tok->shape[0] > VIT_MAX_VOCAB || tok->shape[1] > VIT_MAX_DIM)
+        return vit__fail(err, VIT_ERROR_LIMIT, "tensor '%s' [%llu, %llu] exceeds VIT_MAX_VOCAB (%d) or VIT_MAX_DIM (%d)", tok->name,
+                         (unsigned long long)tok->shape[0], (unsigned long long)tok->shape[1], VIT_MAX_VOCAB, VIT_MAX_DIM);
+    t->vocab = (int)tok->shape[0];
+    c->dim = (int)tok->shape[1];
+    int C = c->dim;
+    if (s->dim > 0 && s->dim != C) return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "config.json says text width %d but '%s' has %d", s->dim, tok->name, C);
+    if (s->vocab > 0 && s->vocab != t->vocab)
+        return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "config.json says vocab_size %d but '%s' has %d rows", s->vocab, tok->name, t->vocab);
+    // the context: the position embedding's rows (transformers runs texts of up to that many ids; vit.h exactly that many)
+    const vit__tensor *pos = vit__role(L, VIT__R_POS, 0, name, sizeof(name));
+    if (!pos) return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "tensor '%s' not found", name);
+    long long rows;
+    vit_status st = vit__token_check(L, pos, C, -1, &rows);
+    if (st != VIT_OK) return st;
+    if (pos->ndim != 2) {
+        vit__shape_str(pos, got, sizeof(got));
+        return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "tensor '%s' has shape %s, expected [context, %d]", pos->name, got, C);
+    }
+    if (s->context > 0 && s->context != rows)
+        return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "config.json says max_position_embeddings %d but '%s' has %lld rows", s->context, pos->name, rows);
+    c->num_tokens = (int)rows;
+    // blocks: consecutive, none past a gap
+    int depth = 0;
+    while (depth <= VIT_MAX_DEPTH && vit__role(L, VIT__R_LN1_W, depth, name, sizeof(name))) depth++;
+    if (depth > VIT_MAX_DEPTH) return vit__fail(err, VIT_ERROR_LIMIT, "more than VIT_MAX_DEPTH (%d) text blocks", VIT_MAX_DEPTH);
+    if (depth == 0) return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "tensor '%s' not found (no text blocks)", name);
+    if (s->depth > 0 && s->depth != depth)
+        return vit__fail(err, depth < s->depth ? VIT_ERROR_MISSING_TENSOR : VIT_ERROR_SHAPE_MISMATCH, "config.json says %d text blocks but the file has %d", s->depth, depth);
+    snprintf(name, sizeof(name), "%s%s", L->prefix, vit__block_names[L->fam]);
+    for (int i = 0; i < L->count; i++) {
+        const char *nm = L->tensors[i].name;
+        if (strncmp(nm, name, strlen(name)) != 0) continue;
+        long b = strtol(nm + strlen(name), NULL, 10);
+        if (b >= depth)
+            return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "tensor '%s' belongs to text block %ld, but block %d's norm is missing (blocks must be numbered 0..depth-1)", nm, b, depth);
+    }
+    c->depth = depth;
+    const vit__tensor *fc1 = vit__role(L, VIT__R_FC1_W, 0, name, sizeof(name));
+    if (!fc1) return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "tensor '%s' not found", name);
+    if (fc1->ndim != 2 || fc1->shape[1] != (uint64_t)C || fc1->shape[0] == 0 || fc1->shape[0] > VIT_MAX_DIM) {
+        vit__shape_str(fc1, got, sizeof(got));
+        return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "tensor '%s' has shape %s, expected [mlp_dim, %d]", fc1->name, got, C);
+    }
+    c->mlp_dim = (int)fc1->shape[0];
+    if (s->mlp > 0 && s->mlp != c->mlp_dim) return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "config.json says text intermediate_size %d but '%s' has %d", s->mlp, fc1->name, c->mlp_dim);
+    int heads = s->heads > 0 ? s->heads : (C % 64 == 0 ? C / 64 : 0);
+    if (heads <= 0) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "text width %d is not a multiple of 64 and no config.json gives text_config num_attention_heads", C);
+    if (C % heads) return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "text width %d is not divisible by %d heads", C, heads);
+    c->num_heads = heads;
+    // the head: CLIP's text_projection (no bias), SigLIP's head (with one): the text embedding
+    const vit__tensor *hw = vit__role(L, VIT__R_HEAD_W, 0, name, sizeof(name));
+    if (!hw) return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "tensor '%s' not found", name);
+    if (hw->ndim != 2 || hw->shape[1] != (uint64_t)C || hw->shape[0] == 0 || hw->shape[0] > VIT_MAX_DIM) {
+        vit__shape_str(hw, got, sizeof(got));
+        return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "tensor '%s' has shape %s, expected [embed_dim, %d]", hw->name, got, C);
+    }
+    c->num_classes = (int)hw->shape[0];
+    if (s->proj > 0 && s->proj != c->num_classes)
+        return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "config.json says %s %d but '%s' has %d rows", clip ? "projection_dim" : "text_config projection_size",
+                         s->proj, hw->name, c->num_classes);
+    c->projection = 1;
+    c->act = (vit_act)s->act;
+    c->eps = (float)s->eps;
+    c->source = VIT_SOURCE_HF;
+    c->pool = VIT_POOL_TOKEN; // (unread: a text tower pools by text_pool)
+    t->num_head = 1;
+    t->act = c->act == VIT_ACT_GELU_TANH ? VIT__ACT_GELU_TANH : c->act == VIT_ACT_QUICK_GELU ? VIT__ACT_QUICK_GELU : VIT__ACT_GELU;
+    t->causal = clip;
+    t->text_pool = !clip ? VIT__TEXT_POOL_LAST : s->eos == 2 ? VIT__TEXT_POOL_ARGMAX : VIT__TEXT_POOL_EOS;
+    t->eos_id = s->eos;
+    return VIT_OK;
+}
+
 // --- weight layout: walked twice, once to count floats and once to place them ---
 
 // fc2's input width: M, or with SwiGLU (fc1's columns in (gate, up) pairs) M / 2.
@@ -2857,10 +3086,15 @@ static void vit__layout(vit_model *m, vit__bump *b, int has_norm, int linears) {
     size_t C = (size_t)c->dim, M = (size_t)c->mlp_dim, K = (size_t)c->num_classes, D = C / (size_t)c->num_heads;
     size_t CPP = (size_t)c->in_chans * c->patch_size * c->patch_size;
     size_t P = (size_t)m->num_prefix, patches = (size_t)c->num_tokens - P;
-    m->patch_w = vit__take(b, CPP * C);
-    m->patch_b = vit__take(b, C);
-    m->prefix = P ? vit__take(b, P * C) : NULL;
-    m->pos_embed = vit__take(b, patches * C);
+    if (m->vocab) { // the input step of a text tower: token and position embeddings
+        m->tok_embed = vit__take(b, (size_t)m->vocab * C);
+        m->pos_embed = vit__take(b, (size_t)c->num_tokens * C);
+    } else {
+        m->patch_w = vit__take(b, CPP * C);
+        m->patch_b = vit__take(b, C);
+        m->prefix = P ? vit__take(b, P * C) : NULL;
+        m->pos_embed = vit__take(b, patches * C);
+    }
     m->pre_norm_w = c->pre_norm ? vit__take(b, C) : NULL;
     m->pre_norm_b = c->pre_norm ? vit__take(b, C) : NULL;
     for (int l = 0; l < c->depth; l++) {
@@ -3008,6 +3242,22 @@ static vit_status vit__want(vit__loader *L, int r, int l, int optional, int ndim
     return vit__expect(L, t->name, optional, ndim, dims, out);
 }
 
+// The scalar tensor of role r (shape [] or [1], a float dtype) into *out; marks it used.
+static vit_status vit__want_scalar(vit__loader *L, int r, float *out) {
+    char name[192], got[160];
+    vit__tensor *t = vit__role(L, r, 0, name, sizeof(name));
+    if (!t) return vit__fail(L->err, VIT_ERROR_MISSING_TENSOR, "tensor '%s' not found", name);
+    t->used = 1;
+    if (t->dtype == VIT__DT_OTHER) return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "tensor '%s' has dtype %s; only F32, F16 and BF16 are supported", t->name, t->dtype_name);
+    if (!(t->ndim == 0 || (t->ndim == 1 && t->shape[0] == 1))) {
+        vit__shape_str(t, got, sizeof(got));
+        return vit__fail(L->err, VIT_ERROR_SHAPE_MISMATCH, "tensor '%s' has shape %s, expected a scalar ([] or [1])", t->name, got);
+    }
+    *out = vit__tensor_at(t, 0);
+    if (!(fabsf(*out) <= FLT_MAX)) return vit__fail(L->err, VIT_ERROR_BAD_FORMAT, "tensor '%s' is not finite", t->name);
+    return VIT_OK;
+}
+
 // Validates every tensor the architecture needs and copies it into m->weights.
 // pass 0: validate only (nothing written) and mark the tensors read; pass 1: copy.
 static vit_status vit__load_weights(vit__loader *L, vit_model *m, int pass) {
@@ -3024,39 +3274,46 @@ static vit_status vit__load_weights(vit__loader *L, vit_model *m, int pass) {
         if ((st = vit__want(L, role, l, opt, nd, dims_, &t)) != VIT_OK) return st;  \
     } while (0)
 
-    // patch embedding (C, Ci, P, P) -> (Ci*P*P, C); CLIP has no bias
-    VIT__WANT(VIT__R_PATCH_W, 0, 0, 4, C, Ci, Pp, Pp);
-    if (pass) vit__copy_linear(m->patch_w, t, 0, uC, (size_t)(Ci * Pp * Pp), uC, 0);
-    VIT__WANT(VIT__R_PATCH_B, 0, 1, 1, C);
-    if (pass) vit__copy_vec(m->patch_b, t, 0, uC, 0);
+    if (m->vocab) { // a text tower's input step: token embedding (V, C) and position embedding (context, C)
+        VIT__WANT(VIT__R_TOK, 0, 0, 2, (long long)m->vocab, C);
+        if (pass) vit__copy_vec(m->tok_embed, t, 0, (size_t)m->vocab * uC, 0);
+        VIT__WANT(VIT__R_POS, 0, 0, 2, (long long)c->num_tokens, C);
+        if (pass) vit__copy_vec(m->pos_embed, t, 0, (size_t)c->num_tokens * uC, 0);
+    } else {
+        // patch embedding (C, Ci, P, P) -> (Ci*P*P, C); CLIP has no bias
+        VIT__WANT(VIT__R_PATCH_W, 0, 0, 4, C, Ci, Pp, Pp);
+        if (pass) vit__copy_linear(m->patch_w, t, 0, uC, (size_t)(Ci * Pp * Pp), uC, 0);
+        VIT__WANT(VIT__R_PATCH_B, 0, 1, 1, C);
+        if (pass) vit__copy_vec(m->patch_b, t, 0, uC, 0);
 
-    // prefix tokens, then the position embedding: its rows for the prefix
-    // tokens are folded into them here (input-independent), the patch rows
-    // resampled to the grid the model runs at
-    int at = 0;
-    const int roles[3] = {VIT__R_CLS, VIT__R_DIST, VIT__R_REG}, counts[3] = {c->class_token, c->distilled, c->num_registers};
-    for (int i = 0; i < 3; i++) {
-        if (!counts[i]) continue;
-        VIT__WANT(roles[i], 0, 0, 0, 0);
-        if (pass) vit__copy_vec(m->prefix + (size_t)at * uC, t, 0, (size_t)counts[i] * uC, 0);
-        at += counts[i];
-    }
-    VIT__WANT(VIT__R_POS, 0, 0, 0, 0);
-    if (pass) {
-        int gh = c->image_height / c->patch_size, gw = c->image_width / c->patch_size;
-        size_t cover = (size_t)L->pos_cover, native = (size_t)L->grid_h * L->grid_w;
-        for (size_t i = 0; i < cover * uC; i++) m->prefix[i] += vit__tensor_at(t, i);
-        if (gh == L->grid_h && gw == L->grid_w) {
-            vit__copy_vec(m->pos_embed, t, cover * uC, native * uC, 0);
-        } else {
-            float *grid = (float *)vit__malloc(L->alloc, native * uC * sizeof(float));
-            if (!grid) return vit__fail(L->err, VIT_ERROR_OUT_OF_MEMORY, "out of memory resampling the position embedding");
-            vit__copy_vec(grid, t, cover * uC, native * uC, 0);
-            // timm (resample_abs_pos_embed) and HF DINOv2 with registers antialias; HF's other interpolate_pos_encoding do not
-            int aa = L->fam == VIT__FAM_TIMM || L->dinov2_registers;
-            st = vit__resample_grid(L->alloc, m->pos_embed, grid, L->grid_h, L->grid_w, gh, gw, (int)C, aa);
-            vit__free(L->alloc, grid);
-            if (st != VIT_OK) return vit__fail(L->err, st, "out of memory resampling the position embedding");
+        // prefix tokens, then the position embedding: its rows for the prefix
+        // tokens are folded into them here (input-independent), the patch rows
+        // resampled to the grid the model runs at
+        int at = 0;
+        const int roles[3] = {VIT__R_CLS, VIT__R_DIST, VIT__R_REG}, counts[3] = {c->class_token, c->distilled, c->num_registers};
+        for (int i = 0; i < 3; i++) {
+            if (!counts[i]) continue;
+            VIT__WANT(roles[i], 0, 0, 0, 0);
+            if (pass) vit__copy_vec(m->prefix + (size_t)at * uC, t, 0, (size_t)counts[i] * uC, 0);
+            at += counts[i];
+        }
+        VIT__WANT(VIT__R_POS, 0, 0, 0, 0);
+        if (pass) {
+            int gh = c->image_height / c->patch_size, gw = c->image_width / c->patch_size;
+            size_t cover = (size_t)L->pos_cover, native = (size_t)L->grid_h * L->grid_w;
+            for (size_t i = 0; i < cover * uC; i++) m->prefix[i] += vit__tensor_at(t, i);
+            if (gh == L->grid_h && gw == L->grid_w) {
+                vit__copy_vec(m->pos_embed, t, cover * uC, native * uC, 0);
+            } else {
+                float *grid = (float *)vit__malloc(L->alloc, native * uC * sizeof(float));
+                if (!grid) return vit__fail(L->err, VIT_ERROR_OUT_OF_MEMORY, "out of memory resampling the position embedding");
+                vit__copy_vec(grid, t, cover * uC, native * uC, 0);
+                // timm (resample_abs_pos_embed) and HF DINOv2 with registers antialias; HF's other interpolate_pos_encoding do not
+                int aa = L->fam == VIT__FAM_TIMM || L->dinov2_registers;
+                st = vit__resample_grid(L->alloc, m->pos_embed, grid, L->grid_h, L->grid_w, gh, gw, (int)C, aa);
+                vit__free(L->alloc, grid);
+                if (st != VIT_OK) return vit__fail(L->err, st, "out of memory resampling the position embedding");
+            }
         }
     }
     if (c->pre_norm) {
@@ -3173,11 +3430,19 @@ static vit_status vit__load_weights(vit__loader *L, vit_model *m, int pass) {
         }
     }
 #undef VIT__WANT
-    if (!pass) // a tensor the model does not read would change the answer: refuse it
-        for (int i = 0; i < L->count; i++)
-            if (!L->tensors[i].used && !vit__is_ignored(L, L->tensors[i].name))
-                return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "tensor '%s%s' is not used by vit.h's model of this file (refused rather than ignored)",
-                                 L->tensors[i].name, L->tensors[i].name_truncated ? "..." : "");
+    if (m->vocab) { // a text tower: the similarity's temperature (stored as its log), and SigLIP's bias
+        if ((st = vit__want_scalar(L, VIT__R_SCALE, &m->logit_scale)) != VIT_OK) return st;
+        if (L->fam == VIT__FAM_HF_SIGLIP_TEXT && (st = vit__want_scalar(L, VIT__R_BIAS, &m->logit_bias)) != VIT_OK) return st;
+    }
+    return VIT_OK;
+}
+
+// After every tower's pass 0 (vit__load_weights): a tensor no tower read would change the answer: refused.
+static vit_status vit__check_unused(vit__loader *L) {
+    for (int i = 0; i < L->count; i++)
+        if (!L->tensors[i].used && !vit__is_ignored(L, L->tensors[i].name))
+            return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "tensor '%s%s' is not used by vit.h's model of this file (refused rather than ignored)",
+                             L->tensors[i].name, L->tensors[i].name_truncated ? "..." : "");
     return VIT_OK;
 }
 
@@ -6520,21 +6785,53 @@ static void vit__feat_store_cpu(vit_model *m, const vit__feat *f, int l, const f
     }
 }
 
-// Runs B <= max_batch images to m->pooled (heads, B, C); with f (a features
-// call, these images from its image i0), blocks 0..f->last only, each
-// asked-for block's tokens to fout (see vit__feat_store_cpu).
-static void vit__forward_host(vit_model *m, const float *images, int B, const vit__feat *f, float *fout, size_t slot_stride, int i0) {
+// A text tower's input step: x (B, N, C) = the token embedding's rows of
+// ids (B, N) + the position embedding (N, C). The ids are checked (vit_encode_ids).
+static void vit__embed_ids(float *x, const int *ids, const float *tok_embed, const float *pos, int B, int N, int C) {
+    for (int r = 0; r < B * N; r++) {
+        const float *e = tok_embed + (size_t)ids[r] * C, *p = pos + (size_t)(r % N) * C;
+        float *xr = x + (size_t)r * C;
+        for (int k = 0; k < C; k++) xr[k] = e[k] + p[k];
+    }
+}
+
+// The token a text of N ids is pooled at (transformers' CLIPTextTransformer
+// and SiglipTextTransformer): the first eos_id (-1 when there is none:
+// vit_encode_ids refuses that text), the first largest id (CLIP's legacy
+// eos_token_id 2), or the last.
+static int vit__text_pool_at(const vit_model *t, const int *ids, int N) {
+    int at = 0;
+    if (t->text_pool == VIT__TEXT_POOL_LAST) return N - 1;
+    if (t->text_pool == VIT__TEXT_POOL_ARGMAX) {
+        for (int i = 1; i < N; i++) at = ids[i] > ids[at] ? i : at;
+        return at;
+    }
+    for (int i = 0; i < N; i++)
+        if (ids[i] == t->eos_id) return i;
+    return -1;
+}
+
+// Runs B <= max_batch images (or, on a text tower, B texts of N token ids)
+// to m->pooled (heads, B, C); with f (a features call, these images from its
+// image i0), blocks 0..f->last only, each asked-for block's tokens to fout
+// (see vit__feat_store_cpu). The input step (patches or token ids) and the
+// pooling step are the model's choices; the blocks are the same code.
+static void vit__forward_host(vit_model *m, const float *images, const int *ids, int B, const vit__feat *f, float *fout, size_t slot_stride, int i0) {
     const vit_config *c = &m->cfg;
     int C = c->dim, N = c->num_tokens, nt = m->num_threads, H = c->num_heads, isa = m->cpu_isa;
     int P = m->num_prefix, M = c->mlp_dim, GG = N - P;
     size_t NC = (size_t)N * C;
-    // patch tokens into xn, then x = [prefix tokens | patches + pos] (the prefix tokens' position rows are folded in at load)
-    vit__patch_embed_cpu(m->xn, images, m->patch_w, m->patch_b, B, c->in_chans, c->image_height, c->image_width, c->patch_size, C, m->big, isa, nt);
-    vit__place_tokens(m->x, m->xn, m->prefix, P, m->pos_embed, 0, B, GG, C);
+    if (ids) { // token rows + position rows
+        vit__embed_ids(m->x, ids, m->tok_embed, m->pos_embed, B, N, C);
+    } else { // patch tokens into xn, then x = [prefix tokens | patches + pos] (the prefix tokens' position rows are folded in at load)
+        vit__patch_embed_cpu(m->xn, images, m->patch_w, m->patch_b, B, c->in_chans, c->image_height, c->image_width, c->patch_size, C, m->big, isa, nt);
+        vit__place_tokens(m->x, m->xn, m->prefix, P, m->pos_embed, 0, B, GG, C);
+    }
     int rows = B * N;
     if (m->pre_norm_w) vit__layernorm_cpu(m->x, m->x, m->pre_norm_w, m->pre_norm_b, rows, C, (size_t)C, c->eps, nt);
     vit__residual_round(m, m->x, (size_t)rows * C);
     vit__attn_args att = vit__attn_self(m->attn, m->big, B, N, C, H, sizeof(float));
+    att.causal = m->causal;
     for (int l = 0; l < c->depth; l++) {
         const vit__block *k = &m->blocks[l];
         vit__layernorm_cpu(m->xn, m->x, k->ln1_w, k->ln1_b, rows, C, (size_t)C, c->eps, nt);
@@ -6554,6 +6851,12 @@ static void vit__forward_host(vit_model *m, const float *images, int B, const vi
             vit__feat_store_cpu(m, f, l, m->x, B, i0, fout, slot_stride);
             if (l == f->last) return;
         }
+    }
+    if (ids) { // a text tower pools one token per text (vit__text_pool_at), then its final norm
+        for (int b = 0; b < B; b++)
+            memcpy(m->pooled + (size_t)b * C, m->x + (size_t)b * NC + (size_t)vit__text_pool_at(m, ids + (size_t)b * N, N) * C, (size_t)C * sizeof(float));
+        vit__layernorm_cpu(m->pooled, m->pooled, m->norm_w, m->norm_b, B, C, (size_t)C, c->eps, nt);
+        return;
     }
     if (m->norm_w) {
         if (c->pool == VIT_POOL_TOKEN) // only the pooled prefix tokens are read after the norm
@@ -6590,6 +6893,7 @@ VITDEF void vit_free(vit_model *m) {
     vit__free(&a, m->blocks);
     vit__free(&a, m->labels);
     vit__free(&a, m->label_text);
+    vit_free(m->text);
     vit__free(&a, m);
 }
 
@@ -6767,7 +7071,7 @@ static vit_status vit__pack_cpu(vit_model *m, int isa, char *err) {
     if (m->map.kv_w && C * (size_t)m->map.mlp_dim > biggest) biggest = C * (size_t)m->map.mlp_dim;
     float *tmp = (float *)vit__malloc(&m->alloc, biggest * sizeof(float));
     if (!tmp) return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for %zu bytes repacking the weights", biggest * sizeof(float));
-    vit__pack_panels(m->patch_w, tmp, patch / C, C);
+    if (m->patch_w) vit__pack_panels(m->patch_w, tmp, patch / C, C);
     for (int l = 0; l < c->depth && c->dtype != VIT_DTYPE_INT8; l++) { // (int8: the blocks' linears run from vit__q8 copies)
         vit__block *k = &m->blocks[l];
         vit__pack_panels(k->qkv_w, tmp, C, 3 * C);
@@ -6785,6 +7089,95 @@ static vit_status vit__pack_cpu(vit_model *m, int isa, char *err) {
     }
     vit__free(&m->alloc, tmp);
     m->cpu_isa = isa;
+    return VIT_OK;
+}
+
+// A full CLIP / SigLIP file's text tower, step 1 (after the image model's
+// pass 0): its config (text_config, then the shapes) into a new m->text,
+// its tensors checked and marked read (vit__load_weights' pass 0). Nothing
+// for any other file. The image embeddings it is compared with must be as
+// wide as its own: CLIP's visual projection, SigLIP's pooled features.
+static vit_status vit__text_plan(vit__loader *L, vit_model *m) {
+    int clip = L->fam == VIT__FAM_HF_CLIP;
+    if ((!clip && L->fam != VIT__FAM_HF_SIGLIP) || strcmp(L->prefix, "vision_model.") != 0 || !vit__find(L, "text_model.embeddings.token_embedding.weight"))
+        return VIT_OK;
+    const char *prefix = L->prefix;
+    vit__family fam = L->fam;
+    vit__text_stated s;
+    vit_status st = vit__read_text_config(L, clip, &s);
+    vit_model *t = st == VIT_OK ? (vit_model *)vit__malloc(&m->alloc, sizeof(vit_model)) : NULL;
+    if (st == VIT_OK && !t) st = vit__fail(L->err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for the text tower");
+    if (st != VIT_OK) return st;
+    memset(t, 0, sizeof(*t));
+    t->alloc = m->alloc;
+    t->max_batch = m->max_batch;
+    t->num_threads = m->num_threads;
+    t->cpu_isa = VIT__ISA_REFERENCE;
+    t->cfg.openmp = m->cfg.openmp;
+    t->cfg.num_threads = m->cfg.num_threads;
+    m->text = t;
+    L->fam = clip ? VIT__FAM_HF_CLIP_TEXT : VIT__FAM_HF_SIGLIP_TEXT;
+    L->prefix = L->text_prefix = "text_model.";
+    st = vit__infer_text(L, t, &s);
+    const vit_config *c = &m->cfg, *tc = &t->cfg;
+    if (st == VIT_OK && clip && (!c->projection || c->num_classes != tc->num_classes))
+        st = vit__fail(L->err, c->projection ? VIT_ERROR_SHAPE_MISMATCH : VIT_ERROR_MISSING_TENSOR, "the text embeddings are %d wide but %s", tc->num_classes,
+                       c->projection ? "visual_projection.weight makes image embeddings of another width" : "there is no visual_projection.weight");
+    if (st == VIT_OK && !clip && c->dim != tc->num_classes)
+        st = vit__fail(L->err, VIT_ERROR_SHAPE_MISMATCH, "the text embeddings are %d wide (text_model.head) but the image embeddings %d", tc->num_classes, c->dim);
+    if (st == VIT_OK && !(t->blocks = (vit__block *)vit__malloc(&m->alloc, (size_t)tc->depth * sizeof(vit__block))))
+        st = vit__fail(L->err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for %d text blocks", tc->depth);
+    if (st == VIT_OK) {
+        vit__bump count = {NULL, 0};
+        vit__layout(t, &count, 1, 1);
+        t->weights_count = count.used;
+        st = vit__load_weights(L, t, 0);
+    }
+    L->fam = fam;
+    L->prefix = prefix;
+    return st;
+}
+
+// Step 2, once the image model is placed (its device, dtype and residual
+// stream known): the text tower's weights loaded and readied for the CPU (a
+// CUDA model's text tower runs on the CPU in fp32), and m's config told.
+static vit_status vit__text_build(vit__loader *L, vit_model *m) {
+    vit_model *t = m->text;
+    if (!t) return VIT_OK;
+    char *err = L->err;
+    const char *prefix = L->prefix;
+    vit__family fam = L->fam;
+    int cpu = m->cfg.device == VIT_DEVICE_CPU;
+    vit_status st = VIT_OK;
+    if (t->weights_count > SIZE_MAX / sizeof(float)) st = vit__fail(err, VIT_ERROR_LIMIT, "text tower size overflows");
+    else if (!(t->weights = (float *)vit__malloc(&t->alloc, t->weights_count * sizeof(float))))
+        st = vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for %zu bytes of text tower weights", t->weights_count * sizeof(float));
+    if (st == VIT_OK) {
+        vit__bump place = {t->weights, 0};
+        vit__layout(t, &place, 1, 1);
+        L->fam = fam == VIT__FAM_HF_CLIP ? VIT__FAM_HF_CLIP_TEXT : VIT__FAM_HF_SIGLIP_TEXT;
+        L->prefix = "text_model.";
+        st = vit__load_weights(L, t, 1);
+        L->fam = fam;
+        L->prefix = prefix;
+    }
+    t->cfg.device = VIT_DEVICE_CPU;
+    t->cfg.dtype = VIT_DTYPE_F32;
+    t->cfg.residual_dtype = cpu ? m->cfg.residual_dtype : VIT_DTYPE_F32;
+    if (st == VIT_OK) st = vit__alloc_scratch(t, err);
+    if (st == VIT_OK && cpu && m->cfg.dtype == VIT_DTYPE_INT8) st = vit__quantize_cpu(t, err);
+    if (st == VIT_OK && t->cfg.dtype == VIT_DTYPE_INT8) st = vit__drop_block_linears(t, err);
+    if (st == VIT_OK && cpu && m->cfg.dtype == VIT_DTYPE_FP8) st = vit__e4m3_cpu(t, err);
+    if (st == VIT_OK) st = vit__pack_cpu(t, vit__cpu_isa(), err);
+    if (st != VIT_OK) return st;
+    vit_config *c = &m->cfg;
+    c->has_text = 1;
+    c->text_context = t->cfg.num_tokens;
+    c->text_vocab = t->vocab;
+    c->embed_dim = t->cfg.num_classes;
+    c->match = fam == VIT__FAM_HF_CLIP ? VIT_MATCH_SOFTMAX : VIT_MATCH_SIGMOID;
+    c->logit_scale = (float)exp((double)t->logit_scale);
+    c->logit_bias = t->logit_bias;
     return VIT_OK;
 }
 
@@ -6878,6 +7271,8 @@ static vit_status vit__create(const vit__bytes *shards, int nshards, const vit__
         else {
             vit__layout(m, &count, has_norm, 1);
             st = vit__load_weights(&L, m, 0);
+            if (st == VIT_OK) st = vit__text_plan(&L, m);
+            if (st == VIT_OK) st = vit__check_unused(&L);
         }
         if (st == VIT_OK) {
             if (count.used > SIZE_MAX / sizeof(float)) st = vit__fail(err, VIT_ERROR_LIMIT, "model size overflows");
@@ -6920,6 +7315,7 @@ static vit_status vit__create(const vit__bytes *shards, int nshards, const vit__
     if (st == VIT_OK && m->cfg.dtype == VIT_DTYPE_INT8) st = vit__drop_block_linears(m, err);
     if (st == VIT_OK && m->cfg.device == VIT_DEVICE_CPU && o.dtype == VIT_DTYPE_FP8) st = vit__e4m3_cpu(m, err);
     if (st == VIT_OK && m->cfg.device == VIT_DEVICE_CPU) st = vit__pack_cpu(m, vit__cpu_isa(), err);
+    if (st == VIT_OK) st = vit__text_build(&L, m);
     vit__free(&alloc, L.tensors);
     vit__json_release(&L.cfg);
     vit__json_release(&L.pre);
@@ -7101,7 +7497,7 @@ static vit_status vit__run(vit_model *m, const float *images, int n, float *out,
 #endif
     for (int i0 = 0; i0 < n; i0 += m->max_batch) {
         int B = n - i0 < m->max_batch ? n - i0 : m->max_batch;
-        vit__forward_host(m, images + (size_t)i0 * per_image, B, NULL, NULL, 0, 0);
+        vit__forward_host(m, images + (size_t)i0 * per_image, NULL, B, NULL, NULL, 0, 0);
         if (want_logits) vit__head_cpu(out + (size_t)i0 * per_out, m->pooled, m->head_w, m->head_b, B, c->dim, c->num_classes, m->num_head, m->cpu_isa, m->num_threads);
         else memcpy(out + (size_t)i0 * per_out, m->pooled + (m->num_head > 1 ? (size_t)m->num_head * B * c->dim : 0), (size_t)B * per_out * sizeof(float));
     }
@@ -7114,6 +7510,96 @@ VITDEF vit_status vit_forward(vit_model *m, const float *images, int n, float *l
 
 VITDEF vit_status vit_embed(vit_model *m, const float *images, int n, float *features) {
     return vit__run(m, images, n, features, 0);
+}
+
+// ---- text towers
+
+// rows (n, d) of v divided by their L2 norms (summed in double), as transformers' x / x.norm(dim=-1)
+static void vit__l2_rows(float *v, size_t n, int d) {
+    for (size_t i = 0; i < n; i++) {
+        float *r = v + i * (size_t)d;
+        double ss = 0.0;
+        for (int k = 0; k < d; k++) ss += (double)r[k] * r[k];
+        double norm = sqrt(ss);
+        for (int k = 0; k < d; k++) r[k] = (float)(r[k] / norm);
+    }
+}
+
+static vit_status vit__need_text(vit_model *m, const char *fn) {
+    if (!m->cfg.has_text)
+        return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: the model has no text tower (a full CLIPModel / SiglipModel file has one)", fn);
+    return VIT_OK;
+}
+
+VITDEF vit_status vit_encode_ids(vit_model *m, const int *ids, int n, float *out) {
+    static const char *fn = "vit_encode_ids";
+    if (!m) return VIT_ERROR_INVALID_ARGUMENT;
+    if (m->preprocess_only) return vit__weightless(m, fn);
+    vit_status st = vit__need_text(m, fn);
+    if (st != VIT_OK) return st;
+    if (!ids || !out || n < 1) return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: ids and out must be non-NULL and n >= 1 (n = %d)", fn, n);
+    vit_model *t = m->text;
+    int L = t->cfg.num_tokens, E = t->cfg.num_classes;
+    for (int i = 0; i < n; i++) { // every id in range, every CLIP text with its end-of-text token, before anything runs
+        const int *r = ids + (size_t)i * L;
+        for (int p = 0; p < L; p++)
+            if (r[p] < 0 || r[p] >= t->vocab)
+                return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: text %d: id %d at position %d is outside the vocabulary [0, %d)", fn, i, r[p], p, t->vocab);
+        if (vit__text_pool_at(t, r, L) < 0)
+            return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: text %d has no end-of-text token (eos_token_id %d) in its %d ids, which CLIP pools at", fn, i,
+                             t->eos_id, L);
+    }
+    for (int i0 = 0; i0 < n; i0 += t->max_batch) {
+        int B = n - i0 < t->max_batch ? n - i0 : t->max_batch;
+        vit__forward_host(t, NULL, ids + (size_t)i0 * L, B, NULL, NULL, 0, 0);
+        vit__head_cpu(out + (size_t)i0 * E, t->pooled, t->head_w, t->head_b, B, t->cfg.dim, E, 1, t->cpu_isa, t->num_threads);
+    }
+    vit__l2_rows(out, (size_t)n, E);
+    return VIT_OK;
+}
+
+VITDEF vit_status vit_image_embeds(vit_model *m, const float *images, int n, float *out) {
+    if (!m) return VIT_ERROR_INVALID_ARGUMENT;
+    vit_status st = m->preprocess_only ? VIT_OK : vit__need_text(m, "vit_image_embeds");
+    // CLIP's image embedding is its visual projection (the model's head), SigLIP's the pooled features
+    if (st == VIT_OK) st = vit__run(m, images, n, out, m->cfg.projection);
+    if (st == VIT_OK) vit__l2_rows(out, (size_t)n, m->cfg.embed_dim);
+    return st;
+}
+
+// Image a's logit for label b (E wide): logit_scale * cosine (+ logit_bias), in double.
+static double vit__match_logit(const vit_config *c, const float *a, const float *b) {
+    double na = 0.0, nb = 0.0, dot = 0.0;
+    for (int e = 0; e < c->embed_dim; e++) { na += (double)a[e] * a[e]; nb += (double)b[e] * b[e]; dot += (double)a[e] * b[e]; }
+    return c->logit_scale * (dot / (sqrt(na) * sqrt(nb))) + (c->match == VIT_MATCH_SIGMOID ? c->logit_bias : 0.0);
+}
+
+VITDEF vit_status vit_zero_shot(vit_model *m, const float *image_embeds, int n, const float *label_embeds, int k, float *logits, float *probs) {
+    static const char *fn = "vit_zero_shot";
+    if (!m) return VIT_ERROR_INVALID_ARGUMENT;
+    vit_status st = vit__need_text(m, fn);
+    if (st != VIT_OK) return st;
+    if (!image_embeds || !label_embeds || (!logits && !probs) || n < 1 || k < 1)
+        return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: embeddings must be non-NULL, logits or probs too, and n, k >= 1 (n = %d, k = %d)", fn, n, k);
+    const vit_config *c = &m->cfg;
+    size_t E = (size_t)c->embed_dim;
+    for (int i = 0; i < n; i++) {
+        const float *a = image_embeds + (size_t)i * E;
+        double mx = -HUGE_VAL, sum = 0.0;
+        for (int j = 0; j < k; j++) { // the logits, and their largest (the softmax's shift)
+            double l = vit__match_logit(c, a, label_embeds + (size_t)j * E);
+            if (logits) logits[(size_t)i * k + j] = (float)l;
+            mx = l > mx ? l : mx;
+        }
+        if (!probs) continue;
+        if (c->match == VIT_MATCH_SIGMOID) {
+            for (int j = 0; j < k; j++) probs[(size_t)i * k + j] = (float)(1.0 / (1.0 + exp(-vit__match_logit(c, a, label_embeds + (size_t)j * E))));
+            continue;
+        }
+        for (int j = 0; j < k; j++) sum += exp(vit__match_logit(c, a, label_embeds + (size_t)j * E) - mx);
+        for (int j = 0; j < k; j++) probs[(size_t)i * k + j] = (float)(exp(vit__match_logit(c, a, label_embeds + (size_t)j * E) - mx) / sum);
+    }
+    return VIT_OK;
 }
 
 // Checks a features call's spec (NULL: the defaults) into f: the blocks
@@ -7223,7 +7709,7 @@ static vit_status vit__features_run(vit_model *m, const char *fn, const void *da
                 st = vit_preprocess_rgb8(m, fr + (size_t)(i0 + i) * height * stride, width, height, stride, channels, images + (size_t)i * per_image);
             in = images;
         }
-        if (st == VIT_OK) vit__forward_host(m, in, B, &f, fout, (size_t)n * per_block, i0);
+        if (st == VIT_OK) vit__forward_host(m, in, NULL, B, &f, fout, (size_t)n * per_block, i0);
     }
     vit__free(&m->alloc, images);
     return st;

@@ -1007,8 +1007,30 @@ static void test_families(void) {
            VIT_ERROR_UNSUPPORTED, "vision_use_head");
     t_case("family: CLIP visual_projection transposed", "hf_clip_vision_proj", "\"visual_projection.weight\":{\"dtype\":\"F32\",\"shape\":[16,24]",
            "\"visual_projection.weight\":{\"dtype\":\"F32\",\"shape\":[24,16]", NULL, NULL, 0, 0, VIT_ERROR_SHAPE_MISMATCH, "visual_projection.weight");
-    t_case("family: a stray tensor in a CLIP file", "hf_clip_full", "\"logit_scale\"", "\"vision_model.extra\"", NULL, NULL, 0, 0, VIT_ERROR_UNSUPPORTED,
-           "vision_model.extra");
+    // full CLIP / SigLIP files: the text tower is loaded too, so every tensor is read
+    t_case("family: CLIP file without logit_scale", "hf_clip_full", "\"logit_scale\"", "\"vision_model.extra\"", NULL, NULL, 0, 0, VIT_ERROR_MISSING_TENSOR,
+           "'logit_scale' not found");
+    t_case("family: CLIP text tower without token embedding: its tensors refused", "hf_clip_full", "\"text_model.embeddings.token_embedding.weight\"",
+           "\"text_model.embeddings.token_embedding.weighs\"", NULL, NULL, 0, 0, VIT_ERROR_UNSUPPORTED, "is not used");
+    t_case("family: CLIP text_projection transposed", "hf_clip_full", "\"text_projection.weight\":{\"dtype\":\"F32\",\"shape\":[20,16]",
+           "\"text_projection.weight\":{\"dtype\":\"F32\",\"shape\":[16,20]", NULL, NULL, 0, 0, VIT_ERROR_SHAPE_MISMATCH, "text_projection.weight");
+    t_case("family: CLIP text_projection missing", "hf_clip_full", "\"text_projection.weight\"", "\"text_projection.weighs\"", NULL, NULL, 0, 0,
+           VIT_ERROR_MISSING_TENSOR, "'text_projection.weight' not found");
+    t_case("family: CLIP logit_scale of shape [1] loads", "hf_clip_full", "\"logit_scale\":{\"dtype\":\"F32\",\"shape\":[]",
+           "\"logit_scale\":{\"dtype\":\"F32\",\"shape\":[1]", NULL, NULL, 0, 0, VIT_OK, NULL);
+    t_case("family: CLIP logit_scale I32", "hf_clip_full", "\"logit_scale\":{\"dtype\":\"F32\"", "\"logit_scale\":{\"dtype\":\"I32\"", NULL, NULL, 0, 0,
+           VIT_ERROR_UNSUPPORTED, "dtype I32");
+    t_case("family: CLIP text block renumbered", "hf_clip_full", "\"text_model.encoder.layers.0.layer_norm1.weight\"",
+           "\"text_model.encoder.layers.1.layer_norm1.weight\"", NULL, NULL, 0, 0, VIT_ERROR_MISSING_TENSOR, "no text blocks");
+    t_case("family: SigLIP file without logit_bias", "hf_siglip_full", "\"logit_bias\"", "\"logit_biaz\"", NULL, NULL, 0, 0, VIT_ERROR_MISSING_TENSOR,
+           "'logit_bias' not found");
+    t_case("family: SigLIP logit_scale of shape [2]", "hf_siglip_full", "\"logit_scale\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[4,8]",
+           "\"logit_scale\":{\"dtype\":\"F16\",\"shape\":[2],\"data_offsets\":[4,8]", NULL, NULL, 0, 0, VIT_ERROR_SHAPE_MISMATCH, "expected a scalar");
+    t_case("family: SigLIP text head transposed width", "hf_siglip_full", "\"text_model.head.weight\":{\"dtype\":\"F32\",\"shape\":[16,16]",
+           "\"text_model.head.weight\":{\"dtype\":\"F32\",\"shape\":[8,32]", NULL, NULL, 0, 0, VIT_ERROR_SHAPE_MISMATCH, "text_model.head.weight");
+    t_case("family: SigLIP text_config hidden_act", "hf_siglip_full", NULL, NULL, "\"hidden_act\": \"gelu_pytorch_tanh\",\n    \"hidden_size\": 16,\n    \"intermediate_size\": 32,\n    \"layer_norm_eps\": 1e-06,\n    \"max_position_embeddings\"",
+           "\"hidden_act\": \"silu\",\n    \"hidden_size\": 16,\n    \"intermediate_size\": 32,\n    \"layer_norm_eps\": 1e-06,\n    \"max_position_embeddings\"", 0, 0,
+           VIT_ERROR_UNSUPPORTED, "text_config hidden_act 'silu'");
     // resolution
     t_case("family: size 30 x 28 (not a multiple of the patch)", "hf_clip_vision_proj", NULL, NULL, NULL, NULL, 30, 28, VIT_ERROR_UNSUPPORTED, "multiple of the patch");
     t_case("family: size 16 x 32 loads", "timm_reg4_dinov2", NULL, NULL, NULL, NULL, 16, 32, VIT_OK, NULL);

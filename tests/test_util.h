@@ -156,6 +156,42 @@ TEST_UNUSED static int read_reference(const char *path, reference *r) {
     return ok;
 }
 
+// Text-tower references (text.bin, layout in tests/data/text/README.md): test_text
+typedef struct text_ref {
+    int n, c, h, w, k, L, E;              // images, channels, height, width, texts, ids per text, embedding width
+    float *images;                        // (n, c, h, w)
+    int *ids;                             // (k, L)
+    float *image_embeds, *text_embeds;    // (n, E), (k, E): normalised
+    float *logits, *probs;                // (n, k) logits_per_image, and their softmax over k (CLIP) or sigmoids (SigLIP)
+} text_ref;
+
+TEST_UNUSED static void free_text_ref(text_ref *r) {
+    free(r->images); free(r->ids); free(r->image_embeds); free(r->text_embeds); free(r->logits); free(r->probs);
+    memset(r, 0, sizeof(*r));
+}
+
+// Reads a text.bin into r; returns 0 on failure (r then freed).
+TEST_UNUSED static int read_text_ref(const char *path, text_ref *r) {
+    memset(r, 0, sizeof(*r));
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    int hdr[8];
+    int ok = fread(hdr, sizeof(int), 8, f) == 8 && hdr[0] == 0x54584554;
+    for (int i = 1; ok && i < 8; i++) ok = hdr[i] > 0 && hdr[i] < 4096;
+    if (ok) {
+        r->n = hdr[1]; r->c = hdr[2]; r->h = hdr[3]; r->w = hdr[4]; r->k = hdr[5]; r->L = hdr[6]; r->E = hdr[7];
+        size_t ni = (size_t)r->n * r->c * r->h * r->w, nid = (size_t)r->k * r->L, nie = (size_t)r->n * r->E, nte = (size_t)r->k * r->E, nl = (size_t)r->n * r->k;
+        r->images = (float *)malloc(ni * 4); r->ids = (int *)malloc(nid * 4);
+        r->image_embeds = (float *)malloc(nie * 4); r->text_embeds = (float *)malloc(nte * 4);
+        r->logits = (float *)malloc(nl * 4); r->probs = (float *)malloc(nl * 4);
+        ok = fread(r->images, 4, ni, f) == ni && fread(r->ids, 4, nid, f) == nid && fread(r->image_embeds, 4, nie, f) == nie &&
+             fread(r->text_embeds, 4, nte, f) == nte && fread(r->logits, 4, nl, f) == nl && fread(r->probs, 4, nl, f) == nl && fgetc(f) == EOF;
+    }
+    fclose(f);
+    if (!ok) free_text_ref(r);
+    return ok;
+}
+
 #ifdef VIT_H_INCLUDED // (after vit.h only)
 // The case's options.json, when dir has one, into o; 0 when it is unreadable.
 // {"image_height": H, "image_width": W}: run the model at H x W. "mean": [3],

@@ -1,0 +1,274 @@
+// test_text: text towers (full CLIPModel / SiglipModel files) against the
+// references tools/make_text_reference.py dumped (transformers in float64,
+// tests/data/text/README.md): vit_encode_ids' text embeddings,
+// vit_image_embeds' image embeddings, and vit_zero_shot's logits and
+// probabilities. Pass when max|ours - ref| / max|ref| <= 1e-4 (fp32) for the
+// embeddings and logits, and |ours - ref| <= 1e-4 for the probabilities; the
+// embeddings within test_model's tolerances in int8 (5e-2) and with the bf16
+// residual stream (2e-2), in fp8 within 2e-1 (the largest, 1.71e-1: the
+// text embeddings of siglip_tokenizer, a 16-wide tower whose linears sum 16
+// or 32 e4m3 products; test_model's fp32-stream 1.5e-1 holds for the others).
+// vit_zero_shot on the reference's own embeddings within 1e-5. Then the
+// refusals: ids out of the vocabulary, a CLIP text without its end-of-text
+// token, bad counts and pointers, models without a text tower, config.json
+// values that disagree with the tensors or that vit.h does not compute.
+//
+// usage: test_text DIR...   (each DIR holds model.safetensors, config.json, text.bin)
+// The library is not built here: make links build/vit.o (as test_model), other
+// builds (sanitizers, ARM) add -DVIT_IMPLEMENTATION.
+#include "../vit.h"
+#include "test_util.h"
+
+#define TOL 1e-4
+#define TOL_PROB 1e-4
+#define TOL_SCORE 1e-5
+#define TOL_INT8 5e-2
+#define TOL_FP8 2e-1
+#define TOL_RES16 2e-2
+#define GUARD 16 // floats after every output that must stay untouched
+
+static char g_parent[1024]; // the folder holding the cases (for the refusals' models)
+
+// out (n floats + GUARD): NaN, then the guard's pattern
+static float *poisoned(size_t n) {
+    float *p = (float *)malloc((n + GUARD) * sizeof(float));
+    for (size_t i = 0; i < n; i++) p[i] = NAN;
+    for (size_t i = n; i < n + GUARD; i++) p[i] = 12345.0f;
+    return p;
+}
+
+static int guard_ok(const float *p, size_t n) {
+    for (size_t i = n; i < n + GUARD; i++)
+        if (p[i] != 12345.0f) return 0;
+    return 1;
+}
+
+static double max_abs(const float *a, const float *b, size_t n) {
+    double e = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        double d = fabs((double)a[i] - b[i]);
+        if (!(d <= e)) e = d; // NaN: stays NaN
+    }
+    return e;
+}
+
+static int run_case(const char *dir, int max_batch, int threads, vit_dtype dtype, vit_dtype residual) {
+    char path[1200], name[1400];
+    text_ref r;
+    snprintf(path, sizeof(path), "%s/text.bin", dir);
+    if (!read_text_ref(path, &r)) return check(0, dir, "cannot read %s", path);
+    int r16 = residual == VIT_DTYPE_BF16 || (residual == VIT_DTYPE_DEFAULT && dtype == VIT_DTYPE_FP8);
+    snprintf(name, sizeof(name), "%s (batch %d, threads %d%s%s)", dir, max_batch, threads,
+             dtype == VIT_DTYPE_INT8 ? ", int8" : dtype == VIT_DTYPE_FP8 ? ", fp8" : "", r16 ? ", bf16 residual stream" : "");
+    vit_options o;
+    memset(&o, 0, sizeof(o));
+    o.max_batch = max_batch;
+    o.num_threads = threads;
+    o.device = VIT_DEVICE_CPU;
+    o.dtype = dtype;
+    o.residual_dtype = residual;
+    vit_model *m = NULL;
+    vit_status st = vit_load(dir, &o, &m);
+    if (st != VIT_OK) {
+        free_text_ref(&r);
+        return check(0, name, "load: %s: %s", vit_status_string(st), vit_last_error(NULL));
+    }
+    const vit_config *c = vit_model_config(m);
+    int ok = check(c->has_text && c->text_context == r.L && c->embed_dim == r.E && c->text_vocab > 0 &&
+                       c->match == (strstr(dir, "siglip") ? VIT_MATCH_SIGMOID : VIT_MATCH_SOFTMAX) && c->logit_scale > 0.0f,
+                   name, "config: has_text %d, context %d (want %d), embed_dim %d (want %d), vocab %d, match %d, logit_scale %g", c->has_text, c->text_context, r.L,
+                   c->embed_dim, r.E, c->text_vocab, (int)c->match, (double)c->logit_scale);
+    size_t nt = (size_t)r.k * r.E, ni = (size_t)r.n * r.E, nl = (size_t)r.n * r.k;
+    float *txt = poisoned(nt), *img = poisoned(ni), *lg = poisoned(nl), *pr = poisoned(nl);
+    int low = dtype == VIT_DTYPE_INT8 || dtype == VIT_DTYPE_FP8 || r16;
+    double tol = dtype == VIT_DTYPE_FP8 ? TOL_FP8 : dtype == VIT_DTYPE_INT8 ? TOL_INT8 : r16 ? TOL_RES16 : TOL;
+    if (ok && (st = vit_encode_ids(m, r.ids, r.k, txt)) != VIT_OK) ok = check(0, name, "vit_encode_ids: %s", vit_last_error(m));
+    if (ok && (st = vit_image_embeds(m, r.images, r.n, img)) != VIT_OK) ok = check(0, name, "vit_image_embeds: %s", vit_last_error(m));
+    if (ok && (st = vit_zero_shot(m, img, r.n, txt, r.k, lg, pr)) != VIT_OK) ok = check(0, name, "vit_zero_shot: %s", vit_last_error(m));
+    if (ok) {
+        double et = rel_err(txt, r.text_embeds, nt), ei = rel_err(img, r.image_embeds, ni);
+        double el = low ? 0.0 : rel_err(lg, r.logits, nl), ep = low ? 0.0 : max_abs(pr, r.probs, nl);
+        int guards = guard_ok(txt, nt) && guard_ok(img, ni) && guard_ok(lg, nl) && guard_ok(pr, nl);
+        char detail[256];
+        if (low) snprintf(detail, sizeof(detail), "(logits and probs not compared at this precision)");
+        else snprintf(detail, sizeof(detail), "logits %.2e, probs abs err %.2e (<= %g)", el, ep, TOL_PROB);
+        ok = check(et <= tol && ei <= tol && el <= tol && ep <= TOL_PROB && guards, name, "text embeds rel err %.2e, image embeds %.2e (<= %g), %s%s", et, ei, tol,
+                   detail, guards ? "" : "; GUARD OVERWRITTEN");
+    }
+    if (ok && !low) { // the scoring alone, on the reference's embeddings
+        st = vit_zero_shot(m, r.image_embeds, r.n, r.text_embeds, r.k, lg, NULL);
+        double el = st == VIT_OK ? rel_err(lg, r.logits, nl) : INFINITY;
+        st = vit_zero_shot(m, r.image_embeds, r.n, r.text_embeds, r.k, NULL, pr);
+        double ep = st == VIT_OK ? max_abs(pr, r.probs, nl) : INFINITY;
+        ok = check(el <= TOL_SCORE && ep <= TOL_SCORE, name, "vit_zero_shot on the reference's embeddings: logits rel err %.2e, probs abs err %.2e (<= %g)", el, ep,
+                   TOL_SCORE);
+    }
+    free(txt); free(img); free(lg); free(pr);
+    vit_free(m);
+    free_text_ref(&r);
+    return ok;
+}
+
+// ---- refusals
+
+static void expect(vit_status got, vit_status want, const vit_model *m, const char *needle, const char *name) {
+    const char *msg = vit_last_error(m);
+    check(got == want && (!needle || strstr(msg, needle)), name, "%s (want %s): %s", vit_status_string(got), vit_status_string(want), msg);
+}
+
+// A case's folder loaded from memory with config.json's text old replaced by new (all occurrences).
+static vit_status load_with_config(const char *dir, const char *old, const char *new_text, vit_model **out) {
+    char path[1200];
+    size_t size, csize;
+    snprintf(path, sizeof(path), "%s/model.safetensors", dir);
+    unsigned char *bytes = read_all(path, &size);
+    snprintf(path, sizeof(path), "%s/config.json", dir);
+    char *cfg = (char *)read_all(path, &csize);
+    vit_status st = VIT_ERROR_IO;
+    char *at = cfg ? strstr(cfg, old) : NULL;
+    if (bytes && at) {
+        char *edited = (char *)malloc(csize + strlen(new_text) + 1);
+        size_t pre = (size_t)(at - cfg);
+        memcpy(edited, cfg, pre);
+        strcpy(edited + pre, new_text);
+        strcat(edited, at + strlen(old));
+        vit_options o;
+        memset(&o, 0, sizeof(o));
+        o.num_threads = 1;
+        o.config_json = edited;
+        st = vit_load_memory(bytes, size, &o, out);
+        free(edited);
+    } else printf("test bug: '%s' not in %s/config.json\n", old, dir);
+    free(bytes);
+    free(cfg);
+    return st;
+}
+
+static void test_refusals(const char *clip_dir, const char *legacy_dir, const char *siglip_dir) {
+    vit_options o;
+    memset(&o, 0, sizeof(o));
+    o.num_threads = 1;
+    vit_model *m = NULL, *lm = NULL, *sm = NULL, *v = NULL;
+    text_ref r;
+    char path[1200];
+    snprintf(path, sizeof(path), "%s/text.bin", clip_dir);
+    if (vit_load(clip_dir, &o, &m) != VIT_OK || vit_load(legacy_dir, &o, &lm) != VIT_OK || vit_load(siglip_dir, &o, &sm) != VIT_OK || !read_text_ref(path, &r)) {
+        check(0, "refusals", "cannot load the cases: %s", vit_last_error(NULL));
+        vit_free(m); vit_free(lm); vit_free(sm);
+        return;
+    }
+    const vit_config *c = vit_model_config(m);
+    int L = c->text_context, E = c->embed_dim;
+    int *ids = (int *)malloc((size_t)L * sizeof(int));
+    float *out = (float *)malloc((size_t)(E > 8 ? E : 8) * 4 * sizeof(float));
+    // ids out of the vocabulary, at either end
+    memcpy(ids, r.ids, (size_t)L * sizeof(int));
+    ids[1] = -1;
+    expect(vit_encode_ids(m, ids, 1, out), VIT_ERROR_INVALID_ARGUMENT, m, "id -1 at position 1", "vit_encode_ids: id -1");
+    ids[1] = c->text_vocab;
+    expect(vit_encode_ids(m, ids, 1, out), VIT_ERROR_INVALID_ARGUMENT, m, "outside the vocabulary", "vit_encode_ids: id = vocab");
+    // CLIP pools at the first eos_token_id (63 here): a text without one is refused; the legacy rule (eos 2) pools at the largest id
+    for (int i = 0; i < L; i++) ids[i] = 5;
+    expect(vit_encode_ids(m, ids, 1, out), VIT_ERROR_INVALID_ARGUMENT, m, "no end-of-text token", "vit_encode_ids: CLIP text without eos_token_id");
+    expect(vit_encode_ids(lm, ids, 1, out), VIT_OK, lm, NULL, "vit_encode_ids: the legacy rule (eos_token_id 2) needs no eos");
+    expect(vit_encode_ids(sm, ids, 1, out), VIT_OK, sm, NULL, "vit_encode_ids: SigLIP pools the last token, eos or not");
+    // a later text's bad id refuses the call before anything runs (out untouched)
+    int *two = (int *)malloc(2 * (size_t)L * sizeof(int));
+    memcpy(two, r.ids, (size_t)L * sizeof(int));
+    memcpy(two + L, r.ids, (size_t)L * sizeof(int));
+    two[L + L - 1] = 1 << 30;
+    for (int i = 0; i < 2 * E; i++) out[i] = 7.0f;
+    int untouched = 1;
+    expect(vit_encode_ids(m, two, 2, out), VIT_ERROR_INVALID_ARGUMENT, m, "text 1", "vit_encode_ids: text 1's bad id");
+    for (int i = 0; i < 2 * E; i++) untouched &= out[i] == 7.0f;
+    check(untouched, "vit_encode_ids: nothing written on failure", "%s", "");
+    // counts and pointers
+    expect(vit_encode_ids(m, r.ids, 0, out), VIT_ERROR_INVALID_ARGUMENT, m, "n >= 1", "vit_encode_ids: n = 0");
+    expect(vit_encode_ids(m, NULL, 1, out), VIT_ERROR_INVALID_ARGUMENT, m, NULL, "vit_encode_ids: ids NULL");
+    expect(vit_encode_ids(m, r.ids, 1, NULL), VIT_ERROR_INVALID_ARGUMENT, m, NULL, "vit_encode_ids: out NULL");
+    check(vit_encode_ids(NULL, r.ids, 1, out) == VIT_ERROR_INVALID_ARGUMENT, "vit_encode_ids: m NULL", "%s", "");
+    expect(vit_zero_shot(m, r.image_embeds, 1, r.text_embeds, 0, out, NULL), VIT_ERROR_INVALID_ARGUMENT, m, "k = 0", "vit_zero_shot: k = 0");
+    expect(vit_zero_shot(m, r.image_embeds, 1, r.text_embeds, 1, NULL, NULL), VIT_ERROR_INVALID_ARGUMENT, m, "logits or probs", "vit_zero_shot: no output");
+    expect(vit_image_embeds(m, NULL, 1, out), VIT_ERROR_INVALID_ARGUMENT, m, NULL, "vit_image_embeds: images NULL");
+    // a preprocessing handle scores (config only) but does not encode
+    vit_model *p = NULL;
+    if (vit_clone_preprocessor(m, &p) == VIT_OK) {
+        float a[4], b[4];
+        vit_status s1 = vit_zero_shot(m, r.image_embeds, 2, r.text_embeds, 2, a, NULL), s2 = vit_zero_shot(p, r.image_embeds, 2, r.text_embeds, 2, b, NULL);
+        check(s1 == VIT_OK && s2 == VIT_OK && !memcmp(a, b, sizeof(a)), "vit_zero_shot: a vit_clone_preprocessor handle scores as the model", "%s", "");
+        expect(vit_encode_ids(p, r.ids, 1, out), VIT_ERROR_INVALID_ARGUMENT, p, "only preprocesses", "vit_encode_ids: a preprocessing handle");
+        vit_free(p);
+    }
+    // models without a text tower
+    snprintf(path, sizeof(path), "%s/../ref/hf_clip_vision_proj", g_parent);
+    if (vit_load(path, &o, &v) == VIT_OK) {
+        const vit_config *vc = vit_model_config(v);
+        check(!vc->has_text && vc->match == VIT_MATCH_NONE && vc->text_context == 0 && vc->embed_dim == 0, "no text tower: config", "has_text %d", vc->has_text);
+        expect(vit_encode_ids(v, r.ids, 1, out), VIT_ERROR_INVALID_ARGUMENT, v, "no text tower", "vit_encode_ids: no text tower");
+        expect(vit_zero_shot(v, r.image_embeds, 1, r.text_embeds, 1, out, NULL), VIT_ERROR_INVALID_ARGUMENT, v, "no text tower", "vit_zero_shot: no text tower");
+        expect(vit_image_embeds(v, r.images, 1, out), VIT_ERROR_INVALID_ARGUMENT, v, "no text tower", "vit_image_embeds: no text tower");
+        vit_free(v);
+    } else check(0, "no text tower", "cannot load %s: %s", path, vit_last_error(NULL));
+    // config.json's text_config against the tensors, and what vit.h does not compute
+    static const struct { const char *name, *old, *new_text; vit_status want; const char *needle; } cfgs[] = {
+        {"text_config hidden_act relu", "\"hidden_act\": \"quick_gelu\",\n    \"hidden_size\": 24", "\"hidden_act\": \"relu\",\n    \"hidden_size\": 24",
+         VIT_ERROR_UNSUPPORTED, "text_config hidden_act 'relu'"},
+        {"text_config eos_token_id a list", "\"eos_token_id\": 63", "\"eos_token_id\": [63]", VIT_ERROR_UNSUPPORTED, "eos_token_id"},
+        {"text_config max_position_embeddings 13", "\"max_position_embeddings\": 12", "\"max_position_embeddings\": 13", VIT_ERROR_SHAPE_MISMATCH,
+         "max_position_embeddings 13"},
+        {"text_config vocab_size 65", "\"vocab_size\": 64", "\"vocab_size\": 65", VIT_ERROR_SHAPE_MISMATCH, "vocab_size 65"},
+        {"projection_dim 21", "\"projection_dim\": 20", "\"projection_dim\": 21", VIT_ERROR_SHAPE_MISMATCH, "projection_dim 21"},
+        {"text_config num_hidden_layers 3", "\"num_hidden_layers\": 2,\n    \"pad_token_id\"", "\"num_hidden_layers\": 3,\n    \"pad_token_id\"",
+         VIT_ERROR_MISSING_TENSOR, "3 text blocks"},
+        {"text_config num_attention_heads 5", "\"num_attention_heads\": 3", "\"num_attention_heads\": 5", VIT_ERROR_SHAPE_MISMATCH, "5 heads"},
+        {"text_config layer_norm_eps a string", "\"layer_norm_eps\": 1e-05,\n    \"max_position", "\"layer_norm_eps\": \"x\",\n    \"max_position",
+         VIT_ERROR_BAD_FORMAT, "text_config layer_norm_eps"},
+    };
+    for (size_t i = 0; i < sizeof(cfgs) / sizeof(cfgs[0]); i++) {
+        vit_model *x = NULL;
+        char nm[160];
+        snprintf(nm, sizeof(nm), "load: %s", cfgs[i].name);
+        vit_status st = load_with_config(clip_dir, cfgs[i].old, cfgs[i].new_text, &x);
+        check(st == cfgs[i].want && !x && strstr(vit_last_error(NULL), cfgs[i].needle), nm, "%s (want %s): %s", vit_status_string(st),
+              vit_status_string(cfgs[i].want), vit_last_error(NULL));
+        vit_free(x);
+    }
+    vit_model *x = NULL;
+    vit_status st = load_with_config(siglip_dir, "\"projection_size\": 16", "\"projection_size\": 17", &x);
+    check(st == VIT_ERROR_SHAPE_MISMATCH && strstr(vit_last_error(NULL), "projection_size 17"), "load: SigLIP text_config projection_size 17", "%s: %s",
+          vit_status_string(st), vit_last_error(NULL));
+    vit_free(x);
+    free(ids); free(two); free(out);
+    free_text_ref(&r);
+    vit_free(m); vit_free(lm); vit_free(sm);
+}
+
+int main(int argc, char **argv) {
+    int passed = 0, failed = 0;
+    static char dirs[3][1024]; // clip, clip_legacy_eos, siglip (without a trailing '/')
+    for (int i = 1; i < argc; i++) {
+        const vit_dtype D = VIT_DTYPE_DEFAULT;
+        char dir[1024];
+        snprintf(dir, sizeof(dir), "%s", argv[i]);
+        size_t len = strlen(dir);
+        while (len > 1 && dir[len - 1] == '/') dir[--len] = 0;
+        int r = run_case(dir, 0, 0, D, D) & run_case(dir, 1, 1, D, D) & run_case(dir, 2, 2, D, D);
+        r &= run_case(dir, 2, 2, VIT_DTYPE_INT8, D);
+        r &= run_case(dir, 2, 2, VIT_DTYPE_FP8, D);
+        r &= run_case(dir, 2, 2, VIT_DTYPE_FP8, VIT_DTYPE_F32);
+        r &= run_case(dir, 2, 2, D, VIT_DTYPE_BF16);
+        if (r) passed++; else failed++;
+        const char *slash = strrchr(dir, '/'), *base = slash ? slash + 1 : dir;
+        static const char *const names[3] = {"clip", "clip_legacy_eos", "siglip"};
+        for (int k = 0; k < 3; k++)
+            if (!strcmp(base, names[k])) {
+                snprintf(dirs[k], sizeof(dirs[k]), "%s", dir);
+                snprintf(g_parent, sizeof(g_parent), "%.*s", slash ? (int)(slash - dir) : 1, slash ? dir : ".");
+            }
+    }
+    if (dirs[0][0] && dirs[1][0] && dirs[2][0]) test_refusals(dirs[0], dirs[1], dirs[2]);
+    else check(0, "refusals", "%s", "need the cases clip, clip_legacy_eos and siglip among the arguments");
+    printf("cases: %d passed, %d failed\n", passed, failed);
+    int rc = check_summary();
+    return rc || failed ? 1 : 0;
+}
