@@ -28,7 +28,7 @@
         scores n images against k labels as the model was trained (CLIP: a
         softmax of logit_scale * cosine; SigLIP: the sigmoid of logit_scale *
         cosine + logit_bias), the label embeddings computed once and reused.
-        The text tower runs on the CPU (also for a CUDA model, there in fp32).
+        On a CUDA model the text tower runs on its GPU, in its dtype.
       - Any resolution: vit_options.image_height/image_width (multiples of the
         patch size); the position embedding is resampled once at load exactly
         as the source library does it (timm: bicubic with antialiasing; HF
@@ -10100,14 +10100,23 @@ static vit_status vit__text_build(vit__loader *L, vit_model *m) {
         L->fam = fam;
         L->prefix = prefix;
     }
-    t->cfg.device = VIT_DEVICE_CPU;
-    t->cfg.dtype = VIT_DTYPE_F32;
-    t->cfg.residual_dtype = cpu ? m->cfg.residual_dtype : VIT_DTYPE_F32;
-    if (st == VIT_OK) st = vit__alloc_scratch(t, err);
+    int gpu = 0;
+#ifdef VIT__CUDA
+    if (st == VIT_OK && !cpu) { // on the image model's GPU, in its dtype (vit_kernels.cuh)
+        st = vit__text_cuda_init(m, t, err);
+        gpu = st == VIT_OK;
+    }
+#endif
+    if (!gpu) {
+        t->cfg.device = VIT_DEVICE_CPU;
+        t->cfg.dtype = VIT_DTYPE_F32;
+        t->cfg.residual_dtype = cpu ? m->cfg.residual_dtype : VIT_DTYPE_F32;
+    }
+    if (st == VIT_OK && !gpu) st = vit__alloc_scratch(t, err);
     if (st == VIT_OK && cpu && m->cfg.dtype == VIT_DTYPE_INT8) st = vit__quantize_cpu(t, err);
     if (st == VIT_OK && t->cfg.dtype == VIT_DTYPE_INT8) st = vit__drop_block_linears(t, err);
     if (st == VIT_OK && cpu && m->cfg.dtype == VIT_DTYPE_FP8) st = vit__e4m3_cpu(t, err);
-    if (st == VIT_OK) st = vit__pack_cpu(t, vit__cpu_isa(), err);
+    if (st == VIT_OK && !gpu) st = vit__pack_cpu(t, vit__cpu_isa(), err);
     if (st != VIT_OK) return st;
     vit_config *c = &m->cfg;
     c->has_text = 1;
@@ -10490,6 +10499,18 @@ VITDEF vit_status vit_encode_ids(vit_model *m, const int *ids, int n, float *out
     }
     for (int i0 = 0; i0 < n; i0 += t->max_batch) {
         int B = n - i0 < t->max_batch ? n - i0 : t->max_batch;
+#ifdef VIT__CUDA
+        if (t->cfg.device == VIT_DEVICE_CUDA) { // the tower on the GPU: the pooled token of each text found here
+            int at[256];
+            for (int b0 = 0; b0 < B && st == VIT_OK; b0 += 256) {
+                int nb = B - b0 < 256 ? B - b0 : 256;
+                for (int b = 0; b < nb; b++) at[b] = vit__text_pool_at(t, ids + (size_t)(i0 + b0 + b) * L, L);
+                st = vit__text_cuda(t, ids + (size_t)(i0 + b0) * L, at, nb, out + (size_t)(i0 + b0) * E);
+            }
+            if (st != VIT_OK) { memcpy(m->error, t->error, VIT__ERR_LEN); return st; }
+            continue;
+        }
+#endif
         vit__forward_host(t, NULL, ids + (size_t)i0 * L, B, NULL, NULL, 0, 0);
         vit__head_cpu(out + (size_t)i0 * E, t->pooled, t->head_w, t->head_b, B, t->cfg.dim, E, 1, t->cpu_isa, t->num_threads);
     }
