@@ -79,6 +79,11 @@ static int run_case(const char *dir, int max_batch, int threads, vit_dtype dtype
                  dtype == VIT_DTYPE_INT8 ? "int8" : dtype == VIT_DTYPE_FP8 ? "fp8" : dtype == VIT_DTYPE_BF16 ? "bf16" : dtype == VIT_DTYPE_F16 ? "fp16" : "fp32",
                  r16 ? ", bf16 residual stream" : "");
     }
+    if (st != VIT_OK && g_device == VIT_DEVICE_CUDA && dtype == VIT_DTYPE_FP8 && st == VIT_ERROR_UNSUPPORTED) { // (a width the e4m3 GEMMs cannot take: refused, as it must be)
+        printf("SKIP %s: %s\n", name, vit_last_error(NULL));
+        free_text_ref(&r);
+        return 1;
+    }
     if (st != VIT_OK) {
         free_text_ref(&r);
         return check(0, name, "load: %s: %s", vit_status_string(st), vit_last_error(NULL));
