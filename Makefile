@@ -149,7 +149,7 @@ demo: deps-stb $(BUILD)/vit-classify
 	done < examples/images/labels.txt
 
 ifeq ($(HAVE_NVCC),yes)
-cuda: $(BUILD)/test_compile_cuda $(BUILD)/test_ops $(BUILD)/test_gpu_model $(BUILD)/test_gpu_features $(BUILD)/test_gpu_faults $(BUILD)/test_gpu_switches $(BUILD)/gpu_test_fashion_mnist $(BUILD)/vit_bench $(BUILD)/bench_sync
+cuda: $(BUILD)/test_compile_cuda $(BUILD)/test_ops $(BUILD)/test_gpu_model $(BUILD)/test_gpu_features $(BUILD)/test_gpu_text $(BUILD)/test_gpu_faults $(BUILD)/test_gpu_switches $(BUILD)/gpu_test_fashion_mnist $(BUILD)/vit_bench $(BUILD)/bench_sync
 	@echo "nvcc found: built CUDA targets for $(CUDA_FOR)"
 else
 cuda:
@@ -391,6 +391,10 @@ $(BUILD)/test_gpu_model: tests/test_gpu_model.cu vit.h vit_kernels.cuh $(BUILD)/
 $(BUILD)/test_gpu_features: tests/test_gpu_features.cu tests/test_util.h vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD) deps-stb
 	$(NVCC) $(NVCCFLAGS) $< -o $@ $(NVCC_QUIET)
 
+# test_text with --cuda: the text towers on the GPU in fp32, bf16, fp16 and fp8
+$(BUILD)/test_gpu_text: tests/test_text.c tests/test_util.h vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD) deps-stb
+	$(NVCC) $(NVCCFLAGS) -DVIT_IMPLEMENTATION -x cu $< -o $@ $(NVCC_QUIET)
+
 $(BUILD)/gpu_test_fashion_mnist: tests/test_fashion_mnist.c tests/test_util.h vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD) deps-stb
 	$(NVCC) $(NVCCFLAGS) -DVIT_IMPLEMENTATION -x cu $< -o $@ $(NVCC_QUIET)
 
@@ -408,13 +412,14 @@ $(BUILD)/bench_sync: tools/bench_sync.cu $(BUILD)/nvcc.flags | $(BUILD)
 # compute-sanitizer memcheck and racecheck; the Fashion-MNIST gates with fp8 on the GPU
 # (the dataset from make deps); with 2+ GPUs also one model per GPU at
 # once (test_gpu_model) and vit-classify --devices all (tests/test_multi_gpu.sh).
-test-gpu: $(BUILD)/test_ops $(BUILD)/test_ops_sm80 $(BUILD)/test_gpu_model $(BUILD)/test_gpu_features $(BUILD)/test_gpu_faults $(BUILD)/test_gpu_switches $(BUILD)/vit-classify $(BUILD)/gpu_test_fashion_mnist \
+test-gpu: $(BUILD)/test_ops $(BUILD)/test_ops_sm80 $(BUILD)/test_gpu_model $(BUILD)/test_gpu_features $(BUILD)/test_gpu_text $(BUILD)/test_gpu_faults $(BUILD)/test_gpu_switches $(BUILD)/vit-classify $(BUILD)/gpu_test_fashion_mnist \
           $(if $(wildcard $(FMNIST_DEB)/*.gz),$(FMNIST_FILES))
 	$(BUILD)/test_ops
 	$(BUILD)/test_ops_sm80 --small
 	python3 tools/make_gpu_reference.py --out $(GPU_REF_DIR) --families
 	$(BUILD)/test_gpu_model $(REF_CASES) --timm $(GPU_REF_DIR)/*/
 	$(BUILD)/test_gpu_features $(REF_CASES)
+	$(BUILD)/test_gpu_text --cuda $(TEXT_CASES)
 	$(BUILD)/test_gpu_faults tests/data/ref/timm_token_odd_heads
 	$(BUILD)/test_gpu_switches tests/data/ref/timm_bf16
 	bash tests/test_multi_gpu.sh $(BUILD)/vit-classify

@@ -30,7 +30,7 @@
         scores n images against k labels as the model was trained (CLIP: a
         softmax of logit_scale * cosine; SigLIP: the sigmoid of logit_scale *
         cosine + logit_bias), the label embeddings computed once and reused.
-        The text tower runs on the CPU (also for a CUDA model, there in fp32).
+        On a CUDA model the text tower runs on its GPU, in its dtype.
       - Any resolution: vit_options.image_height/image_width (multiples of the
         patch size); the position embedding is resampled once at load exactly
         as the source library does it (timm: bicubic with antialiasing; HF
@@ -173,8 +173,8 @@
       VIT_MAX_IMAGE_PIXELS   most pixels of an image, checked before decoding  (1 << 26)
       VIT_NO_TOKENIZER       leave out the tokenizers and their Unicode tables (off)
       VIT_MAX_TEXT_BYTES     longest text vit_tokenize takes                   (1 MiB)
-      VIT_MAX_VOCAB          most tokens, merges or pieces of a tokenizer,     (1 << 20)
-                             and rows of a text tower's token embedding
+      VIT_MAX_VOCAB          most tokens, merges or pieces of a tokenizer, and  (1 << 20)
+                             token ids of a text tower's vocabulary
       VIT_NO_STB_IMAGE       no image decoding; vit_preprocess_rgb8 still works (off)
       VIT_STB_IMAGE_H        where stb_image.h is                          (<stb/stb_image.h>)
       If stb_image.h is included before vit.h, vit.h uses that one (you then
@@ -266,8 +266,8 @@
       0.1.0 (2026-11-22) first release: safetensors loader, preprocessing, CPU and CUDA forward passes
       (unreleased)       the ViT families (DeiT, DINOv2, CLIP, SigLIP), any resolution; model folders, sharded models;
                          no guessed preprocessing (vit_config.preprocess_source; vit_options mean/std/interpolation/crop_pct);
-                         CLIP and SigLIP text towers, zero-shot classification (vit_encode_ids, vit_image_embeds, vit_zero_shot);
-                         CLIP and SigLIP tokenizers (vit_tokenizer_load, vit_tokenize)
+                         CLIP and SigLIP tokenizers (vit_tokenizer_load, vit_tokenize), text towers and zero-shot
+                         classification (vit_encode_ids, vit_image_embeds, vit_zero_shot); dense features (vit_features)
 */
 
 #ifndef VIT_H_INCLUDED
@@ -579,7 +579,7 @@ VITDEF vit_status vit_features_rgb8_async(vit_model *m, const unsigned char *dev
 // head (SigLIP). Run as transformers runs it from input_ids alone: CLIP's
 // padding mask does not change the pooled token (padding follows it), and
 // SigLIP was trained without one (SiglipModel given an attention_mask gives
-// other embeddings). On a CUDA model the text tower runs on the CPU in fp32.
+// other embeddings). On a CUDA model the text tower runs on its GPU, in its dtype.
 
 // Encodes n texts given as token ids (n x text_context ints: each text as the
 // model's tokenizer makes it, padded to the context: tokenizer(texts,
@@ -10093,8 +10093,8 @@ static vit_status vit__text_plan(vit__loader *L, vit_model *m) {
 }
 
 // Step 2, once the image model is placed (its device, dtype and residual
-// stream known): the text tower's weights loaded and readied for the CPU (a
-// CUDA model's text tower runs on the CPU in fp32), and m's config told.
+// stream known): the text tower's weights loaded and readied for the image
+// model's device (a CUDA model's on its GPU, in its dtype), and m's config told.
 static vit_status vit__text_build(vit__loader *L, vit_model *m) {
     vit_model *t = m->text;
     if (!t) return VIT_OK;
@@ -10115,14 +10115,23 @@ static vit_status vit__text_build(vit__loader *L, vit_model *m) {
         L->fam = fam;
         L->prefix = prefix;
     }
-    t->cfg.device = VIT_DEVICE_CPU;
-    t->cfg.dtype = VIT_DTYPE_F32;
-    t->cfg.residual_dtype = cpu ? m->cfg.residual_dtype : VIT_DTYPE_F32;
-    if (st == VIT_OK) st = vit__alloc_scratch(t, err);
+    int gpu = 0;
+#ifdef VIT__CUDA
+    if (st == VIT_OK && !cpu) { // on the image model's GPU, in its dtype (vit_kernels.cuh)
+        st = vit__text_cuda_init(m, t, err);
+        gpu = st == VIT_OK;
+    }
+#endif
+    if (!gpu) {
+        t->cfg.device = VIT_DEVICE_CPU;
+        t->cfg.dtype = VIT_DTYPE_F32;
+        t->cfg.residual_dtype = cpu ? m->cfg.residual_dtype : VIT_DTYPE_F32;
+    }
+    if (st == VIT_OK && !gpu) st = vit__alloc_scratch(t, err);
     if (st == VIT_OK && cpu && m->cfg.dtype == VIT_DTYPE_INT8) st = vit__quantize_cpu(t, err);
     if (st == VIT_OK && t->cfg.dtype == VIT_DTYPE_INT8) st = vit__drop_block_linears(t, err);
     if (st == VIT_OK && cpu && m->cfg.dtype == VIT_DTYPE_FP8) st = vit__e4m3_cpu(t, err);
-    if (st == VIT_OK) st = vit__pack_cpu(t, vit__cpu_isa(), err);
+    if (st == VIT_OK && !gpu) st = vit__pack_cpu(t, vit__cpu_isa(), err);
     if (st != VIT_OK) return st;
     vit_config *c = &m->cfg;
     c->has_text = 1;
@@ -10505,6 +10514,18 @@ VITDEF vit_status vit_encode_ids(vit_model *m, const int *ids, int n, float *out
     }
     for (int i0 = 0; i0 < n; i0 += t->max_batch) {
         int B = n - i0 < t->max_batch ? n - i0 : t->max_batch;
+#ifdef VIT__CUDA
+        if (t->cfg.device == VIT_DEVICE_CUDA) { // the tower on the GPU: the pooled token of each text found here
+            int at[256];
+            for (int b0 = 0; b0 < B && st == VIT_OK; b0 += 256) {
+                int nb = B - b0 < 256 ? B - b0 : 256;
+                for (int b = 0; b < nb; b++) at[b] = vit__text_pool_at(t, ids + (size_t)(i0 + b0 + b) * L, L);
+                st = vit__text_cuda(t, ids + (size_t)(i0 + b0) * L, at, nb, out + (size_t)(i0 + b0) * E);
+            }
+            if (st != VIT_OK) { memcpy(m->error, t->error, VIT__ERR_LEN); return st; }
+            continue;
+        }
+#endif
         vit__forward_host(t, NULL, ids + (size_t)i0 * L, B, NULL, NULL, 0, 0);
         vit__head_cpu(out + (size_t)i0 * E, t->pooled, t->head_w, t->head_b, B, t->cfg.dim, E, 1, t->cpu_isa, t->num_threads);
     }

@@ -201,6 +201,8 @@ struct vit__cuda_state {
     float *patch_b;               // (C)
     float *prefix;                // (P, C) prefix tokens, or NULL
     float *pos;                   // (N - P, C) the patches' position rows (the prefix tokens' are in prefix)
+    float *tok;                   // a text tower: (V, C) the token embedding (its input step), else NULL
+    int *ids, *pool_at;           // a text tower: (max_batch, N) the texts' ids, (max_batch) the token each pools at
     float *pre_w, *pre_b;         // (C) or NULL
     float *norm_w, *norm_b;       // (C) or NULL
     float *fcn_w, *fcn_b;         // (C) or NULL
@@ -2445,6 +2447,27 @@ __global__ void vit__prefix_kernel(float *x, const float *prefix, const float *p
     if (i < P * C) x[(size_t)b * N * C + i] = prefix[i] + (pos ? pos[i] : 0.0f);
 }
 
+// A text tower's input step: x (rows, C) = tok[ids[r]] + pos[r % N], as
+// vit__embed_ids. Parallel over elements, a grid-stride loop.
+__global__ void vit__embed_ids_kernel(float *x, const int *ids, const float *tok, const float *pos, size_t rows, int N, int C) {
+    vit__pdl_wait();
+    vit__pdl_launch();
+    for (size_t i = (size_t)blockIdx.x * 256 + threadIdx.x; i < rows * C; i += (size_t)gridDim.x * 256) {
+        size_t r = i / (size_t)C, c = i % (size_t)C;
+        x[i] = tok[(size_t)ids[r] * C + c] + pos[(r % (size_t)N) * C + c];
+    }
+}
+
+// A text tower's pooling step: row at[b] of text b of x (B, N, C) into
+// pooled (B, C) in fp32. Parallel over (C / 256, B).
+template <typename TX>
+__global__ void vit__gather_rows_kernel(float *pooled, const TX *x, const int *at, int N, int C) {
+    vit__pdl_wait();
+    vit__pdl_launch();
+    int c = blockIdx.x * 256 + threadIdx.x, b = blockIdx.y;
+    if (c < C) pooled[(size_t)b * C + c] = vit__f32(x[((size_t)b * N + at[b]) * C + c]);
+}
+
 // dst[i] = src[i] in dst's type, i < n (the residual stream between fp32 and
 // bf16 where no kernel writes it in the other one: vit__cuda_state.xh).
 // Parallel over elements, a grid-stride loop.
@@ -4097,10 +4120,15 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st, i
     const vit__ln_e4m3 *lnq = s->f8 ? &lnq_rows : NULL;
     int q8_ready = 0;                        // block 0's rows already there
     // (from > 0: x, xn and the e4m3 rows are where the pass of the first blocks left them)
-    if (from == 0 && (s->pre_w || c->depth == 0)) {
-        VIT__TRY(vit__patch_embed_cuda<T>(x32, images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_height, c->image_width, c->patch_size, C, &fz,
-                                          big, big_elems,
-                                          m, st));
+    if (from == 0 && (s->tok || s->pre_w || c->depth == 0)) {
+        if (s->tok) { // a text tower: token and position rows
+            size_t n = (size_t)rows * C, blocks = (n + 255) / 256, cap = (size_t)s->sm_count * 8;
+            VIT__CUDA_TRY(m, vit__launch(m, vit__embed_ids_kernel, dim3((unsigned)(blocks < cap ? blocks : cap)), 256, 0, st, x32, (const int *)s->ids,
+                                         (const float *)s->tok, (const float *)s->pos, (size_t)rows, N, C));
+        } else {
+            VIT__TRY(vit__patch_embed_cuda<T>(x32, images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_height, c->image_width, c->patch_size, C,
+                                              &fz, big, big_elems, m, st));
+        }
         // (res16: the tokens, after the pre-norm if any, rounded into x)
         if (s->pre_w) VIT__TRY((vit__layernorm_cuda<TX, float>(x, x32, s->pre_w, s->pre_b, rows, C, (size_t)C, (size_t)C, eps, m, st)));
         else if (X16) VIT__TRY((vit__convert_cuda<TX, float>(x, x32, (size_t)rows * C, m, st)));
@@ -4113,8 +4141,9 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st, i
     }
     // the usual tail, one head on the class token after a final norm: the last
     // fc2, its residual and the norm of the class tokens straight into s->pooled
-    int token_tail = tail && s->norm_w && c->pool == VIT_POOL_TOKEN && !s->fcn_w && c->depth > 0 && heads == 1;
+    int token_tail = tail && !s->tok && s->norm_w && c->pool == VIT_POOL_TOKEN && !s->fcn_w && c->depth > 0 && heads == 1;
     vit__attn_args att = vit__attn_self(xn, big, B, N, C, H, sizeof(T)); // the attention output reuses xn
+    att.causal = m->causal; // (a CLIP text tower's mask)
     vit__e4m3_ops q8ops; // VIT_DTYPE_FP8: each linear's input rows to e4m3 first (vit__e4m3_rows_cuda into q8)
     size_t wsize = s->f8 ? 1 : sizeof(T);
     for (int l = from; l < to; l++) {
@@ -4158,6 +4187,12 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st, i
             VIT__TRY(vit__linear_cuda<T>(x, big, (const T *)k->fc2_w, k->fc2_b, rows, hidden, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, k->ls2, m, st, fc2q, X16));
     }
     if (to < c->depth || !tail) return VIT_OK;
+    if (s->tok) { // a text tower: the token each text pools at (s->pool_at), its final norm, the head (its projection)
+        VIT__CUDA_TRY(m, vit__launch(m, vit__gather_rows_kernel<TX>, dim3((unsigned)((C + 255) / 256), (unsigned)B), 256, 0, st, s->pooled, (const TX *)x,
+                                     (const int *)s->pool_at, N, C));
+        VIT__TRY(vit__layernorm_cuda<float>(s->pooled, s->pooled, s->norm_w, s->norm_b, B, C, (size_t)C, (size_t)C, eps, m, st));
+        return vit__head_cuda<T>(s->out, s->pooled, (const T *)s->head_w, s->head_b, B, C, K, 1, m, st);
+    }
     if (!token_tail && c->pool == VIT_POOL_MAP) {
         VIT__TRY((vit__map_pool_cuda<T, TX>(m, x, B, st)));
     } else if (!token_tail) {
@@ -4672,6 +4707,7 @@ static vit_status vit__upload_all(vit_model *m, vit__uploader *u) {
     VIT__UPV(s->patch_b, m->patch_b, C);
     VIT__UPV(s->prefix, m->prefix, (size_t)m->num_prefix * C);
     VIT__UPV(s->pos, m->pos_embed, npos * C);
+    VIT__UPV(s->tok, m->tok_embed, (size_t)m->vocab * C);
     VIT__UPV(s->pre_w, m->pre_norm_w, C);
     VIT__UPV(s->pre_b, m->pre_norm_b, C);
     for (int l = 0; l < c->depth; l++) {
@@ -4828,6 +4864,7 @@ static void vit__cuda_free(vit_model *m) {
     if (s->pin_in) cudaFreeHost(s->pin_in);
     if (s->pin_out) cudaFreeHost(s->pin_out);
     if (s->feat_buf) cudaFree(s->feat_buf);
+    if (s->ids) cudaFree(s->ids);
     for (int j = 0; j < 2; j++) {
         if (s->staged[j]) cudaEventDestroy(s->staged[j]);
         if (s->consumed[j]) cudaEventDestroy(s->consumed[j]);
@@ -4984,6 +5021,55 @@ static vit_status vit__forward_cuda_async(vit_model *m, const float *images, int
 static vit_status vit__forward_cuda_rgb8(vit_model *m, const unsigned char *frames, int n, int width, int height, int stride, int channels, float *out,
                                          int want_logits, cudaStream_t stream, int async) {
     return vit__cuda_run(m, frames, n, width, height, stride, channels, 1, out, want_logits, stream, async);
+}
+
+// A full CLIP / SigLIP model on a GPU: its text tower t (host weights loaded)
+// onto the same device, in the image model's dtype and residual stream, with
+// buffers for max_batch texts' ids. The caller leaves t on the CPU on failure.
+static vit_status vit__text_cuda_init(vit_model *m, vit_model *t, char *err) {
+    vit_options o;
+    memset(&o, 0, sizeof(o));
+    o.device = VIT_DEVICE_CUDA;
+    o.device_index = m->cuda->device;
+    o.dtype = m->cfg.dtype;
+    t->cfg.device = VIT_DEVICE_CPU;
+    t->cfg.dtype = VIT_DTYPE_F32;
+    t->cfg.residual_dtype = m->cfg.residual_dtype;
+    VIT__TRY(vit__cuda_init(t, &o, err));
+    vit__cuda_state *s = t->cuda;
+    int prev = 0;
+    cudaGetDevice(&prev);
+    cudaSetDevice(s->device);
+    size_t n = (size_t)t->max_batch * (t->cfg.num_tokens + 1);
+    cudaError_t e = cudaMalloc((void **)&s->ids, n * sizeof(int));
+    if (e == cudaSuccess) s->pool_at = s->ids + (size_t)t->max_batch * t->cfg.num_tokens;
+    else { cudaGetLastError(); s->ids = NULL; }
+    cudaSetDevice(prev);
+    if (!s->ids) return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "cudaMalloc of %zu bytes for the texts' ids failed", n * sizeof(int));
+    return VIT_OK;
+}
+
+// B <= max_batch texts (ids B x N, each pooled at pool_at[b]) through the text
+// tower on its GPU into out (B x K host floats: its head's output, not yet
+// normalised). Synchronous.
+static vit_status vit__text_cuda(vit_model *t, const int *ids, const int *pool_at, int B, float *out) {
+    vit__cuda_state *s = t->cuda;
+    int prev = 0, N = t->cfg.num_tokens, K = t->cfg.num_classes;
+    VIT__CUDA_TRY(t, cudaGetDevice(&prev));
+    if (prev != s->device) VIT__CUDA_TRY(t, cudaSetDevice(s->device));
+    cudaStream_t st = s->stream;
+    vit_status r = VIT_OK;
+    cudaError_t e = cudaMemcpyAsync(s->ids, ids, (size_t)B * N * sizeof(int), cudaMemcpyHostToDevice, st);
+    if (e == cudaSuccess) e = cudaMemcpyAsync(s->pool_at, pool_at, (size_t)B * sizeof(int), cudaMemcpyHostToDevice, st);
+    if (e == cudaSuccess) r = vit__cuda_pass(t, B, 0, 0, t->cfg.depth, st);
+    if (e == cudaSuccess && r == VIT_OK) e = cudaMemcpyAsync(out, s->out, (size_t)B * K * sizeof(float), cudaMemcpyDeviceToHost, st);
+    if (e == cudaSuccess && r == VIT_OK) e = cudaStreamSynchronize(st);
+    if (e != cudaSuccess) {
+        cudaGetLastError();
+        r = vit__fail(t->error, VIT_ERROR_CUDA, "CUDA error %s (%s) in the text tower", cudaGetErrorName(e), cudaGetErrorString(e));
+    }
+    if (prev != s->device) cudaSetDevice(prev);
+    return r;
 }
 
 static vit_status vit__features_cuda(vit_model *m, const char *fn, const void *data, int n, int width, int height, int stride, int channels, int frames,

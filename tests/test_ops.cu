@@ -1408,6 +1408,7 @@ static void prep_config(vit_model *m, int in_chans, int H, int W, float crop_pct
     c->resize_shorter = resize_shorter;
     const float mean[3] = {0.485f, 0.456f, 0.406f}, std[3] = {0.229f, 0.224f, 0.225f};
     for (int k = 0; k < 3; k++) { c->mean[k] = mean[k]; c->std[k] = std[k]; }
+    vit__set_preprocess_source(c, VIT_PREPROCESS_FROM_OPTIONS, "vit_options"); // stated here, as a caller would
 }
 
 static void test_prep_all(vit_model *m) {
