@@ -10600,11 +10600,13 @@ VITDEF vit_status vit_encode_texts(vit_model *m, vit_tokenizer *t, const char *c
 }
 #endif
 
-// Image a's logit for label b (E wide): logit_scale * cosine (+ logit_bias), in double.
-static double vit__match_logit(const vit_config *c, const float *a, const float *b) {
-    double na = 0.0, nb = 0.0, dot = 0.0;
-    for (int e = 0; e < c->embed_dim; e++) { na += (double)a[e] * a[e]; nb += (double)b[e] * b[e]; dot += (double)a[e] * b[e]; }
-    return c->logit_scale * (dot / (sqrt(na) * sqrt(nb))) + (c->match == VIT_MATCH_SIGMOID ? c->logit_bias : 0.0);
+// 1 / the L2 norm of each of n rows of E floats, in double, into inv.
+static void vit__inv_norms(const float *rows, size_t n, size_t E, double *inv) {
+    for (size_t i = 0; i < n; i++) {
+        double ss = 0.0;
+        for (size_t e = 0; e < E; e++) ss += (double)rows[i * E + e] * rows[i * E + e];
+        inv[i] = 1.0 / sqrt(ss);
+    }
 }
 
 VITDEF vit_status vit_zero_shot(vit_model *m, const float *image_embeds, int n, const float *label_embeds, int k, float *logits, float *probs) {
@@ -10615,23 +10617,35 @@ VITDEF vit_status vit_zero_shot(vit_model *m, const float *image_embeds, int n, 
     if (!image_embeds || !label_embeds || (!logits && !probs) || n < 1 || k < 1)
         return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: embeddings must be non-NULL, logits or probs too, and n, k >= 1 (n = %d, k = %d)", fn, n, k);
     const vit_config *c = &m->cfg;
-    size_t E = (size_t)c->embed_dim;
+    size_t E = (size_t)c->embed_dim, K = (size_t)k;
+    int nt = m->num_threads > 0 ? m->num_threads : 1;
+    // the labels' norms once; each image's logits (logit_scale * cosine (+ logit_bias)) in double, a row per thread
+    double *inv = (double *)vit__malloc(&m->alloc, (K + (size_t)nt * K) * sizeof(double));
+    if (!inv) return vit__fail(m->error, VIT_ERROR_OUT_OF_MEMORY, "%s: out of memory for %d labels", fn, k);
+    vit__inv_norms(label_embeds, K, E, inv);
+    double bias = c->match == VIT_MATCH_SIGMOID ? c->logit_bias : 0.0;
+    VIT__PARALLEL_FOR(nt)
     for (int i = 0; i < n; i++) {
         const float *a = image_embeds + (size_t)i * E;
-        double mx = -HUGE_VAL, sum = 0.0;
-        for (int j = 0; j < k; j++) { // the logits, and their largest (the softmax's shift)
-            double l = vit__match_logit(c, a, label_embeds + (size_t)j * E);
-            if (logits) logits[(size_t)i * k + j] = (float)l;
-            mx = l > mx ? l : mx;
+        double *row = inv + K + (size_t)VIT__THREAD_ID() * K, ina, mx = -HUGE_VAL, sum = 0.0;
+        vit__inv_norms(a, 1, E, &ina);
+        for (size_t j = 0; j < K; j++) {
+            const float *b = label_embeds + j * E;
+            double dot = 0.0;
+            for (size_t e = 0; e < E; e++) dot += (double)a[e] * b[e];
+            row[j] = c->logit_scale * (dot * ina * inv[j]) + bias;
+            if (logits) logits[(size_t)i * K + j] = (float)row[j];
+            mx = row[j] > mx ? row[j] : mx;
         }
         if (!probs) continue;
         if (c->match == VIT_MATCH_SIGMOID) {
-            for (int j = 0; j < k; j++) probs[(size_t)i * k + j] = (float)(1.0 / (1.0 + exp(-vit__match_logit(c, a, label_embeds + (size_t)j * E))));
+            for (size_t j = 0; j < K; j++) probs[(size_t)i * K + j] = (float)(1.0 / (1.0 + exp(-row[j])));
             continue;
         }
-        for (int j = 0; j < k; j++) sum += exp(vit__match_logit(c, a, label_embeds + (size_t)j * E) - mx);
-        for (int j = 0; j < k; j++) probs[(size_t)i * k + j] = (float)(exp(vit__match_logit(c, a, label_embeds + (size_t)j * E) - mx) / sum);
+        for (size_t j = 0; j < K; j++) sum += (row[j] = exp(row[j] - mx)); // the softmax, shifted by the largest
+        for (size_t j = 0; j < K; j++) probs[(size_t)i * K + j] = (float)(row[j] / sum);
     }
+    vit__free(&m->alloc, inv);
     return VIT_OK;
 }
 
