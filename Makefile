@@ -463,7 +463,7 @@ bench-features-cpu: $(BUILD)/bench_cpu
 bench-text: $(BUILD)/vit_bench
 	python3 tools/bench_text.py --bin $(BUILD)/vit_bench --out bench-text.md $(BENCH_ARGS)
 
-# the same two models in fp32 on the CPU (128 prompts, 8 images) beside transformers eager, to bench-text-cpu.md
+# the same two models in fp32 on the CPU (64 prompts, 4 images) beside transformers eager, to bench-text-cpu.md
 bench-text-cpu: $(BUILD)/bench_cpu
 	env -u OMP_WAIT_POLICY python3 tools/bench_text.py --cpu --bin $(BUILD)/bench_cpu --out bench-text-cpu.md $(BENCH_ARGS)
 
