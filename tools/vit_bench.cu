@@ -524,7 +524,7 @@ static int bench_text(const char *dir, const char *dtype, int batch, int iters, 
     CK(cudaMemcpy(di, images, per * n * sizeof(float), cudaMemcpyHostToDevice));
     cudaStream_t s;
     CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-    size_t free0, free1, total;
+    size_t free0 = 0, free1 = 0, total = 0;
     CK(cudaMemGetInfo(&free0, &total));
     double t_load = now_ms();
     vit_model *m = load_model(dir, dtype, batch, 0);
@@ -548,7 +548,7 @@ static int bench_text(const char *dir, const char *dtype, int batch, int iters, 
     const char *names[KINDS] = {"encode_ms", "image_ms", "image_dev_ms", "zero_shot_ms", "zero_shot_logits_ms", "total_ms", "total_dev_ms"};
     float *tk = (float *)malloc(sizeof(float) * KINDS * iters);
     for (int i = -1; i < iters; i++) {
-        double t[KINDS + 1];
+        double t[KINDS + 1] = {0};
         vit_status st = VIT_OK;
         const char *what = "";
         t[0] = now_ms();
