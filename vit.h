@@ -24,7 +24,9 @@
         (vit_config.has_text): its text tower is loaded too (transformers'
         CLIPTextModel / SiglipTextModel: causal or not, its pooled token, its
         projection), vit_encode_ids turns token ids into normalised text
-        embeddings, vit_image_embeds gives the images', and vit_zero_shot
+        embeddings (vit_encode_texts: from UTF-8 texts through the model's
+        tokenizer, a prompt template optional), vit_image_embeds gives the
+        images', and vit_zero_shot
         scores n images against k labels as the model was trained (CLIP: a
         softmax of logit_scale * cosine; SigLIP: the sigmoid of logit_scale *
         cosine + logit_bias), the label embeddings computed once and reused.
@@ -577,7 +579,7 @@ VITDEF vit_status vit_features_rgb8_async(vit_model *m, const unsigned char *dev
 // head (SigLIP). Run as transformers runs it from input_ids alone: CLIP's
 // padding mask does not change the pooled token (padding follows it), and
 // SigLIP was trained without one (SiglipModel given an attention_mask gives
-// other embeddings). On a CUDA model the text tower runs on the CPU in fp32.
+// other embeddings). On a CUDA model the text tower runs on its GPU, in its dtype.
 
 // Encodes n texts given as token ids (n x text_context ints: each text as the
 // model's tokenizer makes it, padded to the context: tokenizer(texts,
@@ -804,6 +806,19 @@ VITDEF const char *vit_tokenizer_last_error(const vit_tokenizer *t);
 
 // Frees a tokenizer. NULL is allowed.
 VITDEF void vit_tokenizer_free(vit_tokenizer *t);
+
+// Encodes n texts (NUL-terminated UTF-8) as vit_encode_ids does, through the
+// model's tokenizer t (vit_tokenizer_load of the model's folder): each text
+// put into prompt_template first, as Python's prompt_template.format(text)
+// puts it ("a photo of a {}."; "{{" and "}}" are literal braces; NULL: the
+// text alone), then tokenised and padded to the context as transformers'
+// tokenizer(texts, padding="max_length", truncation=True) does. out: n x
+// embed_dim normalised embeddings. Fails with VIT_ERROR_INVALID_ARGUMENT (NULL
+// pointers, n < 1, a model without a text tower, a template that is not one
+// "{}" among literal text, a tokenizer that does not fit the model: another
+// context or a larger vocabulary), vit_tokenize's errors for a text (its
+// number and the reason in vit_last_error(m)) and vit_encode_ids'.
+VITDEF vit_status vit_encode_texts(vit_model *m, vit_tokenizer *t, const char *const *texts, int n, const char *prompt_template, float *out);
 #endif
 
 #ifdef __cplusplus
@@ -10078,8 +10093,8 @@ static vit_status vit__text_plan(vit__loader *L, vit_model *m) {
 }
 
 // Step 2, once the image model is placed (its device, dtype and residual
-// stream known): the text tower's weights loaded and readied for the CPU (a
-// CUDA model's text tower runs on the CPU in fp32), and m's config told.
+// stream known): the text tower's weights loaded and readied for the image
+// model's device (a CUDA model's on its GPU, in its dtype), and m's config told.
 static vit_status vit__text_build(vit__loader *L, vit_model *m) {
     vit_model *t = m->text;
     if (!t) return VIT_OK;
@@ -10526,6 +10541,64 @@ VITDEF vit_status vit_image_embeds(vit_model *m, const float *images, int n, flo
     if (st == VIT_OK) vit__l2_rows(out, (size_t)n, m->cfg.embed_dim);
     return st;
 }
+
+#ifndef VIT_NO_TOKENIZER
+// prompt_template.format(text) (Python's, for templates of one "{}") into out
+// (NULL: the length only); -1 for a template of another form.
+static long long vit__prompt(const char *tmpl, const char *text, char *out) {
+    size_t at = 0, tl = strlen(text);
+    int fields = 0;
+    for (const char *p = tmpl; *p; p++) {
+        if ((p[0] == '{' && p[1] == '{') || (p[0] == '}' && p[1] == '}')) { if (out) out[at] = *p; at++; p++; continue; }
+        if (p[0] == '{' && p[1] == '}') { if (out) memcpy(out + at, text, tl); at += tl; p++; fields++; continue; }
+        if (*p == '{' || *p == '}') return -1;
+        if (out) out[at] = *p;
+        at++;
+    }
+    if (out) out[at] = 0;
+    return fields == 1 ? (long long)at : -1;
+}
+
+VITDEF vit_status vit_encode_texts(vit_model *m, vit_tokenizer *t, const char *const *texts, int n, const char *prompt_template, float *out) {
+    static const char *fn = "vit_encode_texts";
+    if (!m) return VIT_ERROR_INVALID_ARGUMENT;
+    if (m->preprocess_only) return vit__weightless(m, fn);
+    vit_status st = vit__need_text(m, fn);
+    if (st != VIT_OK) return st;
+    if (!t || !texts || !out || n < 1) return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: t, texts and out must be non-NULL and n >= 1 (n = %d)", fn, n);
+    const vit_tokenizer_config *tc = vit_tokenizer_get_config(t);
+    int L = m->cfg.text_context;
+    if (tc->context != L)
+        return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: the tokenizer makes %d ids per text (%s) but the text tower takes %d", fn, tc->context,
+                         tc->source, L);
+    if (tc->vocab_size > m->cfg.text_vocab)
+        return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: the tokenizer's vocabulary (%d ids, %s) is larger than the text tower's (%d)", fn, tc->vocab_size,
+                         tc->source, m->cfg.text_vocab);
+    size_t longest = 0;
+    for (int i = 0; i < n; i++) {
+        if (!texts[i]) return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: text %d is NULL", fn, i);
+        long long len = prompt_template ? vit__prompt(prompt_template, texts[i], NULL) : (long long)strlen(texts[i]);
+        if (len < 0)
+            return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: prompt_template '%.200s' must hold one \"{}\" (the text), other braces doubled", fn, prompt_template);
+        longest = (size_t)len > longest ? (size_t)len : longest;
+    }
+    size_t ids_bytes;
+    if (!vit__mul((size_t)n, (size_t)L * sizeof(int), &ids_bytes) || longest > SIZE_MAX - ids_bytes - 1)
+        return vit__fail(m->error, VIT_ERROR_LIMIT, "%s: %d texts overflow", fn, n);
+    int *ids = (int *)vit__malloc(&m->alloc, ids_bytes + longest + 1);
+    if (!ids) return vit__fail(m->error, VIT_ERROR_OUT_OF_MEMORY, "%s: out of memory for %d texts' ids", fn, n);
+    char *text = (char *)(ids + (size_t)n * L);
+    for (int i = 0; i < n && st == VIT_OK; i++) {
+        const char *s = texts[i];
+        if (prompt_template) { vit__prompt(prompt_template, texts[i], text); s = text; }
+        if ((st = vit_tokenize(t, s, strlen(s), ids + (size_t)i * L, L, NULL)) != VIT_OK)
+            vit__fail(m->error, st, "%s: text %d: %s", fn, i, vit_tokenizer_last_error(t));
+    }
+    if (st == VIT_OK) st = vit_encode_ids(m, ids, n, out);
+    vit__free(&m->alloc, ids);
+    return st;
+}
+#endif
 
 // Image a's logit for label b (E wide): logit_scale * cosine (+ logit_bias), in double.
 static double vit__match_logit(const vit_config *c, const float *a, const float *b) {

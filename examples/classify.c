@@ -4,7 +4,15 @@
 //
 //   vit-classify [options] MODEL.safetensors PATH...
 //
-//   --top K            classes per image (default 5); a usage error for an embedding model
+//   --top K            classes per image (default 5; with --labels all of them); a usage error
+//                      for an embedding model without --labels
+//   --labels "a door,a person,a ball", --labels-file FILE (one label a line)
+//                      zero-shot classification with a full CLIPModel / SiglipModel folder
+//                      (its text tower and its tokenizer's files): each image's probability
+//                      per label, as the model was trained (CLIP: a softmax over the labels;
+//                      SigLIP: each label's sigmoid), most probable first. The labels' text
+//                      embeddings are computed once. --template "a photo of a {}." puts
+//                      each label into a prompt first (Python's str.format).
 //   --json             one JSON object per input file per line (below)
 //   --embed OUT        also write every image's vit_embed features to OUT (safetensors);
 //                      for an embedding model, instead of printing them (unless --json)
@@ -49,7 +57,7 @@
 // own from vit_clone_preprocessor (the config, no weights).
 //
 // --json lines: {"file": F, "top": [{"index": i, "label": L, "prob": p}, ...]}
-// for a classifier, {"file": F, "embedding": [v, ...]} for a projection head
+// for a classifier (and with --labels: i the label's place in the list), {"file": F, "embedding": [v, ...]} for a projection head
 // or a model without a head (vit_forward's output, else vit_embed's), and
 // {"file": F, "error": E} for a file that failed (E is also on stderr).
 // Strings are escaped as JSON requires; bytes that are not UTF-8 (file names
@@ -282,6 +290,7 @@ typedef struct cli {
     int frames; // 0 by the device, 1 --frames, -1 --no-frames
     const char *embed_path, *devices;
     const char *features_path;     // --features
+    const char *labels, *labels_file, *prompt; // --labels, --labels-file, --template
     int layers[CLI_MAX_LAYERS], nlayers, features_norm, no_prefix;
     int *pos, npos;
 } cli;
@@ -294,10 +303,12 @@ static int usage(const char *why) {
                     "                    [--residual fp32|bf16] [--size H[xW]] [--quiet] [--decode-only] [--frames|--no-frames]\n"
                     "                    [--mean M[,M,M]] [--std S[,S,S]] [--interpolation bicubic|bilinear|nearest] [--crop-pct F]\n"
                     "                    [--resize timm|shortest_edge=N|square[=N]]\n"
+                    "                    [--labels L1,L2,... | --labels-file FILE] [--template 'a photo of a {}.']\n"
                     "                    MODEL.safetensors PATH...\n"
                     "A PATH may be a directory: its image files, recursively, sorted. A model without a\n"
                     "classifier head (or with an image projection) gives embeddings: --top is refused, and with\n"
-                    "--embed nothing is printed per image unless --json. Exit status: 0 all classified (or\n"
+                    "--embed nothing is printed per image unless --json. --labels: zero-shot classification\n"
+                    "with a full CLIP / SigLIP folder (text tower and tokenizer). Exit status: 0 all classified (or\n"
                     "embedded), 1 the model or any image failed, 2 bad usage.\n", why);
     return 2;
 }
@@ -313,7 +324,8 @@ static int positive(const char *s) {
 // indices into c->pos. Returns 0, 2 after printing the usage error, or -1 for --help.
 static int parse_args(int argc, char **argv, cli *c) {
     static const char *const with_value[] = {"--top", "--threads", "--device", "--dtype", "--size", "--batch", "--embed", "--devices", "--residual",
-                                             "--mean", "--std", "--interpolation", "--crop-pct", "--features", "--layers", "--resize"};
+                                             "--mean", "--std", "--interpolation", "--crop-pct", "--features", "--layers", "--resize",
+                                             "--labels", "--labels-file", "--template"};
     char why[512];
     int only_pos = 0;
     for (int i = 1; i < argc; i++) {
@@ -406,6 +418,12 @@ static int parse_args(int argc, char **argv, cli *c) {
                 if (!*end) break;
                 q = end + 1;
             }
+        } else if (!strcmp(opt, "--labels")) {
+            c->labels = val;
+        } else if (!strcmp(opt, "--labels-file")) {
+            c->labels_file = val;
+        } else if (!strcmp(opt, "--template")) {
+            c->prompt = val;
         } else if (!strcmp(opt, "--embed")) {
             if (!*val) return usage("--embed wants a file name");
             c->embed_path = val;
@@ -430,7 +448,49 @@ static int parse_args(int argc, char **argv, cli *c) {
     if (c->decode_only && c->features_path) return usage("--decode-only computes no features for --features");
     if (!c->features_path && (c->nlayers || c->features_norm || c->no_prefix)) return usage("--layers, --features-norm and --no-prefix go with --features");
     if (c->devices && strcmp(c->devices, "cpu") && c->opts.device == VIT_DEVICE_CPU) return usage("--devices names GPUs, --device cpu the CPU");
+    if (c->labels && c->labels_file) return usage("--labels or --labels-file, not both");
+    if (c->prompt && !c->labels && !c->labels_file) return usage("--template goes with --labels or --labels-file");
+    if (c->decode_only && (c->labels || c->labels_file)) return usage("--decode-only computes no embeddings for --labels");
     return 0;
+}
+
+// --labels (comma-separated) or --labels-file (one a line; UTF-8, a final
+// newline optional) into out, each trimmed of spaces, tabs and a file's \r.
+// Returns 0, 2 after the usage message (an empty label), or 1 after an I/O error.
+static int read_labels(const cli *c, strlist *out) {
+    buf text = {NULL, 0, 0};
+    if (c->labels) buf_str(&text, c->labels);
+    else {
+        FILE *f = fopen(c->labels_file, "rb");
+        if (!f) { fprintf(stderr, "vit-classify: cannot read '%s': %s\n", c->labels_file, strerror(errno)); return 1; }
+        char chunk[4096];
+        size_t got;
+        while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0) buf_add(&text, chunk, got);
+        fclose(f);
+        if (!text.p) buf_str(&text, "");
+    }
+    char sep = c->labels ? ',' : '\n', *p = text.p, *end = text.p + text.n;
+    int rc = 0;
+    while (p <= end && !rc) {
+        char *q = (char *)memchr(p, sep, (size_t)(end - p));
+        if (!q) q = end;
+        if (c->labels_file && q == end && p == end) break; // after the last newline
+        char *a = p, *b = q;
+        while (a < b && (*a == ' ' || *a == '\t')) a++;
+        while (b > a && (b[-1] == ' ' || b[-1] == '\t' || b[-1] == '\r')) b--;
+        if (a == b) {
+            char why[160];
+            snprintf(why, sizeof(why), "%s: label %zu is empty", c->labels ? "--labels" : "--labels-file", out->n + 1);
+            rc = usage(why);
+        } else {
+            *b = 0;
+            list_add(out, a);
+        }
+        p = q + 1;
+    }
+    if (!rc && !out->n) rc = usage(c->labels ? "--labels: no labels" : "--labels-file: no labels");
+    free(text.p);
+    return rc;
 }
 
 // The devices to load a model on: *n models, CUDA ordinals in dev (or -1 for
@@ -756,6 +816,9 @@ typedef struct writer {
     const vit_config *cfg;
     vit_model *model; // labels
     int embed_mode;   // embeddings, not classes
+    vit_model *scorer;         // --labels: a weightless handle of the model (vit_zero_shot reads its config)
+    const strlist *labels;     // --labels: the labels, or NULL
+    const float *label_embeds; // their text embeddings
     int progress, progress_shown, stdout_tty;
     size_t done, failed, nfiles;
     double t0, last;
@@ -801,10 +864,18 @@ static void write_result(writer *w, const char *file, const float *out, const fl
         }
         list_add(&w->embedded, file);
     }
-    if (w->c->decode_only || (w->embed_mode && (w->c->embed_path || w->c->features_path) && !w->c->json)) return; // the files hold them
+    if (w->c->decode_only || (w->embed_mode && !w->labels && (w->c->embed_path || w->c->features_path) && !w->c->json)) return; // the files hold them
     buf *l = &w->line;
     l->n = 0;
-    if (w->embed_mode) {
+    if (w->labels) { // zero-shot: the image's embedding against the labels'
+        int k = (int)w->labels->n;
+        top = w->c->top_given && w->c->top < k ? w->c->top : k;
+        if (vit_zero_shot(w->scorer, out, 1, w->label_embeds, k, NULL, w->probs) != VIT_OK) {
+            fprintf(stderr, "vit-classify: %s\n", vit_last_error(w->scorer));
+            exit(1);
+        }
+        vit_topk(w->probs, k, top, w->classes);
+    } else if (w->embed_mode) {
         if (w->c->json) {
             buf_str(l, "{\"file\": ");
             json_str(l, file);
@@ -824,13 +895,15 @@ static void write_result(writer *w, const char *file, const float *out, const fl
         memcpy(w->probs, out, (size_t)width * sizeof(float));
         vit_softmax(w->probs, width);
         vit_topk(w->probs, width, top, w->classes);
+    }
+    if (!w->embed_mode || w->labels) { // the top classes (or labels)
         if (w->c->json) {
             buf_str(l, "{\"file\": ");
             json_str(l, file);
             buf_str(l, ", \"top\": [");
             for (int k = 0; k < top; k++) {
                 buf_fmt(l, k ? ", {\"index\": %.0f, \"label\": " : "{\"index\": %.0f, \"label\": ", (double)w->classes[k]);
-                json_str(l, vit_label(w->model, w->classes[k]));
+                json_str(l, w->labels ? w->labels->v[w->classes[k]] : vit_label(w->model, w->classes[k]));
                 buf_str(l, ", \"prob\": ");
                 json_num(l, "%.6g", w->probs[w->classes[k]]);
                 buf_str(l, "}");
@@ -843,7 +916,7 @@ static void write_result(writer *w, const char *file, const float *out, const fl
                 char t[64];
                 snprintf(t, sizeof(t), "  %6.2f%%  ", w->probs[w->classes[k]] * 100.0);
                 buf_str(l, t);
-                buf_str(l, vit_label(w->model, w->classes[k]));
+                buf_str(l, w->labels ? w->labels->v[w->classes[k]] : vit_label(w->model, w->classes[k]));
                 snprintf(t, sizeof(t), " (%d)\n", w->classes[k]);
                 buf_str(l, t);
             }
@@ -1044,7 +1117,46 @@ int main(int argc, char **argv) {
     const vit_config *cfg = vit_model_config(models[0]);
     int embed_mode = cfg->num_classes == 0 || cfg->projection;
     int width = cfg->num_classes ? cfg->num_classes : cfg->dim;
-    if (embed_mode && c.top_given && !c.decode_only) { // a usage error: there are no classes to rank
+    // --labels: the labels' text embeddings, once (the model's text tower and the tokenizer in its folder)
+    int zero_shot = c.labels || c.labels_file;
+    strlist labels = {NULL, 0, 0};
+    float *label_embeds = NULL;
+    vit_model *scorer = NULL;
+    if (zero_shot) {
+        int bad = 0;
+        if (!cfg->has_text) {
+            char why[200];
+            snprintf(why, sizeof(why), "--labels: the model has no text tower (a full CLIPModel / SiglipModel folder has one, with its tokenizer)");
+            bad = usage(why);
+        } else bad = read_labels(&c, &labels);
+        if (!bad) {
+            char *folder = (char *)xmalloc(strlen(model_path) + 2);
+            struct stat mst;
+            strcpy(folder, model_path);
+            if (!(stat(model_path, &mst) == 0 && S_ISDIR(mst.st_mode))) { // a file: its folder
+                char *slash = strrchr(folder, '/');
+                if (slash) slash[1] = 0; else strcpy(folder, ".");
+            }
+            vit_tokenizer *tok = NULL;
+            vit_status st = vit_tokenizer_load(folder, NULL, &tok);
+            if (st != VIT_OK) fprintf(stderr, "vit-classify: cannot load the tokenizer in '%s': %s: %s\n", folder, vit_status_string(st), vit_tokenizer_last_error(NULL));
+            label_embeds = (float *)xmalloc(labels.n * (size_t)cfg->embed_dim * sizeof(float));
+            if (st == VIT_OK && (st = vit_encode_texts(models[0], tok, (const char *const *)labels.v, (int)labels.n, c.prompt, label_embeds)) != VIT_OK)
+                fprintf(stderr, "vit-classify: the labels: %s: %s\n", vit_status_string(st), vit_last_error(models[0]));
+            if (st == VIT_OK && (st = vit_clone_preprocessor(models[0], &scorer)) != VIT_OK) fprintf(stderr, "vit-classify: out of memory\n");
+            vit_tokenizer_free(tok);
+            free(folder);
+            bad = st != VIT_OK;
+        }
+        if (bad) {
+            for (int d = 0; d < ndev; d++) vit_free(models[d]);
+            for (size_t i = 0; i < files.n; i++) free(files.v[i]);
+            for (size_t i = 0; i < labels.n; i++) free(labels.v[i]);
+            free(files.v); free(labels.v); free(label_embeds); free(da); free(tid); free(c.pos);
+            return bad;
+        }
+    }
+    if (embed_mode && c.top_given && !c.decode_only && !zero_shot) { // a usage error: there are no classes to rank
         char why[160];
         snprintf(why, sizeof(why), "--top: the model has no classifier head (%s); it gives embeddings", cfg->projection ? "an image projection" : "features only");
         for (int d = 0; d < ndev; d++) vit_free(models[d]);
@@ -1069,7 +1181,9 @@ int main(int argc, char **argv) {
             snprintf(why, sizeof(why), "--layers: %s", vit_last_error(models[0]));
             for (int d = 0; d < ndev; d++) vit_free(models[d]);
             for (size_t i = 0; i < files.n; i++) free(files.v[i]);
-            free(files.v); free(da); free(tid); free(c.pos);
+            for (size_t i = 0; i < labels.n; i++) free(labels.v[i]);
+            vit_free(scorer);
+            free(files.v); free(labels.v); free(label_embeds); free(da); free(tid); free(c.pos);
             return usage(why);
         }
     }
@@ -1100,6 +1214,9 @@ int main(int argc, char **argv) {
                 cfg->device == VIT_DEVICE_CUDA ? "cuda" : "cpu", cfg->dtype == VIT_DTYPE_BF16 ? "bf16" : cfg->dtype == VIT_DTYPE_F16 ? "fp16" : cfg->dtype == VIT_DTYPE_INT8 ? "int8" : cfg->dtype == VIT_DTYPE_FP8 ? "fp8" : "fp32");
         if (ndev > 1) fprintf(stderr, " x %d GPUs", ndev);
         fprintf(stderr, "; loaded in %.0f ms\n", (seconds() - t0) * 1e3);
+        if (zero_shot)
+            fprintf(stderr, "zero-shot: %zu label%s%s%s%s, %s\n", labels.n, labels.n == 1 ? "" : "s", c.prompt ? " in the template '" : "", c.prompt ? c.prompt : "",
+                    c.prompt ? "'" : "", cfg->match == VIT_MATCH_SIGMOID ? "each label's sigmoid (SigLIP)" : "a softmax over the labels (CLIP)");
     }
 
 
@@ -1128,7 +1245,7 @@ int main(int argc, char **argv) {
     p.pin_device = dev[0] >= 0 ? dev[0] : 0;
     p.cpu_forward = p.forward;
     p.embed_features = c.embed_path != NULL && cfg->num_classes > 0;
-    p.main_out = !(c.features_path && embed_mode && !c.json && !c.embed_path);
+    p.main_out = zero_shot || !(c.features_path && embed_mode && !c.json && !c.embed_path);
     p.fspec = c.features_path ? &fspec : NULL;
     p.fnum = fspec.num_blocks;
     p.fper = fper;
@@ -1163,8 +1280,12 @@ int main(int argc, char **argv) {
     w.nfiles = p.nfiles;
     w.progress = !c.quiet && isatty(2);
     w.stdout_tty = isatty(1);
-    w.classes = (int *)xmalloc((size_t)width * sizeof(int));
-    w.probs = (float *)xmalloc((size_t)width * sizeof(float));
+    w.scorer = scorer;
+    w.labels = zero_shot ? &labels : NULL;
+    w.label_embeds = label_embeds;
+    size_t ranked = zero_shot && labels.n > (size_t)width ? labels.n : (size_t)width;
+    w.classes = (int *)xmalloc(ranked * sizeof(int));
+    w.probs = (float *)xmalloc(ranked * sizeof(float));
     int status = load_failed || ws.errors ? 1 : 0;
     if (c.embed_path && !load_failed) {
         char *part = (char *)xmalloc(strlen(c.embed_path) + 6);
@@ -1243,7 +1364,7 @@ int main(int argc, char **argv) {
     }
     if (!c.quiet && p.nfiles) {
         size_t ok = w.done - w.failed; // the rate counts only the images that succeeded
-        const char *did = c.decode_only ? "decoded" : embed_mode ? "embedded" : "classified";
+        const char *did = c.decode_only ? "decoded" : embed_mode && !zero_shot ? "embedded" : "classified";
         if (ok == 0) fprintf(stderr, "%s none of %zu images: all failed\n", did, w.done);
         else {
             fprintf(stderr, "%s %zu of %zu images in %.2f s: %.1f img/s (%d threads, batch %d", did,
@@ -1269,6 +1390,9 @@ int main(int argc, char **argv) {
     pthread_cond_destroy(&p.sized);
     for (int t = 0; t < threads; t++) vit_free(da[t].model);
     for (int d = 0; d < ndev; d++) vit_free(models[d]);
+    vit_free(scorer);
+    for (size_t i = 0; i < labels.n; i++) free(labels.v[i]);
+    free(labels.v); free(label_embeds);
     for (size_t i = 0; i < files.n; i++) free(files.v[i]);
     for (size_t i = 0; i < w.embedded.n; i++) free(w.embedded.v[i]);
     for (size_t i = 0; i < w.featured.n; i++) free(w.featured.v[i]);

@@ -10,6 +10,11 @@
 //       FILE<TAB>error<TAB>MESSAGE. With MODEL, each result is recomputed
 //       (vit_classify_file / vit_preprocess_file + vit_forward or vit_embed, batch
 //       of one): the same classes with probs within 1e-6, embeddings bit-exact.
+//   cli_check json OUT.jsonl MODEL TEMPLATE LABEL...
+//       --labels' output: each "top" recomputed as zero-shot against the LABELs
+//       (TEMPLATE, "-" for none; the tokenizer in MODEL's folder: vit_encode_texts,
+//       then vit_zero_shot on the embedding vit-classify uses): the same labels
+//       (index and text) with probs within 1e-6.
 //   cli_check embed OUT.safetensors MODEL FILE...
 //       The file must hold exactly one F32 tensor "embeddings" of shape [n, dim],
 //       n = the number of FILEs, and "__metadata__": {"files": JSON array of the
@@ -96,15 +101,34 @@ static int embedding(vit_model *m, const char *file, float *out, int features) {
     return st == VIT_OK;
 }
 
-static int check_json(const char *path, const char *model_path) {
+// The zero-shot labels' text embeddings (k x embed_dim) into *out: the tokenizer in model_path's folder.
+static int label_embeds(vit_model *m, const char *model_path, const char *tmpl, char **labels, int k, float **out) {
+    char folder[4096];
+    snprintf(folder, sizeof(folder), "%s", model_path);
+    char *slash = strrchr(folder, '/');
+    FILE *f = fopen(model_path, "rb");
+    int dir = f && getc(f) == EOF && ferror(f);
+    if (f) fclose(f);
+    if (!dir) { if (slash) slash[1] = 0; else snprintf(folder, sizeof(folder), "."); }
+    vit_tokenizer *t = NULL;
+    *out = (float *)malloc((size_t)k * vit_model_config(m)->embed_dim * sizeof(float) + 1);
+    vit_status st = vit_tokenizer_load(folder, NULL, &t);
+    if (st == VIT_OK) st = vit_encode_texts(m, t, (const char *const *)labels, k, strcmp(tmpl, "-") ? tmpl : NULL, *out);
+    if (st != VIT_OK) fprintf(stderr, "cli_check: the labels: %s %s\n", vit_last_error(m), vit_tokenizer_last_error(NULL));
+    vit_tokenizer_free(t);
+    return st == VIT_OK;
+}
+
+static int check_json(const char *path, const char *model_path, const char *tmpl, char **labels, int nlabels) {
     size_t size;
     char *text = read_all(path, &size);
     if (!text) return fail("cannot read '%s'", path, 0);
     vit_model *m = model_path ? load(model_path) : NULL;
-    if (model_path && !m) return 1;
+    if (model_path && !m) { free(text); return 1; }
     const vit_config *c = m ? vit_model_config(m) : NULL;
     int width = c ? (c->num_classes ? c->num_classes : c->dim) : 0;
-    float *vec = (float *)malloc((size_t)(width + 1) * sizeof(float));
+    float *vec = (float *)malloc((size_t)(width + 1) * sizeof(float)), *lab = NULL;
+    if (labels && !label_embeds(m, model_path, tmpl, labels, nlabels, &lab)) { free(text); free(vec); free(lab); vit_free(m); return 1; }
     vit_allocator alloc;
     memset(&alloc, 0, sizeof(alloc));
     char err[VIT__ERR_LEN], file[4096], str[4096];
@@ -142,10 +166,19 @@ static int check_json(const char *path, const char *model_path) {
                 prev = prob;
                 probs[k] = (float)prob;
                 vit__json_str(&j, lab, str, sizeof(str));
-                if (m && strcmp(str, vit_label(m, classes[k]))) { bad = fail("label '%s' is not the model's", str, line); break; }
+                if (labels && (classes[k] >= nlabels || strcmp(str, labels[classes[k]]))) { bad = fail("label '%s' is not the one at its index", str, line); break; }
+                if (m && !labels && strcmp(str, vit_label(m, classes[k]))) { bad = fail("label '%s' is not the model's", str, line); break; }
                 printf("%s%d", k ? " " : "", classes[k]);
             }
-            if (!bad && m) {
+            if (!bad && labels) { // zero-shot: vit-classify's embedding against the labels'
+                int want[64];
+                float wp[64];
+                if (nlabels > 64) bad = fail("%s", "more than 64 labels", line);
+                else if (!embedding(m, file, vec, 0) || vit_zero_shot(m, vec, 1, lab, nlabels, NULL, wp) != VIT_OK) bad = fail("%s", "cannot score the image", line);
+                else if (vit_topk(wp, nlabels, k, want) != k) bad = fail("%s", "more \"top\" entries than labels", line);
+                for (int i = 0; i < k && !bad; i++)
+                    if (want[i] != classes[i] || fabsf(wp[want[i]] - probs[i]) > 1e-6f) bad = fail("%s", "not what vit_zero_shot gives", line);
+            } else if (!bad && m) {
                 int want[64];
                 float wp[64];
                 if (c->num_classes == 0 || c->projection) bad = fail("%s", "\"top\" from a model without classes", line);
@@ -170,6 +203,7 @@ static int check_json(const char *path, const char *model_path) {
         vit__json_release(&j);
     }
     free(vec);
+    free(lab);
     free(text);
     vit_free(m);
     return bad;
@@ -315,7 +349,8 @@ static int check_features(const char *path, const char *model_path, const char *
 }
 
 int main(int argc, char **argv) {
-    if (argc >= 3 && argc <= 4 && !strcmp(argv[1], "json")) return check_json(argv[2], argc == 4 ? argv[3] : NULL);
+    if (argc >= 3 && argc <= 4 && !strcmp(argv[1], "json")) return check_json(argv[2], argc == 4 ? argv[3] : NULL, NULL, NULL, 0);
+    if (argc >= 6 && !strcmp(argv[1], "json")) return check_json(argv[2], argv[3], argv[4], argv + 5, argc - 5);
     if (argc >= 4 && !strcmp(argv[1], "embed")) return check_embed(argv[2], argv[3], argv + 4, argc - 4);
     if (argc >= 7 && !strcmp(argv[1], "features")) return check_features(argv[2], argv[3], argv[4], atoi(argv[5]), atoi(argv[6]), argv + 7, argc - 7);
     fprintf(stderr, "usage: cli_check json OUT.jsonl [MODEL] | cli_check embed OUT.safetensors MODEL FILE... |\n"

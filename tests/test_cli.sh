@@ -464,6 +464,43 @@ expect "features: --layers not numbers" 2 "--layers wants block numbers like 5,1
 expect "features: --layers without --features" 2 "--layers, --features-norm and --no-prefix go with --features" "$CLASSIFY" --layers 1 "$DINO" "$GOOD1"
 expect "features: --decode-only" 2 "--decode-only computes no features for --features" "$CLASSIFY" --decode-only --features "$TMP/x.safetensors" "$DINO" "$GOOD1"
 
+# --labels: zero-shot classification with a full CLIP / SigLIP folder (text tower + tokenizer files);
+# every image's probabilities recomputed by cli_check (vit_encode_texts + vit_zero_shot on its embedding)
+ZCLIP=tests/data/text/clip_tokenizer
+ZSIG=tests/data/text/siglip_tokenizer
+run "$CLASSIFY" --labels "door, person ,ball" --template "a photo of a {}." "$ZCLIP" "$GOOD1" "$GOOD2"
+[ "$rc" -eq 0 ] && [ "$(grep -c '%  ' "$TMP/out")" -eq 6 ] && grep -q "^zero-shot: 3 labels in the template 'a photo of a {}.', a softmax over the labels (CLIP)" "$TMP/err" &&
+    grep -q "^classified 2 of 2 images" "$TMP/err" &&
+    awk '/^[^ ]/ {if (n++) bad += (s < 99.98 || s > 100.02); s = 0} /%  / {s += $1} END {bad += (s < 99.98 || s > 100.02); exit bad}' "$TMP/out" &&
+    ok "labels: CLIP, every label per image, the probabilities sum to 100%" || not_ok "labels: CLIP: exit $rc, '$out', stderr '$(tr '\n' '|' <"$TMP/err")'"
+run "$CLASSIFY" --json --labels "door, person ,ball" --template "a photo of a {}." "$ZCLIP" "$GOOD1" "$TMP/missing.png" "$GOOD2"
+[ "$rc" -eq 1 ] && "$CHECK" json "$TMP/out" "$ZCLIP" "a photo of a {}." door person ball >"$TMP/parsed" 2>"$TMP/check_err" &&
+    [ "$(grep -c '	top	' "$TMP/parsed")" -eq 2 ] && [ "$(grep -c '	error	' "$TMP/parsed")" -eq 1 ] &&
+    ok "labels: --json, each image's labels and probabilities as vit_zero_shot gives them (a failed image reported, exit 1)" ||
+    not_ok "labels: CLIP --json: exit $rc, cli_check: $(cat "$TMP/check_err")"
+printf 'door\r\n\n  a traffic light\nperson\n' >"$TMP/labels.txt"
+expect "labels: --labels-file, a blank line" 2 "--labels-file: label 2 is empty" "$CLASSIFY" --labels-file "$TMP/labels.txt" "$ZSIG" "$GOOD1"
+printf 'door\r\n  a traffic light\nperson' >"$TMP/labels.txt"
+run "$CLASSIFY" --json --top 2 --batch 1 --labels-file "$TMP/labels.txt" "$ZSIG" "$GOOD1" "$GOOD2"
+[ "$rc" -eq 0 ] && "$CHECK" json "$TMP/out" "$ZSIG" - door "a traffic light" person >"$TMP/parsed" 2>"$TMP/check_err" &&
+    [ "$(grep -c '	top	' "$TMP/parsed")" -eq 2 ] && grep -q "each label's sigmoid (SigLIP)" "$TMP/err" && [ "$(grep -o '"prob"' "$TMP/out" | wc -l)" -eq 4 ] &&
+    ok "labels: SigLIP from --labels-file (CRLF, no final newline), --top 2, batch 1: as vit_zero_shot gives them" ||
+    not_ok "labels: SigLIP: exit $rc, '$out', cli_check: $(cat "$TMP/check_err")"
+run "$CLASSIFY" --frames --labels door,person "$ZCLIP/model.safetensors" "$GOOD1"
+f1=$(cat "$TMP/out")
+run "$CLASSIFY" --no-frames --labels door,person "$ZCLIP/model.safetensors" "$GOOD1"
+[ "$rc" -eq 0 ] && [ -n "$out" ] && [ "$out" = "$f1" ] && ok "labels: the model's file (the tokenizer beside it); --frames and --no-frames agree" ||
+    not_ok "labels: frames: exit $rc, '$f1' vs '$out', $err"
+expect "labels: a model without a text tower" 2 "--labels: the model has no text tower" "$CLASSIFY" --labels a,b "$NOHEAD" "$GOOD1"
+expect "labels: an empty label" 2 "--labels: label 2 is empty" "$CLASSIFY" --labels "a, ,b" "$ZCLIP" "$GOOD1"
+expect "labels: --labels and --labels-file" 2 "--labels or --labels-file, not both" "$CLASSIFY" --labels a --labels-file "$TMP/labels.txt" "$ZCLIP" "$GOOD1"
+expect "labels: --template alone" 2 "--template goes with --labels or --labels-file" "$CLASSIFY" --template "a {}" "$ZCLIP" "$GOOD1"
+expect "labels: --decode-only" 2 "--decode-only computes no embeddings for --labels" "$CLASSIFY" --decode-only --labels a "$ZCLIP" "$GOOD1"
+expect "labels: a template without {}" 1 "prompt_template 'a photo' must hold one" "$CLASSIFY" --labels a,b --template "a photo" "$ZCLIP" "$GOOD1"
+expect "labels: a missing labels file" 1 "cannot read '$TMP/none.txt'" "$CLASSIFY" --labels-file "$TMP/none.txt" "$ZCLIP" "$GOOD1"
+mkdir -p "$TMP/notok" && cp "$ZCLIP/model.safetensors" "$ZCLIP/config.json" "$ZCLIP/preprocessor_config.json" "$TMP/notok/"
+expect "labels: no tokenizer files beside the model" 1 "cannot load the tokenizer in '$TMP/notok'" "$CLASSIFY" --labels a,b "$TMP/notok" "$GOOD1"
+
 # vit-dense: the last block's patch tokens, 3 principal components as a PNG of the model's input size
 cp "$GOOD1" "$TMP/boot.png"
 run "$DENSE" tests/data/ref/hf_dinov2 "$TMP/boot.png"

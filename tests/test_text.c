@@ -124,6 +124,84 @@ static int run_case(const char *dir, int max_batch, int threads, vit_dtype dtype
     return ok;
 }
 
+// ---- texts through the model's tokenizer (the *_tokenizer cases: texts.txt)
+
+typedef struct texts_file {
+    char *data;          // the file, its lines cut in place
+    char *tmpl;          // the template, or NULL
+    const char **texts;  // k texts
+    int k;
+} texts_file;
+
+static int read_texts(const char *dir, texts_file *tf) {
+    char path[1200];
+    size_t size;
+    memset(tf, 0, sizeof(*tf));
+    snprintf(path, sizeof(path), "%s/texts.txt", dir);
+    tf->data = (char *)read_all(path, &size);
+    if (!tf->data || strncmp(tf->data, "template ", 9) != 0) return 0;
+    tf->texts = (const char **)malloc((size + 1) * sizeof(char *)); // (at most a text a byte)
+    char *p = tf->data + 9, *nl = strchr(p, '\n');
+    if (!nl) return 0;
+    *nl = 0;
+    tf->tmpl = *p ? p : NULL;
+    for (p = nl + 1; p < tf->data + size; p = nl + 1) {
+        nl = strchr(p, '\n');
+        if (!nl) return 0;
+        *nl = 0;
+        tf->texts[tf->k++] = p;
+    }
+    return 1;
+}
+
+static int run_texts(const char *dir) {
+    char path[1200];
+    text_ref r;
+    texts_file tf;
+    memset(&tf, 0, sizeof(tf));
+    snprintf(path, sizeof(path), "%s/text.bin", dir);
+    if (!read_text_ref(path, &r) || !read_texts(dir, &tf) || tf.k != r.k) {
+        free_text_ref(&r); free(tf.data); free(tf.texts);
+        return check(0, dir, "%s", "cannot read text.bin and texts.txt (as many texts)");
+    }
+    vit_options o;
+    memset(&o, 0, sizeof(o));
+    o.device = g_device;
+    o.dtype = VIT_DTYPE_F32; // (--cuda: fp32 there, for the 1e-4)
+    vit_model *m = NULL;
+    vit_tokenizer *t = NULL;
+    vit_status st = vit_load(dir, &o, &m);
+    int ok = check(st == VIT_OK, dir, "load: %s", vit_last_error(NULL));
+    if (ok) ok = check((st = vit_tokenizer_load(dir, NULL, &t)) == VIT_OK, dir, "vit_tokenizer_load: %s", vit_tokenizer_last_error(NULL));
+    if (ok) { // the tokenizer's ids are transformers' (test_tokenizer's business; here: the ones text.bin was made from)
+        int *ids = (int *)malloc((size_t)r.L * sizeof(int)), same = 1;
+        char buf[512];
+        for (int i = 0; i < r.k && same; i++) {
+            const char *s = tf.texts[i];
+            if (tf.tmpl) { const char *at = strstr(tf.tmpl, "{}"); snprintf(buf, sizeof(buf), "%.*s%s%s", (int)(at - tf.tmpl), tf.tmpl, s, at + 2); s = buf; }
+            same = vit_tokenize(t, s, strlen(s), ids, r.L, NULL) == VIT_OK && !memcmp(ids, r.ids + (size_t)i * r.L, (size_t)r.L * sizeof(int));
+        }
+        free(ids);
+        check(same, dir, "%s", "vit_tokenize gives text.bin's ids");
+    }
+    if (ok) {
+        size_t nt = (size_t)r.k * r.E;
+        float *a = poisoned(nt), *b = poisoned(nt);
+        st = vit_encode_texts(m, t, tf.texts, tf.k, tf.tmpl, a);
+        vit_status st2 = vit_encode_ids(m, r.ids, r.k, b);
+        double e = st == VIT_OK ? rel_err(a, r.text_embeds, nt) : INFINITY;
+        ok = check(st == VIT_OK && st2 == VIT_OK && e <= TOL && !memcmp(a, b, nt * sizeof(float)) && guard_ok(a, nt), dir,
+                   "vit_encode_texts (template %s%s%s): text embeds rel err %.2e (<= %g), the bits of vit_encode_ids: %s%s", tf.tmpl ? "'" : "",
+                   tf.tmpl ? tf.tmpl : "none", tf.tmpl ? "'" : "", e, TOL, st == VIT_OK && st2 == VIT_OK && !memcmp(a, b, nt * sizeof(float)) ? "yes" : "NO",
+                   st == VIT_OK ? "" : vit_last_error(m));
+        free(a); free(b);
+    }
+    vit_tokenizer_free(t);
+    vit_free(m);
+    free_text_ref(&r); free(tf.data); free(tf.texts);
+    return ok;
+}
+
 // ---- refusals
 
 static void expect(vit_status got, vit_status want, const vit_model *m, const char *needle, const char *name) {
@@ -258,9 +336,51 @@ static void test_refusals(const char *clip_dir, const char *legacy_dir, const ch
     vit_free(m); vit_free(lm); vit_free(sm);
 }
 
+// vit_encode_texts' refusals: templates, tokenizers that do not fit the model, texts the tokenizer refuses
+static void test_text_refusals(const char *clip_dir, const char *clip_tok_dir, const char *siglip_tok_dir) {
+    vit_options o;
+    memset(&o, 0, sizeof(o));
+    o.num_threads = 1;
+    vit_model *m = NULL, *small = NULL, *sig = NULL;
+    vit_tokenizer *t = NULL;
+    if (vit_load(clip_tok_dir, &o, &m) != VIT_OK || vit_load(clip_dir, &o, &small) != VIT_OK || vit_load(siglip_tok_dir, &o, &sig) != VIT_OK ||
+        vit_tokenizer_load(clip_tok_dir, NULL, &t) != VIT_OK) {
+        check(0, "vit_encode_texts refusals", "cannot load: %s %s", vit_last_error(NULL), vit_tokenizer_last_error(NULL));
+        vit_free(m); vit_free(small); vit_free(sig); vit_tokenizer_free(t);
+        return;
+    }
+    float out[3 * 64];
+    const char *texts[2] = {"a dog", "a cat"};
+    static const struct { const char *tmpl; vit_status want; } tm[] = {
+        {"a photo of a {}.", VIT_OK}, {"{{a}} {}", VIT_OK}, {"{}", VIT_OK}, {"no field", VIT_ERROR_INVALID_ARGUMENT}, {"{} and {}", VIT_ERROR_INVALID_ARGUMENT},
+        {"a {0}", VIT_ERROR_INVALID_ARGUMENT}, {"a {x}", VIT_ERROR_INVALID_ARGUMENT}, {"a } {}", VIT_ERROR_INVALID_ARGUMENT}, {"{", VIT_ERROR_INVALID_ARGUMENT}};
+    for (size_t i = 0; i < sizeof(tm) / sizeof(tm[0]); i++) {
+        char nm[128];
+        snprintf(nm, sizeof(nm), "vit_encode_texts: template '%s'", tm[i].tmpl);
+        expect(vit_encode_texts(m, t, texts, 2, tm[i].tmpl, out), tm[i].want, m, tm[i].want ? "prompt_template" : NULL, nm);
+    }
+    // "{{a}} {}" is "{a} dog": the same embedding as that text without a template
+    float a[64], b[64];
+    const char *lit = "{a} a dog";
+    vit_status s1 = vit_encode_texts(m, t, texts, 1, "{{a}} {}", a), s2 = vit_encode_texts(m, t, &lit, 1, NULL, b);
+    check(s1 == VIT_OK && s2 == VIT_OK && !memcmp(a, b, (size_t)vit_model_config(m)->embed_dim * sizeof(float)), "vit_encode_texts: \"{{a}} {}\" is Python's format",
+          "%s", "");
+    expect(vit_encode_texts(small, t, texts, 2, NULL, out), VIT_ERROR_INVALID_ARGUMENT, small, "ids per text", "vit_encode_texts: another context");
+    expect(vit_encode_texts(sig, t, texts, 2, NULL, out), VIT_ERROR_INVALID_ARGUMENT, sig, "vocabulary", "vit_encode_texts: a larger vocabulary");
+    const char *bad[2] = {"fine", "not \xff UTF-8"};
+    expect(vit_encode_texts(m, t, bad, 2, NULL, out), VIT_ERROR_INVALID_ARGUMENT, m, "text 1", "vit_encode_texts: a text that is not UTF-8");
+    const char *null_text[2] = {"fine", NULL};
+    expect(vit_encode_texts(m, t, null_text, 2, NULL, out), VIT_ERROR_INVALID_ARGUMENT, m, "text 1 is NULL", "vit_encode_texts: a NULL text");
+    expect(vit_encode_texts(m, NULL, texts, 2, NULL, out), VIT_ERROR_INVALID_ARGUMENT, m, NULL, "vit_encode_texts: no tokenizer");
+    expect(vit_encode_texts(m, t, texts, 0, NULL, out), VIT_ERROR_INVALID_ARGUMENT, m, "n >= 1", "vit_encode_texts: n = 0");
+    vit_tokenizer_free(t);
+    vit_free(m); vit_free(small); vit_free(sig);
+}
+
 int main(int argc, char **argv) {
     int passed = 0, failed = 0;
-    static char dirs[3][1024]; // clip, clip_legacy_eos, siglip (without a trailing '/')
+    static char dirs[5][1024]; // clip, clip_legacy_eos, siglip, clip_tokenizer, siglip_tokenizer (without a trailing '/')
+    char path[1200];
     int first = 1;
     if (argc > 1 && !strcmp(argv[1], "--cuda")) { g_device = VIT_DEVICE_CUDA; first = 2; }
     for (int i = first; i < argc; i++) {
@@ -275,10 +395,13 @@ int main(int argc, char **argv) {
         r &= run_case(dir, 2, 2, VIT_DTYPE_FP8, D);
         r &= run_case(dir, 2, 2, VIT_DTYPE_FP8, VIT_DTYPE_F32);
         r &= run_case(dir, 2, 2, D, VIT_DTYPE_BF16);
+        snprintf(path, sizeof(path), "%s/texts.txt", dir);
+        FILE *f = fopen(path, "rb");
+        if (f) { fclose(f); r &= run_texts(dir); }
         if (r) passed++; else failed++;
         const char *slash = strrchr(dir, '/'), *base = slash ? slash + 1 : dir;
-        static const char *const names[3] = {"clip", "clip_legacy_eos", "siglip"};
-        for (int k = 0; k < 3; k++)
+        static const char *const names[5] = {"clip", "clip_legacy_eos", "siglip", "clip_tokenizer", "siglip_tokenizer"};
+        for (int k = 0; k < 5; k++)
             if (!strcmp(base, names[k])) {
                 snprintf(dirs[k], sizeof(dirs[k]), "%s", dir);
                 snprintf(g_parent, sizeof(g_parent), "%.*s", slash ? (int)(slash - dir) : 1, slash ? dir : ".");
@@ -286,6 +409,8 @@ int main(int argc, char **argv) {
     }
     if (dirs[0][0] && dirs[1][0] && dirs[2][0]) test_refusals(dirs[0], dirs[1], dirs[2]);
     else check(0, "refusals", "%s", "need the cases clip, clip_legacy_eos and siglip among the arguments");
+    if (dirs[0][0] && dirs[3][0] && dirs[4][0]) test_text_refusals(dirs[0], dirs[3], dirs[4]);
+    else check(0, "vit_encode_texts refusals", "%s", "need the cases clip, clip_tokenizer and siglip_tokenizer among the arguments");
     printf("cases: %d passed, %d failed\n", passed, failed);
     int rc = check_summary();
     return rc || failed ? 1 : 0;
