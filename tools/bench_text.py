@@ -30,7 +30,8 @@ Timed (GPU, wall clock, medians; every call host in, host out, synchronous):
             transformers eager: get_image_features, normalised, logits = scale * cos (+ bias), softmax
             (CLIP) / sigmoid (SigLIP), from host images (copied in) and from device images.
   tokenize  vit_tokenize of the 1,000 prompts (its ids checked against transformers') beside the
-            transformers tokenizer's batch call (padding="max_length").
+            transformers tokenizer's batch call (padding="max_length"); vit_encode_texts (the prompts' text to
+            embeddings in one call) beside that tokenizer call + eager get_text_features.
 bf16 (weights and activations) for the timing; fp32 (TF32 off) for the accuracy check and an fp32 timing.
 Accuracy: vit.h's text embeddings (and the 64 image embeddings, and the 64 x 1,000 logits) against transformers
 fp32 on the GPU: per row |a - b| / |b| (max over rows), 1 - cosine (max), max |diff|; bounds fp32 1e-4,
@@ -489,6 +490,12 @@ def gpu_text(r):
              "tokenizer's batch call, and the texts whose ids differ: " + "; ".join(
                  f"{m['model']} ({m['tokenizer']}, {m['tokenizer_dir']}): vit.h {g(m['ours'].get('bf16'), 'tokenize_ms')}, "
                  f"transformers {fmt(m.get('hf_tokenize_ms'), '.2f')}, {m['ours'].get('bf16', {}).get('tokenize_mismatch', '-')} differ"
+                 for m in r["rows"]) + f". From the prompts' text to their embeddings ({k} at once): vit_encode_texts "
+             "(vit_tokenize + vit_encode_ids in one call; its embeddings against vit_encode_ids', max |diff|) against the "
+             "transformers tokenizer + eager get_text_features (the sum of the two medians): " + "; ".join(
+                 f"{m['model']}: vit.h {g(m['ours'].get('bf16'), 'encode_texts_ms')} "
+                 f"({g(m['ours'].get('bf16'), 'encode_texts_max_diff', '.3g')}), transformers "
+                 f"{fmt(m['hf_tokenize_ms'] + m['eager_ms'] if m.get('hf_tokenize_ms') and m.get('eager_ms') else None, '.2f')}"
                  for m in r["rows"]) + ".\n")
     L.append("Accuracy against transformers fp32 on the same device (TF32 off): per text |a - b| / |b| (max over the texts), "
              "1 - cosine (max), and the logits' max |diff| and top-1 agreement over the images; bounds on vit.h's text "

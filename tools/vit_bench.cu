@@ -42,7 +42,8 @@
 //       ITERS rounds after a warm-up one (every call is synchronous, or
 //       synchronised). With TOKDIR and PROMPTS.txt (one prompt a line, k of
 //       them): vit_tokenize of every prompt too, its ids checked against
-//       IDS.bin. Writes OUT.bin: int32 k, n, E, then the text embeddings
+//       IDS.bin, and vit_encode_texts of the prompts (text to embeddings),
+//       checked against vit_encode_ids'. Writes OUT.bin: int32 k, n, E, then the text embeddings
 //       (k x E), the image embeddings (n x E, host call) and the logits (n x k).
 //       Device memory: what the model holds after the warm-up round
 //       (cudaMemGetInfo against before the load, the bench's buffers left out).
@@ -585,7 +586,8 @@ static int bench_text(const char *dir, const char *dtype, int batch, int iters, 
         mn[j] = tk[j * iters]; // (sorted by median)
     }
     // the tokenizer: vit_tokenize of every prompt, its ids against IDS.bin's
-    double tok_ms = -1.0;
+    double tok_ms = -1.0, texts_ms = -1.0;
+    float texts_diff = -1.0f;
     int tok_mismatch = -1;
     if (tok_dir && prompts_path) {
         size_t psize = 0;
@@ -593,14 +595,15 @@ static int bench_text(const char *dir, const char *dtype, int batch, int iters, 
         vit_tokenizer *tok = NULL;
         if (!prompts) { printf("{\"error\": \"cannot read %s\"}\n", prompts_path); return 1; }
         if (vit_tokenizer_load(tok_dir, NULL, &tok) != VIT_OK) { printf("{\"error\": \"vit_tokenizer_load: %s\"}\n", vit_tokenizer_last_error(NULL)); return 1; }
-        const char **line = (const char **)malloc(sizeof(char *) * (size_t)k);
+        const char **line = (const char **)malloc(sizeof(char *) * (size_t)k); // NUL-terminated
         size_t *len = (size_t *)malloc(sizeof(size_t) * (size_t)k);
         int np = 0;
-        for (char *p = prompts; *p && np < k; np++) {
+        for (char *p = prompts; *p && np < k; np++) { // each line NUL-terminated in place
             char *e = strchr(p, '\n');
+            if (e) *e = 0;
             line[np] = p;
-            len[np] = e ? (size_t)(e - p) : strlen(p);
-            p = e ? e + 1 : p + len[np];
+            len[np] = strlen(p);
+            p += len[np] + (e != NULL);
         }
         if (np != k) { printf("{\"error\": \"%s: %d prompts, %s has %d texts\"}\n", prompts_path, np, ids_path, k); return 1; }
         int *tids = (int *)malloc(sizeof(int) * (size_t)k * L);
@@ -617,6 +620,17 @@ static int bench_text(const char *dir, const char *dtype, int batch, int iters, 
         tok_ms = median(tt, iters);
         tok_mismatch = 0;
         for (int j = 0; j < k; j++) tok_mismatch += memcmp(tids + (size_t)j * L, ids + (size_t)j * L, sizeof(int) * L) != 0;
+        // vit_encode_texts: the prompts' text to their embeddings (vit_tokenize, then vit_encode_ids)
+        float *temb2 = (float *)malloc((size_t)k * E * sizeof(float));
+        for (int i = -1; i < iters; i++) {
+            double t0 = now_ms();
+            if (vit_encode_texts(m, tok, line, k, NULL, temb2) != VIT_OK) { printf("{\"error\": \"vit_encode_texts: %s\"}\n", vit_last_error(m)); return 1; }
+            if (i >= 0) tt[i] = (float)(now_ms() - t0);
+        }
+        texts_ms = median(tt, iters);
+        texts_diff = 0.0f;
+        for (size_t j = 0; j < (size_t)k * E; j++) texts_diff = fmaxf(texts_diff, fabsf(temb2[j] - temb[j]));
+        free(temb2);
         vit_tokenizer_free(tok);
         free(prompts); free(line); free(len); free(tids); free(tt);
     }
@@ -630,10 +644,10 @@ static int bench_text(const char *dir, const char *dtype, int batch, int iters, 
     printf("{");
     for (int j = 0; j < KINDS; j++) printf("\"%s\": %.4f, \"min_%s\": %.4f, ", names[j], med[j], names[j], mn[j]);
     const vit__cuda_state *ts = m->text->cuda;
-    printf("\"texts_s\": %.1f, \"tokenize_ms\": %.4f, \"tokenize_mismatch\": %d, \"image_dev_max_diff\": %.3g, \"load_ms\": %.1f, \"mem_bytes\": %zu, "
+    printf("\"texts_s\": %.1f, \"tokenize_ms\": %.4f, \"tokenize_mismatch\": %d, \"encode_texts_ms\": %.4f, \"encode_texts_max_diff\": %.3g, \"image_dev_max_diff\": %.3g, \"load_ms\": %.1f, \"mem_bytes\": %zu, "
            "\"weights_bytes\": %zu, \"arena_bytes\": %zu, \"text_weights_bytes\": %zu, \"text_arena_bytes\": %zu, \"k\": %d, \"n\": %d, \"L\": %d, \"E\": %d, "
            "\"dtype\": \"%s\", \"batch\": %d, \"iters\": %d}\n",
-           k / (med[ENCODE] * 1e-3), tok_ms, tok_mismatch, dev_diff, t_load, free0 - free1, m->cuda->weights_bytes, m->cuda->arena_bytes, ts ? ts->weights_bytes : 0,
+           k / (med[ENCODE] * 1e-3), tok_ms, tok_mismatch, texts_ms, texts_diff, dev_diff, t_load, free0 - free1, m->cuda->weights_bytes, m->cuda->arena_bytes, ts ? ts->weights_bytes : 0,
            ts ? ts->arena_bytes : 0, k, n, L, E, dtype, batch, iters);
     vit_free(m);
     cudaFree(di); cudaFree(demb);
