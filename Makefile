@@ -72,7 +72,7 @@ TEST_OPT ?= -O2
 IMPL      = -x c -DVIT_IMPLEMENTATION -c vit.h
 LINKED    = test_model test_fashion_mnist test_features test_text
 
-.PHONY: bench-cpu bench-features bench-features-cpu lint webp-example test-arm deps-stb FORCE install uninstall test-install
+.PHONY: bench-cpu bench-features bench-features-cpu bench-text bench-text-cpu lint webp-example test-arm deps-stb FORCE install uninstall test-install
 .PHONY: all cpu cuda test test-cpu test-real test-asan test-tsan test-valgrind test-compile test-gpu test-gpu-sanitize bench bench-max-autotune demo clean deps fuzz fuzz-smoke
 
 all: cpu cuda
@@ -456,6 +456,16 @@ bench-features: $(BUILD)/vit_bench
 # the same two models at batch 1 in fp32 on the CPU (vit_features) beside PyTorch eager, to bench-features-cpu.md
 bench-features-cpu: $(BUILD)/bench_cpu
 	env -u OMP_WAIT_POLICY python3 tools/bench_features.py --cpu --bin $(BUILD)/bench_cpu --out bench-features-cpu.md $(BENCH_ARGS)
+
+# vit.h's text towers and zero-shot (vit_encode_ids of 1,000 prompts, 64 images against 1,000 labels, vit_tokenize)
+# against transformers eager and torch.compile: random-init real-size CLIP ViT-B/32 and SigLIP B/16 @224, bf16
+# (fp32 for the accuracy check; needs torch, transformers, a GPU), to bench-text.md (+ .json)
+bench-text: $(BUILD)/vit_bench
+	python3 tools/bench_text.py --bin $(BUILD)/vit_bench --out bench-text.md $(BENCH_ARGS)
+
+# the same two models in fp32 on the CPU (64 prompts, 4 images) beside transformers eager, to bench-text-cpu.md
+bench-text-cpu: $(BUILD)/bench_cpu
+	env -u OMP_WAIT_POLICY python3 tools/bench_text.py --cpu --bin $(BUILD)/bench_cpu --out bench-text-cpu.md $(BENCH_ARGS)
 
 # ---- install: the headers, pkg-config's vit.pc and CMake's vitConfig.cmake (vit::vit)
 #   make install PREFIX=DIR (default /usr/local; DESTDIR for staging), make uninstall

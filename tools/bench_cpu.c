@@ -5,6 +5,14 @@
 //                         vit_features (fp32; BLOCKS e.g. "-2" or "5,11", NORM 1: the
 //                         final norm, NOPREFIX 1: patch tokens only) instead of the
 //                         forward pass (tools/bench_features.py --cpu)
+//   bench_cpu --text DIR IDS.bin IMAGES.bin K REPS OUT.bin
+//                         a full CLIPModel / SiglipModel folder in fp32: vit_encode_ids of
+//                         IDS.bin's texts (int32 k, L, then k x L ids), vit_image_embeds of
+//                         IMAGES.bin's images (int32 n, c, h, w, then floats) and
+//                         vit_zero_shot (logits and probs) of those images against K labels
+//                         (the text embeddings repeated to K rows); writes OUT.bin (int32 k,
+//                         n, E, then the text embeddings, the image embeddings and the n x K
+//                         logits) for tools/bench_text.py --cpu
 //   bench_cpu --peak      the machine's fp32 FMA peak on all threads (GFLOP/s)
 //   bench_cpu --int8-isas the int8 GEMM of every kernel this CPU can run (portable, AVX2,
 //                         AVX-VNNI, AVX-512 VNNI, NEON sdot) on ViT-B/16 shapes, one thread
@@ -217,8 +225,89 @@ static int features(const char *path, int batch, int reps, const char *blocks_ar
     return 0;
 }
 
+// The whole of a file (malloc'd) and its size, or NULL.
+static void *read_all(const char *path, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    void *p = n > 0 ? malloc((size_t)n) : NULL;
+    if (p && fread(p, 1, (size_t)n, f) != (size_t)n) { free(p); p = NULL; }
+    fclose(f);
+    if (p) *size = (size_t)n;
+    return p;
+}
+
+static double median_of(double *t, int n) {
+    qsort(t, (size_t)n, sizeof(double), cmp_double);
+    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+
+// The text tower and zero-shot on the CPU (see the top): one line of medians
+// (ms) after one warm-up round.
+static int text(const char *dir, const char *ids_path, const char *img_path, int K, int reps, const char *out_path) {
+    size_t ids_size = 0, img_size = 0;
+    int *ids_file = (int *)read_all(ids_path, &ids_size);
+    float *img_file = (float *)read_all(img_path, &img_size);
+    if (!ids_file || ids_size < 8 || !img_file || img_size < 16) { fprintf(stderr, "bench_cpu: cannot read %s or %s\n", ids_path, img_path); return 1; }
+    int k = ids_file[0], L = ids_file[1], hdr[4];
+    memcpy(hdr, img_file, sizeof(hdr));
+    int n = hdr[0];
+    const int *ids = ids_file + 2;
+    const float *images = img_file + 4;
+    if (k < 1 || L < 1 || ids_size != 8 + (size_t)k * L * 4 || n < 1 || img_size != 16 + (size_t)n * hdr[1] * hdr[2] * hdr[3] * 4 || K < 1 || reps < 1 || reps > 1000) {
+        fprintf(stderr, "bench_cpu: bad sizes (%d texts of %d ids, %d images, K %d, reps %d)\n", k, L, n, K, reps);
+        return 2;
+    }
+    vit_options o = {0};
+    o.max_batch = k > n ? k : n;
+    o.device = VIT_DEVICE_CPU;
+    vit_model *m = NULL;
+    vit_status st = vit_load(dir, &o, &m);
+    if (st != VIT_OK) { fprintf(stderr, "bench_cpu: %s: %s\n", vit_status_string(st), vit_last_error(NULL)); return 1; }
+    const vit_config *c = vit_model_config(m);
+    int E = c->embed_dim;
+    if (!c->has_text || L != c->text_context || hdr[1] != c->in_chans || hdr[2] != c->image_height || hdr[3] != c->image_width) {
+        fprintf(stderr, "bench_cpu: %s: no text tower, or texts of %d ids (context %d), or images not %d x %d x %d\n", dir, L, c->text_context, c->in_chans,
+                c->image_height, c->image_width);
+        return 2;
+    }
+    float *temb = (float *)malloc((size_t)k * E * sizeof(float)), *labels = (float *)malloc((size_t)K * E * sizeof(float));
+    float *iemb = (float *)malloc((size_t)n * E * sizeof(float)), *logits = (float *)malloc((size_t)n * K * sizeof(float));
+    float *probs = (float *)malloc((size_t)n * K * sizeof(float));
+    double *t = (double *)malloc(sizeof(double) * 3 * (size_t)reps);
+    for (int r = -1; r < reps && st == VIT_OK; r++) { // r = -1: the warm-up
+        double t0 = seconds();
+        st = vit_encode_ids(m, ids, k, temb);
+        double t1 = seconds();
+        if (st == VIT_OK) st = vit_image_embeds(m, images, n, iemb);
+        double t2 = seconds();
+        if (st == VIT_OK && r < 0)
+            for (int j = 0; j < K; j++) memcpy(labels + (size_t)j * E, temb + (size_t)(j % k) * E, sizeof(float) * E);
+        if (st == VIT_OK) st = vit_zero_shot(m, iemb, n, labels, K, logits, probs);
+        double t3 = seconds();
+        if (r >= 0) { t[r] = t1 - t0; t[reps + r] = t2 - t1; t[2 * reps + r] = t3 - t2; }
+    }
+    if (st != VIT_OK) { fprintf(stderr, "bench_cpu: %s\n", vit_last_error(m)); return 1; }
+    FILE *f = fopen(out_path, "wb");
+    int ohdr[3] = {k, n, E};
+    if (!f || fwrite(ohdr, sizeof(ohdr), 1, f) != 1 || fwrite(temb, sizeof(float) * E, (size_t)k, f) != (size_t)k ||
+        fwrite(iemb, sizeof(float) * E, (size_t)n, f) != (size_t)n || fwrite(logits, sizeof(float) * K, (size_t)n, f) != (size_t)n || fclose(f)) {
+        fprintf(stderr, "bench_cpu: cannot write %s\n", out_path);
+        return 1;
+    }
+    double enc = median_of(t, reps), img = median_of(t + reps, reps), zs = median_of(t + 2 * reps, reps);
+    printf("text %d texts %d images %d labels threads %d: encode median %.2f ms, image median %.2f ms, zero_shot median %.3f ms\n", k, n, K,
+           vit_query_defaults(&o).num_threads, enc * 1e3, img * 1e3, zs * 1e3);
+    free(ids_file); free(img_file); free(temb); free(labels); free(iemb); free(logits); free(probs); free(t);
+    vit_free(m);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc == 8 && strcmp(argv[1], "--features") == 0) return features(argv[2], atoi(argv[3]), atoi(argv[4]), argv[5], atoi(argv[6]), atoi(argv[7]));
+    if (argc == 8 && strcmp(argv[1], "--text") == 0) return text(argv[2], argv[3], argv[4], atoi(argv[5]), atoi(argv[6]), argv[7]);
     if (argc == 2 && strcmp(argv[1], "--gemm") == 0) return gemm_shapes();
     if (argc == 2 && strcmp(argv[1], "--int8-isas") == 0) return int8_isas();
     if (argc == 2 && strcmp(argv[1], "--peak") == 0) return peak();

@@ -31,6 +31,22 @@
 //       launches) / 10, so launch latency hides as it does in the forward pass; per op
 //       [ms, GEMM kernel, split-K slices], and sum_ms, the whole forward pass
 //       (depth blocks) the ops stand for.
+//   vit_bench text DIR DTYPE BATCH ITERS IDS.bin IMAGES.bin OUT.bin [TOKDIR PROMPTS.txt]
+//       a full CLIPModel / SiglipModel folder (both towers, max_batch BATCH) on
+//       the GPU: vit_encode_ids of the k texts of IDS.bin (int32 k, L, then
+//       k x L ids), vit_image_embeds of the n images of IMAGES.bin (int32 n, c,
+//       h, w, then floats; n <= BATCH) from host memory, the same from device
+//       memory (vit_forward_async / vit_embed_async, the n x E embeddings
+//       copied back and normalised), and vit_zero_shot of the n images against
+//       the k texts (logits and probs; and logits alone); wall-clock medians of
+//       ITERS rounds after a warm-up one (every call is synchronous, or
+//       synchronised). With TOKDIR and PROMPTS.txt (one prompt a line, k of
+//       them): vit_tokenize of every prompt too, its ids checked against
+//       IDS.bin, and vit_encode_texts of the prompts (text to embeddings),
+//       checked against vit_encode_ids'. Writes OUT.bin: int32 k, n, E, then the text embeddings
+//       (k x E), the image embeddings (n x E, host call) and the logits (n x k).
+//       Device memory: what the model holds after the warm-up round
+//       (cudaMemGetInfo against before the load, the bench's buffers left out).
 //   The environment's knobs go to the model's vit__test_hook, whose overrides the
 //   policy obeys (vit__cuda_state.hook): VIT_SPLITK=n the split-K policy (0 default, 1 never,
 //   n >= 2 forced) for model and layer; VIT_ATTN_WARPS=1|4 the warps per attention
@@ -460,6 +476,186 @@ static int bench_multi(const char *dir, const char *dtype, int batch, int batche
     return 0;
 }
 
+// ---- text: a full CLIP / SigLIP model's two towers and zero-shot (see the top)
+
+// The whole of a file (malloc'd) and its size, or NULL.
+static void *read_file(const char *path, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    void *p = n > 0 ? malloc((size_t)n + 1) : NULL;
+    if (p && fread(p, 1, (size_t)n, f) != (size_t)n) { free(p); p = NULL; }
+    fclose(f);
+    if (p) { ((char *)p)[n] = 0; *size = (size_t)n; }
+    return p;
+}
+
+static void l2_rows(float *v, int n, int d) {
+    for (int i = 0; i < n; i++) {
+        double ss = 0.0;
+        for (int k = 0; k < d; k++) ss += (double)v[(size_t)i * d + k] * v[(size_t)i * d + k];
+        for (int k = 0; k < d; k++) v[(size_t)i * d + k] = (float)(v[(size_t)i * d + k] / sqrt(ss));
+    }
+}
+
+static int bench_text(const char *dir, const char *dtype, int batch, int iters, const char *ids_path, const char *img_path, const char *out_path,
+                      const char *tok_dir, const char *prompts_path) {
+    size_t ids_size = 0, img_size = 0;
+    int *ids_file = (int *)read_file(ids_path, &ids_size);
+    float *img_file = (float *)read_file(img_path, &img_size);
+    if (!ids_file || ids_size < 8) { printf("{\"error\": \"cannot read %s\"}\n", ids_path); return 1; }
+    if (!img_file || img_size < 16) { printf("{\"error\": \"cannot read %s\"}\n", img_path); return 1; }
+    int k = ids_file[0], L = ids_file[1], *ids = ids_file + 2;
+    int hdr[4];
+    memcpy(hdr, img_file, sizeof(hdr));
+    int n = hdr[0];
+    const float *images = img_file + 4;
+    if (k < 1 || L < 1 || ids_size != 8 + (size_t)k * L * 4) { printf("{\"error\": \"%s: %zu bytes for k %d, L %d\"}\n", ids_path, ids_size, k, L); return 1; }
+    if (n < 1 || n > batch || img_size != 16 + (size_t)n * hdr[1] * hdr[2] * hdr[3] * 4) {
+        printf("{\"error\": \"%s: %zu bytes for %d x %d x %d x %d images (at most BATCH = %d)\"}\n", img_path, img_size, n, hdr[1], hdr[2], hdr[3], batch);
+        return 1;
+    }
+    // the bench's own device buffers first: the free memory before the load leaves them out
+    size_t per = (size_t)hdr[1] * hdr[2] * hdr[3];
+    float *di, *demb;
+    CK(cudaMalloc((void **)&di, per * n * sizeof(float)));
+    CK(cudaMalloc((void **)&demb, (size_t)n * 4096 * sizeof(float)));
+    CK(cudaMemcpy(di, images, per * n * sizeof(float), cudaMemcpyHostToDevice));
+    cudaStream_t s;
+    CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    size_t free0 = 0, free1 = 0, total = 0;
+    CK(cudaMemGetInfo(&free0, &total));
+    double t_load = now_ms();
+    vit_model *m = load_model(dir, dtype, batch, 0);
+    if (!m) return 1;
+    t_load = now_ms() - t_load;
+    env_knobs(m);
+    const vit_config *c = vit_model_config(m);
+    int E = c->embed_dim;
+    if (!c->has_text) { printf("{\"error\": \"%s has no text tower (a full CLIPModel / SiglipModel folder has one)\"}\n", dir); return 1; }
+    if (L != c->text_context) { printf("{\"error\": \"%s: %d ids per text, the model's context is %d\"}\n", ids_path, L, c->text_context); return 1; }
+    if (hdr[1] != c->in_chans || hdr[2] != c->image_height || hdr[3] != c->image_width || E > 4096) {
+        printf("{\"error\": \"%s: images %d x %d x %d, the model takes %d x %d x %d (embeddings %d wide)\"}\n", img_path, hdr[1], hdr[2], hdr[3], c->in_chans,
+               c->image_height, c->image_width, E);
+        return 1;
+    }
+    float *temb = (float *)malloc((size_t)k * E * sizeof(float)), *iemb = (float *)malloc((size_t)n * E * sizeof(float));
+    float *iemb2 = (float *)malloc((size_t)n * E * sizeof(float)), *logits = (float *)malloc((size_t)n * k * sizeof(float));
+    float *probs = (float *)malloc((size_t)n * k * sizeof(float));
+    // one round: every call, timed (ms) into t[KINDS]; the first round is the warm-up
+    enum { ENCODE, IMAGE, IMAGE_DEV, ZERO_SHOT, ZERO_SHOT_LOGITS, TOTAL, TOTAL_DEV, KINDS };
+    const char *names[KINDS] = {"encode_ms", "image_ms", "image_dev_ms", "zero_shot_ms", "zero_shot_logits_ms", "total_ms", "total_dev_ms"};
+    float *tk = (float *)malloc(sizeof(float) * KINDS * iters);
+    for (int i = -1; i < iters; i++) {
+        double t[KINDS + 1] = {0};
+        vit_status st = VIT_OK;
+        const char *what = "";
+        t[0] = now_ms();
+        if ((st = vit_encode_ids(m, ids, k, temb)) != VIT_OK) what = "vit_encode_ids";
+        t[1] = now_ms();
+        if (st == VIT_OK && (st = vit_image_embeds(m, images, n, iemb)) != VIT_OK) what = "vit_image_embeds";
+        t[2] = now_ms();
+        if (st == VIT_OK) { // the device-resident images: the embeddings copied back and normalised, as vit_image_embeds does
+            st = c->projection ? vit_forward_async(m, di, n, demb, (void *)s) : vit_embed_async(m, di, n, demb, (void *)s);
+            if (st != VIT_OK) what = c->projection ? "vit_forward_async" : "vit_embed_async";
+            CK(cudaMemcpyAsync(iemb2, demb, (size_t)n * E * sizeof(float), cudaMemcpyDeviceToHost, s));
+            CK(cudaStreamSynchronize(s));
+            l2_rows(iemb2, n, E);
+        }
+        t[3] = now_ms();
+        if (st == VIT_OK && (st = vit_zero_shot(m, iemb, n, temb, k, logits, probs)) != VIT_OK) what = "vit_zero_shot";
+        t[4] = now_ms();
+        if (st == VIT_OK && (st = vit_zero_shot(m, iemb, n, temb, k, logits, NULL)) != VIT_OK) what = "vit_zero_shot (logits)";
+        t[5] = now_ms();
+        if (st != VIT_OK) { printf("{\"error\": \"%s: %s\"}\n", what, vit_last_error(m)); return 1; }
+        if (i < 0) CK(cudaMemGetInfo(&free1, &total)); // after the warm-up round: both towers' code, graphs, buffers
+        else {
+            for (int j = 0; j < 5; j++) tk[j * iters + i] = (float)(t[j + 1] - t[j]);
+            tk[TOTAL * iters + i] = tk[IMAGE * iters + i] + tk[ZERO_SHOT * iters + i];
+            tk[TOTAL_DEV * iters + i] = tk[IMAGE_DEV * iters + i] + tk[ZERO_SHOT * iters + i];
+        }
+    }
+    // the two image paths agree (the same graph, the same normalisation)
+    float dev_diff = 0.0f;
+    for (size_t j = 0; j < (size_t)n * E; j++) dev_diff = fmaxf(dev_diff, fabsf(iemb[j] - iemb2[j]));
+    double med[KINDS], mn[KINDS];
+    for (int j = 0; j < KINDS; j++) {
+        med[j] = median(tk + j * iters, iters);
+        mn[j] = tk[j * iters]; // (sorted by median)
+    }
+    // the tokenizer: vit_tokenize of every prompt, its ids against IDS.bin's
+    double tok_ms = -1.0, texts_ms = -1.0;
+    float texts_diff = -1.0f;
+    int tok_mismatch = -1;
+    if (tok_dir && prompts_path) {
+        size_t psize = 0;
+        char *prompts = (char *)read_file(prompts_path, &psize);
+        vit_tokenizer *tok = NULL;
+        if (!prompts) { printf("{\"error\": \"cannot read %s\"}\n", prompts_path); return 1; }
+        if (vit_tokenizer_load(tok_dir, NULL, &tok) != VIT_OK) { printf("{\"error\": \"vit_tokenizer_load: %s\"}\n", vit_tokenizer_last_error(NULL)); return 1; }
+        const char **line = (const char **)malloc(sizeof(char *) * (size_t)k); // NUL-terminated
+        size_t *len = (size_t *)malloc(sizeof(size_t) * (size_t)k);
+        int np = 0;
+        for (char *p = prompts; *p && np < k; np++) { // each line NUL-terminated in place
+            char *e = strchr(p, '\n');
+            if (e) *e = 0;
+            line[np] = p;
+            len[np] = strlen(p);
+            p += len[np] + (e != NULL);
+        }
+        if (np != k) { printf("{\"error\": \"%s: %d prompts, %s has %d texts\"}\n", prompts_path, np, ids_path, k); return 1; }
+        int *tids = (int *)malloc(sizeof(int) * (size_t)k * L);
+        float *tt = (float *)malloc(sizeof(float) * iters);
+        for (int i = -1; i < iters; i++) {
+            double t0 = now_ms();
+            for (int j = 0; j < k; j++)
+                if (vit_tokenize(tok, line[j], len[j], tids + (size_t)j * L, L, NULL) != VIT_OK) {
+                    printf("{\"error\": \"vit_tokenize: %s\"}\n", vit_tokenizer_last_error(tok));
+                    return 1;
+                }
+            if (i >= 0) tt[i] = (float)(now_ms() - t0);
+        }
+        tok_ms = median(tt, iters);
+        tok_mismatch = 0;
+        for (int j = 0; j < k; j++) tok_mismatch += memcmp(tids + (size_t)j * L, ids + (size_t)j * L, sizeof(int) * L) != 0;
+        // vit_encode_texts: the prompts' text to their embeddings (vit_tokenize, then vit_encode_ids)
+        float *temb2 = (float *)malloc((size_t)k * E * sizeof(float));
+        for (int i = -1; i < iters; i++) {
+            double t0 = now_ms();
+            if (vit_encode_texts(m, tok, line, k, NULL, temb2) != VIT_OK) { printf("{\"error\": \"vit_encode_texts: %s\"}\n", vit_last_error(m)); return 1; }
+            if (i >= 0) tt[i] = (float)(now_ms() - t0);
+        }
+        texts_ms = median(tt, iters);
+        texts_diff = 0.0f;
+        for (size_t j = 0; j < (size_t)k * E; j++) texts_diff = fmaxf(texts_diff, fabsf(temb2[j] - temb[j]));
+        free(temb2);
+        vit_tokenizer_free(tok);
+        free(prompts); free(line); free(len); free(tids); free(tt);
+    }
+    FILE *f = fopen(out_path, "wb");
+    int ohdr[3] = {k, n, E};
+    if (!f || fwrite(ohdr, sizeof(ohdr), 1, f) != 1 || fwrite(temb, sizeof(float) * E, (size_t)k, f) != (size_t)k ||
+        fwrite(iemb, sizeof(float) * E, (size_t)n, f) != (size_t)n || fwrite(logits, sizeof(float) * k, (size_t)n, f) != (size_t)n || fclose(f)) {
+        printf("{\"error\": \"cannot write %s\"}\n", out_path);
+        return 1;
+    }
+    printf("{");
+    for (int j = 0; j < KINDS; j++) printf("\"%s\": %.4f, \"min_%s\": %.4f, ", names[j], med[j], names[j], mn[j]);
+    const vit__cuda_state *ts = m->text->cuda;
+    printf("\"texts_s\": %.1f, \"tokenize_ms\": %.4f, \"tokenize_mismatch\": %d, \"encode_texts_ms\": %.4f, \"encode_texts_max_diff\": %.3g, \"image_dev_max_diff\": %.3g, \"load_ms\": %.1f, \"mem_bytes\": %zu, "
+           "\"weights_bytes\": %zu, \"arena_bytes\": %zu, \"text_weights_bytes\": %zu, \"text_arena_bytes\": %zu, \"k\": %d, \"n\": %d, \"L\": %d, \"E\": %d, "
+           "\"dtype\": \"%s\", \"batch\": %d, \"iters\": %d}\n",
+           k / (med[ENCODE] * 1e-3), tok_ms, tok_mismatch, texts_ms, texts_diff, dev_diff, t_load, free0 - free1, m->cuda->weights_bytes, m->cuda->arena_bytes, ts ? ts->weights_bytes : 0,
+           ts ? ts->arena_bytes : 0, k, n, L, E, dtype, batch, iters);
+    vit_free(m);
+    cudaFree(di); cudaFree(demb);
+    cudaStreamDestroy(s);
+    free(ids_file); free(img_file); free(temb); free(iemb); free(iemb2); free(logits); free(probs); free(tk);
+    return 0;
+}
+
 typedef struct op_timer {
     cudaEvent_t e0, e1;
     cudaStream_t s;
@@ -656,6 +852,8 @@ int main(int argc, char **argv) {
     if (argc >= 6 && !strcmp(argv[1], "model")) return bench_model(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]));
     if (argc >= 10 && !strcmp(argv[1], "features"))
         return bench_features(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]), argv[6], atoi(argv[7]), atoi(argv[8]), argv[9]);
+    if (argc >= 9 && !strcmp(argv[1], "text"))
+        return bench_text(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]), argv[6], argv[7], argv[8], argc >= 11 ? argv[9] : NULL, argc >= 11 ? argv[10] : NULL);
     if (argc >= 8 && !strcmp(argv[1], "multi")) return bench_multi(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), atoi(argv[7]));
     if (argc >= 8 && !strcmp(argv[1], "transfer")) return bench_transfer(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), atoi(argv[7]));
     if (argc >= 7 && !strcmp(argv[1], "attn")) return bench_attn(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]), atoi(argv[5]), atoi(argv[6]));
@@ -664,7 +862,7 @@ int main(int argc, char **argv) {
         int M = atoi(argv[2]), N = atoi(argv[3]), K = atoi(argv[4]), it = atoi(argv[5]);
         return getenv("VIT_DTYPE") && !strcmp(getenv("VIT_DTYPE"), "f32") ? bench_gemm<float>(M, N, K, it) : bench_gemm<__nv_bfloat16>(M, N, K, it);
     }
-    fprintf(stderr, "usage: vit_bench model DIR f32|bf16|f16|fp8 BATCH ITERS | vit_bench features DIR DTYPE BATCH ITERS BLOCKS NORM NOPREFIX f32|bf16 | vit_bench gemm M N K ITERS | vit_bench attn B N H D ITERS\n");
+    fprintf(stderr, "usage: vit_bench model DIR f32|bf16|f16|fp8 BATCH ITERS | vit_bench features DIR DTYPE BATCH ITERS BLOCKS NORM NOPREFIX f32|bf16 | vit_bench text DIR DTYPE BATCH ITERS IDS.bin IMAGES.bin OUT.bin [TOKDIR PROMPTS.txt] | vit_bench gemm M N K ITERS | vit_bench attn B N H D ITERS\n");
     return 2;
 }
 #endif
