@@ -209,59 +209,21 @@ static int check_json(const char *path, const char *model_path, const char *tmpl
     return bad;
 }
 
-static int check_embed(const char *path, const char *model_path, char **files, int nfiles) {
-    size_t size;
-    char *data = read_all(path, &size);
-    if (!data) return fail("cannot read '%s'", path, 0);
-    uint64_t hlen = 0;
-    for (int k = 0; k < 8 && size >= 8; k++) hlen |= (uint64_t)(unsigned char)data[k] << (8 * k);
-    if (size < 8 || hlen > size - 8 || hlen % 8) { free(data); return fail("%s: bad header length", path, 0); }
-    vit_allocator alloc;
-    memset(&alloc, 0, sizeof(alloc));
+// Reads a safetensors file written by vit-classify: its bytes, header length
+// and parsed header (valid UTF-8 JSON). 0, or 1 after saying why.
+static int read_header(const char *path, char **data, size_t *size, uint64_t *hlen, vit__json *j) {
+    static vit_allocator alloc; // (zero: malloc/free; the parsed header keeps a pointer to it)
     char err[VIT__ERR_LEN];
-    vit__json j, l;
-    if (!utf8_ok((const unsigned char *)data + 8, (size_t)hlen) || vit__json_parse(&j, data + 8, (size_t)hlen, &alloc, err) != VIT_OK) { free(data); return fail("header: not UTF-8 JSON: %s", err, 0); }
-    int bad = 0, meta = vit__json_get(&j, 0, "__metadata__"), t = vit__json_get(&j, 0, "embeddings");
-    int fl = vit__json_get(&j, meta, "files"), dt = vit__json_get(&j, t, "dtype"), sh = vit__json_get(&j, t, "shape"), off = vit__json_get(&j, t, "data_offsets");
-    vit_model *m = load(model_path);
-    const vit_config *c = m ? vit_model_config(m) : NULL;
-    int dim = c ? c->dim : 0, n = 0, d = 0;
-    uint64_t o0 = 1, o1 = 0;
-    if (!m) bad = 1;
-    else if (j.nodes[0].count != 2 || meta < 0 || t < 0 || j.nodes[meta].count != 1 || fl < 0 || j.nodes[fl].type != VIT__J_STR)
-        bad = fail("%s", "header: want exactly __metadata__ {files} and embeddings", 0);
-    else if (dt < 0 || !vit__json_eq(&j, dt, "F32") || sh < 0 || j.nodes[sh].count != 2 || off < 0 || j.nodes[off].count != 2 ||
-             !vit__json_int(&j, j.nodes[sh].first_child, 0, 1 << 30, &n) || !vit__json_int(&j, j.nodes[j.nodes[sh].first_child].next, 0, 1 << 30, &d) ||
-             !vit__json_u64(&j, j.nodes[off].first_child, &o0) || !vit__json_u64(&j, j.nodes[j.nodes[off].first_child].next, &o1))
-        bad = fail("%s", "embeddings: want dtype F32, shape [n, dim], data_offsets [a, b]", 0);
-    else if (n != nfiles || d != dim || o0 != 0 || o1 != (uint64_t)n * (uint64_t)d * 4 || size - 8 - hlen != o1)
-        bad = fail("%s", "embeddings: shape, offsets or file size wrong", 0);
-    size_t cap = j.nodes[fl].len + 1;
-    char *list = (char *)malloc(cap), *name = (char *)malloc(cap);
-    if (!bad) {
-        vit__json_str(&j, fl, list, cap);
-        if (vit__json_parse(&l, list, strlen(list), &alloc, err) != VIT_OK || l.nodes[0].type != VIT__J_ARR || l.nodes[0].count != nfiles)
-            bad = fail("%s", "__metadata__.files: not a JSON array of the files", 0);
-        else {
-            int i = 0;
-            for (int e = l.nodes[0].first_child; e >= 0 && !bad; e = l.nodes[e].next, i++) {
-                if (l.nodes[e].type != VIT__J_STR) { bad = fail("%s", "__metadata__.files: not strings", 0); break; }
-                vit__json_str(&l, e, name, cap);
-                if (strcmp(name, files[i])) { bad = fail("__metadata__.files: '%s' out of place", name, 0); break; }
-            }
-            vit__json_release(&l);
-        }
+    *data = read_all(path, size);
+    if (!*data) return fail("cannot read '%s'", path, 0);
+    *hlen = 0;
+    for (int k = 0; k < 8 && *size >= 8; k++) *hlen |= (uint64_t)(unsigned char)(*data)[k] << (8 * k);
+    if (*size < 8 || *hlen > *size - 8 || *hlen % 8) { free(*data); return fail("%s: bad header length", path, 0); }
+    if (!utf8_ok((const unsigned char *)*data + 8, (size_t)*hlen) || vit__json_parse(j, *data + 8, (size_t)*hlen, &alloc, err) != VIT_OK) {
+        free(*data);
+        return fail("header: not UTF-8 JSON: %s", err, 0);
     }
-    float *vec = (float *)malloc(((size_t)dim + 1) * sizeof(float));
-    for (int i = 0; i < nfiles && !bad; i++) {
-        if (!embedding(m, files[i], vec, 1)) { bad = 1; break; }
-        if (memcmp(vec, data + 8 + hlen + (size_t)i * dim * 4, (size_t)dim * 4)) bad = fail("row of '%s' differs from vit_embed's", files[i], 0);
-    }
-    if (!bad) printf("embeddings: %d x %d, %d files, each row bit-exact\n", n, d, nfiles);
-    free(vec); free(list); free(name); free(data);
-    vit__json_release(&j);
-    vit_free(m);
-    return bad;
+    return 0;
 }
 
 // The file names in __metadata__.files (a JSON array as a string) must be files[0..nfiles).
@@ -288,18 +250,46 @@ static int check_files_meta(const vit__json *j, int fl, char **files, int nfiles
     return bad;
 }
 
+static int check_embed(const char *path, const char *model_path, char **files, int nfiles) {
+    size_t size;
+    char *data;
+    uint64_t hlen;
+    vit__json j;
+    if (read_header(path, &data, &size, &hlen, &j)) return 1;
+    int bad = 0, meta = vit__json_get(&j, 0, "__metadata__"), t = vit__json_get(&j, 0, "embeddings");
+    int fl = vit__json_get(&j, meta, "files"), dt = vit__json_get(&j, t, "dtype"), sh = vit__json_get(&j, t, "shape"), off = vit__json_get(&j, t, "data_offsets");
+    vit_model *m = load(model_path);
+    const vit_config *c = m ? vit_model_config(m) : NULL;
+    int dim = c ? c->dim : 0, n = 0, d = 0;
+    uint64_t o0 = 1, o1 = 0;
+    if (!m) bad = 1;
+    else if (j.nodes[0].count != 2 || meta < 0 || t < 0 || j.nodes[meta].count != 1 || fl < 0 || j.nodes[fl].type != VIT__J_STR)
+        bad = fail("%s", "header: want exactly __metadata__ {files} and embeddings", 0);
+    else if (dt < 0 || !vit__json_eq(&j, dt, "F32") || sh < 0 || j.nodes[sh].count != 2 || off < 0 || j.nodes[off].count != 2 ||
+             !vit__json_int(&j, j.nodes[sh].first_child, 0, 1 << 30, &n) || !vit__json_int(&j, j.nodes[j.nodes[sh].first_child].next, 0, 1 << 30, &d) ||
+             !vit__json_u64(&j, j.nodes[off].first_child, &o0) || !vit__json_u64(&j, j.nodes[j.nodes[off].first_child].next, &o1))
+        bad = fail("%s", "embeddings: want dtype F32, shape [n, dim], data_offsets [a, b]", 0);
+    else if (n != nfiles || d != dim || o0 != 0 || o1 != (uint64_t)n * (uint64_t)d * 4 || size - 8 - hlen != o1)
+        bad = fail("%s", "embeddings: shape, offsets or file size wrong", 0);
+    if (!bad) bad = check_files_meta(&j, fl, files, nfiles);
+    float *vec = (float *)malloc(((size_t)dim + 1) * sizeof(float));
+    for (int i = 0; i < nfiles && !bad; i++) {
+        if (!embedding(m, files[i], vec, 1)) { bad = 1; break; }
+        if (memcmp(vec, data + 8 + hlen + (size_t)i * dim * 4, (size_t)dim * 4)) bad = fail("row of '%s' differs from vit_embed's", files[i], 0);
+    }
+    if (!bad) printf("embeddings: %d x %d, %d files, each row bit-exact\n", n, d, nfiles);
+    free(vec); free(data);
+    vit__json_release(&j);
+    vit_free(m);
+    return bad;
+}
+
 static int check_features(const char *path, const char *model_path, const char *layers, int norm, int no_prefix, char **files, int nfiles) {
     size_t size;
-    char *data = read_all(path, &size);
-    if (!data) return fail("cannot read '%s'", path, 0);
-    uint64_t hlen = 0;
-    for (int k = 0; k < 8 && size >= 8; k++) hlen |= (uint64_t)(unsigned char)data[k] << (8 * k);
-    if (size < 8 || hlen > size - 8 || hlen % 8) { free(data); return fail("%s: bad header length", path, 0); }
-    vit_allocator alloc;
-    memset(&alloc, 0, sizeof(alloc));
-    char err[VIT__ERR_LEN], key[32];
+    char *data, key[32];
+    uint64_t hlen, at[1024]; // at: each block's data offset
     vit__json j;
-    if (!utf8_ok((const unsigned char *)data + 8, (size_t)hlen) || vit__json_parse(&j, data + 8, (size_t)hlen, &alloc, err) != VIT_OK) { free(data); return fail("header: not UTF-8 JSON: %s", err, 0); }
+    if (read_header(path, &data, &size, &hlen, &j)) return 1;
     int asked[1024], resolved[1024], nb = 0, shape[4], bad = 0;
     for (const char *q = layers; nb < 1024;) { char *end; asked[nb++] = (int)strtol(q, &end, 10); if (*end != ',') break; q = end + 1; }
     vit_features_spec spec;
@@ -327,20 +317,23 @@ static int check_features(const char *path, const char *model_path, const char *
         else if (n != nfiles || (size_t)T * C != per || T != shape[0] || o1 - o0 != (uint64_t)n * per * 4 || o1 > size - 8 - hlen)
             bad = fail("%s: shape or offsets wrong", key, 0);
         total += o1 - o0;
-        for (int i = 0; i < nfiles && !bad; i++) { // each image alone: all blocks at once, block-major
-            {
-                const vit_config *c = vit_model_config(m);
-                size_t px = (size_t)c->in_chans * c->image_height * c->image_width;
-                float *image = (float *)malloc(px * sizeof(float));
-                vit_status st = image ? vit_preprocess_file(m, files[i], image) : VIT_ERROR_OUT_OF_MEMORY;
-                if (st == VIT_OK) st = vit_features(m, image, 1, &spec, want, per * (size_t)nb);
-                free(image);
-                if (st != VIT_OK) { bad = fail("vit_features: %s", vit_last_error(m), 0); break; }
-            }
-            if (memcmp(want + (size_t)b * per, data + 8 + hlen + o0 + (size_t)i * per * 4, per * 4)) bad = fail("%s: an image's rows differ from vit_features'", key, 0);
-        }
+        at[b] = o0;
     }
     if (!bad && total != size - 8 - hlen) bad = fail("%s", "the file holds more than the tensors", 0);
+    const vit_config *c = m ? vit_model_config(m) : NULL;
+    size_t px = c ? (size_t)c->in_chans * c->image_height * c->image_width : 0;
+    float *image = (float *)malloc((px + 1) * sizeof(float));
+    for (int i = 0; i < nfiles && !bad; i++) { // each image alone, all blocks in one call (block-major)
+        vit_status st = image ? vit_preprocess_file(m, files[i], image) : VIT_ERROR_OUT_OF_MEMORY;
+        if (st == VIT_OK) st = vit_features(m, image, 1, &spec, want, per * (size_t)nb);
+        if (st != VIT_OK) { bad = fail("vit_features: %s", vit_last_error(m), 0); break; }
+        for (int b = 0; b < nb && !bad; b++)
+            if (memcmp(want + (size_t)b * per, data + 8 + hlen + at[b] + (size_t)i * per * 4, per * 4)) {
+                snprintf(key, sizeof(key), "block.%d", resolved[b]);
+                bad = fail("%s: an image's rows differ from vit_features'", key, 0);
+            }
+    }
+    free(image);
     if (!bad) printf("features: %d blocks x %d images x %zu values, each image bit-exact\n", nb, nfiles, per);
     free(want); free(data);
     vit__json_release(&j);
