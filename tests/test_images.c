@@ -147,7 +147,7 @@ static void test_embed_file(vit_model *m, const char *png, const char *what) {
     free(image); free(a); free(b);
 }
 
-// Issue 50: the preprocessing is never guessed. A model whose files do not state it (no config.json; a
+// The preprocessing is never guessed. A model whose files do not state it (no config.json; a
 // Hugging Face config.json without preprocessor_config.json) is refused by every call that preprocesses,
 // naming the missing file, while vit_embed on floats works; vit_options mean/std/interpolation/crop_pct
 // state it, and then the pixels are timm's for that transform (the bilinear96 reference, made by

@@ -260,7 +260,7 @@ static void check_ref(const char *dir, const config *c, vit_model *m, const ref 
 }
 
 // ---------------------------------------------------------------------------
-// The same transforms stated in vit_options (issue 50): each config's model loaded
+// The same transforms stated in vit_options: each config's model loaded
 // from memory with its config.json and no preprocessor_config.json, its manifest
 // line as vit_options (mean/std, interpolation, resize and resize_size or
 // crop_pct, the input size), and every reference checked again, as check_ref

@@ -269,14 +269,14 @@ def mib(v):
 
 
 def gpu_text(r):
-    L = ["## Dense features (issue 51): vit.h vs PyTorch\n"]
+    L = ["## Dense features: vit.h vs PyTorch\n"]
     L.append(f"Date: {r['date']}. Device: {r['device']}. Commit: {r['commit']}. torch {r['torch']}, timm {r['timm']}, "
              f"transformers {r['transformers']}. Command: `{r['command']}`.\n")
     L.append(f"Block {r['block']} (the one before the last), patch tokens only (no prefix tokens), no final norm, "
              f"{'bf16 output, bf16 weights and activations' if not r['dry_run'] else 'fp32 (dry run: wall-clock on the CPU)'}; "
              "ms per batch, medians of CUDA-event timings, inputs resident on the device. vit.h features = vit_features_async into a "
              "device buffer; vit.h embed = vit_embed_async (the whole forward pass, pooled) of the same model and batch, "
-             "timed interleaved with it in the same process (issue 51's bound: features / embed <= 1.05). PyTorch 'full' runs every block: "
+             "timed interleaved with it in the same process (the bound: features / embed <= 1.05). PyTorch 'full' runs every block: "
              + "; ".join(f"{label}: {what}" for label, _, what in PLAN)
              + ". 'truncated' stops after the block asked for (timm: stop_early=True; transformers has no such option: "
              "encoder.layers cut to depth-1). torch.compile (mode '" + r["compile_mode"] + "') of the full form: the unused "
@@ -370,7 +370,7 @@ def cpu_run(args):
 
 
 def cpu_text(r):
-    L = ["## Dense features (issue 51) on the CPU: vit.h vs PyTorch eager\n"]
+    L = ["## Dense features on the CPU: vit.h vs PyTorch eager\n"]
     L.append(f"Date: {r['date']}. CPU: {r['device']}. Commit: {r['commit']}. torch {r['torch']}, timm {r['timm']}, "
              f"transformers {r['transformers']}. Command: `{r['command']}`.\n")
     L.append(f"fp32, batch 1, block {BLOCK} (the one before the last), patch tokens only, no final norm; ms per image, "

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmark vit.h's text towers and zero-shot classification against transformers, in one run (issue 52).
+"""Benchmark vit.h's text towers and zero-shot classification against transformers, in one run.
 
 GPU (default): two real-size random-init two-tower models, built here from hand-written configs (no hub):
 CLIP ViT-B/32 (openai/clip-vit-base-patch32: vision B/32 @224; text 512 wide, 8 heads, 12 blocks, context 77,
@@ -445,7 +445,7 @@ def g(o, key, spec=".2f"):
 
 def gpu_text(r):
     k, n = r["texts"], r["images"]
-    L = [f"## Text towers and zero-shot (issue 52): vit.h vs transformers\n"]
+    L = [f"## Text towers and zero-shot: vit.h vs transformers\n"]
     L.append(f"Date: {r['date']}. Device: {r['device']}. Commit: {r['commit']}. torch {r['torch']}, transformers "
              f"{r['transformers']}. Command: `{r['command']}`.\n")
     L.append(f"Random-init real-size CLIP ViT-B/32 and SigLIP B/16 @224 (transformers' init after torch.manual_seed(0), "
@@ -610,7 +610,7 @@ def cpu_run(args):
 
 def cpu_text(r):
     k, n, K = r["texts"], r["images"], r["labels"]
-    L = ["## Text towers and zero-shot (issue 52) on the CPU: vit.h vs transformers eager\n"]
+    L = ["## Text towers and zero-shot on the CPU: vit.h vs transformers eager\n"]
     L.append(f"Date: {r['date']}. CPU: {r['device']}. Commit: {r['commit']}. torch {r['torch']}, transformers "
              f"{r['transformers']}. Command: `{r['command']}`.\n")
     L.append(f"fp32; {k} prompts (not 1,000: a CPU of a few cores takes tens of ms per text) encoded in one call; "
