@@ -10515,13 +10515,8 @@ VITDEF vit_status vit_encode_ids(vit_model *m, const int *ids, int n, float *out
     for (int i0 = 0; i0 < n; i0 += t->max_batch) {
         int B = n - i0 < t->max_batch ? n - i0 : t->max_batch;
 #ifdef VIT__CUDA
-        if (t->cfg.device == VIT_DEVICE_CUDA) { // the tower on the GPU: the pooled token of each text found here
-            int at[256];
-            for (int b0 = 0; b0 < B && st == VIT_OK; b0 += 256) {
-                int nb = B - b0 < 256 ? B - b0 : 256;
-                for (int b = 0; b < nb; b++) at[b] = vit__text_pool_at(t, ids + (size_t)(i0 + b0 + b) * L, L);
-                st = vit__text_cuda(t, ids + (size_t)(i0 + b0) * L, at, nb, out + (size_t)(i0 + b0) * E);
-            }
+        if (t->cfg.device == VIT_DEVICE_CUDA) { // the tower on the GPU
+            st = vit__text_cuda(t, ids + (size_t)i0 * L, B, out + (size_t)i0 * E);
             if (st != VIT_OK) { memcpy(m->error, t->error, VIT__ERR_LEN); return st; }
             continue;
         }

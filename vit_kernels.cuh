@@ -203,6 +203,7 @@ struct vit__cuda_state {
     float *pos;                   // (N - P, C) the patches' position rows (the prefix tokens' are in prefix)
     float *tok;                   // a text tower: (V, C) the token embedding (its input step), else NULL
     int *ids, *pool_at;           // a text tower: (max_batch, N) the texts' ids, (max_batch) the token each pools at
+    int *pool_host;               // a text tower: (max_batch) pool_at's values, found on the host (vit__text_pool_at)
     float *pre_w, *pre_b;         // (C) or NULL
     float *norm_w, *norm_b;       // (C) or NULL
     float *fcn_w, *fcn_b;         // (C) or NULL
@@ -4865,6 +4866,7 @@ static void vit__cuda_free(vit_model *m) {
     if (s->pin_out) cudaFreeHost(s->pin_out);
     if (s->feat_buf) cudaFree(s->feat_buf);
     if (s->ids) cudaFree(s->ids);
+    vit__free(&m->alloc, s->pool_host);
     for (int j = 0; j < 2; j++) {
         if (s->staged[j]) cudaEventDestroy(s->staged[j]);
         if (s->consumed[j]) cudaEventDestroy(s->consumed[j]);
@@ -5046,15 +5048,18 @@ static vit_status vit__text_cuda_init(vit_model *m, vit_model *t, char *err) {
     else { cudaGetLastError(); s->ids = NULL; }
     cudaSetDevice(prev);
     if (!s->ids) return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "cudaMalloc of %zu bytes for the texts' ids failed", n * sizeof(int));
+    if (!(s->pool_host = (int *)vit__malloc(&t->alloc, (size_t)t->max_batch * sizeof(int))))
+        return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for %d texts' pooled positions", t->max_batch);
     return VIT_OK;
 }
 
-// B <= max_batch texts (ids B x N, each pooled at pool_at[b]) through the text
-// tower on its GPU into out (B x K host floats: its head's output, not yet
-// normalised). Synchronous.
-static vit_status vit__text_cuda(vit_model *t, const int *ids, const int *pool_at, int B, float *out) {
+// B <= max_batch texts (ids B x N, checked) through the text tower on its GPU
+// into out (B x K host floats: its head's output, not yet normalised).
+// Synchronous.
+static vit_status vit__text_cuda(vit_model *t, const int *ids, int B, float *out) {
     vit__cuda_state *s = t->cuda;
-    int prev = 0, N = t->cfg.num_tokens, K = t->cfg.num_classes;
+    int prev = 0, N = t->cfg.num_tokens, K = t->cfg.num_classes, *pool_at = s->pool_host;
+    for (int b = 0; b < B; b++) pool_at[b] = vit__text_pool_at(t, ids + (size_t)b * N, N);
     VIT__CUDA_TRY(t, cudaGetDevice(&prev));
     if (prev != s->device) VIT__CUDA_TRY(t, cudaSetDevice(s->device));
     cudaStream_t st = s->stream;
