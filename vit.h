@@ -373,12 +373,14 @@ typedef enum vit_preprocess_source {
     VIT_PREPROCESS_UNKNOWN = 0,       // not in the model's files: the calls that preprocess refuse (VIT_ERROR_UNSUPPORTED)
     VIT_PREPROCESS_FROM_TIMM_CONFIG,  // config.json's pretrained_cfg (timm)
     VIT_PREPROCESS_FROM_HF_PROCESSOR, // preprocessor_config.json (Hugging Face)
-    VIT_PREPROCESS_FROM_OPTIONS       // the caller's vit_options (mean, std, interpolation, crop_pct, resize, resize_size)
+    VIT_PREPROCESS_FROM_OPTIONS,      // the caller's vit_options (mean, std, interpolation, crop_pct, resize, resize_size)
+    VIT_PREPROCESS_FROM_OPEN_CLIP     // open_clip_config.json's preprocess_cfg (and vision_cfg image_size)
 } vit_preprocess_source;
 
 typedef enum vit_source {
     VIT_SOURCE_TIMM = 0,
-    VIT_SOURCE_HF
+    VIT_SOURCE_HF,
+    VIT_SOURCE_OPEN_CLIP    // open_clip_model.safetensors + open_clip_config.json (open_clip's push_to_hf_hub)
 } vit_source;
 
 typedef struct vit_allocator {
@@ -1049,7 +1051,8 @@ struct vit_model {
 enum {
     VIT__TEXT_POOL_EOS = 0, // CLIP: the first eos_id
     VIT__TEXT_POOL_ARGMAX,  // CLIP with the legacy eos_token_id 2: the largest id (the first if tied)
-    VIT__TEXT_POOL_LAST     // SigLIP: the last token
+    VIT__TEXT_POOL_LAST,    // SigLIP: the last token
+    VIT__TEXT_POOL_FIRST    // open_clip pool_type 'first': the first token
 };
 
 static VIT__THREAD_LOCAL char vit__load_error[VIT__ERR_LEN];
@@ -1493,7 +1496,9 @@ typedef struct vit__tensor {
 // The text families name a full CLIP / SigLIP file's text tower (prefix text_model.).
 typedef enum vit__family {
     VIT__FAM_TIMM = 0, VIT__FAM_HF_VIT, VIT__FAM_HF_DEIT, VIT__FAM_HF_DINOV2, VIT__FAM_HF_CLIP, VIT__FAM_HF_SIGLIP,
-    VIT__FAM_HF_CLIP_TEXT, VIT__FAM_HF_SIGLIP_TEXT, VIT__FAM_COUNT
+    VIT__FAM_HF_CLIP_TEXT, VIT__FAM_HF_SIGLIP_TEXT,
+    VIT__FAM_OPEN_CLIP, VIT__FAM_OPEN_CLIP_TEXT, // open_clip's own towers (OpenAI CLIP's names); its timm trunks are VIT__FAM_TIMM
+    VIT__FAM_COUNT
 } vit__family;
 
 typedef struct vit__loader {
@@ -1506,7 +1511,9 @@ typedef struct vit__loader {
     vit__json pre;          // parsed preprocessor_config.json (HF), or none
     int pre_root;
     const char *prefix;     // before every name but the heads': "", "vit.", "deit.", "dinov2.", "vision_model." ("text_model.": a text tower's)
-    const char *text_prefix;// a full CLIP / SigLIP file's text tower ("text_model."), or NULL
+    const char *text_prefix;// a full CLIP / SigLIP file's text tower ("text_model."; open_clip "" or "text."), or NULL
+    vit__family text_fam;   // its family
+    int open_clip;          // the config is open_clip_config.json (model_cfg, preprocess_cfg)
     int heads_override;
     vit__family fam;
     int dinov2_registers;   // HF Dinov2WithRegisters (its position embedding is resampled with antialiasing)
@@ -2160,6 +2167,23 @@ static void vit__set_preprocess_source(vit_config *cfg, vit_preprocess_source sr
     snprintf(cfg->preprocess_from, sizeof(cfg->preprocess_from), "%s", from);
 }
 
+// What timm's architecture `name` fixes in its source (activation, eps, heads,
+// prefix tokens) into s; file: the config that names it, for the messages.
+static vit_status vit__timm_arch_stated(vit__loader *L, const char *name, const char *file, vit__stated *s) {
+    const struct vit__timm_arch *a = vit__timm_arch_find(name);
+    if (!a) return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "%s: architecture '%s' is not one of timm's ViT architectures that vit.h knows", file, name);
+    if (a->kind == 'x') return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "%s: architecture '%s' uses %s, which vit.h does not compute", file, name, a->why);
+    s->act = a->kind == 'q' ? VIT_ACT_QUICK_GELU : a->kind == 't' ? VIT_ACT_GELU_TANH : a->kind == 's' ? VIT_ACT_SWIGLU : VIT_ACT_GELU;
+    s->eps = a->kind == 'G' || a->kind == 'q' ? 1e-5 : 1e-6;
+    s->projection = strstr(name, "_clip") != NULL; // open_clip's image projection, as timm's head
+    s->distilled = strstr(name, "_distilled") != NULL; // the names say the prefix tokens the architecture makes
+    const char *rg = strstr(name, "_reg");
+    if (rg && rg[4] >= '0' && rg[4] <= '9') s->reg_tokens = atoi(rg + 4);
+    int h = vit__arch_heads(name);
+    if (h) s->num_heads = h;
+    return VIT_OK;
+}
+
 static vit_status vit__read_config_timm(vit__loader *L, const vit__json *j, int root, vit_config *cfg, vit__stated *s) {
     vit_status st;
     int args = vit__json_get(j, root, "model_args");
@@ -2167,17 +2191,7 @@ static vit_status vit__read_config_timm(vit__loader *L, const vit__json *j, int 
     char name[128];
     if (arch >= 0 && j->nodes[arch].type == VIT__J_STR) {
         vit__json_str(j, arch, name, sizeof(name));
-        const struct vit__timm_arch *a = vit__timm_arch_find(name);
-        if (!a) return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json: architecture '%s' is not one of timm's ViT architectures that vit.h knows", name);
-        if (a->kind == 'x') return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "config.json: architecture '%s' uses %s, which vit.h does not compute", name, a->why);
-        s->act = a->kind == 'q' ? VIT_ACT_QUICK_GELU : a->kind == 't' ? VIT_ACT_GELU_TANH : a->kind == 's' ? VIT_ACT_SWIGLU : VIT_ACT_GELU;
-        s->eps = a->kind == 'G' || a->kind == 'q' ? 1e-5 : 1e-6;
-        s->projection = strstr(name, "_clip") != NULL; // open_clip's image projection, as timm's head
-        s->distilled = strstr(name, "_distilled") != NULL; // the names say the prefix tokens the architecture makes
-        const char *rg = strstr(name, "_reg");
-        if (rg && rg[4] >= '0' && rg[4] <= '9') s->reg_tokens = atoi(rg + 4);
-        int h = vit__arch_heads(name);
-        if (h) s->num_heads = h;
+        if ((st = vit__timm_arch_stated(L, name, "config.json", s)) != VIT_OK) return st;
     }
     if ((st = vit__cfg_int(L, j, root, "num_classes", 0, VIT_MAX_DIM, &s->num_classes)) != VIT_OK) return st;
     int gp = vit__json_get(j, root, "global_pool");
@@ -2251,7 +2265,7 @@ static vit_status vit__read_config_timm(vit__loader *L, const vit__json *j, int 
 static vit_status vit__read_config_hf(vit__loader *L, const vit__json *j, int root, vit_config *cfg, vit__stated *s) {
     static const char *const types[VIT__FAM_COUNT][2] = {
         {"", ""}, {"vit", "vit"}, {"deit", "deit"}, {"dinov2", "dinov2_with_registers"}, {"clip", "clip_vision_model"}, {"siglip", "siglip_vision_model"},
-        {"", ""}, {"", ""}}; // (the text families are read from text_config: vit__read_text_config)
+        {"", ""}, {"", ""}, {"", ""}, {"", ""}}; // (text: vit__read_text_config; open_clip: vit__read_config_open_clip)
     vit_status st;
     char name[64];
     int mt = vit__json_get(j, root, "model_type"), obj = root;
@@ -2294,6 +2308,171 @@ static vit_status vit__read_config_hf(vit__loader *L, const vit__json *j, int ro
     cfg->std[0] = cfg->std[1] = cfg->std[2] = 0.5f;
     cfg->crop_pct = 1.0f; cfg->interpolation = VIT_INTERP_BILINEAR; cfg->resize = VIT_RESIZE_SQUARE;
     vit__set_preprocess_source(cfg, VIT_PREPROCESS_UNKNOWN, "preprocessor_config.json");
+    return VIT_OK;
+}
+
+// ---- open_clip_config.json (open_clip's push_to_hf_hub: model_cfg + preprocess_cfg)
+
+// The keys of an open_clip config object that vit.h reads, or that do not
+// change inference (training-only settings); any other key is refused.
+static vit_status vit__open_clip_keys(vit__loader *L, const vit__json *j, int obj, const char *what, const char *const *known, size_t n) {
+    char name[64];
+    for (int k = j->nodes[obj].first_child; k >= 0; k = j->nodes[j->nodes[k].next].next) {
+        size_t i = 0;
+        while (i < n && !vit__json_eq(j, k, known[i])) i++;
+        if (i == n) {
+            vit__json_str(j, k, name, sizeof(name));
+            return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "open_clip_config.json: %s '%s' is not computed by vit.h", what, name);
+        }
+    }
+    return VIT_OK;
+}
+
+// A setting that must be absent, null, false, 0 or one of the allowed strings (NULL: none).
+static vit_status vit__open_clip_off(vit__loader *L, const vit__json *j, int obj, const char *what, const char *key, const char *allowed) {
+    int n = vit__json_get(j, obj, key);
+    if (n < 0) return VIT_OK;
+    vit__jtype t = j->nodes[n].type;
+    double d;
+    if (t == VIT__J_NULL || t == VIT__J_FALSE || (t == VIT__J_NUM && vit__json_double(j, n, &d) && d == 0.0)) return VIT_OK;
+    if (allowed && t == VIT__J_STR)
+        for (const char *a = allowed; *a; a += strlen(a) + 1)
+            if (vit__json_eq(j, n, a)) return VIT_OK;
+    return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "open_clip_config.json: %s %s is set, which vit.h does not compute", what, key);
+}
+
+// act_kwargs (nn.GELU's approximate) and norm_kwargs (LayerNorm's eps) of a tower.
+static vit_status vit__open_clip_act_norm(vit__loader *L, const vit__json *j, int obj, const char *what, int quick_gelu, int *act, double *eps) {
+    int n = vit__json_get(j, obj, "act_kwargs"), k;
+    *act = quick_gelu ? VIT_ACT_QUICK_GELU : VIT_ACT_GELU;
+    *eps = 1e-5; // nn.LayerNorm's
+    if (n >= 0 && j->nodes[n].type == VIT__J_OBJ && j->nodes[n].count > 0) {
+        k = vit__json_get(j, n, "approximate");
+        if (quick_gelu || j->nodes[n].count != 1 || k < 0 || !(vit__json_eq(j, k, "tanh") || vit__json_eq(j, k, "none")))
+            return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "open_clip_config.json: %s act_kwargs other than nn.GELU's approximate", what);
+        if (vit__json_eq(j, k, "tanh")) *act = VIT_ACT_GELU_TANH;
+    } else if (n >= 0 && j->nodes[n].type != VIT__J_NULL && j->nodes[n].type != VIT__J_OBJ)
+        return vit__fail(L->err, VIT_ERROR_BAD_FORMAT, "open_clip_config.json: %s act_kwargs is not an object", what);
+    n = vit__json_get(j, obj, "norm_kwargs");
+    if (n >= 0 && j->nodes[n].type == VIT__J_OBJ && j->nodes[n].count > 0) {
+        k = vit__json_get(j, n, "eps");
+        if (j->nodes[n].count != 1 || k < 0 || !vit__json_double(j, k, eps) || !(*eps > 0.0 && *eps < 1.0))
+            return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "open_clip_config.json: %s norm_kwargs other than an eps in (0, 1)", what);
+    } else if (n >= 0 && j->nodes[n].type != VIT__J_NULL && j->nodes[n].type != VIT__J_OBJ)
+        return vit__fail(L->err, VIT_ERROR_BAD_FORMAT, "open_clip_config.json: %s norm_kwargs is not an object", what);
+    return VIT_OK;
+}
+
+// The custom attention-block settings both towers may have (open_clip 3's CustomResidualAttentionBlock).
+static vit_status vit__open_clip_plain_blocks(vit__loader *L, const vit__json *j, int obj, const char *what) {
+    static const char *const custom[] = {"qk_norm", "scaled_cosine_attn", "scale_heads", "scale_attn_inner", "scale_attn", "scale_fc"};
+    vit_status st = vit__open_clip_off(L, j, obj, what, "block_type", "default\0");
+    for (size_t i = 0; st == VIT_OK && i < sizeof(custom) / sizeof(custom[0]); i++) st = vit__open_clip_off(L, j, obj, what, custom[i], NULL);
+    return st;
+}
+
+// model_cfg (the image tower's settings into s; the text tower's are read by
+// vit__read_text_config) and preprocess_cfg (open_clip's eval transform:
+// transform.py image_transform) from open_clip_config.json, as open_clip 3.3's
+// factory builds the model (model.py _build_vision_tower, timm_model.py).
+static vit_status vit__read_config_open_clip(vit__loader *L, const vit__json *j, int root, vit_config *cfg, vit__stated *s) {
+    static const char *const model_keys[] = {"embed_dim", "vision_cfg", "text_cfg", "quick_gelu", "custom_text", "cast_dtype", "init_logit_scale",
+                                             "init_logit_bias", "nonscalar_logit_scale"};
+    static const char *const vision_keys[] = {
+        "layers", "width", "head_width", "mlp_ratio", "patch_size", "image_size", "ls_init_value", "patch_dropout", "attentional_pool",
+        "attn_pooler_queries", "attn_pooler_heads", "no_ln_pre", "pos_embed_type", "final_ln_after_pool", "pool_type", "output_tokens", "act_kwargs",
+        "norm_kwargs", "block_type", "qk_norm", "scaled_cosine_attn", "scale_heads", "scale_attn_inner", "scale_attn", "scale_fc", "timm_model_name",
+        "timm_model_pretrained", "timm_pool", "timm_proj", "timm_proj_bias", "timm_drop", "timm_drop_path"};
+    static const char *const pre_keys[] = {"mean", "std", "interpolation", "resize_mode", "fill_color", "size", "mode"};
+    vit_status st;
+    char name[128];
+    int mc = vit__json_get(j, root, "model_cfg"), n;
+    if (mc < 0 || j->nodes[mc].type != VIT__J_OBJ) return vit__fail(L->err, VIT_ERROR_BAD_FORMAT, "open_clip_config.json: model_cfg is not an object");
+    if ((st = vit__open_clip_keys(L, j, mc, "model_cfg", model_keys, sizeof(model_keys) / sizeof(model_keys[0]))) != VIT_OK) return st;
+    int vc = vit__json_get(j, mc, "vision_cfg"), quick = 0;
+    if (vc < 0 || j->nodes[vc].type != VIT__J_OBJ) return vit__fail(L->err, VIT_ERROR_BAD_FORMAT, "open_clip_config.json: model_cfg has no vision_cfg object");
+    if ((st = vit__open_clip_keys(L, j, vc, "vision_cfg", vision_keys, sizeof(vision_keys) / sizeof(vision_keys[0]))) != VIT_OK) return st;
+    vit__cfg_bool(j, mc, "quick_gelu", &quick);
+    if ((st = vit__cfg_size(L, j, vc, "image_size", &s->image_h, &s->image_w)) != VIT_OK) return st;
+    if (s->image_h < 0) s->image_h = s->image_w = 224; // CLIPVisionCfg's default
+    int tn = vit__json_get(j, vc, "timm_model_name"), timm = tn >= 0 && j->nodes[tn].type == VIT__J_STR;
+    if (timm != (L->fam == VIT__FAM_TIMM))
+        return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "open_clip_config.json: vision_cfg %s timm_model_name but the tensors are %s", timm ? "has a" : "has no",
+                         L->fam == VIT__FAM_TIMM ? "a timm trunk's (visual.trunk.*)" : "OpenAI CLIP's (visual.conv1.weight, ...)");
+    if (timm) { // a timm trunk (TimmModel): the architecture's own act/eps; pooling and head per timm_pool / timm_proj
+        vit__json_str(j, tn, name, sizeof(name));
+        if ((st = vit__timm_arch_stated(L, name, "open_clip_config.json vision_cfg timm_model_name", s)) != VIT_OK) return st;
+        int pool = vit__json_get(j, vc, "timm_pool"), proj = vit__json_get(j, vc, "timm_proj"), pb = 0;
+        if (pool < 0 || vit__json_eq(j, pool, "avg")) s->pool = VIT_POOL_AVG; // (CLIPVisionCfg's default)
+        else if (vit__json_eq(j, pool, "map")) s->pool = VIT_POOL_MAP;
+        else if (vit__json_eq(j, pool, "token")) s->pool = VIT_POOL_TOKEN;
+        else return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "open_clip_config.json: vision_cfg timm_pool must be 'avg', 'map' or 'token'");
+        // 'none': the trunk's pooled features; 'linear': visual.head.proj; '' / null: the trunk's own head (num_classes = embed_dim)
+        if (proj >= 0 && !(vit__json_eq(j, proj, "none") || vit__json_eq(j, proj, "linear") || vit__json_eq(j, proj, "") || j->nodes[proj].type == VIT__J_NULL))
+            return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "open_clip_config.json: vision_cfg timm_proj must be 'linear', 'none' or '' (an MLP head is not computed)");
+        s->projection = !(proj >= 0 && vit__json_eq(j, proj, "none"));
+        if (vit__cfg_bool(j, vc, "timm_proj_bias", &pb) && pb && !(proj < 0 || vit__json_eq(j, proj, "linear")))
+            return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "open_clip_config.json: vision_cfg timm_proj_bias without timm_proj 'linear'");
+        s->num_classes = -1;
+    } else { // OpenAI CLIP's VisionTransformer
+        int layers = vit__json_get(j, vc, "layers"), width = 768, head_width = 64, b = 0;
+        double ratio = 4.0;
+        if (layers >= 0 && j->nodes[layers].type == VIT__J_ARR)
+            return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "open_clip_config.json: vision_cfg layers is a list (a ResNet image tower)");
+        if ((st = vit__cfg_int(L, j, vc, "layers", 1, VIT_MAX_DEPTH, &s->depth)) || (st = vit__cfg_int(L, j, vc, "width", 1, VIT_MAX_DIM, &width)) ||
+            (st = vit__cfg_int(L, j, vc, "head_width", 1, VIT_MAX_DIM, &head_width)) || (st = vit__cfg_size(L, j, vc, "patch_size", &s->patch_size, NULL)))
+            return st;
+        if (s->depth < 0) s->depth = 12;
+        if (s->patch_size < 0) s->patch_size = 16;
+        if ((n = vit__json_get(j, vc, "mlp_ratio")) >= 0 && (!vit__json_double(j, n, &ratio) || !(ratio > 0.0 && ratio < 64.0)))
+            return vit__fail(L->err, VIT_ERROR_BAD_FORMAT, "open_clip_config.json: vision_cfg mlp_ratio must be a number in (0, 64)");
+        s->dim = width;
+        s->num_heads = width / head_width; // (vision_heads = width // head_width)
+        s->mlp_dim = (int)(width * ratio);  // (mlp_width = int(width * mlp_ratio))
+        s->class_token = 1;
+        s->projection = 1;
+        if ((st = vit__open_clip_off(L, j, vc, "vision_cfg", "attentional_pool", NULL)) ||
+            (st = vit__open_clip_off(L, j, vc, "vision_cfg", "timm_model_name", NULL)) || (st = vit__open_clip_plain_blocks(L, j, vc, "vision_cfg")))
+            return st;
+        if ((n = vit__json_get(j, vc, "pos_embed_type")) >= 0 && !vit__json_eq(j, n, "learnable"))
+            return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "open_clip_config.json: vision_cfg pos_embed_type other than 'learnable'");
+        // ln_post then the pool ('tok': the class token, 'avg': the patch tokens' mean); after the pool it is the same for one token
+        n = vit__json_get(j, vc, "pool_type");
+        s->pool = n < 0 || vit__json_eq(j, n, "tok") ? VIT_POOL_TOKEN : vit__json_eq(j, n, "avg") ? VIT_POOL_AVG : -1;
+        if (s->pool < 0) return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "open_clip_config.json: vision_cfg pool_type must be 'tok' or 'avg'");
+        if (s->pool == VIT_POOL_AVG && vit__cfg_bool(j, vc, "final_ln_after_pool", &b) && b)
+            return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "open_clip_config.json: vision_cfg final_ln_after_pool with pool_type 'avg'");
+        if ((st = vit__open_clip_act_norm(L, j, vc, "vision_cfg", quick, &s->act, &s->eps)) != VIT_OK) return st;
+        s->fc_norm = 0;
+    }
+    // preprocess_cfg: absent keys are open_clip's PreprocessCfg defaults (OpenAI's mean/std, bicubic, shortest)
+    static const float openai_mean[3] = {0.48145466f, 0.4578275f, 0.40821073f}, openai_std[3] = {0.26862954f, 0.26130258f, 0.27577711f};
+    for (int c = 0; c < 3; c++) { cfg->mean[c] = openai_mean[c]; cfg->std[c] = openai_std[c]; }
+    cfg->interpolation = VIT_INTERP_BICUBIC;
+    cfg->resize = VIT_RESIZE_SHORTER_CROP;
+    cfg->crop_pct = 1.0f;
+    int pc = vit__json_get(j, root, "preprocess_cfg");
+    if (pc >= 0 && j->nodes[pc].type != VIT__J_OBJ) return vit__fail(L->err, VIT_ERROR_BAD_FORMAT, "open_clip_config.json: preprocess_cfg is not an object");
+    if (pc >= 0) {
+        if ((st = vit__open_clip_keys(L, j, pc, "preprocess_cfg", pre_keys, sizeof(pre_keys) / sizeof(pre_keys[0]))) ||
+            (st = vit__cfg_floats(L, j, pc, "mean", cfg->mean, 3)) || (st = vit__cfg_floats(L, j, pc, "std", cfg->std, 3)))
+            return st;
+        if ((n = vit__json_get(j, pc, "interpolation")) >= 0 && !vit__json_eq(j, n, "random") && // ('random': bicubic at inference)
+            (!vit__cfg_interp(j, pc, "interpolation", &cfg->interpolation) || cfg->interpolation == VIT_INTERP_NEAREST))
+            return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "open_clip_config.json: preprocess_cfg interpolation must be 'bicubic' or 'bilinear'");
+        if ((n = vit__json_get(j, pc, "resize_mode")) >= 0) {
+            if (vit__json_eq(j, n, "squash")) cfg->resize = VIT_RESIZE_SQUARE;
+            else if (!vit__json_eq(j, n, "shortest"))
+                return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "open_clip_config.json: preprocess_cfg resize_mode must be 'shortest' or 'squash' (not letterboxing 'longest')");
+        }
+        if ((n = vit__json_get(j, pc, "mode")) >= 0 && !vit__json_eq(j, n, "RGB"))
+            return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "open_clip_config.json: preprocess_cfg mode other than 'RGB'");
+    }
+    // a non-square 'shortest' crop is ResizeKeepRatio's, which open_clip builds without the interpolation: bicubic
+    if (cfg->resize == VIT_RESIZE_SHORTER_CROP && s->image_h != s->image_w && cfg->interpolation != VIT_INTERP_BICUBIC)
+        return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "open_clip_config.json: a non-square image_size with resize_mode 'shortest' resizes bicubic whatever the interpolation");
+    vit__set_preprocess_source(cfg, VIT_PREPROCESS_FROM_OPEN_CLIP, "open_clip_config.json preprocess_cfg");
+    L->default_side = 0;
     return VIT_OK;
 }
 
@@ -2365,6 +2544,13 @@ static vit_status vit__read_config(vit__loader *L, vit_config *cfg, vit__stated 
     vit_status st = VIT_OK;
     int root = L->cfg_root;
     if (root >= 0 && j->nodes[root].type != VIT__J_OBJ) return vit__fail(L->err, VIT_ERROR_BAD_FORMAT, "config.json is not a JSON object");
+    int open_clip_names = L->fam == VIT__FAM_OPEN_CLIP || !strcmp(L->prefix, "visual.trunk.");
+    L->open_clip = root >= 0 && vit__json_get(j, root, "model_cfg") >= 0;
+    if (L->open_clip != open_clip_names)
+        return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, L->open_clip ? "open_clip_config.json (model_cfg) but the tensors are not named as open_clip writes them (visual.*)"
+                                                                     : "the tensors are named as open_clip writes them (visual.*): open_clip_config.json must come with them "
+                                                                       "(its quick_gelu, pooling and preprocessing are not in the tensors)");
+    if (L->open_clip) return vit__read_config_open_clip(L, j, root, cfg, s);
     if (root >= 0) {
         int hf_cfg = vit__json_get(j, root, "hidden_size") >= 0 || vit__json_get(j, root, "vision_config") >= 0 || vit__json_get(j, root, "model_type") >= 0;
         if (hf_cfg != (L->fam != VIT__FAM_TIMM)) {
@@ -2645,7 +2831,8 @@ static const struct vit__name { unsigned char fam, role; const char *name; } vit
     {VIT__FAM_TIMM, VIT__R_POS, "pos_embed"}, {VIT__FAM_TIMM, VIT__R_PRE_W, "norm_pre.weight"}, {VIT__FAM_TIMM, VIT__R_PRE_B, "norm_pre.bias"},
     {VIT__FAM_TIMM, VIT__R_NORM_W, "norm.weight"}, {VIT__FAM_TIMM, VIT__R_NORM_B, "norm.bias"},
     {VIT__FAM_TIMM, VIT__R_FCN_W, "fc_norm.weight"}, {VIT__FAM_TIMM, VIT__R_FCN_B, "fc_norm.bias"},
-    {VIT__FAM_TIMM, VIT__R_HEAD_W, "head.weight"}, {VIT__FAM_TIMM, VIT__R_HEAD_B, "head.bias"},
+    {VIT__FAM_TIMM, VIT__R_HEAD_W, "head.weight|/visual.head.proj.weight"}, // (open_clip's timm trunks: timm_proj 'linear')
+    {VIT__FAM_TIMM, VIT__R_HEAD_B, "head.bias|/visual.head.proj.bias"},
     {VIT__FAM_TIMM, VIT__R_HEAD2_W, "head_dist.weight"}, {VIT__FAM_TIMM, VIT__R_HEAD2_B, "head_dist.bias"},
     {VIT__FAM_TIMM, VIT__R_MAP_LATENT, "attn_pool.latent"}, {VIT__FAM_TIMM, VIT__R_MAP_Q_W, "attn_pool.q.weight"},
     {VIT__FAM_TIMM, VIT__R_MAP_Q_B, "attn_pool.q.bias"}, {VIT__FAM_TIMM, VIT__R_MAP_KV_W, "attn_pool.kv.weight"},
@@ -2728,10 +2915,29 @@ static const struct vit__name { unsigned char fam, role; const char *name; } vit
 #undef VIT__HF_TEXT_NAMES
 #undef VIT__HF_CLIP_BLOCK_NAMES
 #undef VIT__HF_CLIP_NAMES
+    // open_clip (OpenAI CLIP's names): the image tower (prefix visual.), the text tower (prefix "" or, CustomTextCLIP, text.);
+    // proj and text_projection without ".weight" are (in, out) matrices (x @ proj); in_proj is the packed [q | k | v]
+#define VIT__OPEN_CLIP_BLOCK_NAMES(F)                                                                                                 \
+    {F, VIT__R_LN1_W, "ln_1.weight"}, {F, VIT__R_LN1_B, "ln_1.bias"}, {F, VIT__R_QKV_W, "attn.in_proj_weight"},                       \
+    {F, VIT__R_QKV_B, "attn.in_proj_bias"}, {F, VIT__R_PROJ_W, "attn.out_proj.weight"}, {F, VIT__R_PROJ_B, "attn.out_proj.bias"},      \
+    {F, VIT__R_LS1, "ls_1.gamma"}, {F, VIT__R_LS2, "ls_2.gamma"}, {F, VIT__R_LN2_W, "ln_2.weight"}, {F, VIT__R_LN2_B, "ln_2.bias"},   \
+    {F, VIT__R_FC1_W, "mlp.c_fc.weight"}, {F, VIT__R_FC1_B, "mlp.c_fc.bias"}, {F, VIT__R_FC2_W, "mlp.c_proj.weight"},                 \
+    {F, VIT__R_FC2_B, "mlp.c_proj.bias"}
+    VIT__OPEN_CLIP_BLOCK_NAMES(VIT__FAM_OPEN_CLIP),
+    {VIT__FAM_OPEN_CLIP, VIT__R_PATCH_W, "conv1.weight"}, {VIT__FAM_OPEN_CLIP, VIT__R_CLS, "class_embedding"},
+    {VIT__FAM_OPEN_CLIP, VIT__R_POS, "positional_embedding"}, {VIT__FAM_OPEN_CLIP, VIT__R_PRE_W, "ln_pre.weight"},
+    {VIT__FAM_OPEN_CLIP, VIT__R_PRE_B, "ln_pre.bias"}, {VIT__FAM_OPEN_CLIP, VIT__R_NORM_W, "ln_post.weight"},
+    {VIT__FAM_OPEN_CLIP, VIT__R_NORM_B, "ln_post.bias"}, {VIT__FAM_OPEN_CLIP, VIT__R_HEAD_W, "proj"},
+    VIT__OPEN_CLIP_BLOCK_NAMES(VIT__FAM_OPEN_CLIP_TEXT),
+    {VIT__FAM_OPEN_CLIP_TEXT, VIT__R_TOK, "token_embedding.weight"}, {VIT__FAM_OPEN_CLIP_TEXT, VIT__R_POS, "positional_embedding"},
+    {VIT__FAM_OPEN_CLIP_TEXT, VIT__R_NORM_W, "ln_final.weight"}, {VIT__FAM_OPEN_CLIP_TEXT, VIT__R_NORM_B, "ln_final.bias"},
+    {VIT__FAM_OPEN_CLIP_TEXT, VIT__R_HEAD_W, "text_projection|text_projection.weight"}, {VIT__FAM_OPEN_CLIP_TEXT, VIT__R_HEAD_B, "text_projection.bias"},
+    {VIT__FAM_OPEN_CLIP_TEXT, VIT__R_SCALE, "/logit_scale"}, {VIT__FAM_OPEN_CLIP_TEXT, VIT__R_BIAS, "/logit_bias"},
+#undef VIT__OPEN_CLIP_BLOCK_NAMES
 };
 
 static const char *const vit__block_names[VIT__FAM_COUNT] = {"blocks.", "encoder.layer.", "encoder.layer.", "encoder.layer.", "encoder.layers.", "encoder.layers.",
-                                                             "encoder.layers.", "encoder.layers."};
+                                                             "encoder.layers.", "encoder.layers.", "transformer.resblocks.", "transformer.resblocks."};
 
 // Tensors that a file of a known layout may hold but inference never reads:
 // skipped (any other tensor vit.h does not use is refused). Matched as name
@@ -2785,6 +2991,12 @@ static vit__tensor *vit__role(vit__loader *L, int r, int l, char *buf, size_t ca
     return NULL;
 }
 
+// 1 when t is an (in, out) matrix used as x @ t: open_clip's proj and text_projection parameters.
+static int vit__in_out(const vit__loader *L, const vit__tensor *t) {
+    size_t n = strlen(t->name);
+    return (L->fam == VIT__FAM_OPEN_CLIP || L->fam == VIT__FAM_OPEN_CLIP_TEXT) && !(n >= 7 && !strcmp(t->name + n - 7, ".weight"));
+}
+
 static int vit__has(vit__loader *L, int r, int l) {
     char buf[192];
     return vit__role(L, r, l, buf, sizeof(buf)) != NULL;
@@ -2796,6 +3008,9 @@ static vit_status vit__detect_family(vit__loader *L) {
     char name[192];
     L->prefix = "";
     if (vit__find(L, "patch_embed.proj.weight")) { L->fam = VIT__FAM_TIMM; return VIT_OK; }
+    // open_clip: OpenAI CLIP's image tower, or a timm trunk (SigLIP's); its config says the rest (vit__read_config_open_clip)
+    if (vit__find(L, "visual.conv1.weight")) { L->fam = VIT__FAM_OPEN_CLIP; L->prefix = "visual."; return VIT_OK; }
+    if (vit__find(L, "visual.trunk.patch_embed.proj.weight")) { L->fam = VIT__FAM_TIMM; L->prefix = "visual.trunk."; return VIT_OK; }
     for (size_t i = 0; i < sizeof(vit_prefixes) / sizeof(vit_prefixes[0]); i++) {
         snprintf(name, sizeof(name), "%sembeddings.patch_embeddings.projection.weight", vit_prefixes[i]);
         if (!vit__find(L, name)) continue;
@@ -2816,7 +3031,8 @@ static vit_status vit__detect_family(vit__loader *L) {
         return VIT_OK;
     }
     return vit__fail(L->err, VIT_ERROR_MISSING_TENSOR, "no patch embedding: none of timm's 'patch_embed.proj.weight', Hugging Face's "
-                     "'[vit.|deit.|dinov2.]embeddings.patch_embeddings.projection.weight' or '[vision_model.]embeddings.patch_embedding.weight' found");
+                     "'[vit.|deit.|dinov2.]embeddings.patch_embeddings.projection.weight' or '[vision_model.]embeddings.patch_embedding.weight', "
+                     "open_clip's 'visual.conv1.weight' or 'visual.trunk.patch_embed.proj.weight' found");
 }
 
 // Rows of a token tensor of shape (1, n, C), (n, C) or (C): n, or -1 for any other shape.
@@ -2847,7 +3063,7 @@ static vit_status vit__infer_config(vit__loader *L, vit_config *c, const vit__st
     char *err = L->err;
     char name[192], got[160];
     int fam = L->fam, timm = fam == VIT__FAM_TIMM;
-    c->source = timm ? VIT_SOURCE_TIMM : VIT_SOURCE_HF;
+    c->source = L->open_clip ? VIT_SOURCE_OPEN_CLIP : timm ? VIT_SOURCE_TIMM : VIT_SOURCE_HF;
     if (timm && (vit__find(L, "patch_embed.backbone.stem.conv.weight") || vit__find(L, "patch_embed.backbone.conv1.weight")))
         return vit__fail(err, VIT_ERROR_UNSUPPORTED, "hybrid (CNN stem) ViTs are not supported");
     const vit__tensor *pw = vit__role(L, VIT__R_PATCH_W, 0, name, sizeof(name));
@@ -2939,6 +3155,8 @@ static vit_status vit__infer_config(vit__loader *L, vit_config *c, const vit__st
     int th = want_h ? want_h : c->native_height, tw = want_w ? want_w : c->native_width;
     if (th % Pp || tw % Pp)
         return vit__fail(err, VIT_ERROR_UNSUPPORTED, "image size %d x %d is not a multiple of the patch size %d", th, tw, Pp);
+    if (fam == VIT__FAM_OPEN_CLIP && gh != gw && (th != c->native_height || tw != c->native_width)) // (resize_pos_embed assumes a square grid)
+        return vit__fail(err, VIT_ERROR_UNSUPPORTED, "open_clip resizes only square position grids; this one is %d x %d", gh, gw);
     if (th > VIT_MAX_IMAGE_SIDE || tw > VIT_MAX_IMAGE_SIDE || (long long)(th / Pp) * (tw / Pp) + P > VIT_MAX_TOKENS)
         return vit__fail(err, VIT_ERROR_LIMIT, "image size %d x %d gives more than VIT_MAX_TOKENS (%d) tokens", th, tw, VIT_MAX_TOKENS);
     c->image_height = th;
@@ -2997,13 +3215,17 @@ static vit_status vit__infer_config(vit__loader *L, vit_config *c, const vit__st
     c->num_classes = 0;
     L->num_head = 1;
     if (hw) {
-        if (hw->ndim != 2 || hw->shape[1] != (uint64_t)C || hw->shape[0] == 0 || hw->shape[0] > VIT_MAX_DIM) {
+        int io = vit__in_out(L, hw), k = io ? 1 : 0; // open_clip's proj: (C, classes)
+        if (hw->ndim != 2 || hw->shape[1 - k] != (uint64_t)C || hw->shape[k] == 0 || hw->shape[k] > VIT_MAX_DIM) {
             vit__shape_str(hw, got, sizeof(got));
-            return vit__fail(err, hw->ndim == 2 && hw->shape[0] > VIT_MAX_DIM ? VIT_ERROR_LIMIT : VIT_ERROR_SHAPE_MISMATCH, "tensor '%s' has shape %s, expected [classes, %d]",
-                             hw->name, got, C);
+            return vit__fail(err, hw->ndim == 2 && hw->shape[k] > VIT_MAX_DIM ? VIT_ERROR_LIMIT : VIT_ERROR_SHAPE_MISMATCH, "tensor '%s' has shape %s, expected [%s]",
+                             hw->name, got, io ? "width, embed_dim" : "classes, width");
         }
-        c->num_classes = (int)hw->shape[0];
+        c->num_classes = (int)hw->shape[k];
     }
+    if (L->open_clip && s->projection != (hw != NULL))
+        return vit__fail(err, hw ? VIT_ERROR_UNSUPPORTED : VIT_ERROR_MISSING_TENSOR, "open_clip_config.json %s an image projection but %s", s->projection ? "has" : "has no",
+                         hw ? "the file has one" : "the file has none");
     if (hw2) {
         if (!hw || !c->distilled) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "'%s' without %s", hw2->name, hw ? "a distillation token" : "a class head");
         L->num_head = 2;
@@ -3011,7 +3233,7 @@ static vit_status vit__infer_config(vit__loader *L, vit_config *c, const vit__st
     if (s->num_classes >= 0 && s->num_classes != c->num_classes && !(fam == VIT__FAM_HF_CLIP))
         return vit__fail(err, c->num_classes == 0 ? VIT_ERROR_MISSING_TENSOR : VIT_ERROR_SHAPE_MISMATCH, "config.json says %d classes but the head has %d", s->num_classes,
                          c->num_classes);
-    c->projection = fam == VIT__FAM_HF_CLIP ? hw != NULL : timm ? (s->projection == 1 && hw != NULL) : 0;
+    c->projection = fam == VIT__FAM_HF_CLIP || fam == VIT__FAM_OPEN_CLIP ? hw != NULL : timm ? (s->projection == 1 && hw != NULL) : 0;
 
     // norms and pooling
     c->pre_norm = vit__has(L, VIT__R_PRE_W, 0);
@@ -3024,7 +3246,7 @@ static vit_status vit__infer_config(vit__loader *L, vit_config *c, const vit__st
     if (timm) {
         c->pool = s->pool >= 0 ? (vit_pool)s->pool : has_map ? VIT_POOL_MAP : (c->fc_norm || !c->class_token) ? VIT_POOL_AVG : VIT_POOL_TOKEN;
         if (s->fc_norm == 1 && !c->fc_norm) return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "config.json says fc_norm true but 'fc_norm.weight' is absent");
-    } else c->pool = fam == VIT__FAM_HF_SIGLIP ? VIT_POOL_MAP : VIT_POOL_TOKEN;
+    } else c->pool = fam == VIT__FAM_OPEN_CLIP ? (vit_pool)s->pool : fam == VIT__FAM_HF_SIGLIP ? VIT_POOL_MAP : VIT_POOL_TOKEN;
     if ((c->pool == VIT_POOL_MAP) != has_map)
         return vit__fail(err, has_map ? VIT_ERROR_UNSUPPORTED : VIT_ERROR_MISSING_TENSOR, "%s", has_map ? "attention-pooling tensors in a model that pools otherwise" : "attention pooling without its tensors");
     if (c->pool == VIT_POOL_MAP && act == VIT_ACT_SWIGLU) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "attention pooling in a SwiGLU model");
@@ -3041,7 +3263,7 @@ static vit_status vit__infer_config(vit__loader *L, vit_config *c, const vit__st
         }
         L->map_mlp = (int)f->shape[0];
     }
-    double eps = timm ? 1e-6 : fam == VIT__FAM_HF_CLIP ? 1e-5 : fam == VIT__FAM_HF_DINOV2 || fam == VIT__FAM_HF_SIGLIP ? 1e-6 : 1e-12;
+    double eps = timm ? 1e-6 : fam == VIT__FAM_HF_CLIP || fam == VIT__FAM_OPEN_CLIP ? 1e-5 : fam == VIT__FAM_HF_DINOV2 || fam == VIT__FAM_HF_SIGLIP ? 1e-6 : 1e-12;
     c->eps = (float)(s->eps > 0 ? s->eps : eps);
     return VIT_OK;
 }
@@ -3055,13 +3277,55 @@ typedef struct vit__text_stated {
     int eos;    // CLIP: eos_token_id (default 49407)
     int act;    // vit_act (default: CLIP quick_gelu, SigLIP gelu_pytorch_tanh)
     double eps; // default: CLIP 1e-5, SigLIP 1e-6
+    int causal, pool, proj_bias; // -1: the family's (CLIP causal, pooled at eos; SigLIP neither, the last token), else 0/1, VIT__TEXT_POOL_*
 } vit__text_stated;
+
+// open_clip_config.json's text_cfg (open_clip 3.3's TextTransformer, as
+// model.py _build_text_tower makes it); the defaults are CLIPTextCfg's.
+static vit_status vit__read_text_config_open_clip(vit__loader *L, vit__text_stated *s) {
+    static const char *const text_keys[] = {
+        "context_length", "vocab_size", "hf_tokenizer_name", "tokenizer_mode", "tokenizer_kwargs", "width", "heads", "layers", "mlp_ratio",
+        "ls_init_value", "embed_cls", "pad_id", "eos_id", "no_causal_mask", "final_ln_after_pool", "pool_type", "proj_bias", "proj_type",
+        "output_tokens", "act_kwargs", "norm_kwargs", "block_type", "qk_norm", "scaled_cosine_attn", "scale_heads", "scale_attn_inner", "scale_attn",
+        "scale_fc", "hf_model_name", "hf_model_pretrained", "hf_proj_type", "hf_pooler_type"};
+    const vit__json *j = &L->cfg;
+    vit_status st;
+    int mc = vit__json_get(j, L->cfg_root, "model_cfg"), tc = vit__json_get(j, mc, "text_cfg"), n, quick = 0, b = 0;
+    double ratio = 4.0;
+    if (tc < 0 || j->nodes[tc].type != VIT__J_OBJ) return vit__fail(L->err, VIT_ERROR_BAD_FORMAT, "open_clip_config.json: model_cfg has no text_cfg object");
+    if ((st = vit__open_clip_keys(L, j, tc, "text_cfg", text_keys, sizeof(text_keys) / sizeof(text_keys[0]))) ||
+        (st = vit__open_clip_off(L, j, tc, "text_cfg", "hf_model_name", NULL)) || (st = vit__open_clip_off(L, j, tc, "text_cfg", "embed_cls", NULL)) ||
+        (st = vit__open_clip_plain_blocks(L, j, tc, "text_cfg")))
+        return st;
+    vit__cfg_bool(j, mc, "quick_gelu", &quick);
+    if ((st = vit__open_clip_act_norm(L, j, tc, "text_cfg", quick, &s->act, &s->eps)) != VIT_OK) return st;
+    s->dim = 512; s->heads = 8; s->depth = 12; s->context = 77; s->vocab = 49408; s->eos = 2;
+    if ((st = vit__cfg_int(L, j, tc, "width", 1, VIT_MAX_DIM, &s->dim)) || (st = vit__cfg_int(L, j, tc, "heads", 1, VIT_MAX_DIM, &s->heads)) ||
+        (st = vit__cfg_int(L, j, tc, "layers", 1, VIT_MAX_DEPTH, &s->depth)) || (st = vit__cfg_int(L, j, tc, "context_length", 1, VIT_MAX_TOKENS, &s->context)) ||
+        (st = vit__cfg_int(L, j, tc, "vocab_size", 1, VIT_MAX_VOCAB, &s->vocab)) || (st = vit__cfg_int(L, j, tc, "eos_id", INT_MIN, INT_MAX, &s->eos)) ||
+        (st = vit__cfg_int(L, j, mc, "embed_dim", 1, VIT_MAX_DIM, &s->proj)))
+        return st;
+    if ((n = vit__json_get(j, tc, "mlp_ratio")) >= 0 && (!vit__json_double(j, n, &ratio) || !(ratio > 0.0 && ratio < 64.0)))
+        return vit__fail(L->err, VIT_ERROR_BAD_FORMAT, "open_clip_config.json: text_cfg mlp_ratio must be a number in (0, 64)");
+    s->mlp = (int)(s->dim * ratio);
+    s->causal = !(vit__cfg_bool(j, tc, "no_causal_mask", &b) && b);
+    n = vit__json_get(j, tc, "pool_type"); // (final_ln_after_pool: the LayerNorm is per token, the same before or after)
+    s->pool = n < 0 || vit__json_eq(j, n, "argmax") ? VIT__TEXT_POOL_ARGMAX : vit__json_eq(j, n, "last") ? VIT__TEXT_POOL_LAST
+            : vit__json_eq(j, n, "first") ? VIT__TEXT_POOL_FIRST : vit__json_eq(j, n, "eos") ? VIT__TEXT_POOL_EOS : -1;
+    if (s->pool < 0) return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "open_clip_config.json: text_cfg pool_type must be 'argmax', 'last', 'first' or 'eos'");
+    if ((n = vit__json_get(j, tc, "proj_type")) >= 0 && !vit__json_eq(j, n, "linear"))
+        return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "open_clip_config.json: text_cfg proj_type other than 'linear' (the text embedding is its projection)");
+    s->proj_bias = vit__cfg_bool(j, tc, "proj_bias", &b) && b;
+    return VIT_OK;
+}
 
 static vit_status vit__read_text_config(vit__loader *L, int clip, vit__text_stated *s) {
     const vit__json *j = &L->cfg;
     char name[64];
     vit_status st;
     s->dim = s->depth = s->heads = s->mlp = s->context = s->vocab = s->proj = -1;
+    s->causal = s->pool = s->proj_bias = -1;
+    if (L->open_clip) return vit__read_text_config_open_clip(L, s);
     s->eos = clip ? 49407 : -1;
     s->act = clip ? VIT_ACT_QUICK_GELU : VIT_ACT_GELU_TANH;
     s->eps = clip ? 1e-5 : 1e-6;
@@ -3154,23 +3418,28 @@ static vit_status vit__infer_text(vit__loader *L, vit_model *t, const vit__text_
     // the head: CLIP's text_projection (no bias), SigLIP's head (with one): the text embedding
     const vit__tensor *hw = vit__role(L, VIT__R_HEAD_W, 0, name, sizeof(name));
     if (!hw) return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "tensor '%s' not found", name);
-    if (hw->ndim != 2 || hw->shape[1] != (uint64_t)C || hw->shape[0] == 0 || hw->shape[0] > VIT_MAX_DIM) {
+    int io = vit__in_out(L, hw), k = io ? 1 : 0; // open_clip's text_projection parameter: (width, embed_dim)
+    if (hw->ndim != 2 || hw->shape[1 - k] != (uint64_t)C || hw->shape[k] == 0 || hw->shape[k] > VIT_MAX_DIM) {
         vit__shape_str(hw, got, sizeof(got));
-        return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "tensor '%s' has shape %s, expected [embed_dim, %d]", hw->name, got, C);
+        return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "tensor '%s' has shape %s, expected [%s]", hw->name, got, io ? "width, embed_dim" : "embed_dim, width");
     }
-    c->num_classes = (int)hw->shape[0];
+    c->num_classes = (int)hw->shape[k];
     if (s->proj > 0 && s->proj != c->num_classes)
-        return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "config.json says %s %d but '%s' has %d rows", clip ? "projection_dim" : "text_config projection_size",
-                         s->proj, hw->name, c->num_classes);
+        return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "%s says %s %d but '%s' makes %d", L->open_clip ? "open_clip_config.json" : "config.json",
+                         L->open_clip ? "model_cfg embed_dim" : clip ? "projection_dim" : "text_config projection_size", s->proj, hw->name, c->num_classes);
+    if (s->proj_bias >= 0 && s->proj_bias != (vit__has(L, VIT__R_HEAD_B, 0) && !io))
+        return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "open_clip_config.json says text_cfg proj_bias %s but the file has %s", s->proj_bias ? "true" : "false",
+                         s->proj_bias ? "no text_projection.bias" : "one");
     c->projection = 1;
     c->act = (vit_act)s->act;
     c->eps = (float)s->eps;
-    c->source = VIT_SOURCE_HF;
+    c->source = L->open_clip ? VIT_SOURCE_OPEN_CLIP : VIT_SOURCE_HF;
     c->pool = VIT_POOL_TOKEN; // (unread: a text tower pools by text_pool)
+    c->layer_scale = vit__has(L, VIT__R_LS1, 0);
     t->num_head = 1;
     t->act = c->act == VIT_ACT_GELU_TANH ? VIT__ACT_GELU_TANH : c->act == VIT_ACT_QUICK_GELU ? VIT__ACT_QUICK_GELU : VIT__ACT_GELU;
-    t->causal = clip;
-    t->text_pool = !clip ? VIT__TEXT_POOL_LAST : s->eos == 2 ? VIT__TEXT_POOL_ARGMAX : VIT__TEXT_POOL_EOS;
+    t->causal = s->causal >= 0 ? s->causal : clip;
+    t->text_pool = s->pool >= 0 ? s->pool : !clip ? VIT__TEXT_POOL_LAST : s->eos == 2 ? VIT__TEXT_POOL_ARGMAX : VIT__TEXT_POOL_EOS;
     t->eos_id = s->eos;
     return VIT_OK;
 }
@@ -3423,8 +3692,8 @@ static vit_status vit__load_weights(vit__loader *L, vit_model *m, int pass) {
                 float *grid = (float *)vit__malloc(L->alloc, native * uC * sizeof(float));
                 if (!grid) return vit__fail(L->err, VIT_ERROR_OUT_OF_MEMORY, "out of memory resampling the position embedding");
                 vit__copy_vec(grid, t, cover * uC, native * uC, 0);
-                // timm (resample_abs_pos_embed) and HF DINOv2 with registers antialias; HF's other interpolate_pos_encoding do not
-                int aa = L->fam == VIT__FAM_TIMM || L->dinov2_registers;
+                // timm (resample_abs_pos_embed), HF DINOv2 with registers and open_clip antialias; HF's other interpolate_pos_encoding do not
+                int aa = L->fam == VIT__FAM_TIMM || L->dinov2_registers || L->fam == VIT__FAM_OPEN_CLIP; // (open_clip: resize_pos_embed)
                 st = vit__resample_grid(L->alloc, m->pos_embed, grid, L->grid_h, L->grid_w, gh, gw, (int)C, aa);
                 vit__free(L->alloc, grid);
                 if (st != VIT_OK) return vit__fail(L->err, st, "out of memory resampling the position embedding");
@@ -3452,7 +3721,7 @@ static vit_status vit__load_weights(vit__loader *L, vit_model *m, int pass) {
             if (items[i].cc) vit__copy_linear(items[i].dst, t, 0, (size_t)items[i].r, (size_t)items[i].cc, (size_t)items[i].r, items[i].glu);
             else vit__copy_vec(items[i].dst, t, 0, (size_t)items[i].r, items[i].glu);
         }
-        if (L->fam != VIT__FAM_TIMM) { // separate q, k, v -> one (C, 3C) matrix
+        if (L->fam != VIT__FAM_TIMM && L->fam != VIT__FAM_OPEN_CLIP && L->fam != VIT__FAM_OPEN_CLIP_TEXT) { // separate q, k, v -> one (C, 3C) matrix
             const int rw[3] = {VIT__R_Q_W, VIT__R_K_W, VIT__R_V_W}, rb[3] = {VIT__R_Q_B, VIT__R_K_B, VIT__R_V_B};
             for (int q = 0; q < 3; q++) {
                 VIT__WANT(rw[q], l, 0, 2, C, C);
@@ -3538,8 +3807,15 @@ static vit_status vit__load_weights(vit__loader *L, vit_model *m, int pass) {
     if (K) {
         const int hr[2][2] = {{VIT__R_HEAD_W, VIT__R_HEAD_B}, {VIT__R_HEAD2_W, VIT__R_HEAD2_B}};
         for (int h = 0; h < m->num_head; h++) {
-            VIT__WANT(hr[h][0], 0, 0, 2, K, C);
-            if (pass) vit__copy_linear(m->head_w + (size_t)h * uC * (size_t)K, t, 0, (size_t)K, uC, (size_t)K, 0);
+            char hn[192];
+            const vit__tensor *io = vit__role(L, hr[h][0], 0, hn, sizeof(hn));
+            if (io && vit__in_out(L, io)) { // (C, K) as stored is already vit.h's layout
+                VIT__WANT(hr[h][0], 0, 0, 2, C, K);
+                if (pass) vit__copy_vec(m->head_w + (size_t)h * uC * (size_t)K, t, 0, uC * (size_t)K, 0);
+            } else {
+                VIT__WANT(hr[h][0], 0, 0, 2, K, C);
+                if (pass) vit__copy_linear(m->head_w + (size_t)h * uC * (size_t)K, t, 0, (size_t)K, uC, (size_t)K, 0);
+            }
             VIT__WANT(hr[h][1], 0, 1, 1, K);
             if (pass) vit__copy_vec(m->head_b + (size_t)h * (size_t)K, t, 0, (size_t)K, 0);
         }
@@ -3547,7 +3823,9 @@ static vit_status vit__load_weights(vit__loader *L, vit_model *m, int pass) {
 #undef VIT__WANT
     if (m->vocab) { // a text tower: the similarity's temperature (stored as its log), and SigLIP's bias
         if ((st = vit__want_scalar(L, VIT__R_SCALE, &m->logit_scale)) != VIT_OK) return st;
-        if (L->fam == VIT__FAM_HF_SIGLIP_TEXT && (st = vit__want_scalar(L, VIT__R_BIAS, &m->logit_bias)) != VIT_OK) return st;
+        if ((L->fam == VIT__FAM_HF_SIGLIP_TEXT || (L->fam == VIT__FAM_OPEN_CLIP_TEXT && vit__has(L, VIT__R_BIAS, 0))) &&
+            (st = vit__want_scalar(L, VIT__R_BIAS, &m->logit_bias)) != VIT_OK)
+            return st;
     }
     return VIT_OK;
 }
@@ -9756,6 +10034,7 @@ static void vit__embed_ids(float *x, const int *ids, const float *tok_embed, con
 static int vit__text_pool_at(const vit_model *t, const int *ids, int N) {
     int at = 0;
     if (t->text_pool == VIT__TEXT_POOL_LAST) return N - 1;
+    if (t->text_pool == VIT__TEXT_POOL_FIRST) return 0;
     if (t->text_pool == VIT__TEXT_POOL_ARGMAX) {
         for (int i = 1; i < N; i++) at = ids[i] > ids[at] ? i : at;
         return at;
@@ -10053,8 +10332,14 @@ static vit_status vit__pack_cpu(vit_model *m, int isa, char *err) {
 // wide as its own: CLIP's visual projection, SigLIP's pooled features.
 static vit_status vit__text_plan(vit__loader *L, vit_model *m) {
     int clip = L->fam == VIT__FAM_HF_CLIP;
-    if ((!clip && L->fam != VIT__FAM_HF_SIGLIP) || strcmp(L->prefix, "vision_model.") != 0 || !vit__find(L, "text_model.embeddings.token_embedding.weight"))
-        return VIT_OK;
+    if (L->open_clip) { // CLIP: the text tower at the top level; CustomTextCLIP (SigLIP's): under text.
+        L->text_prefix = vit__find(L, "text.token_embedding.weight") ? "text." : vit__find(L, "token_embedding.weight") ? "" : NULL;
+        L->text_fam = VIT__FAM_OPEN_CLIP_TEXT;
+        if (!L->text_prefix) return vit__fail(L->err, VIT_ERROR_MISSING_TENSOR, "an open_clip file without its text tower (no token_embedding.weight)");
+    } else if ((clip || L->fam == VIT__FAM_HF_SIGLIP) && !strcmp(L->prefix, "vision_model.") && vit__find(L, "text_model.embeddings.token_embedding.weight")) {
+        L->text_prefix = "text_model.";
+        L->text_fam = clip ? VIT__FAM_HF_CLIP_TEXT : VIT__FAM_HF_SIGLIP_TEXT;
+    } else return VIT_OK;
     const char *prefix = L->prefix;
     vit__family fam = L->fam;
     vit__text_stated s;
@@ -10070,14 +10355,18 @@ static vit_status vit__text_plan(vit__loader *L, vit_model *m) {
     t->cfg.openmp = m->cfg.openmp;
     t->cfg.num_threads = m->cfg.num_threads;
     m->text = t;
-    L->fam = clip ? VIT__FAM_HF_CLIP_TEXT : VIT__FAM_HF_SIGLIP_TEXT;
-    L->prefix = L->text_prefix = "text_model.";
+    L->fam = L->text_fam;
+    L->prefix = L->text_prefix;
     st = vit__infer_text(L, t, &s);
     const vit_config *c = &m->cfg, *tc = &t->cfg;
-    if (st == VIT_OK && clip && (!c->projection || c->num_classes != tc->num_classes))
+    int image_width = c->projection ? c->num_classes : c->dim; // what vit_image_embeds gives
+    if (st == VIT_OK && L->open_clip && image_width != tc->num_classes)
+        st = vit__fail(L->err, VIT_ERROR_SHAPE_MISMATCH, "the text embeddings are %d wide but the image embeddings %d (%s)", tc->num_classes, image_width,
+                       c->projection ? "the image projection's" : "the pooled features");
+    else if (st == VIT_OK && clip && (!c->projection || c->num_classes != tc->num_classes))
         st = vit__fail(L->err, c->projection ? VIT_ERROR_SHAPE_MISMATCH : VIT_ERROR_MISSING_TENSOR, "the text embeddings are %d wide but %s", tc->num_classes,
                        c->projection ? "visual_projection.weight makes image embeddings of another width" : "there is no visual_projection.weight");
-    if (st == VIT_OK && !clip && c->dim != tc->num_classes)
+    if (st == VIT_OK && !L->open_clip && !clip && c->dim != tc->num_classes)
         st = vit__fail(L->err, VIT_ERROR_SHAPE_MISMATCH, "the text embeddings are %d wide (text_model.head) but the image embeddings %d", tc->num_classes, c->dim);
     if (st == VIT_OK && !(t->blocks = (vit__block *)vit__malloc(&m->alloc, (size_t)tc->depth * sizeof(vit__block))))
         st = vit__fail(L->err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for %d text blocks", tc->depth);
@@ -10103,14 +10392,15 @@ static vit_status vit__text_build(vit__loader *L, vit_model *m) {
     vit__family fam = L->fam;
     int cpu = m->cfg.device == VIT_DEVICE_CPU;
     vit_status st = VIT_OK;
+    int sigmoid = fam == VIT__FAM_HF_SIGLIP || (L->open_clip && vit__find(L, "logit_bias")); // (open_clip: SigLIP's have a logit_bias)
     if (t->weights_count > SIZE_MAX / sizeof(float)) st = vit__fail(err, VIT_ERROR_LIMIT, "text tower size overflows");
     else if (!(t->weights = (float *)vit__malloc(&t->alloc, t->weights_count * sizeof(float))))
         st = vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for %zu bytes of text tower weights", t->weights_count * sizeof(float));
     if (st == VIT_OK) {
         vit__bump place = {t->weights, 0};
         vit__layout(t, &place, 1, 1);
-        L->fam = fam == VIT__FAM_HF_CLIP ? VIT__FAM_HF_CLIP_TEXT : VIT__FAM_HF_SIGLIP_TEXT;
-        L->prefix = "text_model.";
+        L->fam = L->text_fam;
+        L->prefix = L->text_prefix;
         st = vit__load_weights(L, t, 1);
         L->fam = fam;
         L->prefix = prefix;
@@ -10138,7 +10428,7 @@ static vit_status vit__text_build(vit__loader *L, vit_model *m) {
     c->text_context = t->cfg.num_tokens;
     c->text_vocab = t->vocab;
     c->embed_dim = t->cfg.num_classes;
-    c->match = fam == VIT__FAM_HF_CLIP ? VIT_MATCH_SOFTMAX : VIT_MATCH_SIGMOID;
+    c->match = sigmoid ? VIT_MATCH_SIGMOID : VIT_MATCH_SOFTMAX;
     c->logit_scale = (float)exp((double)t->logit_scale);
     c->logit_bias = t->logit_bias;
     return VIT_OK;
@@ -10411,21 +10701,29 @@ VITDEF vit_status vit_load(const char *safetensors_path, const vit_options *opts
         sharded = 0;
         if (!vit__exists(model)) {
             snprintf(model, sizeof(model), "%s%smodel.safetensors.index.json", file, sep);
-            if (!vit__exists(model))
-                return vit__fail(vit__load_error, VIT_ERROR_IO, "'%s' is a folder with neither model.safetensors nor model.safetensors.index.json", file);
             sharded = 1;
         }
+        if (!vit__exists(model)) { // open_clip's push_to_hf_hub
+            snprintf(model, sizeof(model), "%s%sopen_clip_model.safetensors", file, sep);
+            sharded = 0;
+        }
+        if (!vit__exists(model))
+            return vit__fail(vit__load_error, VIT_ERROR_IO, "'%s' is a folder with none of model.safetensors, model.safetensors.index.json, open_clip_model.safetensors", file);
         file = model;
     }
+    // open_clip_model.safetensors (or open_clip_pytorch_model.safetensors): its config is open_clip_config.json, with the preprocessing
+    const char *base = strrchr(file, '/');
+    base = base ? base + 1 : file;
+    int open_clip = !strncmp(base, "open_clip", 9);
     if (!sharded) st = vit__read_file(file, &o.allocator, 0, &data, &size, vit__load_error);
     if (st == VIT_OK) {
         if (o.config_path) {
             if (o.config_path[0]) st = vit__read_file(o.config_path, &o.allocator, 0, &cfg, &cfg_size, vit__load_error);
-        } else if (vit__sibling(file, "config.json", path, sizeof(path))) {
+        } else if (vit__sibling(file, open_clip ? "open_clip_config.json" : "config.json", path, sizeof(path))) {
             st = vit__read_file(path, &o.allocator, 1, &cfg, &cfg_size, vit__load_error);
         }
     }
-    if (st == VIT_OK && !(o.config_path && !o.config_path[0]) && vit__sibling(file, "preprocessor_config.json", path, sizeof(path)))
+    if (st == VIT_OK && !open_clip && !(o.config_path && !o.config_path[0]) && vit__sibling(file, "preprocessor_config.json", path, sizeof(path)))
         st = vit__read_file(path, &o.allocator, 1, &pre, &pre_size, vit__load_error);
     if (st == VIT_OK) {
         vit__bytes c = {cfg, cfg_size}, p = {pre, pre_size}, d = {data, size};

@@ -89,8 +89,11 @@ static int run_case(const char *dir, int max_batch, int threads, vit_dtype dtype
         return check(0, name, "load: %s: %s", vit_status_string(st), vit_last_error(NULL));
     }
     const vit_config *c = vit_model_config(m);
-    int ok = check(c->has_text && c->text_context == r.L && c->embed_dim == r.E && c->text_vocab > 0 &&
-                       c->match == (strstr(dir, "siglip") ? VIT_MATCH_SIGMOID : VIT_MATCH_SOFTMAX) && c->logit_scale > 0.0f,
+    // the reference's own rule: probabilities that sum to 1 over the labels are a softmax (CLIP), else sigmoids (SigLIP, open_clip with a logit_bias)
+    double row = 0.0;
+    for (int j = 0; j < r.k; j++) row += r.probs[j];
+    vit_match want = r.k > 1 && fabs(row - 1.0) < 1e-4 ? VIT_MATCH_SOFTMAX : VIT_MATCH_SIGMOID;
+    int ok = check(c->has_text && c->text_context == r.L && c->embed_dim == r.E && c->text_vocab > 0 && c->match == want && c->logit_scale > 0.0f,
                    name, "config: has_text %d, context %d (want %d), embed_dim %d (want %d), vocab %d, match %d, logit_scale %g", c->has_text, c->text_context, r.L,
                    c->embed_dim, r.E, c->text_vocab, (int)c->match, (double)c->logit_scale);
     size_t nt = (size_t)r.k * r.E, ni = (size_t)r.n * r.E, nl = (size_t)r.n * r.k;
