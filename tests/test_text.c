@@ -13,7 +13,15 @@
 // token, bad counts and pointers, models without a text tower, config.json
 // values that disagree with the tensors or that vit.h does not compute.
 //
-// usage: test_text DIR...   (each DIR holds model.safetensors, config.json, text.bin)
+// The openclip_* cases (tools/make_openclip_reference.py: open_clip's own
+// save_for_hf folders, open_clip_model.safetensors + open_clip_config.json)
+// go through the same checks (the scoring each expects read from text.bin:
+// sigmoid when its probabilities are the logits' sigmoids), and through
+// open_clip's image preprocessing (preprocess.bin, run_preprocess: a lossless
+// image within 1e-3 of an 8-bit level, a JPEG within 4 levels and a mean of 0.1).
+//
+// usage: test_text DIR...   (each DIR holds model.safetensors and config.json, or
+//                            open_clip_model.safetensors and open_clip_config.json; text.bin)
 // The library is not built here: make links build/vit.o (as test_model), other
 // builds (sanitizers, ARM) add -DVIT_IMPLEMENTATION.
 #include "../vit.h"
@@ -53,6 +61,14 @@ static double max_abs(const float *a, const float *b, size_t n) {
     return e;
 }
 
+// The scoring the reference used: sigmoid when every probability is its logit's
+// sigmoid (SigLIP, and open_clip models with a logit_bias), else softmax over the texts.
+static vit_match ref_match(const text_ref *r) {
+    for (size_t i = 0; i < (size_t)r->n * r->k; i++)
+        if (!(fabs(1.0 / (1.0 + exp(-(double)r->logits[i])) - r->probs[i]) <= 1e-6)) return VIT_MATCH_SOFTMAX;
+    return VIT_MATCH_SIGMOID;
+}
+
 static vit_device g_device = VIT_DEVICE_CPU; // --cuda: the cases on the GPU (the text tower there in the model's dtype)
 
 static int run_case(const char *dir, int max_batch, int threads, vit_dtype dtype, vit_dtype residual) {
@@ -89,11 +105,8 @@ static int run_case(const char *dir, int max_batch, int threads, vit_dtype dtype
         return check(0, name, "load: %s: %s", vit_status_string(st), vit_last_error(NULL));
     }
     const vit_config *c = vit_model_config(m);
-    // the reference's own rule: probabilities that sum to 1 over the labels are a softmax (CLIP), else sigmoids (SigLIP, open_clip with a logit_bias)
-    double row = 0.0;
-    for (int j = 0; j < r.k; j++) row += r.probs[j];
-    vit_match want = r.k > 1 && fabs(row - 1.0) < 1e-4 ? VIT_MATCH_SOFTMAX : VIT_MATCH_SIGMOID;
-    int ok = check(c->has_text && c->text_context == r.L && c->embed_dim == r.E && c->text_vocab > 0 && c->match == want && c->logit_scale > 0.0f,
+    int ok = check(c->has_text && c->text_context == r.L && c->embed_dim == r.E && c->text_vocab > 0 &&
+                       c->match == ref_match(&r) && c->logit_scale > 0.0f,
                    name, "config: has_text %d, context %d (want %d), embed_dim %d (want %d), vocab %d, match %d, logit_scale %g", c->has_text, c->text_context, r.L,
                    c->embed_dim, r.E, c->text_vocab, (int)c->match, (double)c->logit_scale);
     size_t nt = (size_t)r.k * r.E, ni = (size_t)r.n * r.E, nl = (size_t)r.n * r.k;
@@ -202,6 +215,105 @@ static int run_texts(const char *dir) {
     vit_tokenizer_free(t);
     vit_free(m);
     free_text_ref(&r); free(tf.data); free(tf.texts);
+    return ok;
+}
+
+// ---- open_clip's image preprocessing (the openclip_* cases: preprocess.bin)
+//
+// preprocess.bin holds open_clip's eval transform (create_model_and_transforms'
+// preprocess_val with the folder's preprocess_cfg: resize_mode, interpolation,
+// mean/std) of a few images, float32 (C, H, W); vit_load of the folder then
+// vit_preprocess_file must give the same. Differences are in 8-bit levels,
+// |ours - ref| * std * 255, as in test_preprocess: a lossless image within
+// PREP_TOL_LEVELS (the same 8-bit pixels as PIL's resize, up to the rounding of
+// the normalisation), a JPEG within test_preprocess's 4 levels and a mean of
+// 0.1 level (stb_image against PIL's libjpeg-turbo).
+
+#define PREP_MAGIC 0x50455250 // "PREP"
+#define PREP_TOL_LEVELS 1e-3
+#define PREP_TOL_JPEG_LEVELS 4.0
+#define PREP_TOL_JPEG_MEAN 0.1
+
+static int same3(const float *a, const float *b) {
+    for (int i = 0; i < 3; i++)
+        if (!(fabs((double)a[i] - b[i]) <= 1e-7)) return 0;
+    return 1;
+}
+
+static int run_preprocess(const char *dir) {
+    char path[1200], name[1400];
+    size_t size = 0;
+    snprintf(path, sizeof(path), "%s/preprocess.bin", dir);
+    snprintf(name, sizeof(name), "%s: open_clip preprocessing", dir);
+    unsigned char *b = read_all(path, &size);
+    int hdr[5] = {0};
+    float mean[3], std[3];
+    char resize[17] = {0}, interp[17] = {0};
+    const size_t head = 5 * 4 + 6 * 4 + 32;
+    if (b && size >= head) {
+        memcpy(hdr, b, sizeof(hdr));
+        memcpy(mean, b + 20, sizeof(mean));
+        memcpy(std, b + 32, sizeof(std));
+        memcpy(resize, b + 44, 16);
+        memcpy(interp, b + 60, 16);
+    }
+    int ok = hdr[0] == PREP_MAGIC;
+    for (int i = 1; ok && i < 5; i++) ok = hdr[i] > 0 && hdr[i] < 4096;
+    size_t plane = ok ? (size_t)hdr[3] * hdr[4] : 0, per = (size_t)hdr[2] * plane, rec = 64 + 4 * per;
+    if (!ok || size != head + (size_t)hdr[1] * rec) {
+        free(b);
+        return check(0, name, "cannot read %s", path);
+    }
+    int n = hdr[1], C = hdr[2], H = hdr[3], W = hdr[4];
+    vit_options o;
+    memset(&o, 0, sizeof(o));
+    o.num_threads = 1;
+    vit_model *m = NULL;
+    vit_status st = vit_load(dir, &o, &m);
+    if (st != VIT_OK) {
+        free(b);
+        return check(0, name, "load: %s: %s", vit_status_string(st), vit_last_error(NULL));
+    }
+    const vit_config *c = vit_model_config(m);
+    ok = check(c->in_chans == C && c->image_height == H && c->image_width == W && same3(c->mean, mean) && same3(c->std, std),
+               name, "config: %d x %d x %d (want %d x %d x %d), mean %g %g %g (want %g %g %g), std %g %g %g (want %g %g %g); resize_mode %s, %s", c->in_chans,
+               c->image_height, c->image_width, C, H, W, (double)c->mean[0], (double)c->mean[1], (double)c->mean[2], (double)mean[0], (double)mean[1],
+               (double)mean[2], (double)c->std[0], (double)c->std[1], (double)c->std[2], (double)std[0], (double)std[1], (double)std[2], resize, interp);
+    float *out = poisoned(per);
+    for (int i = 0; i < n; i++) {
+        const unsigned char *r = b + head + (size_t)i * rec;
+        char image[65] = {0}, nm[1500];
+        memcpy(image, r, 64);
+        float *want = (float *)malloc(per * sizeof(float));
+        memcpy(want, r + 64, per * sizeof(float));
+        fmt(path, sizeof(path), "%s/%s", dir, image);
+        fmt(nm, sizeof(nm), "%s %s (%s, %s)", name, image, resize, interp);
+        for (size_t j = 0; j < per; j++) out[j] = NAN;
+        st = vit_preprocess_file(m, path, out);
+        if (st != VIT_OK) {
+            ok &= check(0, nm, "vit_preprocess_file: %s: %s", vit_status_string(st), vit_last_error(m));
+        } else {
+            double max_levels = 0.0, sum = 0.0;
+            size_t worst = 0;
+            for (size_t j = 0; j < per; j++) {
+                double lv = fabs((double)out[j] - want[j]) * std[j / plane] * 255.0;
+                if (lv != lv) lv = 1e9; // NaN
+                if (lv > max_levels) { max_levels = lv; worst = j; }
+                sum += lv;
+            }
+            const char *ext = strrchr(image, '.');
+            int jpeg = ext && (!strcmp(ext, ".jpg") || !strcmp(ext, ".jpeg"));
+            double tol = jpeg ? PREP_TOL_JPEG_LEVELS : PREP_TOL_LEVELS;
+            ok &= check(max_levels <= tol && (!jpeg || sum / per <= PREP_TOL_JPEG_MEAN) && guard_ok(out, per), nm,
+                        "max %.3g levels (<= %g), mean %.4f%s (worst: c%zu y%zu x%zu got %.6g want %.6g)%s", max_levels, tol, sum / per,
+                        jpeg ? " (<= 0.1)" : "", worst / plane, worst % plane / W, worst % W, (double)out[worst], (double)want[worst],
+                        guard_ok(out, per) ? "" : "; GUARD OVERWRITTEN");
+        }
+        free(want);
+    }
+    free(out);
+    vit_free(m);
+    free(b);
     return ok;
 }
 
@@ -401,6 +513,8 @@ int main(int argc, char **argv) {
         snprintf(path, sizeof(path), "%s/texts.txt", dir);
         FILE *f = fopen(path, "rb");
         if (f) { fclose(f); r &= run_texts(dir); }
+        snprintf(path, sizeof(path), "%s/preprocess.bin", dir);
+        if ((f = fopen(path, "rb")) != NULL) { fclose(f); r &= run_preprocess(dir); }
         if (r) passed++; else failed++;
         const char *slash = strrchr(dir, '/'), *base = slash ? slash + 1 : dir;
         static const char *const names[5] = {"clip", "clip_legacy_eos", "siglip", "clip_tokenizer", "siglip_tokenizer"};
