@@ -413,14 +413,14 @@ def main():
                     "  spaces   and\ttabs  ", "Photo of a DOG!!!", "two small birds, in the sky.", ""]
     cases.append(("openclip_siglip", lambda: make_case(
         out, "openclip_siglip", 6300,
-        {"embed_dim": 16, "init_logit_bias": -10, "custom_text": True,
+        {"embed_dim": 64, "init_logit_bias": -10, "custom_text": True,
          "vision_cfg": {"image_size": 28, "timm_model_name": "vit_base_patch16_siglip_224", "timm_model_pretrained": False,
                         "timm_pool": "map", "timm_proj": "none"},
          "text_cfg": {"context_length": 16, "vocab_size": 64, "hf_tokenizer_name": "timm/ViT-B-16-SigLIP",
                       "tokenizer_kwargs": {"clean": "canonicalize"}, "width": 24, "heads": 3, "layers": 2, "mlp_ratio": 2.0,
                       "no_causal_mask": True, "proj_bias": True, "pool_type": "last", "norm_kwargs": {"eps": 1e-6}}},
         {"mean": [0.5, 0.5, 0.5], "std": [0.5, 0.5, 0.5], "interpolation": "bicubic", "resize_mode": "squash"},
-        2, 10.0, bias=-1.5, shrink=dict(img_size=28, patch_size=4, embed_dim=16, depth=2, num_heads=2, mlp_ratio=2.0),
+        2, 10.0, bias=-1.5, shrink=dict(img_size=28, patch_size=4, embed_dim=64, depth=2, num_heads=1, mlp_ratio=2.0),
         tokenizer="siglip", texts=siglip_texts, template="a photo of {}.")))
     cases.append(("openclip_siglip_proj", lambda: make_case(
         out, "openclip_siglip_proj", 6400,
@@ -430,7 +430,7 @@ def main():
          "text_cfg": {"context_length": 12, "vocab_size": 64, "width": 16, "heads": 2, "layers": 2, "mlp_ratio": 2.0,
                       "no_causal_mask": True, "proj_bias": True, "pool_type": "last", "norm_kwargs": {"eps": 1e-6}}},
         {"mean": [0.45, 0.5, 0.55], "std": [0.25, 0.3, 0.35], "interpolation": "bilinear", "resize_mode": "shortest"},
-        3, 10.0, bias=-1.5, shrink=dict(img_size=28, patch_size=4, embed_dim=24, depth=2, num_heads=3, mlp_ratio=2.0),
+        3, 10.0, bias=-1.5, shrink=dict(img_size=28, patch_size=4, embed_dim=128, depth=1, num_heads=2, mlp_ratio=1.0),
         k=4)))
 
     names = [nm for nm, _ in cases]
