@@ -10434,6 +10434,15 @@ static vit_status vit__text_build(vit__loader *L, vit_model *m) {
     return VIT_OK;
 }
 
+// The config's messages name config.json; an open_clip model's is open_clip_config.json.
+static void vit__open_clip_error(char *err) {
+    char *at = strstr(err, "config.json");
+    if (!at || (at - err >= 10 && !strncmp(at - 10, "open_clip_", 10))) return;
+    char copy[VIT__ERR_LEN];
+    snprintf(copy, sizeof(copy), "%.*sopen_clip_%s", (int)(at - err), err, at);
+    memcpy(err, copy, VIT__ERR_LEN);
+}
+
 // shards: the safetensors files (one, or those of ix, in its files' order).
 static vit_status vit__create(const vit__bytes *shards, int nshards, const vit__index *ix, const vit_options *opts, vit__bytes config,
                               vit__bytes preproc, vit_model **out) {
@@ -10572,6 +10581,7 @@ static vit_status vit__create(const vit__bytes *shards, int nshards, const vit__
     vit__free(&alloc, L.tensors);
     vit__json_release(&L.cfg);
     vit__json_release(&L.pre);
+    if (st != VIT_OK && L.open_clip) vit__open_clip_error(err);
     if (st != VIT_OK) {
         vit_free(m);
         return st;

@@ -328,9 +328,12 @@ static void expect(vit_status got, vit_status want, const vit_model *m, const ch
 static vit_status load_with_config(const char *dir, const char *old, const char *new_text, vit_model **out) {
     char path[1200];
     size_t size, csize;
-    snprintf(path, sizeof(path), "%s/model.safetensors", dir);
+    snprintf(path, sizeof(path), "%s/open_clip_config.json", dir);
+    FILE *oc = fopen(path, "rb");
+    if (oc) fclose(oc);
+    snprintf(path, sizeof(path), "%s/%smodel.safetensors", dir, oc ? "open_clip_" : "");
     unsigned char *bytes = read_all(path, &size);
-    snprintf(path, sizeof(path), "%s/config.json", dir);
+    snprintf(path, sizeof(path), "%s/%sconfig.json", dir, oc ? "open_clip_" : "");
     char *cfg = (char *)read_all(path, &csize);
     vit_status st = VIT_ERROR_IO;
     char *at = cfg ? strstr(cfg, old) : NULL;
@@ -346,7 +349,7 @@ static vit_status load_with_config(const char *dir, const char *old, const char 
         o.config_json = edited;
         st = vit_load_memory(bytes, size, &o, out);
         free(edited);
-    } else printf("test bug: '%s' not in %s/config.json\n", old, dir);
+    } else printf("test bug: '%s' not in %s's config\n", old, dir);
     free(bytes);
     free(cfg);
     return st;
@@ -451,6 +454,67 @@ static void test_refusals(const char *clip_dir, const char *legacy_dir, const ch
     vit_free(m); vit_free(lm); vit_free(sm);
 }
 
+// open_clip_config.json: what vit.h does not compute is refused, naming it; a config that disagrees with the tensors too
+static void test_open_clip_refusals(const char *clip_dir, const char *siglip_dir) {
+    static const struct { int siglip; const char *old, *new_text; vit_status want; const char *says; } cases[] = {
+        {0, "\"quick_gelu\": true,", "\"quick_gelu\": true, \"multimodal_cfg\": {},", VIT_ERROR_UNSUPPORTED, "model_cfg 'multimodal_cfg'"},
+        {0, "\"layers\": 2,\n      \"mlp_ratio\"", "\"layers\": [2, 2, 2, 2],\n      \"mlp_ratio\"", VIT_ERROR_UNSUPPORTED, "ResNet"},
+        {0, "\"head_width\": 8,", "\"head_width\": 8, \"attentional_pool\": true,", VIT_ERROR_UNSUPPORTED, "attentional_pool"},
+        {0, "\"head_width\": 8,", "\"head_width\": 8, \"pos_embed_type\": \"sin_cos_2d\",", VIT_ERROR_UNSUPPORTED, "pos_embed_type"},
+        {0, "\"head_width\": 8,", "\"head_width\": 8, \"pool_type\": \"none\",", VIT_ERROR_UNSUPPORTED, "pool_type"},
+        {0, "\"head_width\": 8,", "\"head_width\": 8, \"pool_type\": \"avg\", \"final_ln_after_pool\": true,", VIT_ERROR_UNSUPPORTED, "final_ln_after_pool"},
+        {0, "\"head_width\": 8,", "\"head_width\": 8, \"qk_norm\": true,", VIT_ERROR_UNSUPPORTED, "qk_norm"},
+        {0, "\"head_width\": 8,", "\"head_width\": 8, \"act_kwargs\": {\"approximate\": \"tanh\"},", VIT_ERROR_UNSUPPORTED, "act_kwargs"}, // with quick_gelu
+        {0, "\"head_width\": 8,", "\"head_width\": 8, \"new_setting\": 1,", VIT_ERROR_UNSUPPORTED, "vision_cfg 'new_setting'"},
+        {0, "\"layers\": 2,\n      \"mlp_ratio\"", "\"layers\": 3,\n      \"mlp_ratio\"", VIT_ERROR_MISSING_TENSOR, "open_clip_config.json says depth 3"},
+        {0, "\"width\": 16,", "\"width\": 32,", VIT_ERROR_SHAPE_MISMATCH, "width 32"},
+        {0, "\"vocab_size\": 814,", "\"vocab_size\": 815,", VIT_ERROR_SHAPE_MISMATCH, "vocab_size 815"},
+        {0, "\"vocab_size\": 814,", "\"vocab_size\": 814, \"hf_model_name\": \"xlm-roberta-base\",", VIT_ERROR_UNSUPPORTED, "hf_model_name"},
+        {0, "\"vocab_size\": 814,", "\"vocab_size\": 814, \"pool_type\": \"none\",", VIT_ERROR_UNSUPPORTED, "pool_type"},
+        {0, "\"vocab_size\": 814,", "\"vocab_size\": 814, \"proj_type\": \"mlp\",", VIT_ERROR_UNSUPPORTED, "proj_type"},
+        {0, "\"vocab_size\": 814,", "\"vocab_size\": 814, \"proj_bias\": true,", VIT_ERROR_SHAPE_MISMATCH, "proj_bias true"},
+        {0, "\"vocab_size\": 814,", "\"vocab_size\": 814, \"embed_cls\": true,", VIT_ERROR_UNSUPPORTED, "embed_cls"},
+        {0, "\"embed_dim\": 20,", "\"embed_dim\": 21,", VIT_ERROR_SHAPE_MISMATCH, "embed_dim 21"},
+        {0, "\"resize_mode\": \"shortest\"", "\"resize_mode\": \"longest\"", VIT_ERROR_UNSUPPORTED, "longest"},
+        {0, "\"interpolation\": \"bicubic\"", "\"interpolation\": \"lanczos\"", VIT_ERROR_UNSUPPORTED, "interpolation"},
+        {0, "\"model_cfg\"", "\"not_model_cfg\"", VIT_ERROR_UNSUPPORTED, "open_clip_config.json must come"},
+        {1, "\"timm_model_name\": \"vit_base_patch16_siglip_224\"", "\"timm_model_name\": \"vit_base_patch16_rope_224\"", VIT_ERROR_UNSUPPORTED, "vit_base_patch16_rope_224"},
+        {1, "\"timm_proj\": \"none\"", "\"timm_proj\": \"mlp\"", VIT_ERROR_UNSUPPORTED, "timm_proj"},
+        {1, "\"timm_proj\": \"none\"", "\"timm_proj\": \"linear\"", VIT_ERROR_MISSING_TENSOR, "image projection"},
+        {1, "\"timm_pool\": \"map\"", "\"timm_pool\": \"avg\"", VIT_ERROR_UNSUPPORTED, "attention-pooling"},
+        {1, "\"timm_pool\": \"map\"", "\"timm_pool\": \"abs_attn\"", VIT_ERROR_UNSUPPORTED, "timm_pool"},
+        {1, "\"no_causal_mask\": true,", "\"no_causal_mask\": true, \"scaled_cosine_attn\": true,", VIT_ERROR_UNSUPPORTED, "scaled_cosine_attn"},
+        {1, "\"timm_model_name\": \"vit_base_patch16_siglip_224\",", "", VIT_ERROR_UNSUPPORTED, "timm_model_name"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        vit_model *x = NULL;
+        vit_status st = load_with_config(cases[i].siglip ? siglip_dir : clip_dir, cases[i].old, cases[i].new_text, &x);
+        char nm[256];
+        snprintf(nm, sizeof(nm), "load: open_clip_config.json %.160s", cases[i].new_text[0] ? cases[i].new_text : "without timm_model_name");
+        for (char *q = nm; *q; q++) if (*q == '\n') *q = ' ';
+        check(st == cases[i].want && strstr(vit_last_error(NULL), cases[i].says), nm, "%s: %s", vit_status_string(st), vit_last_error(NULL));
+        vit_free(x);
+    }
+    // the tensors without their config: refused, naming the file they need
+    vit_options o;
+    memset(&o, 0, sizeof(o));
+    o.num_threads = 1;
+    o.config_path = "";
+    char path[1200];
+    vit_model *x = NULL;
+    snprintf(path, sizeof(path), "%s/open_clip_model.safetensors", clip_dir);
+    vit_status st = vit_load(path, &o, &x);
+    check(st == VIT_ERROR_UNSUPPORTED && strstr(vit_last_error(NULL), "open_clip_config.json"), "load: open_clip tensors without open_clip_config.json", "%s: %s",
+          vit_status_string(st), vit_last_error(NULL));
+    vit_free(x);
+    // the file named, not its folder: the same model as the folder
+    o.config_path = NULL;
+    st = vit_load(path, &o, &x);
+    check(st == VIT_OK && vit_model_config(x)->source == VIT_SOURCE_OPEN_CLIP && vit_model_config(x)->preprocess_source == VIT_PREPROCESS_FROM_OPEN_CLIP,
+          "load: open_clip_model.safetensors by name", "%s: %s", vit_status_string(st), vit_last_error(NULL));
+    vit_free(x);
+}
+
 // vit_encode_texts' refusals: templates, tokenizers that do not fit the model, texts the tokenizer refuses
 static void test_text_refusals(const char *clip_dir, const char *clip_tok_dir, const char *siglip_tok_dir) {
     vit_options o;
@@ -494,7 +558,7 @@ static void test_text_refusals(const char *clip_dir, const char *clip_tok_dir, c
 
 int main(int argc, char **argv) {
     int passed = 0, failed = 0;
-    static char dirs[5][1024]; // clip, clip_legacy_eos, siglip, clip_tokenizer, siglip_tokenizer (without a trailing '/')
+    static char dirs[7][1024]; // clip, clip_legacy_eos, siglip, clip_tokenizer, siglip_tokenizer, openclip_clip, openclip_siglip (without a trailing '/')
     char path[1200];
     int first = 1;
     if (argc > 1 && !strcmp(argv[1], "--cuda")) { g_device = VIT_DEVICE_CUDA; first = 2; }
@@ -517,8 +581,8 @@ int main(int argc, char **argv) {
         if ((f = fopen(path, "rb")) != NULL) { fclose(f); r &= run_preprocess(dir); }
         if (r) passed++; else failed++;
         const char *slash = strrchr(dir, '/'), *base = slash ? slash + 1 : dir;
-        static const char *const names[5] = {"clip", "clip_legacy_eos", "siglip", "clip_tokenizer", "siglip_tokenizer"};
-        for (int k = 0; k < 5; k++)
+        static const char *const names[7] = {"clip", "clip_legacy_eos", "siglip", "clip_tokenizer", "siglip_tokenizer", "openclip_clip", "openclip_siglip"};
+        for (int k = 0; k < 7; k++)
             if (!strcmp(base, names[k])) {
                 snprintf(dirs[k], sizeof(dirs[k]), "%s", dir);
                 snprintf(g_parent, sizeof(g_parent), "%.*s", slash ? (int)(slash - dir) : 1, slash ? dir : ".");
@@ -528,6 +592,8 @@ int main(int argc, char **argv) {
     else check(0, "refusals", "%s", "need the cases clip, clip_legacy_eos and siglip among the arguments");
     if (dirs[0][0] && dirs[3][0] && dirs[4][0]) test_text_refusals(dirs[0], dirs[3], dirs[4]);
     else check(0, "vit_encode_texts refusals", "%s", "need the cases clip, clip_tokenizer and siglip_tokenizer among the arguments");
+    if (dirs[5][0] && dirs[6][0]) test_open_clip_refusals(dirs[5], dirs[6]);
+    else check(0, "open_clip refusals", "%s", "need the cases openclip_clip and openclip_siglip among the arguments");
     printf("cases: %d passed, %d failed\n", passed, failed);
     int rc = check_summary();
     return rc || failed ? 1 : 0;
