@@ -240,6 +240,45 @@ static int same3(const float *a, const float *b) {
     return 1;
 }
 
+// resized.bin (tools/make_openclip_reference.py): images at other sizes and
+// open_clip's image embeddings there (force_image_size: the position
+// embedding resampled at load, antialiased bicubic); rel. err <= TOL.
+static int run_resized(const char *dir) {
+    char path[1200], name[1400];
+    snprintf(path, sizeof(path), "%s/resized.bin", dir);
+    FILE *f = fopen(path, "rb");
+    int hdr[3], ok = 1, count = 0;
+    if (!f || fread(hdr, 4, 2, f) != 2 || hdr[0] != 0x445A5352) { if (f) fclose(f); return check(0, dir, "cannot read %s", path); }
+    count = hdr[1];
+    for (int k = 0; k < count && ok; k++) {
+        if (fread(hdr, 4, 3, f) != 3 || hdr[0] < 1 || hdr[0] > 1024 || hdr[1] < 1 || hdr[1] > 64 || hdr[2] < 1 || hdr[2] > 4096) { ok = check(0, dir, "bad %s", path); break; }
+        int S = hdr[0], n = hdr[1], E = hdr[2];
+        size_t ni = (size_t)n * 3 * S * S, ne = (size_t)n * E;
+        float *x = (float *)malloc(ni * sizeof(float)), *ref = (float *)malloc(ne * sizeof(float)), *out = poisoned(ne);
+        if (fread(x, 4, ni, f) != ni || fread(ref, 4, ne, f) != ne) ok = check(0, dir, "short %s", path);
+        vit_options o;
+        memset(&o, 0, sizeof(o));
+        o.num_threads = 2;
+        o.device = g_device;
+        o.dtype = g_device == VIT_DEVICE_CUDA ? VIT_DTYPE_F32 : VIT_DTYPE_DEFAULT;
+        o.image_height = o.image_width = S;
+        vit_model *m = NULL;
+        vit_status st = ok ? vit_load(dir, &o, &m) : VIT_ERROR_IO;
+        snprintf(name, sizeof(name), "%s: image embeddings at %d x %d (open_clip force_image_size)", dir, S, S);
+        if (ok && st != VIT_OK) ok = check(0, name, "load: %s", vit_last_error(NULL));
+        else if (ok && (st = vit_image_embeds(m, x, n, out)) != VIT_OK) ok = check(0, name, "%s", vit_last_error(m));
+        else if (ok) {
+            double e = max_abs(out, ref, ne), big = 0.0;
+            for (size_t i = 0; i < ne; i++) big = fabs(ref[i]) > big ? fabs(ref[i]) : big;
+            ok = check(e / big <= TOL && guard_ok(out, ne) && vit_model_config(m)->image_height == S, name, "rel err %.2e (<= %g)", e / big, TOL);
+        }
+        vit_free(m);
+        free(x); free(ref); free(out);
+    }
+    fclose(f);
+    return ok;
+}
+
 static int run_preprocess(const char *dir) {
     char path[1200], name[1400];
     size_t size = 0;
@@ -579,6 +618,8 @@ int main(int argc, char **argv) {
         if (f) { fclose(f); r &= run_texts(dir); }
         snprintf(path, sizeof(path), "%s/preprocess.bin", dir);
         if ((f = fopen(path, "rb")) != NULL) { fclose(f); r &= run_preprocess(dir); }
+        snprintf(path, sizeof(path), "%s/resized.bin", dir);
+        if ((f = fopen(path, "rb")) != NULL) { fclose(f); r &= run_resized(dir); }
         if (r) passed++; else failed++;
         const char *slash = strrchr(dir, '/'), *base = slash ? slash + 1 : dir;
         static const char *const names[7] = {"clip", "clip_legacy_eos", "siglip", "clip_tokenizer", "siglip_tokenizer", "openclip_clip", "openclip_siglip"};

@@ -352,7 +352,31 @@ def make_case(out, name, seed, model_cfg, preprocess_cfg, n, scale, bias=None, s
         entries.append((p, t))
     write_prep_bin(os.path.join(d, "preprocess.bin"), d, pp, entries)
     print(f"   {name}: preprocess {pp['resize_mode']} {pp['interpolation']} to {h}x{w}, {len(entries)} images")
+    if h == w and not vc.get("timm_model_name"):  # other sizes: open_clip's force_image_size (resize_pos_embed at load)
+        write_resized_bin(d, name, seed, [h + 8, h - 8])
     return d
+
+
+RESIZED_MAGIC = 0x445A5352  # b"RSZD" read as a little-endian int32
+
+
+def write_resized_bin(d, name, seed, sizes):
+    """resized.bin: for each size S, images at S x S and their normalised image
+    embeddings from create_model_from_pretrained('local-dir:', force_image_size=S)
+    in float64 (its load resamples the position embedding: resize_pos_embed)."""
+    with open(os.path.join(d, "resized.bin"), "wb") as f:
+        f.write(struct.pack("<2i", RESIZED_MAGIC, len(sizes)))
+        for k, S in enumerate(sizes):
+            model, _ = open_clip.create_model_from_pretrained("local-dir:" + d, force_image_size=S)
+            model = model.double().eval()
+            g = torch.Generator().manual_seed(seed + 100 + k)
+            x = torch.randn(2, 3, S, S, generator=g, dtype=torch.float64)
+            with torch.no_grad():
+                e = model.encode_image(x, normalize=True)
+            f.write(struct.pack("<3i", S, x.shape[0], e.shape[1]))
+            f.write(x.to(torch.float32).numpy().astype("<f4").tobytes())
+            f.write(e.to(torch.float32).numpy().astype("<f4").tobytes())
+    print(f"   {name}: resized.bin at sizes {sizes}")
 
 
 def check_settings(ref, cfg):
