@@ -20,10 +20,12 @@
         architecture name, model_args; HF's model_type, hidden_act,
         layer_norm_eps ...) and the tensor shapes confirm; without one the
         architecture is inferred from shapes.
-      - Zero-shot classification with a full CLIPModel / SiglipModel file
-        (vit_config.has_text): its text tower is loaded too (transformers'
-        CLIPTextModel / SiglipTextModel: causal or not, its pooled token, its
-        projection), vit_encode_ids turns token ids into normalised text
+      - Zero-shot classification with a full CLIPModel / SiglipModel file, or
+        an open_clip model as its push_to_hf_hub writes it
+        (open_clip_model.safetensors + open_clip_config.json: OpenAI CLIP's
+        towers, SigLIP's timm trunk) (vit_config.has_text): its text tower is
+        loaded too (transformers' CLIPTextModel / SiglipTextModel, open_clip's
+        TextTransformer: causal or not, its pooled token, its projection), vit_encode_ids turns token ids into normalised text
         embeddings (vit_encode_texts: from UTF-8 texts through the model's
         tokenizer, a prompt template optional), vit_image_embeds gives the
         images', and vit_zero_shot
@@ -35,7 +37,7 @@
         patch size); the position embedding is resampled once at load exactly
         as the source library does it (timm: bicubic with antialiasing; HF
         interpolate_pos_encoding: bicubic, antialiased for DINOv2 with
-        registers only).
+        registers only; open_clip: resize_pos_embed's antialiased bicubic).
       - Never a silent wrong answer: a config value the math does not
         implement, or a tensor the model would not read, is refused with
         VIT_ERROR_UNSUPPORTED naming it (see FILE FORMAT for the tensors
@@ -211,7 +213,22 @@
       [WithTeacher], Dinov2Model, Dinov2WithRegistersModel, CLIPVisionModel
       [WithProjection], SiglipVisionModel, and a full CLIPModel / SiglipModel
       file: both towers (text_model.*, text_projection, logit_scale,
-      logit_bias: see vit_encode_ids) (vit.h's name tables: vit__names).
+      logit_bias: see vit_encode_ids), or by open_clip (CLIP / CustomTextCLIP
+      state dicts: visual.conv1, visual.class_embedding,
+      visual.positional_embedding, visual.ln_pre, visual.transformer.
+      resblocks.N.{ln_1, attn.in_proj_*, attn.out_proj, ls_1, ln_2, mlp.c_fc,
+      mlp.c_proj, ls_2}, visual.ln_post, visual.proj; or a timm trunk under
+      visual.trunk. with visual.head.proj; the text tower at the top level or
+      under text.: token_embedding, positional_embedding, transformer.*,
+      ln_final, text_projection; logit_scale, logit_bias) (vit.h's name
+      tables: vit__names).
+      open_clip_config.json: model_cfg (embed_dim, quick_gelu, vision_cfg,
+      text_cfg) and preprocess_cfg (mean, std, interpolation, resize_mode
+      'shortest' or 'squash') are read as open_clip 3.3 builds its model and
+      eval transform; settings vit.h does not compute (a ResNet or HF text
+      tower, attentional pooling, custom attention blocks, letterboxing, any
+      key it does not know) are refused naming the key. A model with a
+      logit_bias scores with sigmoids (SigLIP), else a softmax (CLIP).
       Skipped as irrelevant to inference (every other unused tensor is
       refused): HF's embeddings.mask_token (masked image
       modelling) and embeddings.position_ids (a constant buffer); HF
@@ -230,7 +247,9 @@
       names beside the index (no '/', no '..'; at most VIT_MAX_SHARDS), each a
       valid safetensors file; every tensor in exactly one shard, the one the
       index names. config.json and preprocessor_config.json are read from the
-      folder. A file that is not safetensors (an image, a torch.save zip, a
+      folder; or else DIR/open_clip_model.safetensors with its
+      open_clip_config.json (a file whose name starts with open_clip is read
+      with open_clip_config.json beside it). A file that is not safetensors (an image, a torch.save zip, a
       JSON file) is refused as "not a safetensors file", naming what it looks
       like.
 
@@ -267,7 +286,8 @@
       (unreleased)       the ViT families (DeiT, DINOv2, CLIP, SigLIP), any resolution; model folders, sharded models;
                          no guessed preprocessing (vit_config.preprocess_source; vit_options mean/std/interpolation/crop_pct);
                          CLIP and SigLIP tokenizers (vit_tokenizer_load, vit_tokenize), text towers and zero-shot
-                         classification (vit_encode_ids, vit_image_embeds, vit_zero_shot); dense features (vit_features)
+                         classification (vit_encode_ids, vit_image_embeds, vit_zero_shot); dense features (vit_features);
+                         open_clip's push_to_hf_hub folders (open_clip_model.safetensors + open_clip_config.json)
 */
 
 #ifndef VIT_H_INCLUDED
