@@ -2422,6 +2422,7 @@ static vit_status vit__read_config_open_clip(vit__loader *L, const vit__json *j,
     if (timm) { // a timm trunk (TimmModel): the architecture's own act/eps; pooling and head per timm_pool / timm_proj
         vit__json_str(j, tn, name, sizeof(name));
         if ((st = vit__timm_arch_stated(L, name, "open_clip_config.json vision_cfg timm_model_name", s)) != VIT_OK) return st;
+        snprintf(cfg->architecture, sizeof(cfg->architecture), "%.63s", name);
         int pool = vit__json_get(j, vc, "timm_pool"), proj = vit__json_get(j, vc, "timm_proj"), pb = 0;
         if (pool < 0 || vit__json_eq(j, pool, "avg")) s->pool = VIT_POOL_AVG; // (CLIPVisionCfg's default)
         else if (vit__json_eq(j, pool, "map")) s->pool = VIT_POOL_MAP;
@@ -2451,6 +2452,7 @@ static vit_status vit__read_config_open_clip(vit__loader *L, const vit__json *j,
         s->mlp_dim = (int)(width * ratio);  // (mlp_width = int(width * mlp_ratio))
         s->class_token = 1;
         s->projection = 1;
+        snprintf(cfg->architecture, sizeof(cfg->architecture), "VisionTransformer");
         if ((st = vit__open_clip_off(L, j, vc, "vision_cfg", "attentional_pool", NULL)) ||
             (st = vit__open_clip_off(L, j, vc, "vision_cfg", "timm_model_name", NULL)) || (st = vit__open_clip_plain_blocks(L, j, vc, "vision_cfg")))
             return st;

@@ -1207,8 +1207,9 @@ int main(int argc, char **argv) {
 
     if (!c.quiet) {
         // the family as the model's files name it: config.json's architectures[0] (HF) or architecture (timm)
-        if (cfg->architecture[0]) fprintf(stderr, "model: %s %s", cfg->source == VIT_SOURCE_HF ? "Hugging Face" : "timm", cfg->architecture);
-        else fprintf(stderr, "model: %s ViT (no config.json names it)", cfg->source == VIT_SOURCE_HF ? "Hugging Face" : "timm");
+        const char *from = cfg->source == VIT_SOURCE_HF ? "Hugging Face" : cfg->source == VIT_SOURCE_OPEN_CLIP ? "open_clip" : "timm";
+        if (cfg->architecture[0]) fprintf(stderr, "model: %s %s", from, cfg->architecture);
+        else fprintf(stderr, "model: %s ViT (no config.json names it)", from);
         fprintf(stderr, ", %dx%d input, %d channels, width %d, depth %d, %d heads, %s %d; %s %s", cfg->image_height, cfg->image_width, cfg->in_chans, cfg->dim, cfg->depth,
                 cfg->num_heads, cfg->projection ? "projection to" : cfg->num_classes ? "classes" : "features", cfg->projection || cfg->num_classes ? cfg->num_classes : cfg->dim,
                 cfg->device == VIT_DEVICE_CUDA ? "cuda" : "cpu", cfg->dtype == VIT_DTYPE_BF16 ? "bf16" : cfg->dtype == VIT_DTYPE_F16 ? "fp16" : cfg->dtype == VIT_DTYPE_INT8 ? "int8" : cfg->dtype == VIT_DTYPE_FP8 ? "fp8" : "fp32");
