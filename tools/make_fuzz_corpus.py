@@ -134,5 +134,46 @@ def families(seed):
                 seed(name + "_4x12", open(os.path.join(d, "model.safetensors"), "rb").read(), open(os.path.join(d, "config.json"), "rb").read(), flags=2 | (0 << 4) | (2 << 2))
 
 
+
+def open_clip_seeds(seed):
+    """open_clip folders (open_clip_model.safetensors + open_clip_config.json, both
+    towers): OpenAI CLIP's, and a CustomTextCLIP with a shrunken timm SigLIP trunk."""
+    import json, math, contextlib
+    import open_clip
+    from safetensors.torch import save as st_save
+    torch.manual_seed(0)
+    text = dict(context_length=4, vocab_size=16, width=8, heads=2, layers=1, mlp_ratio=2.0)
+    cfgs = {
+        "openclip_clip": dict(embed_dim=4, quick_gelu=True, vision_cfg=dict(image_size=8, patch_size=4, width=8, head_width=4, layers=1, mlp_ratio=2.0),
+                              text_cfg=text),
+        "openclip_siglip": dict(embed_dim=16, init_logit_bias=-10, custom_text=True,
+                                vision_cfg=dict(image_size=8, timm_model_name="vit_so400m_patch14_siglip_224", timm_pool="map", timm_proj="none"),
+                                text_cfg=dict(text, no_causal_mask=True, proj_bias=True, pool_type="last")),
+    }
+    orig = timm.create_model
+
+    def small(name, **kw):  # (so400m: 16 heads by its name, here of width 1)
+        return orig(name, **dict(kw, img_size=8, patch_size=4, embed_dim=16, depth=1, num_heads=16, mlp_ratio=1.0))
+    for name, mc in cfgs.items():
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "open_clip_config.json"), "w") as f:
+                json.dump({"model_cfg": mc, "preprocess_cfg": {"mean": [0.5] * 3, "std": [0.5] * 3, "resize_mode": "squash"}}, f)
+            open_clip.timm_model.timm.create_model = small
+            try:
+                model = open_clip.create_model("local-dir:" + d)
+            finally:
+                open_clip.timm_model.timm.create_model = orig
+        with torch.no_grad():
+            model.logit_scale.fill_(math.log(30.0))
+        if name == "openclip_siglip":  # (bf16: under fuzz_load's -max_len)
+            model = model.to(torch.bfloat16)
+        st = st_save({k: v.contiguous() for k, v in model.state_dict().items()})
+        cfg = json.dumps({"model_cfg": mc, "preprocess_cfg": {"mean": [0.5] * 3, "std": [0.5] * 3, "resize_mode": "squash"}}).encode()
+        seed(name, st, cfg)
+        if name == "openclip_clip":
+            seed(name + "_12x12", st, cfg, flags=2 | (2 << 4) | (2 << 2))
+
+
 if __name__ == "__main__":
     main()
+    open_clip_seeds(seed)
