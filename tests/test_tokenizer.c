@@ -40,7 +40,7 @@ typedef struct corpus {
     size_t n;
     char **text;
     size_t *len;
-    unsigned char *data;
+    unsigned char *data, *extra;
 } corpus;
 
 // corpus.txt: per string its byte count, ':', its bytes, '\n'
@@ -297,6 +297,114 @@ static void rm_folder(const char *dir, const char *const *names, int n) {
     }
     rmdir(dir);
 }
+
+// ---------------------------------------------------------------------------
+// open_clip's layout (open_clip_config.json) against open_clip's own ids
+
+// A corpus file appended to c (openclip_extra.txt); its strings after corpus.txt's.
+static int read_more(corpus *c, const char *name) {
+    char path[1200];
+    size_t size, cap = c->n;
+    path_of(path, sizeof(path), name);
+    unsigned char *d = read_all(path, &size);
+    if (!d) return 0;
+    for (size_t at = 0; at < size;) {
+        char *end;
+        unsigned long long len = strtoull((const char *)d + at, &end, 10);
+        size_t start = (size_t)(end - (const char *)d) + 1;
+        if (*end != ':' || start + len >= size + 1 || d[start + len] != '\n') return 0;
+        if (c->n == cap) {
+            cap = 2 * cap + 16;
+            c->text = (char **)realloc(c->text, cap * sizeof(char *));
+            c->len = (size_t *)realloc(c->len, cap * sizeof(size_t));
+        }
+        c->text[c->n] = (char *)d + start;
+        c->len[c->n++] = (size_t)len;
+        at = start + (size_t)len + 1;
+    }
+    c->extra = d;
+    return 1;
+}
+
+// The folder `name` (its files but expected.txt) with `more` (files of other folders, as "dir/file")
+// copied beside them, as open_clip's save_for_hf writes it; every string of the corpus must give
+// expected.txt's ids, or be refused (VIT_ERROR_UNSUPPORTED) where it says "refused".
+static void test_openclip(const corpus *c, const char *name, const char *const *files, int nf, const char *const *more, int nm, vit_tokenizer_type type,
+                          int pad_want) {
+    const char *names[8];
+    const void *data[8];
+    size_t sizes[8];
+    char label[160], dir[256], path[1200];
+    int n = 0, ok = 1;
+    for (int k = 0; k < nf + nm && k < 8; k++) {
+        char rel[256];
+        if (k < nf) fmt(rel, sizeof(rel), "%s/%s", name, files[k]);
+        else fmt(rel, sizeof(rel), "%s", more[k - nf]);
+        data[n] = read_file(rel, &sizes[n]);
+        const char *base = k < nf ? files[k] : more[k - nf];
+        names[n] = strrchr(base, '/') ? strrchr(base, '/') + 1 : base;
+        ok &= data[n] != NULL;
+        n++;
+    }
+    fmt(label, sizeof(label), "%s: the folder", name);
+    if (!check(ok && make_folder(dir, sizeof(dir), names, data, sizes, n), label, "cannot read or write the files")) {
+        for (int k = 0; k < n; k++) free((void *)data[k]);
+        return;
+    }
+    vit_tokenizer *t = NULL;
+    vit_status st = vit_tokenizer_load(dir, NULL, &t);
+    fmt(label, sizeof(label), "%s: vit_tokenizer_load", name);
+    if (check(st == VIT_OK, label, "%s: %s", vit_status_string(st), vit_tokenizer_last_error(NULL))) {
+        const vit_tokenizer_config *cfg = vit_tokenizer_get_config(t);
+        fmt(path, sizeof(path), "%s/%s/expected.txt", g_dir, name);
+        FILE *f = fopen(path, "rb");
+        char head[128];
+        int context = 0, pad = -1;
+        fmt(label, sizeof(label), "%s: expected.txt", name);
+        if (check(f && fgets(head, sizeof(head), f) && sscanf(head, "context %d pad %d", &context, &pad) == 2, label, "cannot read %s", path)) {
+            fmt(label, sizeof(label), "%s: config", name);
+            check(cfg->type == type && cfg->context == context && cfg->pad_id == pad && pad == pad_want && strstr(cfg->source, "open_clip_config.json"), label,
+                  "type %d context %d pad %d (expected %d %d %d), from %s", cfg->type, cfg->context, cfg->pad_id, type, context, pad, cfg->source);
+            int *ids = (int *)malloc((size_t)(context + 1) * sizeof(int)), *want = (int *)malloc((size_t)(context + 1) * sizeof(int));
+            size_t same = 0, refused = 0, shown = 0, lines = 0;
+            static char line[16384];
+            for (size_t k = 0; k < c->n && fgets(line, sizeof(line), f); k++) {
+                lines++;
+                int nw = 0, refuse = !strncmp(line, "refused", 7);
+                char *p = refuse ? strchr(line, ':') + 1 : line;
+                for (; nw <= context;) {
+                    char *end;
+                    long v = strtol(p, &end, 10);
+                    if (end == p) break;
+                    want[nw++] = (int)v;
+                    p = end;
+                }
+                for (int i = nw; i < context; i++) want[i] = pad;
+                ids[context] = 0x5EED;
+                int got = -1;
+                st = vit_tokenize(t, c->text[k], c->len[k], ids, context, &got);
+                int good = refuse ? st == VIT_ERROR_UNSUPPORTED && vit_tokenizer_last_error(t)[0]
+                                  : st == VIT_OK && got == nw && !memcmp(ids, want, (size_t)context * sizeof(int)) && ids[context] == 0x5EED;
+                if (good) { same += !refuse; refused += refuse; continue; }
+                if (shown++ < 8) {
+                    printf("  %s string %zu '%s': %s%s\n", name, k, show(c->text[k], c->len[k]), refuse ? "(to be refused) " : "", st == VIT_OK ? "" : vit_tokenizer_last_error(t));
+                    printf("    vit.h     (%d) %s\n", got, show_ids(ids, got > 0 && got <= context ? got : 0));
+                    printf("    open_clip (%d) %s\n", nw, show_ids(want, nw));
+                }
+            }
+            fmt(label, sizeof(label), "%s: open_clip's ids, or refused where expected.txt says", name);
+            check(same + refused == c->n && lines == c->n, label, "%zu + %zu of %zu strings", same, refused, c->n);
+            printf("%s: of %zu strings %zu give open_clip's ids, %zu are refused as expected (%s)\n", name, c->n, same, refused, cfg->source);
+            free(ids);
+            free(want);
+        }
+        if (f) fclose(f);
+        vit_tokenizer_free(t);
+    }
+    rm_folder(dir, names, n);
+    for (int k = 0; k < n; k++) free((void *)data[k]);
+}
+
 
 // the ids of a few strings agree between two tokenizers
 static int same_ids(vit_tokenizer *a, vit_tokenizer *b) {
@@ -854,6 +962,12 @@ int main(int argc, char **argv) {
     test_folder(&c, "clip", VIT_TOKENIZER_CLIP_BPE, 49406, 49407);
     test_folder(&c, "siglip_a", VIT_TOKENIZER_SIGLIP_UNIGRAM, -1, 1);
     test_folder(&c, "siglip_b", VIT_TOKENIZER_SIGLIP_UNIGRAM, -1, 1);
+    if (check(read_more(&c, "openclip_extra.txt"), "openclip_extra.txt", "cannot read %s/openclip_extra.txt", g_dir)) {
+        static const char *const clip_files[] = {"open_clip_config.json"}, *const clip_more[] = {"clip/tokenizer.json", "clip/tokenizer_config.json"};
+        static const char *const sig_files[] = {"open_clip_config.json", "tokenizer.json", "tokenizer_config.json"}, *const sig_more[] = {"siglip_a/spiece.model"};
+        test_openclip(&c, "openclip_clip", clip_files, 1, clip_more, 2, VIT_TOKENIZER_CLIP_BPE, 0);
+        test_openclip(&c, "openclip_siglip", sig_files, 3, sig_more, 1, VIT_TOKENIZER_SIGLIP_UNIGRAM, 1);
+    }
     test_arguments();
     test_files();
     test_json_damage();
@@ -863,5 +977,6 @@ int main(int argc, char **argv) {
     free(c.text);
     free(c.len);
     free(c.data);
+    free(c.extra);
     return check_summary();
 }
