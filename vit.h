@@ -253,7 +253,24 @@
         (do_lower_case, legacy, added tokens; defaults: SiglipTokenizer's), as
         SiglipTokenizer: lower case, ASCII punctuation removed, whitespace
         collapsed, SentencePiece's Unigram, </s> after the text and as padding, 64.
-      Both tokenize a text of up to VIT_MAX_TEXT_BYTES whole and keep the start
+        open_clip's layout (open_clip_config.json beside the tokenizer files, as
+        open_clip's save_for_hf writes it): the ids of open_clip 3.3's
+        get_tokenizer('local-dir:FOLDER')(texts). Its text cleaning first
+        (basic_clean: ftfy.fix_text, html.unescape twice; then 'whitespace',
+        'lower' or 'canonicalize' per text_cfg.tokenizer_kwargs.clean), of
+        which vit.h does ftfy's ligature, width, quote, line-break, terminal
+        escape and control-character fixes, NFC, and HTML entities (numeric
+        ones, and the names in a short table); a text where ftfy's mojibake
+        heuristic fires, an entity name it may not know, or NFC of a character
+        newer than Unicode 9.0 is refused (VIT_ERROR_UNSUPPORTED, saying why).
+        Then, without text_cfg.hf_tokenizer_name, SimpleTokenizer: OpenAI's BPE
+        (the folder's tokenizer.json must be that one), <start_of_text> ...
+        <end_of_text> cut to context_length (default 77), padded with 0 (pad_id);
+        with it, HFTokenizer over the folder's tokenizer: T5Tokenizer(Fast)
+        (SigLIP: spiece.model, the text then </s>, padded with the config's
+        pad token) or CLIP's as above. tokenizer_mode 'clips', strip_sep_token
+        and other tokenizer_kwargs are refused.
+      All tokenize a text of up to VIT_MAX_TEXT_BYTES whole and keep the start
       (transformers' truncation). Text must be UTF-8 (else
       VIT_ERROR_INVALID_ARGUMENT with the byte offset). Unicode data: see
       >>tokenize (categories and case of Unicode 14.0, NFC of 9.0 as tokenizers
@@ -762,17 +779,20 @@ typedef struct vit_tokenizer_config {
     int vocab_size;      // every id is below this
     int bos_id;          // the id put before the text (CLIP <|startoftext|>), -1 if none (SigLIP)
     int eos_id;          // the id put after it (CLIP <|endoftext|>, SigLIP </s>)
-    int pad_id;          // the id that fills the rest (CLIP and SigLIP: the eos id)
+    int pad_id;          // the id that fills the rest (CLIP and SigLIP: the eos id; open_clip's SimpleTokenizer: 0)
     int unk_id;          // the id of text the vocabulary lacks
     int lower_case;      // 1 when the text is lower-cased first
-    char source[96];     // the files read, e.g. "tokenizer.json, tokenizer_config.json"
+    char source[96];     // the files read, e.g. "tokenizer.json, tokenizer_config.json" (open_clip's layout:
+                         // "open_clip_config.json, ..."; from memory "memory", or "memory (open_clip_config.json)")
 } vit_tokenizer_config;
 
 // Loads a tokenizer from a model folder: its tokenizer_config.json (optional)
 // names the class; CLIP's is tokenizer.json, SigLIP's spiece.model (a folder
 // with no tokenizer_config.json: tokenizer.json, else spiece.model). A file may
 // be given instead: a .json file as tokenizer.json, any other as spiece.model,
-// with the tokenizer_config.json beside it if there is one. opts may be NULL
+// with the tokenizer_config.json beside it if there is one. A folder with an
+// open_clip_config.json is open_clip's layout: its ids are open_clip's (see
+// TOKENIZERS; vit_tokenize may then refuse a text, VIT_ERROR_UNSUPPORTED). opts may be NULL
 // (only its allocator is used). On failure *out is NULL and the status says
 // why: VIT_ERROR_IO (no such files), VIT_ERROR_BAD_FORMAT (a file that is not
 // what it claims, truncated, or inconsistent), VIT_ERROR_UNSUPPORTED (a valid
@@ -784,7 +804,10 @@ VITDEF vit_status vit_tokenizer_load(const char *path, const vit_options *opts, 
 
 // Like vit_tokenizer_load, from memory (copied): data is a tokenizer.json's
 // text or a spiece.model's bytes (told apart by content), config_json the
-// tokenizer_config.json text (NULL: none; config_size 0: strlen).
+// tokenizer_config.json text (NULL: none; config_size 0: strlen). config_json
+// may instead be an open_clip_config.json's text (it has "model_cfg"): open_clip's
+// SimpleTokenizer over a tokenizer.json (its HFTokenizer needs the folder:
+// VIT_ERROR_UNSUPPORTED).
 VITDEF vit_status vit_tokenizer_load_memory(const void *data, size_t size, const char *config_json, size_t config_size,
                                             const vit_options *opts, vit_tokenizer **out);
 
@@ -793,7 +816,8 @@ VITDEF vit_status vit_tokenizer_load_memory(const void *data, size_t size, const
 // *n_tokens (if not NULL) gets the count before the padding (CLIP: the
 // <|endoftext|> is ids[*n_tokens - 1]). Fails with VIT_ERROR_INVALID_ARGUMENT
 // (NULL t or ids, text NULL with len > 0, max_ids < context, text that is not
-// valid UTF-8: the byte offset in vit_tokenizer_last_error(t)), VIT_ERROR_LIMIT
+// valid UTF-8: the byte offset in vit_tokenizer_last_error(t)), VIT_ERROR_UNSUPPORTED
+// (open_clip's layout: a text whose cleaning vit.h cannot be sure of), VIT_ERROR_LIMIT
 // (len > VIT_MAX_TEXT_BYTES), VIT_ERROR_OUT_OF_MEMORY; ids are then unspecified.
 VITDEF vit_status vit_tokenize(vit_tokenizer *t, const char *text, size_t len, int *ids, int max_ids, int *n_tokens);
 
@@ -3619,6 +3643,25 @@ static vit_status vit__read_file(const char *path, const vit_allocator *a, int o
 //    fallback); the pieces of "<unk>" itself dropped; a first lone "▁" dropped
 //    before a special token; each piece's id by its text; </s> appended unless
 //    the ids end with it, cut to the context first, padded with </s>.
+//  - open_clip (open_clip_config.json: open_clip.get_tokenizer('local-dir:...')):
+//    open_clip's clean_fn(text) first: basic_clean is ftfy.fix_text (line by line:
+//    its HTML unescaping of '&name;' and '&#...;' unless a '<' was seen; its
+//    mojibake heuristic, BADNESS_RE, which vit.h only evaluates and refuses the
+//    text where it fires; Latin ligatures, character width, curly quotes, line
+//    breaks, terminal escapes, control characters, NFC; rounds until nothing
+//    changes), then html.unescape twice and strip(); then 'whitespace' (split and
+//    join), 'lower' (that, then str.lower()) or 'canonicalize' ('_' to ' ',
+//    string.punctuation removed, lower(), split and join). Entity names come from
+//    a short table (every name html.unescape takes without ';', and some common
+//    ones); a '&name;' not in it is refused, as is NFC meeting a character newer
+//    than the NFC tables. Then SimpleTokenizer (no hf_tokenizer_name): its pattern
+//    under re.IGNORECASE (<start_of_text>|<end_of_text>|'s|'t|'re|'ve|'m|'ll|'d|
+//    \p{L}+|\p{N}|[^\s\p{L}\p{N}]+: U+017F matches s, U+0345 matches nothing),
+//    each piece through the BPE (OpenAI's, checked by bpe_hash), [sot] + ids +
+//    [eot] cut to the context with eot last, padded with 0. Or HFTokenizer: the
+//    cleaned text through the folder's CLIP tokenizer as above, or its
+//    T5Tokenizer(Fast) as SentencePiece with the dummy prefix (Metaspace's
+//    prepend) and </s>, padded with its pad token.
 // Character data (tools/make_unicode_tables.py, from Python's unicodedata):
 // categories and cases of Unicode 14.0 (VIT__UNICODE_VERSION): Python's own for
 // SigLIP; for CLIP, tokenizers' Oniguruma and Rust's std know Unicode 16 and agree
