@@ -272,7 +272,24 @@
         (do_lower_case, legacy, added tokens; defaults: SiglipTokenizer's), as
         SiglipTokenizer: lower case, ASCII punctuation removed, whitespace
         collapsed, SentencePiece's Unigram, </s> after the text and as padding, 64.
-      Both tokenize a text of up to VIT_MAX_TEXT_BYTES whole and keep the start
+        open_clip's layout (open_clip_config.json beside the tokenizer files, as
+        open_clip's save_for_hf writes it): the ids of open_clip 3.3's
+        get_tokenizer('local-dir:FOLDER')(texts). Its text cleaning first
+        (basic_clean: ftfy.fix_text, html.unescape twice; then 'whitespace',
+        'lower' or 'canonicalize' per text_cfg.tokenizer_kwargs.clean), of
+        which vit.h does ftfy's ligature, width, quote, line-break, terminal
+        escape and control-character fixes, NFC, and HTML entities (numeric
+        ones, and the names in a short table); a text where ftfy's mojibake
+        heuristic fires, an entity name it may not know, or NFC of a character
+        newer than Unicode 9.0 is refused (VIT_ERROR_UNSUPPORTED, saying why).
+        Then, without text_cfg.hf_tokenizer_name, SimpleTokenizer: OpenAI's BPE
+        (the folder's tokenizer.json must be that one), <start_of_text> ...
+        <end_of_text> cut to context_length (default 77), padded with 0 (pad_id);
+        with it, HFTokenizer over the folder's tokenizer: T5Tokenizer(Fast)
+        (SigLIP: spiece.model, the text then </s>, padded with the config's
+        pad token) or CLIP's as above. tokenizer_mode 'clips', strip_sep_token
+        and other tokenizer_kwargs are refused.
+      All tokenize a text of up to VIT_MAX_TEXT_BYTES whole and keep the start
       (transformers' truncation). Text must be UTF-8 (else
       VIT_ERROR_INVALID_ARGUMENT with the byte offset). Unicode data: see
       >>tokenize (categories and case of Unicode 14.0, NFC of 9.0 as tokenizers
@@ -784,17 +801,20 @@ typedef struct vit_tokenizer_config {
     int vocab_size;      // every id is below this
     int bos_id;          // the id put before the text (CLIP <|startoftext|>), -1 if none (SigLIP)
     int eos_id;          // the id put after it (CLIP <|endoftext|>, SigLIP </s>)
-    int pad_id;          // the id that fills the rest (CLIP and SigLIP: the eos id)
+    int pad_id;          // the id that fills the rest (CLIP and SigLIP: the eos id; open_clip's SimpleTokenizer: 0)
     int unk_id;          // the id of text the vocabulary lacks
     int lower_case;      // 1 when the text is lower-cased first
-    char source[96];     // the files read, e.g. "tokenizer.json, tokenizer_config.json"
+    char source[96];     // the files read, e.g. "tokenizer.json, tokenizer_config.json" (open_clip's layout:
+                         // "open_clip_config.json, ..."; from memory "memory", or "memory (open_clip_config.json)")
 } vit_tokenizer_config;
 
 // Loads a tokenizer from a model folder: its tokenizer_config.json (optional)
 // names the class; CLIP's is tokenizer.json, SigLIP's spiece.model (a folder
 // with no tokenizer_config.json: tokenizer.json, else spiece.model). A file may
 // be given instead: a .json file as tokenizer.json, any other as spiece.model,
-// with the tokenizer_config.json beside it if there is one. opts may be NULL
+// with the tokenizer_config.json beside it if there is one. A folder with an
+// open_clip_config.json is open_clip's layout: its ids are open_clip's (see
+// TOKENIZERS; vit_tokenize may then refuse a text, VIT_ERROR_UNSUPPORTED). opts may be NULL
 // (only its allocator is used). On failure *out is NULL and the status says
 // why: VIT_ERROR_IO (no such files), VIT_ERROR_BAD_FORMAT (a file that is not
 // what it claims, truncated, or inconsistent), VIT_ERROR_UNSUPPORTED (a valid
@@ -806,7 +826,10 @@ VITDEF vit_status vit_tokenizer_load(const char *path, const vit_options *opts, 
 
 // Like vit_tokenizer_load, from memory (copied): data is a tokenizer.json's
 // text or a spiece.model's bytes (told apart by content), config_json the
-// tokenizer_config.json text (NULL: none; config_size 0: strlen).
+// tokenizer_config.json text (NULL: none; config_size 0: strlen). config_json
+// may instead be an open_clip_config.json's text (it has "model_cfg"): open_clip's
+// SimpleTokenizer over a tokenizer.json (its HFTokenizer needs the folder:
+// VIT_ERROR_UNSUPPORTED).
 VITDEF vit_status vit_tokenizer_load_memory(const void *data, size_t size, const char *config_json, size_t config_size,
                                             const vit_options *opts, vit_tokenizer **out);
 
@@ -815,7 +838,8 @@ VITDEF vit_status vit_tokenizer_load_memory(const void *data, size_t size, const
 // *n_tokens (if not NULL) gets the count before the padding (CLIP: the
 // <|endoftext|> is ids[*n_tokens - 1]). Fails with VIT_ERROR_INVALID_ARGUMENT
 // (NULL t or ids, text NULL with len > 0, max_ids < context, text that is not
-// valid UTF-8: the byte offset in vit_tokenizer_last_error(t)), VIT_ERROR_LIMIT
+// valid UTF-8: the byte offset in vit_tokenizer_last_error(t)), VIT_ERROR_UNSUPPORTED
+// (open_clip's layout: a text whose cleaning vit.h cannot be sure of), VIT_ERROR_LIMIT
 // (len > VIT_MAX_TEXT_BYTES), VIT_ERROR_OUT_OF_MEMORY; ids are then unspecified.
 VITDEF vit_status vit_tokenize(vit_tokenizer *t, const char *text, size_t len, int *ids, int max_ids, int *n_tokens);
 
@@ -3919,6 +3943,25 @@ static vit_status vit__read_file(const char *path, const vit_allocator *a, int o
 //    fallback); the pieces of "<unk>" itself dropped; a first lone "▁" dropped
 //    before a special token; each piece's id by its text; </s> appended unless
 //    the ids end with it, cut to the context first, padded with </s>.
+//  - open_clip (open_clip_config.json: open_clip.get_tokenizer('local-dir:...')):
+//    open_clip's clean_fn(text) first: basic_clean is ftfy.fix_text (line by line:
+//    its HTML unescaping of '&name;' and '&#...;' unless a '<' was seen; its
+//    mojibake heuristic, BADNESS_RE, which vit.h only evaluates and refuses the
+//    text where it fires; Latin ligatures, character width, curly quotes, line
+//    breaks, terminal escapes, control characters, NFC; rounds until nothing
+//    changes), then html.unescape twice and strip(); then 'whitespace' (split and
+//    join), 'lower' (that, then str.lower()) or 'canonicalize' ('_' to ' ',
+//    string.punctuation removed, lower(), split and join). Entity names come from
+//    a short table (every name html.unescape takes without ';', and some common
+//    ones); a '&name;' not in it is refused, as is NFC meeting a character newer
+//    than the NFC tables. Then SimpleTokenizer (no hf_tokenizer_name): its pattern
+//    under re.IGNORECASE (<start_of_text>|<end_of_text>|'s|'t|'re|'ve|'m|'ll|'d|
+//    \p{L}+|\p{N}|[^\s\p{L}\p{N}]+: U+017F matches s, U+0345 matches nothing),
+//    each piece through the BPE (OpenAI's, checked by bpe_hash), [sot] + ids +
+//    [eot] cut to the context with eot last, padded with 0. Or HFTokenizer: the
+//    cleaned text through the folder's CLIP tokenizer as above, or its
+//    T5Tokenizer(Fast) as SentencePiece with the dummy prefix (Metaspace's
+//    prepend) and </s>, padded with its pad token.
 // Character data (tools/make_unicode_tables.py, from Python's unicodedata):
 // categories and cases of Unicode 14.0 (VIT__UNICODE_VERSION): Python's own for
 // SigLIP; for CLIP, tokenizers' Oniguruma and Rust's std know Unicode 16 and agree
@@ -4722,6 +4765,330 @@ static const uint16_t vit__uni_compose[940] = {
     1503, 1504,
 };
 // ---- Unicode tables: end
+// ---- open_clip tables: begin (tools/make_openclip_tables.py; do not edit)
+// ftfy 6.3.1, Python 3.11.7 (html, unicodedata 14.0.0)
+#define VIT__OC_BIT_SPACE 123 // vit__oc_bad_chars bits found at run time: \s
+#define VIT__OC_BIT_WORD 124  // \w
+#define VIT__OC_BIT_NOTAZ 125 // [^A-Za-z]
+#define VIT__OC_BIT_ANY 126   // . (not \n)
+#define VIT__OC_BIT_C1 127    // U+0080..U+009F
+#define VIT__OC_OPENAI_BPE_HASH 0xfc656306695eb38cull // bpe_hash of OpenAI's CLIP BPE (open_clip's bpe_simple_vocab_16e6.txt.gz)
+static const uint64_t vit__oc_bad_chars[506][3] = {
+    {0x20, 0x910000000000000ull, 0x0ull}, {0x21, 0x200000000000000ull, 0x0ull}, {0x2c, 0x200000000000000ull, 0x0ull},
+    {0x2e, 0x200000000000000ull, 0x0ull}, {0x3f, 0x200000000000000ull, 0x0ull}, {0x41, 0x10000000000004ull, 0x0ull},
+    {0x42, 0x10000000000004ull, 0x0ull}, {0x43, 0x10000000000004ull, 0x0ull}, {0x44, 0x10000000000004ull, 0x0ull},
+    {0x45, 0x10000000000004ull, 0x0ull}, {0x46, 0x10000000000004ull, 0x0ull}, {0x47, 0x10000000000004ull, 0x0ull},
+    {0x48, 0x10000000000004ull, 0x0ull}, {0x49, 0x10000000000004ull, 0x0ull}, {0x4a, 0x10000000000004ull, 0x0ull},
+    {0x4b, 0x10000000000004ull, 0x0ull}, {0x4c, 0x10000000000004ull, 0x0ull}, {0x4d, 0x10000000000004ull, 0x0ull},
+    {0x4e, 0x10000000000004ull, 0x0ull}, {0x4f, 0x10000000000004ull, 0x0ull}, {0x50, 0x10000000000004ull, 0x0ull},
+    {0x51, 0x10000000000004ull, 0x0ull}, {0x52, 0x10000000000004ull, 0x0ull}, {0x53, 0x10000000000004ull, 0x0ull},
+    {0x54, 0x10000000000004ull, 0x0ull}, {0x55, 0x10000000000004ull, 0x0ull}, {0x56, 0x10000000000004ull, 0x0ull},
+    {0x57, 0x10000000000004ull, 0x0ull}, {0x58, 0x10000000000004ull, 0x0ull}, {0x59, 0x10000000000004ull, 0x0ull},
+    {0x5a, 0x10000000000004ull, 0x0ull}, {0x61, 0x210000000080004ull, 0x0ull}, {0x62, 0x210000000080004ull, 0x0ull},
+    {0x63, 0x210000000080004ull, 0x0ull}, {0x64, 0x210000000080004ull, 0x0ull}, {0x65, 0x210000000080004ull, 0x0ull},
+    {0x66, 0x210000000080004ull, 0x0ull}, {0x67, 0x210000000080004ull, 0x0ull}, {0x68, 0x210000000080004ull, 0x0ull},
+    {0x69, 0x210000000080004ull, 0x0ull}, {0x6a, 0x210000000080004ull, 0x0ull}, {0x6b, 0x210000000080004ull, 0x0ull},
+    {0x6c, 0x210000000080004ull, 0x0ull}, {0x6d, 0x210000000080004ull, 0x0ull}, {0x6e, 0x210000000080004ull, 0x0ull},
+    {0x6f, 0x210000000080004ull, 0x0ull}, {0x70, 0x210000000080004ull, 0x0ull}, {0x71, 0x210000000080004ull, 0x0ull},
+    {0x72, 0x210000000080004ull, 0x0ull}, {0x73, 0x210000000080004ull, 0x0ull}, {0x74, 0x210000000080004ull, 0x0ull},
+    {0x75, 0x210000000080004ull, 0x0ull}, {0x76, 0x210000000080004ull, 0x0ull}, {0x77, 0x210000000080004ull, 0x0ull},
+    {0x78, 0x210000000080004ull, 0x0ull}, {0x79, 0x210000000080004ull, 0x0ull}, {0x7a, 0x210000000080004ull, 0x0ull},
+    {0x80, 0x1000000000000ull, 0x1ull}, {0x81, 0x1000000000000ull, 0x1ull}, {0x82, 0x1000000000000ull, 0x1ull},
+    {0x83, 0x1000000000000ull, 0x1ull}, {0x84, 0x1000000000000ull, 0x1ull}, {0x85, 0x1000000000000ull, 0x1ull},
+    {0x86, 0x1000000000000ull, 0x1ull}, {0x87, 0x1000000000000ull, 0x1ull}, {0x88, 0x1000000000000ull, 0x1ull},
+    {0x89, 0x1000000000000ull, 0x1ull}, {0x8a, 0x1000000000000ull, 0x1ull}, {0x8b, 0x1000000000000ull, 0x1ull},
+    {0x8c, 0x1000000000000ull, 0x1ull}, {0x8d, 0x1000000000000ull, 0x1ull}, {0x8e, 0x1000000000000ull, 0x1ull},
+    {0x8f, 0x1000000000000ull, 0x1ull}, {0x90, 0x1000000000000ull, 0x1ull}, {0x91, 0x1000000000000ull, 0x1ull},
+    {0x92, 0x1000000000000ull, 0x1ull}, {0x93, 0x1000000000000ull, 0x1ull}, {0x94, 0x1000000000000ull, 0x1ull},
+    {0x95, 0x1000000000000ull, 0x1ull}, {0x96, 0x1000000000000ull, 0x1ull}, {0x97, 0x1000000000000ull, 0x1ull},
+    {0x98, 0x1000000000000ull, 0x1ull}, {0x99, 0x1000000000000ull, 0x1ull}, {0x9a, 0x1000000000000ull, 0x1ull},
+    {0x9b, 0x1000000000000ull, 0x1ull}, {0x9c, 0x1000000000000ull, 0x1ull}, {0x9d, 0x1000000000000ull, 0x1ull},
+    {0x9e, 0x1000000000000ull, 0x1ull}, {0x9f, 0x1000000000000ull, 0x1ull}, {0xa0, 0x4040000220000000ull, 0x0ull},
+    {0xa1, 0x841000222904011ull, 0x1ull}, {0xa2, 0x10482209524b1ull, 0x1ull}, {0xa3, 0x10002209524b1ull, 0x1ull},
+    {0xa4, 0x1000200000003ull, 0x1ull}, {0xa5, 0x10022009524b1ull, 0x1ull}, {0xa6, 0x1000200000003ull, 0x1ull},
+    {0xa7, 0x811011ull, 0x0ull}, {0xa8, 0x1000200000003ull, 0x1ull}, {0xa9, 0x801000222904011ull, 0x1ull},
+    {0xaa, 0x1000200000003ull, 0x1ull}, {0xab, 0x801000222904011ull, 0x1ull}, {0xac, 0x1000200000003ull, 0x1ull},
+    {0xad, 0x4000000220000000ull, 0x0ull}, {0xae, 0x4a010022228222b1ull, 0x1ull}, {0xaf, 0x1000200000003ull, 0x1ull},
+    {0xb0, 0x4001148228400000ull, 0x1ull}, {0xb1, 0x22008590b1ull, 0x0ull}, {0xb2, 0xa808590b1ull, 0x0ull},
+    {0xb3, 0x2808590b1ull, 0x0ull}, {0xb4, 0x2220000000ull, 0x0ull}, {0xb5, 0x1002a008590b1ull, 0x0ull},
+    {0xb6, 0x811011ull, 0x0ull}, {0xb7, 0x220000000ull, 0x0ull}, {0xb8, 0x1000200000003ull, 0x1ull},
+    {0xb9, 0xa008590b1ull, 0x0ull}, {0xba, 0x1000200000003ull, 0x1ull}, {0xbb, 0xa010002228222b1ull, 0x1ull},
+    {0xbc, 0xa008590b1ull, 0x0ull}, {0xbd, 0xa008590b1ull, 0x0ull}, {0xbe, 0xa008590b1ull, 0x0ull},
+    {0xbf, 0x801000222904011ull, 0x1ull}, {0xc0, 0x1812851ull, 0x0ull}, {0xc1, 0x1812851ull, 0x0ull},
+    {0xc2, 0x480000011812851ull, 0x0ull}, {0xc3, 0xa0000011812851ull, 0x0ull}, {0xc4, 0x20001812851ull, 0x0ull},
+    {0xc5, 0x1812851ull, 0x0ull}, {0xc6, 0x1812851ull, 0x0ull}, {0xc7, 0x1812851ull, 0x0ull},
+    {0xc8, 0x1812851ull, 0x0ull}, {0xc9, 0x1812851ull, 0x0ull}, {0xca, 0x1812851ull, 0x0ull},
+    {0xcb, 0x1812851ull, 0x0ull}, {0xcc, 0x1812851ull, 0x0ull}, {0xcd, 0x1812851ull, 0x0ull},
+    {0xce, 0x11812851ull, 0x0ull}, {0xcf, 0x1812851ull, 0x0ull}, {0xd0, 0x11812851ull, 0x0ull},
+    {0xd1, 0x1812851ull, 0x0ull}, {0xd2, 0x400000ull, 0x0ull}, {0xd3, 0x400000ull, 0x0ull},
+    {0xd4, 0x400000ull, 0x0ull}, {0xd5, 0x400000ull, 0x0ull}, {0xd6, 0x400000ull, 0x0ull},
+    {0xd7, 0x2408590b1ull, 0x0ull}, {0xd8, 0x101812851ull, 0x0ull}, {0xd9, 0x100400000ull, 0x0ull},
+    {0xda, 0x400000ull, 0x0ull}, {0xdb, 0x400000ull, 0x0ull}, {0xdc, 0x1c12851ull, 0x0ull},
+    {0xdd, 0x1812851ull, 0x0ull}, {0xde, 0x8ull, 0x0ull}, {0xdf, 0x1812331ull, 0x0ull},
+    {0xe0, 0x100401812331ull, 0x0ull}, {0xe1, 0x1812331ull, 0x0ull}, {0xe2, 0x80001812331ull, 0x0ull},
+    {0xe3, 0x1812331ull, 0x0ull}, {0xe4, 0x100001812331ull, 0x0ull}, {0xe5, 0x1812331ull, 0x0ull},
+    {0xe6, 0x1812331ull, 0x0ull}, {0xe7, 0x1812331ull, 0x0ull}, {0xe8, 0x1812331ull, 0x0ull},
+    {0xe9, 0x1812331ull, 0x0ull}, {0xea, 0x100001812331ull, 0x0ull}, {0xeb, 0x1812331ull, 0x0ull},
+    {0xec, 0x40001812331ull, 0x0ull}, {0xed, 0x1812331ull, 0x0ull}, {0xee, 0x40001812331ull, 0x0ull},
+    {0xef, 0x40001812331ull, 0x0ull}, {0xf0, 0x1812331ull, 0x0ull}, {0xf1, 0x1812331ull, 0x0ull},
+    {0xf2, 0x40000400000ull, 0x0ull}, {0xf3, 0x80000400000ull, 0x0ull}, {0xf4, 0x40000400000ull, 0x0ull},
+    {0xf5, 0x400000ull, 0x0ull}, {0xf6, 0x400000ull, 0x0ull}, {0xf7, 0x2008590b1ull, 0x0ull},
+    {0xf8, 0x2000400000ull, 0x0ull}, {0xf9, 0x40000400000ull, 0x0ull}, {0xfa, 0x40000400000ull, 0x0ull},
+    {0xfb, 0x40000400000ull, 0x0ull}, {0xfc, 0x1c12331ull, 0x0ull}, {0x100, 0x1812851ull, 0x0ull},
+    {0x101, 0x1812331ull, 0x2ull}, {0x102, 0x1812851ull, 0x0ull}, {0x103, 0x1812331ull, 0x0ull},
+    {0x104, 0x1812851ull, 0x0ull}, {0x105, 0x1812331ull, 0x0ull}, {0x106, 0x1812851ull, 0x0ull},
+    {0x107, 0x1812331ull, 0x0ull}, {0x10c, 0x1812851ull, 0x0ull}, {0x10d, 0x1812331ull, 0x0ull},
+    {0x10e, 0x1812851ull, 0x0ull}, {0x10f, 0x1812331ull, 0x0ull}, {0x110, 0x1812851ull, 0x0ull},
+    {0x111, 0x1812331ull, 0x0ull}, {0x112, 0x1812851ull, 0x0ull}, {0x113, 0x1812331ull, 0x0ull},
+    {0x116, 0x1812851ull, 0x0ull}, {0x117, 0x1812331ull, 0x0ull}, {0x118, 0x1812851ull, 0x0ull},
+    {0x119, 0x1812331ull, 0x0ull}, {0x11a, 0x1812851ull, 0x0ull}, {0x11b, 0x1812331ull, 0x0ull},
+    {0x11e, 0x1812851ull, 0x0ull}, {0x11f, 0x1812331ull, 0x0ull}, {0x122, 0x1812851ull, 0x0ull},
+    {0x123, 0x1812331ull, 0x0ull}, {0x12a, 0x1812851ull, 0x0ull}, {0x12b, 0x1812331ull, 0x0ull},
+    {0x12f, 0x1812331ull, 0x0ull}, {0x130, 0x1812851ull, 0x0ull}, {0x136, 0x1812851ull, 0x0ull},
+    {0x137, 0x1812331ull, 0x0ull}, {0x139, 0x1812851ull, 0x0ull}, {0x13a, 0x1812331ull, 0x0ull},
+    {0x13b, 0x1812851ull, 0x0ull}, {0x13c, 0x1812331ull, 0x0ull}, {0x13d, 0x1812851ull, 0x0ull},
+    {0x13e, 0x1812331ull, 0x0ull}, {0x141, 0x1812851ull, 0x0ull}, {0x142, 0x1812331ull, 0x0ull},
+    {0x143, 0x1812851ull, 0x0ull}, {0x145, 0x1812851ull, 0x0ull}, {0x147, 0x1812851ull, 0x0ull},
+    {0x14c, 0x400000ull, 0x0ull}, {0x150, 0x400000ull, 0x0ull}, {0x152, 0x5812851ull, 0x0ull},
+    {0x153, 0x25812331ull, 0x0ull}, {0x155, 0x1812331ull, 0x0ull}, {0x158, 0x1812851ull, 0x0ull},
+    {0x15a, 0x1812851ull, 0x0ull}, {0x15b, 0x1812331ull, 0x0ull}, {0x15e, 0x1812851ull, 0x0ull},
+    {0x15f, 0x1812331ull, 0x0ull}, {0x160, 0x221812851ull, 0x0ull}, {0x161, 0x21812331ull, 0x0ull},
+    {0x162, 0x1812851ull, 0x0ull}, {0x164, 0x1812851ull, 0x0ull}, {0x165, 0x1812331ull, 0x0ull},
+    {0x16a, 0x400000ull, 0x0ull}, {0x16e, 0x1812851ull, 0x0ull}, {0x170, 0x1812851ull, 0x0ull},
+    {0x172, 0x400000ull, 0x0ull}, {0x178, 0x221812851ull, 0x0ull}, {0x179, 0x1812851ull, 0x0ull},
+    {0x17a, 0x1812331ull, 0x0ull}, {0x17b, 0x1812851ull, 0x0ull}, {0x17c, 0x1812331ull, 0x0ull},
+    {0x17d, 0x1812851ull, 0x0ull}, {0x17e, 0x21812331ull, 0x0ull}, {0x192, 0x1000200000003ull, 0x1ull},
+    {0x2c6, 0x1000200000003ull, 0x1ull}, {0x2c7, 0x1000200000003ull, 0x1ull}, {0x2d8, 0x1000200000003ull, 0x1ull},
+    {0x2db, 0x1000200000003ull, 0x1ull}, {0x2dc, 0x1000200000003ull, 0x1ull}, {0x2dd, 0xa010000228222b1ull, 0x1ull},
+    {0x384, 0x801000222904011ull, 0x1ull}, {0x385, 0x801000222904011ull, 0x1ull}, {0x386, 0x4000000000000008ull, 0x0ull},
+    {0x388, 0x8ull, 0x0ull}, {0x389, 0x8ull, 0x0ull}, {0x38a, 0x8ull, 0x0ull},
+    {0x38c, 0x8ull, 0x0ull}, {0x38e, 0x8ull, 0x0ull}, {0x38f, 0x8ull, 0x0ull},
+    {0x391, 0x8ull, 0x0ull}, {0x392, 0x8000000000000008ull, 0x0ull}, {0x393, 0x8000000000000008ull, 0x0ull},
+    {0x394, 0x8ull, 0x0ull}, {0x395, 0x8ull, 0x0ull}, {0x396, 0x8ull, 0x0ull},
+    {0x397, 0x8ull, 0x0ull}, {0x398, 0x8ull, 0x0ull}, {0x399, 0x8ull, 0x0ull},
+    {0x39a, 0x8ull, 0x0ull}, {0x39b, 0x8ull, 0x0ull}, {0x39c, 0x8ull, 0x0ull},
+    {0x39d, 0x8ull, 0x0ull}, {0x39e, 0x8000000000000008ull, 0x0ull}, {0x39f, 0x8000000000000008ull, 0x0ull},
+    {0x3a0, 0x8ull, 0x0ull}, {0x3a1, 0x8ull, 0x0ull}, {0x3a2, 0x8ull, 0x0ull},
+    {0x3a3, 0x8ull, 0x0ull}, {0x3a4, 0x8ull, 0x0ull}, {0x3a5, 0x8ull, 0x0ull},
+    {0x3a6, 0x8ull, 0x0ull}, {0x3a7, 0x8ull, 0x0ull}, {0x3a8, 0x8ull, 0x0ull},
+    {0x3a9, 0x8ull, 0x0ull}, {0x3aa, 0x8ull, 0x0ull}, {0x3ab, 0x8ull, 0x0ull},
+    {0x3ac, 0x28ull, 0x0ull}, {0x3ad, 0x28ull, 0x0ull}, {0x3ae, 0x28ull, 0x0ull},
+    {0x3af, 0x28ull, 0x0ull}, {0x3b0, 0x28ull, 0x0ull}, {0x3b1, 0x28ull, 0x0ull},
+    {0x3b2, 0x1000000000000028ull, 0x0ull}, {0x3b3, 0x28ull, 0x0ull}, {0x3b4, 0x28ull, 0x0ull},
+    {0x3b5, 0x28ull, 0x0ull}, {0x3b6, 0x28ull, 0x0ull}, {0x3b7, 0x28ull, 0x0ull},
+    {0x3b8, 0x28ull, 0x0ull}, {0x3b9, 0x28ull, 0x0ull}, {0x3ba, 0x28ull, 0x0ull},
+    {0x3bb, 0x28ull, 0x0ull}, {0x3bc, 0x28ull, 0x0ull}, {0x3bd, 0x28ull, 0x0ull},
+    {0x3be, 0x28ull, 0x0ull}, {0x3bf, 0x28ull, 0x0ull}, {0x3c0, 0x40000000028ull, 0x0ull},
+    {0x3c1, 0x28ull, 0x0ull}, {0x3c2, 0x28ull, 0x0ull}, {0x3c3, 0x28ull, 0x0ull},
+    {0x3c4, 0x28ull, 0x0ull}, {0x3c5, 0x28ull, 0x0ull}, {0x3c6, 0x28ull, 0x0ull},
+    {0x3c7, 0x28ull, 0x0ull}, {0x3c8, 0x28ull, 0x0ull}, {0x3c9, 0x28ull, 0x0ull},
+    {0x401, 0x8ull, 0x0ull}, {0x402, 0x400000000008ull, 0x0ull}, {0x403, 0x8ull, 0x0ull},
+    {0x404, 0x8ull, 0x0ull}, {0x405, 0x8ull, 0x0ull}, {0x406, 0x8ull, 0x0ull},
+    {0x407, 0x8ull, 0x0ull}, {0x408, 0x8ull, 0x0ull}, {0x409, 0x8ull, 0x0ull},
+    {0x40a, 0x8ull, 0x0ull}, {0x40b, 0x8ull, 0x0ull}, {0x40c, 0x8ull, 0x0ull},
+    {0x40d, 0x8ull, 0x0ull}, {0x40e, 0x8ull, 0x0ull}, {0x40f, 0x8ull, 0x0ull},
+    {0x410, 0x8ull, 0x0ull}, {0x411, 0x8ull, 0x0ull}, {0x412, 0x8800000000008ull, 0x0ull},
+    {0x413, 0x2800000000008ull, 0x0ull}, {0x414, 0x8ull, 0x0ull}, {0x415, 0x8ull, 0x0ull},
+    {0x416, 0x8ull, 0x0ull}, {0x417, 0x8ull, 0x0ull}, {0x418, 0x8ull, 0x0ull},
+    {0x419, 0x8ull, 0x0ull}, {0x41a, 0x8ull, 0x0ull}, {0x41b, 0x8ull, 0x0ull},
+    {0x41c, 0x8ull, 0x0ull}, {0x41d, 0x8ull, 0x0ull}, {0x41e, 0x8ull, 0x0ull},
+    {0x41f, 0x8ull, 0x0ull}, {0x420, 0x800000000008ull, 0x0ull}, {0x421, 0x800000000008ull, 0x0ull},
+    {0x422, 0x8ull, 0x0ull}, {0x423, 0x8ull, 0x0ull}, {0x424, 0x8ull, 0x0ull},
+    {0x425, 0x8ull, 0x0ull}, {0x426, 0x8ull, 0x0ull}, {0x427, 0x8ull, 0x0ull},
+    {0x428, 0x8ull, 0x0ull}, {0x429, 0x8ull, 0x0ull}, {0x42a, 0x8ull, 0x0ull},
+    {0x42b, 0x8ull, 0x0ull}, {0x42c, 0x8ull, 0x0ull}, {0x42d, 0x8ull, 0x0ull},
+    {0x42e, 0x8ull, 0x0ull}, {0x42f, 0x8ull, 0x0ull}, {0x430, 0x28ull, 0x0ull},
+    {0x431, 0x28ull, 0x0ull}, {0x432, 0x200000000028ull, 0x0ull}, {0x433, 0x28ull, 0x0ull},
+    {0x434, 0x28ull, 0x0ull}, {0x435, 0x28ull, 0x0ull}, {0x436, 0x28ull, 0x0ull},
+    {0x437, 0x28ull, 0x0ull}, {0x438, 0x28ull, 0x0ull}, {0x439, 0x28ull, 0x0ull},
+    {0x43a, 0x28ull, 0x0ull}, {0x43b, 0x28ull, 0x0ull}, {0x43c, 0x28ull, 0x0ull},
+    {0x43d, 0x28ull, 0x0ull}, {0x43e, 0x28ull, 0x0ull}, {0x43f, 0x28ull, 0x0ull},
+    {0x440, 0x28ull, 0x0ull}, {0x441, 0x28ull, 0x0ull}, {0x442, 0x28ull, 0x0ull},
+    {0x443, 0x28ull, 0x0ull}, {0x444, 0x28ull, 0x0ull}, {0x445, 0x28ull, 0x0ull},
+    {0x446, 0x28ull, 0x0ull}, {0x447, 0x28ull, 0x0ull}, {0x448, 0x28ull, 0x0ull},
+    {0x449, 0x28ull, 0x0ull}, {0x44a, 0x28ull, 0x0ull}, {0x44b, 0x28ull, 0x0ull},
+    {0x44c, 0x28ull, 0x0ull}, {0x44d, 0x28ull, 0x0ull}, {0x44e, 0x28ull, 0x0ull},
+    {0x44f, 0x28ull, 0x0ull}, {0x450, 0x28ull, 0x0ull}, {0x451, 0x28ull, 0x0ull},
+    {0x452, 0x28ull, 0x0ull}, {0x453, 0x28ull, 0x0ull}, {0x454, 0x28ull, 0x0ull},
+    {0x455, 0x28ull, 0x0ull}, {0x456, 0x28ull, 0x0ull}, {0x457, 0x28ull, 0x0ull},
+    {0x458, 0x28ull, 0x0ull}, {0x459, 0x28ull, 0x0ull}, {0x45a, 0x28ull, 0x0ull},
+    {0x45b, 0x28ull, 0x0ull}, {0x45c, 0x28ull, 0x0ull}, {0x45d, 0x28ull, 0x0ull},
+    {0x45e, 0x4000000000028ull, 0x0ull}, {0x45f, 0x28ull, 0x0ull}, {0x490, 0x1812851ull, 0x0ull},
+    {0x491, 0x1812331ull, 0x0ull}, {0x2013, 0x220000000ull, 0x0ull}, {0x2014, 0x220000000ull, 0x0ull},
+    {0x2015, 0x200000000ull, 0x0ull}, {0x2018, 0x801000222904011ull, 0x1ull}, {0x2019, 0x200000000ull, 0x0ull},
+    {0x201a, 0x801010222904011ull, 0x1ull}, {0x201c, 0x801000222904011ull, 0x1ull}, {0x201d, 0xa010000228222b1ull, 0x1ull},
+    {0x201e, 0x801000222904011ull, 0x1ull}, {0x2020, 0x1042200000003ull, 0x1ull}, {0x2021, 0x1000200000003ull, 0x1ull},
+    {0x2022, 0x801000222904011ull, 0x1ull}, {0x2026, 0x200000000ull, 0x0ull}, {0x2030, 0x1000200000003ull, 0x1ull},
+    {0x2039, 0x801000222904011ull, 0x1ull}, {0x203a, 0xa010000228222b1ull, 0x1ull}, {0x2044, 0x2008590b1ull, 0x0ull},
+    {0x20a7, 0x10002009524b1ull, 0x1ull}, {0x20ac, 0x20010002209524b1ull, 0x1ull}, {0x2116, 0x2008590b1ull, 0x0ull},
+    {0x2122, 0x4a010020228222b1ull, 0x1ull}, {0x2202, 0x22008590b1ull, 0x0ull}, {0x2206, 0x2008590b1ull, 0x0ull},
+    {0x220f, 0x2008590b1ull, 0x0ull}, {0x2211, 0x2008590b1ull, 0x0ull}, {0x221a, 0x12008590b1ull, 0x0ull},
+    {0x221e, 0x2008590b1ull, 0x0ull}, {0x2229, 0x2008590b1ull, 0x0ull}, {0x222b, 0x2008590b1ull, 0x0ull},
+    {0x2248, 0x42008590b1ull, 0x0ull}, {0x2260, 0x22008590b1ull, 0x0ull}, {0x2261, 0x2008590b1ull, 0x0ull},
+    {0x2264, 0x22008590b1ull, 0x0ull}, {0x2265, 0x22008590b1ull, 0x0ull}, {0x2310, 0x1000200000003ull, 0x1ull},
+    {0x2502, 0x252ab1ull, 0x0ull}, {0x250c, 0x252ab1ull, 0x0ull}, {0x2510, 0x252ab1ull, 0x0ull},
+    {0x2518, 0x252ab1ull, 0x0ull}, {0x251c, 0x252ab1ull, 0x0ull}, {0x2524, 0x252ab1ull, 0x0ull},
+    {0x252c, 0x252ab1ull, 0x0ull}, {0x253c, 0x252ab1ull, 0x0ull}, {0x2550, 0x252ab1ull, 0x0ull},
+    {0x2551, 0x252ab1ull, 0x0ull}, {0x2552, 0x252ab1ull, 0x0ull}, {0x2553, 0x252ab1ull, 0x0ull},
+    {0x2554, 0x252ab1ull, 0x0ull}, {0x2555, 0x252ab1ull, 0x0ull}, {0x2556, 0x252ab1ull, 0x0ull},
+    {0x2557, 0x252ab1ull, 0x0ull}, {0x2558, 0x252ab1ull, 0x0ull}, {0x2559, 0x252ab1ull, 0x0ull},
+    {0x255a, 0x252ab1ull, 0x0ull}, {0x255b, 0x252ab1ull, 0x0ull}, {0x255c, 0x252ab1ull, 0x0ull},
+    {0x255d, 0x252ab1ull, 0x0ull}, {0x255e, 0x252ab1ull, 0x0ull}, {0x255f, 0x252ab1ull, 0x0ull},
+    {0x2560, 0x252ab1ull, 0x0ull}, {0x2561, 0x252ab1ull, 0x0ull}, {0x2562, 0x252ab1ull, 0x0ull},
+    {0x2563, 0x252ab1ull, 0x0ull}, {0x2564, 0x252ab1ull, 0x0ull}, {0x2565, 0x252ab1ull, 0x0ull},
+    {0x2566, 0x252ab1ull, 0x0ull}, {0x2567, 0x252ab1ull, 0x0ull}, {0x2568, 0x252ab1ull, 0x0ull},
+    {0x2569, 0x252ab1ull, 0x0ull}, {0x256a, 0x252ab1ull, 0x0ull}, {0x256b, 0x252ab1ull, 0x0ull},
+    {0x256c, 0x252ab1ull, 0x0ull}, {0x2580, 0x252ab1ull, 0x0ull}, {0x2584, 0x252ab1ull, 0x0ull},
+    {0x2588, 0x252ab1ull, 0x0ull}, {0x258c, 0x252ab1ull, 0x0ull}, {0x2590, 0x252ab1ull, 0x0ull},
+    {0x2591, 0x252ab1ull, 0x0ull}, {0x2592, 0x252ab1ull, 0x0ull}, {0x2593, 0x252ab1ull, 0x0ull},
+    {0x25ca, 0x1000200000003ull, 0x1ull}, {0xf8ff, 0x801000222904011ull, 0x1ull}, {0xfb01, 0x1812331ull, 0x0ull},
+    {0xfb02, 0x1812331ull, 0x0ull}, {0xfffd, 0x1000200000003ull, 0x1ull},
+};
+static const unsigned char vit__oc_bad_alts[136] = {
+    127, 255, 0, 1, 255, 2, 3, 1, 255, 1, 4, 255, 5, 6, 255, 7, 8, 255, 9, 10,
+    255, 123, 6, 10, 255, 11, 12, 255, 13, 14, 15, 255, 16, 17, 14, 255, 18, 14, 255, 19,
+    6, 20, 255, 21, 22, 255, 23, 21, 255, 21, 17, 255, 24, 25, 124, 255, 26, 125, 255, 6,
+    27, 255, 28, 29, 255, 30, 31, 255, 32, 33, 32, 33, 255, 34, 35, 255, 36, 37, 255, 38,
+    39, 255, 40, 41, 42, 255, 40, 43, 44, 255, 45, 46, 255, 47, 48, 47, 255, 49, 50, 51,
+    46, 51, 126, 52, 255, 53, 54, 255, 19, 55, 56, 255, 19, 123, 55, 56, 255, 254, 55, 56,
+    255, 57, 58, 59, 255, 60, 61, 62, 255, 63, 64, 63, 255, 65, 61, 255,
+};
+static const uint32_t vit__oc_width[226][3] = {
+    {0x3000, 0x20, 0x0}, {0xff01, 0x21, 0x0}, {0xff02, 0x22, 0x0}, {0xff03, 0x23, 0x0}, {0xff04, 0x24, 0x0}, {0xff05, 0x25, 0x0},
+    {0xff06, 0x26, 0x0}, {0xff07, 0x27, 0x0}, {0xff08, 0x28, 0x0}, {0xff09, 0x29, 0x0}, {0xff0a, 0x2a, 0x0}, {0xff0b, 0x2b, 0x0},
+    {0xff0c, 0x2c, 0x0}, {0xff0d, 0x2d, 0x0}, {0xff0e, 0x2e, 0x0}, {0xff0f, 0x2f, 0x0}, {0xff10, 0x30, 0x0}, {0xff11, 0x31, 0x0},
+    {0xff12, 0x32, 0x0}, {0xff13, 0x33, 0x0}, {0xff14, 0x34, 0x0}, {0xff15, 0x35, 0x0}, {0xff16, 0x36, 0x0}, {0xff17, 0x37, 0x0},
+    {0xff18, 0x38, 0x0}, {0xff19, 0x39, 0x0}, {0xff1a, 0x3a, 0x0}, {0xff1b, 0x3b, 0x0}, {0xff1c, 0x3c, 0x0}, {0xff1d, 0x3d, 0x0},
+    {0xff1e, 0x3e, 0x0}, {0xff1f, 0x3f, 0x0}, {0xff20, 0x40, 0x0}, {0xff21, 0x41, 0x0}, {0xff22, 0x42, 0x0}, {0xff23, 0x43, 0x0},
+    {0xff24, 0x44, 0x0}, {0xff25, 0x45, 0x0}, {0xff26, 0x46, 0x0}, {0xff27, 0x47, 0x0}, {0xff28, 0x48, 0x0}, {0xff29, 0x49, 0x0},
+    {0xff2a, 0x4a, 0x0}, {0xff2b, 0x4b, 0x0}, {0xff2c, 0x4c, 0x0}, {0xff2d, 0x4d, 0x0}, {0xff2e, 0x4e, 0x0}, {0xff2f, 0x4f, 0x0},
+    {0xff30, 0x50, 0x0}, {0xff31, 0x51, 0x0}, {0xff32, 0x52, 0x0}, {0xff33, 0x53, 0x0}, {0xff34, 0x54, 0x0}, {0xff35, 0x55, 0x0},
+    {0xff36, 0x56, 0x0}, {0xff37, 0x57, 0x0}, {0xff38, 0x58, 0x0}, {0xff39, 0x59, 0x0}, {0xff3a, 0x5a, 0x0}, {0xff3b, 0x5b, 0x0},
+    {0xff3c, 0x5c, 0x0}, {0xff3d, 0x5d, 0x0}, {0xff3e, 0x5e, 0x0}, {0xff3f, 0x5f, 0x0}, {0xff40, 0x60, 0x0}, {0xff41, 0x61, 0x0},
+    {0xff42, 0x62, 0x0}, {0xff43, 0x63, 0x0}, {0xff44, 0x64, 0x0}, {0xff45, 0x65, 0x0}, {0xff46, 0x66, 0x0}, {0xff47, 0x67, 0x0},
+    {0xff48, 0x68, 0x0}, {0xff49, 0x69, 0x0}, {0xff4a, 0x6a, 0x0}, {0xff4b, 0x6b, 0x0}, {0xff4c, 0x6c, 0x0}, {0xff4d, 0x6d, 0x0},
+    {0xff4e, 0x6e, 0x0}, {0xff4f, 0x6f, 0x0}, {0xff50, 0x70, 0x0}, {0xff51, 0x71, 0x0}, {0xff52, 0x72, 0x0}, {0xff53, 0x73, 0x0},
+    {0xff54, 0x74, 0x0}, {0xff55, 0x75, 0x0}, {0xff56, 0x76, 0x0}, {0xff57, 0x77, 0x0}, {0xff58, 0x78, 0x0}, {0xff59, 0x79, 0x0},
+    {0xff5a, 0x7a, 0x0}, {0xff5b, 0x7b, 0x0}, {0xff5c, 0x7c, 0x0}, {0xff5d, 0x7d, 0x0}, {0xff5e, 0x7e, 0x0}, {0xff5f, 0x2985, 0x0},
+    {0xff60, 0x2986, 0x0}, {0xff61, 0x3002, 0x0}, {0xff62, 0x300c, 0x0}, {0xff63, 0x300d, 0x0}, {0xff64, 0x3001, 0x0}, {0xff65, 0x30fb, 0x0},
+    {0xff66, 0x30f2, 0x0}, {0xff67, 0x30a1, 0x0}, {0xff68, 0x30a3, 0x0}, {0xff69, 0x30a5, 0x0}, {0xff6a, 0x30a7, 0x0}, {0xff6b, 0x30a9, 0x0},
+    {0xff6c, 0x30e3, 0x0}, {0xff6d, 0x30e5, 0x0}, {0xff6e, 0x30e7, 0x0}, {0xff6f, 0x30c3, 0x0}, {0xff70, 0x30fc, 0x0}, {0xff71, 0x30a2, 0x0},
+    {0xff72, 0x30a4, 0x0}, {0xff73, 0x30a6, 0x0}, {0xff74, 0x30a8, 0x0}, {0xff75, 0x30aa, 0x0}, {0xff76, 0x30ab, 0x0}, {0xff77, 0x30ad, 0x0},
+    {0xff78, 0x30af, 0x0}, {0xff79, 0x30b1, 0x0}, {0xff7a, 0x30b3, 0x0}, {0xff7b, 0x30b5, 0x0}, {0xff7c, 0x30b7, 0x0}, {0xff7d, 0x30b9, 0x0},
+    {0xff7e, 0x30bb, 0x0}, {0xff7f, 0x30bd, 0x0}, {0xff80, 0x30bf, 0x0}, {0xff81, 0x30c1, 0x0}, {0xff82, 0x30c4, 0x0}, {0xff83, 0x30c6, 0x0},
+    {0xff84, 0x30c8, 0x0}, {0xff85, 0x30ca, 0x0}, {0xff86, 0x30cb, 0x0}, {0xff87, 0x30cc, 0x0}, {0xff88, 0x30cd, 0x0}, {0xff89, 0x30ce, 0x0},
+    {0xff8a, 0x30cf, 0x0}, {0xff8b, 0x30d2, 0x0}, {0xff8c, 0x30d5, 0x0}, {0xff8d, 0x30d8, 0x0}, {0xff8e, 0x30db, 0x0}, {0xff8f, 0x30de, 0x0},
+    {0xff90, 0x30df, 0x0}, {0xff91, 0x30e0, 0x0}, {0xff92, 0x30e1, 0x0}, {0xff93, 0x30e2, 0x0}, {0xff94, 0x30e4, 0x0}, {0xff95, 0x30e6, 0x0},
+    {0xff96, 0x30e8, 0x0}, {0xff97, 0x30e9, 0x0}, {0xff98, 0x30ea, 0x0}, {0xff99, 0x30eb, 0x0}, {0xff9a, 0x30ec, 0x0}, {0xff9b, 0x30ed, 0x0},
+    {0xff9c, 0x30ef, 0x0}, {0xff9d, 0x30f3, 0x0}, {0xff9e, 0x3099, 0x0}, {0xff9f, 0x309a, 0x0}, {0xffa0, 0x1160, 0x0}, {0xffa1, 0x1100, 0x0},
+    {0xffa2, 0x1101, 0x0}, {0xffa3, 0x11aa, 0x0}, {0xffa4, 0x1102, 0x0}, {0xffa5, 0x11ac, 0x0}, {0xffa6, 0x11ad, 0x0}, {0xffa7, 0x1103, 0x0},
+    {0xffa8, 0x1104, 0x0}, {0xffa9, 0x1105, 0x0}, {0xffaa, 0x11b0, 0x0}, {0xffab, 0x11b1, 0x0}, {0xffac, 0x11b2, 0x0}, {0xffad, 0x11b3, 0x0},
+    {0xffae, 0x11b4, 0x0}, {0xffaf, 0x11b5, 0x0}, {0xffb0, 0x111a, 0x0}, {0xffb1, 0x1106, 0x0}, {0xffb2, 0x1107, 0x0}, {0xffb3, 0x1108, 0x0},
+    {0xffb4, 0x1121, 0x0}, {0xffb5, 0x1109, 0x0}, {0xffb6, 0x110a, 0x0}, {0xffb7, 0x110b, 0x0}, {0xffb8, 0x110c, 0x0}, {0xffb9, 0x110d, 0x0},
+    {0xffba, 0x110e, 0x0}, {0xffbb, 0x110f, 0x0}, {0xffbc, 0x1110, 0x0}, {0xffbd, 0x1111, 0x0}, {0xffbe, 0x1112, 0x0}, {0xffc2, 0x1161, 0x0},
+    {0xffc3, 0x1162, 0x0}, {0xffc4, 0x1163, 0x0}, {0xffc5, 0x1164, 0x0}, {0xffc6, 0x1165, 0x0}, {0xffc7, 0x1166, 0x0}, {0xffca, 0x1167, 0x0},
+    {0xffcb, 0x1168, 0x0}, {0xffcc, 0x1169, 0x0}, {0xffcd, 0x116a, 0x0}, {0xffce, 0x116b, 0x0}, {0xffcf, 0x116c, 0x0}, {0xffd2, 0x116d, 0x0},
+    {0xffd3, 0x116e, 0x0}, {0xffd4, 0x116f, 0x0}, {0xffd5, 0x1170, 0x0}, {0xffd6, 0x1171, 0x0}, {0xffd7, 0x1172, 0x0}, {0xffda, 0x1173, 0x0},
+    {0xffdb, 0x1174, 0x0}, {0xffdc, 0x1175, 0x0}, {0xffe0, 0xa2, 0x0}, {0xffe1, 0xa3, 0x0}, {0xffe2, 0xac, 0x0}, {0xffe3, 0x20, 0x304},
+    {0xffe4, 0xa6, 0x0}, {0xffe5, 0xa5, 0x0}, {0xffe6, 0x20a9, 0x0}, {0xffe8, 0x2502, 0x0}, {0xffe9, 0x2190, 0x0}, {0xffea, 0x2191, 0x0},
+    {0xffeb, 0x2192, 0x0}, {0xffec, 0x2193, 0x0}, {0xffed, 0x25a0, 0x0}, {0xffee, 0x25cb, 0x0},
+};
+static const uint32_t vit__oc_ligature[22][4] = {
+    {0x132, 0x49, 0x4a, 0x0}, {0x133, 0x69, 0x6a, 0x0}, {0x149, 0x2bc, 0x6e, 0x0}, {0x1c4, 0x44, 0x17d, 0x0}, {0x1c5, 0x44, 0x17e, 0x0}, {0x1c6, 0x64, 0x17e, 0x0},
+    {0x1c7, 0x4c, 0x4a, 0x0}, {0x1c8, 0x4c, 0x6a, 0x0}, {0x1c9, 0x6c, 0x6a, 0x0}, {0x1ca, 0x4e, 0x4a, 0x0}, {0x1cb, 0x4e, 0x6a, 0x0}, {0x1cc, 0x6e, 0x6a, 0x0},
+    {0x1f1, 0x44, 0x5a, 0x0}, {0x1f2, 0x44, 0x7a, 0x0}, {0x1f3, 0x64, 0x7a, 0x0}, {0xfb00, 0x66, 0x66, 0x0}, {0xfb01, 0x66, 0x69, 0x0}, {0xfb02, 0x66, 0x6c, 0x0},
+    {0xfb03, 0x66, 0x66, 0x69}, {0xfb04, 0x66, 0x66, 0x6c}, {0xfb05, 0x17f, 0x74, 0x0}, {0xfb06, 0x73, 0x74, 0x0},
+};
+#define VIT__OC_ENTITY_MAX 7 // longest name
+static const struct { const char *name; uint32_t v[2]; int bare; } vit__oc_entities[201] = {
+    {"AElig", {0xc6, 0x0}, 1}, {"AMP", {0x26, 0x0}, 1}, {"Aacute", {0xc1, 0x0}, 1},
+    {"Acirc", {0xc2, 0x0}, 1}, {"Agrave", {0xc0, 0x0}, 1}, {"Aring", {0xc5, 0x0}, 1},
+    {"Atilde", {0xc3, 0x0}, 1}, {"Auml", {0xc4, 0x0}, 1}, {"COPY", {0xa9, 0x0}, 1},
+    {"Ccedil", {0xc7, 0x0}, 1}, {"Dagger", {0x2021, 0x0}, 0}, {"ETH", {0xd0, 0x0}, 1},
+    {"Eacute", {0xc9, 0x0}, 1}, {"Ecirc", {0xca, 0x0}, 1}, {"Egrave", {0xc8, 0x0}, 1},
+    {"Euml", {0xcb, 0x0}, 1}, {"GT", {0x3e, 0x0}, 1}, {"Hat", {0x5e, 0x0}, 0},
+    {"Iacute", {0xcd, 0x0}, 1}, {"Icirc", {0xce, 0x0}, 1}, {"Igrave", {0xcc, 0x0}, 1},
+    {"Iuml", {0xcf, 0x0}, 1}, {"LT", {0x3c, 0x0}, 1}, {"NewLine", {0xa, 0x0}, 0},
+    {"Ntilde", {0xd1, 0x0}, 1}, {"OElig", {0x152, 0x0}, 0}, {"Oacute", {0xd3, 0x0}, 1},
+    {"Ocirc", {0xd4, 0x0}, 1}, {"Ograve", {0xd2, 0x0}, 1}, {"Omega", {0x3a9, 0x0}, 0},
+    {"Oslash", {0xd8, 0x0}, 1}, {"Otilde", {0xd5, 0x0}, 1}, {"Ouml", {0xd6, 0x0}, 1},
+    {"Prime", {0x2033, 0x0}, 0}, {"QUOT", {0x22, 0x0}, 1}, {"REG", {0xae, 0x0}, 1},
+    {"Scaron", {0x160, 0x0}, 0}, {"THORN", {0xde, 0x0}, 1}, {"Tab", {0x9, 0x0}, 0},
+    {"Uacute", {0xda, 0x0}, 1}, {"Ucirc", {0xdb, 0x0}, 1}, {"Ugrave", {0xd9, 0x0}, 1},
+    {"Uuml", {0xdc, 0x0}, 1}, {"Yacute", {0xdd, 0x0}, 1}, {"Yuml", {0x178, 0x0}, 0},
+    {"aacute", {0xe1, 0x0}, 1}, {"acirc", {0xe2, 0x0}, 1}, {"acute", {0xb4, 0x0}, 1},
+    {"aelig", {0xe6, 0x0}, 1}, {"agrave", {0xe0, 0x0}, 1}, {"alpha", {0x3b1, 0x0}, 0},
+    {"amp", {0x26, 0x0}, 1}, {"apos", {0x27, 0x0}, 0}, {"aring", {0xe5, 0x0}, 1},
+    {"ast", {0x2a, 0x0}, 0}, {"asymp", {0x2248, 0x0}, 0}, {"atilde", {0xe3, 0x0}, 1},
+    {"auml", {0xe4, 0x0}, 1}, {"bdquo", {0x201e, 0x0}, 0}, {"beta", {0x3b2, 0x0}, 0},
+    {"brvbar", {0xa6, 0x0}, 1}, {"bsol", {0x5c, 0x0}, 0}, {"bull", {0x2022, 0x0}, 0},
+    {"ccedil", {0xe7, 0x0}, 1}, {"cedil", {0xb8, 0x0}, 1}, {"cent", {0xa2, 0x0}, 1},
+    {"check", {0x2713, 0x0}, 0}, {"circ", {0x2c6, 0x0}, 0}, {"clubs", {0x2663, 0x0}, 0},
+    {"colon", {0x3a, 0x0}, 0}, {"comma", {0x2c, 0x0}, 0}, {"commat", {0x40, 0x0}, 0},
+    {"copy", {0xa9, 0x0}, 1}, {"curren", {0xa4, 0x0}, 1}, {"dagger", {0x2020, 0x0}, 0},
+    {"darr", {0x2193, 0x0}, 0}, {"deg", {0xb0, 0x0}, 1}, {"delta", {0x3b4, 0x0}, 0},
+    {"diams", {0x2666, 0x0}, 0}, {"divide", {0xf7, 0x0}, 1}, {"dollar", {0x24, 0x0}, 0},
+    {"eacute", {0xe9, 0x0}, 1}, {"ecirc", {0xea, 0x0}, 1}, {"egrave", {0xe8, 0x0}, 1},
+    {"emsp", {0x2003, 0x0}, 0}, {"ensp", {0x2002, 0x0}, 0}, {"equals", {0x3d, 0x0}, 0},
+    {"eth", {0xf0, 0x0}, 1}, {"euml", {0xeb, 0x0}, 1}, {"euro", {0x20ac, 0x0}, 0},
+    {"excl", {0x21, 0x0}, 0}, {"fnof", {0x192, 0x0}, 0}, {"frac12", {0xbd, 0x0}, 1},
+    {"frac14", {0xbc, 0x0}, 1}, {"frac34", {0xbe, 0x0}, 1}, {"gamma", {0x3b3, 0x0}, 0},
+    {"ge", {0x2265, 0x0}, 0}, {"grave", {0x60, 0x0}, 0}, {"gt", {0x3e, 0x0}, 1},
+    {"harr", {0x2194, 0x0}, 0}, {"hearts", {0x2665, 0x0}, 0}, {"hellip", {0x2026, 0x0}, 0},
+    {"iacute", {0xed, 0x0}, 1}, {"icirc", {0xee, 0x0}, 1}, {"iexcl", {0xa1, 0x0}, 1},
+    {"igrave", {0xec, 0x0}, 1}, {"infin", {0x221e, 0x0}, 0}, {"iquest", {0xbf, 0x0}, 1},
+    {"iuml", {0xef, 0x0}, 1}, {"lambda", {0x3bb, 0x0}, 0}, {"laquo", {0xab, 0x0}, 1},
+    {"larr", {0x2190, 0x0}, 0}, {"lbrace", {0x7b, 0x0}, 0}, {"lbrack", {0x5b, 0x0}, 0},
+    {"lcub", {0x7b, 0x0}, 0}, {"ldquo", {0x201c, 0x0}, 0}, {"le", {0x2264, 0x0}, 0},
+    {"lowbar", {0x5f, 0x0}, 0}, {"lpar", {0x28, 0x0}, 0}, {"lrm", {0x200e, 0x0}, 0},
+    {"lsaquo", {0x2039, 0x0}, 0}, {"lsqb", {0x5b, 0x0}, 0}, {"lsquo", {0x2018, 0x0}, 0},
+    {"lt", {0x3c, 0x0}, 1}, {"macr", {0xaf, 0x0}, 1}, {"mdash", {0x2014, 0x0}, 0},
+    {"micro", {0xb5, 0x0}, 1}, {"middot", {0xb7, 0x0}, 1}, {"minus", {0x2212, 0x0}, 0},
+    {"mu", {0x3bc, 0x0}, 0}, {"nbsp", {0xa0, 0x0}, 1}, {"ndash", {0x2013, 0x0}, 0},
+    {"ne", {0x2260, 0x0}, 0}, {"not", {0xac, 0x0}, 1}, {"ntilde", {0xf1, 0x0}, 1},
+    {"num", {0x23, 0x0}, 0}, {"oacute", {0xf3, 0x0}, 1}, {"ocirc", {0xf4, 0x0}, 1},
+    {"oelig", {0x153, 0x0}, 0}, {"ograve", {0xf2, 0x0}, 1}, {"omega", {0x3c9, 0x0}, 0},
+    {"ordf", {0xaa, 0x0}, 1}, {"ordm", {0xba, 0x0}, 1}, {"oslash", {0xf8, 0x0}, 1},
+    {"otilde", {0xf5, 0x0}, 1}, {"ouml", {0xf6, 0x0}, 1}, {"para", {0xb6, 0x0}, 1},
+    {"percnt", {0x25, 0x0}, 0}, {"period", {0x2e, 0x0}, 0}, {"permil", {0x2030, 0x0}, 0},
+    {"pi", {0x3c0, 0x0}, 0}, {"plus", {0x2b, 0x0}, 0}, {"plusmn", {0xb1, 0x0}, 1},
+    {"pound", {0xa3, 0x0}, 1}, {"prime", {0x2032, 0x0}, 0}, {"quest", {0x3f, 0x0}, 0},
+    {"quot", {0x22, 0x0}, 1}, {"raquo", {0xbb, 0x0}, 1}, {"rarr", {0x2192, 0x0}, 0},
+    {"rbrace", {0x7d, 0x0}, 0}, {"rbrack", {0x5d, 0x0}, 0}, {"rcub", {0x7d, 0x0}, 0},
+    {"rdquo", {0x201d, 0x0}, 0}, {"reg", {0xae, 0x0}, 1}, {"rlm", {0x200f, 0x0}, 0},
+    {"rpar", {0x29, 0x0}, 0}, {"rsaquo", {0x203a, 0x0}, 0}, {"rsqb", {0x5d, 0x0}, 0},
+    {"rsquo", {0x2019, 0x0}, 0}, {"sbquo", {0x201a, 0x0}, 0}, {"scaron", {0x161, 0x0}, 0},
+    {"sect", {0xa7, 0x0}, 1}, {"semi", {0x3b, 0x0}, 0}, {"shy", {0xad, 0x0}, 1},
+    {"sigma", {0x3c3, 0x0}, 0}, {"sol", {0x2f, 0x0}, 0}, {"spades", {0x2660, 0x0}, 0},
+    {"star", {0x2606, 0x0}, 0}, {"sup1", {0xb9, 0x0}, 1}, {"sup2", {0xb2, 0x0}, 1},
+    {"sup3", {0xb3, 0x0}, 1}, {"szlig", {0xdf, 0x0}, 1}, {"theta", {0x3b8, 0x0}, 0},
+    {"thinsp", {0x2009, 0x0}, 0}, {"thorn", {0xfe, 0x0}, 1}, {"tilde", {0x2dc, 0x0}, 0},
+    {"times", {0xd7, 0x0}, 1}, {"trade", {0x2122, 0x0}, 0}, {"uacute", {0xfa, 0x0}, 1},
+    {"uarr", {0x2191, 0x0}, 0}, {"ucirc", {0xfb, 0x0}, 1}, {"ugrave", {0xf9, 0x0}, 1},
+    {"uml", {0xa8, 0x0}, 1}, {"uuml", {0xfc, 0x0}, 1}, {"verbar", {0x7c, 0x0}, 0},
+    {"vert", {0x7c, 0x0}, 0}, {"yacute", {0xfd, 0x0}, 1}, {"yen", {0xa5, 0x0}, 1},
+    {"yuml", {0xff, 0x0}, 1}, {"zwj", {0x200d, 0x0}, 0}, {"zwnj", {0x200c, 0x0}, 0},
+};
+static const uint32_t vit__oc_charrefs[34][2] = {
+    {0x0, 0xfffd}, {0xd, 0xd}, {0x80, 0x20ac}, {0x81, 0x81}, {0x82, 0x201a}, {0x83, 0x192}, {0x84, 0x201e}, {0x85, 0x2026},
+    {0x86, 0x2020}, {0x87, 0x2021}, {0x88, 0x2c6}, {0x89, 0x2030}, {0x8a, 0x160}, {0x8b, 0x2039}, {0x8c, 0x152}, {0x8d, 0x8d},
+    {0x8e, 0x17d}, {0x8f, 0x8f}, {0x90, 0x90}, {0x91, 0x2018}, {0x92, 0x2019}, {0x93, 0x201c}, {0x94, 0x201d}, {0x95, 0x2022},
+    {0x96, 0x2013}, {0x97, 0x2014}, {0x98, 0x2dc}, {0x99, 0x2122}, {0x9a, 0x161}, {0x9b, 0x203a}, {0x9c, 0x153}, {0x9d, 0x9d},
+    {0x9e, 0x17e}, {0x9f, 0x178},
+};
+static const uint32_t vit__oc_noref[22][2] = {
+    {0x1, 0x8}, {0xb, 0xb}, {0xe, 0x1f}, {0x7f, 0x9f}, {0xfdd0, 0xfdef}, {0xfffe, 0xffff}, {0x1fffe, 0x1ffff}, {0x2fffe, 0x2ffff},
+    {0x3fffe, 0x3ffff}, {0x4fffe, 0x4ffff}, {0x5fffe, 0x5ffff}, {0x6fffe, 0x6ffff}, {0x7fffe, 0x7ffff}, {0x8fffe, 0x8ffff}, {0x9fffe, 0x9ffff}, {0xafffe, 0xaffff},
+    {0xbfffe, 0xbffff}, {0xcfffe, 0xcffff}, {0xdfffe, 0xdffff}, {0xefffe, 0xeffff}, {0xffffe, 0xfffff}, {0x10fffe, 0x10ffff},
+};
+static const uint32_t vit__oc_nfc_new[33][2] = {
+    {0x7fd, 0x7fd}, {0x898, 0x89f}, {0x8ca, 0x8d3}, {0x9fe, 0x9fe}, {0xc3c, 0xc3c}, {0xd3b, 0xd3c}, {0xeba, 0xeba}, {0x1715, 0x1715},
+    {0x1abf, 0x1ace}, {0x1df6, 0x1dfa}, {0xa82c, 0xa82c}, {0x10d24, 0x10d27}, {0x10eab, 0x10eac}, {0x10f46, 0x10f50}, {0x10f82, 0x10f85}, {0x11070, 0x11070},
+    {0x1133b, 0x1133b}, {0x1145e, 0x1145e}, {0x11839, 0x1183a}, {0x11938, 0x11938}, {0x1193d, 0x1193e}, {0x11943, 0x11943}, {0x119e0, 0x119e0}, {0x11a34, 0x11a34},
+    {0x11a47, 0x11a47}, {0x11a99, 0x11a99}, {0x11d42, 0x11d42}, {0x11d44, 0x11d45}, {0x11d97, 0x11d97}, {0x16ff0, 0x16ff1}, {0x1e130, 0x1e136}, {0x1e2ae, 0x1e2ae},
+    {0x1e2ec, 0x1e2ef},
+};
+// ---- open_clip tables: end
 
 // The code point at s[*i] (advancing *i), or -1 where the bytes are not UTF-8
 // (overlong forms, surrogates and values past U+10FFFF included).
@@ -5053,6 +5420,9 @@ enum { VIT__NORM_NFC = 1, VIT__NORM_LOWER, VIT__NORM_SPACES, VIT__NORM_MAX = 8 }
 // SentencePiece piece types (sentencepiece_model.proto)
 enum { VIT__SP_NORMAL = 1, VIT__SP_UNKNOWN, VIT__SP_CONTROL, VIT__SP_USER, VIT__SP_UNUSED, VIT__SP_BYTE };
 
+enum { VIT__OC_SIMPLE = 1, VIT__OC_HF };                           // vit_tokenizer.oc
+enum { VIT__OC_WHITESPACE = 0, VIT__OC_LOWER, VIT__OC_CANONICALIZE }; // vit_tokenizer.oc_clean
+
 struct vit_tokenizer {
     vit_tokenizer_config cfg;
     vit_allocator alloc;
@@ -5094,6 +5464,10 @@ struct vit_tokenizer {
     size_t unk_off, unk_len; // the unk token's text, put before each piece of text
     size_t unk_pieces;       // the pieces of that text alone
     int32_t sp_unk;          // the unknown piece (sentencepiece's unk_id)
+    // open_clip (open_clip_config.json)
+    int oc;                  // 0: transformers' pipeline; VIT__OC_SIMPLE: open_clip's SimpleTokenizer; VIT__OC_HF: its HFTokenizer
+    int oc_clean;            // its clean function: VIT__OC_WHITESPACE, _LOWER, _CANONICALIZE
+    uint64_t bpe_hash;       // CLIP: of the vocabulary and merges (SimpleTokenizer needs OpenAI's, the one open_clip bundles)
 };
 
 static void vit__tok_release(vit_tokenizer *t) {
@@ -5531,6 +5905,7 @@ static vit_status vit__clip_load(vit_tokenizer *t, const vit__json *j, const vit
         return vit__fail(err, VIT_ERROR_LIMIT, "tokenizer.json: %zu tokens and %zu merges (VIT_MAX_VOCAB: %d)", nv, nm, VIT_MAX_VOCAB);
     if (!vit__tok_entries(t, nv, 0)) return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for %zu tokens", nv);
     int max_id = -1;
+    uint64_t vh = 0, mh = 0xCBF29CE484222325ull; // bpe_hash: a sum over the tokens, FNV-1a over the merges' ids in order
     for (int k = j->nodes[vocab].first_child; k >= 0; k = j->nodes[j->nodes[k].next].next) {
         size_t off, len;
         int id;
@@ -5544,6 +5919,7 @@ static vit_status vit__clip_load(vit_tokenizer *t, const vit__json *j, const vit
         if (!vit__tok_slot(t, e)) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer.json: token '%.100s' is in the vocabulary twice", vit__tok_text(t, off));
         t->n_entries++;
         if (id > max_id) max_id = id;
+        vh += vit__fnv(vit__tok_text(t, off), len) ^ (uint64_t)id * 0x9E3779B97F4A7C15ull;
     }
     // the merges, by rank: (left, right) -> merged; a pair given twice keeps its later rank (as tokenizers)
     if (!vit__map64_init(a, &t->merges, nm)) return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for %zu merges", nm);
@@ -5576,7 +5952,9 @@ static vit_status vit__clip_load(vit_tokenizer *t, const vit__json *j, const vit
         int32_t *v = vit__map64_slot(&t->merges, (uint64_t)(uint32_t)t->id[l] << 32 | (uint32_t)t->id[r], &fresh);
         v[0] = rank++;
         v[1] = t->id[m];
+        mh = (mh ^ ((uint64_t)(uint32_t)t->id[l] << 32 | (uint32_t)t->id[r])) * 0x100000001B3ull;
     }
+    t->bpe_hash = mh + 31 * vh;
     vit_status st = vit__clip_normalizer(t, j, vit__json_get(j, root, "normalizer"), err);
     if (st == VIT_OK) st = vit__clip_pretokenizer(t, j, vit__json_get(j, root, "pre_tokenizer"), err);
     if (st == VIT_OK) st = vit__clip_postprocessor(t, j, vit__json_get(j, root, "post_processor"), err);
@@ -6271,7 +6649,7 @@ static vit_status vit__spm_load(vit_tokenizer *t, const unsigned char *data, siz
     if (!vit__tok_entries(t, m.n_pieces, 1)) return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for %zu pieces", m.n_pieces);
     if ((st = vit__spm_proto_read(t, data, size, &m, err)) != VIT_OK) return st;
     t->n_entries = m.n_pieces;
-    t->add_dummy_prefix = m.add_dummy_prefix && c->legacy; // legacy false: transformers turns the dummy prefix off
+    t->add_dummy_prefix = m.add_dummy_prefix && (c->legacy || t->oc); // legacy false: SiglipTokenizer turns the dummy prefix off (T5TokenizerFast's Metaspace keeps it)
     t->remove_extra_ws = m.remove_extra_ws;
     t->escape_ws = m.escape_ws;
     t->byte_fallback = m.byte_fallback;
@@ -6333,7 +6711,8 @@ static vit_status vit__spm_load(vit_tokenizer *t, const unsigned char *data, siz
         t->repl[t->repl_size] = 0;
     }
     // tokenizer_config.json: the class, the added and special tokens
-    if (c->cls[0] && strcmp(c->cls, "SiglipTokenizer") != 0)
+    int t5 = t->oc == VIT__OC_HF && (!strcmp(c->cls, "T5Tokenizer") || !strcmp(c->cls, "T5TokenizerFast"));
+    if (c->cls[0] && strcmp(c->cls, "SiglipTokenizer") != 0 && !t5)
         return vit__fail(err, VIT_ERROR_UNSUPPORTED, "tokenizer_config.json: tokenizer_class %s (vit.h reads spiece.model as SiglipTokenizer)", c->cls);
     int kw = c->root >= 0 ? vit__json_get(&c->j, 0, "sp_model_kwargs") : -1;
     if (kw >= 0 && !(vit__json_is(&c->j, kw, VIT__J_OBJ) && c->j.nodes[kw].count == 0) && c->j.nodes[kw].type != VIT__J_NULL)
@@ -6562,6 +6941,424 @@ static vit_status vit__siglip_encode(vit_tokenizer *t, vit__tok_run *r, const un
     return VIT_OK;
 }
 
+// ---- open_clip (open_clip_config.json): its text cleaning, SimpleTokenizer, HFTokenizer
+
+
+static int vit__oc_range(const uint32_t (*r)[2], size_t n, uint32_t c) {
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t m = lo + (hi - lo) / 2;
+        if (c < r[m][0]) hi = m;
+        else if (c > r[m][1]) lo = m + 1;
+        else return 1;
+    }
+    return 0;
+}
+
+// The classes of ftfy's mojibake regex that c is in (bit k of m[k / 64]).
+static void vit__oc_classes(uint32_t c, uint64_t m[2]) {
+    size_t lo = 0, hi = sizeof(vit__oc_bad_chars) / sizeof(vit__oc_bad_chars[0]), n = hi;
+    while (lo < hi) {
+        size_t k = lo + (hi - lo) / 2;
+        if (vit__oc_bad_chars[k][0] < c) lo = k + 1;
+        else hi = k;
+    }
+    m[0] = m[1] = 0;
+    if (lo < n && vit__oc_bad_chars[lo][0] == c) { m[0] = vit__oc_bad_chars[lo][1]; m[1] = vit__oc_bad_chars[lo][2]; }
+    if (vit__space_py(c)) m[1] |= 1ull << (VIT__OC_BIT_SPACE - 64);
+    if (c == '_' || (vit__uni_prop(c) & (VIT__UNI_L | VIT__UNI_N))) m[1] |= 1ull << (VIT__OC_BIT_WORD - 64);
+    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'))) m[1] |= 1ull << (VIT__OC_BIT_NOTAZ - 64);
+    if (c != '\n') m[1] |= 1ull << (VIT__OC_BIT_ANY - 64);
+    if (c >= 0x80 && c <= 0x9F) m[1] |= 1ull << (VIT__OC_BIT_C1 - 64);
+}
+
+// ftfy.badness.is_bad: does any alternative of its regex match somewhere in b[0..n)?
+static int vit__oc_is_bad(const uint32_t *b, size_t n) {
+    const size_t na = sizeof(vit__oc_bad_alts);
+    int ascii = 1;
+    for (size_t i = 0; i < n && ascii; i++) ascii = b[i] < 0x80;
+    if (ascii) return 0; // ftfy returns ASCII text as it is; no alternative matches it either
+    for (size_t i = 0; i < n; i++) {
+        for (size_t a = 0; a < na;) {
+            size_t e = a;
+            while (vit__oc_bad_alts[e] != 0xFF) e++;
+            size_t q = a, k = i;
+            int ok = 1;
+            if (vit__oc_bad_alts[q] == 0xFE) { ok = i == 0; q++; }
+            for (; ok && q < e; q++, k++) {
+                uint64_t m[2];
+                if (k >= n) { ok = 0; break; }
+                vit__oc_classes(b[k], m);
+                unsigned bit = vit__oc_bad_alts[q];
+                ok = (int)(m[bit / 64] >> (bit % 64) & 1);
+            }
+            if (ok) return 1;
+            a = e + 1;
+        }
+    }
+    return 0;
+}
+
+// An entity name vit.h knows (name[0..n) code points): its index, or -1; bare: only names html.unescape takes without ';'.
+static int vit__oc_entity(const uint32_t *name, size_t n, int bare) {
+    if (n > VIT__OC_ENTITY_MAX) return -1;
+    for (size_t k = 0; k < sizeof(vit__oc_entities) / sizeof(vit__oc_entities[0]); k++) {
+        const char *s = vit__oc_entities[k].name;
+        size_t q = 0;
+        while (q < n && s[q] && (uint32_t)(unsigned char)s[q] == name[q]) q++;
+        if (q == n && !s[q] && (!bare || vit__oc_entities[k].bare)) return (int)k;
+    }
+    return -1;
+}
+
+static int vit__oc_push_entity(const vit_allocator *a, vit__vec *out, int k) {
+    return vit__vec_u32(a, out, vit__oc_entities[k].v[0]) && (!vit__oc_entities[k].v[1] || vit__vec_u32(a, out, vit__oc_entities[k].v[1]));
+}
+
+static int vit__oc_alpha(uint32_t c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
+static int vit__oc_alnum(uint32_t c) { return vit__oc_alpha(c) || (c >= '0' && c <= '9'); }
+static int vit__oc_hex(uint32_t c) { return (c >= '0' && c <= '9') ? (int)c - '0' : (c | 0x20) >= 'a' && (c | 0x20) <= 'f' ? (int)(c | 0x20) - 'a' + 10 : -1; }
+
+// html.unescape's numeric reference at b[i] ('#'), digits only to `lim`: its value into *v
+// (-1: nothing), the end in *end; 0 if none starts there.
+static int vit__oc_charref(const uint32_t *b, size_t lim, size_t i, size_t *end, int32_t *v) {
+    int hex = i + 1 < lim && (b[i + 1] == 'x' || b[i + 1] == 'X');
+    size_t k = i + 1 + (size_t)hex, d = k;
+    uint32_t num = 0;
+    for (; k < lim && (hex ? vit__oc_hex(b[k]) >= 0 : b[k] >= '0' && b[k] <= '9'); k++) {
+        num = num * (hex ? 16u : 10u) + (uint32_t)(hex ? vit__oc_hex(b[k]) : (int)b[k] - '0');
+        if (num > 0x110000) num = 0x110000; // past the last code point: U+FFFD whatever it is
+    }
+    if (k == d) return 0;
+    *end = k;
+    for (size_t q = 0; q < sizeof(vit__oc_charrefs) / sizeof(vit__oc_charrefs[0]); q++)
+        if (vit__oc_charrefs[q][0] == num) { *v = (int32_t)vit__oc_charrefs[q][1]; return 1; }
+    if ((num >= 0xD800 && num <= 0xDFFF) || num > 0x10FFFF) *v = 0xFFFD;
+    else *v = vit__oc_range(vit__oc_noref, sizeof(vit__oc_noref) / sizeof(vit__oc_noref[0]), num) ? -1 : (int32_t)num;
+    return 1;
+}
+
+static vit_status vit__oc_unknown_entity(vit_tokenizer *t, const uint32_t *name, size_t n) {
+    char s[40];
+    size_t w = 0;
+    for (size_t q = 0; q < n && w + 5 < sizeof(s); q++) w += vit__utf8_put(name[q], (unsigned char *)s + w);
+    s[w] = 0;
+    return vit__fail(t->error, VIT_ERROR_UNSUPPORTED,
+                     "vit_tokenize: open_clip would decode the HTML entity '&%s;' if HTML5 names it; vit.h knows only some names", s);
+}
+
+// ftfy's unescape_html (ftfy = 1) or html.unescape (ftfy = 0) of in[0..n) into out.
+static vit_status vit__oc_unescape(vit_tokenizer *t, const uint32_t *b, size_t n, vit__vec *out, int ftfy) {
+    const vit_allocator *a = &t->alloc;
+    out->n = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t j = i + 1, k, end;
+        int32_t v;
+        if (b[i] != '&') { if (!vit__vec_u32(a, out, b[i])) return VIT_ERROR_OUT_OF_MEMORY; continue; }
+        if (ftfy) { // &#?[0-9A-Za-z]{1,24};
+            int hash = j < n && b[j] == '#';
+            k = j + (size_t)hash;
+            while (k < n && k - j <= 25 && vit__oc_alnum(b[k])) k++;
+            size_t len = k - j - (size_t)hash;
+            if (len >= 1 && len <= 24 && k < n && b[k] == ';') {
+                if (!hash) {
+                    int e = vit__oc_entity(b + j, len, 0);
+                    if (e < 0) return vit__oc_unknown_entity(t, b + j, len);
+                    if (!vit__oc_push_entity(a, out, e)) return VIT_ERROR_OUT_OF_MEMORY;
+                    i = k;
+                    continue;
+                }
+                // html.unescape of the match; kept as it is unless that takes it whole and gives no ';'
+                if (vit__oc_charref(b, k, j, &end, &v) && end == k && v != ';') {
+                    if (v >= 0 && !vit__vec_u32(a, out, (uint32_t)v)) return VIT_ERROR_OUT_OF_MEMORY;
+                    i = k;
+                    continue;
+                }
+            }
+            if (!vit__vec_u32(a, out, '&')) return VIT_ERROR_OUT_OF_MEMORY;
+            continue;
+        }
+        if (j < n && b[j] == '#') { // &#[0-9]+;? | &#[xX][0-9a-fA-F]+;?
+            if (vit__oc_charref(b, n, j, &end, &v)) {
+                if (v >= 0 && !vit__vec_u32(a, out, (uint32_t)v)) return VIT_ERROR_OUT_OF_MEMORY;
+                i = end < n && b[end] == ';' ? end : end - 1;
+                continue;
+            }
+            if (!vit__vec_u32(a, out, '&')) return VIT_ERROR_OUT_OF_MEMORY;
+            continue;
+        }
+        for (k = j; k < n && k - j < 32 && !strchr("\t\n\f <&#;", (int)(b[k] < 0x80 ? b[k] : 'x')); k++) {}
+        if (k == j) { if (!vit__vec_u32(a, out, '&')) return VIT_ERROR_OUT_OF_MEMORY; continue; }
+        if (k < n && b[k] == ';') { // a name with ';': vit.h must know it
+            int e = vit__oc_entity(b + j, k - j, 0);
+            if (e < 0) return vit__oc_unknown_entity(t, b + j, k - j);
+            if (!vit__oc_push_entity(a, out, e)) return VIT_ERROR_OUT_OF_MEMORY;
+            i = k;
+            continue;
+        }
+        // without ';': the whole run, else its longest prefix (2 or more characters), if html5 has it bare
+        size_t x = k - j;
+        int e = vit__oc_entity(b + j, x, 1);
+        for (; e < 0 && x > 2;) e = vit__oc_entity(b + j, --x, 1);
+        if (e < 0) { if (!vit__vec_u32(a, out, '&')) return VIT_ERROR_OUT_OF_MEMORY; continue; }
+        if (!vit__oc_push_entity(a, out, e)) return VIT_ERROR_OUT_OF_MEMORY;
+        i = j + x - 1;
+    }
+    return VIT_OK;
+}
+
+// ftfy's character fixes of one character, in its order: fix_latin_ligatures,
+// fix_character_width, uncurl_quotes.
+static int vit__oc_fix_char(const vit_allocator *a, vit__vec *out, uint32_t c) {
+    uint32_t lig[3] = {c, 0, 0};
+    for (size_t k = 0; k < sizeof(vit__oc_ligature) / sizeof(vit__oc_ligature[0]); k++)
+        if (vit__oc_ligature[k][0] == c) { lig[0] = vit__oc_ligature[k][1]; lig[1] = vit__oc_ligature[k][2]; lig[2] = vit__oc_ligature[k][3]; }
+    for (int q = 0; q < 3 && lig[q]; q++) {
+        uint32_t w[2] = {lig[q], 0};
+        size_t lo = 0, hi = sizeof(vit__oc_width) / sizeof(vit__oc_width[0]), nw = hi;
+        while (lo < hi) {
+            size_t m = lo + (hi - lo) / 2;
+            if (vit__oc_width[m][0] < lig[q]) lo = m + 1;
+            else hi = m;
+        }
+        if (lo < nw && vit__oc_width[lo][0] == lig[q]) { w[0] = vit__oc_width[lo][1]; w[1] = vit__oc_width[lo][2]; }
+        for (int z = 0; z < 2 && w[z]; z++) {
+            uint32_t d = w[z];
+            if (d == 0x2BC || (d >= 0x2018 && d <= 0x201B)) d = '\'';
+            else if (d >= 0x201C && d <= 0x201F) d = '"';
+            if (!vit__vec_u32(a, out, d)) return 0;
+        }
+    }
+    return 1;
+}
+
+// ftfy.fix_text's rounds on one segment (a line) in seg, until nothing changes.
+static vit_status vit__oc_ftfy_segment(vit_tokenizer *t, vit__vec *seg, vit__vec *x, vit__vec *y, vit__vec *z, int unescape) {
+    const vit_allocator *a = &t->alloc;
+    for (int round = 0;; round++) {
+        vit_status st = VIT_OK;
+        if (round > 64) return vit__fail(t->error, VIT_ERROR_UNSUPPORTED, "vit_tokenize: ftfy's fixes of this text do not settle within 64 rounds");
+        // x: the round's result, seg: what it started from
+        if (unescape) st = vit__oc_unescape(t, (const uint32_t *)seg->p, seg->n, y, 1);
+        else { y->n = 0; if (!vit__vec_reserve(a, y, seg->n, 4)) st = VIT_ERROR_OUT_OF_MEMORY; else { if (seg->n) memcpy(y->p, seg->p, seg->n * 4); y->n = seg->n; } }
+        if (st != VIT_OK) return st;
+        if (vit__oc_is_bad((const uint32_t *)y->p, y->n))
+            return vit__fail(t->error, VIT_ERROR_UNSUPPORTED, "vit_tokenize: ftfy's heuristic takes this text for mojibake and would try to re-decode it; vit.h does not");
+        x->n = 0;
+        const uint32_t *b = (const uint32_t *)y->p;
+        for (size_t i = 0; i < y->n; i++)
+            if (!vit__oc_fix_char(a, x, b[i])) return VIT_ERROR_OUT_OF_MEMORY;
+        // fix_line_breaks, remove_terminal_escapes, remove_control_chars
+        uint32_t *c = (uint32_t *)x->p;
+        size_t m = 0, n = x->n;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t d = c[i];
+            if (d == '\r' && i + 1 < n && c[i + 1] == '\n') continue;
+            if (d == '\r' || d == 0x2028 || d == 0x2029 || d == 0x85) d = '\n';
+            c[m++] = d;
+        }
+        n = m;
+        m = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (c[i] == 0x1B && i + 1 < n && c[i + 1] == '[') { // \033\[(\d|;)*[a-zA-Z]
+                size_t k = i + 2;
+                while (k < n && ((c[k] >= '0' && c[k] <= '9') || c[k] == ';')) k++;
+                if (k < n && c[k] >= 0x80 && (vit__uni_prop(c[k]) & VIT__UNI_N))
+                    return vit__fail(t->error, VIT_ERROR_UNSUPPORTED, "vit_tokenize: a terminal escape with a non-ASCII digit (ftfy's \\d)");
+                if (k < n && vit__oc_alpha(c[k])) { i = k; continue; }
+            }
+            c[m++] = c[i];
+        }
+        n = m;
+        m = 0;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t d = c[i];
+            if (d <= 8 || d == 0xB || (d >= 0xE && d <= 0x1F) || d == 0x7F || (d >= 0x206A && d <= 0x206F) || d == 0xFEFF || (d >= 0xFFF9 && d <= 0xFFFC)) continue;
+            if (vit__oc_range(vit__oc_nfc_new, sizeof(vit__oc_nfc_new) / sizeof(vit__oc_nfc_new[0]), d))
+                return vit__fail(t->error, VIT_ERROR_UNSUPPORTED,
+                                 "vit_tokenize: U+%04X, newer than vit.h's NFC tables (Unicode %s), has a combining class or a decomposition", (unsigned)d,
+                                 VIT__NFC_UNICODE_VERSION);
+            c[m++] = d;
+        }
+        x->n = m;
+        if (!vit__nfc(a, (const uint32_t *)x->p, x->n, y, z)) return VIT_ERROR_OUT_OF_MEMORY;
+        int same = y->n == seg->n && (!y->n || !memcmp(y->p, seg->p, y->n * 4));
+        vit__vec keep = *seg;
+        *seg = *y;
+        *y = keep;
+        if (same) return VIT_OK;
+    }
+}
+
+// Python's str.lower() of b[0..n) into out (the final sigma by its context).
+static int vit__py_lower(const vit_allocator *a, const uint32_t *b, size_t n, vit__vec *out) {
+    out->n = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t c = b[i], l[2];
+        if (c == 0x3A3) { // capital sigma: final (U+03C2) after a cased letter and not before one, case-ignorables skipped
+            size_t j = i;
+            while (j > 0 && (vit__uni_prop(b[j - 1]) & VIT__UNI_IGNORABLE)) j--;
+            int final = j > 0 && (vit__uni_prop(b[j - 1]) & VIT__UNI_CASED);
+            if (final) {
+                j = i + 1;
+                while (j < n && (vit__uni_prop(b[j]) & VIT__UNI_IGNORABLE)) j++;
+                final = j == n || !(vit__uni_prop(b[j]) & VIT__UNI_CASED);
+            }
+            if (!vit__vec_u32(a, out, final ? 0x3C2 : 0x3C3)) return 0;
+            continue;
+        }
+        int k = vit__uni_lower(c, l);
+        for (int q = 0; q < k; q++) if (!vit__vec_u32(a, out, l[q])) return 0;
+    }
+    return 1;
+}
+
+// " ".join(s.split()) of b[0..n) into out, dropping ASCII punctuation first if `punct`.
+static int vit__py_split_join(const vit_allocator *a, const uint32_t *b, size_t n, vit__vec *out, int punct) {
+    out->n = 0;
+    int space = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t c = b[i];
+        if (punct && c < 0x80 && c && strchr("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", (int)c)) continue;
+        if (vit__space_py(c)) { space = 1; continue; }
+        if (space && out->n && !vit__vec_u32(a, out, ' ')) return 0;
+        space = 0;
+        if (!vit__vec_u32(a, out, c)) return 0;
+    }
+    return 1;
+}
+
+// open_clip's clean_fn(text) of r->cps into out (code points): basic_clean (ftfy.fix_text
+// line by line, html.unescape twice, strip), then 'whitespace', 'lower' or
+// 'canonicalize'. VIT_ERROR_UNSUPPORTED (t->error says why) where vit.h cannot be
+// sure of ftfy's result.
+static vit_status vit__oc_clean(vit_tokenizer *t, vit__tok_run *r, vit__vec *out) {
+    const vit_allocator *a = &t->alloc;
+    vit__vec seg = {NULL, 0, 0}, x = {NULL, 0, 0}, y = {NULL, 0, 0}, z = {NULL, 0, 0};
+    const uint32_t *b = (const uint32_t *)r->cps.p;
+    size_t n = r->cps.n;
+    vit_status st = VIT_OK;
+    int unescape = 1; // ftfy's "auto": off from the first line that holds a '<' on
+    out->n = 0;
+    for (size_t pos = 0; pos < n && st == VIT_OK;) {
+        size_t end = pos;
+        while (end < n && end - pos < 1000000 && b[end] != '\n') end++; // a segment: a line with its '\n', at most max_decode_length
+        if (end < n && b[end] == '\n' && end - pos < 1000000) end++;
+        seg.n = 0;
+        for (size_t i = pos; i < end; i++) {
+            if (b[i] == '<') unescape = 0;
+            if (!vit__vec_u32(a, &seg, b[i])) st = VIT_ERROR_OUT_OF_MEMORY;
+        }
+        if (st == VIT_OK) st = vit__oc_ftfy_segment(t, &seg, &x, &y, &z, unescape);
+        for (size_t i = 0; st == VIT_OK && i < seg.n; i++)
+            if (!vit__vec_u32(a, out, ((const uint32_t *)seg.p)[i])) st = VIT_ERROR_OUT_OF_MEMORY;
+        pos = end;
+    }
+    if (st == VIT_OK) st = vit__oc_unescape(t, (const uint32_t *)out->p, out->n, &x, 0);
+    if (st == VIT_OK) st = vit__oc_unescape(t, (const uint32_t *)x.p, x.n, &y, 0);
+    if (st == VIT_OK) { // strip(), then the clean function
+        const uint32_t *c = (const uint32_t *)y.p;
+        size_t lo = 0, hi = y.n;
+        while (lo < hi && vit__space_py(c[lo])) lo++;
+        while (hi > lo && vit__space_py(c[hi - 1])) hi--;
+        if (t->oc_clean == VIT__OC_CANONICALIZE) { // '_' to ' ', punctuation out, lower(), split and join
+            uint32_t *w = (uint32_t *)y.p;
+            for (size_t i = lo; i < hi; i++) if (w[i] == '_') w[i] = ' ';
+            if (!vit__py_split_join(a, c + lo, hi - lo, &x, 1) || !vit__py_lower(a, (const uint32_t *)x.p, x.n, &z) ||
+                !vit__py_split_join(a, (const uint32_t *)z.p, z.n, out, 0))
+                st = VIT_ERROR_OUT_OF_MEMORY;
+        } else if (!vit__py_split_join(a, c + lo, hi - lo, t->oc_clean == VIT__OC_LOWER ? &x : out, 0) ||
+                   (t->oc_clean == VIT__OC_LOWER && !vit__py_lower(a, (const uint32_t *)x.p, x.n, out))) {
+            st = VIT_ERROR_OUT_OF_MEMORY;
+        }
+    }
+    vit__free(a, seg.p); vit__free(a, x.p); vit__free(a, y.p); vit__free(a, z.p);
+    return st;
+}
+
+// open_clip's SimpleTokenizer on cleaned text b[0..n): its pattern (re.IGNORECASE)
+// <start_of_text>|<end_of_text>|'s|'t|'re|'ve|'m|'ll|'d|[\p{L}]+|[\p{N}]|[^\s\p{L}\p{N}]+
+// found left to right, what it skips dropped (spaces, and U+0345, which under
+// IGNORECASE is in none of the classes); each piece through BPE, a piece that is
+// exactly <start_of_text> or <end_of_text> its id. Until `limit` ids.
+static int vit__oc_simple_words(const vit_tokenizer *t, vit__tok_run *r, const uint32_t *b, size_t n, size_t limit) {
+    static const char *const sp[2] = {"<start_of_text>", "<end_of_text>"};
+    for (size_t i = 0; i < n && r->count < limit;) {
+        uint32_t c = b[i];
+        if (vit__space_py(c) || c == 0x345) { i++; continue; }
+        size_t e = 0;
+        int special = -1;
+        for (int k = 0; k < 2 && !e; k++) { // case-insensitive: ASCII letters, and U+017F for s
+            size_t len = strlen(sp[k]), q = 0, exact = 1;
+            for (; q < len && i + q < n; q++) {
+                uint32_t d = b[i + q], want = (unsigned char)sp[k][q];
+                if (d == want) continue;
+                if (want >= 'a' && want <= 'z' && (d == want - 32 || (want == 's' && d == 0x17F))) { exact = 0; continue; }
+                break;
+            }
+            if (q == len) { e = i + len; special = exact ? k : -1; }
+        }
+        if (!e && c == '\'' && i + 1 < n) {
+            uint32_t d = b[i + 1] < 0x80 ? b[i + 1] | 0x20 : b[i + 1], f = i + 2 < n && b[i + 2] < 0x80 ? b[i + 2] | 0x20 : 0;
+            if (d == 's' || d == 0x17F || d == 't' || d == 'm' || d == 'd') e = i + 2;
+            else if (((d == 'r' || d == 'v') && f == 'e') || (d == 'l' && f == 'l')) e = i + 3;
+        }
+        if (!e) {
+            unsigned p = vit__uni_prop(c) & 3;
+            e = i + 1;
+            if (p == VIT__UNI_L) { while (e < n && (vit__uni_prop(b[e]) & 3) == VIT__UNI_L) e++; }
+            else if (p != VIT__UNI_N) { while (e < n && !vit__space_py(b[e]) && b[e] != 0x345 && (vit__uni_prop(b[e]) & 3) == 0) e++; }
+        }
+        if (special >= 0) vit__tok_emit(r, special ? t->cfg.eos_id : t->cfg.bos_id);
+        else if (!vit__clip_piece(t, r, b, i, e)) return 0;
+        i = e;
+    }
+    return 1;
+}
+
+static vit_status vit__oc_encode(vit_tokenizer *t, vit__tok_run *r, const unsigned char *s, size_t n) {
+    const vit_allocator *a = &t->alloc;
+    vit__vec clean = {NULL, 0, 0};
+    r->cps.n = 0;
+    for (size_t i = 0; i < n;) {
+        int32_t cp = vit__utf8_next(s, n, &i); // checked by vit_tokenize
+        if (!vit__vec_u32(a, &r->cps, (uint32_t)cp)) return VIT_ERROR_OUT_OF_MEMORY;
+    }
+    vit_status st = vit__oc_clean(t, r, &clean);
+    const uint32_t *b = (const uint32_t *)clean.p;
+    if (st == VIT_OK && t->cfg.type == VIT_TOKENIZER_CLIP_BPE && t->oc == VIT__OC_SIMPLE) {
+        size_t limit = (size_t)t->cfg.context - 2;
+        if (!vit__oc_simple_words(t, r, b, clean.n, limit)) st = VIT_ERROR_OUT_OF_MEMORY;
+        if (r->count > limit) r->count = limit; // [sot] + ids + [eot], cut to the context with eot last
+    } else if (st == VIT_OK) { // HFTokenizer: the cleaned text through the folder's tokenizer, as UTF-8
+        vit__vec u = {NULL, 0, 0};
+        for (size_t i = 0; st == VIT_OK && i < clean.n; i++) {
+            unsigned char q[4];
+            if (!vit__vec_bytes(a, &u, q, vit__utf8_put(b[i], q))) st = VIT_ERROR_OUT_OF_MEMORY;
+        }
+        for (size_t i = 0; st == VIT_OK && t->cfg.type != VIT_TOKENIZER_CLIP_BPE && i < u.n; i++) { // T5: no added token's text in it
+            int32_t v = -1;
+            if (vit__trie_longest(&t->added_raw, (const unsigned char *)u.p + i, u.n - i, &v))
+                st = vit__fail(t->error, VIT_ERROR_UNSUPPORTED, "vit_tokenize: the cleaned text holds the special token '%.40s' (vit.h does not split T5TokenizerFast's)",
+                               vit__tok_text(t, t->added[v].off));
+        }
+        if (st == VIT_OK && t->cfg.type == VIT_TOKENIZER_CLIP_BPE) {
+            st = vit__clip_encode(t, r, (const unsigned char *)u.p, u.n);
+        } else if (st == VIT_OK) {
+            st = vit__spm_encode(t, r, (const unsigned char *)u.p, u.n, 0, NULL);
+            size_t keep = (size_t)t->cfg.context - 1;
+            if (st == VIT_OK) {
+                if (r->count > keep) r->count = keep; // truncation leaves room for </s>
+                r->ids[r->count++] = t->cfg.eos_id;
+            }
+        }
+        vit__free(a, u.p);
+    }
+    if (st == VIT_ERROR_OUT_OF_MEMORY) vit__fail(t->error, st, "vit_tokenize: out of memory");
+    vit__free(a, clean.p);
+    return st;
+}
+
 // ---- the calls
 
 VITDEF vit_status vit_tokenize(vit_tokenizer *t, const char *text, size_t len, int *ids, int max_ids, int *n_tokens) {
@@ -6581,7 +7378,7 @@ VITDEF vit_status vit_tokenize(vit_tokenizer *t, const char *text, size_t len, i
     r.cap = (size_t)t->cfg.context + 2;
     r.ids = r.cap <= VIT__TOK_STACK_IDS ? buf : (int *)vit__malloc(&t->alloc, r.cap * sizeof(int));
     vit_status st = r.ids ? VIT_OK : VIT_ERROR_OUT_OF_MEMORY;
-    if (st == VIT_OK) st = t->cfg.type == VIT_TOKENIZER_CLIP_BPE ? vit__clip_encode(t, &r, s, len) : vit__siglip_encode(t, &r, s, len);
+    if (st == VIT_OK) st = t->oc ? vit__oc_encode(t, &r, s, len) : t->cfg.type == VIT_TOKENIZER_CLIP_BPE ? vit__clip_encode(t, &r, s, len) : vit__siglip_encode(t, &r, s, len);
     if (st == VIT_OK) {
         size_t w = 0;
         if (t->cfg.type == VIT_TOKENIZER_CLIP_BPE) {
@@ -6601,11 +7398,97 @@ VITDEF vit_status vit_tokenize(vit_tokenizer *t, const char *text, size_t len, i
     return st;
 }
 
+
+// The first occurrence of the NUL-terminated `needle` in s[0..n), or NULL.
+static const char *vit__memmem(const char *s, size_t n, const char *needle) {
+    size_t k = strlen(needle);
+    for (size_t i = 0; k <= n && i <= n - k; i++)
+        if (!memcmp(s + i, needle, k)) return s + i;
+    return NULL;
+}
+
+// What open_clip_config.json says about the tokenizer (open_clip.get_tokenizer's reading of model_cfg.text_cfg).
+typedef struct vit__oc_cfg { int mode, clean, context; } vit__oc_cfg;
+
+static vit_status vit__oc_config(const char *text, size_t size, const vit_allocator *a, vit__oc_cfg *o, char *err) {
+    vit__json j;
+    memset(&j, 0, sizeof(j));
+    memset(o, 0, sizeof(*o));
+    if (size > VIT_MAX_HEADER_BYTES) return vit__fail(err, VIT_ERROR_LIMIT, "open_clip_config.json is %zu bytes, more than VIT_MAX_HEADER_BYTES", size);
+    size_t bad = vit__utf8_check((const unsigned char *)text, size);
+    if (bad < size) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "open_clip_config.json: not UTF-8 at byte %zu", bad);
+    vit_status st = vit__json_parse(&j, text, size, a, err);
+    if (st != VIT_OK) {
+        char detail[VIT__ERR_LEN];
+        memcpy(detail, err, VIT__ERR_LEN);
+        return vit__fail(err, st, "open_clip_config.json: %.400s", detail);
+    }
+    int mc = j.nodes[0].type == VIT__J_OBJ ? vit__json_get(&j, 0, "model_cfg") : -1, tc = -1;
+    char v[64] = "";
+    if (!vit__json_is(&j, mc, VIT__J_OBJ)) st = vit__fail(err, VIT_ERROR_BAD_FORMAT, "open_clip_config.json: no model_cfg object");
+    if (st == VIT_OK && (tc = vit__json_get(&j, mc, "text_cfg")) >= 0 && !vit__json_is(&j, tc, VIT__J_OBJ))
+        st = vit__fail(err, VIT_ERROR_BAD_FORMAT, "open_clip_config.json: text_cfg is not an object");
+    o->mode = VIT__OC_SIMPLE;
+    o->context = 77;
+    if (st == VIT_OK && tc >= 0) {
+        int n = vit__json_get(&j, tc, "context_length");
+        if (n >= 0 && !vit__json_int(&j, n, 3, VIT_MAX_TOKENS, &o->context))
+            st = vit__fail(err, VIT_ERROR_UNSUPPORTED, "open_clip_config.json: context_length is not a whole number in [3, VIT_MAX_TOKENS]");
+        n = vit__json_get(&j, tc, "hf_tokenizer_name"); // as open_clip: a non-empty name means HFTokenizer, over the folder's own files
+        if (st == VIT_OK && n >= 0 && j.nodes[n].type != VIT__J_NULL) {
+            if (!vit__json_is(&j, n, VIT__J_STR)) st = vit__fail(err, VIT_ERROR_UNSUPPORTED, "open_clip_config.json: hf_tokenizer_name is not a string");
+            else if (j.nodes[n].len) o->mode = VIT__OC_HF;
+        }
+        n = vit__json_get(&j, tc, "tokenizer_mode");
+        if (st == VIT_OK && o->mode == VIT__OC_HF && n >= 0 && j.nodes[n].type != VIT__J_NULL && !vit__json_eq(&j, n, "")) {
+            vit__json_text(&j, n, v, sizeof(v), NULL);
+            st = vit__fail(err, VIT_ERROR_UNSUPPORTED, "open_clip_config.json: tokenizer_mode '%s' (vit.h runs HFTokenizer's standard mode)", v[0] ? v : "?");
+        }
+        int kw = vit__json_get(&j, tc, "tokenizer_kwargs");
+        if (st == VIT_OK && kw >= 0 && !vit__json_is(&j, kw, VIT__J_OBJ)) st = vit__fail(err, VIT_ERROR_BAD_FORMAT, "open_clip_config.json: tokenizer_kwargs is not an object");
+        o->clean = o->mode == VIT__OC_HF ? VIT__OC_WHITESPACE : VIT__OC_LOWER;
+        for (int k = st == VIT_OK && kw >= 0 ? j.nodes[kw].first_child : -1; k >= 0 && st == VIT_OK; k = j.nodes[j.nodes[k].next].next) {
+            char key[64] = "";
+            int val = j.nodes[k].next;
+            vit__json_text(&j, k, key, sizeof(key), NULL);
+            if (!strcmp(key, "clean")) {
+                if (vit__json_eq(&j, val, "whitespace")) o->clean = VIT__OC_WHITESPACE;
+                else if (vit__json_eq(&j, val, "lower")) o->clean = VIT__OC_LOWER;
+                else if (vit__json_eq(&j, val, "canonicalize")) o->clean = VIT__OC_CANONICALIZE;
+                else st = vit__fail(err, VIT_ERROR_UNSUPPORTED, "open_clip_config.json: tokenizer_kwargs.clean is not 'whitespace', 'lower' or 'canonicalize'");
+            } else if (!strcmp(key, "strip_sep_token") && o->mode == VIT__OC_HF && j.nodes[val].type == VIT__J_FALSE) {
+            } else {
+                st = vit__fail(err, VIT_ERROR_UNSUPPORTED, "open_clip_config.json: tokenizer_kwargs.%s (vit.h reads only 'clean')", key);
+            }
+        }
+    }
+    vit__json_release(&j);
+    return st;
+}
+
+// The loaded tokenizer as open_clip's: SimpleTokenizer needs OpenAI's BPE (the one
+// open_clip bundles, whatever the folder holds) and pads with 0; HFTokenizer a
+// class vit.h runs. The context is open_clip_config.json's.
+static vit_status vit__oc_check(vit_tokenizer *t, const vit__oc_cfg *oc, char *err) {
+    if (oc->mode == VIT__OC_SIMPLE) {
+        if (t->cfg.type != VIT_TOKENIZER_CLIP_BPE || t->bpe_hash != VIT__OC_OPENAI_BPE_HASH || t->cfg.vocab_size != 49408 || t->n_prefix != 1 ||
+            t->n_suffix != 1 || t->prefix[0] != 49406 || t->suffix[0] != 49407)
+            return vit__fail(err, VIT_ERROR_UNSUPPORTED, "open_clip_config.json names no hf_tokenizer_name: open_clip runs its SimpleTokenizer with OpenAI's "
+                                                         "CLIP BPE, and the folder's tokenizer.json is not that vocabulary");
+        t->cfg.pad_id = 0;
+    } else if (t->cfg.type == VIT_TOKENIZER_SIGLIP_UNIGRAM && t->n_added > 3) {
+        return vit__fail(err, VIT_ERROR_UNSUPPORTED, "open_clip HFTokenizer: a T5 tokenizer with %zu added tokens (vit.h runs those with <pad>, </s>, <unk>)", t->n_added);
+    }
+    t->cfg.context = oc->context;
+    t->cfg.lower_case = oc->clean != VIT__OC_WHITESPACE;
+    return VIT_OK;
+}
+
 static vit_status vit__check_options(const vit_options *o); // (>>api implementation)
 
 // Loads from a tokenizer file's bytes and the tokenizer_config.json text (NULL: none).
-static vit_status vit__tok_create(const unsigned char *data, size_t size, const char *config, size_t config_size, const vit_options *opts,
-                                  const char *source, vit_tokenizer **out) {
+static vit_status vit__tok_create(const unsigned char *data, size_t size, const char *config, size_t config_size, const vit__oc_cfg *oc,
+                                  const vit_options *opts, const char *source, vit_tokenizer **out) {
     char *err = vit__load_error;
     *out = NULL;
     vit_status st = vit__check_options(opts);
@@ -6616,6 +7499,7 @@ static vit_status vit__tok_create(const unsigned char *data, size_t size, const 
     memset(t, 0, sizeof(*t));
     t->alloc = o.allocator;
     t->sp_unk = -1;
+    if (oc) { t->oc = oc->mode; t->oc_clean = oc->clean; }
     vit__tok_cfg c;
     st = vit__tok_cfg_parse(&c, config, config_size, &t->alloc, err);
     size_t at = 0;
@@ -6653,6 +7537,7 @@ static vit_status vit__tok_create(const unsigned char *data, size_t size, const 
         }
     }
     vit__json_release(&c.j);
+    if (st == VIT_OK && oc) st = vit__oc_check(t, oc, err);
     if (st != VIT_OK) {
         vit_tokenizer_free(t);
         return st;
@@ -6668,7 +7553,19 @@ VITDEF vit_status vit_tokenizer_load_memory(const void *data, size_t size, const
     *out = NULL;
     if (!data) return vit__fail(vit__load_error, VIT_ERROR_INVALID_ARGUMENT, "vit_tokenizer_load_memory: data is NULL");
     if (config_json && !config_size) config_size = strlen(config_json);
-    return vit__tok_create((const unsigned char *)data, size, config_json, config_size, opts, "memory", out);
+    // an open_clip_config.json (a model_cfg object) instead of a tokenizer_config.json: open_clip's tokenizer
+    const char *mc = config_json ? vit__memmem(config_json, config_size, "\"model_cfg\"") : NULL;
+    if (mc) {
+        vit__oc_cfg oc;
+        vit_status st = vit__check_options(opts);
+        vit_options o = vit_query_defaults(opts);
+        if (st == VIT_OK) st = vit__oc_config(config_json, config_size, &o.allocator, &oc, vit__load_error);
+        if (st == VIT_OK && oc.mode == VIT__OC_HF)
+            st = vit__fail(vit__load_error, VIT_ERROR_UNSUPPORTED, "open_clip HFTokenizer from memory: vit.h needs the folder (its tokenizer_config.json)");
+        if (st != VIT_OK) return st;
+        return vit__tok_create((const unsigned char *)data, size, NULL, 0, &oc, opts, "memory (open_clip_config.json)", out);
+    }
+    return vit__tok_create((const unsigned char *)data, size, config_json, config_size, NULL, opts, "memory", out);
 }
 
 #ifndef VIT_NO_STDIO
@@ -6699,6 +7596,16 @@ VITDEF vit_status vit_tokenizer_load(const char *path, const vit_options *opts, 
         memcpy(dir, path, d);
         dir[d] = 0;
     }
+    // open_clip's layout: open_clip_config.json beside the tokenizer files
+    char *occ = NULL;
+    size_t occ_size = 0;
+    vit__oc_cfg oc;
+    memset(&oc, 0, sizeof(oc));
+    snprintf(cfg_path, sizeof(cfg_path), "%sopen_clip_config.json", dir);
+    st = vit__read_file(cfg_path, &o.allocator, 1, &occ, &occ_size, err);
+    if (st == VIT_OK && occ) st = vit__oc_config(occ, occ_size, &o.allocator, &oc, err);
+    vit__free(&o.allocator, occ);
+    if (st != VIT_OK) return st;
     snprintf(cfg_path, sizeof(cfg_path), "%stokenizer_config.json", dir);
     char *cfg = NULL, *data = NULL;
     size_t cfg_size = 0, size = 0;
@@ -6708,7 +7615,8 @@ VITDEF vit_status vit_tokenizer_load(const char *path, const vit_options *opts, 
         vit__tok_cfg c;
         st = vit__tok_cfg_parse(&c, cfg, cfg_size, &o.allocator, err);
         snprintf(file, sizeof(file), "%stokenizer.json", dir);
-        int clip = !strncmp(c.cls, "CLIPTokenizer", 13), siglip = !strcmp(c.cls, "SiglipTokenizer"); // another class: refused by name below
+        int clip = !strncmp(c.cls, "CLIPTokenizer", 13), siglip = !strcmp(c.cls, "SiglipTokenizer") || !strncmp(c.cls, "T5Tokenizer", 11); // another class: refused by name below
+        if (occ_size && oc.mode == VIT__OC_SIMPLE) clip = 1, siglip = 0; // SimpleTokenizer: CLIP's BPE, whatever the class
         if (st == VIT_OK && (siglip || (!clip && !vit__exists(file)))) name = "spiece.model";
         vit__json_release(&c.j);
         snprintf(file, sizeof(file), "%s%s", dir, name);
@@ -6721,8 +7629,8 @@ VITDEF vit_status vit_tokenizer_load(const char *path, const vit_options *opts, 
     if (st == VIT_OK) {
         char source[96];
         const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
-        snprintf(source, sizeof(source), "%.60s%s", base, cfg ? ", tokenizer_config.json" : "");
-        st = vit__tok_create((const unsigned char *)data, size, cfg, cfg_size, opts, source, out);
+        snprintf(source, sizeof(source), "%s%.36s%s", occ_size ? "open_clip_config.json, " : "", base, cfg ? ", tokenizer_config.json" : "");
+        st = vit__tok_create((const unsigned char *)data, size, cfg, cfg_size, occ_size ? &oc : NULL, opts, source, out);
     }
     vit__free(&o.allocator, data);
     vit__free(&o.allocator, cfg);

@@ -11,6 +11,10 @@
 // too long, missing, truncated and damaged tokenizer files (edited copies of
 // the real ones and small SentencePiece models written here), unsupported
 // tokenizers, and every allocation of a load and of a call failing in turn.
+// open_clip's layout (tools/make_openclip_tokenizer_reference.py): corpus.txt and
+// openclip_extra.txt through a SimpleTokenizer folder and a SigLIP HFTokenizer
+// folder must give open_clip 3.3's ids, or be refused (VIT_ERROR_UNSUPPORTED)
+// exactly where expected.txt says "refused"; its config settings vit.h refuses.
 //
 // VIT_MAX_TEXT_BYTES and VIT_MAX_VOCAB are set small enough here that their
 // boundaries can be hit in memory (CLIP's 49408 tokens still fit).
@@ -40,7 +44,7 @@ typedef struct corpus {
     size_t n;
     char **text;
     size_t *len;
-    unsigned char *data;
+    unsigned char *data, *extra;
 } corpus;
 
 // corpus.txt: per string its byte count, ':', its bytes, '\n'
@@ -298,6 +302,114 @@ static void rm_folder(const char *dir, const char *const *names, int n) {
     rmdir(dir);
 }
 
+// ---------------------------------------------------------------------------
+// open_clip's layout (open_clip_config.json) against open_clip's own ids
+
+// A corpus file appended to c (openclip_extra.txt); its strings after corpus.txt's.
+static int read_more(corpus *c, const char *name) {
+    char path[1200];
+    size_t size, cap = c->n;
+    path_of(path, sizeof(path), name);
+    unsigned char *d = read_all(path, &size);
+    if (!d) return 0;
+    for (size_t at = 0; at < size;) {
+        char *end;
+        unsigned long long len = strtoull((const char *)d + at, &end, 10);
+        size_t start = (size_t)(end - (const char *)d) + 1;
+        if (*end != ':' || start + len >= size + 1 || d[start + len] != '\n') return 0;
+        if (c->n == cap) {
+            cap = 2 * cap + 16;
+            c->text = (char **)realloc(c->text, cap * sizeof(char *));
+            c->len = (size_t *)realloc(c->len, cap * sizeof(size_t));
+        }
+        c->text[c->n] = (char *)d + start;
+        c->len[c->n++] = (size_t)len;
+        at = start + (size_t)len + 1;
+    }
+    c->extra = d;
+    return 1;
+}
+
+// The folder `name` (its files but expected.txt) with `more` (files of other folders, as "dir/file")
+// copied beside them, as open_clip's save_for_hf writes it; every string of the corpus must give
+// expected.txt's ids, or be refused (VIT_ERROR_UNSUPPORTED) where it says "refused".
+static void test_openclip(const corpus *c, const char *name, const char *const *files, int nf, const char *const *more, int nm, vit_tokenizer_type type,
+                          int pad_want) {
+    const char *names[8];
+    const void *data[8];
+    size_t sizes[8];
+    char label[160], dir[256], path[1200];
+    int n = 0, ok = 1;
+    for (int k = 0; k < nf + nm && k < 8; k++) {
+        char rel[256];
+        if (k < nf) fmt(rel, sizeof(rel), "%s/%s", name, files[k]);
+        else fmt(rel, sizeof(rel), "%s", more[k - nf]);
+        data[n] = read_file(rel, &sizes[n]);
+        const char *base = k < nf ? files[k] : more[k - nf];
+        names[n] = strrchr(base, '/') ? strrchr(base, '/') + 1 : base;
+        ok &= data[n] != NULL;
+        n++;
+    }
+    fmt(label, sizeof(label), "%s: the folder", name);
+    if (!check(ok && make_folder(dir, sizeof(dir), names, data, sizes, n), label, "cannot read or write the files")) {
+        for (int k = 0; k < n; k++) free((void *)data[k]);
+        return;
+    }
+    vit_tokenizer *t = NULL;
+    vit_status st = vit_tokenizer_load(dir, NULL, &t);
+    fmt(label, sizeof(label), "%s: vit_tokenizer_load", name);
+    if (check(st == VIT_OK, label, "%s: %s", vit_status_string(st), vit_tokenizer_last_error(NULL))) {
+        const vit_tokenizer_config *cfg = vit_tokenizer_get_config(t);
+        fmt(path, sizeof(path), "%s/%s/expected.txt", g_dir, name);
+        FILE *f = fopen(path, "rb");
+        char head[128];
+        int context = 0, pad = -1;
+        fmt(label, sizeof(label), "%s: expected.txt", name);
+        if (check(f && fgets(head, sizeof(head), f) && sscanf(head, "context %d pad %d", &context, &pad) == 2, label, "cannot read %s", path)) {
+            fmt(label, sizeof(label), "%s: config", name);
+            check(cfg->type == type && cfg->context == context && cfg->pad_id == pad && pad == pad_want && strstr(cfg->source, "open_clip_config.json"), label,
+                  "type %d context %d pad %d (expected %d %d %d), from %s", cfg->type, cfg->context, cfg->pad_id, type, context, pad, cfg->source);
+            int *ids = (int *)malloc((size_t)(context + 1) * sizeof(int)), *want = (int *)malloc((size_t)(context + 1) * sizeof(int));
+            size_t same = 0, refused = 0, shown = 0, lines = 0;
+            static char line[16384];
+            for (size_t k = 0; k < c->n && fgets(line, sizeof(line), f); k++) {
+                lines++;
+                int nw = 0, refuse = !strncmp(line, "refused", 7);
+                char *p = refuse ? strchr(line, ':') + 1 : line;
+                for (; nw <= context;) {
+                    char *end;
+                    long v = strtol(p, &end, 10);
+                    if (end == p) break;
+                    want[nw++] = (int)v;
+                    p = end;
+                }
+                for (int i = nw; i < context; i++) want[i] = pad;
+                ids[context] = 0x5EED;
+                int got = -1;
+                st = vit_tokenize(t, c->text[k], c->len[k], ids, context, &got);
+                int good = refuse ? st == VIT_ERROR_UNSUPPORTED && vit_tokenizer_last_error(t)[0]
+                                  : st == VIT_OK && got == nw && !memcmp(ids, want, (size_t)context * sizeof(int)) && ids[context] == 0x5EED;
+                if (good) { same += !refuse; refused += refuse; continue; }
+                if (shown++ < 8) {
+                    printf("  %s string %zu '%s': %s%s\n", name, k, show(c->text[k], c->len[k]), refuse ? "(to be refused) " : "", st == VIT_OK ? "" : vit_tokenizer_last_error(t));
+                    printf("    vit.h     (%d) %s\n", got, show_ids(ids, got > 0 && got <= context ? got : 0));
+                    printf("    open_clip (%d) %s\n", nw, show_ids(want, nw));
+                }
+            }
+            fmt(label, sizeof(label), "%s: open_clip's ids, or refused where expected.txt says", name);
+            check(same + refused == c->n && lines == c->n, label, "%zu + %zu of %zu strings", same, refused, c->n);
+            printf("%s: of %zu strings %zu give open_clip's ids, %zu are refused as expected (%s)\n", name, c->n, same, refused, cfg->source);
+            free(ids);
+            free(want);
+        }
+        if (f) fclose(f);
+        vit_tokenizer_free(t);
+    }
+    rm_folder(dir, names, n);
+    for (int k = 0; k < n; k++) free((void *)data[k]);
+}
+
+
 // the ids of a few strings agree between two tokenizers
 static int same_ids(vit_tokenizer *a, vit_tokenizer *b) {
     static const char *const texts[] = {"", "A photo of a CAT.", "東京 😀 naïve </s> <|endoftext|> it's", "ΣΟΦΙΑΣ 1,000,000"};
@@ -404,6 +516,80 @@ static void test_files(void) {
     }
     free(pad);
     free(json); free(cfg); free(sp); free(spcfg);
+}
+
+// open_clip_config.json's settings vit.h refuses, a folder whose tokenizer.json is not OpenAI's BPE,
+// open_clip's config from memory, and a few cleaned texts checked by hand.
+static void test_openclip_config(void) {
+    size_t sz_json, sz_cfg, sz_oc;
+    unsigned char *json = read_file("clip/tokenizer.json", &sz_json), *cfg = read_file("clip/tokenizer_config.json", &sz_cfg);
+    unsigned char *occ = read_file("openclip_clip/open_clip_config.json", &sz_oc);
+    if (!check(json && cfg && occ, "open_clip: read the references", "%s", "")) { free(json); free(cfg); free(occ); return; }
+    static const struct { const char *from, *to; vit_status want; const char *needle, *name; } edits[] = {
+        {"\"context_length\": 77", "\"context_length\": 77, \"hf_tokenizer_name\": \"x\", \"tokenizer_mode\": \"clips\"", VIT_ERROR_UNSUPPORTED, "tokenizer_mode 'clips'", "tokenizer_mode clips"},
+        {"\"context_length\": 77", "\"context_length\": 77, \"hf_tokenizer_name\": \"x\", \"tokenizer_kwargs\": {\"strip_sep_token\": true}", VIT_ERROR_UNSUPPORTED, "strip_sep_token", "strip_sep_token"},
+        {"\"context_length\": 77", "\"context_length\": 77, \"tokenizer_kwargs\": {\"reduction_mask\": \"simple\"}", VIT_ERROR_UNSUPPORTED, "reduction_mask", "reduction_mask"},
+        {"\"context_length\": 77", "\"context_length\": 77, \"tokenizer_kwargs\": {\"clean\": \"nfkc\"}", VIT_ERROR_UNSUPPORTED, "clean", "an unknown clean"},
+        {"\"context_length\": 77", "\"context_length\": 77, \"hf_tokenizer_name\": 5", VIT_ERROR_UNSUPPORTED, "hf_tokenizer_name", "a hf_tokenizer_name number"},
+        {"\"context_length\": 77", "\"context_length\": 1", VIT_ERROR_UNSUPPORTED, "context_length", "a context of 1"},
+        {"\"context_length\": 77", "\"context_length\": 77, \"hf_tokenizer_name\": \"x\"", VIT_ERROR_UNSUPPORTED, "from memory", "HFTokenizer from memory"},
+        {"\"model_cfg\"", "\"model_cfg\": 3, \"x\"", VIT_ERROR_BAD_FORMAT, "no model_cfg object", "model_cfg not an object"},
+        {"\"text_cfg\": {", "\"text_cfg\": [{", VIT_ERROR_BAD_FORMAT, "JSON", "broken JSON"},
+    };
+    vit_tokenizer *t = NULL, *ref = NULL;
+    size_t n;
+    for (size_t k = 0; k < sizeof(edits) / sizeof(edits[0]); k++) {
+        char name[128];
+        fmt(name, sizeof(name), "open_clip: %s", edits[k].name);
+        char *e = replace((const char *)occ, sz_oc, edits[k].from, edits[k].to, &n);
+        if (!check(e != NULL, name, "'%s' is not in open_clip_config.json", edits[k].from)) continue;
+        vit_status st = load_mem(json, sz_json, e, &t);
+        expect_load(st, st == VIT_OK ? t : NULL, edits[k].want, edits[k].needle, name);
+        free(e);
+    }
+    // from memory: SimpleTokenizer, the ids of the folder
+    char *oc0 = (char *)exact_copy(occ, sz_oc);
+    vit_status st = vit_tokenizer_load_memory(json, sz_json, oc0, sz_oc, NULL, &ref);
+    free(oc0);
+    if (check(st == VIT_OK && vit_tokenizer_get_config(ref)->pad_id == 0 && strstr(vit_tokenizer_get_config(ref)->source, "open_clip_config.json"),
+              "open_clip: SimpleTokenizer from memory", "%s", vit_tokenizer_last_error(NULL))) {
+        static const struct { const char *text; int n; int ids[6]; } cases[] = {
+            {"caf&eacute; &amp;amp;", 4, {49406, 15304, 261, 49407}},                 // café & (entities decoded three times over; ids from open_clip 3.3)
+            {"<start_of_text>x", 4, {49406, 49406, 343, 49407}},                     // open_clip's own special token, as text
+            {"\xe2\x80\x9cHi\xe2\x80\x9d \xef\xac\x81", 6, {49406, 257, 1883, 257, 3589, 49407}}, // "hi" fi
+        };
+        for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+            int ids[77], got = 0;
+            char name[128];
+            st = vit_tokenize(ref, cases[k].text, strlen(cases[k].text), ids, 77, &got);
+            int ok = st == VIT_OK && got == cases[k].n && !memcmp(ids, cases[k].ids, (size_t)got * sizeof(int)) && ids[76] == 0;
+            fmt(name, sizeof(name), "open_clip: '%s'", show(cases[k].text, strlen(cases[k].text)));
+            check(ok, name, "%s (%d ids: %s)", vit_tokenizer_last_error(ref), got, show_ids(ids, got > 0 && got <= 77 ? got : 0));
+        }
+        static const char *const refused[] = {"&unknownentity;", "Ã©tÃ©", "a\xe0\xb0\xbc"}; // an HTML5 name vit.h lacks, mojibake, U+0C3C (a combining mark of Unicode 14)
+        static const char *const why[] = {"HTML entity", "mojibake", "NFC"};
+        for (int k = 0; k < 3; k++) {
+            int ids[77];
+            char name[128];
+            st = vit_tokenize(ref, refused[k], strlen(refused[k]), ids, 77, NULL);
+            fmt(name, sizeof(name), "open_clip: refuses '%s'", show(refused[k], strlen(refused[k])));
+            check(st == VIT_ERROR_UNSUPPORTED && strstr(vit_tokenizer_last_error(ref), why[k]), name, "%s: %s", vit_status_string(st), vit_tokenizer_last_error(ref));
+        }
+        vit_tokenizer_free(ref);
+    }
+    // another BPE than OpenAI's: a merge less
+    char *e = replace((const char *)json, sz_json, "\"merges\": [", "\"merges\": [[\"a\", \"b\"], ", &n);
+    if (e) {
+        char *e2 = (char *)exact_copy(occ, sz_oc);
+        st = vit_tokenizer_load_memory(e, n, e2, sz_oc, NULL, &t);
+        expect_load(st, st == VIT_OK ? t : NULL, VIT_ERROR_UNSUPPORTED, "not that vocabulary", "open_clip: SimpleTokenizer over another BPE");
+        st = vit_tokenizer_load_memory(e, n, (const char *)cfg, sz_cfg, NULL, &t); // and without open_clip, transformers' CLIP over it
+        check(st == VIT_OK, "open_clip: ... which transformers' CLIPTokenizer loads", "%s", vit_tokenizer_last_error(NULL));
+        vit_tokenizer_free(st == VIT_OK ? t : NULL);
+        free(e2);
+        free(e);
+    }
+    free(json); free(cfg); free(occ);
 }
 
 // tokenizer.json edited: each must fail by name
@@ -796,9 +982,11 @@ static void test_spm_damage(void) {
 
 // every allocation of a load and of a call failing in turn: VIT_ERROR_OUT_OF_MEMORY, nothing kept
 static void test_out_of_memory(void) {
-    static const char *const files[2][2] = {{"clip/tokenizer.json", "clip/tokenizer_config.json"}, {"siglip_b/spiece.model", "siglip_b/tokenizer_config.json"}};
+    static const char *const files[3][2] = {{"clip/tokenizer.json", "clip/tokenizer_config.json"}, {"siglip_b/spiece.model", "siglip_b/tokenizer_config.json"},
+                                            {"clip/tokenizer.json", "openclip_clip/open_clip_config.json"}};
+    static const char *const what[3] = {"clip", "siglip_b", "open_clip SimpleTokenizer"};
     static const char text[] = "A photo of a cat, ΣΟΦΙΑΣ 東京 😀 naïve it's </s> <|endoftext|> a very long text that runs on and on";
-    for (int f = 0; f < 2; f++) {
+    for (int f = 0; f < 3; f++) {
         size_t sz, cfg_sz;
         unsigned char *data = read_file(files[f][0], &sz), *cfg = read_file(files[f][1], &cfg_sz);
         if (!check(data && cfg, "oom: read", "%s", files[f][0])) { free(data); free(cfg); continue; }
@@ -828,7 +1016,9 @@ static void test_out_of_memory(void) {
         ok = ok && vit_tokenize(t, text, sizeof(text) - 1, ids, 80, &n) == VIT_OK && !memcmp(ids, want, sizeof(int) * (size_t)vit_tokenizer_get_config(t)->context);
         vit_tokenizer_free(t);
         ok = ok && c.live == 0;
-        if (ok) check(1, f ? "oom: siglip_b vit_tokenize, each allocation failing" : "oom: clip vit_tokenize, each allocation failing", "%ld", calls);
+        char label[96];
+        fmt(label, sizeof(label), "oom: %s vit_tokenize, each allocation failing", what[f]);
+        if (ok) check(1, label, "%ld", calls);
         int all = c.live == 0;
         for (long k = 1; k <= loads && all; k++) {
             memset(&c, 0, sizeof(c));
@@ -839,8 +1029,9 @@ static void test_out_of_memory(void) {
             if (!all) check(0, "oom: load", "%s: allocation %ld of %ld: %s (%s), %ld live", files[f][0], k, loads, vit_status_string(st), vit_tokenizer_last_error(NULL), c.live);
             if (st == VIT_OK) vit_tokenizer_free(t);
         }
-        if (all) check(1, f ? "oom: siglip_b load, each allocation failing" : "oom: clip load, each allocation failing", "%ld", loads);
-        printf("oom: %s: %ld allocations in the load, %ld in the call, each failed in turn\n", files[f][0], loads, calls);
+        fmt(label, sizeof(label), "oom: %s load, each allocation failing", what[f]);
+        if (all) check(1, label, "%ld", loads);
+        printf("oom: %s: %ld allocations in the load, %ld in the call, each failed in turn\n", what[f], loads, calls);
         free(data);
         free(cfg);
     }
@@ -854,6 +1045,13 @@ int main(int argc, char **argv) {
     test_folder(&c, "clip", VIT_TOKENIZER_CLIP_BPE, 49406, 49407);
     test_folder(&c, "siglip_a", VIT_TOKENIZER_SIGLIP_UNIGRAM, -1, 1);
     test_folder(&c, "siglip_b", VIT_TOKENIZER_SIGLIP_UNIGRAM, -1, 1);
+    if (check(read_more(&c, "openclip_extra.txt"), "openclip_extra.txt", "cannot read %s/openclip_extra.txt", g_dir)) {
+        static const char *const clip_files[] = {"open_clip_config.json"}, *const clip_more[] = {"clip/tokenizer.json", "clip/tokenizer_config.json"};
+        static const char *const sig_files[] = {"open_clip_config.json", "tokenizer.json", "tokenizer_config.json"}, *const sig_more[] = {"siglip_a/spiece.model"};
+        test_openclip(&c, "openclip_clip", clip_files, 1, clip_more, 2, VIT_TOKENIZER_CLIP_BPE, 0);
+        test_openclip(&c, "openclip_siglip", sig_files, 3, sig_more, 1, VIT_TOKENIZER_SIGLIP_UNIGRAM, 1);
+    }
+    test_openclip_config();
     test_arguments();
     test_files();
     test_json_damage();
@@ -863,5 +1061,6 @@ int main(int argc, char **argv) {
     free(c.text);
     free(c.len);
     free(c.data);
+    free(c.extra);
     return check_summary();
 }

@@ -112,6 +112,11 @@ def main():
     seed("bad_json", TEXTS[0], "", b'{"model": {"type": "BPE", "vocab": {"a": 0}, "merges": [["a", "b"]]}}')
     seed("bad_unigram_json", TEXTS[0], "", b'{"model": {"type": "Unigram", "vocab": [["a", -1.0]]}}')
     seed("bad_proto", TEXTS[0], "", b"\x0a\x05\x0a\x03abc\x12\x00\x1a\x00")
+    # open_clip_config.json as the config (its parser; a small BPE is not OpenAI's, so the load is refused by name)
+    oc = {"model_cfg": {"text_cfg": {"context_length": 77, "tokenizer_kwargs": {"clean": "lower"}}}}
+    seed("openclip_simple", "caf&eacute; &amp;amp; \u201cHi\u201d \ufb01", json.dumps(oc), cj)
+    oc["model_cfg"]["text_cfg"].update(hf_tokenizer_name="x", tokenizer_mode=None, tokenizer_kwargs={"clean": "canonicalize", "strip_sep_token": False})
+    seed("openclip_hf", TEXTS[1], json.dumps(oc), cj)
     for name in sorted(os.listdir(FUZZ)):
         print("%-22s %6d bytes" % (name, os.path.getsize(os.path.join(FUZZ, name))))
 

@@ -30,6 +30,9 @@ ships). Deterministic: a fixed seed, and sentencepiece trained on one thread.
               max_length=C)), which the test pads with P to C ids; the tool checks
               that transformers' padding="max_length" output is exactly that.
 
+open_clip's layout (open_clip_config.json) has its own references, made by
+tools/make_openclip_tokenizer_reference.py from this corpus and these folders.
+
 The references come from the folders as saved (from_pretrained on them), as a
 user loads them. Characters are drawn from those assigned in Python's
 unicodedata (14.0.0): vit.h's tables are that version, while the Rust

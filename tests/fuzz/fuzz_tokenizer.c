@@ -1,7 +1,8 @@
 // fuzz_tokenizer: a tokenizer from arbitrary bytes (tokenizer.json through the
 // JSON parser, or a spiece.model through the protocol buffer reader), then text
 // through it. Input layout: u16 (little-endian) text length, the text; u16
-// tokenizer_config.json length, its text (length 0: none); then the tokenizer
+// tokenizer_config.json length, its text (length 0: none; an
+// open_clip_config.json's text takes open_clip's reading); then the tokenizer
 // file. A failed load must be named and keep nothing; a tokenizer that loads
 // must give, for the text and a few fixed ones, ids in [0, vocab_size) and a
 // count within the context, or a named failure. Built with VIT_NO_STDIO (only
