@@ -252,22 +252,23 @@ def make_case(out, name, seed, model_cfg, preprocess_cfg, n, scale, bias=None, s
         else:
             tok_obj = NoTokenizer()
         save_for_hf(model, tok_obj, model_cfg, d, safe_serialization=True)
+        if tokenizer == "siglip":  # transformers 5 saves tokenizer.json only; the Hub's SigLIP folders
+            shutil.copy(SIGLIP_SPIECE, os.path.join(d, "spiece.model"))  # (older save_pretrained) hold spiece.model too
 
         # the ids
         if tokenizer is not None:
             prompts = [template.format(t) if template else t for t in texts]
             if tokenizer == "clip":
-                # open_clip's own tokenizer for a CLIP without hf_tokenizer_name: SimpleTokenizer (here over
-                # the same 300 merges as the saved CLIPTokenizer): <start_of_text> text <end_of_text>, zeros
-                # after, cut to the context with the last id replaced by <end_of_text>
-                assert "hf_tokenizer_name" not in tc
-                st = SimpleTokenizer(bpe_path=gz, context_length=L)
-                assert st.vocab_size == tc["vocab_size"] and (st.sot_token_id, st.eot_token_id) == (812, 813)
-                ids_t = st(prompts)
-                # the saved CLIPTokenizer gives the same ids, up to its padding (<|endoftext|>, not 0)
-                hf = T.AutoTokenizer.from_pretrained(d)(prompts, padding="max_length", truncation=True, max_length=L)["input_ids"]
-                hf0 = [[v if j <= r.index(813) else 0 for j, v in enumerate(r)] for r in hf]
-                assert hf0 == ids_t.tolist(), (hf0, ids_t.tolist())
+                # with hf_tokenizer_name, open_clip tokenizes with the folder's own CLIPTokenizer (HFTokenizer,
+                # 'whitespace' cleaning by default). (Without it open_clip runs its SimpleTokenizer over OpenAI's
+                # whole BPE, which a 814-token model cannot take: tests/test_tokenizer.c checks that mode.)
+                assert tc.get("hf_tokenizer_name")
+                gt = open_clip.get_tokenizer("local-dir:" + d)
+                assert isinstance(gt, HFTokenizer) and gt.context_length == L and gt.clean_fn.__name__ == "_clean_whitespace"
+                ids_t = gt(prompts)
+                # SimpleTokenizer over the same 300 merges: the same ids up to its padding (0, not <|endoftext|>)
+                st = SimpleTokenizer(bpe_path=gz, context_length=L)(prompts).tolist()
+                assert [[v if j <= r.index(813) else 0 for j, v in enumerate(r)] for r in ids_t.tolist()] == st
             else:
                 # open_clip.get_tokenizer of the folder: HFTokenizer(folder) with the config's tokenizer_kwargs
                 gt = open_clip.get_tokenizer("local-dir:" + d)
@@ -420,7 +421,8 @@ def main():
         out, "openclip_clip", 6100,
         {"embed_dim": 20, "quick_gelu": True,
          "vision_cfg": {"image_size": 28, "patch_size": 4, "width": 16, "head_width": 8, "layers": 2, "mlp_ratio": 2.0},
-         "text_cfg": {"context_length": 16, "vocab_size": 814, "width": 24, "heads": 3, "layers": 2, "mlp_ratio": 2.0}},
+         "text_cfg": {"context_length": 16, "vocab_size": 814, "hf_tokenizer_name": "openai/clip-vit-base-patch32",
+                      "width": 24, "heads": 3, "layers": 2, "mlp_ratio": 2.0}},
         {"mean": OPENAI_MEAN, "std": OPENAI_STD, "interpolation": "bicubic", "resize_mode": "shortest"},
         2, 30.0, tokenizer="clip", texts=clip_texts, template="a photo of a {}.")))
     cases.append(("openclip_clip_variant", lambda: make_case(
