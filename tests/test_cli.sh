@@ -79,7 +79,7 @@ printf 'this is not a safetensors file\n' >"$TMP/text.safetensors"
 cp "$GOOD1" "$TMP/image.safetensors"
 expect "classify: missing model file" 1 "cannot load '$TMP/missing.safetensors': i/o error: cannot open" \
     "$CLASSIFY" "$TMP/missing.safetensors" "$GOOD1"
-expect "classify: a folder without a model as the model" 1 "cannot load '$TMP': i/o error: '$TMP' is a folder with neither model.safetensors nor model.safetensors.index.json" \
+expect "classify: a folder without a model as the model" 1 "cannot load '$TMP': i/o error: '$TMP' is a folder with none of model.safetensors, model.safetensors.index.json, open_clip_model.safetensors" \
     "$CLASSIFY" "$TMP" "$GOOD1"
 expect "classify: model truncated to 1000 bytes" 1 "cannot load '$TMP/truncated.safetensors': bad format: .*1000-byte file" \
     "$CLASSIFY" "$TMP/truncated.safetensors" "$GOOD1"
@@ -491,6 +491,13 @@ f1=$(cat "$TMP/out")
 run "$CLASSIFY" --no-frames --labels door,person "$ZCLIP/model.safetensors" "$GOOD1"
 [ "$rc" -eq 0 ] && [ -n "$out" ] && [ "$out" = "$f1" ] && ok "labels: the model's file (the tokenizer beside it); --frames and --no-frames agree" ||
     not_ok "labels: frames: exit $rc, '$f1' vs '$out', $err"
+# open_clip folders (open_clip_model.safetensors + open_clip_config.json + tokenizer files)
+for oc in openclip_clip openclip_siglip; do
+    run "$CLASSIFY" --json --labels "door,a traffic_light,Person!" --template "a photo of a {}." "tests/data/text/$oc" "$GOOD1" "$GOOD2"
+    [ "$rc" -eq 0 ] && "$CHECK" json "$TMP/out" "tests/data/text/$oc" "a photo of a {}." door "a traffic_light" "Person!" >"$TMP/parsed" 2>"$TMP/check_err" &&
+        [ "$(grep -c '	top	' "$TMP/parsed")" -eq 2 ] && grep -q "^model: open_clip " "$TMP/err" &&
+        ok "labels: an open_clip folder ($oc): as vit_zero_shot gives them" || not_ok "labels: $oc: exit $rc, '$out', cli_check: $(cat "$TMP/check_err")"
+done
 expect "labels: a model without a text tower" 2 "--labels: the model has no text tower" "$CLASSIFY" --labels a,b "$NOHEAD" "$GOOD1"
 expect "labels: an empty label" 2 "--labels: label 2 is empty" "$CLASSIFY" --labels "a, ,b" "$ZCLIP" "$GOOD1"
 expect "labels: --labels and --labels-file" 2 "--labels or --labels-file, not both" "$CLASSIFY" --labels a --labels-file "$TMP/labels.txt" "$ZCLIP" "$GOOD1"

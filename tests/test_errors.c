@@ -1293,7 +1293,7 @@ static void test_folders(void) {
     snprintf(ref, sizeof(ref), "%s/hf_dinov2/model.safetensors", g_ref_parent);
     t_same_output("sharded: hf_dinov2 as transformers' save_pretrained(max_shard_size) writes it, 3 shards (identical output)", path, ref);
     if (!mkdtemp(dir)) { check(0, "folder: mkdtemp", "failed"); return; }
-    t_file("folder: empty folder", dir, NULL, VIT_ERROR_IO, "neither model.safetensors nor model.safetensors.index.json");
+    t_file("folder: empty folder", dir, NULL, VIT_ERROR_IO, "none of model.safetensors, model.safetensors.index.json, open_clip_model.safetensors");
 
     // a sharded copy of hf_vit, in 3 files, as transformers writes one
     snprintf(ref, sizeof(ref), "%s/hf_vit/model.safetensors", g_ref_parent);
