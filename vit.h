@@ -272,6 +272,20 @@
         (do_lower_case, legacy, added tokens; defaults: SiglipTokenizer's), as
         SiglipTokenizer: lower case, ASCII punctuation removed, whitespace
         collapsed, SentencePiece's Unigram, </s> after the text and as padding, 64.
+        A SiglipTokenizer folder needs its spiece.model (transformers 5 saves one
+        and cannot load the folder without it either).
+        T5Tokenizer(Fast) (SigLIP's class on many folders; transformers 5 saves
+        only tokenizer.json + tokenizer_config.json): tokenizer.json if there is
+        one, as transformers 5's T5Tokenizer runs it: the Unigram vocabulary and
+        the Precompiled charsmap (NFKC) from the file, the special tokens
+        (eos/unk/pad and extra_special_tokens of tokenizer_config.json, pieces of
+        the vocabulary) split out, the charsmap applied per grapheme cluster,
+        whitespace split, "▁" before each word, the tokenizers library's Unigram,
+        </s> after the text (tests/test_tokenizer.c t5_json: 3000 of 3000). Only
+        the structures T5's converters write are read (Unigram with unk_id 2 and
+        no byte fallback; Precompiled and Replace(' {2,}', ' '); Metaspace;
+        TemplateProcessing "$A </s>"; extra_ids 0); others are refused
+        (VIT_ERROR_UNSUPPORTED, naming the part).
         open_clip's layout (open_clip_config.json beside the tokenizer files, as
         open_clip's save_for_hf writes it): the ids of open_clip 3.3's
         get_tokenizer('local-dir:FOLDER')(texts). Its text cleaning first
@@ -286,8 +300,8 @@
         (the folder's tokenizer.json must be that one), <start_of_text> ...
         <end_of_text> cut to context_length (default 77), padded with 0 (pad_id);
         with it, HFTokenizer over the folder's tokenizer: T5Tokenizer(Fast)
-        (SigLIP: spiece.model, the text then </s>, padded with the config's
-        pad token) or CLIP's as above. tokenizer_mode 'clips', strip_sep_token
+        (SigLIP: tokenizer.json as above, else spiece.model; the text then
+        </s>, padded with the config's pad token) or CLIP's as above. tokenizer_mode 'clips', strip_sep_token
         and other tokenizer_kwargs are refused.
       All tokenize a text of up to VIT_MAX_TEXT_BYTES whole and keep the start
       (transformers' truncation). Text must be UTF-8 (else
@@ -791,7 +805,8 @@ typedef struct vit_tokenizer vit_tokenizer;
 
 typedef enum vit_tokenizer_type {
     VIT_TOKENIZER_CLIP_BPE = 1,      // tokenizer.json: CLIP's byte-level BPE, as transformers' CLIPTokenizer
-    VIT_TOKENIZER_SIGLIP_UNIGRAM     // spiece.model (+ tokenizer_config.json): SentencePiece Unigram, as SiglipTokenizer
+    VIT_TOKENIZER_SIGLIP_UNIGRAM     // spiece.model (+ tokenizer_config.json): SentencePiece Unigram, as SiglipTokenizer;
+                                     // or T5Tokenizer's tokenizer.json (Unigram), as transformers 5's T5Tokenizer
 } vit_tokenizer_type;
 
 typedef struct vit_tokenizer_config {
@@ -809,7 +824,8 @@ typedef struct vit_tokenizer_config {
 } vit_tokenizer_config;
 
 // Loads a tokenizer from a model folder: its tokenizer_config.json (optional)
-// names the class; CLIP's is tokenizer.json, SigLIP's spiece.model (a folder
+// names the class; CLIP's is tokenizer.json, SigLIP's spiece.model, T5Tokenizer's
+// tokenizer.json if there is one, else spiece.model (a folder
 // with no tokenizer_config.json: tokenizer.json, else spiece.model). A file may
 // be given instead: a .json file as tokenizer.json, any other as spiece.model,
 // with the tokenizer_config.json beside it if there is one. A folder with an
@@ -3960,8 +3976,19 @@ static vit_status vit__read_file(const char *path, const vit_allocator *a, int o
 //    each piece through the BPE (OpenAI's, checked by bpe_hash), [sot] + ids +
 //    [eot] cut to the context with eot last, padded with 0. Or HFTokenizer: the
 //    cleaned text through the folder's CLIP tokenizer as above, or its
-//    T5Tokenizer(Fast) as SentencePiece with the dummy prefix (Metaspace's
-//    prepend) and </s>, padded with its pad token.
+//    T5Tokenizer(Fast): its tokenizer.json as below, else its spiece.model as
+//    SentencePiece with the dummy prefix (Metaspace's prepend) and </s>, padded
+//    with its pad token.
+//  - T5Tokenizer over tokenizer.json (transformers 5's TokenizersBackend, which
+//    keeps only the file's vocabulary and charsmap and builds T5's pipeline):
+//    see "T5Tokenizer over tokenizer.json" below. It is not sentencepiece: the
+//    charsmap goes per grapheme cluster (a cluster under 6 bytes whose start is a
+//    key becomes that shortest key's replacement whole: "①\u0301" -> "1";
+//    "ｶﾞ" is two characters, not one key), words split at Rust's White_Space,
+//    every piece (control ones too) in the lattice, scores summed in double (ties
+//    break otherwise than sentencepiece's float sums: "-- --- ----"), so the two
+//    differ on 43 of the 3000 corpus strings; the grapheme classes are
+//    tools/make_grapheme_table.py's (Python regex's Unicode), GB9c not applied.
 // Character data (tools/make_unicode_tables.py, from Python's unicodedata):
 // categories and cases of Unicode 14.0 (VIT__UNICODE_VERSION): Python's own for
 // SigLIP; for CLIP, tokenizers' Oniguruma and Rust's std know Unicode 16 and agree
@@ -7186,16 +7213,14 @@ static size_t vit__grapheme_end(const uint32_t *b, size_t n, size_t i) {
     size_t k = i + 1;
     for (; k < n; k++) {
         unsigned cur = vit__gcb(b[k]), c = cur & 15;
-        int join;
-        if (p == VIT__GCB_CR && c == VIT__GCB_LF) join = 1;
-        else if (p == VIT__GCB_CR || p == VIT__GCB_LF || p == VIT__GCB_CONTROL || c == VIT__GCB_CR || c == VIT__GCB_LF || c == VIT__GCB_CONTROL) join = 0;
-        else if (p == VIT__GCB_L && (c == VIT__GCB_L || c == VIT__GCB_V || c == VIT__GCB_LV || c == VIT__GCB_LVT)) join = 1;
-        else if ((p == VIT__GCB_LV || p == VIT__GCB_V) && (c == VIT__GCB_V || c == VIT__GCB_T)) join = 1;
-        else if ((p == VIT__GCB_LVT || p == VIT__GCB_T) && c == VIT__GCB_T) join = 1;
-        else if (c == VIT__GCB_EXTEND || c == VIT__GCB_ZWJ || c == VIT__GCB_SPACINGMARK || p == VIT__GCB_PREPEND) join = 1;
-        else if (p == VIT__GCB_ZWJ && zwj_pict && (cur & VIT__GCB_PICT)) join = 1;
-        else if (p == VIT__GCB_RI && c == VIT__GCB_RI && (ri & 1)) join = 1;
-        else join = 0;
+        int ctl = p == VIT__GCB_CR || p == VIT__GCB_LF || p == VIT__GCB_CONTROL || c == VIT__GCB_CR || c == VIT__GCB_LF || c == VIT__GCB_CONTROL;
+        int hangul = (p == VIT__GCB_L && (c == VIT__GCB_L || c == VIT__GCB_V || c == VIT__GCB_LV || c == VIT__GCB_LVT)) ||
+                     ((p == VIT__GCB_LV || p == VIT__GCB_V) && (c == VIT__GCB_V || c == VIT__GCB_T)) || ((p == VIT__GCB_LVT || p == VIT__GCB_T) && c == VIT__GCB_T);
+        int join = (p == VIT__GCB_CR && c == VIT__GCB_LF) ||                                     // GB3
+                   (!ctl && (hangul ||                                                           // GB4, GB5; GB6-8
+                             c == VIT__GCB_EXTEND || c == VIT__GCB_ZWJ || c == VIT__GCB_SPACINGMARK || p == VIT__GCB_PREPEND || // GB9-9b
+                             (p == VIT__GCB_ZWJ && zwj_pict && (cur & VIT__GCB_PICT)) ||        // GB11
+                             (p == VIT__GCB_RI && c == VIT__GCB_RI && (ri & 1))));              // GB12, GB13
         if (!join) break;
         zwj_pict = p != VIT__GCB_ZWJ && c == VIT__GCB_ZWJ && pict;
         if (cur & VIT__GCB_PICT) pict = 1;
@@ -7378,6 +7403,11 @@ static vit_status vit__hf_encode(vit_tokenizer *t, vit__tok_run *r, const unsign
 
 // ---- loading tokenizer.json (T5Tokenizer: SentencePiece Unigram as the tokenizers library runs it)
 
+// A string node equal to lit (n may be -1).
+static int vit__hf_eq(const vit__json *j, int n, const char *lit) {
+    return n >= 0 && vit__json_eq(j, n, lit);
+}
+
 static int vit__b64(unsigned char c) {
     return c >= 'A' && c <= 'Z' ? c - 'A' : c >= 'a' && c <= 'z' ? c - 'a' + 26 : c >= '0' && c <= '9' ? c - '0' + 52 : c == '+' ? 62 : c == '/' ? 63 : -1;
 }
@@ -7422,8 +7452,8 @@ static vit_status vit__hf_normalizer(vit_tokenizer *t, const vit__json *j, int n
         if (!strcmp(type, "Precompiled") && !found++) {
             vit_status st = vit__hf_charsmap(t, j, vit__json_get(j, k, "precompiled_charsmap"), err);
             if (st != VIT_OK) return st;
-        } else if (!strcmp(type, "Replace") && vit__json_eq(j, vit__json_get(j, vit__json_get(j, k, "pattern"), "Regex"), " {2,}") &&
-                   vit__json_eq(j, vit__json_get(j, k, "content"), " ")) {
+        } else if (!strcmp(type, "Replace") && vit__hf_eq(j, vit__json_get(j, vit__json_get(j, k, "pattern"), "Regex"), " {2,}") &&
+                   vit__hf_eq(j, vit__json_get(j, k, "content"), " ")) {
             // space runs to one: WhitespaceSplit drops them anyway (transformers 5 does not run it)
         } else {
             return vit__fail(err, VIT_ERROR_UNSUPPORTED, "tokenizer.json: normalizer '%s' (T5Tokenizer's: Precompiled, Replace(' {2,}', ' '))", type[0] ? type : "?");
@@ -7438,8 +7468,8 @@ static vit_status vit__hf_pretokenizer(const vit__json *j, int n, char *err) {
     int k = seq ? (vit__json_is(j, items, VIT__J_ARR) ? j->nodes[items].first_child : -1) : n;
     if (seq && k >= 0 && vit__json_is_str(j, k, "type", "WhitespaceSplit")) k = j->nodes[k].next;
     ok = ok && k >= 0 && (!seq || j->nodes[k].next < 0) && vit__json_is_str(j, k, "type", "Metaspace") &&
-         vit__json_eq(j, vit__json_get(j, k, "replacement"), "\xE2\x96\x81") && vit__json_flag(j, k, "split", 1) == 1 &&
-         (vit__json_eq(j, vit__json_get(j, k, "prepend_scheme"), "always") ||
+         vit__hf_eq(j, vit__json_get(j, k, "replacement"), "\xE2\x96\x81") && vit__json_flag(j, k, "split", 1) == 1 &&
+         (vit__hf_eq(j, vit__json_get(j, k, "prepend_scheme"), "always") ||
           (vit__json_get(j, k, "prepend_scheme") < 0 && vit__json_flag(j, k, "add_prefix_space", 0) == 1));
     return ok ? VIT_OK : vit__fail(err, VIT_ERROR_UNSUPPORTED, "tokenizer.json: pre-tokenizer other than T5Tokenizer's (WhitespaceSplit, Metaspace('\xE2\x96\x81', always, split))");
 }
