@@ -272,6 +272,20 @@
         (do_lower_case, legacy, added tokens; defaults: SiglipTokenizer's), as
         SiglipTokenizer: lower case, ASCII punctuation removed, whitespace
         collapsed, SentencePiece's Unigram, </s> after the text and as padding, 64.
+        A SiglipTokenizer folder needs its spiece.model (transformers 5 saves one
+        and cannot load the folder without it either).
+        T5Tokenizer(Fast) (SigLIP's class on many folders; transformers 5 saves
+        only tokenizer.json + tokenizer_config.json): tokenizer.json if there is
+        one, as transformers 5's T5Tokenizer runs it: the Unigram vocabulary and
+        the Precompiled charsmap (NFKC) from the file, the special tokens
+        (eos/unk/pad and extra_special_tokens of tokenizer_config.json, pieces of
+        the vocabulary) split out, the charsmap applied per grapheme cluster,
+        whitespace split, "▁" before each word, the tokenizers library's Unigram,
+        </s> after the text (tests/test_tokenizer.c t5_json: 3000 of 3000). Only
+        the structures T5's converters write are read (Unigram with unk_id 2 and
+        no byte fallback; Precompiled and Replace(' {2,}', ' '); Metaspace;
+        TemplateProcessing "$A </s>"; extra_ids 0); others are refused
+        (VIT_ERROR_UNSUPPORTED, naming the part).
         open_clip's layout (open_clip_config.json beside the tokenizer files, as
         open_clip's save_for_hf writes it): the ids of open_clip 3.3's
         get_tokenizer('local-dir:FOLDER')(texts). Its text cleaning first
@@ -286,8 +300,8 @@
         (the folder's tokenizer.json must be that one), <start_of_text> ...
         <end_of_text> cut to context_length (default 77), padded with 0 (pad_id);
         with it, HFTokenizer over the folder's tokenizer: T5Tokenizer(Fast)
-        (SigLIP: spiece.model, the text then </s>, padded with the config's
-        pad token) or CLIP's as above. tokenizer_mode 'clips', strip_sep_token
+        (SigLIP: tokenizer.json as above, else spiece.model; the text then
+        </s>, padded with the config's pad token) or CLIP's as above. tokenizer_mode 'clips', strip_sep_token
         and other tokenizer_kwargs are refused.
       All tokenize a text of up to VIT_MAX_TEXT_BYTES whole and keep the start
       (transformers' truncation). Text must be UTF-8 (else
@@ -791,7 +805,8 @@ typedef struct vit_tokenizer vit_tokenizer;
 
 typedef enum vit_tokenizer_type {
     VIT_TOKENIZER_CLIP_BPE = 1,      // tokenizer.json: CLIP's byte-level BPE, as transformers' CLIPTokenizer
-    VIT_TOKENIZER_SIGLIP_UNIGRAM     // spiece.model (+ tokenizer_config.json): SentencePiece Unigram, as SiglipTokenizer
+    VIT_TOKENIZER_SIGLIP_UNIGRAM     // spiece.model (+ tokenizer_config.json): SentencePiece Unigram, as SiglipTokenizer;
+                                     // or T5Tokenizer's tokenizer.json (Unigram), as transformers 5's T5Tokenizer
 } vit_tokenizer_type;
 
 typedef struct vit_tokenizer_config {
@@ -809,7 +824,8 @@ typedef struct vit_tokenizer_config {
 } vit_tokenizer_config;
 
 // Loads a tokenizer from a model folder: its tokenizer_config.json (optional)
-// names the class; CLIP's is tokenizer.json, SigLIP's spiece.model (a folder
+// names the class; CLIP's is tokenizer.json, SigLIP's spiece.model, T5Tokenizer's
+// tokenizer.json if there is one, else spiece.model (a folder
 // with no tokenizer_config.json: tokenizer.json, else spiece.model). A file may
 // be given instead: a .json file as tokenizer.json, any other as spiece.model,
 // with the tokenizer_config.json beside it if there is one. A folder with an
@@ -3960,8 +3976,19 @@ static vit_status vit__read_file(const char *path, const vit_allocator *a, int o
 //    each piece through the BPE (OpenAI's, checked by bpe_hash), [sot] + ids +
 //    [eot] cut to the context with eot last, padded with 0. Or HFTokenizer: the
 //    cleaned text through the folder's CLIP tokenizer as above, or its
-//    T5Tokenizer(Fast) as SentencePiece with the dummy prefix (Metaspace's
-//    prepend) and </s>, padded with its pad token.
+//    T5Tokenizer(Fast): its tokenizer.json as below, else its spiece.model as
+//    SentencePiece with the dummy prefix (Metaspace's prepend) and </s>, padded
+//    with its pad token.
+//  - T5Tokenizer over tokenizer.json (transformers 5's TokenizersBackend, which
+//    keeps only the file's vocabulary and charsmap and builds T5's pipeline):
+//    see "T5Tokenizer over tokenizer.json" below. It is not sentencepiece: the
+//    charsmap goes per grapheme cluster (a cluster under 6 bytes whose start is a
+//    key becomes that shortest key's replacement whole: "①\u0301" -> "1";
+//    "ｶﾞ" is two characters, not one key), words split at Rust's White_Space,
+//    every piece (control ones too) in the lattice, scores summed in double (ties
+//    break otherwise than sentencepiece's float sums: "-- --- ----"), so the two
+//    differ on 43 of the 3000 corpus strings; the grapheme classes are
+//    tools/make_grapheme_table.py's (Python regex's Unicode), GB9c not applied.
 // Character data (tools/make_unicode_tables.py, from Python's unicodedata):
 // categories and cases of Unicode 14.0 (VIT__UNICODE_VERSION): Python's own for
 // SigLIP; for CLIP, tokenizers' Oniguruma and Rust's std know Unicode 16 and agree
@@ -4765,6 +4792,219 @@ static const uint16_t vit__uni_compose[940] = {
     1503, 1504,
 };
 // ---- Unicode tables: end
+// ---- grapheme table: begin (tools/make_grapheme_table.py; do not edit)
+// Python regex 2026.11.19's Grapheme_Cluster_Break and Extended_Pictographic
+enum { VIT__GCB_OTHER, VIT__GCB_CR, VIT__GCB_LF, VIT__GCB_CONTROL, VIT__GCB_EXTEND, VIT__GCB_ZWJ, VIT__GCB_RI,
+       VIT__GCB_PREPEND, VIT__GCB_SPACINGMARK, VIT__GCB_L, VIT__GCB_V, VIT__GCB_T, VIT__GCB_LV, VIT__GCB_LVT, VIT__GCB_PICT = 16 };
+static const uint32_t vit__gcb_runs[2053] = { // start << 5 | class
+    0x3, 0x142, 0x163, 0x1a1, 0x1c3, 0x400, 0xfe3, 0x1400, 0x1530, 0x1540,
+    0x15a3, 0x15d0, 0x15e0, 0x6004, 0x6e00, 0x9064, 0x9140, 0xb224, 0xb7c0, 0xb7e4,
+    0xb800, 0xb824, 0xb860, 0xb884, 0xb8c0, 0xb8e4, 0xb940, 0xc007, 0xc0c0, 0xc204,
+    0xc360, 0xc383, 0xc3a0, 0xc964, 0xcc00, 0xce04, 0xce20, 0xdac4, 0xdba7, 0xdbc0,
+    0xdbe4, 0xdca0, 0xdce4, 0xdd20, 0xdd44, 0xddc0, 0xe1e7, 0xe200, 0xe224, 0xe240,
+    0xe604, 0xe960, 0xf4c4, 0xf620, 0xfd64, 0xfe80, 0xffa4, 0xffc0, 0x102c4, 0x10340,
+    0x10364, 0x10480, 0x104a4, 0x10500, 0x10524, 0x105c0, 0x10b24, 0x10b80, 0x11207, 0x11240,
+    0x112e4, 0x11400, 0x11944, 0x11c47, 0x11c64, 0x12068, 0x12080, 0x12744, 0x12768, 0x12784,
+    0x127a0, 0x127c8, 0x12824, 0x12928, 0x129a4, 0x129c8, 0x12a00, 0x12a24, 0x12b00, 0x12c44,
+    0x12c80, 0x13024, 0x13048, 0x13080, 0x13784, 0x137a0, 0x137c4, 0x137e8, 0x13824, 0x138a0,
+    0x138e8, 0x13920, 0x13968, 0x139a4, 0x139c0, 0x13ae4, 0x13b00, 0x13c44, 0x13c80, 0x13fc4,
+    0x13fe0, 0x14024, 0x14068, 0x14080, 0x14784, 0x147a0, 0x147c8, 0x14824, 0x14860, 0x148e4,
+    0x14920, 0x14964, 0x149c0, 0x14a24, 0x14a40, 0x14e04, 0x14e40, 0x14ea4, 0x14ec0, 0x15024,
+    0x15068, 0x15080, 0x15784, 0x157a0, 0x157c8, 0x15824, 0x158c0, 0x158e4, 0x15928, 0x15940,
+    0x15968, 0x159a4, 0x159c0, 0x15c44, 0x15c80, 0x15f44, 0x16000, 0x16024, 0x16048, 0x16080,
+    0x16784, 0x167a0, 0x167c4, 0x16808, 0x16824, 0x168a0, 0x168e8, 0x16920, 0x16968, 0x169a4,
+    0x169c0, 0x16a64, 0x16b00, 0x16c44, 0x16c80, 0x17044, 0x17060, 0x177c4, 0x177e8, 0x17804,
+    0x17828, 0x17860, 0x178c8, 0x17920, 0x17948, 0x179a4, 0x179c0, 0x17ae4, 0x17b00, 0x18004,
+    0x18028, 0x18084, 0x180a0, 0x18784, 0x187a0, 0x187c4, 0x18828, 0x188a0, 0x188c4, 0x18920,
+    0x18944, 0x189c0, 0x18aa4, 0x18ae0, 0x18c44, 0x18c80, 0x19024, 0x19048, 0x19080, 0x19784,
+    0x197a0, 0x197c8, 0x197e4, 0x19828, 0x19844, 0x19868, 0x198a0, 0x198c4, 0x19920, 0x19944,
+    0x199c0, 0x19aa4, 0x19ae0, 0x19c44, 0x19c80, 0x19e68, 0x19e80, 0x1a004, 0x1a048, 0x1a080,
+    0x1a764, 0x1a7a0, 0x1a7c4, 0x1a7e8, 0x1a824, 0x1a8a0, 0x1a8c8, 0x1a920, 0x1a948, 0x1a9a4,
+    0x1a9c7, 0x1a9e0, 0x1aae4, 0x1ab00, 0x1ac44, 0x1ac80, 0x1b024, 0x1b048, 0x1b080, 0x1b944,
+    0x1b960, 0x1b9e4, 0x1ba08, 0x1ba44, 0x1baa0, 0x1bac4, 0x1bae0, 0x1bb08, 0x1bbe4, 0x1bc00,
+    0x1be48, 0x1be80, 0x1c624, 0x1c640, 0x1c668, 0x1c684, 0x1c760, 0x1c8e4, 0x1c9e0, 0x1d624,
+    0x1d640, 0x1d668, 0x1d684, 0x1d7a0, 0x1d904, 0x1d9e0, 0x1e304, 0x1e340, 0x1e6a4, 0x1e6c0,
+    0x1e6e4, 0x1e700, 0x1e724, 0x1e740, 0x1e7c8, 0x1e800, 0x1ee24, 0x1efe8, 0x1f004, 0x1f0a0,
+    0x1f0c4, 0x1f100, 0x1f1a4, 0x1f300, 0x1f324, 0x1f7a0, 0x1f8c4, 0x1f8e0, 0x205a4, 0x20628,
+    0x20644, 0x20700, 0x20724, 0x20768, 0x207a4, 0x207e0, 0x20ac8, 0x20b04, 0x20b40, 0x20bc4,
+    0x20c20, 0x20e24, 0x20ea0, 0x21044, 0x21060, 0x21088, 0x210a4, 0x210e0, 0x211a4, 0x211c0,
+    0x213a4, 0x213c0, 0x22009, 0x22c0a, 0x2350b, 0x24000, 0x26ba4, 0x26c00, 0x2e244, 0x2e2c0,
+    0x2e644, 0x2e6a0, 0x2ea44, 0x2ea80, 0x2ee44, 0x2ee80, 0x2f684, 0x2f6c8, 0x2f6e4, 0x2f7c8,
+    0x2f8c4, 0x2f8e8, 0x2f924, 0x2fa80, 0x2fba4, 0x2fbc0, 0x30164, 0x301c3, 0x301e4, 0x30200,
+    0x310a4, 0x310e0, 0x31524, 0x31540, 0x32404, 0x32468, 0x324e4, 0x32528, 0x32580, 0x32608,
+    0x32644, 0x32668, 0x32724, 0x32780, 0x342e4, 0x34328, 0x34364, 0x34380, 0x34aa8, 0x34ac4,
+    0x34ae8, 0x34b04, 0x34be0, 0x34c04, 0x34c20, 0x34c44, 0x34c60, 0x34ca4, 0x34da8, 0x34e64,
+    0x34fa0, 0x34fe4, 0x35000, 0x35604, 0x35e20, 0x36004, 0x36088, 0x360a0, 0x36684, 0x367c8,
+    0x36844, 0x368a0, 0x36d64, 0x36e80, 0x37004, 0x37048, 0x37060, 0x37428, 0x37444, 0x374c8,
+    0x37504, 0x375c0, 0x37cc4, 0x37ce8, 0x37d04, 0x37d48, 0x37da4, 0x37dc8, 0x37de4, 0x37e80,
+    0x38488, 0x38584, 0x38688, 0x386c4, 0x38700, 0x39a04, 0x39a60, 0x39a84, 0x39c28, 0x39c44,
+    0x39d20, 0x39da4, 0x39dc0, 0x39e84, 0x39ea0, 0x39ee8, 0x39f04, 0x39f40, 0x3b804, 0x3c000,
+    0x40163, 0x40184, 0x401a5, 0x401c3, 0x40200, 0x40503, 0x405e0, 0x40790, 0x407a0, 0x40930,
+    0x40940, 0x40c03, 0x40e00, 0x41a04, 0x41e20, 0x42450, 0x42460, 0x42730, 0x42740, 0x43290,
+    0x43340, 0x43530, 0x43560, 0x46350, 0x46380, 0x46510, 0x46520, 0x479f0, 0x47a00, 0x47d30,
+    0x47e80, 0x47f10, 0x47f60, 0x49850, 0x49860, 0x4b550, 0x4b580, 0x4b6d0, 0x4b6e0, 0x4b810,
+    0x4b820, 0x4bf70, 0x4bfe0, 0x4c010, 0x4c0a0, 0x4c1d0, 0x4c1e0, 0x4c230, 0x4c240, 0x4c290,
+    0x4c2c0, 0x4c310, 0x4c320, 0x4c3b0, 0x4c3c0, 0x4c410, 0x4c420, 0x4c450, 0x4c480, 0x4c4d0,
+    0x4c4e0, 0x4c550, 0x4c560, 0x4c5d0, 0x4c600, 0x4c710, 0x4c760, 0x4c810, 0x4c820, 0x4c850,
+    0x4c860, 0x4c910, 0x4ca80, 0x4cbf0, 0x4cc20, 0x4cc70, 0x4cc80, 0x4ccb0, 0x4cce0, 0x4cd10,
+    0x4cd20, 0x4cf70, 0x4cf80, 0x4cfd0, 0x4d000, 0x4d250, 0x4d300, 0x4d330, 0x4d340, 0x4d370,
+    0x4d3a0, 0x4d410, 0x4d440, 0x4d4f0, 0x4d500, 0x4d550, 0x4d580, 0x4d610, 0x4d640, 0x4d7b0,
+    0x4d7e0, 0x4d890, 0x4d8c0, 0x4d910, 0x4d920, 0x4d9d0, 0x4da00, 0x4da30, 0x4da40, 0x4da70,
+    0x4daa0, 0x4dd30, 0x4dd60, 0x4de10, 0x4dec0, 0x4def0, 0x4df60, 0x4dfb0, 0x4dfc0, 0x4e050,
+    0x4e060, 0x4e0b0, 0x4e0c0, 0x4e110, 0x4e1c0, 0x4e1f0, 0x4e200, 0x4e250, 0x4e260, 0x4e290,
+    0x4e2a0, 0x4e2d0, 0x4e2e0, 0x4e3b0, 0x4e3c0, 0x4e430, 0x4e440, 0x4e510, 0x4e520, 0x4e670,
+    0x4e6a0, 0x4e890, 0x4e8a0, 0x4e8f0, 0x4e900, 0x4e990, 0x4e9a0, 0x4e9d0, 0x4e9e0, 0x4ea70,
+    0x4eac0, 0x4eaf0, 0x4eb00, 0x4ec70, 0x4eca0, 0x4f2b0, 0x4f300, 0x4f430, 0x4f440, 0x4f610,
+    0x4f620, 0x4f7f0, 0x4f800, 0x52690, 0x526c0, 0x560b0, 0x56100, 0x56370, 0x563a0, 0x56a10,
+    0x56a20, 0x56ab0, 0x56ac0, 0x59de4, 0x59e40, 0x5afe4, 0x5b000, 0x5bc04, 0x5c000, 0x60544,
+    0x60610, 0x60620, 0x607b0, 0x607c0, 0x61324, 0x61360, 0x652f0, 0x65300, 0x65330, 0x65340,
+    0x14cde4, 0x14ce60, 0x14ce84, 0x14cfc0, 0x14d3c4, 0x14d400, 0x14de04, 0x14de40, 0x150044, 0x150060,
+    0x1500c4, 0x1500e0, 0x150164, 0x150180, 0x150468, 0x1504a4, 0x1504e8, 0x150500, 0x150584, 0x1505a0,
+    0x151008, 0x151040, 0x151688, 0x151884, 0x1518c0, 0x151c04, 0x151e40, 0x151fe4, 0x152000, 0x1524c4,
+    0x1525c0, 0x1528e4, 0x152a48, 0x152a64, 0x152a80, 0x152c09, 0x152fa0, 0x153004, 0x153068, 0x153080,
+    0x153664, 0x153688, 0x1536c4, 0x153748, 0x153784, 0x1537c8, 0x153804, 0x153820, 0x153ca4, 0x153cc0,
+    0x154524, 0x1545e8, 0x154624, 0x154668, 0x1546a4, 0x1546e0, 0x154864, 0x154880, 0x154984, 0x1549a8,
+    0x1549c0, 0x154f84, 0x154fa0, 0x155604, 0x155620, 0x155644, 0x1556a0, 0x1556e4, 0x155720, 0x1557c4,
+    0x155800, 0x155824, 0x155840, 0x155d68, 0x155d84, 0x155dc8, 0x155e00, 0x155ea8, 0x155ec4, 0x155ee0,
+    0x157c68, 0x157ca4, 0x157cc8, 0x157d04, 0x157d28, 0x157d60, 0x157d88, 0x157da4, 0x157dc0, 0x15800c,
+    0x15802d, 0x15838c, 0x1583ad, 0x15870c, 0x15872d, 0x158a8c, 0x158aad, 0x158e0c, 0x158e2d, 0x15918c,
+    0x1591ad, 0x15950c, 0x15952d, 0x15988c, 0x1598ad, 0x159c0c, 0x159c2d, 0x159f8c, 0x159fad, 0x15a30c,
+    0x15a32d, 0x15a68c, 0x15a6ad, 0x15aa0c, 0x15aa2d, 0x15ad8c, 0x15adad, 0x15b10c, 0x15b12d, 0x15b48c,
+    0x15b4ad, 0x15b80c, 0x15b82d, 0x15bb8c, 0x15bbad, 0x15bf0c, 0x15bf2d, 0x15c28c, 0x15c2ad, 0x15c60c,
+    0x15c62d, 0x15c98c, 0x15c9ad, 0x15cd0c, 0x15cd2d, 0x15d08c, 0x15d0ad, 0x15d40c, 0x15d42d, 0x15d78c,
+    0x15d7ad, 0x15db0c, 0x15db2d, 0x15de8c, 0x15dead, 0x15e20c, 0x15e22d, 0x15e58c, 0x15e5ad, 0x15e90c,
+    0x15e92d, 0x15ec8c, 0x15ecad, 0x15f00c, 0x15f02d, 0x15f38c, 0x15f3ad, 0x15f70c, 0x15f72d, 0x15fa8c,
+    0x15faad, 0x15fe0c, 0x15fe2d, 0x16018c, 0x1601ad, 0x16050c, 0x16052d, 0x16088c, 0x1608ad, 0x160c0c,
+    0x160c2d, 0x160f8c, 0x160fad, 0x16130c, 0x16132d, 0x16168c, 0x1616ad, 0x161a0c, 0x161a2d, 0x161d8c,
+    0x161dad, 0x16210c, 0x16212d, 0x16248c, 0x1624ad, 0x16280c, 0x16282d, 0x162b8c, 0x162bad, 0x162f0c,
+    0x162f2d, 0x16328c, 0x1632ad, 0x16360c, 0x16362d, 0x16398c, 0x1639ad, 0x163d0c, 0x163d2d, 0x16408c,
+    0x1640ad, 0x16440c, 0x16442d, 0x16478c, 0x1647ad, 0x164b0c, 0x164b2d, 0x164e8c, 0x164ead, 0x16520c,
+    0x16522d, 0x16558c, 0x1655ad, 0x16590c, 0x16592d, 0x165c8c, 0x165cad, 0x16600c, 0x16602d, 0x16638c,
+    0x1663ad, 0x16670c, 0x16672d, 0x166a8c, 0x166aad, 0x166e0c, 0x166e2d, 0x16718c, 0x1671ad, 0x16750c,
+    0x16752d, 0x16788c, 0x1678ad, 0x167c0c, 0x167c2d, 0x167f8c, 0x167fad, 0x16830c, 0x16832d, 0x16868c,
+    0x1686ad, 0x168a0c, 0x168a2d, 0x168d8c, 0x168dad, 0x16910c, 0x16912d, 0x16948c, 0x1694ad, 0x16980c,
+    0x16982d, 0x169b8c, 0x169bad, 0x169f0c, 0x169f2d, 0x16a28c, 0x16a2ad, 0x16a60c, 0x16a62d, 0x16a98c,
+    0x16a9ad, 0x16ad0c, 0x16ad2d, 0x16b08c, 0x16b0ad, 0x16b40c, 0x16b42d, 0x16b78c, 0x16b7ad, 0x16bb0c,
+    0x16bb2d, 0x16be8c, 0x16bead, 0x16c20c, 0x16c22d, 0x16c58c, 0x16c5ad, 0x16c90c, 0x16c92d, 0x16cc8c,
+    0x16ccad, 0x16d00c, 0x16d02d, 0x16d38c, 0x16d3ad, 0x16d70c, 0x16d72d, 0x16da8c, 0x16daad, 0x16de0c,
+    0x16de2d, 0x16e18c, 0x16e1ad, 0x16e50c, 0x16e52d, 0x16e88c, 0x16e8ad, 0x16ec0c, 0x16ec2d, 0x16ef8c,
+    0x16efad, 0x16f30c, 0x16f32d, 0x16f68c, 0x16f6ad, 0x16fa0c, 0x16fa2d, 0x16fd8c, 0x16fdad, 0x17010c,
+    0x17012d, 0x17048c, 0x1704ad, 0x17080c, 0x17082d, 0x170b8c, 0x170bad, 0x170f0c, 0x170f2d, 0x17128c,
+    0x1712ad, 0x17160c, 0x17162d, 0x17198c, 0x1719ad, 0x171d0c, 0x171d2d, 0x17208c, 0x1720ad, 0x17240c,
+    0x17242d, 0x17278c, 0x1727ad, 0x172b0c, 0x172b2d, 0x172e8c, 0x172ead, 0x17320c, 0x17322d, 0x17358c,
+    0x1735ad, 0x17390c, 0x17392d, 0x173c8c, 0x173cad, 0x17400c, 0x17402d, 0x17438c, 0x1743ad, 0x17470c,
+    0x17472d, 0x174a8c, 0x174aad, 0x174e0c, 0x174e2d, 0x17518c, 0x1751ad, 0x17550c, 0x17552d, 0x17588c,
+    0x1758ad, 0x175c0c, 0x175c2d, 0x175f8c, 0x175fad, 0x17630c, 0x17632d, 0x17668c, 0x1766ad, 0x176a0c,
+    0x176a2d, 0x176d8c, 0x176dad, 0x17710c, 0x17712d, 0x17748c, 0x1774ad, 0x17780c, 0x17782d, 0x177b8c,
+    0x177bad, 0x177f0c, 0x177f2d, 0x17828c, 0x1782ad, 0x17860c, 0x17862d, 0x17898c, 0x1789ad, 0x178d0c,
+    0x178d2d, 0x17908c, 0x1790ad, 0x17940c, 0x17942d, 0x17978c, 0x1797ad, 0x179b0c, 0x179b2d, 0x179e8c,
+    0x179ead, 0x17a20c, 0x17a22d, 0x17a58c, 0x17a5ad, 0x17a90c, 0x17a92d, 0x17ac8c, 0x17acad, 0x17b00c,
+    0x17b02d, 0x17b38c, 0x17b3ad, 0x17b70c, 0x17b72d, 0x17ba8c, 0x17baad, 0x17be0c, 0x17be2d, 0x17c18c,
+    0x17c1ad, 0x17c50c, 0x17c52d, 0x17c88c, 0x17c8ad, 0x17cc0c, 0x17cc2d, 0x17cf8c, 0x17cfad, 0x17d30c,
+    0x17d32d, 0x17d68c, 0x17d6ad, 0x17da0c, 0x17da2d, 0x17dd8c, 0x17ddad, 0x17e10c, 0x17e12d, 0x17e48c,
+    0x17e4ad, 0x17e80c, 0x17e82d, 0x17eb8c, 0x17ebad, 0x17ef0c, 0x17ef2d, 0x17f28c, 0x17f2ad, 0x17f60c,
+    0x17f62d, 0x17f98c, 0x17f9ad, 0x17fd0c, 0x17fd2d, 0x18008c, 0x1800ad, 0x18040c, 0x18042d, 0x18078c,
+    0x1807ad, 0x180b0c, 0x180b2d, 0x180e8c, 0x180ead, 0x18120c, 0x18122d, 0x18158c, 0x1815ad, 0x18190c,
+    0x18192d, 0x181c8c, 0x181cad, 0x18200c, 0x18202d, 0x18238c, 0x1823ad, 0x18270c, 0x18272d, 0x182a8c,
+    0x182aad, 0x182e0c, 0x182e2d, 0x18318c, 0x1831ad, 0x18350c, 0x18352d, 0x18388c, 0x1838ad, 0x183c0c,
+    0x183c2d, 0x183f8c, 0x183fad, 0x18430c, 0x18432d, 0x18468c, 0x1846ad, 0x184a0c, 0x184a2d, 0x184d8c,
+    0x184dad, 0x18510c, 0x18512d, 0x18548c, 0x1854ad, 0x18580c, 0x18582d, 0x185b8c, 0x185bad, 0x185f0c,
+    0x185f2d, 0x18628c, 0x1862ad, 0x18660c, 0x18662d, 0x18698c, 0x1869ad, 0x186d0c, 0x186d2d, 0x18708c,
+    0x1870ad, 0x18740c, 0x18742d, 0x18778c, 0x1877ad, 0x187b0c, 0x187b2d, 0x187e8c, 0x187ead, 0x18820c,
+    0x18822d, 0x18858c, 0x1885ad, 0x18890c, 0x18892d, 0x188c8c, 0x188cad, 0x18900c, 0x18902d, 0x18938c,
+    0x1893ad, 0x18970c, 0x18972d, 0x189a8c, 0x189aad, 0x189e0c, 0x189e2d, 0x18a18c, 0x18a1ad, 0x18a50c,
+    0x18a52d, 0x18a88c, 0x18a8ad, 0x18ac0c, 0x18ac2d, 0x18af8c, 0x18afad, 0x18b30c, 0x18b32d, 0x18b68c,
+    0x18b6ad, 0x18ba0c, 0x18ba2d, 0x18bd8c, 0x18bdad, 0x18c10c, 0x18c12d, 0x18c48c, 0x18c4ad, 0x18c80c,
+    0x18c82d, 0x18cb8c, 0x18cbad, 0x18cf0c, 0x18cf2d, 0x18d28c, 0x18d2ad, 0x18d60c, 0x18d62d, 0x18d98c,
+    0x18d9ad, 0x18dd0c, 0x18dd2d, 0x18e08c, 0x18e0ad, 0x18e40c, 0x18e42d, 0x18e78c, 0x18e7ad, 0x18eb0c,
+    0x18eb2d, 0x18ee8c, 0x18eead, 0x18f20c, 0x18f22d, 0x18f58c, 0x18f5ad, 0x18f90c, 0x18f92d, 0x18fc8c,
+    0x18fcad, 0x19000c, 0x19002d, 0x19038c, 0x1903ad, 0x19070c, 0x19072d, 0x190a8c, 0x190aad, 0x190e0c,
+    0x190e2d, 0x19118c, 0x1911ad, 0x19150c, 0x19152d, 0x19188c, 0x1918ad, 0x191c0c, 0x191c2d, 0x191f8c,
+    0x191fad, 0x19230c, 0x19232d, 0x19268c, 0x1926ad, 0x192a0c, 0x192a2d, 0x192d8c, 0x192dad, 0x19310c,
+    0x19312d, 0x19348c, 0x1934ad, 0x19380c, 0x19382d, 0x193b8c, 0x193bad, 0x193f0c, 0x193f2d, 0x19428c,
+    0x1942ad, 0x19460c, 0x19462d, 0x19498c, 0x1949ad, 0x194d0c, 0x194d2d, 0x19508c, 0x1950ad, 0x19540c,
+    0x19542d, 0x19578c, 0x1957ad, 0x195b0c, 0x195b2d, 0x195e8c, 0x195ead, 0x19620c, 0x19622d, 0x19658c,
+    0x1965ad, 0x19690c, 0x19692d, 0x196c8c, 0x196cad, 0x19700c, 0x19702d, 0x19738c, 0x1973ad, 0x19770c,
+    0x19772d, 0x197a8c, 0x197aad, 0x197e0c, 0x197e2d, 0x19818c, 0x1981ad, 0x19850c, 0x19852d, 0x19888c,
+    0x1988ad, 0x198c0c, 0x198c2d, 0x198f8c, 0x198fad, 0x19930c, 0x19932d, 0x19968c, 0x1996ad, 0x199a0c,
+    0x199a2d, 0x199d8c, 0x199dad, 0x19a10c, 0x19a12d, 0x19a48c, 0x19a4ad, 0x19a80c, 0x19a82d, 0x19ab8c,
+    0x19abad, 0x19af0c, 0x19af2d, 0x19b28c, 0x19b2ad, 0x19b60c, 0x19b62d, 0x19b98c, 0x19b9ad, 0x19bd0c,
+    0x19bd2d, 0x19c08c, 0x19c0ad, 0x19c40c, 0x19c42d, 0x19c78c, 0x19c7ad, 0x19cb0c, 0x19cb2d, 0x19ce8c,
+    0x19cead, 0x19d20c, 0x19d22d, 0x19d58c, 0x19d5ad, 0x19d90c, 0x19d92d, 0x19dc8c, 0x19dcad, 0x19e00c,
+    0x19e02d, 0x19e38c, 0x19e3ad, 0x19e70c, 0x19e72d, 0x19ea8c, 0x19eaad, 0x19ee0c, 0x19ee2d, 0x19f18c,
+    0x19f1ad, 0x19f50c, 0x19f52d, 0x19f88c, 0x19f8ad, 0x19fc0c, 0x19fc2d, 0x19ff8c, 0x19ffad, 0x1a030c,
+    0x1a032d, 0x1a068c, 0x1a06ad, 0x1a0a0c, 0x1a0a2d, 0x1a0d8c, 0x1a0dad, 0x1a110c, 0x1a112d, 0x1a148c,
+    0x1a14ad, 0x1a180c, 0x1a182d, 0x1a1b8c, 0x1a1bad, 0x1a1f0c, 0x1a1f2d, 0x1a228c, 0x1a22ad, 0x1a260c,
+    0x1a262d, 0x1a298c, 0x1a29ad, 0x1a2d0c, 0x1a2d2d, 0x1a308c, 0x1a30ad, 0x1a340c, 0x1a342d, 0x1a378c,
+    0x1a37ad, 0x1a3b0c, 0x1a3b2d, 0x1a3e8c, 0x1a3ead, 0x1a420c, 0x1a422d, 0x1a458c, 0x1a45ad, 0x1a490c,
+    0x1a492d, 0x1a4c8c, 0x1a4cad, 0x1a500c, 0x1a502d, 0x1a538c, 0x1a53ad, 0x1a570c, 0x1a572d, 0x1a5a8c,
+    0x1a5aad, 0x1a5e0c, 0x1a5e2d, 0x1a618c, 0x1a61ad, 0x1a650c, 0x1a652d, 0x1a688c, 0x1a68ad, 0x1a6c0c,
+    0x1a6c2d, 0x1a6f8c, 0x1a6fad, 0x1a730c, 0x1a732d, 0x1a768c, 0x1a76ad, 0x1a7a0c, 0x1a7a2d, 0x1a7d8c,
+    0x1a7dad, 0x1a810c, 0x1a812d, 0x1a848c, 0x1a84ad, 0x1a880c, 0x1a882d, 0x1a8b8c, 0x1a8bad, 0x1a8f0c,
+    0x1a8f2d, 0x1a928c, 0x1a92ad, 0x1a960c, 0x1a962d, 0x1a998c, 0x1a99ad, 0x1a9d0c, 0x1a9d2d, 0x1aa08c,
+    0x1aa0ad, 0x1aa40c, 0x1aa42d, 0x1aa78c, 0x1aa7ad, 0x1aab0c, 0x1aab2d, 0x1aae8c, 0x1aaead, 0x1ab20c,
+    0x1ab22d, 0x1ab58c, 0x1ab5ad, 0x1ab90c, 0x1ab92d, 0x1abc8c, 0x1abcad, 0x1ac00c, 0x1ac02d, 0x1ac38c,
+    0x1ac3ad, 0x1ac70c, 0x1ac72d, 0x1aca8c, 0x1acaad, 0x1ace0c, 0x1ace2d, 0x1ad18c, 0x1ad1ad, 0x1ad50c,
+    0x1ad52d, 0x1ad88c, 0x1ad8ad, 0x1adc0c, 0x1adc2d, 0x1adf8c, 0x1adfad, 0x1ae30c, 0x1ae32d, 0x1ae68c,
+    0x1ae6ad, 0x1aea0c, 0x1aea2d, 0x1aed8c, 0x1aedad, 0x1af10c, 0x1af12d, 0x1af480, 0x1af60a, 0x1af8e0,
+    0x1af96b, 0x1aff80, 0x1f63c4, 0x1f63e0, 0x1fc004, 0x1fc200, 0x1fc404, 0x1fc600, 0x1fdfe3, 0x1fe000,
+    0x1ff3c4, 0x1ff400, 0x1ffe03, 0x1fff80, 0x203fa4, 0x203fc0, 0x205c04, 0x205c20, 0x206ec4, 0x206f60,
+    0x214024, 0x214080, 0x2140a4, 0x2140e0, 0x214184, 0x214200, 0x214704, 0x214760, 0x2147e4, 0x214800,
+    0x215ca4, 0x215ce0, 0x21a484, 0x21a500, 0x21ad24, 0x21adc0, 0x21d564, 0x21d5a0, 0x21d964, 0x21da00,
+    0x21de04, 0x21e000, 0x21e8c4, 0x21ea20, 0x21f044, 0x21f0c0, 0x220008, 0x220024, 0x220048, 0x220060,
+    0x220704, 0x2208e0, 0x220e04, 0x220e20, 0x220e64, 0x220ea0, 0x220fe4, 0x221048, 0x221060, 0x221608,
+    0x221664, 0x2216e8, 0x221724, 0x221760, 0x2217a7, 0x2217c0, 0x221844, 0x221860, 0x2219a7, 0x2219c0,
+    0x222004, 0x222060, 0x2224e4, 0x222588, 0x2225a4, 0x2226a0, 0x2228a8, 0x2228e0, 0x222e64, 0x222e80,
+    0x223004, 0x223048, 0x223060, 0x223668, 0x2236c4, 0x2237e8, 0x223804, 0x223820, 0x223847, 0x223880,
+    0x223924, 0x2239a0, 0x2239c8, 0x2239e4, 0x223a00, 0x224588, 0x2245e4, 0x224648, 0x224684, 0x224700,
+    0x2247c4, 0x2247e0, 0x224824, 0x224840, 0x225be4, 0x225c08, 0x225c64, 0x225d60, 0x226004, 0x226048,
+    0x226080, 0x226764, 0x2267a0, 0x2267c4, 0x2267e8, 0x226804, 0x226828, 0x2268a0, 0x2268e8, 0x226920,
+    0x226968, 0x2269a4, 0x2269c0, 0x226ae4, 0x226b00, 0x226c48, 0x226c80, 0x226cc4, 0x226da0, 0x226e04,
+    0x226ea0, 0x227704, 0x227728, 0x227764, 0x227820, 0x227844, 0x227860, 0x2278a4, 0x2278c0, 0x2278e4,
+    0x227948, 0x227960, 0x227988, 0x2279c4, 0x227a27, 0x227a44, 0x227a60, 0x227c24, 0x227c60, 0x2286a8,
+    0x228704, 0x228808, 0x228844, 0x2288a8, 0x2288c4, 0x2288e0, 0x228bc4, 0x228be0, 0x229604, 0x229628,
+    0x229664, 0x229728, 0x229744, 0x229768, 0x2297a4, 0x2297c8, 0x2297e4, 0x229828, 0x229844, 0x229880,
+    0x22b5e4, 0x22b608, 0x22b644, 0x22b6c0, 0x22b708, 0x22b784, 0x22b7c8, 0x22b7e4, 0x22b820, 0x22bb84,
+    0x22bbc0, 0x22c608, 0x22c664, 0x22c768, 0x22c7a4, 0x22c7c8, 0x22c7e4, 0x22c820, 0x22d564, 0x22d588,
+    0x22d5a4, 0x22d5c8, 0x22d604, 0x22d700, 0x22e3a4, 0x22e3c8, 0x22e3e4, 0x22e400, 0x22e444, 0x22e4c8,
+    0x22e4e4, 0x22e580, 0x230588, 0x2305e4, 0x230708, 0x230724, 0x230760, 0x232604, 0x232628, 0x2326c0,
+    0x2326e8, 0x232720, 0x232764, 0x2327e7, 0x232808, 0x232827, 0x232848, 0x232864, 0x232880, 0x233a28,
+    0x233a84, 0x233b00, 0x233b44, 0x233b88, 0x233c04, 0x233c20, 0x233c88, 0x233ca0, 0x234024, 0x234160,
+    0x234664, 0x234728, 0x234740, 0x234764, 0x2347e0, 0x2348e4, 0x234900, 0x234a24, 0x234ae8, 0x234b24,
+    0x234b80, 0x235087, 0x235144, 0x2352e8, 0x235304, 0x235340, 0x236c04, 0x236c28, 0x236c44, 0x236ca8,
+    0x236cc4, 0x236ce8, 0x236d00, 0x2385e8, 0x238604, 0x2386e0, 0x238704, 0x2387c8, 0x2387e4, 0x238800,
+    0x239244, 0x239500, 0x239528, 0x239544, 0x239628, 0x239644, 0x239688, 0x2396a4, 0x2396e0, 0x23a624,
+    0x23a6e0, 0x23a744, 0x23a760, 0x23a784, 0x23a7c0, 0x23a7e4, 0x23a8c7, 0x23a8e4, 0x23a900, 0x23b148,
+    0x23b1e0, 0x23b204, 0x23b240, 0x23b268, 0x23b2a4, 0x23b2c8, 0x23b2e4, 0x23b300, 0x23be04, 0x23be20,
+    0x23de64, 0x23dea8, 0x23dee0, 0x23e004, 0x23e047, 0x23e068, 0x23e080, 0x23e688, 0x23e6c4, 0x23e760,
+    0x23e7c8, 0x23e804, 0x23e860, 0x23eb44, 0x23eb60, 0x268603, 0x268804, 0x268820, 0x2688e4, 0x268ac0,
+    0x2c23c4, 0x2c2548, 0x2c25a4, 0x2c2600, 0x2d5e04, 0x2d5ea0, 0x2d6604, 0x2d66e0, 0x2dac6a, 0x2dac80,
+    0x2dacea, 0x2dad60, 0x2de9e4, 0x2dea00, 0x2dea28, 0x2df100, 0x2df1e4, 0x2df260, 0x2dfc84, 0x2dfca0,
+    0x2dfe04, 0x2dfe40, 0x3793a4, 0x3793e0, 0x379403, 0x379480, 0x39e004, 0x39e5c0, 0x39e604, 0x39e8e0,
+    0x3a24e4, 0x3a2520, 0x3a2ca4, 0x3a2d40, 0x3a2da4, 0x3a2e63, 0x3a2f64, 0x3a3060, 0x3a30a4, 0x3a3180,
+    0x3a3544, 0x3a35c0, 0x3a4844, 0x3a48a0, 0x3a4a04, 0x3a4a60, 0x3a4b64, 0x3a4ba0, 0x3a4be4, 0x3a4c00,
+    0x3a5004, 0x3a5040, 0x3b4004, 0x3b46e0, 0x3b4764, 0x3b4da0, 0x3b4ea4, 0x3b4ec0, 0x3b5084, 0x3b50a0,
+    0x3b5364, 0x3b5400, 0x3b5424, 0x3b5600, 0x3c0004, 0x3c00e0, 0x3c0104, 0x3c0320, 0x3c0364, 0x3c0440,
+    0x3c0464, 0x3c04a0, 0x3c04c4, 0x3c0560, 0x3c11e4, 0x3c1200, 0x3c2604, 0x3c26e0, 0x3c55c4, 0x3c55e0,
+    0x3c5d84, 0x3c5e00, 0x3c9d84, 0x3c9e00, 0x3cbdc4, 0x3cbe00, 0x3cdc64, 0x3cdc80, 0x3cdcc4, 0x3cdce0,
+    0x3cddc4, 0x3cde00, 0x3cdea4, 0x3cdec0, 0x3d1a04, 0x3d1ae0, 0x3d2884, 0x3d2960, 0x3e0090, 0x3e00a0,
+    0x3e0590, 0x3e0600, 0x3e1290, 0x3e1400, 0x3e15f0, 0x3e1620, 0x3e1810, 0x3e1820, 0x3e19f0, 0x3e1a20,
+    0x3e1ed0, 0x3e2000, 0x3e2e10, 0x3e2e40, 0x3e2fd0, 0x3e3000, 0x3e31d0, 0x3e31e0, 0x3e3230, 0x3e3360,
+    0x3e35f0, 0x3e3cc6, 0x3e4000, 0x3e4030, 0x3e4200, 0x3e4350, 0x3e4360, 0x3e45f0, 0x3e4600, 0x3e4650,
+    0x3e4760, 0x3e4790, 0x3e4800, 0x3e4930, 0x3e4c00, 0x3e4cd0, 0x3e6440, 0x3e6490, 0x3e7280, 0x3e72d0,
+    0x3e7300, 0x3e7330, 0x3e7380, 0x3e73d0, 0x3e7e20, 0x3e7e70, 0x3e7ec0, 0x3e7ef0, 0x3e7f64, 0x3e8010,
+    0x3e9fc0, 0x3e9ff0, 0x3ea7c0, 0x3ea930, 0x3ea9e0, 0x3eaa10, 0x3ead00, 0x3eadf0, 0x3eae20, 0x3eae70,
+    0x3eaf60, 0x3eb0f0, 0x3eb100, 0x3eb150, 0x3eb1c0, 0x3eb210, 0x3eb220, 0x3eb2b0, 0x3eb2e0, 0x3eb490,
+    0x3eb4c0, 0x3eb510, 0x3eb520, 0x3eb630, 0x3eb660, 0x3eb790, 0x3eb7a0, 0x3eb850, 0x3eb8a0, 0x3eba30,
+    0x3eba80, 0x3ebb90, 0x3ebbe0, 0x3ebc30, 0x3ebc40, 0x3ebc70, 0x3ebc80, 0x3ebd10, 0x3ebd20, 0x3ebdf0,
+    0x3ebe00, 0x3ebe70, 0x3ebe80, 0x3ebf50, 0x3eca00, 0x3ed010, 0x3ed8c0, 0x3ed970, 0x3eda60, 0x3edab0,
+    0x3edcc0, 0x3edd30, 0x3edd40, 0x3edd70, 0x3ede20, 0x3ede70, 0x3ee000, 0x3efb90, 0x3efe20, 0x3f0190,
+    0x3f0200, 0x3f0910, 0x3f0a00, 0x3f0b50, 0x3f0c00, 0x3f1110, 0x3f1200, 0x3f15d0, 0x3f1600, 0x3f1790,
+    0x3f1800, 0x3f1850, 0x3f1a00, 0x3f1b30, 0x3f2000, 0x3f2190, 0x3f2760, 0x3f2790, 0x3f28c0, 0x3f28f0,
+    0x3f4000, 0x3f4b10, 0x3f4c00, 0x3f4dd0, 0x3f6000, 0x3f8010, 0x3fffc0, 0x1c00003, 0x1c00404, 0x1c01003,
+    0x1c02004, 0x1c03e03, 0x1c20000,
+};
+// ---- grapheme table: end
 // ---- open_clip tables: begin (tools/make_openclip_tables.py; do not edit)
 // ftfy 6.3.1, Python 3.11.7 (html, unicodedata 14.0.0)
 #define VIT__OC_BIT_SPACE 123 // vit__oc_bad_chars bits found at run time: \s
@@ -5464,6 +5704,10 @@ struct vit_tokenizer {
     size_t unk_off, unk_len; // the unk token's text, put before each piece of text
     size_t unk_pieces;       // the pieces of that text alone
     int32_t sp_unk;          // the unknown piece (sentencepiece's unk_id)
+    // T5Tokenizer over tokenizer.json: the tokenizers library's Unigram (every piece in `pieces`, scores in double)
+    int hf;
+    double *dscore;          // (n_entries)
+    double hf_min;           // the lowest score
     // open_clip (open_clip_config.json)
     int oc;                  // 0: transformers' pipeline; VIT__OC_SIMPLE: open_clip's SimpleTokenizer; VIT__OC_HF: its HFTokenizer
     int oc_clean;            // its clean function: VIT__OC_WHITESPACE, _LOWER, _CANONICALIZE
@@ -5486,6 +5730,7 @@ static void vit__tok_release(vit_tokenizer *t) {
     vit__trie_release(a, &t->pieces);
     vit__free(a, t->units);
     vit__free(a, t->repl);
+    vit__free(a, t->dscore);
 }
 
 VITDEF void vit_tokenizer_free(vit_tokenizer *t) {
@@ -6631,6 +6876,28 @@ static vit_status vit__spm_added(vit_tokenizer *t, const vit__tok_cfg *c, int no
     return VIT_OK;
 }
 
+// A precompiled charsmap (sentencepiece's NormalizerSpec, tokenizers' Precompiled):
+// <trie bytes, u32 LE><the double array, u32 LE units><NUL-terminated replacements>.
+static vit_status vit__charsmap_set(vit_tokenizer *t, const unsigned char *p, size_t n, const char *file, char *err) {
+    const vit_allocator *a = &t->alloc;
+    size_t tb;
+    if (n < 4) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "%s: the precompiled charsmap is broken", file);
+    tb = (size_t)p[0] | (size_t)p[1] << 8 | (size_t)p[2] << 16 | (size_t)p[3] << 24;
+    if (tb > n - 4 || tb % 4 || tb == 0) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "%s: the precompiled charsmap's trie size is wrong", file);
+    t->n_units = tb / 4;
+    t->repl_size = n - 4 - tb;
+    t->units = (uint32_t *)vit__malloc(a, tb);
+    t->repl = (char *)vit__malloc(a, t->repl_size + 1);
+    if (!t->units || !t->repl) return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for the charsmap");
+    for (size_t u = 0; u < t->n_units; u++) {
+        const unsigned char *q = p + 4 + 4 * u;
+        t->units[u] = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
+    }
+    if (t->repl_size) memcpy(t->repl, p + 4 + tb, t->repl_size);
+    t->repl[t->repl_size] = 0;
+    return VIT_OK;
+}
+
 static vit_status vit__spm_load(vit_tokenizer *t, const unsigned char *data, size_t size, const vit__tok_cfg *c, char *err) {
     const vit_allocator *a = &t->alloc;
     vit__spm_proto m;
@@ -6691,25 +6958,8 @@ static vit_status vit__spm_load(vit_tokenizer *t, const unsigned char *data, siz
             }
             if (twice) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "spiece.model: piece '%.100s' is defined twice", vit__tok_text(t, t->off[k]));
         }
-    // the charsmap: <trie bytes, u32 LE><the double array, u32 LE units><NUL-terminated replacements>
-    if (m.charsmap.p && m.charsmap.end > m.charsmap.p) {
-        size_t n = (size_t)(m.charsmap.end - m.charsmap.p), tb;
-        const unsigned char *p = m.charsmap.p;
-        if (n < 4) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "spiece.model: the precompiled charsmap is broken");
-        tb = (size_t)p[0] | (size_t)p[1] << 8 | (size_t)p[2] << 16 | (size_t)p[3] << 24;
-        if (tb > n - 4 || tb % 4 || tb == 0) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "spiece.model: the precompiled charsmap's trie size is wrong");
-        t->n_units = tb / 4;
-        t->repl_size = n - 4 - tb;
-        t->units = (uint32_t *)vit__malloc(a, tb);
-        t->repl = (char *)vit__malloc(a, t->repl_size + 1);
-        if (!t->units || !t->repl) return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for the charsmap");
-        for (size_t u = 0; u < t->n_units; u++) {
-            const unsigned char *q = p + 4 + 4 * u;
-            t->units[u] = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
-        }
-        if (t->repl_size) memcpy(t->repl, p + 4 + tb, t->repl_size);
-        t->repl[t->repl_size] = 0;
-    }
+    if (m.charsmap.p && m.charsmap.end > m.charsmap.p && (st = vit__charsmap_set(t, m.charsmap.p, (size_t)(m.charsmap.end - m.charsmap.p), "spiece.model", err)) != VIT_OK)
+        return st;
     // tokenizer_config.json: the class, the added and special tokens
     int t5 = t->oc == VIT__OC_HF && (!strcmp(c->cls, "T5Tokenizer") || !strcmp(c->cls, "T5TokenizerFast"));
     if (c->cls[0] && strcmp(c->cls, "SiglipTokenizer") != 0 && !t5)
@@ -6938,6 +7188,392 @@ static vit_status vit__siglip_encode(vit_tokenizer *t, vit__tok_run *r, const un
     if (count + 1 > (size_t)t->cfg.context) count = keep; // truncation leaves room for </s>
     if (count == 0 || r->ids[count - 1] != t->cfg.eos_id) r->ids[count++] = t->cfg.eos_id; // unless the ids end with it
     r->count = count;
+    return VIT_OK;
+}
+
+// ---- T5Tokenizer over tokenizer.json: the tokenizers library's Unigram pipeline
+// transformers 5's T5Tokenizer (a TokenizersBackend) takes from tokenizer.json only
+// the vocabulary and the Precompiled charsmap and builds its own pipeline: the
+// special tokens split out of the raw text; Precompiled (the charsmap per extended
+// grapheme cluster: a cluster under 6 bytes whose bytes start with a key becomes
+// the shortest such key's replacement, whole; else each character its own
+// replacement, spm_precompiled's rule); WhitespaceSplit (Rust's White_Space);
+// Metaspace (a "▁" before each word unless it has one, split before each "▁");
+// Unigram(vocab, unk_id=2, byte_fallback=False): every piece in the lattice,
+// scores summed in double, unknown runs fused; then "$A </s>".
+
+static unsigned vit__gcb(uint32_t cp) {
+    return vit__uni_range(vit__gcb_runs, sizeof(vit__gcb_runs) / sizeof(vit__gcb_runs[0]), 5, cp);
+}
+
+// The end of the extended grapheme cluster (UAX #29, GB3-GB13 but GB9c) that starts at b[i].
+static size_t vit__grapheme_end(const uint32_t *b, size_t n, size_t i) {
+    unsigned prev = vit__gcb(b[i]), p = prev & 15;
+    int pict = (prev & VIT__GCB_PICT) != 0, zwj_pict = 0, ri = p == VIT__GCB_RI;
+    size_t k = i + 1;
+    for (; k < n; k++) {
+        unsigned cur = vit__gcb(b[k]), c = cur & 15;
+        int ctl = p == VIT__GCB_CR || p == VIT__GCB_LF || p == VIT__GCB_CONTROL || c == VIT__GCB_CR || c == VIT__GCB_LF || c == VIT__GCB_CONTROL;
+        int hangul = (p == VIT__GCB_L && (c == VIT__GCB_L || c == VIT__GCB_V || c == VIT__GCB_LV || c == VIT__GCB_LVT)) ||
+                     ((p == VIT__GCB_LV || p == VIT__GCB_V) && (c == VIT__GCB_V || c == VIT__GCB_T)) || ((p == VIT__GCB_LVT || p == VIT__GCB_T) && c == VIT__GCB_T);
+        int join = (p == VIT__GCB_CR && c == VIT__GCB_LF) ||                                     // GB3
+                   (!ctl && (hangul ||                                                           // GB4, GB5; GB6-8
+                             c == VIT__GCB_EXTEND || c == VIT__GCB_ZWJ || c == VIT__GCB_SPACINGMARK || p == VIT__GCB_PREPEND || // GB9-9b
+                             (p == VIT__GCB_ZWJ && zwj_pict && (cur & VIT__GCB_PICT)) ||        // GB11
+                             (p == VIT__GCB_RI && c == VIT__GCB_RI && (ri & 1))));              // GB12, GB13
+        if (!join) break;
+        zwj_pict = p != VIT__GCB_ZWJ && c == VIT__GCB_ZWJ && pict;
+        if (cur & VIT__GCB_PICT) pict = 1;
+        else if (c != VIT__GCB_EXTEND) pict = 0;
+        ri = c == VIT__GCB_RI ? ri + 1 : 0;
+        p = c;
+    }
+    return k;
+}
+
+// spm_precompiled's transform: the replacement of the shortest key that starts
+// s[0..n) (a NUL byte ends the search); 0 if none, -1 if it points outside the strings.
+static int vit__charsmap_first(const vit_tokenizer *t, const unsigned char *s, size_t n, const char **rep) {
+    if (!t->n_units) return 0;
+    size_t pos = 0;
+    uint32_t unit = t->units[0];
+    pos ^= (size_t)(unit >> 10) << ((unit & (1u << 9)) >> 6);
+    for (size_t i = 0; i < n && s[i]; i++) {
+        pos ^= s[i];
+        if (pos >= t->n_units) return 0;
+        unit = t->units[pos];
+        if ((unit & ((1u << 31) | 0xFF)) != s[i]) return 0;
+        pos ^= (size_t)(unit >> 10) << ((unit & (1u << 9)) >> 6);
+        if ((unit >> 8) & 1) {
+            if (pos >= t->n_units) return 0;
+            uint32_t value = t->units[pos] & ((1u << 31) - 1);
+            if (value >= t->repl_size) return -1;
+            *rep = t->repl + value;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+typedef struct vit__hnode { double score; int32_t start, id; } vit__hnode;
+
+// Unigram::encode_optimized over w[0..n) (one Metaspace piece), each token's id emitted.
+static vit_status vit__hf_viterbi(vit_tokenizer *t, vit__tok_run *r, const unsigned char *w, size_t n) {
+    if (!n) return VIT_OK;
+    if (!vit__vec_reserve(&t->alloc, &r->best, n + 1, sizeof(vit__hnode))) return VIT_ERROR_OUT_OF_MEMORY;
+    vit__hnode *best = (vit__hnode *)r->best.p;
+    for (size_t i = 0; i <= n; i++) { best[i].score = 0.0; best[i].start = -1; best[i].id = -1; }
+    const double unk_score = t->hf_min - 10.0;
+    for (size_t start = 0; start < n;) {
+        static const unsigned char one_char_len[16] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 4};
+        size_t mblen = one_char_len[w[start] >> 4], node = 0;
+        if (mblen > n - start) mblen = n - start;
+        const double here = best[start].score;
+        int single = 0;
+        for (size_t pos = start; pos < n;) {
+            int32_t c = vit__trie_child(&t->pieces, node, w[pos]);
+            if (c < 0) break;
+            node = (size_t)c;
+            pos++;
+            int32_t e = t->pieces.value[node];
+            if (e < 0) continue;
+            double cand = t->dscore[e] + here;
+            if (best[pos].start < 0 || cand > best[pos].score) { best[pos].score = cand; best[pos].start = (int32_t)start; best[pos].id = e; }
+            if (pos - start == mblen) single = 1;
+        }
+        if (!single) {
+            double cand = unk_score + here;
+            vit__hnode *b = &best[start + mblen];
+            if (b->start < 0 || cand > b->score) { b->score = cand; b->start = (int32_t)start; b->id = t->sp_unk; }
+        }
+        start += mblen;
+    }
+    size_t count = 0;
+    for (size_t end = n; end > 0; end = (size_t)best[end].start) {
+        if (best[end].start < 0 || (size_t)best[end].start >= end) return vit__fail(t->error, VIT_ERROR_BAD_FORMAT, "tokenizer.json: no path through the text");
+        count++;
+    }
+    if (!vit__vec_reserve(&t->alloc, &r->pieces, count, sizeof(vit__spiece))) return VIT_ERROR_OUT_OF_MEMORY;
+    vit__spiece *p = (vit__spiece *)r->pieces.p;
+    size_t k = count, m = 0;
+    for (size_t end = n; end > 0; end = (size_t)best[end].start) {
+        k--;
+        p[k].start = (size_t)best[end].start;
+        p[k].end = end;
+        p[k].id = best[end].id;
+    }
+    for (size_t q = 0; q < count; q++) { // unknown runs fused (fuse_unk), each token's id by its text
+        if (p[q].id == t->sp_unk && m > 0 && p[m - 1].id == t->sp_unk) { p[m - 1].end = p[q].end; continue; }
+        p[m++] = p[q];
+    }
+    for (size_t q = 0; q < m; q++) {
+        int32_t e = p[q].id == t->sp_unk ? vit__tok_find(t, w + p[q].start, p[q].end - p[q].start) : p[q].id;
+        vit__tok_emit(r, e >= 0 ? t->id[e] : t->id[t->sp_unk]);
+    }
+    return VIT_OK;
+}
+
+// One stretch of text between added tokens: Precompiled, WhitespaceSplit, Metaspace, Unigram.
+static vit_status vit__hf_segment(vit_tokenizer *t, vit__tok_run *r, const unsigned char *s, size_t n) {
+    const vit_allocator *a = &t->alloc;
+    r->cps.n = 0;
+    for (size_t i = 0; i < n;) {
+        int32_t cp = vit__utf8_next(s, n, &i);
+        if (cp < 0 || !vit__vec_u32(a, &r->cps, (uint32_t)cp)) return VIT_ERROR_OUT_OF_MEMORY;
+    }
+    const uint32_t *b = (const uint32_t *)r->cps.p;
+    size_t nc = r->cps.n;
+    vit__vec *out = &r->bytes;
+    out->n = 0;
+    for (size_t i = 0; i < nc;) { // Precompiled, per grapheme cluster
+        size_t e = vit__grapheme_end(b, nc, i);
+        unsigned char g[24];
+        size_t gl = 0;
+        for (size_t k = i; k < e && gl + 4 <= sizeof(g); k++) gl += vit__utf8_put(b[k], g + gl);
+        const char *rep;
+        int hit = 0;
+        if (gl < 6 && e - i <= 5 && (hit = vit__charsmap_first(t, g, gl, &rep)) != 0) {
+            if (hit < 0) return vit__fail(t->error, VIT_ERROR_BAD_FORMAT, "tokenizer.json: the charsmap points outside its strings");
+            if (!vit__vec_bytes(a, out, rep, strlen(rep))) return VIT_ERROR_OUT_OF_MEMORY;
+            i = e;
+            continue;
+        }
+        for (; i < e; i++) {
+            unsigned char u[4];
+            size_t ul = vit__utf8_put(b[i], u);
+            if ((hit = vit__charsmap_first(t, u, ul, &rep)) < 0) return vit__fail(t->error, VIT_ERROR_BAD_FORMAT, "tokenizer.json: the charsmap points outside its strings");
+            if (!(hit ? vit__vec_bytes(a, out, rep, strlen(rep)) : vit__vec_bytes(a, out, u, ul))) return VIT_ERROR_OUT_OF_MEMORY;
+        }
+        if (out->n > 64 * n + 1024) return vit__fail(t->error, VIT_ERROR_LIMIT, "tokenizer.json: the charsmap makes the text more than 64 times longer");
+    }
+    // WhitespaceSplit, then Metaspace: each word "▁"-prefixed, split before each "▁"
+    const unsigned char *x = (const unsigned char *)out->p;
+    size_t m = out->n, limit = (size_t)t->cfg.context + 1;
+    vit__vec *w = &r->t2;
+    for (size_t i = 0; i < m && r->count < limit;) {
+        size_t j = i;
+        int32_t c = vit__utf8_next(x, m, &j);
+        if (c < 0) c = 0xFFFD; // a replacement that is not UTF-8: String::from_utf8 would have refused it
+        if (vit__space_onig((uint32_t)c)) { i = j; continue; }
+        size_t e = i;
+        while (e < m) {
+            size_t q = e;
+            int32_t d = vit__utf8_next(x, m, &q);
+            if (d >= 0 && vit__space_onig((uint32_t)d)) break;
+            e = q;
+        }
+        w->n = 0;
+        if ((e - i < 3 || memcmp(x + i, "\xE2\x96\x81", 3) != 0) && !vit__vec_bytes(a, w, "\xE2\x96\x81", 3)) return VIT_ERROR_OUT_OF_MEMORY;
+        if (!vit__vec_bytes(a, w, x + i, e - i)) return VIT_ERROR_OUT_OF_MEMORY;
+        const unsigned char *y = (const unsigned char *)w->p;
+        for (size_t from = 0, k = 3; from < w->n && r->count < limit; k++) { // pieces start at each "▁"
+            if (k < w->n && !(k + 3 <= w->n && !memcmp(y + k, "\xE2\x96\x81", 3))) continue;
+            if (k > w->n) k = w->n;
+            vit_status st = vit__hf_viterbi(t, r, y + from, k - from);
+            if (st != VIT_OK) return st;
+            from = k;
+        }
+        i = e;
+    }
+    return VIT_OK;
+}
+
+// The text: added tokens (leftmost, longest) whole, the stretches between them
+// through vit__hf_segment; then cut to context - 1 and </s> appended.
+static vit_status vit__hf_encode(vit_tokenizer *t, vit__tok_run *r, const unsigned char *s, size_t n) {
+    size_t from = 0, limit = (size_t)t->cfg.context + 1;
+    for (size_t i = 0; i <= n && r->count < limit; i++) {
+        int32_t v = -1;
+        size_t len = i < n ? vit__trie_longest(&t->added_raw, s + i, n - i, &v) : 0;
+        if (!len && i < n) continue;
+        if (i > from) {
+            vit_status st = vit__hf_segment(t, r, s + from, i - from);
+            if (st != VIT_OK) return st;
+        }
+        if (i == n) break;
+        vit__tok_emit(r, t->added[v].id);
+        from = i + len;
+        i += len - 1;
+    }
+    size_t keep = (size_t)t->cfg.context - 1;
+    if (r->count > keep) r->count = keep;
+    r->ids[r->count++] = t->cfg.eos_id;
+    return VIT_OK;
+}
+
+// ---- loading tokenizer.json (T5Tokenizer: SentencePiece Unigram as the tokenizers library runs it)
+
+// A string node equal to lit (n may be -1).
+static int vit__hf_eq(const vit__json *j, int n, const char *lit) {
+    return n >= 0 && vit__json_eq(j, n, lit);
+}
+
+static int vit__b64(unsigned char c) {
+    return c >= 'A' && c <= 'Z' ? c - 'A' : c >= 'a' && c <= 'z' ? c - 'a' + 26 : c >= '0' && c <= '9' ? c - '0' + 52 : c == '+' ? 62 : c == '/' ? 63 : -1;
+}
+
+// The Precompiled normaliser's charsmap (standard base64, '=' padded).
+static vit_status vit__hf_charsmap(vit_tokenizer *t, const vit__json *j, int node, char *err) {
+    if (!vit__json_is(j, node, VIT__J_STR)) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer.json: Precompiled without a precompiled_charsmap string");
+    size_t raw = j->nodes[node].len;
+    char *txt = (char *)vit__malloc(&t->alloc, raw + 1);
+    unsigned char *bin = (unsigned char *)vit__malloc(&t->alloc, raw / 4 * 3 + 3);
+    vit_status st = txt && bin ? VIT_OK : vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for the charsmap");
+    size_t n = st == VIT_OK ? vit__json_str(j, node, txt, raw + 1) : 0, m = 0;
+    if (st == VIT_OK && n % 4) st = vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer.json: precompiled_charsmap is not base64");
+    for (size_t i = 0; st == VIT_OK && i < n; i += 4) {
+        int v[4], pad = 0;
+        for (int k = 0; k < 4; k++) {
+            unsigned char ch = (unsigned char)txt[i + k];
+            v[k] = ch == '=' && i + 4 == n && k >= 2 ? (pad++, 0) : vit__b64(ch);
+            if (v[k] < 0 || (pad && ch != '=')) { st = vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer.json: precompiled_charsmap is not base64"); break; }
+        }
+        if (st != VIT_OK) break;
+        uint32_t w = (uint32_t)v[0] << 18 | (uint32_t)v[1] << 12 | (uint32_t)v[2] << 6 | (uint32_t)v[3];
+        bin[m++] = (unsigned char)(w >> 16);
+        if (pad < 2) bin[m++] = (unsigned char)(w >> 8);
+        if (pad < 1) bin[m++] = (unsigned char)w;
+    }
+    if (st == VIT_OK && m) st = vit__charsmap_set(t, bin, m, "tokenizer.json", err);
+    vit__free(&t->alloc, txt);
+    vit__free(&t->alloc, bin);
+    return st;
+}
+
+// The normaliser T5's converters write: Precompiled, alone or in a Sequence with
+// Replace(" {2,}", " ") (transformers 4); null (no charsmap).
+static vit_status vit__hf_normalizer(vit_tokenizer *t, const vit__json *j, int n, char *err) {
+    if (n < 0 || j->nodes[n].type == VIT__J_NULL) return VIT_OK;
+    int seq = vit__json_is_str(j, n, "type", "Sequence"), items = seq ? vit__json_get(j, n, "normalizers") : -1, found = 0;
+    if (seq && !vit__json_is(j, items, VIT__J_ARR)) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer.json: a normalizer Sequence without normalizers");
+    for (int k = seq ? j->nodes[items].first_child : n; k >= 0; k = seq ? j->nodes[k].next : -1) {
+        char type[64] = "";
+        vit__json_text(j, vit__json_get(j, k, "type"), type, sizeof(type), NULL);
+        if (!strcmp(type, "Precompiled") && !found++) {
+            vit_status st = vit__hf_charsmap(t, j, vit__json_get(j, k, "precompiled_charsmap"), err);
+            if (st != VIT_OK) return st;
+        } else if (!strcmp(type, "Replace") && vit__hf_eq(j, vit__json_get(j, vit__json_get(j, k, "pattern"), "Regex"), " {2,}") &&
+                   vit__hf_eq(j, vit__json_get(j, k, "content"), " ")) {
+            // space runs to one: WhitespaceSplit drops them anyway (transformers 5 does not run it)
+        } else {
+            return vit__fail(err, VIT_ERROR_UNSUPPORTED, "tokenizer.json: normalizer '%s' (T5Tokenizer's: Precompiled, Replace(' {2,}', ' '))", type[0] ? type : "?");
+        }
+    }
+    return VIT_OK;
+}
+
+// Metaspace("▁", prepend always, split), alone or after WhitespaceSplit.
+static vit_status vit__hf_pretokenizer(const vit__json *j, int n, char *err) {
+    int seq = vit__json_is_str(j, n, "type", "Sequence"), items = seq ? vit__json_get(j, n, "pretokenizers") : -1, ok = n >= 0;
+    int k = seq ? (vit__json_is(j, items, VIT__J_ARR) ? j->nodes[items].first_child : -1) : n;
+    if (seq && k >= 0 && vit__json_is_str(j, k, "type", "WhitespaceSplit")) k = j->nodes[k].next;
+    ok = ok && k >= 0 && (!seq || j->nodes[k].next < 0) && vit__json_is_str(j, k, "type", "Metaspace") &&
+         vit__hf_eq(j, vit__json_get(j, k, "replacement"), "\xE2\x96\x81") && vit__json_flag(j, k, "split", 1) == 1 &&
+         (vit__hf_eq(j, vit__json_get(j, k, "prepend_scheme"), "always") ||
+          (vit__json_get(j, k, "prepend_scheme") < 0 && vit__json_flag(j, k, "add_prefix_space", 0) == 1));
+    return ok ? VIT_OK : vit__fail(err, VIT_ERROR_UNSUPPORTED, "tokenizer.json: pre-tokenizer other than T5Tokenizer's (WhitespaceSplit, Metaspace('\xE2\x96\x81', always, split))");
+}
+
+static vit_status vit__hf_load(vit_tokenizer *t, const vit__json *j, const vit__tok_cfg *c, char *err) {
+    const vit_allocator *a = &t->alloc;
+    int model = vit__json_get(j, 0, "model");
+    if (j->nodes[0].type != VIT__J_OBJ || !vit__json_is(j, model, VIT__J_OBJ)) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer.json: no model object");
+    char type[64] = "";
+    if (!vit__json_text(j, vit__json_get(j, model, "type"), type, sizeof(type), NULL) || strcmp(type, "Unigram") != 0)
+        return vit__fail(err, VIT_ERROR_UNSUPPORTED, "tokenizer.json: model type '%s' (T5Tokenizer's is Unigram)", type[0] ? type : "?");
+    int unk = -1, vocab = vit__json_get(j, model, "vocab");
+    if (!vit__json_int(j, vit__json_get(j, model, "unk_id"), 0, VIT_MAX_VOCAB, &unk) || unk != 2)
+        return vit__fail(err, VIT_ERROR_UNSUPPORTED, "tokenizer.json: Unigram unk_id is not 2 (T5Tokenizer builds its Unigram with unk_id 2)");
+    if (vit__json_flag(j, model, "byte_fallback", 0) != 0)
+        return vit__fail(err, VIT_ERROR_UNSUPPORTED, "tokenizer.json: Unigram byte_fallback (T5Tokenizer builds its Unigram without it)");
+    int tr = vit__json_get(j, 0, "truncation"), pd = vit__json_get(j, 0, "padding");
+    if ((tr >= 0 && j->nodes[tr].type != VIT__J_NULL) || (pd >= 0 && j->nodes[pd].type != VIT__J_NULL))
+        return vit__fail(err, VIT_ERROR_UNSUPPORTED, "tokenizer.json: truncation or padding set in the file");
+    if (!vit__json_is(j, vocab, VIT__J_ARR) || j->nodes[vocab].count < 3) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer.json: Unigram vocab is not a list of 3 or more [piece, score]");
+    size_t n = (size_t)j->nodes[vocab].count, bytes = 0, k = 0;
+    if (n > VIT_MAX_VOCAB) return vit__fail(err, VIT_ERROR_LIMIT, "tokenizer.json: more than VIT_MAX_VOCAB (%d) pieces", VIT_MAX_VOCAB);
+    if (!vit__tok_entries(t, n, 1) || !(t->dscore = (double *)vit__malloc(a, n * sizeof(double))))
+        return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for %zu pieces", n);
+    t->hf_min = DBL_MAX;
+    for (int it = j->nodes[vocab].first_child; it >= 0; it = j->nodes[it].next, k++) {
+        int piece = vit__json_is(j, it, VIT__J_ARR) && j->nodes[it].count == 2 ? j->nodes[it].first_child : -1, sc = piece >= 0 ? j->nodes[piece].next : -1;
+        double v;
+        size_t off, len;
+        if (!vit__json_is(j, piece, VIT__J_STR) || !vit__json_double(j, sc, &v) || !(v > -1e30 && v < 1e30))
+            return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer.json: vocab entry %zu is not [piece, score]", k);
+        if (!vit__tok_json_keep(t, j, piece, &off, &len)) return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for the pieces");
+        if (!len) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer.json: vocab entry %zu is empty", k);
+        t->off[k] = off;
+        t->len[k] = (uint32_t)len;
+        t->id[k] = (int32_t)k;
+        t->dscore[k] = v;
+        t->score[k] = (float)v;
+        t->type[k] = VIT__SP_NORMAL;
+        if (v < t->hf_min) t->hf_min = v;
+        bytes += len;
+        t->n_entries = k + 1;
+        if (!vit__tok_slot(t, (int32_t)k)) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer.json: piece '%.100s' is in the vocab twice", vit__tok_text(t, off));
+    }
+    if (!vit__trie_init(a, &t->pieces, bytes)) return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for the pieces");
+    for (k = 0; k < n; k++) vit__trie_add(&t->pieces, (const unsigned char *)vit__tok_text(t, t->off[k]), t->len[k], (int32_t)k);
+    t->sp_unk = 2;
+    vit_status st = vit__hf_normalizer(t, j, vit__json_get(j, 0, "normalizer"), err);
+    if (st == VIT_OK) st = vit__hf_pretokenizer(j, vit__json_get(j, 0, "pre_tokenizer"), err);
+    if (st == VIT_OK) st = vit__clip_postprocessor(t, j, vit__json_get(j, 0, "post_processor"), err);
+    if (st != VIT_OK) return st;
+    // the special tokens: tokenizer_config.json's (T5Tokenizer's defaults: </s>, <unk>, <pad>), each a piece of the vocab;
+    // tokenizer.json's added_tokens must be those (transformers 5 rebuilds the added vocabulary from the config)
+    int extra = c->root >= 0 ? vit__json_get(&c->j, 0, "extra_special_tokens") : -1, eids = c->root >= 0 ? vit__json_get(&c->j, 0, "extra_ids") : -1, x = -1;
+    if (c->root >= 0 && vit__json_get(&c->j, 0, "added_tokens_decoder") >= 0)
+        return vit__fail(err, VIT_ERROR_UNSUPPORTED, "tokenizer_config.json: added_tokens_decoder beside a T5Tokenizer's tokenizer.json");
+    if (!vit__json_int(&c->j, eids, 0, 0, &x))
+        return vit__fail(err, VIT_ERROR_UNSUPPORTED, "tokenizer_config.json: T5Tokenizer without extra_ids 0 (sentinel tokens <extra_id_N> are not read)");
+    if (extra >= 0 && !vit__json_is(&c->j, extra, VIT__J_ARR) && c->j.nodes[extra].type != VIT__J_NULL)
+        return vit__fail(err, VIT_ERROR_UNSUPPORTED, "tokenizer_config.json: extra_special_tokens is not a list");
+    size_t na = 3 + (vit__json_is(&c->j, extra, VIT__J_ARR) ? (size_t)c->j.nodes[extra].count : 0);
+    if (na > VIT_MAX_VOCAB) return vit__fail(err, VIT_ERROR_LIMIT, "tokenizer_config.json: %zu special tokens", na);
+    if (!(t->added = (vit__added *)vit__malloc(a, na * sizeof(vit__added)))) return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for added tokens");
+    static const char *const defaults[3] = {"</s>", "<unk>", "<pad>"};
+    const int nodes[3] = {c->eos, c->unk, c->pad};
+    for (int q = 0; q < 3; q++)
+        if ((st = vit__spm_added(t, c, nodes[q], defaults[q], -1, 0, 1, err)) != VIT_OK) return st;
+    for (int q = vit__json_is(&c->j, extra, VIT__J_ARR) ? c->j.nodes[extra].first_child : -1; q >= 0; q = c->j.nodes[q].next) {
+        int node = vit__tok_json_token(&c->j, q);
+        if (node < 0) return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer_config.json: an extra special token is not a string");
+        if ((st = vit__spm_added(t, c, node, NULL, -1, 0, 1, err)) != VIT_OK) return st;
+    }
+    int at = vit__json_get(j, 0, "added_tokens");
+    for (int it = vit__json_is(j, at, VIT__J_ARR) ? j->nodes[at].first_child : -1; it >= 0; it = j->nodes[it].next) {
+        int id = -1, cn = vit__json_get(j, it, "content");
+        size_t off, len, q;
+        if (!vit__json_int(j, vit__json_get(j, it, "id"), 0, (int)n - 1, &id) || !vit__json_is(j, cn, VIT__J_STR) || !vit__tok_json_keep(t, j, cn, &off, &len))
+            return vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer.json: an added token without a vocabulary id and content");
+        for (q = 0; q < t->n_added && !(t->added[q].len == len && !memcmp(vit__tok_text(t, t->added[q].off), vit__tok_text(t, off), len)); q++) {}
+        if (q == t->n_added || t->added[q].id != id || vit__json_flag(j, it, "special", 0) != 1 || vit__json_flag(j, it, "lstrip", 0) != 0 ||
+            vit__json_flag(j, it, "rstrip", 0) != 0 || vit__json_flag(j, it, "single_word", 0) != 0 || vit__json_flag(j, it, "normalized", 0) != 0)
+            return vit__fail(err, VIT_ERROR_UNSUPPORTED, "tokenizer.json: added token '%.60s' is not one of tokenizer_config.json's special tokens as T5Tokenizer adds them", vit__tok_text(t, off));
+    }
+    size_t bytes_added = 0;
+    for (k = 0; k < t->n_added; k++) bytes_added += t->added[k].len;
+    if (!vit__trie_init(a, &t->added_raw, bytes_added)) return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for added tokens");
+    for (k = 0; k < t->n_added; k++) vit__trie_add(&t->added_raw, (const unsigned char *)vit__tok_text(t, t->added[k].off), t->added[k].len, (int32_t)k);
+    char text[3][256];
+    for (int q = 0; q < 3; q++) {
+        snprintf(text[q], sizeof(text[q]), "%s", defaults[q]);
+        if (nodes[q] >= 0 && !vit__json_text(&c->j, nodes[q], text[q], sizeof(text[q]), NULL))
+            return vit__fail(err, VIT_ERROR_LIMIT, "tokenizer_config.json: a special token longer than 255 bytes");
+    }
+    t->cfg.eos_id = vit__tok_id_of(t, text[0], strlen(text[0]));
+    t->cfg.unk_id = 2;
+    t->cfg.pad_id = vit__tok_id_of(t, text[2], strlen(text[2]));
+    if (t->n_prefix != 0 || t->n_suffix != 1 || t->suffix[0] != t->cfg.eos_id)
+        return vit__fail(err, VIT_ERROR_UNSUPPORTED, "tokenizer.json: a post-processor other than T5Tokenizer's (the text, then </s>)");
+    t->hf = 1;
+    t->cfg.type = VIT_TOKENIZER_SIGLIP_UNIGRAM;
+    t->cfg.context = c->context ? c->context : 512; // T5Tokenizer's model_max_length default
+    t->cfg.vocab_size = (int)n;
+    t->cfg.bos_id = -1;
+    t->cfg.lower_case = 0;
     return VIT_OK;
 }
 
@@ -7336,7 +7972,7 @@ static vit_status vit__oc_encode(vit_tokenizer *t, vit__tok_run *r, const unsign
             unsigned char q[4];
             if (!vit__vec_bytes(a, &u, q, vit__utf8_put(b[i], q))) st = VIT_ERROR_OUT_OF_MEMORY;
         }
-        for (size_t i = 0; st == VIT_OK && t->cfg.type != VIT_TOKENIZER_CLIP_BPE && i < u.n; i++) { // T5: no added token's text in it
+        for (size_t i = 0; st == VIT_OK && t->cfg.type != VIT_TOKENIZER_CLIP_BPE && !t->hf && i < u.n; i++) { // T5 (spiece.model): no added token's text in it
             int32_t v = -1;
             if (vit__trie_longest(&t->added_raw, (const unsigned char *)u.p + i, u.n - i, &v))
                 st = vit__fail(t->error, VIT_ERROR_UNSUPPORTED, "vit_tokenize: the cleaned text holds the special token '%.40s' (vit.h does not split T5TokenizerFast's)",
@@ -7344,6 +7980,8 @@ static vit_status vit__oc_encode(vit_tokenizer *t, vit__tok_run *r, const unsign
         }
         if (st == VIT_OK && t->cfg.type == VIT_TOKENIZER_CLIP_BPE) {
             st = vit__clip_encode(t, r, (const unsigned char *)u.p, u.n);
+        } else if (st == VIT_OK && t->hf) {
+            st = vit__hf_encode(t, r, (const unsigned char *)u.p, u.n);
         } else if (st == VIT_OK) {
             st = vit__spm_encode(t, r, (const unsigned char *)u.p, u.n, 0, NULL);
             size_t keep = (size_t)t->cfg.context - 1;
@@ -7378,7 +8016,9 @@ VITDEF vit_status vit_tokenize(vit_tokenizer *t, const char *text, size_t len, i
     r.cap = (size_t)t->cfg.context + 2;
     r.ids = r.cap <= VIT__TOK_STACK_IDS ? buf : (int *)vit__malloc(&t->alloc, r.cap * sizeof(int));
     vit_status st = r.ids ? VIT_OK : VIT_ERROR_OUT_OF_MEMORY;
-    if (st == VIT_OK) st = t->oc ? vit__oc_encode(t, &r, s, len) : t->cfg.type == VIT_TOKENIZER_CLIP_BPE ? vit__clip_encode(t, &r, s, len) : vit__siglip_encode(t, &r, s, len);
+    if (st == VIT_OK)
+        st = t->oc ? vit__oc_encode(t, &r, s, len) : t->cfg.type == VIT_TOKENIZER_CLIP_BPE ? vit__clip_encode(t, &r, s, len)
+           : t->hf ? vit__hf_encode(t, &r, s, len) : vit__siglip_encode(t, &r, s, len);
     if (st == VIT_OK) {
         size_t w = 0;
         if (t->cfg.type == VIT_TOKENIZER_CLIP_BPE) {
@@ -7508,8 +8148,9 @@ static vit_status vit__tok_create(const unsigned char *data, size_t size, const 
     if (st == VIT_OK && size > VIT_MAX_HEADER_BYTES)
         st = vit__fail(err, VIT_ERROR_LIMIT, "%s is %zu bytes, more than VIT_MAX_HEADER_BYTES (%llu)", json ? "tokenizer.json" : "spiece.model", size,
                        (unsigned long long)VIT_MAX_HEADER_BYTES);
+    int t5 = !strcmp(c.cls, "T5Tokenizer") || !strcmp(c.cls, "T5TokenizerFast");
     if (st == VIT_OK && json) {
-        if (c.cls[0] && strcmp(c.cls, "CLIPTokenizer") != 0 && strcmp(c.cls, "CLIPTokenizerFast") != 0)
+        if (c.cls[0] && strcmp(c.cls, "CLIPTokenizer") != 0 && strcmp(c.cls, "CLIPTokenizerFast") != 0 && !t5)
             st = vit__fail(err, VIT_ERROR_UNSUPPORTED, "tokenizer_config.json: tokenizer_class %s (vit.h reads tokenizer.json as CLIPTokenizer)", c.cls);
         size_t bad = vit__utf8_check(data, size);
         if (st == VIT_OK && bad < size) st = vit__fail(err, VIT_ERROR_BAD_FORMAT, "tokenizer.json: not UTF-8 at byte %zu", bad);
@@ -7523,7 +8164,7 @@ static vit_status vit__tok_create(const unsigned char *data, size_t size, const 
                 vit__fail(err, st, "tokenizer.json: %.400s", detail);
             }
         }
-        if (st == VIT_OK) st = vit__clip_load(t, &j, &c, err);
+        if (st == VIT_OK) st = t5 ? vit__hf_load(t, &j, &c, err) : vit__clip_load(t, &j, &c, err);
         vit__json_release(&j);
     } else if (st == VIT_OK) {
         st = vit__spm_load(t, data, size, &c, err);
@@ -7617,11 +8258,13 @@ VITDEF vit_status vit_tokenizer_load(const char *path, const vit_options *opts, 
         snprintf(file, sizeof(file), "%stokenizer.json", dir);
         int clip = !strncmp(c.cls, "CLIPTokenizer", 13), siglip = !strcmp(c.cls, "SiglipTokenizer") || !strncmp(c.cls, "T5Tokenizer", 11); // another class: refused by name below
         if (occ_size && oc.mode == VIT__OC_SIMPLE) clip = 1, siglip = 0; // SimpleTokenizer: CLIP's BPE, whatever the class
-        if (st == VIT_OK && (siglip || (!clip && !vit__exists(file)))) name = "spiece.model";
+        int t5 = !strncmp(c.cls, "T5Tokenizer", 11); // transformers 5's T5Tokenizer: tokenizer.json if there is one, else spiece.model
+        if (st == VIT_OK && ((siglip && !(t5 && vit__exists(file))) || (!clip && !vit__exists(file)))) name = "spiece.model";
         vit__json_release(&c.j);
         snprintf(file, sizeof(file), "%s%s", dir, name);
         if (st == VIT_OK && !vit__exists(file))
-            st = vit__fail(err, VIT_ERROR_IO, "'%s' has no %s%s", path, name, cfg ? "" : " (and no tokenizer_config.json)");
+            st = vit__fail(err, VIT_ERROR_IO, "'%s' has no %s%s", path, name,
+                           !cfg ? " (and no tokenizer_config.json)" : siglip && !t5 ? " (SiglipTokenizer reads only that, in transformers 5 too)" : "");
     } else {
         snprintf(file, sizeof(file), "%s", path);
     }

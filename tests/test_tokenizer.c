@@ -94,9 +94,12 @@ static const char *show_ids(const int *ids, int n) {
 }
 
 // expected.txt: "context C pad P", then per string its ids before the padding
+static const char *g_load; // test_folder loads this folder instead of name's (its expected.txt stays name's)
+
 static void test_folder(const corpus *c, const char *name, vit_tokenizer_type type, int bos, int eos) {
     char path[1200], label[128];
     fmt(path, sizeof(path), "%s/%s", g_dir, name);
+    if (g_load) fmt(path, sizeof(path), "%s", g_load);
     vit_tokenizer *t = NULL;
     vit_status st = vit_tokenizer_load(path, NULL, &t);
     fmt(label, sizeof(label), "%s: vit_tokenizer_load", name);
@@ -1045,11 +1048,31 @@ int main(int argc, char **argv) {
     test_folder(&c, "clip", VIT_TOKENIZER_CLIP_BPE, 49406, 49407);
     test_folder(&c, "siglip_a", VIT_TOKENIZER_SIGLIP_UNIGRAM, -1, 1);
     test_folder(&c, "siglip_b", VIT_TOKENIZER_SIGLIP_UNIGRAM, -1, 1);
+    { // t5_json: openclip_siglip's T5Tokenizer files without open_clip_config.json, transformers' own pipeline
+        static const char *const files[2] = {"openclip_siglip/tokenizer.json", "openclip_siglip/tokenizer_config.json"};
+        const char *names[2] = {"tokenizer.json", "tokenizer_config.json"};
+        const void *data[2];
+        size_t sizes[2];
+        char dir[256];
+        data[0] = read_file(files[0], &sizes[0]);
+        data[1] = read_file(files[1], &sizes[1]);
+        if (check(data[0] && data[1] && make_folder(dir, sizeof(dir), names, data, sizes, 2), "t5_json: the folder", "cannot read or write the files")) {
+            g_load = dir;
+            test_folder(&c, "t5_json", VIT_TOKENIZER_SIGLIP_UNIGRAM, -1, 1);
+            g_load = NULL;
+            rm_folder(dir, names, 2);
+        }
+        free((void *)data[0]);
+        free((void *)data[1]);
+    }
     if (check(read_more(&c, "openclip_extra.txt"), "openclip_extra.txt", "cannot read %s/openclip_extra.txt", g_dir)) {
         static const char *const clip_files[] = {"open_clip_config.json"}, *const clip_more[] = {"clip/tokenizer.json", "clip/tokenizer_config.json"};
         static const char *const sig_files[] = {"open_clip_config.json", "tokenizer.json", "tokenizer_config.json"}, *const sig_more[] = {"siglip_a/spiece.model"};
         test_openclip(&c, "openclip_clip", clip_files, 1, clip_more, 2, VIT_TOKENIZER_CLIP_BPE, 0);
-        test_openclip(&c, "openclip_siglip", sig_files, 3, sig_more, 1, VIT_TOKENIZER_SIGLIP_UNIGRAM, 1);
+        static const char *const sig_spm[] = {"openclip_siglip/open_clip_config.json", "openclip_siglip/tokenizer_config.json", "siglip_a/spiece.model"};
+        test_openclip(&c, "openclip_siglip", sig_files, 3, sig_more, 1, VIT_TOKENIZER_SIGLIP_UNIGRAM, 1); // both: tokenizer.json, as transformers 5
+        test_openclip(&c, "openclip_siglip", sig_files, 3, NULL, 0, VIT_TOKENIZER_SIGLIP_UNIGRAM, 1);     // tokenizer.json alone
+        test_openclip(&c, "openclip_siglip", NULL, 0, sig_spm, 3, VIT_TOKENIZER_SIGLIP_UNIGRAM, 1);       // spiece.model alone
     }
     test_openclip_config();
     test_arguments();

@@ -1,0 +1,61 @@
+"""Grapheme cluster break classes for vit.h's tokenizers Precompiled normaliser
+(tokenizers splits text into extended grapheme clusters, unicode-segmentation's
+UAX #29, before it applies a SentencePiece charsmap). Rewrites the block between
+'// ---- grapheme table: begin' and '// ---- grapheme table: end' in vit.h.
+
+    /tmp/tfenv/bin/python3 tools/make_grapheme_table.py
+
+From the Python regex module's \\p{Grapheme_Cluster_Break=...} and
+\\p{Extended_Pictographic} (its Unicode version is printed in the block).
+"""
+import os, re, regex, unicodedata
+
+NAMES = ["CR", "LF", "Control", "Extend", "ZWJ", "Regional_Indicator", "Prepend", "SpacingMark", "L", "V", "T", "LV", "LVT"]
+
+
+def runs():
+    pats = [regex.compile(r"\p{Grapheme_Cluster_Break=%s}" % n) for n in NAMES]
+    ep = regex.compile(r"\p{Extended_Pictographic}")
+    out, prev = [], None
+    for c in range(0x110000):
+        ch = chr(c)
+        v = 0
+        for i, p in enumerate(pats):
+            if p.match(ch):
+                v = i + 1
+                break
+        if ep.match(ch):
+            v |= 16
+        if v != prev:
+            out.append((c, v))
+            prev = v
+    return out
+
+
+def main():
+    r = runs()
+    lines = ["// ---- grapheme table: begin (tools/make_grapheme_table.py; do not edit)",
+             "// Python regex %s's Grapheme_Cluster_Break and Extended_Pictographic" % regex.__version__,
+             "enum { VIT__GCB_OTHER, VIT__GCB_CR, VIT__GCB_LF, VIT__GCB_CONTROL, VIT__GCB_EXTEND, VIT__GCB_ZWJ, VIT__GCB_RI,",
+             "       VIT__GCB_PREPEND, VIT__GCB_SPACINGMARK, VIT__GCB_L, VIT__GCB_V, VIT__GCB_T, VIT__GCB_LV, VIT__GCB_LVT, VIT__GCB_PICT = 16 };",
+             "static const uint32_t vit__gcb_runs[%d] = { // start << 5 | class" % len(r)]
+    vals = ["0x%x" % (c << 5 | v) for c, v in r]
+    for i in range(0, len(vals), 10):
+        lines.append("    " + ", ".join(vals[i:i + 10]) + ",")
+    lines.append("};")
+    lines.append("// ---- grapheme table: end")
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "vit.h")
+    src = open(path, encoding="utf-8").read()
+    block = "\n".join(lines)
+    pat = re.compile(r"// ---- grapheme table: begin.*?// ---- grapheme table: end", re.S)
+    if pat.search(src):
+        src = pat.sub(lambda m: block, src)
+    else:
+        anchor = "// ---- Unicode tables: end\n"
+        src = src.replace(anchor, anchor + block + "\n", 1)
+    open(path, "w", encoding="utf-8").write(src)
+    print("%d runs" % len(r))
+
+
+if __name__ == "__main__":
+    main()
