@@ -7059,16 +7059,11 @@ static vit_status vit__spm_encode(vit_tokenizer *t, vit__tok_run *r, const unsig
     return VIT_OK;
 }
 
-// SiglipTokenizer.canonicalize_text: Python's lower() (if do_lower_case),
-// string.punctuation removed, \s+ to " ", strip(); the UTF-8 after the unk
-// token's text into r->t2 (as bytes).
-static int vit__siglip_canon(const vit_tokenizer *t, vit__tok_run *r, const uint32_t *b, size_t n) {
-    const vit_allocator *a = &t->alloc;
-    vit__vec *lo = &r->t1, *out = &r->t2;
-    lo->n = 0;
+// Python's str.lower() of b[0..n) into out (the final sigma by its context).
+static int vit__py_lower(const vit_allocator *a, const uint32_t *b, size_t n, vit__vec *out) {
+    out->n = 0;
     for (size_t i = 0; i < n; i++) {
         uint32_t c = b[i], l[2];
-        if (!t->cfg.lower_case) { if (!vit__vec_u32(a, lo, c)) return 0; continue; }
         if (c == 0x3A3) { // capital sigma: final (U+03C2) after a cased letter and not before one, case-ignorables skipped
             size_t j = i;
             while (j > 0 && (vit__uni_prop(b[j - 1]) & VIT__UNI_IGNORABLE)) j--;
@@ -7078,11 +7073,26 @@ static int vit__siglip_canon(const vit_tokenizer *t, vit__tok_run *r, const uint
                 while (j < n && (vit__uni_prop(b[j]) & VIT__UNI_IGNORABLE)) j++;
                 final = j == n || !(vit__uni_prop(b[j]) & VIT__UNI_CASED);
             }
-            if (!vit__vec_u32(a, lo, final ? 0x3C2 : 0x3C3)) return 0;
+            if (!vit__vec_u32(a, out, final ? 0x3C2 : 0x3C3)) return 0;
             continue;
         }
         int k = vit__uni_lower(c, l);
-        for (int q = 0; q < k; q++) if (!vit__vec_u32(a, lo, l[q])) return 0;
+        for (int q = 0; q < k; q++) if (!vit__vec_u32(a, out, l[q])) return 0;
+    }
+    return 1;
+}
+
+// SiglipTokenizer.canonicalize_text: Python's lower() (if do_lower_case),
+// string.punctuation removed, \s+ to " ", strip(); the UTF-8 after the unk
+// token's text into r->t2 (as bytes).
+static int vit__siglip_canon(const vit_tokenizer *t, vit__tok_run *r, const uint32_t *b, size_t n) {
+    const vit_allocator *a = &t->alloc;
+    vit__vec *lo = &r->t1, *out = &r->t2;
+    if (t->cfg.lower_case) {
+        if (!vit__py_lower(a, b, n, lo)) return 0;
+    } else {
+        lo->n = 0;
+        for (size_t i = 0; i < n; i++) if (!vit__vec_u32(a, lo, b[i])) return 0;
     }
     out->n = 0;
     if (!vit__vec_bytes(a, out, vit__tok_text(t, t->unk_off), t->unk_len)) return 0;
@@ -7826,28 +7836,6 @@ static vit_status vit__oc_ftfy_segment(vit_tokenizer *t, vit__vec *seg, vit__vec
     }
 }
 
-// Python's str.lower() of b[0..n) into out (the final sigma by its context).
-static int vit__py_lower(const vit_allocator *a, const uint32_t *b, size_t n, vit__vec *out) {
-    out->n = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t c = b[i], l[2];
-        if (c == 0x3A3) { // capital sigma: final (U+03C2) after a cased letter and not before one, case-ignorables skipped
-            size_t j = i;
-            while (j > 0 && (vit__uni_prop(b[j - 1]) & VIT__UNI_IGNORABLE)) j--;
-            int final = j > 0 && (vit__uni_prop(b[j - 1]) & VIT__UNI_CASED);
-            if (final) {
-                j = i + 1;
-                while (j < n && (vit__uni_prop(b[j]) & VIT__UNI_IGNORABLE)) j++;
-                final = j == n || !(vit__uni_prop(b[j]) & VIT__UNI_CASED);
-            }
-            if (!vit__vec_u32(a, out, final ? 0x3C2 : 0x3C3)) return 0;
-            continue;
-        }
-        int k = vit__uni_lower(c, l);
-        for (int q = 0; q < k; q++) if (!vit__vec_u32(a, out, l[q])) return 0;
-    }
-    return 1;
-}
 
 // " ".join(s.split()) of b[0..n) into out, dropping ASCII punctuation first if `punct`.
 static int vit__py_split_join(const vit_allocator *a, const uint32_t *b, size_t n, vit__vec *out, int punct) {
