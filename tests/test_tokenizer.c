@@ -96,6 +96,20 @@ static const char *show_ids(const int *ids, int n) {
 // expected.txt: "context C pad P", then per string its ids before the padding
 static const char *g_load; // test_folder loads this folder instead of name's (its expected.txt stays name's)
 
+// An expected.txt line's ids (up to context + 1) into want, the rest of the context padded; returns how many.
+static int parse_ids(char *p, int *want, int context, int pad) {
+    int nw = 0;
+    while (nw <= context) {
+        char *end;
+        long v = strtol(p, &end, 10);
+        if (end == p) break;
+        want[nw++] = (int)v;
+        p = end;
+    }
+    for (int i = nw; i < context; i++) want[i] = pad;
+    return nw;
+}
+
 static void test_folder(const corpus *c, const char *name, vit_tokenizer_type type, int bos, int eos) {
     char path[1200], label[128];
     fmt(path, sizeof(path), "%s/%s", g_dir, name);
@@ -125,14 +139,7 @@ static void test_folder(const corpus *c, const char *name, vit_tokenizer_type ty
         int nw = 0;
         char line[8192];
         if (!fgets(line, sizeof(line), f)) break;
-        for (char *p = line; nw <= context;) {
-            char *end;
-            long v = strtol(p, &end, 10);
-            if (end == p) break;
-            want[nw++] = (int)v;
-            p = end;
-        }
-        for (int i = nw; i < context; i++) want[i] = pad;
+        nw = parse_ids(line, want, context, pad);
         ids[context] = 0x5EED; // a guard past the context
         int n = -1;
         st = vit_tokenize(t, c->text[k], c->len[k], ids, context, &n);
@@ -379,14 +386,7 @@ static void test_openclip(const corpus *c, const char *name, const char *const *
                 lines++;
                 int nw = 0, refuse = !strncmp(line, "refused", 7);
                 char *p = refuse ? strchr(line, ':') + 1 : line;
-                for (; nw <= context;) {
-                    char *end;
-                    long v = strtol(p, &end, 10);
-                    if (end == p) break;
-                    want[nw++] = (int)v;
-                    p = end;
-                }
-                for (int i = nw; i < context; i++) want[i] = pad;
+                nw = parse_ids(p, want, context, pad);
                 ids[context] = 0x5EED;
                 int got = -1;
                 st = vit_tokenize(t, c->text[k], c->len[k], ids, context, &got);
