@@ -528,28 +528,30 @@ typedef struct vit_config {
                         // (e.g. "Dinov2Model", "CLIPVisionModelWithProjection"; without that key, "model_type"),
                         // timm "architecture" (e.g. "vit_small_patch14_dinov2"; source says which); "" when no
                         // config.json names it (none given). NUL-terminated; a longer name is cut at 63 bytes
-    // The text tower of a full CLIPModel / SiglipModel file (zero for any other model): vit_encode_ids, vit_zero_shot
+    // The text tower of a full CLIPModel / SiglipModel or open_clip file (zero for any other model): vit_encode_ids, vit_zero_shot
     int has_text;       // 1: the file's text tower is loaded
     int text_context;   // L: ids per text (text_config's max_position_embeddings: CLIP 77, SigLIP 64)
     int text_vocab;     // the ids' range: [0, text_vocab)
     int embed_dim;      // E: the shared embedding width (vit_encode_ids' and vit_image_embeds' outputs)
     vit_match match;    // how vit_zero_shot scores (VIT_MATCH_NONE without a text tower)
     float logit_scale;  // exp of the file's logit_scale: the cosines' multiplier
-    float logit_bias;   // SigLIP's logit_bias (CLIP: 0)
+    float logit_bias;   // SigLIP's logit_bias (CLIP: 0; open_clip: the file's, 0 without one)
 } vit_config;
 
 typedef struct vit_model vit_model;
 
-// Loads a model from a .safetensors file (and the config.json beside it, if any),
-// or from a folder: its model.safetensors, else its model.safetensors.index.json
-// and the shards it names (see FILE FORMAT). opts may be NULL. On success *out is a new model; on failure *out is NULL and a
+// Loads a model from a .safetensors file (and the config.json beside it, if any;
+// for a file named open_clip*: open_clip_config.json), or from a folder: its
+// model.safetensors, else its model.safetensors.index.json and the shards it
+// names, else its open_clip_model.safetensors (see FILE FORMAT). opts may be NULL. On success *out is a new model; on failure *out is NULL and a
 // negative status is returned (detail: vit_last_error(NULL)).
 #ifndef VIT_NO_STDIO
 VITDEF vit_status vit_load(const char *safetensors_path, const vit_options *opts, vit_model **out);
 #endif
 
 // Like vit_load, from safetensors bytes in memory (copied; data may be freed
-// afterwards). config.json text may be given in opts->config_json.
+// afterwards). config.json text (or an open_clip_config.json's) may be given in
+// opts->config_json.
 VITDEF vit_status vit_load_memory(const void *data, size_t size, const vit_options *opts, vit_model **out);
 
 // Frees a model and everything it owns. NULL is allowed.
@@ -1574,6 +1576,7 @@ typedef struct vit__loader {
     const char *text_prefix;// a full CLIP / SigLIP file's text tower ("text_model."; open_clip "" or "text."), or NULL
     vit__family text_fam;   // its family
     int open_clip;          // the config is open_clip_config.json (model_cfg, preprocess_cfg)
+    int open_clip_ln_pre, open_clip_ls, open_clip_bias, open_clip_custom; // what it says of ln_pre, LayerScale, logit_bias, text.
     int heads_override;
     vit__family fam;
     int dinov2_registers;   // HF Dinov2WithRegisters (its position embedding is resampled with antialiasing)
@@ -2388,14 +2391,26 @@ static vit_status vit__open_clip_keys(vit__loader *L, const vit__json *j, int ob
     return VIT_OK;
 }
 
-// A setting that must be absent, null, false, 0 or one of the allowed strings (NULL: none).
+// Python's truth value of a config value, as open_clip tests its settings
+// (`if cfg.quick_gelu:`): absent, null, false, 0, "", [] and {} are false.
+static int vit__py_true(const vit__json *j, int obj, const char *key) {
+    int n = vit__json_get(j, obj, key);
+    double d;
+    if (n < 0) return 0;
+    switch (j->nodes[n].type) {
+    case VIT__J_TRUE: return 1;
+    case VIT__J_NUM: return !(vit__json_double(j, n, &d) && d == 0.0);
+    case VIT__J_STR: return j->nodes[n].len > 0;
+    case VIT__J_ARR: case VIT__J_OBJ: return j->nodes[n].count > 0;
+    default: return 0;
+    }
+}
+
+// A setting that must be false as Python reads it, or one of the allowed strings (NULL: none).
 static vit_status vit__open_clip_off(vit__loader *L, const vit__json *j, int obj, const char *what, const char *key, const char *allowed) {
     int n = vit__json_get(j, obj, key);
-    if (n < 0) return VIT_OK;
-    vit__jtype t = j->nodes[n].type;
-    double d;
-    if (t == VIT__J_NULL || t == VIT__J_FALSE || (t == VIT__J_NUM && vit__json_double(j, n, &d) && d == 0.0)) return VIT_OK;
-    if (allowed && t == VIT__J_STR)
+    if (!vit__py_true(j, obj, key)) return VIT_OK;
+    if (allowed && j->nodes[n].type == VIT__J_STR)
         for (const char *a = allowed; *a; a += strlen(a) + 1)
             if (vit__json_eq(j, n, a)) return VIT_OK;
     return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "open_clip_config.json: %s %s is set, which vit.h does not compute", what, key);
@@ -2449,13 +2464,13 @@ static vit_status vit__read_config_open_clip(vit__loader *L, const vit__json *j,
     int mc = vit__json_get(j, root, "model_cfg"), n;
     if (mc < 0 || j->nodes[mc].type != VIT__J_OBJ) return vit__fail(L->err, VIT_ERROR_BAD_FORMAT, "open_clip_config.json: model_cfg is not an object");
     if ((st = vit__open_clip_keys(L, j, mc, "model_cfg", model_keys, sizeof(model_keys) / sizeof(model_keys[0]))) != VIT_OK) return st;
-    int vc = vit__json_get(j, mc, "vision_cfg"), quick = 0;
+    int vc = vit__json_get(j, mc, "vision_cfg"), quick = vit__py_true(j, mc, "quick_gelu");
     if (vc < 0 || j->nodes[vc].type != VIT__J_OBJ) return vit__fail(L->err, VIT_ERROR_BAD_FORMAT, "open_clip_config.json: model_cfg has no vision_cfg object");
     if ((st = vit__open_clip_keys(L, j, vc, "vision_cfg", vision_keys, sizeof(vision_keys) / sizeof(vision_keys[0]))) != VIT_OK) return st;
-    vit__cfg_bool(j, mc, "quick_gelu", &quick);
     if ((st = vit__cfg_size(L, j, vc, "image_size", &s->image_h, &s->image_w)) != VIT_OK) return st;
     if (s->image_h < 0) s->image_h = s->image_w = 224; // CLIPVisionCfg's default
-    int tn = vit__json_get(j, vc, "timm_model_name"), timm = tn >= 0 && j->nodes[tn].type == VIT__J_STR;
+    int tn = vit__json_get(j, vc, "timm_model_name"), timm = vit__py_true(j, vc, "timm_model_name");
+    if (timm && j->nodes[tn].type != VIT__J_STR) return vit__fail(L->err, VIT_ERROR_BAD_FORMAT, "open_clip_config.json: vision_cfg timm_model_name is not a string");
     if (timm != (L->fam == VIT__FAM_TIMM))
         return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "open_clip_config.json: vision_cfg %s timm_model_name but the tensors are %s", timm ? "has a" : "has no",
                          L->fam == VIT__FAM_TIMM ? "a timm trunk's (visual.trunk.*)" : "OpenAI CLIP's (visual.conv1.weight, ...)");
@@ -2463,7 +2478,7 @@ static vit_status vit__read_config_open_clip(vit__loader *L, const vit__json *j,
         vit__json_str(j, tn, name, sizeof(name));
         if ((st = vit__timm_arch_stated(L, name, "open_clip_config.json vision_cfg timm_model_name", s)) != VIT_OK) return st;
         snprintf(cfg->architecture, sizeof(cfg->architecture), "%.63s", name);
-        int pool = vit__json_get(j, vc, "timm_pool"), proj = vit__json_get(j, vc, "timm_proj"), pb = 0;
+        int pool = vit__json_get(j, vc, "timm_pool"), proj = vit__json_get(j, vc, "timm_proj");
         if (pool < 0 || vit__json_eq(j, pool, "avg")) s->pool = VIT_POOL_AVG; // (CLIPVisionCfg's default)
         else if (vit__json_eq(j, pool, "map")) s->pool = VIT_POOL_MAP;
         else if (vit__json_eq(j, pool, "token")) s->pool = VIT_POOL_TOKEN;
@@ -2472,11 +2487,11 @@ static vit_status vit__read_config_open_clip(vit__loader *L, const vit__json *j,
         if (proj >= 0 && !(vit__json_eq(j, proj, "none") || vit__json_eq(j, proj, "linear") || vit__json_eq(j, proj, "") || j->nodes[proj].type == VIT__J_NULL))
             return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "open_clip_config.json: vision_cfg timm_proj must be 'linear', 'none' or '' (an MLP head is not computed)");
         s->projection = !(proj >= 0 && vit__json_eq(j, proj, "none"));
-        if (vit__cfg_bool(j, vc, "timm_proj_bias", &pb) && pb && !(proj < 0 || vit__json_eq(j, proj, "linear")))
+        if (vit__py_true(j, vc, "timm_proj_bias") && !(proj < 0 || vit__json_eq(j, proj, "linear")))
             return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "open_clip_config.json: vision_cfg timm_proj_bias without timm_proj 'linear'");
         s->num_classes = -1;
     } else { // OpenAI CLIP's VisionTransformer
-        int layers = vit__json_get(j, vc, "layers"), width = 768, head_width = 64, b = 0;
+        int layers = vit__json_get(j, vc, "layers"), width = 768, head_width = 64;
         double ratio = 4.0;
         if (layers >= 0 && j->nodes[layers].type == VIT__J_ARR)
             return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "open_clip_config.json: vision_cfg layers is a list (a ResNet image tower)");
@@ -2487,6 +2502,8 @@ static vit_status vit__read_config_open_clip(vit__loader *L, const vit__json *j,
         if (s->patch_size < 0) s->patch_size = 16;
         if ((n = vit__json_get(j, vc, "mlp_ratio")) >= 0 && (!vit__json_double(j, n, &ratio) || !(ratio > 0.0 && ratio < 64.0)))
             return vit__fail(L->err, VIT_ERROR_BAD_FORMAT, "open_clip_config.json: vision_cfg mlp_ratio must be a number in (0, 64)");
+        if (width % head_width)
+            return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "open_clip_config.json: vision_cfg head_width %d does not divide width %d", head_width, width);
         s->dim = width;
         s->num_heads = width / head_width; // (vision_heads = width // head_width)
         s->mlp_dim = (int)(width * ratio);  // (mlp_width = int(width * mlp_ratio))
@@ -2502,10 +2519,12 @@ static vit_status vit__read_config_open_clip(vit__loader *L, const vit__json *j,
         n = vit__json_get(j, vc, "pool_type");
         s->pool = n < 0 || vit__json_eq(j, n, "tok") ? VIT_POOL_TOKEN : vit__json_eq(j, n, "avg") ? VIT_POOL_AVG : -1;
         if (s->pool < 0) return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "open_clip_config.json: vision_cfg pool_type must be 'tok' or 'avg'");
-        if (s->pool == VIT_POOL_AVG && vit__cfg_bool(j, vc, "final_ln_after_pool", &b) && b)
+        if (s->pool == VIT_POOL_AVG && vit__py_true(j, vc, "final_ln_after_pool"))
             return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "open_clip_config.json: vision_cfg final_ln_after_pool with pool_type 'avg'");
         if ((st = vit__open_clip_act_norm(L, j, vc, "vision_cfg", quick, &s->act, &s->eps)) != VIT_OK) return st;
         s->fc_norm = 0;
+        L->open_clip_ln_pre = !vit__py_true(j, vc, "no_ln_pre");
+        L->open_clip_ls = (n = vit__json_get(j, vc, "ls_init_value")) >= 0 && j->nodes[n].type != VIT__J_NULL; // (`is not None`)
     }
     // preprocess_cfg: absent keys are open_clip's PreprocessCfg defaults (OpenAI's mean/std, bicubic, shortest)
     static const float openai_mean[3] = {0.48145466f, 0.4578275f, 0.40821073f}, openai_std[3] = {0.26862954f, 0.26130258f, 0.27577711f};
@@ -3217,7 +3236,7 @@ static vit_status vit__infer_config(vit__loader *L, vit_config *c, const vit__st
     int th = want_h ? want_h : c->native_height, tw = want_w ? want_w : c->native_width;
     if (th % Pp || tw % Pp)
         return vit__fail(err, VIT_ERROR_UNSUPPORTED, "image size %d x %d is not a multiple of the patch size %d", th, tw, Pp);
-    if (fam == VIT__FAM_OPEN_CLIP && gh != gw && (th != c->native_height || tw != c->native_width)) // (resize_pos_embed assumes a square grid)
+    if (fam == VIT__FAM_OPEN_CLIP && gh != gw && (th / Pp) * (tw / Pp) != gh * gw) // (resize_pos_embed assumes a square grid)
         return vit__fail(err, VIT_ERROR_UNSUPPORTED, "open_clip resizes only square position grids; this one is %d x %d", gh, gw);
     if (th > VIT_MAX_IMAGE_SIDE || tw > VIT_MAX_IMAGE_SIDE || (long long)(th / Pp) * (tw / Pp) + P > VIT_MAX_TOKENS)
         return vit__fail(err, VIT_ERROR_LIMIT, "image size %d x %d gives more than VIT_MAX_TOKENS (%d) tokens", th, tw, VIT_MAX_TOKENS);
@@ -3301,6 +3320,9 @@ static vit_status vit__infer_config(vit__loader *L, vit_config *c, const vit__st
     c->pre_norm = vit__has(L, VIT__R_PRE_W, 0);
     c->fc_norm = vit__has(L, VIT__R_FCN_W, 0);
     c->layer_scale = vit__has(L, VIT__R_LS1, 0);
+    if (fam == VIT__FAM_OPEN_CLIP && (c->pre_norm != L->open_clip_ln_pre || c->layer_scale != L->open_clip_ls))
+        return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "open_clip_config.json's vision_cfg %s but the file %s", c->pre_norm != L->open_clip_ln_pre ? "no_ln_pre" : "ls_init_value",
+                         c->pre_norm != L->open_clip_ln_pre ? (c->pre_norm ? "has visual.ln_pre" : "has no visual.ln_pre") : (c->layer_scale ? "has ls_1.gamma" : "has no ls_1.gamma"));
     c->qk_norm = vit__has(L, VIT__R_QN_W, 0);
     if (s->qk_norm >= 0 && s->qk_norm != c->qk_norm)
         return vit__fail(err, s->qk_norm ? VIT_ERROR_MISSING_TENSOR : VIT_ERROR_UNSUPPORTED, "config.json says qk_norm %s but the q_norm tensors are %s", s->qk_norm ? "true" : "false", c->qk_norm ? "present" : "absent");
@@ -3352,15 +3374,19 @@ static vit_status vit__read_text_config_open_clip(vit__loader *L, vit__text_stat
         "scale_fc", "hf_model_name", "hf_model_pretrained", "hf_proj_type", "hf_pooler_type"};
     const vit__json *j = &L->cfg;
     vit_status st;
-    int mc = vit__json_get(j, L->cfg_root, "model_cfg"), tc = vit__json_get(j, mc, "text_cfg"), n, quick = 0, b = 0;
+    int mc = vit__json_get(j, L->cfg_root, "model_cfg"), tc = vit__json_get(j, mc, "text_cfg"), n, quick = vit__py_true(j, mc, "quick_gelu");
     double ratio = 4.0;
     if (tc < 0 || j->nodes[tc].type != VIT__J_OBJ) return vit__fail(L->err, VIT_ERROR_BAD_FORMAT, "open_clip_config.json: model_cfg has no text_cfg object");
     if ((st = vit__open_clip_keys(L, j, tc, "text_cfg", text_keys, sizeof(text_keys) / sizeof(text_keys[0]))) ||
         (st = vit__open_clip_off(L, j, tc, "text_cfg", "hf_model_name", NULL)) || (st = vit__open_clip_off(L, j, tc, "text_cfg", "embed_cls", NULL)) ||
         (st = vit__open_clip_plain_blocks(L, j, tc, "text_cfg")))
         return st;
-    vit__cfg_bool(j, mc, "quick_gelu", &quick);
     if ((st = vit__open_clip_act_norm(L, j, tc, "text_cfg", quick, &s->act, &s->eps)) != VIT_OK) return st;
+    // the model has a logit_bias (SigLIP's sigmoid scores) when init_logit_bias is not None; its
+    // load adds a zero one when the file lacks it
+    L->open_clip_bias = (n = vit__json_get(j, mc, "init_logit_bias")) >= 0 && j->nodes[n].type != VIT__J_NULL;
+    L->open_clip_ls = (n = vit__json_get(j, tc, "ls_init_value")) >= 0 && j->nodes[n].type != VIT__J_NULL;
+    L->open_clip_custom = vit__py_true(j, mc, "custom_text");
     s->dim = 512; s->heads = 8; s->depth = 12; s->context = 77; s->vocab = 49408; s->eos = 2;
     if ((st = vit__cfg_int(L, j, tc, "width", 1, VIT_MAX_DIM, &s->dim)) || (st = vit__cfg_int(L, j, tc, "heads", 1, VIT_MAX_DIM, &s->heads)) ||
         (st = vit__cfg_int(L, j, tc, "layers", 1, VIT_MAX_DEPTH, &s->depth)) || (st = vit__cfg_int(L, j, tc, "context_length", 1, VIT_MAX_TOKENS, &s->context)) ||
@@ -3370,14 +3396,14 @@ static vit_status vit__read_text_config_open_clip(vit__loader *L, vit__text_stat
     if ((n = vit__json_get(j, tc, "mlp_ratio")) >= 0 && (!vit__json_double(j, n, &ratio) || !(ratio > 0.0 && ratio < 64.0)))
         return vit__fail(L->err, VIT_ERROR_BAD_FORMAT, "open_clip_config.json: text_cfg mlp_ratio must be a number in (0, 64)");
     s->mlp = (int)(s->dim * ratio);
-    s->causal = !(vit__cfg_bool(j, tc, "no_causal_mask", &b) && b);
+    s->causal = !vit__py_true(j, tc, "no_causal_mask");
     n = vit__json_get(j, tc, "pool_type"); // (final_ln_after_pool: the LayerNorm is per token, the same before or after)
     s->pool = n < 0 || vit__json_eq(j, n, "argmax") ? VIT__TEXT_POOL_ARGMAX : vit__json_eq(j, n, "last") ? VIT__TEXT_POOL_LAST
             : vit__json_eq(j, n, "first") ? VIT__TEXT_POOL_FIRST : vit__json_eq(j, n, "eos") ? VIT__TEXT_POOL_EOS : -1;
     if (s->pool < 0) return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "open_clip_config.json: text_cfg pool_type must be 'argmax', 'last', 'first' or 'eos'");
     if ((n = vit__json_get(j, tc, "proj_type")) >= 0 && !vit__json_eq(j, n, "linear"))
         return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "open_clip_config.json: text_cfg proj_type other than 'linear' (the text embedding is its projection)");
-    s->proj_bias = vit__cfg_bool(j, tc, "proj_bias", &b) && b;
+    s->proj_bias = vit__py_true(j, tc, "proj_bias");
     return VIT_OK;
 }
 
@@ -3447,7 +3473,8 @@ static vit_status vit__infer_text(vit__loader *L, vit_model *t, const vit__text_
         return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "tensor '%s' has shape %s, expected [context, %d]", pos->name, got, C);
     }
     if (s->context > 0 && s->context != rows)
-        return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "config.json says max_position_embeddings %d but '%s' has %lld rows", s->context, pos->name, rows);
+        return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "config.json says %s %d but '%s' has %lld rows", L->open_clip ? "text_cfg context_length" : "max_position_embeddings",
+                         s->context, pos->name, rows);
     c->num_tokens = (int)rows;
     // blocks: consecutive, none past a gap
     int depth = 0;
@@ -3472,7 +3499,9 @@ static vit_status vit__infer_text(vit__loader *L, vit_model *t, const vit__text_
         return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "tensor '%s' has shape %s, expected [mlp_dim, %d]", fc1->name, got, C);
     }
     c->mlp_dim = (int)fc1->shape[0];
-    if (s->mlp > 0 && s->mlp != c->mlp_dim) return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "config.json says text intermediate_size %d but '%s' has %d", s->mlp, fc1->name, c->mlp_dim);
+    if (s->mlp > 0 && s->mlp != c->mlp_dim)
+        return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "config.json says text %s %d but '%s' has %d", L->open_clip ? "MLP width (width * mlp_ratio)" : "intermediate_size", s->mlp,
+                         fc1->name, c->mlp_dim);
     int heads = s->heads > 0 ? s->heads : (C % 64 == 0 ? C / 64 : 0);
     if (heads <= 0) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "text width %d is not a multiple of 64 and no config.json gives text_config num_attention_heads", C);
     if (C % heads) return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "text width %d is not divisible by %d heads", C, heads);
@@ -3489,6 +3518,8 @@ static vit_status vit__infer_text(vit__loader *L, vit_model *t, const vit__text_
     if (s->proj > 0 && s->proj != c->num_classes)
         return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "%s says %s %d but '%s' makes %d", L->open_clip ? "open_clip_config.json" : "config.json",
                          L->open_clip ? "model_cfg embed_dim" : clip ? "projection_dim" : "text_config projection_size", s->proj, hw->name, c->num_classes);
+    if (L->open_clip && io == s->proj_bias) // (open_clip: an nn.Linear with proj_bias, else a parameter)
+        return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "open_clip_config.json says text_cfg proj_bias %s but the file's text projection is '%s'", s->proj_bias ? "true" : "false", hw->name);
     if (s->proj_bias >= 0 && s->proj_bias != (vit__has(L, VIT__R_HEAD_B, 0) && !io))
         return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "open_clip_config.json says text_cfg proj_bias %s but the file has %s", s->proj_bias ? "true" : "false",
                          s->proj_bias ? "no text_projection.bias" : "one");
@@ -3498,6 +3529,9 @@ static vit_status vit__infer_text(vit__loader *L, vit_model *t, const vit__text_
     c->source = L->open_clip ? VIT_SOURCE_OPEN_CLIP : VIT_SOURCE_HF;
     c->pool = VIT_POOL_TOKEN; // (unread: a text tower pools by text_pool)
     c->layer_scale = vit__has(L, VIT__R_LS1, 0);
+    if (L->open_clip && c->layer_scale != L->open_clip_ls)
+        return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "open_clip_config.json's text_cfg ls_init_value says %s but the file has %s", L->open_clip_ls ? "LayerScale" : "none",
+                         c->layer_scale ? "ls_1.gamma" : "none");
     t->num_head = 1;
     t->act = c->act == VIT_ACT_GELU_TANH ? VIT__ACT_GELU_TANH : c->act == VIT_ACT_QUICK_GELU ? VIT__ACT_QUICK_GELU : VIT__ACT_GELU;
     t->causal = s->causal >= 0 ? s->causal : clip;
@@ -3748,7 +3782,8 @@ static vit_status vit__load_weights(vit__loader *L, vit_model *m, int pass) {
             int gh = c->image_height / c->patch_size, gw = c->image_width / c->patch_size;
             size_t cover = (size_t)L->pos_cover, native = (size_t)L->grid_h * L->grid_w;
             for (size_t i = 0; i < cover * uC; i++) m->prefix[i] += vit__tensor_at(t, i);
-            if (gh == L->grid_h && gw == L->grid_w) {
+            // (open_clip's resize_pos_embed keeps the rows as they are when their number does not change)
+            if ((gh == L->grid_h && gw == L->grid_w) || (L->fam == VIT__FAM_OPEN_CLIP && (size_t)gh * gw == native)) {
                 vit__copy_vec(m->pos_embed, t, cover * uC, native * uC, 0);
             } else {
                 float *grid = (float *)vit__malloc(L->alloc, native * uC * sizeof(float));
@@ -3870,8 +3905,8 @@ static vit_status vit__load_weights(vit__loader *L, vit_model *m, int pass) {
         const int hr[2][2] = {{VIT__R_HEAD_W, VIT__R_HEAD_B}, {VIT__R_HEAD2_W, VIT__R_HEAD2_B}};
         for (int h = 0; h < m->num_head; h++) {
             char hn[192];
-            const vit__tensor *io = vit__role(L, hr[h][0], 0, hn, sizeof(hn));
-            if (io && vit__in_out(L, io)) { // (C, K) as stored is already vit.h's layout
+            const vit__tensor *head = vit__role(L, hr[h][0], 0, hn, sizeof(hn));
+            if (head && vit__in_out(L, head)) { // (C, K) as stored is already vit.h's layout
                 VIT__WANT(hr[h][0], 0, 0, 2, C, K);
                 if (pass) vit__copy_vec(m->head_w + (size_t)h * uC * (size_t)K, t, 0, uC * (size_t)K, 0);
             } else {
@@ -3885,8 +3920,11 @@ static vit_status vit__load_weights(vit__loader *L, vit_model *m, int pass) {
 #undef VIT__WANT
     if (m->vocab) { // a text tower: the similarity's temperature (stored as its log), and SigLIP's bias
         if ((st = vit__want_scalar(L, VIT__R_SCALE, &m->logit_scale)) != VIT_OK) return st;
-        if ((L->fam == VIT__FAM_HF_SIGLIP_TEXT || (L->fam == VIT__FAM_OPEN_CLIP_TEXT && vit__has(L, VIT__R_BIAS, 0))) &&
-            (st = vit__want_scalar(L, VIT__R_BIAS, &m->logit_bias)) != VIT_OK)
+        int open_clip = L->fam == VIT__FAM_OPEN_CLIP_TEXT, bias = vit__has(L, VIT__R_BIAS, 0);
+        if (open_clip && bias && !L->open_clip_bias) // (open_clip's strict load refuses it too)
+            return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "a logit_bias tensor, but open_clip_config.json's model_cfg has no init_logit_bias");
+        m->logit_bias = 0.0f; // (open_clip: a model with init_logit_bias whose file has none scores with a zero bias)
+        if ((L->fam == VIT__FAM_HF_SIGLIP_TEXT || (open_clip && bias)) && (st = vit__want_scalar(L, VIT__R_BIAS, &m->logit_bias)) != VIT_OK)
             return st;
     }
     return VIT_OK;
@@ -11905,6 +11943,9 @@ static vit_status vit__text_plan(vit__loader *L, vit_model *m) {
     vit__family fam = L->fam;
     vit__text_stated s;
     vit_status st = vit__read_text_config(L, clip, &s);
+    // (open_clip loads a CLIP file's top-level text tower into a CustomTextCLIP, converting the names; not the reverse)
+    if (st == VIT_OK && L->open_clip && L->text_prefix[0] && !L->open_clip_custom)
+        st = vit__fail(L->err, VIT_ERROR_SHAPE_MISMATCH, "the text tower is under text. (a CustomTextCLIP's) but open_clip_config.json's model_cfg has no custom_text");
     vit_model *t = st == VIT_OK ? (vit_model *)vit__malloc(&m->alloc, sizeof(vit_model)) : NULL;
     if (st == VIT_OK && !t) st = vit__fail(L->err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for the text tower");
     if (st != VIT_OK) return st;
@@ -11953,7 +11994,7 @@ static vit_status vit__text_build(vit__loader *L, vit_model *m) {
     vit__family fam = L->fam;
     int cpu = m->cfg.device == VIT_DEVICE_CPU;
     vit_status st = VIT_OK;
-    int sigmoid = fam == VIT__FAM_HF_SIGLIP || (L->open_clip && vit__find(L, "logit_bias")); // (open_clip: SigLIP's have a logit_bias)
+    int sigmoid = L->open_clip ? L->open_clip_bias : fam == VIT__FAM_HF_SIGLIP; // (open_clip: SigLIP's have a logit_bias)
     if (t->weights_count > SIZE_MAX / sizeof(float)) st = vit__fail(err, VIT_ERROR_LIMIT, "text tower size overflows");
     else if (!(t->weights = (float *)vit__malloc(&t->alloc, t->weights_count * sizeof(float))))
         st = vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for %zu bytes of text tower weights", t->weights_count * sizeof(float));
@@ -11998,10 +12039,10 @@ static vit_status vit__text_build(vit__loader *L, vit_model *m) {
 // The config's messages name config.json; an open_clip model's is open_clip_config.json.
 static void vit__open_clip_error(char *err) {
     char *at = strstr(err, "config.json");
-    if (!at || (at - err >= 10 && !strncmp(at - 10, "open_clip_", 10))) return;
+    if (!at || (at != err && at[-1] != ' ')) return; // (not open_clip_config.json, tokenizer_config.json, ...)
     char copy[VIT__ERR_LEN];
     snprintf(copy, sizeof(copy), "%.*sopen_clip_%s", (int)(at - err), err, at);
-    memcpy(err, copy, VIT__ERR_LEN);
+    memcpy(err, copy, strlen(copy) + 1);
 }
 
 // shards: the safetensors files (one, or those of ix, in its files' order).

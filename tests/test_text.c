@@ -524,6 +524,15 @@ static void test_open_clip_refusals(const char *clip_dir, const char *siglip_dir
         {1, "\"timm_pool\": \"map\"", "\"timm_pool\": \"abs_attn\"", VIT_ERROR_UNSUPPORTED, "timm_pool"},
         {1, "\"no_causal_mask\": true,", "\"no_causal_mask\": true, \"scaled_cosine_attn\": true,", VIT_ERROR_UNSUPPORTED, "scaled_cosine_attn"},
         {1, "\"timm_model_name\": \"vit_base_patch16_siglip_224\",", "", VIT_ERROR_UNSUPPORTED, "timm_model_name"},
+        {1, "\"timm_model_name\": \"vit_base_patch16_siglip_224\",", "\"timm_model_name\": \"\",", VIT_ERROR_UNSUPPORTED, "has no timm_model_name"}, // "": not set
+        {0, "\"head_width\": 8,", "\"head_width\": 6,", VIT_ERROR_UNSUPPORTED, "head_width 6 does not divide width 16"},
+        {0, "\"head_width\": 8,", "\"head_width\": 8, \"no_ln_pre\": 1,", VIT_ERROR_SHAPE_MISMATCH, "no_ln_pre"},
+        {0, "\"head_width\": 8,", "\"head_width\": 8, \"ls_init_value\": 0.1,", VIT_ERROR_SHAPE_MISMATCH, "ls_init_value"},
+        {0, "\"vocab_size\": 814,", "\"vocab_size\": 814, \"ls_init_value\": 0,", VIT_ERROR_SHAPE_MISMATCH, "ls_init_value"}, // 0 is not None
+        {0, "\"quick_gelu\": true,", "\"quick_gelu\": true, \"init_logit_bias\": null,", VIT_OK, ""},
+        {1, "\"init_logit_bias\": -10,", "", VIT_ERROR_UNSUPPORTED, "no init_logit_bias"},
+        {1, "\"custom_text\": true,", "\"custom_text\": 0,", VIT_ERROR_SHAPE_MISMATCH, "no custom_text"},
+        {1, "\"proj_bias\": true,", "\"proj_bias\": \"\",", VIT_ERROR_SHAPE_MISMATCH, "proj_bias false"},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         vit_model *x = NULL;
@@ -532,6 +541,19 @@ static void test_open_clip_refusals(const char *clip_dir, const char *siglip_dir
         snprintf(nm, sizeof(nm), "load: open_clip_config.json %.160s", cases[i].new_text[0] ? cases[i].new_text : "without timm_model_name");
         for (char *q = nm; *q; q++) if (*q == '\n') *q = ' ';
         check(st == cases[i].want && strstr(vit_last_error(NULL), cases[i].says), nm, "%s: %s", vit_status_string(st), vit_last_error(NULL));
+        vit_free(x);
+    }
+    // settings as Python reads them: "quick_gelu": 1 is QuickGELU; init_logit_bias without a logit_bias tensor: a zero bias, sigmoids
+    static const struct { int siglip; const char *old, *new_text; } truthy[] = {
+        {0, "\"quick_gelu\": true,", "\"quick_gelu\": 1,"}, {0, "\"quick_gelu\": true,", "\"quick_gelu\": \"no\","},
+        {0, "\"quick_gelu\": true,", "\"quick_gelu\": true, \"init_logit_bias\": 0,"}};
+    for (size_t i = 0; i < sizeof(truthy) / sizeof(truthy[0]); i++) {
+        vit_model *x = NULL;
+        vit_status st = load_with_config(truthy[i].siglip ? siglip_dir : clip_dir, truthy[i].old, truthy[i].new_text, &x);
+        const vit_config *c = st == VIT_OK ? vit_model_config(x) : NULL;
+        int bias = strstr(truthy[i].new_text, "init_logit_bias") != NULL;
+        check(c && c->act == VIT_ACT_QUICK_GELU && c->match == (bias ? VIT_MATCH_SIGMOID : VIT_MATCH_SOFTMAX) && c->logit_bias == 0.0f,
+              truthy[i].new_text, "load: %s %s; act %d, match %d", vit_status_string(st), st ? vit_last_error(NULL) : "", c ? (int)c->act : -1, c ? (int)c->match : -1);
         vit_free(x);
     }
     // the tensors without their config: refused, naming the file they need
