@@ -3137,6 +3137,30 @@ static vit_status vit__token_check(vit__loader *L, const vit__tensor *t, int C, 
     return VIT_OK;
 }
 
+// The depth of L's tower: its consecutive blocks (by their first norm), checked
+// against the stated depth (> 0); a block numbered past a gap would be silently
+// dropped, so it is refused. what: "" or "text ", for the messages.
+static vit_status vit__count_blocks(vit__loader *L, int stated, const char *what, int *out) {
+    char name[192];
+    int depth = 0;
+    while (depth <= VIT_MAX_DEPTH && vit__role(L, VIT__R_LN1_W, depth, name, sizeof(name))) depth++;
+    if (depth > VIT_MAX_DEPTH) return vit__fail(L->err, VIT_ERROR_LIMIT, "more than VIT_MAX_DEPTH (%d) %sblocks", VIT_MAX_DEPTH, what);
+    if (depth == 0) return vit__fail(L->err, VIT_ERROR_MISSING_TENSOR, "tensor '%s' not found (no %sblocks)", name, what);
+    if (stated > 0 && stated != depth)
+        return vit__fail(L->err, depth < stated ? VIT_ERROR_MISSING_TENSOR : VIT_ERROR_SHAPE_MISMATCH, "config.json says depth %d but the file has %d %sblocks", stated, depth, what);
+    snprintf(name, sizeof(name), "%s%s", L->prefix, vit__block_names[L->fam]);
+    for (int i = 0; i < L->count; i++) {
+        const char *nm = L->tensors[i].name;
+        if (strncmp(nm, name, strlen(name)) != 0) continue;
+        long b = strtol(nm + strlen(name), NULL, 10);
+        if (b >= depth)
+            return vit__fail(L->err, VIT_ERROR_MISSING_TENSOR, "tensor '%s' belongs to %sblock %ld, but block %d's norm is missing (blocks must be numbered 0..depth-1)", nm,
+                             what, b, depth);
+    }
+    *out = depth;
+    return VIT_OK;
+}
+
 // Finds the architecture from the tensors' shapes (names per L->fam),
 // reconciling with what config.json stated; want_h/want_w: the size to run
 // at (0 = the checkpoint's).
@@ -3245,22 +3269,7 @@ static vit_status vit__infer_config(vit__loader *L, vit_config *c, const vit__st
     c->image_size = th == tw ? th : 0;
     c->num_tokens = (th / Pp) * (tw / Pp) + P;
 
-    // depth: count consecutive blocks; blocks past a gap would be silently dropped
-    int depth = 0;
-    while (depth <= VIT_MAX_DEPTH && vit__role(L, VIT__R_LN1_W, depth, name, sizeof(name))) depth++;
-    if (depth > VIT_MAX_DEPTH) return vit__fail(err, VIT_ERROR_LIMIT, "more than VIT_MAX_DEPTH (%d) blocks", VIT_MAX_DEPTH);
-    if (s->depth > 0 && s->depth != depth)
-        return vit__fail(err, depth < s->depth ? VIT_ERROR_MISSING_TENSOR : VIT_ERROR_SHAPE_MISMATCH, "config.json says depth %d but the file has %d blocks", s->depth, depth);
-    if (depth == 0) return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "no transformer blocks found");
-    snprintf(name, sizeof(name), "%s%s", L->prefix, vit__block_names[fam]);
-    for (int i = 0; i < L->count; i++) {
-        const char *nm = L->tensors[i].name;
-        if (strncmp(nm, name, strlen(name)) != 0) continue;
-        long b = strtol(nm + strlen(name), NULL, 10);
-        if (b >= depth)
-            return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "tensor '%s' belongs to block %ld, but block %d's norm is missing (blocks must be numbered 0..depth-1)", nm, b, depth);
-    }
-    c->depth = depth;
+    if ((st = vit__count_blocks(L, s->depth, "", &c->depth)) != VIT_OK) return st;
 
     // MLP width and activation (SwiGLU: fc1 holds gate and up, fc2 reads half)
     const vit__tensor *fc1 = vit__role(L, VIT__R_FC1_W, 0, name, sizeof(name));
@@ -3476,22 +3485,7 @@ static vit_status vit__infer_text(vit__loader *L, vit_model *t, const vit__text_
         return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "config.json says %s %d but '%s' has %lld rows", L->open_clip ? "text_cfg context_length" : "max_position_embeddings",
                          s->context, pos->name, rows);
     c->num_tokens = (int)rows;
-    // blocks: consecutive, none past a gap
-    int depth = 0;
-    while (depth <= VIT_MAX_DEPTH && vit__role(L, VIT__R_LN1_W, depth, name, sizeof(name))) depth++;
-    if (depth > VIT_MAX_DEPTH) return vit__fail(err, VIT_ERROR_LIMIT, "more than VIT_MAX_DEPTH (%d) text blocks", VIT_MAX_DEPTH);
-    if (depth == 0) return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "tensor '%s' not found (no text blocks)", name);
-    if (s->depth > 0 && s->depth != depth)
-        return vit__fail(err, depth < s->depth ? VIT_ERROR_MISSING_TENSOR : VIT_ERROR_SHAPE_MISMATCH, "config.json says %d text blocks but the file has %d", s->depth, depth);
-    snprintf(name, sizeof(name), "%s%s", L->prefix, vit__block_names[L->fam]);
-    for (int i = 0; i < L->count; i++) {
-        const char *nm = L->tensors[i].name;
-        if (strncmp(nm, name, strlen(name)) != 0) continue;
-        long b = strtol(nm + strlen(name), NULL, 10);
-        if (b >= depth)
-            return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "tensor '%s' belongs to text block %ld, but block %d's norm is missing (blocks must be numbered 0..depth-1)", nm, b, depth);
-    }
-    c->depth = depth;
+    if ((st = vit__count_blocks(L, s->depth, "text ", &c->depth)) != VIT_OK) return st;
     const vit__tensor *fc1 = vit__role(L, VIT__R_FC1_W, 0, name, sizeof(name));
     if (!fc1) return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "tensor '%s' not found", name);
     if (fc1->ndim != 2 || fc1->shape[1] != (uint64_t)C || fc1->shape[0] == 0 || fc1->shape[0] > VIT_MAX_DIM) {

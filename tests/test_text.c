@@ -469,7 +469,7 @@ static void test_refusals(const char *clip_dir, const char *legacy_dir, const ch
         {"text_config vocab_size 65", "\"vocab_size\": 64", "\"vocab_size\": 65", VIT_ERROR_SHAPE_MISMATCH, "vocab_size 65"},
         {"projection_dim 21", "\"projection_dim\": 20", "\"projection_dim\": 21", VIT_ERROR_SHAPE_MISMATCH, "projection_dim 21"},
         {"text_config num_hidden_layers 3", "\"num_hidden_layers\": 2,\n    \"pad_token_id\"", "\"num_hidden_layers\": 3,\n    \"pad_token_id\"",
-         VIT_ERROR_MISSING_TENSOR, "3 text blocks"},
+         VIT_ERROR_MISSING_TENSOR, "says depth 3 but the file has 2 text blocks"},
         {"text_config num_attention_heads 5", "\"num_attention_heads\": 3", "\"num_attention_heads\": 5", VIT_ERROR_SHAPE_MISMATCH, "5 heads"},
         {"text_config layer_norm_eps a string", "\"layer_norm_eps\": 1e-05,\n    \"max_position", "\"layer_norm_eps\": \"x\",\n    \"max_position",
          VIT_ERROR_BAD_FORMAT, "text_config layer_norm_eps"},
