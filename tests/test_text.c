@@ -494,8 +494,8 @@ static void test_refusals(const char *clip_dir, const char *legacy_dir, const ch
 }
 
 // open_clip_config.json: what vit.h does not compute is refused, naming it; a config that disagrees with the tensors too
-static void test_open_clip_refusals(const char *clip_dir, const char *siglip_dir) {
-    static const struct { int siglip; const char *old, *new_text; vit_status want; const char *says; } cases[] = {
+static void test_open_clip_refusals(const char *clip_dir, const char *siglip_dir, const char *variant_dir) {
+    static const struct { int siglip; const char *old, *new_text; vit_status want; const char *says; } cases[] = { // siglip: 1 siglip_dir, 2 variant_dir
         {0, "\"quick_gelu\": true,", "\"quick_gelu\": true, \"multimodal_cfg\": {},", VIT_ERROR_UNSUPPORTED, "model_cfg 'multimodal_cfg'"},
         {0, "\"layers\": 2,\n      \"mlp_ratio\"", "\"layers\": [2, 2, 2, 2],\n      \"mlp_ratio\"", VIT_ERROR_UNSUPPORTED, "ResNet"},
         {0, "\"head_width\": 8,", "\"head_width\": 8, \"attentional_pool\": true,", VIT_ERROR_UNSUPPORTED, "attentional_pool"},
@@ -533,10 +533,11 @@ static void test_open_clip_refusals(const char *clip_dir, const char *siglip_dir
         {1, "\"init_logit_bias\": -10,", "", VIT_ERROR_UNSUPPORTED, "no init_logit_bias"},
         {1, "\"custom_text\": true,", "\"custom_text\": 0,", VIT_ERROR_SHAPE_MISMATCH, "no custom_text"},
         {1, "\"proj_bias\": true,", "\"proj_bias\": \"\",", VIT_ERROR_SHAPE_MISMATCH, "proj_bias false"},
+        {2, "\"interpolation\": \"bicubic\"", "\"interpolation\": \"bilinear\"", VIT_ERROR_UNSUPPORTED, "resizes bicubic whatever the interpolation"}, // 28 x 20
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         vit_model *x = NULL;
-        vit_status st = load_with_config(cases[i].siglip ? siglip_dir : clip_dir, cases[i].old, cases[i].new_text, &x);
+        vit_status st = load_with_config(cases[i].siglip == 2 ? variant_dir : cases[i].siglip ? siglip_dir : clip_dir, cases[i].old, cases[i].new_text, &x);
         char nm[256];
         snprintf(nm, sizeof(nm), "load: open_clip_config.json %.160s", cases[i].new_text[0] ? cases[i].new_text : "without timm_model_name");
         for (char *q = nm; *q; q++) if (*q == '\n') *q = ' ';
@@ -619,7 +620,7 @@ static void test_text_refusals(const char *clip_dir, const char *clip_tok_dir, c
 
 int main(int argc, char **argv) {
     int passed = 0, failed = 0;
-    static char dirs[7][1024]; // clip, clip_legacy_eos, siglip, clip_tokenizer, siglip_tokenizer, openclip_clip, openclip_siglip (without a trailing '/')
+    static char dirs[8][1024]; // clip, clip_legacy_eos, siglip, clip_tokenizer, siglip_tokenizer, openclip_clip, openclip_siglip, openclip_clip_variant (no trailing '/')
     char path[1200];
     int first = 1;
     if (argc > 1 && !strcmp(argv[1], "--cuda")) { g_device = VIT_DEVICE_CUDA; first = 2; }
@@ -644,8 +645,9 @@ int main(int argc, char **argv) {
         if ((f = fopen(path, "rb")) != NULL) { fclose(f); r &= run_resized(dir); }
         if (r) passed++; else failed++;
         const char *slash = strrchr(dir, '/'), *base = slash ? slash + 1 : dir;
-        static const char *const names[7] = {"clip", "clip_legacy_eos", "siglip", "clip_tokenizer", "siglip_tokenizer", "openclip_clip", "openclip_siglip"};
-        for (int k = 0; k < 7; k++)
+        static const char *const names[8] = {"clip", "clip_legacy_eos", "siglip", "clip_tokenizer", "siglip_tokenizer", "openclip_clip", "openclip_siglip",
+                                             "openclip_clip_variant"};
+        for (int k = 0; k < 8; k++)
             if (!strcmp(base, names[k])) {
                 snprintf(dirs[k], sizeof(dirs[k]), "%s", dir);
                 snprintf(g_parent, sizeof(g_parent), "%.*s", slash ? (int)(slash - dir) : 1, slash ? dir : ".");
@@ -655,8 +657,8 @@ int main(int argc, char **argv) {
     else check(0, "refusals", "%s", "need the cases clip, clip_legacy_eos and siglip among the arguments");
     if (dirs[0][0] && dirs[3][0] && dirs[4][0]) test_text_refusals(dirs[0], dirs[3], dirs[4]);
     else check(0, "vit_encode_texts refusals", "%s", "need the cases clip, clip_tokenizer and siglip_tokenizer among the arguments");
-    if (dirs[5][0] && dirs[6][0]) test_open_clip_refusals(dirs[5], dirs[6]);
-    else check(0, "open_clip refusals", "%s", "need the cases openclip_clip and openclip_siglip among the arguments");
+    if (dirs[5][0] && dirs[6][0] && dirs[7][0]) test_open_clip_refusals(dirs[5], dirs[6], dirs[7]);
+    else check(0, "open_clip refusals", "%s", "need the cases openclip_clip, openclip_siglip and openclip_clip_variant among the arguments");
     printf("cases: %d passed, %d failed\n", passed, failed);
     int rc = check_summary();
     return rc || failed ? 1 : 0;

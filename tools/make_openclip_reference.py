@@ -142,19 +142,25 @@ def write_prep_bin(path, case_dir, pp, entries):
 
 def pil_transform(img, size, resize_mode, interpolation, mean, std):
     """What open_clip's eval transform does, stated with PIL and numpy: squash:
-    resize to (h, w); shortest (square targets): the shorter side to S, the other
-    int(S * long / short) (torchvision), a centre crop at round((H - S) / 2); then
+    resize to (h, w); shortest: square targets the shorter side to S, the other
+    int(S * long / short) (torchvision), others ResizeKeepRatio's round(side / ratio)
+    (bicubic whatever the interpolation); a centre crop at round((H - S) / 2); then
     u8 / 255 and (x - mean) / std in float32."""
     h, w = size
     resample = Image.BICUBIC if interpolation == "bicubic" else Image.BILINEAR
     if resize_mode == "squash":
         img = img.resize((w, h), resample)
     else:
-        assert resize_mode == "shortest" and h == w
+        assert resize_mode == "shortest"
         iw, ih = img.size
-        short, long = min(iw, ih), max(iw, ih)
-        new_long = int(h * long / short)
-        nw, nh = (h, new_long) if iw <= ih else (new_long, h)
+        if h == w:
+            short, long = min(iw, ih), max(iw, ih)
+            new_long = int(h * long / short)
+            nw, nh = (h, new_long) if iw <= ih else (new_long, h)
+        else:  # ResizeKeepRatio(size): both sides by the smaller ratio, rounded; always bicubic
+            ratio = min(ih / h, iw / w)
+            nh, nw = round(ih / ratio), round(iw / ratio)
+            resample = Image.BICUBIC
         img = img.resize((nw, nh), resample)
         top, left = int(round((nh - h) / 2.0)), int(round((nw - w) / 2.0))
         img = img.crop((left, top, left + w, top + h))
@@ -433,7 +439,7 @@ def main():
                         "norm_kwargs": {"eps": 1e-6}},
          "text_cfg": {"context_length": 12, "vocab_size": 64, "width": 16, "heads": 2, "layers": 2, "mlp_ratio": 3.0,
                       "ls_init_value": 1e-5, "proj_bias": True, "pool_type": "last", "norm_kwargs": {"eps": 1e-6}}},
-        {"mean": [0.485, 0.456, 0.406], "std": [0.229, 0.224, 0.225], "interpolation": "bilinear", "resize_mode": "squash"},
+        {"mean": [0.485, 0.456, 0.406], "std": [0.229, 0.224, 0.225], "interpolation": "bicubic", "resize_mode": "shortest"},
         3, 10.0, bias=-1.5, k=5)))
     siglip_texts = ["door", "person", "traffic_light", "a red bicycle on the street at night seen from above",
                     "  spaces   and\ttabs  ", "Photo of a DOG!!!", "two small birds, in the sky.", ""]
