@@ -1777,6 +1777,13 @@ static void test_oom(void) {
     }
     snprintf(path, sizeof(path), "%s/../sharded/hf_dinov2_sharded", g_ref_parent); // a folder: the index and 3 shards
     oom_sweep("allocation failure: vit_load a sharded folder", path, NULL, 0, NULL);
+    static const char *const two_towers[] = {"openclip_clip", "openclip_siglip"}; // text towers; open_clip_config.json
+    for (size_t i = 0; i < sizeof(two_towers) / sizeof(two_towers[0]); i++) {
+        char name[200];
+        snprintf(path, sizeof(path), "%s/../text/%s", g_ref_parent, two_towers[i]);
+        snprintf(name, sizeof(name), "allocation failure: vit_load text/%s", two_towers[i]);
+        oom_sweep(name, path, NULL, 0, NULL);
+    }
     g_oom_dtype = VIT_DTYPE_INT8; // quantised at load, the fp32 block linears dropped
     oom_sweep("allocation failure: vit_load int8", g_model_path, NULL, 0, NULL);
     g_oom_dtype = VIT_DTYPE_FP8; // the e4m3 reference's scales and sums
