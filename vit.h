@@ -7733,7 +7733,7 @@ static vit_status vit__oc_unescape(vit_tokenizer *t, const uint32_t *b, size_t n
             if (!vit__vec_u32(a, out, '&')) return VIT_ERROR_OUT_OF_MEMORY;
             continue;
         }
-        for (k = j; k < n && k - j < 32 && !strchr("\t\n\f <&#;", (int)(b[k] < 0x80 ? b[k] : 'x')); k++) {}
+        for (k = j; k < n && k - j < 32 && (!b[k] || !strchr("\t\n\f <&#;", (int)(b[k] < 0x80 ? b[k] : 'x'))); k++) {} // U+0000 is a name's character
         if (k == j) { if (!vit__vec_u32(a, out, '&')) return VIT_ERROR_OUT_OF_MEMORY; continue; }
         if (k < n && b[k] == ';') { // a name with ';': vit.h must know it
             int e = vit__oc_entity(b + j, k - j, 0);
@@ -7754,21 +7754,30 @@ static vit_status vit__oc_unescape(vit_tokenizer *t, const uint32_t *b, size_t n
 }
 
 // ftfy's character fixes of one character, in its order: fix_latin_ligatures,
-// fix_character_width, uncurl_quotes.
+// fix_character_width, uncurl_quotes. Counted, not 0-terminated: U+0000 passes
+// through (remove_control_chars drops it later, after the terminal escapes).
 static int vit__oc_fix_char(const vit_allocator *a, vit__vec *out, uint32_t c) {
     uint32_t lig[3] = {c, 0, 0};
-    for (size_t k = 0; k < sizeof(vit__oc_ligature) / sizeof(vit__oc_ligature[0]); k++)
-        if (vit__oc_ligature[k][0] == c) { lig[0] = vit__oc_ligature[k][1]; lig[1] = vit__oc_ligature[k][2]; lig[2] = vit__oc_ligature[k][3]; }
-    for (int q = 0; q < 3 && lig[q]; q++) {
+    int nl = 1;
+    if (c >= vit__oc_ligature[0][0]) // the tables' smallest keys: most text skips both searches
+        for (size_t k = 0; k < sizeof(vit__oc_ligature) / sizeof(vit__oc_ligature[0]); k++)
+            if (vit__oc_ligature[k][0] == c) {
+                for (nl = 0; nl < 3 && vit__oc_ligature[k][1 + nl]; nl++) lig[nl] = vit__oc_ligature[k][1 + nl];
+                break;
+            }
+    for (int q = 0; q < nl; q++) {
         uint32_t w[2] = {lig[q], 0};
-        size_t lo = 0, hi = sizeof(vit__oc_width) / sizeof(vit__oc_width[0]), nw = hi;
-        while (lo < hi) {
-            size_t m = lo + (hi - lo) / 2;
-            if (vit__oc_width[m][0] < lig[q]) lo = m + 1;
-            else hi = m;
+        int nw = 1;
+        if (lig[q] >= vit__oc_width[0][0]) {
+            size_t lo = 0, hi = sizeof(vit__oc_width) / sizeof(vit__oc_width[0]), n = hi;
+            while (lo < hi) {
+                size_t m = lo + (hi - lo) / 2;
+                if (vit__oc_width[m][0] < lig[q]) lo = m + 1;
+                else hi = m;
+            }
+            if (lo < n && vit__oc_width[lo][0] == lig[q]) { w[0] = vit__oc_width[lo][1]; w[1] = vit__oc_width[lo][2]; nw = w[1] ? 2 : 1; }
         }
-        if (lo < nw && vit__oc_width[lo][0] == lig[q]) { w[0] = vit__oc_width[lo][1]; w[1] = vit__oc_width[lo][2]; }
-        for (int z = 0; z < 2 && w[z]; z++) {
+        for (int z = 0; z < nw; z++) {
             uint32_t d = w[z];
             if (d == 0x2BC || (d >= 0x2018 && d <= 0x201B)) d = '\'';
             else if (d >= 0x201C && d <= 0x201F) d = '"';
