@@ -5940,6 +5940,14 @@ static int vit__ccc_sort(const vit_allocator *a, uint32_t *b, size_t n, vit__vec
 // canonical composition (Unicode's algorithm, as Rust's unicode-normalization).
 static int vit__nfc(const vit_allocator *a, const uint32_t *in, size_t n, vit__vec *out, vit__vec *tmp) {
     out->n = 0;
+    size_t low = 0;
+    while (low < n && in[low] < 0x300) low++;
+    if (low == n) { // below U+0300 every character is NFC and none combines with another
+        if (!vit__vec_reserve(a, out, n, sizeof(uint32_t))) return 0;
+        if (n) memcpy(out->p, in, n * sizeof(uint32_t));
+        out->n = n;
+        return 1;
+    }
     for (size_t i = 0; i < n; i++) {
         uint32_t d[VIT__UNI_MAX_DECOMP];
         size_t k = in[i] < 0xC0 ? (d[0] = in[i], 1) : vit__uni_decompose(in[i], d);
@@ -7618,28 +7626,67 @@ static void vit__oc_classes(uint32_t c, uint64_t m[2]) {
     if (c >= 0x80 && c <= 0x9F) m[1] |= 1ull << (VIT__OC_BIT_C1 - 64);
 }
 
-// ftfy.badness.is_bad: does any alternative of its regex match somewhere in b[0..n)?
-static int vit__oc_is_bad(const uint32_t *b, size_t n) {
+// The index of x's lowest set bit (x != 0).
+static unsigned vit__ctz64(uint64_t x) {
+    static const unsigned char debruijn[64] = {0,  1,  56, 2,  57, 49, 28, 3,  61, 58, 42, 50, 38, 29, 17, 4,  62, 47, 59, 36, 45, 43,
+                                               51, 22, 53, 39, 33, 30, 24, 18, 12, 5,  63, 55, 48, 27, 60, 41, 37, 16, 46, 35, 44, 21,
+                                               52, 32, 23, 11, 54, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9,  13, 8,  7,  6};
+    return debruijn[((x & (~x + 1)) * 0x03f79d71b4ca8b09ull) >> 58];
+}
+
+// ftfy.badness.is_bad: does any alternative of its regex match in b[0..n), starting at 0
+// or in [from, to)? (The rest is known not to start a match.) Linear: each character's
+// classes, and the alternatives whose first class holds it, are found once (a window of
+// the last VIT__OC_WIN; code points below 0x100 kept once found); only those are tried.
+#define VIT__OC_WIN 8 // more than the longest alternative
+static int vit__oc_is_bad(const uint32_t *b, size_t n, size_t from, size_t to) {
     const size_t na = sizeof(vit__oc_bad_alts);
-    int ascii = 1;
-    for (size_t i = 0; i < n && ascii; i++) ascii = b[i] < 0x80;
-    if (ascii) return 0; // ftfy returns ASCII text as it is; no alternative matches it either
-    for (size_t i = 0; i < n; i++) {
-        for (size_t a = 0; a < na;) {
-            size_t e = a;
-            while (vit__oc_bad_alts[e] != 0xFF) e++;
-            size_t q = a, k = i;
+    size_t i = 0;
+    while (i < n && b[i] < 0x80) i++;
+    if (i == n) return 0; // ftfy returns ASCII text as it is; no alternative matches it either
+    if (to > n) to = n;
+    unsigned char start[64]; // where each alternative starts in vit__oc_bad_alts
+    size_t ns = 0, anchored = 64; // anchored: the one that matches only at 0 (^)
+    for (size_t q = 0; q < na && ns < 64; ns++) {
+        size_t e = q;
+        while (e < na && vit__oc_bad_alts[e] != 0xFF) e++;
+        VIT_ASSERT(e - q < VIT__OC_WIN);
+        if (vit__oc_bad_alts[q] == 0xFE) anchored = ns;
+        start[ns] = (unsigned char)(q + (vit__oc_bad_alts[q] == 0xFE));
+        q = e + 1;
+    }
+    uint64_t low[256][3], win[VIT__OC_WIN][3]; // [0], [1]: the classes; [2]: the alternatives that may start there
+    unsigned char known[256];                  // low[c] is filled on first use: a short line looks up few
+    memset(known, 0, sizeof(known));
+    size_t have = 0; // win[k % VIT__OC_WIN] holds b[k] for k in [have - VIT__OC_WIN, have)
+    for (i = 0; i < n; i++) {
+        if (i > 0 && i < from) i = from;
+        if (i >= to && i > 0) break;
+        if (have < i) have = i;
+        for (; have < n && have < i + VIT__OC_WIN; have++) {
+            uint64_t *m = win[have % VIT__OC_WIN];
+            uint32_t c = b[have];
+            if (c < 256 && known[c]) { memcpy(m, low[c], sizeof(low[c])); continue; }
+            vit__oc_classes(c, m);
+            m[2] = 0;
+            for (size_t s = 0; s < ns; s++) {
+                unsigned bit = vit__oc_bad_alts[start[s]];
+                if (s != anchored && (m[bit / 64] >> (bit % 64) & 1)) m[2] |= 1ull << s;
+            }
+            if (c < 256) { memcpy(low[c], m, sizeof(low[c])); known[c] = 1; }
+        }
+        uint64_t cand = win[i % VIT__OC_WIN][2];
+        if (i == 0 && anchored < 64) cand |= 1ull << anchored;
+        for (; cand; cand &= cand - 1) {
+            unsigned s = vit__ctz64(cand);
+            size_t q = start[s], k = i;
             int ok = 1;
-            if (vit__oc_bad_alts[q] == 0xFE) { ok = i == 0; q++; }
-            for (; ok && q < e; q++, k++) {
-                uint64_t m[2];
+            for (; ok && vit__oc_bad_alts[q] != 0xFF; q++, k++) {
                 if (k >= n) { ok = 0; break; }
-                vit__oc_classes(b[k], m);
                 unsigned bit = vit__oc_bad_alts[q];
-                ok = (int)(m[bit / 64] >> (bit % 64) & 1);
+                ok = (int)(win[k % VIT__OC_WIN][bit / 64] >> (bit % 64) & 1);
             }
             if (ok) return 1;
-            a = e + 1;
         }
     }
     return 0;
@@ -7788,8 +7835,11 @@ static int vit__oc_fix_char(const vit_allocator *a, vit__vec *out, uint32_t c) {
 }
 
 // ftfy.fix_text's rounds on one segment (a line) in seg, until nothing changes.
-static vit_status vit__oc_ftfy_segment(vit_tokenizer *t, vit__vec *seg, vit__vec *x, vit__vec *y, vit__vec *z, int unescape) {
+// w: scratch, the last text is_bad passed (a round changes little of it: only the
+// starts near a change are checked again).
+static vit_status vit__oc_ftfy_segment(vit_tokenizer *t, vit__vec *seg, vit__vec *x, vit__vec *y, vit__vec *z, vit__vec *w, int unescape) {
     const vit_allocator *a = &t->alloc;
+    w->n = 0;
     for (int round = 0;; round++) {
         vit_status st = VIT_OK;
         if (round > 64) return vit__fail(t->error, VIT_ERROR_UNSUPPORTED, "vit_tokenize: ftfy's fixes of this text do not settle within 64 rounds");
@@ -7797,12 +7847,24 @@ static vit_status vit__oc_ftfy_segment(vit_tokenizer *t, vit__vec *seg, vit__vec
         if (unescape) st = vit__oc_unescape(t, (const uint32_t *)seg->p, seg->n, y, 1);
         else { y->n = 0; if (!vit__vec_reserve(a, y, seg->n, 4)) st = VIT_ERROR_OUT_OF_MEMORY; else { if (seg->n) memcpy(y->p, seg->p, seg->n * 4); y->n = seg->n; } }
         if (st != VIT_OK) return st;
-        if (vit__oc_is_bad((const uint32_t *)y->p, y->n))
+        const uint32_t *b = (const uint32_t *)y->p, *p = (const uint32_t *)w->p;
+        size_t from = 0, to = y->n, pre = 0, suf = 0;
+        if (round > 0) { // a match wholly inside what w shares with y, at its start or end, is not there
+            while (pre < y->n && pre < w->n && b[pre] == p[pre]) pre++;
+            while (suf < y->n - pre && suf < w->n - pre && b[y->n - 1 - suf] == p[w->n - 1 - suf]) suf++;
+            from = pre >= VIT__OC_WIN ? pre - VIT__OC_WIN : 0;
+            to = y->n - suf;
+        }
+        if (vit__oc_is_bad(b, y->n, from, to))
             return vit__fail(t->error, VIT_ERROR_UNSUPPORTED, "vit_tokenize: ftfy's heuristic takes this text for mojibake and would try to re-decode it; vit.h does not");
+        if (!vit__vec_reserve(a, w, y->n, 4) || !vit__vec_reserve(a, x, y->n, 4)) return VIT_ERROR_OUT_OF_MEMORY;
+        if (y->n) memcpy(w->p, y->p, y->n * 4);
+        w->n = y->n;
         x->n = 0;
-        const uint32_t *b = (const uint32_t *)y->p;
-        for (size_t i = 0; i < y->n; i++)
-            if (!vit__oc_fix_char(a, x, b[i])) return VIT_ERROR_OUT_OF_MEMORY;
+        for (size_t i = 0; i < y->n; i++) {
+            if (b[i] < vit__oc_ligature[0][0] && x->n < x->cap) ((uint32_t *)x->p)[x->n++] = b[i]; // below every table key
+            else if (!vit__oc_fix_char(a, x, b[i])) return VIT_ERROR_OUT_OF_MEMORY;
+        }
         // fix_line_breaks, remove_terminal_escapes, remove_control_chars
         uint32_t *c = (uint32_t *)x->p;
         size_t m = 0, n = x->n;
@@ -7829,7 +7891,7 @@ static vit_status vit__oc_ftfy_segment(vit_tokenizer *t, vit__vec *seg, vit__vec
         for (size_t i = 0; i < n; i++) {
             uint32_t d = c[i];
             if (d <= 8 || d == 0xB || (d >= 0xE && d <= 0x1F) || d == 0x7F || (d >= 0x206A && d <= 0x206F) || d == 0xFEFF || (d >= 0xFFF9 && d <= 0xFFFC)) continue;
-            if (vit__oc_range(vit__oc_nfc_new, sizeof(vit__oc_nfc_new) / sizeof(vit__oc_nfc_new[0]), d))
+            if (d >= vit__oc_nfc_new[0][0] && vit__oc_range(vit__oc_nfc_new, sizeof(vit__oc_nfc_new) / sizeof(vit__oc_nfc_new[0]), d))
                 return vit__fail(t->error, VIT_ERROR_UNSUPPORTED,
                                  "vit_tokenize: U+%04X, newer than vit.h's NFC tables (Unicode %s), has a combining class or a decomposition", (unsigned)d,
                                  VIT__NFC_UNICODE_VERSION);
@@ -7867,7 +7929,7 @@ static int vit__py_split_join(const vit_allocator *a, const uint32_t *b, size_t 
 // sure of ftfy's result.
 static vit_status vit__oc_clean(vit_tokenizer *t, vit__tok_run *r, vit__vec *out) {
     const vit_allocator *a = &t->alloc;
-    vit__vec seg = {NULL, 0, 0}, x = {NULL, 0, 0}, y = {NULL, 0, 0}, z = {NULL, 0, 0};
+    vit__vec seg = {NULL, 0, 0}, x = {NULL, 0, 0}, y = {NULL, 0, 0}, z = {NULL, 0, 0}, w = {NULL, 0, 0};
     const uint32_t *b = (const uint32_t *)r->cps.p;
     size_t n = r->cps.n;
     vit_status st = VIT_OK;
@@ -7882,7 +7944,7 @@ static vit_status vit__oc_clean(vit_tokenizer *t, vit__tok_run *r, vit__vec *out
             if (b[i] == '<') unescape = 0;
             if (!vit__vec_u32(a, &seg, b[i])) st = VIT_ERROR_OUT_OF_MEMORY;
         }
-        if (st == VIT_OK) st = vit__oc_ftfy_segment(t, &seg, &x, &y, &z, unescape);
+        if (st == VIT_OK) st = vit__oc_ftfy_segment(t, &seg, &x, &y, &z, &w, unescape);
         for (size_t i = 0; st == VIT_OK && i < seg.n; i++)
             if (!vit__vec_u32(a, out, ((const uint32_t *)seg.p)[i])) st = VIT_ERROR_OUT_OF_MEMORY;
         pos = end;
@@ -7905,7 +7967,7 @@ static vit_status vit__oc_clean(vit_tokenizer *t, vit__tok_run *r, vit__vec *out
             st = VIT_ERROR_OUT_OF_MEMORY;
         }
     }
-    vit__free(a, seg.p); vit__free(a, x.p); vit__free(a, y.p); vit__free(a, z.p);
+    vit__free(a, seg.p); vit__free(a, x.p); vit__free(a, y.p); vit__free(a, z.p); vit__free(a, w.p);
     return st;
 }
 

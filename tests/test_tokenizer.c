@@ -578,6 +578,24 @@ static void test_openclip_config(void) {
             fmt(name, sizeof(name), "open_clip: refuses '%s'", show(refused[k], strlen(refused[k])));
             check(st == VIT_ERROR_UNSUPPORTED && strstr(vit_tokenizer_last_error(ref), why[k]), name, "%s: %s", vit_status_string(st), vit_tokenizer_last_error(ref));
         }
+        // ftfy's worst case near VIT_MAX_TEXT_BYTES (this build's): runs of accented letters, each followed by an
+        // entity nested 70 deep (one level decoded per round: refused after 64 rounds), and the
+        // same text on one line per run (many short segments). Run, not timed; it must be linear.
+        for (int lines = 0; lines < 2; lines++) {
+            size_t cap = VIT_MAX_TEXT_BYTES, w = 0;
+            char *big = (char *)malloc(cap), name[128];
+            int ids[77];
+            while (w + 6300 < cap) {
+                for (int q = 0; q < 3000; q++) { big[w++] = (char)0xC3; big[w++] = (char)0xA9; } // é
+                big[w++] = '&';
+                for (int q = 0; q < 70; q++) { memcpy(big + w, "amp;", 4); w += 4; }
+                if (lines) big[w++] = '\n';
+            }
+            st = vit_tokenize(ref, big, w, ids, 77, NULL);
+            fmt(name, sizeof(name), "open_clip: %zu bytes of deep entities%s, refused after 64 rounds", w, lines ? " on many lines" : "");
+            check(st == VIT_ERROR_UNSUPPORTED && strstr(vit_tokenizer_last_error(ref), "64 rounds"), name, "%s: %s", vit_status_string(st), vit_tokenizer_last_error(ref));
+            free(big);
+        }
         vit_tokenizer_free(ref);
     }
     // another BPE than OpenAI's: a merge less
