@@ -819,6 +819,8 @@ typedef struct vit_tokenizer_config {
     int pad_id;          // the id that fills the rest (CLIP and SigLIP: the eos id; open_clip's SimpleTokenizer: 0)
     int unk_id;          // the id of text the vocabulary lacks
     int lower_case;      // 1 when the text is lower-cased first
+    int open_clip;       // 1 for open_clip's tokenizer (open_clip_config.json): its ids go with the open_clip
+                         // model (vit_config.source VIT_SOURCE_OPEN_CLIP), 0 with transformers' (vit_encode_texts checks)
     char source[96];     // the files read, e.g. "tokenizer.json, tokenizer_config.json" (open_clip's layout:
                          // "open_clip_config.json, ..."; from memory "memory", or "memory (open_clip_config.json)")
 } vit_tokenizer_config;
@@ -830,7 +832,13 @@ typedef struct vit_tokenizer_config {
 // be given instead: a .json file as tokenizer.json, any other as spiece.model,
 // with the tokenizer_config.json beside it if there is one. A folder with an
 // open_clip_config.json is open_clip's layout: its ids are open_clip's (see
-// TOKENIZERS; vit_tokenize may then refuse a text, VIT_ERROR_UNSUPPORTED). opts may be NULL
+// TOKENIZERS; vit_tokenize may then refuse a text, VIT_ERROR_UNSUPPORTED), unless
+// it has a model.safetensors or model.safetensors.index.json, which vit_load reads
+// first: then it is transformers' (open_clip_config.json ignored), as it is for a
+// path to any other .safetensors or .index.json file. A path to a file whose name
+// starts with open_clip (open_clip_model.safetensors, open_clip_config.json) means
+// open_clip's layout of its folder: so the path given to vit_load gives the
+// tokenizer of that model (vit_tokenizer_config.open_clip). opts may be NULL
 // (only its allocator is used). On failure *out is NULL and the status says
 // why: VIT_ERROR_IO (no such files), VIT_ERROR_BAD_FORMAT (a file that is not
 // what it claims, truncated, or inconsistent), VIT_ERROR_UNSUPPORTED (a valid
@@ -843,7 +851,7 @@ VITDEF vit_status vit_tokenizer_load(const char *path, const vit_options *opts, 
 // Like vit_tokenizer_load, from memory (copied): data is a tokenizer.json's
 // text or a spiece.model's bytes (told apart by content), config_json the
 // tokenizer_config.json text (NULL: none; config_size 0: strlen). config_json
-// may instead be an open_clip_config.json's text (it has "model_cfg"): open_clip's
+// may instead be an open_clip_config.json's text (a top-level "model_cfg"): open_clip's
 // SimpleTokenizer over a tokenizer.json (its HFTokenizer needs the folder:
 // VIT_ERROR_UNSUPPORTED).
 VITDEF vit_status vit_tokenizer_load_memory(const void *data, size_t size, const char *config_json, size_t config_size,
@@ -878,7 +886,8 @@ VITDEF void vit_tokenizer_free(vit_tokenizer *t);
 // embed_dim normalised embeddings. Fails with VIT_ERROR_INVALID_ARGUMENT (NULL
 // pointers, n < 1, a model without a text tower, a template that is not one
 // "{}" among literal text, a tokenizer that does not fit the model: another
-// context or a larger vocabulary), vit_tokenize's errors for a text (its
+// context, a larger vocabulary, or open_clip's tokenizer with a transformers
+// model or the other way round: vit_tokenizer_config.open_clip), vit_tokenize's errors for a text (its
 // number and the reason in vit_last_error(m)) and vit_encode_ids'.
 VITDEF vit_status vit_encode_texts(vit_model *m, vit_tokenizer *t, const char *const *texts, int n, const char *prompt_template, float *out);
 #endif
@@ -8098,14 +8107,6 @@ VITDEF vit_status vit_tokenize(vit_tokenizer *t, const char *text, size_t len, i
 }
 
 
-// The first occurrence of the NUL-terminated `needle` in s[0..n), or NULL.
-static const char *vit__memmem(const char *s, size_t n, const char *needle) {
-    size_t k = strlen(needle);
-    for (size_t i = 0; k <= n && i <= n - k; i++)
-        if (!memcmp(s + i, needle, k)) return s + i;
-    return NULL;
-}
-
 // What open_clip_config.json says about the tokenizer (open_clip.get_tokenizer's reading of model_cfg.text_cfg).
 typedef struct vit__oc_cfg { int mode, clean, context; } vit__oc_cfg;
 
@@ -8165,10 +8166,28 @@ static vit_status vit__oc_config(const char *text, size_t size, const vit_alloca
     return st;
 }
 
+// Is text an open_clip_config.json (a JSON object with a top-level "model_cfg")? Into *yes;
+// text that does not parse is not (its reader says why); VIT_ERROR_OUT_OF_MEMORY.
+static vit_status vit__oc_is_config(const char *text, size_t size, const vit_allocator *a, int *yes) {
+    vit__json j;
+    char err[VIT__ERR_LEN];
+    memset(&j, 0, sizeof(j));
+    *yes = 0;
+    if (size > VIT_MAX_HEADER_BYTES || vit__utf8_check((const unsigned char *)text, size) < size) return VIT_OK;
+    vit_status st = vit__json_parse(&j, text, size, a, err);
+    if (st == VIT_OK) *yes = j.nodes[0].type == VIT__J_OBJ && vit__json_get(&j, 0, "model_cfg") >= 0;
+    vit__json_release(&j);
+    return st == VIT_ERROR_OUT_OF_MEMORY ? st : VIT_OK;
+}
+
 // The loaded tokenizer as open_clip's: SimpleTokenizer needs OpenAI's BPE (the one
 // open_clip bundles, whatever the folder holds) and pads with 0; HFTokenizer a
 // class vit.h runs. The context is open_clip_config.json's.
-static vit_status vit__oc_check(vit_tokenizer *t, const vit__oc_cfg *oc, char *err) {
+static vit_status vit__oc_check(vit_tokenizer *t, const vit__oc_cfg *oc, const char *cls, char *err) {
+    if (oc->mode == VIT__OC_HF && strcmp(cls, "T5Tokenizer") != 0 && strcmp(cls, "T5TokenizerFast") != 0 && strcmp(cls, "CLIPTokenizer") != 0 &&
+        strcmp(cls, "CLIPTokenizerFast") != 0) // SiglipTokenizer would add its own lower-casing, punctuation and prefix rules
+        return vit__fail(err, VIT_ERROR_UNSUPPORTED, "open_clip HFTokenizer over tokenizer_class %s (vit.h runs open_clip's with T5Tokenizer(Fast) or CLIPTokenizer(Fast))",
+                         cls[0] ? cls : "(none: no tokenizer_config.json)");
     if (oc->mode == VIT__OC_SIMPLE) {
         if (t->cfg.type != VIT_TOKENIZER_CLIP_BPE || t->bpe_hash != VIT__OC_OPENAI_BPE_HASH || t->cfg.vocab_size != 49408 || t->n_prefix != 1 ||
             t->n_suffix != 1 || t->prefix[0] != 49406 || t->suffix[0] != 49407)
@@ -8180,23 +8199,30 @@ static vit_status vit__oc_check(vit_tokenizer *t, const vit__oc_cfg *oc, char *e
     }
     t->cfg.context = oc->context;
     t->cfg.lower_case = oc->clean != VIT__OC_WHITESPACE;
+    t->cfg.open_clip = 1;
     return VIT_OK;
 }
 
 static vit_status vit__check_options(const vit_options *o); // (>>api implementation)
 
-// Loads from a tokenizer file's bytes and the tokenizer_config.json text (NULL: none).
+// The loaders' options: checked, defaults patched in (into *o).
+static vit_status vit__tok_options(const vit_options *opts, vit_options *o) {
+    vit_status st = vit__check_options(opts);
+    *o = vit_query_defaults(opts);
+    return st;
+}
+
+// Loads from a tokenizer file's bytes and the tokenizer_config.json text (NULL: none);
+// o from vit__tok_options.
 static vit_status vit__tok_create(const unsigned char *data, size_t size, const char *config, size_t config_size, const vit__oc_cfg *oc,
-                                  const vit_options *opts, const char *source, vit_tokenizer **out) {
+                                  const vit_options *o, const char *source, vit_tokenizer **out) {
     char *err = vit__load_error;
     *out = NULL;
-    vit_status st = vit__check_options(opts);
-    if (st != VIT_OK) return st;
-    vit_options o = vit_query_defaults(opts);
-    vit_tokenizer *t = (vit_tokenizer *)vit__malloc(&o.allocator, sizeof(vit_tokenizer));
+    vit_status st = VIT_OK;
+    vit_tokenizer *t = (vit_tokenizer *)vit__malloc(&o->allocator, sizeof(vit_tokenizer));
     if (!t) return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for a tokenizer");
     memset(t, 0, sizeof(*t));
-    t->alloc = o.allocator;
+    t->alloc = o->allocator;
     t->sp_unk = -1;
     if (oc) { t->oc = oc->mode; t->oc_clean = oc->clean; }
     vit__tok_cfg c;
@@ -8236,8 +8262,8 @@ static vit_status vit__tok_create(const unsigned char *data, size_t size, const 
             else if (st != VIT_OK) vit__fail(err, st, "%s", t->error);
         }
     }
+    if (st == VIT_OK && oc) st = vit__oc_check(t, oc, c.cls, err);
     vit__json_release(&c.j);
-    if (st == VIT_OK && oc) st = vit__oc_check(t, oc, err);
     if (st != VIT_OK) {
         vit_tokenizer_free(t);
         return st;
@@ -8253,19 +8279,22 @@ VITDEF vit_status vit_tokenizer_load_memory(const void *data, size_t size, const
     *out = NULL;
     if (!data) return vit__fail(vit__load_error, VIT_ERROR_INVALID_ARGUMENT, "vit_tokenizer_load_memory: data is NULL");
     if (config_json && !config_size) config_size = strlen(config_json);
-    // an open_clip_config.json (a model_cfg object) instead of a tokenizer_config.json: open_clip's tokenizer
-    const char *mc = config_json ? vit__memmem(config_json, config_size, "\"model_cfg\"") : NULL;
-    if (mc) {
+    vit_options o;
+    vit_status st = vit__tok_options(opts, &o);
+    if (st != VIT_OK) return st;
+    // an open_clip_config.json (a top-level model_cfg) instead of a tokenizer_config.json: open_clip's tokenizer
+    int occ = 0;
+    if (config_json && (st = vit__oc_is_config(config_json, config_size, &o.allocator, &occ)) != VIT_OK)
+        return vit__fail(vit__load_error, st, "out of memory reading the config");
+    if (occ) {
         vit__oc_cfg oc;
-        vit_status st = vit__check_options(opts);
-        vit_options o = vit_query_defaults(opts);
-        if (st == VIT_OK) st = vit__oc_config(config_json, config_size, &o.allocator, &oc, vit__load_error);
+        st = vit__oc_config(config_json, config_size, &o.allocator, &oc, vit__load_error);
         if (st == VIT_OK && oc.mode == VIT__OC_HF)
             st = vit__fail(vit__load_error, VIT_ERROR_UNSUPPORTED, "open_clip HFTokenizer from memory: vit.h needs the folder (its tokenizer_config.json)");
         if (st != VIT_OK) return st;
-        return vit__tok_create((const unsigned char *)data, size, NULL, 0, &oc, opts, "memory (open_clip_config.json)", out);
+        return vit__tok_create((const unsigned char *)data, size, NULL, 0, &oc, &o, "memory (open_clip_config.json)", out);
     }
-    return vit__tok_create((const unsigned char *)data, size, config_json, config_size, NULL, opts, "memory", out);
+    return vit__tok_create((const unsigned char *)data, size, config_json, config_size, NULL, &o, "memory", out);
 }
 
 #ifndef VIT_NO_STDIO
@@ -8277,13 +8306,13 @@ VITDEF vit_status vit_tokenizer_load(const char *path, const vit_options *opts, 
     if (!out) return vit__fail(err, VIT_ERROR_INVALID_ARGUMENT, "vit_tokenizer_load: out is NULL");
     *out = NULL;
     if (!path) return vit__fail(err, VIT_ERROR_INVALID_ARGUMENT, "vit_tokenizer_load: path is NULL");
-    vit_status st = vit__check_options(opts);
+    vit_options o;
+    vit_status st = vit__tok_options(opts, &o);
     if (st != VIT_OK) return st;
-    vit_options o = vit_query_defaults(opts);
     size_t plen = strlen(path);
     char dir[4000], file[4096], cfg_path[4096];
     if (plen + 2 > sizeof(dir)) return vit__fail(err, VIT_ERROR_IO, "path '%.200s...' is too long", path);
-    int folder = vit__is_dir(path);
+    int folder = vit__is_dir(path), force_oc = 0;
     if (folder) {
         snprintf(dir, sizeof(dir), "%s%s", path, plen && (path[plen - 1] == '/' || path[plen - 1] == '\\') ? "" : "/");
     } else {
@@ -8295,14 +8324,25 @@ VITDEF vit_status vit_tokenizer_load(const char *path, const vit_options *opts, 
         size_t d = slash ? (size_t)(slash - path) + 1 : 0;
         memcpy(dir, path, d);
         dir[d] = 0;
+        // a model file, as given to vit_load: its folder, in the layout vit_load reads it in
+        const char *base = path + d;
+        size_t bl = strlen(base);
+        if (!strncmp(base, "open_clip", 9)) folder = force_oc = 1;
+        else if ((bl >= 12 && !strcmp(base + bl - 12, ".safetensors")) || (bl >= 11 && !strcmp(base + bl - 11, ".index.json"))) folder = 1, force_oc = -1;
     }
-    // open_clip's layout: open_clip_config.json beside the tokenizer files
+    // open_clip's layout: open_clip_config.json beside the tokenizer files, unless vit_load
+    // would read the folder's model.safetensors (or its index) there: transformers' layout
+    if (!force_oc) {
+        snprintf(file, sizeof(file), "%smodel.safetensors", dir);
+        snprintf(cfg_path, sizeof(cfg_path), "%smodel.safetensors.index.json", dir);
+        if (vit__exists(file) || vit__exists(cfg_path)) force_oc = -1;
+    }
     char *occ = NULL;
     size_t occ_size = 0;
     vit__oc_cfg oc;
     memset(&oc, 0, sizeof(oc));
     snprintf(cfg_path, sizeof(cfg_path), "%sopen_clip_config.json", dir);
-    st = vit__read_file(cfg_path, &o.allocator, 1, &occ, &occ_size, err);
+    if (force_oc >= 0) st = vit__read_file(cfg_path, &o.allocator, force_oc == 0, &occ, &occ_size, err);
     if (st == VIT_OK && occ) st = vit__oc_config(occ, occ_size, &o.allocator, &oc, err);
     vit__free(&o.allocator, occ);
     if (st != VIT_OK) return st;
@@ -8332,7 +8372,7 @@ VITDEF vit_status vit_tokenizer_load(const char *path, const vit_options *opts, 
         char source[96];
         const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
         snprintf(source, sizeof(source), "%s%.36s%s", occ_size ? "open_clip_config.json, " : "", base, cfg ? ", tokenizer_config.json" : "");
-        st = vit__tok_create((const unsigned char *)data, size, cfg, cfg_size, occ_size ? &oc : NULL, opts, source, out);
+        st = vit__tok_create((const unsigned char *)data, size, cfg, cfg_size, occ_size ? &oc : NULL, &o, source, out);
     }
     vit__free(&o.allocator, data);
     vit__free(&o.allocator, cfg);
@@ -12502,7 +12542,10 @@ VITDEF vit_status vit_encode_texts(vit_model *m, vit_tokenizer *t, const char *c
     if (st != VIT_OK) return st;
     if (!t || !texts || !out || n < 1) return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: t, texts and out must be non-NULL and n >= 1 (n = %d)", fn, n);
     const vit_tokenizer_config *tc = vit_tokenizer_get_config(t);
-    int L = m->cfg.text_context;
+    int L = m->cfg.text_context, oc_model = m->cfg.source == VIT_SOURCE_OPEN_CLIP;
+    if (tc->open_clip != oc_model)
+        return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: the tokenizer is %s's (%s) but the model is %s's: load the tokenizer the same way as the model "
+                         "(vit_tokenizer_load of the path given to vit_load)", fn, tc->open_clip ? "open_clip" : "transformers", tc->source, oc_model ? "open_clip" : "transformers");
     if (tc->context != L)
         return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: the tokenizer makes %d ids per text (%s) but the text tower takes %d", fn, tc->context,
                          tc->source, L);
