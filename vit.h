@@ -821,6 +821,8 @@ typedef struct vit_tokenizer_config {
     int pad_id;          // the id that fills the rest (CLIP and SigLIP: the eos id; open_clip's SimpleTokenizer: 0)
     int unk_id;          // the id of text the vocabulary lacks
     int lower_case;      // 1 when the text is lower-cased first
+    int open_clip;       // 1 for open_clip's tokenizer (open_clip_config.json): its ids go with the open_clip
+                         // model (vit_config.source VIT_SOURCE_OPEN_CLIP), 0 with transformers' (vit_encode_texts checks)
     char source[96];     // the files read, e.g. "tokenizer.json, tokenizer_config.json" (open_clip's layout:
                          // "open_clip_config.json, ..."; from memory "memory", or "memory (open_clip_config.json)")
 } vit_tokenizer_config;
@@ -832,7 +834,13 @@ typedef struct vit_tokenizer_config {
 // be given instead: a .json file as tokenizer.json, any other as spiece.model,
 // with the tokenizer_config.json beside it if there is one. A folder with an
 // open_clip_config.json is open_clip's layout: its ids are open_clip's (see
-// TOKENIZERS; vit_tokenize may then refuse a text, VIT_ERROR_UNSUPPORTED). opts may be NULL
+// TOKENIZERS; vit_tokenize may then refuse a text, VIT_ERROR_UNSUPPORTED), unless
+// it has a model.safetensors or model.safetensors.index.json, which vit_load reads
+// first: then it is transformers' (open_clip_config.json ignored), as it is for a
+// path to any other .safetensors or .index.json file. A path to a file whose name
+// starts with open_clip (open_clip_model.safetensors, open_clip_config.json) means
+// open_clip's layout of its folder: so the path given to vit_load gives the
+// tokenizer of that model (vit_tokenizer_config.open_clip). opts may be NULL
 // (only its allocator is used). On failure *out is NULL and the status says
 // why: VIT_ERROR_IO (no such files), VIT_ERROR_BAD_FORMAT (a file that is not
 // what it claims, truncated, or inconsistent), VIT_ERROR_UNSUPPORTED (a valid
@@ -845,7 +853,7 @@ VITDEF vit_status vit_tokenizer_load(const char *path, const vit_options *opts, 
 // Like vit_tokenizer_load, from memory (copied): data is a tokenizer.json's
 // text or a spiece.model's bytes (told apart by content), config_json the
 // tokenizer_config.json text (NULL: none; config_size 0: strlen). config_json
-// may instead be an open_clip_config.json's text (it has "model_cfg"): open_clip's
+// may instead be an open_clip_config.json's text (a top-level "model_cfg"): open_clip's
 // SimpleTokenizer over a tokenizer.json (its HFTokenizer needs the folder:
 // VIT_ERROR_UNSUPPORTED).
 VITDEF vit_status vit_tokenizer_load_memory(const void *data, size_t size, const char *config_json, size_t config_size,
@@ -880,7 +888,8 @@ VITDEF void vit_tokenizer_free(vit_tokenizer *t);
 // embed_dim normalised embeddings. Fails with VIT_ERROR_INVALID_ARGUMENT (NULL
 // pointers, n < 1, a model without a text tower, a template that is not one
 // "{}" among literal text, a tokenizer that does not fit the model: another
-// context or a larger vocabulary), vit_tokenize's errors for a text (its
+// context, a larger vocabulary, or open_clip's tokenizer with a transformers
+// model or the other way round: vit_tokenizer_config.open_clip), vit_tokenize's errors for a text (its
 // number and the reason in vit_last_error(m)) and vit_encode_ids'.
 VITDEF vit_status vit_encode_texts(vit_model *m, vit_tokenizer *t, const char *const *texts, int n, const char *prompt_template, float *out);
 #endif
@@ -5972,6 +5981,14 @@ static int vit__ccc_sort(const vit_allocator *a, uint32_t *b, size_t n, vit__vec
 // canonical composition (Unicode's algorithm, as Rust's unicode-normalization).
 static int vit__nfc(const vit_allocator *a, const uint32_t *in, size_t n, vit__vec *out, vit__vec *tmp) {
     out->n = 0;
+    size_t low = 0;
+    while (low < n && in[low] < 0x300) low++;
+    if (low == n) { // below U+0300 every character is NFC and none combines with another
+        if (!vit__vec_reserve(a, out, n, sizeof(uint32_t))) return 0;
+        if (n) memcpy(out->p, in, n * sizeof(uint32_t));
+        out->n = n;
+        return 1;
+    }
     for (size_t i = 0; i < n; i++) {
         uint32_t d[VIT__UNI_MAX_DECOMP];
         size_t k = in[i] < 0xC0 ? (d[0] = in[i], 1) : vit__uni_decompose(in[i], d);
@@ -7650,28 +7667,67 @@ static void vit__oc_classes(uint32_t c, uint64_t m[2]) {
     if (c >= 0x80 && c <= 0x9F) m[1] |= 1ull << (VIT__OC_BIT_C1 - 64);
 }
 
-// ftfy.badness.is_bad: does any alternative of its regex match somewhere in b[0..n)?
-static int vit__oc_is_bad(const uint32_t *b, size_t n) {
+// The index of x's lowest set bit (x != 0).
+static unsigned vit__ctz64(uint64_t x) {
+    static const unsigned char debruijn[64] = {0,  1,  56, 2,  57, 49, 28, 3,  61, 58, 42, 50, 38, 29, 17, 4,  62, 47, 59, 36, 45, 43,
+                                               51, 22, 53, 39, 33, 30, 24, 18, 12, 5,  63, 55, 48, 27, 60, 41, 37, 16, 46, 35, 44, 21,
+                                               52, 32, 23, 11, 54, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9,  13, 8,  7,  6};
+    return debruijn[((x & (~x + 1)) * 0x03f79d71b4ca8b09ull) >> 58];
+}
+
+// ftfy.badness.is_bad: does any alternative of its regex match in b[0..n), starting at 0
+// or in [from, to)? (The rest is known not to start a match.) Linear: each character's
+// classes, and the alternatives whose first class holds it, are found once (a window of
+// the last VIT__OC_WIN; code points below 0x100 kept once found); only those are tried.
+#define VIT__OC_WIN 8 // more than the longest alternative
+static int vit__oc_is_bad(const uint32_t *b, size_t n, size_t from, size_t to) {
     const size_t na = sizeof(vit__oc_bad_alts);
-    int ascii = 1;
-    for (size_t i = 0; i < n && ascii; i++) ascii = b[i] < 0x80;
-    if (ascii) return 0; // ftfy returns ASCII text as it is; no alternative matches it either
-    for (size_t i = 0; i < n; i++) {
-        for (size_t a = 0; a < na;) {
-            size_t e = a;
-            while (vit__oc_bad_alts[e] != 0xFF) e++;
-            size_t q = a, k = i;
+    size_t i = 0;
+    while (i < n && b[i] < 0x80) i++;
+    if (i == n) return 0; // ftfy returns ASCII text as it is; no alternative matches it either
+    if (to > n) to = n;
+    unsigned char start[64]; // where each alternative starts in vit__oc_bad_alts
+    size_t ns = 0, anchored = 64; // anchored: the one that matches only at 0 (^)
+    for (size_t q = 0; q < na && ns < 64; ns++) {
+        size_t e = q;
+        while (e < na && vit__oc_bad_alts[e] != 0xFF) e++;
+        VIT_ASSERT(e - q < VIT__OC_WIN);
+        if (vit__oc_bad_alts[q] == 0xFE) anchored = ns;
+        start[ns] = (unsigned char)(q + (vit__oc_bad_alts[q] == 0xFE));
+        q = e + 1;
+    }
+    uint64_t low[256][3], win[VIT__OC_WIN][3]; // [0], [1]: the classes; [2]: the alternatives that may start there
+    unsigned char known[256];                  // low[c] is filled on first use: a short line looks up few
+    memset(known, 0, sizeof(known));
+    size_t have = 0; // win[k % VIT__OC_WIN] holds b[k] for k in [have - VIT__OC_WIN, have)
+    for (i = 0; i < n; i++) {
+        if (i > 0 && i < from) i = from;
+        if (i >= to && i > 0) break;
+        if (have < i) have = i;
+        for (; have < n && have < i + VIT__OC_WIN; have++) {
+            uint64_t *m = win[have % VIT__OC_WIN];
+            uint32_t c = b[have];
+            if (c < 256 && known[c]) { memcpy(m, low[c], sizeof(low[c])); continue; }
+            vit__oc_classes(c, m);
+            m[2] = 0;
+            for (size_t s = 0; s < ns; s++) {
+                unsigned bit = vit__oc_bad_alts[start[s]];
+                if (s != anchored && (m[bit / 64] >> (bit % 64) & 1)) m[2] |= 1ull << s;
+            }
+            if (c < 256) { memcpy(low[c], m, sizeof(low[c])); known[c] = 1; }
+        }
+        uint64_t cand = win[i % VIT__OC_WIN][2];
+        if (i == 0 && anchored < 64) cand |= 1ull << anchored;
+        for (; cand; cand &= cand - 1) {
+            unsigned s = vit__ctz64(cand);
+            size_t q = start[s], k = i;
             int ok = 1;
-            if (vit__oc_bad_alts[q] == 0xFE) { ok = i == 0; q++; }
-            for (; ok && q < e; q++, k++) {
-                uint64_t m[2];
+            for (; ok && vit__oc_bad_alts[q] != 0xFF; q++, k++) {
                 if (k >= n) { ok = 0; break; }
-                vit__oc_classes(b[k], m);
                 unsigned bit = vit__oc_bad_alts[q];
-                ok = (int)(m[bit / 64] >> (bit % 64) & 1);
+                ok = (int)(win[k % VIT__OC_WIN][bit / 64] >> (bit % 64) & 1);
             }
             if (ok) return 1;
-            a = e + 1;
         }
     }
     return 0;
@@ -7765,7 +7821,7 @@ static vit_status vit__oc_unescape(vit_tokenizer *t, const uint32_t *b, size_t n
             if (!vit__vec_u32(a, out, '&')) return VIT_ERROR_OUT_OF_MEMORY;
             continue;
         }
-        for (k = j; k < n && k - j < 32 && !strchr("\t\n\f <&#;", (int)(b[k] < 0x80 ? b[k] : 'x')); k++) {}
+        for (k = j; k < n && k - j < 32 && (!b[k] || !strchr("\t\n\f <&#;", (int)(b[k] < 0x80 ? b[k] : 'x'))); k++) {} // U+0000 is a name's character
         if (k == j) { if (!vit__vec_u32(a, out, '&')) return VIT_ERROR_OUT_OF_MEMORY; continue; }
         if (k < n && b[k] == ';') { // a name with ';': vit.h must know it
             int e = vit__oc_entity(b + j, k - j, 0);
@@ -7786,21 +7842,30 @@ static vit_status vit__oc_unescape(vit_tokenizer *t, const uint32_t *b, size_t n
 }
 
 // ftfy's character fixes of one character, in its order: fix_latin_ligatures,
-// fix_character_width, uncurl_quotes.
+// fix_character_width, uncurl_quotes. Counted, not 0-terminated: U+0000 passes
+// through (remove_control_chars drops it later, after the terminal escapes).
 static int vit__oc_fix_char(const vit_allocator *a, vit__vec *out, uint32_t c) {
     uint32_t lig[3] = {c, 0, 0};
-    for (size_t k = 0; k < sizeof(vit__oc_ligature) / sizeof(vit__oc_ligature[0]); k++)
-        if (vit__oc_ligature[k][0] == c) { lig[0] = vit__oc_ligature[k][1]; lig[1] = vit__oc_ligature[k][2]; lig[2] = vit__oc_ligature[k][3]; }
-    for (int q = 0; q < 3 && lig[q]; q++) {
+    int nl = 1;
+    if (c >= vit__oc_ligature[0][0]) // the tables' smallest keys: most text skips both searches
+        for (size_t k = 0; k < sizeof(vit__oc_ligature) / sizeof(vit__oc_ligature[0]); k++)
+            if (vit__oc_ligature[k][0] == c) {
+                for (nl = 0; nl < 3 && vit__oc_ligature[k][1 + nl]; nl++) lig[nl] = vit__oc_ligature[k][1 + nl];
+                break;
+            }
+    for (int q = 0; q < nl; q++) {
         uint32_t w[2] = {lig[q], 0};
-        size_t lo = 0, hi = sizeof(vit__oc_width) / sizeof(vit__oc_width[0]), nw = hi;
-        while (lo < hi) {
-            size_t m = lo + (hi - lo) / 2;
-            if (vit__oc_width[m][0] < lig[q]) lo = m + 1;
-            else hi = m;
+        int nw = 1;
+        if (lig[q] >= vit__oc_width[0][0]) {
+            size_t lo = 0, hi = sizeof(vit__oc_width) / sizeof(vit__oc_width[0]), n = hi;
+            while (lo < hi) {
+                size_t m = lo + (hi - lo) / 2;
+                if (vit__oc_width[m][0] < lig[q]) lo = m + 1;
+                else hi = m;
+            }
+            if (lo < n && vit__oc_width[lo][0] == lig[q]) { w[0] = vit__oc_width[lo][1]; w[1] = vit__oc_width[lo][2]; nw = w[1] ? 2 : 1; }
         }
-        if (lo < nw && vit__oc_width[lo][0] == lig[q]) { w[0] = vit__oc_width[lo][1]; w[1] = vit__oc_width[lo][2]; }
-        for (int z = 0; z < 2 && w[z]; z++) {
+        for (int z = 0; z < nw; z++) {
             uint32_t d = w[z];
             if (d == 0x2BC || (d >= 0x2018 && d <= 0x201B)) d = '\'';
             else if (d >= 0x201C && d <= 0x201F) d = '"';
@@ -7811,8 +7876,11 @@ static int vit__oc_fix_char(const vit_allocator *a, vit__vec *out, uint32_t c) {
 }
 
 // ftfy.fix_text's rounds on one segment (a line) in seg, until nothing changes.
-static vit_status vit__oc_ftfy_segment(vit_tokenizer *t, vit__vec *seg, vit__vec *x, vit__vec *y, vit__vec *z, int unescape) {
+// w: scratch, the last text is_bad passed (a round changes little of it: only the
+// starts near a change are checked again).
+static vit_status vit__oc_ftfy_segment(vit_tokenizer *t, vit__vec *seg, vit__vec *x, vit__vec *y, vit__vec *z, vit__vec *w, int unescape) {
     const vit_allocator *a = &t->alloc;
+    w->n = 0;
     for (int round = 0;; round++) {
         vit_status st = VIT_OK;
         if (round > 64) return vit__fail(t->error, VIT_ERROR_UNSUPPORTED, "vit_tokenize: ftfy's fixes of this text do not settle within 64 rounds");
@@ -7820,12 +7888,24 @@ static vit_status vit__oc_ftfy_segment(vit_tokenizer *t, vit__vec *seg, vit__vec
         if (unescape) st = vit__oc_unescape(t, (const uint32_t *)seg->p, seg->n, y, 1);
         else { y->n = 0; if (!vit__vec_reserve(a, y, seg->n, 4)) st = VIT_ERROR_OUT_OF_MEMORY; else { if (seg->n) memcpy(y->p, seg->p, seg->n * 4); y->n = seg->n; } }
         if (st != VIT_OK) return st;
-        if (vit__oc_is_bad((const uint32_t *)y->p, y->n))
+        const uint32_t *b = (const uint32_t *)y->p, *p = (const uint32_t *)w->p;
+        size_t from = 0, to = y->n, pre = 0, suf = 0;
+        if (round > 0) { // a match wholly inside what w shares with y, at its start or end, is not there
+            while (pre < y->n && pre < w->n && b[pre] == p[pre]) pre++;
+            while (suf < y->n - pre && suf < w->n - pre && b[y->n - 1 - suf] == p[w->n - 1 - suf]) suf++;
+            from = pre >= VIT__OC_WIN ? pre - VIT__OC_WIN : 0;
+            to = y->n - suf;
+        }
+        if (vit__oc_is_bad(b, y->n, from, to))
             return vit__fail(t->error, VIT_ERROR_UNSUPPORTED, "vit_tokenize: ftfy's heuristic takes this text for mojibake and would try to re-decode it; vit.h does not");
+        if (!vit__vec_reserve(a, w, y->n, 4) || !vit__vec_reserve(a, x, y->n, 4)) return VIT_ERROR_OUT_OF_MEMORY;
+        if (y->n) memcpy(w->p, y->p, y->n * 4);
+        w->n = y->n;
         x->n = 0;
-        const uint32_t *b = (const uint32_t *)y->p;
-        for (size_t i = 0; i < y->n; i++)
-            if (!vit__oc_fix_char(a, x, b[i])) return VIT_ERROR_OUT_OF_MEMORY;
+        for (size_t i = 0; i < y->n; i++) {
+            if (b[i] < vit__oc_ligature[0][0] && x->n < x->cap) ((uint32_t *)x->p)[x->n++] = b[i]; // below every table key
+            else if (!vit__oc_fix_char(a, x, b[i])) return VIT_ERROR_OUT_OF_MEMORY;
+        }
         // fix_line_breaks, remove_terminal_escapes, remove_control_chars
         uint32_t *c = (uint32_t *)x->p;
         size_t m = 0, n = x->n;
@@ -7852,7 +7932,7 @@ static vit_status vit__oc_ftfy_segment(vit_tokenizer *t, vit__vec *seg, vit__vec
         for (size_t i = 0; i < n; i++) {
             uint32_t d = c[i];
             if (d <= 8 || d == 0xB || (d >= 0xE && d <= 0x1F) || d == 0x7F || (d >= 0x206A && d <= 0x206F) || d == 0xFEFF || (d >= 0xFFF9 && d <= 0xFFFC)) continue;
-            if (vit__oc_range(vit__oc_nfc_new, sizeof(vit__oc_nfc_new) / sizeof(vit__oc_nfc_new[0]), d))
+            if (d >= vit__oc_nfc_new[0][0] && vit__oc_range(vit__oc_nfc_new, sizeof(vit__oc_nfc_new) / sizeof(vit__oc_nfc_new[0]), d))
                 return vit__fail(t->error, VIT_ERROR_UNSUPPORTED,
                                  "vit_tokenize: U+%04X, newer than vit.h's NFC tables (Unicode %s), has a combining class or a decomposition", (unsigned)d,
                                  VIT__NFC_UNICODE_VERSION);
@@ -7890,7 +7970,7 @@ static int vit__py_split_join(const vit_allocator *a, const uint32_t *b, size_t 
 // sure of ftfy's result.
 static vit_status vit__oc_clean(vit_tokenizer *t, vit__tok_run *r, vit__vec *out) {
     const vit_allocator *a = &t->alloc;
-    vit__vec seg = {NULL, 0, 0}, x = {NULL, 0, 0}, y = {NULL, 0, 0}, z = {NULL, 0, 0};
+    vit__vec seg = {NULL, 0, 0}, x = {NULL, 0, 0}, y = {NULL, 0, 0}, z = {NULL, 0, 0}, w = {NULL, 0, 0};
     const uint32_t *b = (const uint32_t *)r->cps.p;
     size_t n = r->cps.n;
     vit_status st = VIT_OK;
@@ -7905,7 +7985,7 @@ static vit_status vit__oc_clean(vit_tokenizer *t, vit__tok_run *r, vit__vec *out
             if (b[i] == '<') unescape = 0;
             if (!vit__vec_u32(a, &seg, b[i])) st = VIT_ERROR_OUT_OF_MEMORY;
         }
-        if (st == VIT_OK) st = vit__oc_ftfy_segment(t, &seg, &x, &y, &z, unescape);
+        if (st == VIT_OK) st = vit__oc_ftfy_segment(t, &seg, &x, &y, &z, &w, unescape);
         for (size_t i = 0; st == VIT_OK && i < seg.n; i++)
             if (!vit__vec_u32(a, out, ((const uint32_t *)seg.p)[i])) st = VIT_ERROR_OUT_OF_MEMORY;
         pos = end;
@@ -7928,7 +8008,7 @@ static vit_status vit__oc_clean(vit_tokenizer *t, vit__tok_run *r, vit__vec *out
             st = VIT_ERROR_OUT_OF_MEMORY;
         }
     }
-    vit__free(a, seg.p); vit__free(a, x.p); vit__free(a, y.p); vit__free(a, z.p);
+    vit__free(a, seg.p); vit__free(a, x.p); vit__free(a, y.p); vit__free(a, z.p); vit__free(a, w.p);
     return st;
 }
 
@@ -8059,14 +8139,6 @@ VITDEF vit_status vit_tokenize(vit_tokenizer *t, const char *text, size_t len, i
 }
 
 
-// The first occurrence of the NUL-terminated `needle` in s[0..n), or NULL.
-static const char *vit__memmem(const char *s, size_t n, const char *needle) {
-    size_t k = strlen(needle);
-    for (size_t i = 0; k <= n && i <= n - k; i++)
-        if (!memcmp(s + i, needle, k)) return s + i;
-    return NULL;
-}
-
 // What open_clip_config.json says about the tokenizer (open_clip.get_tokenizer's reading of model_cfg.text_cfg).
 typedef struct vit__oc_cfg { int mode, clean, context; } vit__oc_cfg;
 
@@ -8126,10 +8198,28 @@ static vit_status vit__oc_config(const char *text, size_t size, const vit_alloca
     return st;
 }
 
+// Is text an open_clip_config.json (a JSON object with a top-level "model_cfg")? Into *yes;
+// text that does not parse is not (its reader says why); VIT_ERROR_OUT_OF_MEMORY.
+static vit_status vit__oc_is_config(const char *text, size_t size, const vit_allocator *a, int *yes) {
+    vit__json j;
+    char err[VIT__ERR_LEN];
+    memset(&j, 0, sizeof(j));
+    *yes = 0;
+    if (size > VIT_MAX_HEADER_BYTES || vit__utf8_check((const unsigned char *)text, size) < size) return VIT_OK;
+    vit_status st = vit__json_parse(&j, text, size, a, err);
+    if (st == VIT_OK) *yes = j.nodes[0].type == VIT__J_OBJ && vit__json_get(&j, 0, "model_cfg") >= 0;
+    vit__json_release(&j);
+    return st == VIT_ERROR_OUT_OF_MEMORY ? st : VIT_OK;
+}
+
 // The loaded tokenizer as open_clip's: SimpleTokenizer needs OpenAI's BPE (the one
 // open_clip bundles, whatever the folder holds) and pads with 0; HFTokenizer a
 // class vit.h runs. The context is open_clip_config.json's.
-static vit_status vit__oc_check(vit_tokenizer *t, const vit__oc_cfg *oc, char *err) {
+static vit_status vit__oc_check(vit_tokenizer *t, const vit__oc_cfg *oc, const char *cls, char *err) {
+    if (oc->mode == VIT__OC_HF && strcmp(cls, "T5Tokenizer") != 0 && strcmp(cls, "T5TokenizerFast") != 0 && strcmp(cls, "CLIPTokenizer") != 0 &&
+        strcmp(cls, "CLIPTokenizerFast") != 0) // SiglipTokenizer would add its own lower-casing, punctuation and prefix rules
+        return vit__fail(err, VIT_ERROR_UNSUPPORTED, "open_clip HFTokenizer over tokenizer_class %s (vit.h runs open_clip's with T5Tokenizer(Fast) or CLIPTokenizer(Fast))",
+                         cls[0] ? cls : "(none: no tokenizer_config.json)");
     if (oc->mode == VIT__OC_SIMPLE) {
         if (t->cfg.type != VIT_TOKENIZER_CLIP_BPE || t->bpe_hash != VIT__OC_OPENAI_BPE_HASH || t->cfg.vocab_size != 49408 || t->n_prefix != 1 ||
             t->n_suffix != 1 || t->prefix[0] != 49406 || t->suffix[0] != 49407)
@@ -8141,23 +8231,30 @@ static vit_status vit__oc_check(vit_tokenizer *t, const vit__oc_cfg *oc, char *e
     }
     t->cfg.context = oc->context;
     t->cfg.lower_case = oc->clean != VIT__OC_WHITESPACE;
+    t->cfg.open_clip = 1;
     return VIT_OK;
 }
 
 static vit_status vit__check_options(const vit_options *o); // (>>api implementation)
 
-// Loads from a tokenizer file's bytes and the tokenizer_config.json text (NULL: none).
+// The loaders' options: checked, defaults patched in (into *o).
+static vit_status vit__tok_options(const vit_options *opts, vit_options *o) {
+    vit_status st = vit__check_options(opts);
+    *o = vit_query_defaults(opts);
+    return st;
+}
+
+// Loads from a tokenizer file's bytes and the tokenizer_config.json text (NULL: none);
+// o from vit__tok_options.
 static vit_status vit__tok_create(const unsigned char *data, size_t size, const char *config, size_t config_size, const vit__oc_cfg *oc,
-                                  const vit_options *opts, const char *source, vit_tokenizer **out) {
+                                  const vit_options *o, const char *source, vit_tokenizer **out) {
     char *err = vit__load_error;
     *out = NULL;
-    vit_status st = vit__check_options(opts);
-    if (st != VIT_OK) return st;
-    vit_options o = vit_query_defaults(opts);
-    vit_tokenizer *t = (vit_tokenizer *)vit__malloc(&o.allocator, sizeof(vit_tokenizer));
+    vit_status st = VIT_OK;
+    vit_tokenizer *t = (vit_tokenizer *)vit__malloc(&o->allocator, sizeof(vit_tokenizer));
     if (!t) return vit__fail(err, VIT_ERROR_OUT_OF_MEMORY, "out of memory for a tokenizer");
     memset(t, 0, sizeof(*t));
-    t->alloc = o.allocator;
+    t->alloc = o->allocator;
     t->sp_unk = -1;
     if (oc) { t->oc = oc->mode; t->oc_clean = oc->clean; }
     vit__tok_cfg c;
@@ -8197,8 +8294,8 @@ static vit_status vit__tok_create(const unsigned char *data, size_t size, const 
             else if (st != VIT_OK) vit__fail(err, st, "%s", t->error);
         }
     }
+    if (st == VIT_OK && oc) st = vit__oc_check(t, oc, c.cls, err);
     vit__json_release(&c.j);
-    if (st == VIT_OK && oc) st = vit__oc_check(t, oc, err);
     if (st != VIT_OK) {
         vit_tokenizer_free(t);
         return st;
@@ -8214,19 +8311,22 @@ VITDEF vit_status vit_tokenizer_load_memory(const void *data, size_t size, const
     *out = NULL;
     if (!data) return vit__fail(vit__load_error, VIT_ERROR_INVALID_ARGUMENT, "vit_tokenizer_load_memory: data is NULL");
     if (config_json && !config_size) config_size = strlen(config_json);
-    // an open_clip_config.json (a model_cfg object) instead of a tokenizer_config.json: open_clip's tokenizer
-    const char *mc = config_json ? vit__memmem(config_json, config_size, "\"model_cfg\"") : NULL;
-    if (mc) {
+    vit_options o;
+    vit_status st = vit__tok_options(opts, &o);
+    if (st != VIT_OK) return st;
+    // an open_clip_config.json (a top-level model_cfg) instead of a tokenizer_config.json: open_clip's tokenizer
+    int occ = 0;
+    if (config_json && (st = vit__oc_is_config(config_json, config_size, &o.allocator, &occ)) != VIT_OK)
+        return vit__fail(vit__load_error, st, "out of memory reading the config");
+    if (occ) {
         vit__oc_cfg oc;
-        vit_status st = vit__check_options(opts);
-        vit_options o = vit_query_defaults(opts);
-        if (st == VIT_OK) st = vit__oc_config(config_json, config_size, &o.allocator, &oc, vit__load_error);
+        st = vit__oc_config(config_json, config_size, &o.allocator, &oc, vit__load_error);
         if (st == VIT_OK && oc.mode == VIT__OC_HF)
             st = vit__fail(vit__load_error, VIT_ERROR_UNSUPPORTED, "open_clip HFTokenizer from memory: vit.h needs the folder (its tokenizer_config.json)");
         if (st != VIT_OK) return st;
-        return vit__tok_create((const unsigned char *)data, size, NULL, 0, &oc, opts, "memory (open_clip_config.json)", out);
+        return vit__tok_create((const unsigned char *)data, size, NULL, 0, &oc, &o, "memory (open_clip_config.json)", out);
     }
-    return vit__tok_create((const unsigned char *)data, size, config_json, config_size, NULL, opts, "memory", out);
+    return vit__tok_create((const unsigned char *)data, size, config_json, config_size, NULL, &o, "memory", out);
 }
 
 #ifndef VIT_NO_STDIO
@@ -8238,13 +8338,13 @@ VITDEF vit_status vit_tokenizer_load(const char *path, const vit_options *opts, 
     if (!out) return vit__fail(err, VIT_ERROR_INVALID_ARGUMENT, "vit_tokenizer_load: out is NULL");
     *out = NULL;
     if (!path) return vit__fail(err, VIT_ERROR_INVALID_ARGUMENT, "vit_tokenizer_load: path is NULL");
-    vit_status st = vit__check_options(opts);
+    vit_options o;
+    vit_status st = vit__tok_options(opts, &o);
     if (st != VIT_OK) return st;
-    vit_options o = vit_query_defaults(opts);
     size_t plen = strlen(path);
     char dir[4000], file[4096], cfg_path[4096];
     if (plen + 2 > sizeof(dir)) return vit__fail(err, VIT_ERROR_IO, "path '%.200s...' is too long", path);
-    int folder = vit__is_dir(path);
+    int folder = vit__is_dir(path), force_oc = 0;
     if (folder) {
         snprintf(dir, sizeof(dir), "%s%s", path, plen && (path[plen - 1] == '/' || path[plen - 1] == '\\') ? "" : "/");
     } else {
@@ -8256,14 +8356,25 @@ VITDEF vit_status vit_tokenizer_load(const char *path, const vit_options *opts, 
         size_t d = slash ? (size_t)(slash - path) + 1 : 0;
         memcpy(dir, path, d);
         dir[d] = 0;
+        // a model file, as given to vit_load: its folder, in the layout vit_load reads it in
+        const char *base = path + d;
+        size_t bl = strlen(base);
+        if (!strncmp(base, "open_clip", 9)) folder = force_oc = 1;
+        else if ((bl >= 12 && !strcmp(base + bl - 12, ".safetensors")) || (bl >= 11 && !strcmp(base + bl - 11, ".index.json"))) folder = 1, force_oc = -1;
     }
-    // open_clip's layout: open_clip_config.json beside the tokenizer files
+    // open_clip's layout: open_clip_config.json beside the tokenizer files, unless vit_load
+    // would read the folder's model.safetensors (or its index) there: transformers' layout
+    if (!force_oc) {
+        snprintf(file, sizeof(file), "%smodel.safetensors", dir);
+        snprintf(cfg_path, sizeof(cfg_path), "%smodel.safetensors.index.json", dir);
+        if (vit__exists(file) || vit__exists(cfg_path)) force_oc = -1;
+    }
     char *occ = NULL;
     size_t occ_size = 0;
     vit__oc_cfg oc;
     memset(&oc, 0, sizeof(oc));
     snprintf(cfg_path, sizeof(cfg_path), "%sopen_clip_config.json", dir);
-    st = vit__read_file(cfg_path, &o.allocator, 1, &occ, &occ_size, err);
+    if (force_oc >= 0) st = vit__read_file(cfg_path, &o.allocator, force_oc == 0, &occ, &occ_size, err);
     if (st == VIT_OK && occ) st = vit__oc_config(occ, occ_size, &o.allocator, &oc, err);
     vit__free(&o.allocator, occ);
     if (st != VIT_OK) return st;
@@ -8293,7 +8404,7 @@ VITDEF vit_status vit_tokenizer_load(const char *path, const vit_options *opts, 
         char source[96];
         const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
         snprintf(source, sizeof(source), "%s%.36s%s", occ_size ? "open_clip_config.json, " : "", base, cfg ? ", tokenizer_config.json" : "");
-        st = vit__tok_create((const unsigned char *)data, size, cfg, cfg_size, occ_size ? &oc : NULL, opts, source, out);
+        st = vit__tok_create((const unsigned char *)data, size, cfg, cfg_size, occ_size ? &oc : NULL, &o, source, out);
     }
     vit__free(&o.allocator, data);
     vit__free(&o.allocator, cfg);
@@ -12466,7 +12577,10 @@ VITDEF vit_status vit_encode_texts(vit_model *m, vit_tokenizer *t, const char *c
     if (st != VIT_OK) return st;
     if (!t || !texts || !out || n < 1) return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: t, texts and out must be non-NULL and n >= 1 (n = %d)", fn, n);
     const vit_tokenizer_config *tc = vit_tokenizer_get_config(t);
-    int L = m->cfg.text_context;
+    int L = m->cfg.text_context, oc_model = m->cfg.source == VIT_SOURCE_OPEN_CLIP;
+    if (tc->open_clip != oc_model)
+        return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: the tokenizer is %s's (%s) but the model is %s's: load the tokenizer the same way as the model "
+                         "(vit_tokenizer_load of the path given to vit_load)", fn, tc->open_clip ? "open_clip" : "transformers", tc->source, oc_model ? "open_clip" : "transformers");
     if (tc->context != L)
         return vit__fail(m->error, VIT_ERROR_INVALID_ARGUMENT, "%s: the tokenizer makes %d ids per text (%s) but the text tower takes %d", fn, tc->context,
                          tc->source, L);

@@ -1130,22 +1130,14 @@ int main(int argc, char **argv) {
             bad = usage(why);
         } else bad = read_labels(&c, &labels);
         if (!bad) {
-            char *folder = (char *)xmalloc(strlen(model_path) + 2);
-            struct stat mst;
-            strcpy(folder, model_path);
-            if (!(stat(model_path, &mst) == 0 && S_ISDIR(mst.st_mode))) { // a file: its folder
-                char *slash = strrchr(folder, '/');
-                if (slash) slash[1] = 0; else strcpy(folder, ".");
-            }
             vit_tokenizer *tok = NULL;
-            vit_status st = vit_tokenizer_load(folder, NULL, &tok);
-            if (st != VIT_OK) fprintf(stderr, "vit-classify: cannot load the tokenizer in '%s': %s: %s\n", folder, vit_status_string(st), vit_tokenizer_last_error(NULL));
+            vit_status st = vit_tokenizer_load(model_path, NULL, &tok); // the model's path: the tokenizer of the layout vit_load read
+            if (st != VIT_OK) fprintf(stderr, "vit-classify: cannot load the tokenizer of '%s': %s: %s\n", model_path, vit_status_string(st), vit_tokenizer_last_error(NULL));
             label_embeds = (float *)xmalloc(labels.n * (size_t)cfg->embed_dim * sizeof(float));
             if (st == VIT_OK && (st = vit_encode_texts(models[0], tok, (const char *const *)labels.v, (int)labels.n, c.prompt, label_embeds)) != VIT_OK)
                 fprintf(stderr, "vit-classify: the labels: %s: %s\n", vit_status_string(st), vit_last_error(models[0]));
             if (st == VIT_OK && (st = vit_clone_preprocessor(models[0], &scorer)) != VIT_OK) fprintf(stderr, "vit-classify: out of memory\n");
             vit_tokenizer_free(tok);
-            free(folder);
             bad = st != VIT_OK;
         }
         if (bad) {

@@ -101,18 +101,12 @@ static int embedding(vit_model *m, const char *file, float *out, int features) {
     return st == VIT_OK;
 }
 
-// The zero-shot labels' text embeddings (k x embed_dim) into *out: the tokenizer in model_path's folder.
+// The zero-shot labels' text embeddings (k x embed_dim) into *out: the tokenizer of model_path
+// (vit_tokenizer_load of the path given to vit_load, as vit-classify does).
 static int label_embeds(vit_model *m, const char *model_path, const char *tmpl, char **labels, int k, float **out) {
-    char folder[4096];
-    snprintf(folder, sizeof(folder), "%s", model_path);
-    char *slash = strrchr(folder, '/');
-    FILE *f = fopen(model_path, "rb");
-    int dir = f && getc(f) == EOF && ferror(f);
-    if (f) fclose(f);
-    if (!dir) { if (slash) slash[1] = 0; else snprintf(folder, sizeof(folder), "."); }
     vit_tokenizer *t = NULL;
     *out = (float *)malloc((size_t)k * vit_model_config(m)->embed_dim * sizeof(float) + 1);
-    vit_status st = vit_tokenizer_load(folder, NULL, &t);
+    vit_status st = vit_tokenizer_load(model_path, NULL, &t);
     if (st == VIT_OK) st = vit_encode_texts(m, t, (const char *const *)labels, k, strcmp(tmpl, "-") ? tmpl : NULL, *out);
     if (st != VIT_OK) fprintf(stderr, "cli_check: the labels: %s %s\n", vit_last_error(m), vit_tokenizer_last_error(NULL));
     vit_tokenizer_free(t);

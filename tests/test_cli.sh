@@ -506,7 +506,7 @@ expect "labels: --decode-only" 2 "--decode-only computes no embeddings for --lab
 expect "labels: a template without {}" 1 "prompt_template 'a photo' must hold one" "$CLASSIFY" --labels a,b --template "a photo" "$ZCLIP" "$GOOD1"
 expect "labels: a missing labels file" 1 "cannot read '$TMP/none.txt'" "$CLASSIFY" --labels-file "$TMP/none.txt" "$ZCLIP" "$GOOD1"
 mkdir -p "$TMP/notok" && cp "$ZCLIP/model.safetensors" "$ZCLIP/config.json" "$ZCLIP/preprocessor_config.json" "$TMP/notok/"
-expect "labels: no tokenizer files beside the model" 1 "cannot load the tokenizer in '$TMP/notok'" "$CLASSIFY" --labels a,b "$TMP/notok" "$GOOD1"
+expect "labels: no tokenizer files beside the model" 1 "cannot load the tokenizer of '$TMP/notok'" "$CLASSIFY" --labels a,b "$TMP/notok" "$GOOD1"
 
 # vit-dense: the last block's patch tokens, 3 principal components as a PNG of the model's input size
 cp "$GOOD1" "$TMP/boot.png"

@@ -578,6 +578,24 @@ static void test_openclip_config(void) {
             fmt(name, sizeof(name), "open_clip: refuses '%s'", show(refused[k], strlen(refused[k])));
             check(st == VIT_ERROR_UNSUPPORTED && strstr(vit_tokenizer_last_error(ref), why[k]), name, "%s: %s", vit_status_string(st), vit_tokenizer_last_error(ref));
         }
+        // ftfy's worst case near VIT_MAX_TEXT_BYTES (this build's): runs of accented letters, each followed by an
+        // entity nested 70 deep (one level decoded per round: refused after 64 rounds), and the
+        // same text on one line per run (many short segments). Run, not timed; it must be linear.
+        for (int lines = 0; lines < 2; lines++) {
+            size_t cap = VIT_MAX_TEXT_BYTES, w = 0;
+            char *big = (char *)malloc(cap), name[128];
+            int ids[77];
+            while (w + 6300 < cap) {
+                for (int q = 0; q < 3000; q++) { big[w++] = (char)0xC3; big[w++] = (char)0xA9; } // é
+                big[w++] = '&';
+                for (int q = 0; q < 70; q++) { memcpy(big + w, "amp;", 4); w += 4; }
+                if (lines) big[w++] = '\n';
+            }
+            st = vit_tokenize(ref, big, w, ids, 77, NULL);
+            fmt(name, sizeof(name), "open_clip: %zu bytes of deep entities%s, refused after 64 rounds", w, lines ? " on many lines" : "");
+            check(st == VIT_ERROR_UNSUPPORTED && strstr(vit_tokenizer_last_error(ref), "64 rounds"), name, "%s: %s", vit_status_string(st), vit_tokenizer_last_error(ref));
+            free(big);
+        }
         vit_tokenizer_free(ref);
     }
     // another BPE than OpenAI's: a merge less
@@ -593,6 +611,102 @@ static void test_openclip_config(void) {
         free(e);
     }
     free(json); free(cfg); free(occ);
+}
+
+// Which layout a path means (open_clip's or transformers'), as vit_load reads it (a folder of
+// text/openclip_clip's and text/clip_tokenizer's files, as LAION's Hub repos hold both); open_clip's
+// HFTokenizer over a class vit.h does not run; a "model_cfg" that is not open_clip_config.json's.
+static void test_layouts(void) {
+    const char *src[5] = {"../text/openclip_clip/open_clip_config.json", "../text/openclip_clip/open_clip_model.safetensors",
+                          "../text/openclip_clip/tokenizer.json", "../text/clip_tokenizer/config.json", "../text/clip_tokenizer/model.safetensors"};
+    const char *names[6] = {"open_clip_config.json", "open_clip_model.safetensors", "tokenizer.json", "config.json", "model.safetensors", "tokenizer_config.json"};
+    void *data[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
+    size_t sizes[6] = {0, 0, 0, 0, 0, 0};
+    int ok = 1;
+    for (int k = 0; k < 5; k++) ok &= (data[k] = read_file(src[k], &sizes[k])) != NULL;
+    ok &= (data[5] = read_file("../text/openclip_clip/tokenizer_config.json", &sizes[5])) != NULL;
+    char dir[1024];
+    if (check(ok && make_folder(dir, sizeof(dir), names, (const void *const *)data, sizes, 6), "layouts: a folder with both (transformers' and open_clip's)", "%s", "")) {
+        // vit_load's precedence: model.safetensors first; a path to a model file picks its layout
+        static const struct { const char *path; int open_clip; } want[] = {
+            {"", 0}, {"/model.safetensors", 0}, {"/open_clip_model.safetensors", 1}, {"/open_clip_config.json", 1}, {"/tokenizer.json", 0}};
+        vit_model *m_hf = NULL, *m_oc = NULL;
+        char p[1200];
+        vit_options o;
+        memset(&o, 0, sizeof(o));
+        o.device = VIT_DEVICE_CPU;
+        fmt(p, sizeof(p), "%s/model.safetensors", dir);
+        vit_status st = vit_load(p, &o, &m_hf);
+        fmt(p, sizeof(p), "%s/open_clip_model.safetensors", dir);
+        if (st == VIT_OK) st = vit_load(p, &o, &m_oc);
+        check(st == VIT_OK && vit_model_config(m_hf)->source != VIT_SOURCE_OPEN_CLIP && vit_model_config(m_oc)->source == VIT_SOURCE_OPEN_CLIP,
+              "layouts: vit_load of both models", "%s", vit_last_error(NULL));
+        for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+            vit_tokenizer *t = NULL;
+            char name[1300];
+            fmt(p, sizeof(p), "%s%s", dir, want[k].path);
+            st = vit_tokenizer_load(p, NULL, &t);
+            fmt(name, sizeof(name), "layouts: vit_tokenizer_load('DIR%s') is %s's", want[k].path, want[k].open_clip ? "open_clip" : "transformers");
+            if (check(st == VIT_OK && vit_tokenizer_get_config(t)->open_clip == want[k].open_clip &&
+                          (strstr(vit_tokenizer_get_config(t)->source, "open_clip_config.json") != NULL) == want[k].open_clip,
+                      name, "%s: %s", vit_status_string(st), st == VIT_OK ? vit_tokenizer_get_config(t)->source : vit_tokenizer_last_error(NULL)) &&
+                m_hf && m_oc) {
+                // vit_encode_texts: the model of the same layout, and the other one refused
+                const char *texts[1] = {"a photo of a cat"};
+                float e[4096];
+                vit_model *same = want[k].open_clip ? m_oc : m_hf, *other = want[k].open_clip ? m_hf : m_oc;
+                int dim = vit_model_config(same)->embed_dim;
+                st = dim <= 4096 ? vit_encode_texts(same, t, texts, 1, NULL, e) : VIT_ERROR_LIMIT;
+                fmt(name, sizeof(name), "layouts: DIR%s: vit_encode_texts with the model of its layout", want[k].path);
+                check(st == VIT_OK, name, "%s: %s", vit_status_string(st), vit_last_error(same));
+                st = vit_encode_texts(other, t, texts, 1, NULL, e);
+                fmt(name, sizeof(name), "layouts: DIR%s: vit_encode_texts with the other model refused", want[k].path);
+                check(st == VIT_ERROR_INVALID_ARGUMENT && strstr(vit_last_error(other), "the same way as the model"), name, "%s: %s", vit_status_string(st),
+                      vit_last_error(other));
+            }
+            vit_tokenizer_free(t);
+        }
+        vit_free(m_hf);
+        vit_free(m_oc);
+        // without model.safetensors the folder is open_clip's; a path to model.safetensors stays transformers'
+        fmt(p, sizeof(p), "%s/model.safetensors", dir);
+        unlink(p);
+        vit_tokenizer *t = NULL;
+        st = vit_tokenizer_load(dir, NULL, &t);
+        check(st == VIT_OK && vit_tokenizer_get_config(t)->open_clip == 1, "layouts: the folder without model.safetensors is open_clip's", "%s",
+              vit_tokenizer_last_error(NULL));
+        vit_tokenizer_free(t);
+        rm_folder(dir, names, 6);
+    }
+    for (int k = 0; k < 6; k++) free(data[k]);
+
+    // open_clip's HFTokenizer over a SiglipTokenizer folder: refused, naming the class
+    const char *snames[3] = {"open_clip_config.json", "spiece.model", "tokenizer_config.json"};
+    const char *ssrc[3] = {"openclip_siglip/open_clip_config.json", "siglip_a/spiece.model", "siglip_a/tokenizer_config.json"};
+    void *sdata[3];
+    size_t ssizes[3];
+    ok = 1;
+    for (int k = 0; k < 3; k++) ok &= (sdata[k] = read_file(ssrc[k], &ssizes[k])) != NULL;
+    if (check(ok && make_folder(dir, sizeof(dir), snames, (const void *const *)sdata, ssizes, 3), "layouts: open_clip HFTokenizer over SiglipTokenizer", "%s", "")) {
+        vit_tokenizer *t = NULL;
+        vit_status st = vit_tokenizer_load(dir, NULL, &t);
+        expect_load(st, st == VIT_OK ? t : NULL, VIT_ERROR_UNSUPPORTED, "tokenizer_class SiglipTokenizer", "layouts: open_clip HFTokenizer over SiglipTokenizer refused");
+        rm_folder(dir, snames, 3);
+    }
+    for (int k = 0; k < 3; k++) free(sdata[k]);
+
+    // from memory: "model_cfg" below the top level, or as a string, is no open_clip_config.json
+    size_t sz_json, sz_cfg, n;
+    unsigned char *json = read_file("clip/tokenizer.json", &sz_json), *cfg = read_file("clip/tokenizer_config.json", &sz_cfg);
+    char *e = json && cfg ? replace((const char *)cfg, sz_cfg, "\"tokenizer_class\"", "\"x\": {\"model_cfg\": {}}, \"y\": \"\\\"model_cfg\\\"\", \"tokenizer_class\"", &n) : NULL;
+    if (check(e != NULL, "layouts: a tokenizer_config.json that mentions \"model_cfg\"", "%s", "")) {
+        vit_tokenizer *t = NULL;
+        vit_status st = load_mem(json, sz_json, e, &t);
+        check(st == VIT_OK && !vit_tokenizer_get_config(t)->open_clip && vit_tokenizer_get_config(t)->pad_id == 49407,
+              "layouts: ... is transformers' tokenizer_config.json", "%s: %s", vit_status_string(st), vit_tokenizer_last_error(NULL));
+        vit_tokenizer_free(t);
+    }
+    free(e); free(json); free(cfg);
 }
 
 // tokenizer.json edited: each must fail by name
@@ -1071,6 +1185,7 @@ int main(int argc, char **argv) {
         test_openclip(&c, "openclip_clip", clip_files, 1, clip_more, 2, VIT_TOKENIZER_CLIP_BPE, 0);
         static const char *const sig_spm[] = {"openclip_siglip/open_clip_config.json", "openclip_siglip/tokenizer_config.json", "siglip_a/spiece.model"};
         test_openclip(&c, "openclip_siglip", sig_files, 3, sig_more, 1, VIT_TOKENIZER_SIGLIP_UNIGRAM, 1); // both: tokenizer.json, as transformers 5
+        test_layouts();
         test_openclip(&c, "openclip_siglip", sig_files, 3, NULL, 0, VIT_TOKENIZER_SIGLIP_UNIGRAM, 1);     // tokenizer.json alone
         test_openclip(&c, "openclip_siglip", NULL, 0, sig_spm, 3, VIT_TOKENIZER_SIGLIP_UNIGRAM, 1);       // spiece.model alone
     }

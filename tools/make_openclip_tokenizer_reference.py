@@ -69,6 +69,7 @@ def extra_strings():
         "a\r\nb", "a\rb", "a\u2028b", "a\u2029b", "line one\nline two\n", "\n\n", "x\r\n\r\ny",
         "a\x00b", "a\x01\x02\x03b", "a\x0bb", "a\x0cb", "a\x7fb", "a\ufeffb", "\ufeffstart", "a\u206ab", "a\ufff9b\ufffcc", "a\u200bb", "a\u200db",
         "\x1b[31mred\x1b[0m", "\x1b[1;32mgreen", "\x1b[mx", "\x1b[12;34;56Hpos", "\x1b[", "\x1b[31", "\x1bx", "\x1b[٣m",
+        "\x1b[\x00x", "\x1b[\x00\x00m", "\x00", "\x00\x00", "&am\x00p;x", "a\n\x00\x1b[\x001m",  # U+0000 stays until remove_control_chars
         "Ã©tÃ©", "cafÃ©", "The Mona Lisa doesnâ€™t have eyebrows.", "â€œmojibakeâ€\x9d", "Ã¼ber", "Ã", "Ã ", "Â ", "Â£5", "Ã\xa0 la",
         "sÃ³", "voilÃ  le travail", "Ð¿Ñ€Ð¸Ð²ÐµÑ‚", "Ã¢â‚¬â„¢", "Ãƒ", "â€”", "Ã‚Â", "\x80", "\x85", "a\x85b", "\x9d", "Ⓒ", "é", "é",
         "naïve café", "Über", "Ærøskøbing", "Œuvre", "œuf", "œ1", "½ ¼ ¾", "3×²", "°C", "Ä°", "12°", "£100", "€100", "¥", "¡Hola!", "¿Qué?",
