@@ -110,6 +110,40 @@ static int parse_ids(char *p, int *want, int context, int pad) {
     return nw;
 }
 
+// Texts with a code point unassigned in vit.h's Unicode (14.0) but a letter or a
+// number in later ones: refused (VIT_ERROR_UNSUPPORTED, naming it and the version)
+// where `refuse` says (the tokenizer's newer Unicode would change the ids), else
+// tokenized; noncharacters and private use are tokenized everywhere.
+static void test_unassigned(vit_tokenizer *t, const char *name, int refuse) {
+    static const struct { const char *text, *cp; int oc; } cases[] = {
+        {"a\xE1\xB2\x89z", "U+1C89", 0},            // CYRILLIC CAPITAL LETTER TJE (16.0), lower case U+1C8A
+        {"\xEA\x9F\x8B", "U+A7CB", 0},              // LATIN CAPITAL LETTER RAMS HORN (16.0)
+        {"x \xF0\xB1\x8D\x90 y", "U+31350", 0},    // CJK Extension H (15.0)
+        {"\xF0\xAE\xAF\xB0", "U+2EBF0", 0},         // CJK Extension I (15.1)
+        {"1\xF0\x9E\x93\xB0", "U+1E4F0", 0},        // NAG MUNDARI DIGIT ZERO (15.0)
+        {"\xF0\x96\xB5\xB0 2", "U+16D70", 0},       // KIRAT RAI DIGIT ZERO (16.0)
+        {"A\xF0\x91\xBD\x90\xCE\xA3", "U+11F50", 0}, // KAWI DIGIT ZERO (15.0) before a sigma
+        {"a &#x1C89; b", "U+1C89", 1},                 // open_clip: from ftfy's unescaping
+        {"a &amp;#x1E4F0; b", "U+1E4F0", 1},           // open_clip: from html.unescape's second round
+    };
+    static const char *const kept[] = {"a\xEF\xB7\x90z", "\xF4\x8F\xBF\xBF", "\xEE\x80\x80x"}; // U+FDD0, U+10FFFF, U+E000
+    int ids[128], n, oc = vit_tokenizer_get_config(t)->open_clip;
+    char label[160];
+    for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        if (cases[k].oc && !oc) continue;
+        vit_status st = vit_tokenize(t, cases[k].text, strlen(cases[k].text), ids, 128, &n);
+        const char *msg = vit_tokenizer_last_error(t);
+        fmt(label, sizeof(label), "%s: unassigned in Unicode 14: %s %s", name, cases[k].cp, refuse ? "refused" : "tokenized");
+        if (refuse) check(st == VIT_ERROR_UNSUPPORTED && strstr(msg, cases[k].cp) && strstr(msg, "Unicode 14.0.0"), label, "%s: %s", vit_status_string(st), msg);
+        else check(st == VIT_OK, label, "%s: %s", vit_status_string(st), msg);
+    }
+    for (size_t k = 0; k < sizeof(kept) / sizeof(kept[0]); k++) {
+        vit_status st = vit_tokenize(t, kept[k], strlen(kept[k]), ids, 128, &n);
+        fmt(label, sizeof(label), "%s: noncharacters and private use tokenized ('%s')", name, show(kept[k], strlen(kept[k])));
+        check(st == VIT_OK, label, "%s: %s", vit_status_string(st), vit_tokenizer_last_error(t));
+    }
+}
+
 static void test_folder(const corpus *c, const char *name, vit_tokenizer_type type, int bos, int eos) {
     char path[1200], label[128];
     fmt(path, sizeof(path), "%s/%s", g_dir, name);
@@ -156,6 +190,7 @@ static void test_folder(const corpus *c, const char *name, vit_tokenizer_type ty
     fmt(label, sizeof(label), "%s: transformers' ids", name);
     check(same == c->n, label, "%zu of %zu strings", same, c->n);
     printf("%s: %zu of %zu strings give transformers' ids (%s)\n", name, same, c->n, cfg->source);
+    test_unassigned(t, name, type == VIT_TOKENIZER_CLIP_BPE || cfg->lower_case);
     free(ids);
     free(want);
     vit_tokenizer_free(t);
@@ -402,6 +437,7 @@ static void test_openclip(const corpus *c, const char *name, const char *const *
             fmt(label, sizeof(label), "%s: open_clip's ids, or refused where expected.txt says", name);
             check(same + refused == c->n && lines == c->n, label, "%zu + %zu of %zu strings", same, refused, c->n);
             printf("%s: of %zu strings %zu give open_clip's ids, %zu are refused as expected (%s)\n", name, c->n, same, refused, cfg->source);
+            test_unassigned(t, name, 1);
             free(ids);
             free(want);
         }

@@ -32,7 +32,10 @@ tests/data/tokenizers/:
               meets a character newer than Unicode 9.0 with a combining class or
               a decomposition (vit.h's NFC tables are 9.0's), or an HTML entity
               '&name;' that vit.h's short table lacks, or a terminal escape
-              with a non-ASCII digit (ftfy's \\d is Unicode's).
+              with a non-ASCII digit (ftfy's \\d is Unicode's), or a code point
+              unassigned in vit.h's Unicode (Python 3.11's 14.0, noncharacters
+              aside: a newer Python's NFC and lower(), and the regex module's
+              classes, may know it).
 """
 import json, os, re, shutil, sys, unicodedata
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -129,6 +132,12 @@ NFC_NEW = None
 ENT = None
 
 
+def unassigned(c):
+    """Unassigned in vit.h's Unicode (this Python's), noncharacters aside: the running
+    Python's NFC and lower() and the regex module's classes may know it."""
+    return unicodedata.category(c) == "Cn" and not (0xFDD0 <= ord(c) <= 0xFDEF or (ord(c) & 0xFFFE) == 0xFFFE)
+
+
 def refused(text):
     """vit.h refuses a text whose basic_clean it cannot be sure of."""
     global NFC_NEW, ENT
@@ -162,6 +171,8 @@ def refused(text):
                 if ord(m.group(1)) >= 0x80 and unicodedata.category(m.group(1))[0] == "N":
                     return "escape"
             seg = ftfy.fixes.remove_control_chars(ftfy.fixes.remove_terminal_escapes(seg))
+            if any(unassigned(c) for c in seg):
+                return "unassigned"
             if any(ord(c) in NFC_NEW for c in seg):
                 return "nfc"
             seg = unicodedata.normalize("NFC", seg)
@@ -174,6 +185,8 @@ def refused(text):
             if m.group(1) not in ENT:
                 return "entity"
         t = html.unescape(t)
+    if any(unassigned(c) for c in t):
+        return "unassigned"
     return None
 
 

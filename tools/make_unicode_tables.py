@@ -9,9 +9,14 @@ Standard library, and Perl's Unicode::UCD (Debian's perl-modules) for the Age
 of each character. What each table holds:
 
   vit__uni_props   the general categories CLIP's split pattern asks about
-                   (\\p{L}, \\p{N}) and the two properties of Python's final-sigma
-                   rule in str.lower() (Cased, Case_Ignorable), as sorted range
-                   starts: entry = start << 4 | bits, a range runs to the next start.
+                   (\\p{L}, \\p{N}), the two properties of Python's final-sigma
+                   rule in str.lower() (Cased, Case_Ignorable), and whether the
+                   code point is unassigned in this Unicode version (category Cn,
+                   the 66 noncharacters aside: they stay unassigned in every
+                   version), as sorted range starts: entry = start << 5 | bits, a
+                   range runs to the next start. The tokenizers vit.h reproduces
+                   know later versions, in which such a code point may be a
+                   letter, a number or cased: vit.h refuses it (>>tokenize).
   vit__uni_ccc_ranges  canonical combining classes, entry = start << 8 | class; of
                    the characters of Unicode 9.0 only (NFC_VERSION below), as
                    tokenizers' NFC knows them.
@@ -59,10 +64,16 @@ def sigma_final_after(prefix):
     return (prefix + "\u03a3").lower()[-1] == "\u03c2"
 
 
+def noncharacter(c):
+    return 0xFDD0 <= c <= 0xFDEF or (c & 0xFFFE) == 0xFFFE
+
+
 def props(c):
     ch = chr(c)
     cat = unicodedata.category(ch)
     v = 1 if cat[0] == "L" else 2 if cat[0] == "N" else 0
+    if cat == "Cn" and not noncharacter(c):
+        return 16
     # Python's final-sigma rule skips case-ignorable characters before the sigma, then asks
     # whether the one it stops at is cased. "A" c Sigma is final when c is ignorable (skipped to
     # the cased A) or cased; c Sigma is final only when c is cased and not ignorable.
@@ -147,7 +158,7 @@ def c_array(decl, values, per_line, fmt):
 
 
 def generate():
-    p = boundaries(props, 4)
+    p = boundaries(props, 5)
     nfc_known = assigned_by(NFC_VERSION)
     ccc = boundaries(lambda c: unicodedata.combining(chr(c)) if nfc_known(c) else 0, 8)
     low = lower_runs()
@@ -165,6 +176,7 @@ def generate():
            "#define VIT__UNI_N 2u          // N*",
            "#define VIT__UNI_CASED 4u      // Cased (and not Case_Ignorable)",
            "#define VIT__UNI_IGNORABLE 8u  // Case_Ignorable",
+           "#define VIT__UNI_UNASSIGNED 16u // Cn, noncharacters aside: a later version may make it a letter, number, ...",
            "#define VIT__UNI_MAX_DECOMP %d // longest full canonical decomposition of one character" % longest]
     out += c_array("static const uint32_t vit__uni_props[%d]" % len(p), p, 10, hx)
     out += c_array("static const uint32_t vit__uni_ccc_ranges[%d]" % len(ccc), ccc, 10, hx)
