@@ -265,8 +265,7 @@
         NFC, whitespace runs to one space, lower case, CLIP's split pattern,
         byte-level BPE with </w>, <|startoftext|> ... <|endoftext|>. Other
         tokenizer.json pipelines are refused (VIT_ERROR_UNSUPPORTED, naming the
-        part). ftfy and HTML unescaping (open_clip's, not transformers') are not
-        done.
+        part). (ftfy and HTML unescaping are open_clip's, below.)
         SigLIP: spiece.model (the SentencePiece ModelProto: pieces, the
         precompiled NFKC charsmap, the normaliser's flags) + tokenizer_config.json
         (do_lower_case, legacy, added tokens; defaults: SiglipTokenizer's), as
@@ -301,8 +300,13 @@
         <end_of_text> cut to context_length (default 77), padded with 0 (pad_id);
         with it, HFTokenizer over the folder's tokenizer: T5Tokenizer(Fast)
         (SigLIP: tokenizer.json as above, else spiece.model; the text then
-        </s>, padded with the config's pad token) or CLIP's as above. tokenizer_mode 'clips', strip_sep_token
-        and other tokenizer_kwargs are refused.
+        </s>, padded with the config's pad token) or CLIP's as above.
+        tokenizer_mode 'clips', strip_sep_token and other tokenizer_kwargs are
+        refused. A folder holding both layouts (LAION's) is read as vit_load
+        reads it: transformers' when it has model.safetensors (or its index);
+        a path to a file named open_clip* reads open_clip's.
+        vit_tokenizer_config.open_clip says which, and vit_encode_texts refuses
+        a tokenizer of the other layout than its model's.
       All tokenize a text of up to VIT_MAX_TEXT_BYTES whole and keep the start
       (transformers' truncation). Text must be UTF-8 (else
       VIT_ERROR_INVALID_ARGUMENT with the byte offset). Unicode data: see
