@@ -7490,16 +7490,20 @@ static vit_status vit__hf_segment(vit_tokenizer *t, vit__tok_run *r, const unsig
     const unsigned char *x = (const unsigned char *)out->p;
     size_t m = out->n, limit = (size_t)t->cfg.context + 1;
     vit__vec *w = &r->t2;
+    for (size_t i = 0; i < m; ) { // (the charsmap's replacements are the file's bytes: they must be UTF-8 too)
+        size_t j = i;
+        if (vit__utf8_next(x, m, &j) < 0) return vit__fail(t->error, VIT_ERROR_BAD_FORMAT, "tokenizer.json: the charsmap replaces text with bytes that are not UTF-8");
+        i = j;
+    }
     for (size_t i = 0; i < m && r->count < limit;) {
         size_t j = i;
         int32_t c = vit__utf8_next(x, m, &j);
-        if (c < 0) c = 0xFFFD; // a replacement that is not UTF-8: String::from_utf8 would have refused it
         if (vit__space_onig((uint32_t)c)) { i = j; continue; }
         size_t e = i;
         while (e < m) {
             size_t q = e;
             int32_t d = vit__utf8_next(x, m, &q);
-            if (d >= 0 && vit__space_onig((uint32_t)d)) break;
+            if (vit__space_onig((uint32_t)d)) break;
             e = q;
         }
         w->n = 0;
