@@ -3,12 +3,15 @@
 UAX #29, before it applies a SentencePiece charsmap). Rewrites the block between
 '// ---- grapheme table: begin' and '// ---- grapheme table: end' in vit.h.
 
-    /tmp/tfenv/bin/python3 tools/make_grapheme_table.py
+    python3 tools/make_grapheme_table.py [--check]
 
 From the Python regex module's \\p{Grapheme_Cluster_Break=...} and
 \\p{Extended_Pictographic} (its Unicode version is printed in the block).
 """
-import os, re, regex, unicodedata
+import os, re, regex, sys, unicodedata
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import make_unicode_tables as mut  # noqa: E402
 
 NAMES = ["CR", "LF", "Control", "Extend", "ZWJ", "Regional_Indicator", "Prepend", "SpacingMark", "L", "V", "T", "LV", "LVT"]
 
@@ -44,17 +47,7 @@ def main():
         lines.append("    " + ", ".join(vals[i:i + 10]) + ",")
     lines.append("};")
     lines.append("// ---- grapheme table: end")
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "vit.h")
-    src = open(path, encoding="utf-8").read()
-    block = "\n".join(lines)
-    pat = re.compile(r"// ---- grapheme table: begin.*?// ---- grapheme table: end", re.S)
-    if pat.search(src):
-        src = pat.sub(lambda m: block, src)
-    else:
-        anchor = "// ---- Unicode tables: end\n"
-        src = src.replace(anchor, anchor + block + "\n", 1)
-    open(path, "w", encoding="utf-8").write(src)
-    print("%d runs" % len(r))
+    mut.splice("// ---- grapheme table: begin", "// ---- grapheme table: end", lines, "grapheme table (%d runs)" % len(r))
 
 
 if __name__ == "__main__":

@@ -285,20 +285,7 @@ def generate():
 
 
 def main():
-    with open(VIT_H, encoding="utf-8") as f:
-        lines = f.read().split("\n")
-    b = next(i for i, l in enumerate(lines) if l.startswith(BEGIN))
-    e = next(i for i, l in enumerate(lines) if l.startswith(END))
-    new = lines[:b] + generate() + lines[e + 1:]
-    if "--check" in sys.argv:
-        if new != lines:
-            print("vit.h's open_clip tables differ from tools/make_openclip_tables.py's")
-            sys.exit(1)
-        print("vit.h's open_clip tables are up to date")
-        return
-    with open(VIT_H, "w", encoding="utf-8") as f:
-        f.write("\n".join(new))
-    print("wrote %d lines of open_clip tables into vit.h" % (len(new) - len(lines) + e - b + 1))
+    mut.splice(BEGIN, END, generate(), "open_clip tables")
 
 
 if __name__ == "__main__":

@@ -189,21 +189,28 @@ def generate():
     return out
 
 
-def main():
+def splice(begin, end, generated, what):
+    """Puts generated (lines, the begin and end markers included) in vit.h between
+    the lines starting with begin and end; with --check only compares (exit 1 if
+    they differ). what: the tables' name and origin, for the messages."""
     with open(VIT_H, encoding="utf-8") as f:
         lines = f.read().split("\n")
-    b = next(i for i, l in enumerate(lines) if l.startswith(BEGIN))
-    e = next(i for i, l in enumerate(lines) if l.startswith(END))
-    new = lines[:b] + generate() + lines[e + 1:]
+    b = next(i for i, l in enumerate(lines) if l.startswith(begin))
+    e = next(i for i, l in enumerate(lines) if l.startswith(end))
+    new = lines[:b] + generated + lines[e + 1:]
     if "--check" in sys.argv:
         if new != lines:
-            print("vit.h's Unicode tables differ from tools/make_unicode_tables.py's (Unicode %s)" % unicodedata.unidata_version)
+            print("vit.h's %s differ from the tool's" % what)
             sys.exit(1)
-        print("vit.h's Unicode tables are up to date (Unicode %s)" % unicodedata.unidata_version)
+        print("vit.h's %s are up to date" % what)
         return
     with open(VIT_H, "w", encoding="utf-8") as f:
         f.write("\n".join(new))
-    print("wrote %d lines of tables into vit.h" % (len(new) - len(lines) + e - b + 1))
+    print("wrote %d lines of %s into vit.h" % (len(generated), what))
+
+
+def main():
+    splice(BEGIN, END, generate(), "Unicode tables (Unicode %s)" % unicodedata.unidata_version)
 
 
 if __name__ == "__main__":
