@@ -8423,6 +8423,8 @@ VITDEF vit_status vit_tokenizer_load_memory(const void *data, size_t size, const
 #ifndef VIT_NO_STDIO
 static int vit__is_dir(const char *path);  // (>>api implementation)
 static int vit__exists(const char *path);
+static int vit__folder_model(const char *dir, char *out, size_t cap);
+static int vit__open_clip_file(const char *path);
 
 VITDEF vit_status vit_tokenizer_load(const char *path, const vit_options *opts, vit_tokenizer **out) {
     char *err = vit__load_error;
@@ -8450,15 +8452,14 @@ VITDEF vit_status vit_tokenizer_load(const char *path, const vit_options *opts, 
         // a model file, as given to vit_load: its folder, in the layout vit_load reads it in
         const char *base = path + d;
         size_t bl = strlen(base);
-        if (!strncmp(base, "open_clip", 9)) folder = force_oc = 1;
+        if (vit__open_clip_file(path)) folder = force_oc = 1;
         else if ((bl >= 12 && !strcmp(base + bl - 12, ".safetensors")) || (bl >= 11 && !strcmp(base + bl - 11, ".index.json"))) folder = 1, force_oc = -1;
     }
     // open_clip's layout: open_clip_config.json beside the tokenizer files, unless vit_load
     // would read the folder's model.safetensors (or its index) there: transformers' layout
     if (!force_oc) {
-        snprintf(file, sizeof(file), "%smodel.safetensors", dir);
-        snprintf(cfg_path, sizeof(cfg_path), "%smodel.safetensors.index.json", dir);
-        if (vit__exists(file) || vit__exists(cfg_path)) force_oc = -1;
+        int kind = vit__folder_model(dir, file, sizeof(file));
+        if (kind == 1 || kind == 2) force_oc = -1;
     }
     char *occ = NULL;
     size_t occ_size = 0;
@@ -12456,6 +12457,30 @@ static int vit__exists(const char *path) {
     return f != NULL;
 }
 
+// The file vit_load reads in the folder dir (ending in a separator), its path
+// into out: 1 model.safetensors, else 2 model.safetensors.index.json (a sharded
+// model), else 3 open_clip_model.safetensors (open_clip's push_to_hf_hub); 0: none.
+// vit_tokenizer_load reads the tokenizer of the same layout.
+static int vit__folder_model(const char *dir, char *out, size_t cap) {
+    static const char *const names[3] = {"model.safetensors", "model.safetensors.index.json", "open_clip_model.safetensors"};
+    for (int k = 0; k < 3; k++) {
+        snprintf(out, cap, "%s%s", dir, names[k]);
+        if (vit__exists(out)) return k + 1;
+    }
+    return 0;
+}
+
+// 1 when path's file name starts with open_clip: open_clip's files, read with the
+// open_clip_config.json beside them.
+static int vit__open_clip_file(const char *path) {
+    const char *base = strrchr(path, '/');
+#ifdef _WIN32
+    const char *bs = strrchr(path, '\\');
+    if (bs && (!base || bs > base)) base = bs;
+#endif
+    return !strncmp(base ? base + 1 : path, "open_clip", 9);
+}
+
 // A sharded model: reads the index at path and every shard beside it, then loads.
 static vit_status vit__load_sharded(const char *path, const vit_options *opts, const vit_allocator *a, vit__bytes config, vit__bytes preproc,
                                     vit_model **out) {
@@ -12498,31 +12523,21 @@ VITDEF vit_status vit_load(const char *safetensors_path, const vit_options *opts
     char *data = NULL, *cfg = NULL, *pre = NULL;
     size_t size = 0, cfg_size = 0, pre_size = 0;
     char path[4096], model[4096];
-    // a folder: its model.safetensors, else its model.safetensors.index.json (a sharded model)
+    // a folder: the file vit__folder_model picks there
     const char *file = safetensors_path;
     size_t plen = strlen(file);
     int sharded = plen >= 11 && !strcmp(file + plen - 11, ".index.json");
     if (vit__is_dir(file)) {
-        const char *sep = plen && (file[plen - 1] == '/' || file[plen - 1] == '\\') ? "" : "/";
-        if (plen + 40 > sizeof(model)) return vit__fail(vit__load_error, VIT_ERROR_IO, "folder path '%.200s...' is too long", file);
-        snprintf(model, sizeof(model), "%s%smodel.safetensors", file, sep);
-        sharded = 0;
-        if (!vit__exists(model)) {
-            snprintf(model, sizeof(model), "%s%smodel.safetensors.index.json", file, sep);
-            sharded = 1;
-        }
-        if (!vit__exists(model)) { // open_clip's push_to_hf_hub
-            snprintf(model, sizeof(model), "%s%sopen_clip_model.safetensors", file, sep);
-            sharded = 0;
-        }
-        if (!vit__exists(model))
+        if (plen + 40 > sizeof(path)) return vit__fail(vit__load_error, VIT_ERROR_IO, "folder path '%.200s...' is too long", file);
+        snprintf(path, sizeof(path), "%s%s", file, plen && (file[plen - 1] == '/' || file[plen - 1] == '\\') ? "" : "/");
+        int kind = vit__folder_model(path, model, sizeof(model));
+        if (!kind)
             return vit__fail(vit__load_error, VIT_ERROR_IO, "'%s' is a folder with none of model.safetensors, model.safetensors.index.json, open_clip_model.safetensors", file);
+        sharded = kind == 2;
         file = model;
     }
     // open_clip_model.safetensors (or open_clip_pytorch_model.safetensors): its config is open_clip_config.json, with the preprocessing
-    const char *base = strrchr(file, '/');
-    base = base ? base + 1 : file;
-    int open_clip = !strncmp(base, "open_clip", 9);
+    int open_clip = vit__open_clip_file(file);
     if (!sharded) st = vit__read_file(file, &o.allocator, 0, &data, &size, vit__load_error);
     if (st == VIT_OK) {
         if (o.config_path) {
