@@ -1,7 +1,9 @@
 """Grapheme cluster break classes for vit.h's tokenizers Precompiled normaliser
 (tokenizers splits text into extended grapheme clusters, unicode-segmentation's
 UAX #29, before it applies a SentencePiece charsmap). Rewrites the block between
-'// ---- grapheme table: begin' and '// ---- grapheme table: end' in vit.h.
+'// ---- grapheme table: begin' and '// ---- grapheme table: end' in vit.h (the
+array, in >>tables grapheme), its enum and declaration between
+'// ---- grapheme table: declarations' and its end (>>tokenize t5 json).
 
     python3 tools/make_grapheme_table.py [--check]
 

@@ -1,7 +1,9 @@
 """The tables of vit.h's open_clip text cleaning (its >>tokenize section): what
 open_clip's basic_clean (ftfy.fix_text, then html.unescape twice) needs, from
 ftfy 6.3, Python's html module and unicodedata; written into vit.h between the
-lines '// ---- open_clip tables: begin' and '// ---- open_clip tables: end'.
+lines '// ---- open_clip tables: begin' and '// ---- open_clip tables: end' (the
+arrays, in >>tables open_clip), their #defines and declarations between
+'// ---- open_clip tables: declarations' and its end (>>tokenize open_clip).
 
     /tmp/tfenv/bin/python3 tools/make_openclip_tables.py           # rewrites that part of vit.h
     /tmp/tfenv/bin/python3 tools/make_openclip_tables.py --check   # exit 1 if vit.h differs
@@ -273,7 +275,8 @@ def generate():
                        [(c,) + tuple(ord(x) for x in s) + (0,) * (3 - len(s)) for c, s in lig], 6, lambda r: "{0x%x, 0x%x, 0x%x, 0x%x}" % r)
     ents, longest = entities()
     out.append("#define VIT__OC_ENTITY_MAX %d // longest name" % longest)
-    out += mut.c_array("static const struct { const char *name; uint32_t v[2]; int bare; } vit__oc_entities[%d]" % len(ents), ents, 3,
+    out.append("typedef struct vit__oc_ent { const char *name; uint32_t v[2]; int bare; } vit__oc_ent;")
+    out += mut.c_array("static const vit__oc_ent vit__oc_entities[%d]" % len(ents), ents, 3,
                        lambda r: '{"%s", {0x%x, 0x%x}, %d}' % r)
     refs, noref = charrefs()
     out += mut.c_array("static const uint32_t vit__oc_charrefs[%d][2]" % len(refs), refs, 8, lambda r: "{0x%x, 0x%x}" % r)
