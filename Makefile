@@ -357,6 +357,7 @@ TIDY_CHECKS = -*,clang-analyzer-*,bugprone-*,-bugprone-easily-swappable-paramete
 	-bugprone-reserved-identifier,-bugprone-implicit-widening-of-multiplication-result,-bugprone-macro-parentheses,\
 	-clang-analyzer-security.insecureAPI.DeprecatedOrUnsafeBufferHandling
 lint: | $(BUILD) deps
+	sh tools/check_sections.sh vit.h vit_kernels.cuh
 	printf '#define VIT_IMPLEMENTATION\n#include "vit.h"\n' > $(BUILD)/lint.c
 	clang-tidy --quiet $(BUILD)/lint.c -header-filter='.*vit\.h' -checks='$(TIDY_CHECKS)' -warnings-as-errors='*' -- -std=c99 -I. 2>&1 | \
 	    { grep -v "warnings generated" || true; }; exit $${PIPESTATUS[0]}

@@ -320,7 +320,65 @@
       take every code point. A tokenizer, like a model, is used by one thread
       at a time.
 
-
+   SECTIONS
+      Where each part of this file is: `grep -n '// >>' vit.h` gives their
+      lines; make lint checks this list against the markers (names, order).
+      >>api                     the public interface (this half of the file)
+      >>setup                   includes, config macro defaults, compiler shims
+      >>model                   struct vit_model, its blocks' weights, epilogues
+      >>util                    allocation, errors, option defaults and checks,
+                                top-k, softmax; files and folders
+      >>json                    the strict JSON parser every loader reads with
+      >>safetensors             safetensors header and tensor table, shards'
+                                index.json, tensor reads (F32/F16/BF16)
+      >>config                  config.json (timm, transformers), open_clip and
+                                preprocessor configs, timm's architecture table
+      >>config from tensors     tensor names per family, family detection,
+                                the architecture inferred from shapes
+      >>config text             a text tower's config, checked against tensors
+      >>weights                 tensors -> the one fp32 weight allocation,
+                                position embedding resampling
+      >>tokenize                text -> ids: notes on every tokenizer; arrays,
+                                hash maps, tries
+      >>tokenize unicode        UTF-8, Unicode properties, lower case, NFC
+      >>tokenize common         struct vit_tokenizer, tokenizer.json and
+                                tokenizer_config.json reading, scratch
+      >>tokenize clip bpe       CLIP's byte-level BPE (tokenizer.json)
+      >>tokenize sentencepiece  SigLIP's spiece.model: SentencePiece Unigram,
+                                the ModelProto reader, SiglipTokenizer
+      >>tokenize t5 json        SigLIP's tokenizer.json (T5Tokenizer): Unigram,
+                                grapheme clusters, Precompiled charsmap
+      >>tokenize open_clip      open_clip's cleaning (ftfy, html), its
+                                SimpleTokenizer and HFTokenizer
+      >>tokenize load           vit_tokenize, vit_tokenizer_load(_memory)
+      >>decode                  image bytes -> pixels: stb_image set-up
+      >>decode pnm bmp          PNM and BMP decoders (PIL's)
+      >>decode gif tga          GIF first frame and TGA fixes around stb_image
+      >>decode png zlib         PNG fixes and checks, a checking zlib inflater
+      >>decode jpeg guard       JPEG DHT overrun guard, JPEGs PIL reads otherwise
+      >>decode dispatch         decoder choice, hooks, vit_decode_memory
+      >>preprocess              PIL's resize, crop, normalise; vit_preprocess_*
+      >>activations             GELU, QuickGELU, SiLU, the epilogue's activation
+                                (CPU and GPU), 16-wide vector forms
+      >>policy                  CPU ISA detection, GEMM task grid
+      >>op linear               CPU GEMMs: reference, packed SIMD, int8, e4m3
+      >>op patch_embed          im2col + GEMM, prefix tokens and positions
+      >>op layernorm            LayerNorm over token rows
+      >>op qk_norm              per-head LayerNorm of q and k
+      >>op attention            multi-head attention: reference and fast
+      >>op pool                 class token / average pooling, fc_norm
+      >>op head                 the classifier head
+      >>forward                 the CPU forward pass: blocks, attention pooling,
+                                features, text towers
+      >>cuda                    vit_kernels.cuh (nvcc without VIT_NO_CUDA)
+      >>load                    vit_load, vit_load_memory, vit_free: packing,
+                                quantisation, GPU upload
+      >>run                     forward, embed, texts, zero-shot, features,
+                                frames, files, async: checks and dispatch
+      >>tables                  generated data (skip it): each block's tool
+      >>tables unicode          Unicode categories, case, decompositions
+      >>tables grapheme         grapheme cluster break classes
+      >>tables open_clip        ftfy's and html's tables
 
    LICENSE
       See end of file.
@@ -917,6 +975,7 @@ VITDEF vit_status vit_encode_texts(vit_model *m, vit_tokenizer *t, const char *c
 #ifdef VIT_IMPLEMENTATION
 #ifndef VIT_IMPLEMENTATION_INCLUDED
 #define VIT_IMPLEMENTATION_INCLUDED
+
 // >>setup ---------------------------------------------------------------------
 // The implementation's includes, the defaults of the configuration macros
 // (VIT_MALLOC/VIT_FREE, VIT_ASSERT, the VIT_MAX_* limits) and the shims over
@@ -1061,7 +1120,7 @@ VITDEF vit_status vit_encode_texts(vit_model *m, vit_tokenizer *t, const char *c
 typedef struct vit__cuda_state vit__cuda_state;
 #endif
 
-// GEMM epilogues (see >>forward): an output mode times an activation
+// GEMM epilogues (see >>activations): an output mode times an activation
 typedef enum vit__out {
     VIT__OUT_STORE = 0, // out = act(x W + b) (on the GPU in the compute dtype)
     VIT__OUT_RESIDUAL,  // out (fp32) += scale * act(x W + b)   (scale NULL = 1)
@@ -4213,7 +4272,6 @@ static vit_status vit__check_unused(vit__loader *L) {
 // (the unicode-normalization-alignments crate) has: a combining mark or a
 // decomposition of 10.0 or later is an ordinary character there, and here.
 
-
 // ---- growable arrays, hash maps and byte tries
 
 // n elements of elem bytes in p, room for cap
@@ -4384,6 +4442,7 @@ static int32_t vit__trie_exact(const vit__trie *tr, const unsigned char *s, size
 // >>tokenize unicode ----------------------------------------------------------
 // UTF-8, the Unicode properties the tokenizers ask (letter, number, cased,
 // unassigned), lower case, NFC.
+
 // ---- Unicode tables: declarations (tools/make_unicode_tables.py; do not edit; the arrays: >>tables)
 #define VIT__UNICODE_VERSION "14.0.0"
 #define VIT__NFC_UNICODE_VERSION "9.0" // vit__uni_ccc_ranges, _decomp, _compose: the characters of this version
@@ -5265,7 +5324,6 @@ static vit_status vit__clip_load(vit_tokenizer *t, const vit__json *j, const vit
 }
 
 // ---- encoding: CLIP
-
 
 typedef struct vit__bpe_sym { int32_t id, prev, next, alive; } vit__bpe_sym;
 typedef struct vit__bpe_merge { uint32_t rank, pos; int32_t id; } vit__bpe_merge;
@@ -6152,6 +6210,7 @@ static vit_status vit__siglip_encode(vit_tokenizer *t, vit__tok_run *r, const un
 // >>tokenize t5 json ----------------------------------------------------------
 // SigLIP's tokenizer.json (T5Tokenizer): Unigram as the tokenizers library
 // runs it, grapheme clusters and the Precompiled charsmap.
+
 // ---- grapheme table: declarations (tools/make_grapheme_table.py; do not edit; the arrays: >>tables)
 enum { VIT__GCB_OTHER, VIT__GCB_CR, VIT__GCB_LF, VIT__GCB_CONTROL, VIT__GCB_EXTEND, VIT__GCB_ZWJ, VIT__GCB_RI,
        VIT__GCB_PREPEND, VIT__GCB_SPACINGMARK, VIT__GCB_L, VIT__GCB_V, VIT__GCB_T, VIT__GCB_LV, VIT__GCB_LVT, VIT__GCB_PICT = 16 };
@@ -6553,6 +6612,7 @@ static vit_status vit__hf_load(vit_tokenizer *t, const vit__json *j, const vit__
 // >>tokenize open_clip --------------------------------------------------------
 // open_clip's layout (open_clip_config.json): its text cleaning (ftfy's
 // fix_text, html.unescape), SimpleTokenizer, HFTokenizer.
+
 // ---- open_clip tables: declarations (tools/make_openclip_tables.py; do not edit; the arrays: >>tables)
 #define VIT__OC_BIT_SPACE 123 // vit__oc_bad_chars bits found at run time: \s
 #define VIT__OC_BIT_WORD 124  // \w
@@ -6575,7 +6635,6 @@ VIT__TABLES_END
 // ---- open_clip tables: declarations end
 
 // ---- open_clip (open_clip_config.json): its text cleaning, SimpleTokenizer, HFTokenizer
-
 
 static int vit__oc_range(const uint32_t (*r)[2], size_t n, uint32_t c) {
     size_t lo = 0, hi = n;
@@ -6887,7 +6946,6 @@ static vit_status vit__oc_ftfy_segment(vit_tokenizer *t, vit__vec *seg, vit__vec
     }
 }
 
-
 // " ".join(s.split()) of b[0..n) into out, dropping ASCII punctuation first if `punct`.
 static int vit__py_split_join(const vit_allocator *a, const uint32_t *b, size_t n, vit__vec *out, int punct) {
     out->n = 0;
@@ -7036,7 +7094,6 @@ static vit_status vit__oc_encode(vit_tokenizer *t, vit__tok_run *r, const unsign
     vit__free(a, clean.p);
     return st;
 }
-
 
 // What open_clip_config.json says about the tokenizer (open_clip.get_tokenizer's reading of model_cfg.text_cfg).
 typedef struct vit__oc_cfg { int mode, clean, context; } vit__oc_cfg;
@@ -7732,6 +7789,7 @@ static vit_status vit__decode_bmp(vit_model *m, const unsigned char *p, size_t s
 #ifndef VIT_NO_STB_IMAGE
 // >>decode gif tga ------------------------------------------------------------
 // The fixes around stb_image for GIF's first frame and TGA.
+
 // ---- GIF: stb_image draws the first frame's transparent index as black and
 // leaves the canvas around the frame black (or the background colour). Pillow
 // draws every index opaque, the transparent one in its palette colour, over a
@@ -8272,6 +8330,7 @@ static size_t vit__png_bad_crc(const unsigned char *p, size_t size) {
 // >>decode jpeg guard ---------------------------------------------------------
 // JPEG: DHT tables that overrun stb_image's Huffman tables, and what PIL
 // decodes otherwise than stb_image (refused).
+
 // stb_image up to 2.27 overruns its Huffman tables on a DHT segment whose code
 // counts add up to more than 256. Walk the JPEG's segments (and the markers
 // between scans) and refuse such a table before stb sees it. 0 = refuse.
@@ -9020,7 +9079,6 @@ VITDEF vit_status vit_preprocess_file(vit_model *m, const char *path, float *out
 // activation is a runtime switch inside every epilogue, CPU and GPU alike, all
 // through vit__epi_apply.
 
-
 static VIT__HD inline float vit__gelu(float x) {
     return 0.5f * x * (1.0f + erff(x * 0.70710678118654752f)); // exact (erf) GELU, as timm and HF use
 }
@@ -9401,7 +9459,6 @@ static void vit__linear_cpu(float *out, const float *inp, const float *weight, c
         }
     }
 }
-
 
 // ---- The fast CPU GEMM: packed weights, a register tile per ISA
 // At load (CPU models only) every linear weight (K, N) is repacked into panels
@@ -9973,7 +10030,6 @@ VIT__TARGET_SDOT static void vit__q8_block_sdot(const vit__q8gemm *q, int m0, in
 static void vit__q8_block_generic(const vit__q8gemm *q, int m0, int m1, int n0, int n1) {
     for (int n = n0; n < n1; n += 16) vit__q8_tile_generic(q, m0, m1 - m0, n);
 }
-
 
 // The int8 counterpart of vit__linear_packed: inp (rows, K) is quantised into
 // qa/sa (rows * Kpad bytes, rows floats), then each task of vit__gemm_grid's
@@ -11793,6 +11849,7 @@ VITDEF vit_status vit_embed_async(vit_model *m, const float *device_images, int 
 // >>tables unicode ------------------------------------------------------------
 // python3 tools/make_unicode_tables.py [--check]: Unicode 14.0 categories and
 // case, NFC of 9.0 (>>tokenize unicode).
+
 // ---- Unicode tables: begin (tools/make_unicode_tables.py; do not edit)
 // Python 3.11.7's unicodedata: Unicode 14.0.0
 VIT__TABLES_BEGIN
@@ -12620,6 +12677,7 @@ VIT__TABLES_END
 // >>tables grapheme -----------------------------------------------------------
 // python3 tools/make_grapheme_table.py [--check]: grapheme cluster classes
 // (>>tokenize t5 json).
+
 // ---- grapheme table: begin (tools/make_grapheme_table.py; do not edit)
 // Python regex 2026.11.19's Grapheme_Cluster_Break and Extended_Pictographic
 VIT__TABLES_BEGIN
@@ -12837,6 +12895,7 @@ VIT__TABLES_END
 // >>tables open_clip ----------------------------------------------------------
 // python3 tools/make_openclip_tables.py [--check]: ftfy's and html's tables
 // (>>tokenize open_clip).
+
 // ---- open_clip tables: begin (tools/make_openclip_tables.py; do not edit)
 // ftfy 6.3.1, Python 3.11.7 (html, unicodedata 14.0.0)
 VIT__TABLES_BEGIN
