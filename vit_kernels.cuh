@@ -86,6 +86,30 @@
       head size C/H <= 128 on the GPU (larger: VIT_DEVICE_DEFAULT stays on the
       CPU, VIT_DEVICE_CUDA fails with VIT_ERROR_UNSUPPORTED); compute capability
       8.0 or newer.
+
+   SECTIONS
+      `grep -n '// >>' vit_kernels.cuh` gives their lines; make lint checks
+      this list against the markers (names, order). Each >>op pairs with the
+      CPU reference of the same name in vit.h.
+      >>cuda util          the GPU state, launch and allocation helpers, device
+                           helpers (conversions, warp sums, mma, TMA, wgmma),
+                           dtype conversion of a buffer
+      >>policy             every kernel, tile, split and staging choice
+                           (vit__plan), the test hooks
+      >>op preprocess      the eval transform of 8-bit frames on the GPU
+      >>op linear          the GEMMs: FMA, mma.sync, wgmma + TMA, split-K
+      >>op patch_embed     im2col into the GEMM, prefix tokens
+      >>op e4m3 rows       fp8: activations rounded to e4m3 per token
+      >>op layernorm       LayerNorm (fused split-K reduction, e4m3 output)
+      >>op qk_norm         per-head LayerNorm of q and k
+      >>op attention       flash attention: FMA, mma.sync, wgmma
+      >>op pool            token / average pooling
+      >>op head            the classifier head
+      >>forward            the forward pass as launches and graphs: attention
+                           pooling, text embedding and pooling, features,
+                           input staging and output copies
+      >>load on the GPU    weights to the device, the arena, staging buffers
+      >>cuda hooks         what vit.h calls: open, free, run
 */
 #ifndef VIT_KERNELS_CUH_INCLUDED
 #define VIT_KERNELS_CUH_INCLUDED
@@ -537,6 +561,23 @@ static __device__ __forceinline__ void vit__wgmma192(float *d, uint64_t da, uint
 static __device__ __forceinline__ void vit__wgmma64_rs(float *d, const uint32_t *a, uint64_t db, __nv_bfloat16 *) { VIT__WGMMA64_RS_ASM("k16.f32.bf16.bf16"); }
 static __device__ __forceinline__ void vit__wgmma64_rs(float *d, const uint32_t *a, uint64_t db, __half *) { VIT__WGMMA64_RS_ASM("k16.f32.f16.f16"); }
 #endif // VIT__SM90A
+
+// dst[i] = src[i] in dst's type, i < n (the residual stream between fp32 and
+// bf16 where no kernel writes it in the other one: vit__cuda_state.xh).
+// Parallel over elements, a grid-stride loop.
+template <typename TD, typename TS>
+__global__ void vit__convert_kernel(TD *dst, const TS *src, size_t n) {
+    vit__pdl_wait();
+    vit__pdl_launch();
+    for (size_t i = (size_t)blockIdx.x * 256 + threadIdx.x; i < n; i += (size_t)gridDim.x * 256) dst[i] = vit__cvt<TD>(vit__f32(src[i]));
+}
+template <typename TD, typename TS>
+static vit_status vit__convert_cuda(TD *dst, const TS *src, size_t n, vit_model *m, cudaStream_t st) {
+    if (n == 0) return VIT_OK;
+    size_t blocks = (n + 255) / 256, cap = (size_t)m->cuda->sm_count * 8;
+    VIT__CUDA_TRY(m, vit__launch(m, vit__convert_kernel<TD, TS>, dim3((unsigned)(blocks < cap ? blocks : cap)), 256, 0, st, dst, src, n));
+    return VIT_OK;
+}
 
 // >>policy --------------------------------------------------------------------
 // Every choice of kernel, tile, K split and warps, made once per shape into a
@@ -2448,73 +2489,6 @@ __global__ void vit__prefix_kernel(float *x, const float *prefix, const float *p
     if (i < P * C) x[(size_t)b * N * C + i] = prefix[i] + (pos ? pos[i] : 0.0f);
 }
 
-// A text tower's input step: x (rows, C) = tok[ids[r]] + pos[r % N], as
-// vit__embed_ids. Parallel over elements, a grid-stride loop.
-__global__ void vit__embed_ids_kernel(float *x, const int *ids, const float *tok, const float *pos, size_t rows, int N, int C) {
-    vit__pdl_wait();
-    vit__pdl_launch();
-    for (size_t i = (size_t)blockIdx.x * 256 + threadIdx.x; i < rows * C; i += (size_t)gridDim.x * 256) {
-        size_t r = i / (size_t)C, c = i % (size_t)C;
-        x[i] = tok[(size_t)ids[r] * C + c] + pos[(r % (size_t)N) * C + c];
-    }
-}
-
-// A text tower's pooling step: row at[b] of text b of x (B, N, C) into
-// pooled (B, C) in fp32. Parallel over (C / 256, B).
-template <typename TX>
-__global__ void vit__gather_rows_kernel(float *pooled, const TX *x, const int *at, int N, int C) {
-    vit__pdl_wait();
-    vit__pdl_launch();
-    int c = blockIdx.x * 256 + threadIdx.x, b = blockIdx.y;
-    if (c < C) pooled[(size_t)b * C + c] = vit__f32(x[((size_t)b * N + at[b]) * C + c]);
-}
-
-// dst[i] = src[i] in dst's type, i < n (the residual stream between fp32 and
-// bf16 where no kernel writes it in the other one: vit__cuda_state.xh).
-// Parallel over elements, a grid-stride loop.
-template <typename TD, typename TS>
-__global__ void vit__convert_kernel(TD *dst, const TS *src, size_t n) {
-    vit__pdl_wait();
-    vit__pdl_launch();
-    for (size_t i = (size_t)blockIdx.x * 256 + threadIdx.x; i < n; i += (size_t)gridDim.x * 256) dst[i] = vit__cvt<TD>(vit__f32(src[i]));
-}
-template <typename TD, typename TS>
-static vit_status vit__convert_cuda(TD *dst, const TS *src, size_t n, vit_model *m, cudaStream_t st) {
-    if (n == 0) return VIT_OK;
-    size_t blocks = (n + 255) / 256, cap = (size_t)m->cuda->sm_count * 8;
-    VIT__CUDA_TRY(m, vit__launch(m, vit__convert_kernel<TD, TS>, dim3((unsigned)(blocks < cap ? blocks : cap)), 256, 0, st, dst, src, n));
-    return VIT_OK;
-}
-
-// A features call's tokens of one block (vit__feat_chunk): the rows of x
-// (B, N, C) of images i0.., through the final norm when w is given (two passes
-// over the row, as vit__layernorm_cpu), to where vit__feat_place puts them in
-// out (the block's n per_block values). One warp per row, 8 rows per CTA.
-template <typename TX, typename TO>
-__global__ void vit__feat_kernel(TO *out, const TX *x, const float *w, const float *b, int rows, int i0, vit__feat_shape f, float eps) {
-    vit__pdl_wait();
-    vit__pdl_launch();
-    int row = blockIdx.x * 8 + threadIdx.x / 32, lane = threadIdx.x & 31;
-    if (row >= rows) return;
-    size_t at, cs;
-    if (!vit__feat_place(&f, i0 + row / f.N, row % f.N, &at, &cs)) return;
-    const TX *xr = x + (size_t)row * f.C;
-    TO *o = out + at;
-    float mean = 0.0f, rstd = 1.0f;
-    if (w) {
-        float sum = 0.0f, var = 0.0f;
-        for (int c = lane; c < f.C; c += 32) sum += vit__f32(xr[c]);
-        mean = vit__warp_sum(sum) / (float)f.C;
-        for (int c = lane; c < f.C; c += 32) { float d = vit__f32(xr[c]) - mean; var += d * d; }
-        rstd = 1.0f / sqrtf(vit__warp_sum(var) / (float)f.C + eps);
-    }
-    for (int c = lane; c < f.C; c += 32) {
-        float v = vit__f32(xr[c]);
-        if (w) v = (v - mean) * rstd * w[c] + b[c];
-        o[(size_t)c * cs] = vit__cvt<TO>(v);
-    }
-}
-
 // scratch (M, K) = im2col(images) in T, K % 8 == 0: row r is patch r, column k
 // is (channel, ky, kx) as patch_w's, zeros past Cin P^2. With g.ptok, also the
 // prefix-token rows of the tokens g.out, as vit__prefix_kernel (one launch
@@ -4047,6 +4021,14 @@ static vit_status vit__head_cuda(float *logits, const float *pooled, const T *he
     return VIT_OK;
 }
 
+// >>forward ---------------------------------------------------------------------
+// The forward pass for B <= max_batch images, from s->images (from its image
+// `first`, first + B <= max_batch) to s->pooled and s->out, as launches on one
+// stream (captured into a graph per B, first and block range). A pass may run
+// only blocks [from, to): one of the first blocks (from 0, to < depth) keeps
+// its images' rows of x, xn and the e4m3 rows at their place (image first..),
+// where a pass of the rest (from > 0, first 0) over every image reads them.
+
 // Attention pooling (VIT_POOL_MAP; vit__map_pool in vit.h) of x (B, N, C)
 // into s->pooled (B, C): the final LayerNorm into xn, keys/values of every
 // token (one GEMM into big), the latent's query against them (a
@@ -4076,13 +4058,55 @@ static vit_status vit__map_pool_cuda(vit_model *m, const TX *x, int B, cudaStrea
     return VIT_OK;
 }
 
-// >>forward ---------------------------------------------------------------------
-// The forward pass for B <= max_batch images, from s->images (from its image
-// `first`, first + B <= max_batch) to s->pooled and s->out, as launches on one
-// stream (captured into a graph per B, first and block range). A pass may run
-// only blocks [from, to): one of the first blocks (from 0, to < depth) keeps
-// its images' rows of x, xn and the e4m3 rows at their place (image first..),
-// where a pass of the rest (from > 0, first 0) over every image reads them.
+// A text tower's input step: x (rows, C) = tok[ids[r]] + pos[r % N], as
+// vit__embed_ids. Parallel over elements, a grid-stride loop.
+__global__ void vit__embed_ids_kernel(float *x, const int *ids, const float *tok, const float *pos, size_t rows, int N, int C) {
+    vit__pdl_wait();
+    vit__pdl_launch();
+    for (size_t i = (size_t)blockIdx.x * 256 + threadIdx.x; i < rows * C; i += (size_t)gridDim.x * 256) {
+        size_t r = i / (size_t)C, c = i % (size_t)C;
+        x[i] = tok[(size_t)ids[r] * C + c] + pos[(r % (size_t)N) * C + c];
+    }
+}
+
+// A text tower's pooling step: row at[b] of text b of x (B, N, C) into
+// pooled (B, C) in fp32. Parallel over (C / 256, B).
+template <typename TX>
+__global__ void vit__gather_rows_kernel(float *pooled, const TX *x, const int *at, int N, int C) {
+    vit__pdl_wait();
+    vit__pdl_launch();
+    int c = blockIdx.x * 256 + threadIdx.x, b = blockIdx.y;
+    if (c < C) pooled[(size_t)b * C + c] = vit__f32(x[((size_t)b * N + at[b]) * C + c]);
+}
+
+// A features call's tokens of one block (vit__feat_chunk): the rows of x
+// (B, N, C) of images i0.., through the final norm when w is given (two passes
+// over the row, as vit__layernorm_cpu), to where vit__feat_place puts them in
+// out (the block's n per_block values). One warp per row, 8 rows per CTA.
+template <typename TX, typename TO>
+__global__ void vit__feat_kernel(TO *out, const TX *x, const float *w, const float *b, int rows, int i0, vit__feat_shape f, float eps) {
+    vit__pdl_wait();
+    vit__pdl_launch();
+    int row = blockIdx.x * 8 + threadIdx.x / 32, lane = threadIdx.x & 31;
+    if (row >= rows) return;
+    size_t at, cs;
+    if (!vit__feat_place(&f, i0 + row / f.N, row % f.N, &at, &cs)) return;
+    const TX *xr = x + (size_t)row * f.C;
+    TO *o = out + at;
+    float mean = 0.0f, rstd = 1.0f;
+    if (w) {
+        float sum = 0.0f, var = 0.0f;
+        for (int c = lane; c < f.C; c += 32) sum += vit__f32(xr[c]);
+        mean = vit__warp_sum(sum) / (float)f.C;
+        for (int c = lane; c < f.C; c += 32) { float d = vit__f32(xr[c]) - mean; var += d * d; }
+        rstd = 1.0f / sqrtf(vit__warp_sum(var) / (float)f.C + eps);
+    }
+    for (int c = lane; c < f.C; c += 32) {
+        float v = vit__f32(xr[c]);
+        if (w) v = (v - mean) * rstd * w[c] + b[c];
+        o[(size_t)c * cs] = vit__cvt<TO>(v);
+    }
+}
 
 // VIT_DTYPE_FP8: the e4m3 operands of a block linear whose input rows are in
 // q8 and their scales in q8s (vit__e4m3_rows_cuda), else NULL (the GEMM reads T).
@@ -4845,7 +4869,7 @@ static vit_status vit__cuda_staging(vit_model *m) {
     return vit__cuda_stage_reserve(m, slot);
 }
 
-// >>cuda hooks (called by vit.h) ---------------------------------------------------
+// >>cuda hooks ----------------------------------------------------------------
 // The functions vit.h calls: opening the GPU, freeing it, and running a
 // forward pass from host or device images or 8-bit frames.
 
