@@ -173,11 +173,22 @@
       VIT_MAX_BATCH          largest max_batch option                          (65536)
       VIT_MAX_IMAGE_SIDE     widest/tallest image decoded (STBI_MAX_DIMENSIONS) (32768)
       VIT_MAX_IMAGE_PIXELS   most pixels of an image, checked before decoding  (1 << 26)
+      VIT_NO_TEXT            leave out the text towers and the tokenizers: a   (off)
+                             CLIP / SigLIP / open_clip file loads its image
+                             tower (has_text 0); the text calls stay, answering
+                             VIT_ERROR_UNSUPPORTED (vit_tokenizer_get_config: NULL)
       VIT_NO_TOKENIZER       leave out the tokenizers and their Unicode tables (off)
+                             (and their declarations)
       VIT_MAX_TEXT_BYTES     longest text vit_tokenize takes                   (1 MiB)
       VIT_MAX_VOCAB          most tokens, merges or pieces of a tokenizer, and  (1 << 20)
                              token ids of a text tower's vocabulary
-      VIT_NO_STB_IMAGE       no image decoding; vit_preprocess_rgb8 still works (off)
+      VIT_NO_IMAGE_DECODE    leave out every file decoder (stb_image and vit.h's (off)
+                             own): the calls that decode answer
+                             VIT_ERROR_UNSUPPORTED unless a decoder hook decodes;
+                             floats, 8-bit frames and the hook stay
+      VIT_NO_STB_IMAGE       no stb_image: BMP and PNM only (vit.h's own), the (off)
+                             calls without a hook not declared; vit_preprocess_rgb8
+                             still works
       VIT_STB_IMAGE_H        where stb_image.h is                          (<stb/stb_image.h>)
       If stb_image.h is included before vit.h, vit.h uses that one (you then
       compile its implementation); otherwise it compiles a private static copy.
@@ -1045,6 +1056,18 @@ VITDEF vit_status vit_encode_texts(vit_model *m, vit_tokenizer *t, const char *c
 
 #if defined(__CUDACC__) && !defined(VIT_NO_CUDA)
 #define VIT__CUDA 1
+#endif
+
+// What the switches leave out of the implementation. VIT_NO_TEXT takes the
+// tokenizers with the text towers, VIT_NO_IMAGE_DECODE stb_image with vit.h's
+// own decoders; the calls the header declares stay, answering
+// VIT_ERROR_UNSUPPORTED (only VIT_NO_TOKENIZER and VIT_NO_STB_IMAGE themselves
+// take declarations away).
+#if defined(VIT_NO_TOKENIZER) || defined(VIT_NO_TEXT)
+#define VIT__NO_TOKENIZER 1
+#endif
+#if defined(VIT_NO_STB_IMAGE) || defined(VIT_NO_IMAGE_DECODE)
+#define VIT__NO_STB 1
 #endif
 
 #if defined(__cplusplus) && __cplusplus >= 201103L
@@ -3616,8 +3639,9 @@ static vit_status vit__infer_config(vit__loader *L, vit_config *c, const vit__st
 
 // >>config text ---------------------------------------------------------------
 // A text tower's config (transformers' text_config, open_clip's text_cfg),
-// checked against its tensors.
+// checked against its tensors. (VIT_NO_TEXT: none; >>load skips the tower.)
 
+#ifndef VIT_NO_TEXT
 // --- a full CLIP / SigLIP file's text tower (m->text): config.json's text_config, then the shapes ---
 
 // What text_config states (-1: not stated), with transformers' defaults for
@@ -3790,6 +3814,7 @@ static vit_status vit__infer_text(vit__loader *L, vit_model *t, const vit__text_
     t->eos_id = s->eos;
     return VIT_OK;
 }
+#endif // VIT_NO_TEXT
 
 // >>weights -------------------------------------------------------------------
 // Tensors -> the model's one weight allocation: fp32, linear weights
@@ -4194,7 +4219,7 @@ static vit_status vit__check_unused(vit__loader *L) {
     return VIT_OK;
 }
 
-#ifndef VIT_NO_TOKENIZER
+#ifndef VIT__NO_TOKENIZER
 // >>tokenize ------------------------------------------------------------------
 // Text -> a text tower's input ids, the ids transformers gives (tokenizer(text,
 // padding="max_length", truncation=True, max_length=context)):
@@ -7411,14 +7436,48 @@ VITDEF vit_status vit_tokenizer_load(const char *path, const vit_options *opts, 
     return st;
 }
 #endif
-#endif // VIT_NO_TOKENIZER
+#endif // VIT__NO_TOKENIZER
+
+#if defined(VIT_NO_TEXT) && !defined(VIT_NO_TOKENIZER)
+// VIT_NO_TEXT: the tokenizer calls the header declares, each answering
+// VIT_ERROR_UNSUPPORTED (vit_tokenizer_last_error and vit_last_error(NULL) say why).
+static const char vit__no_text_tokenizer[] = "vit.h was built with VIT_NO_TEXT: no tokenizers";
+#ifndef VIT_NO_STDIO
+VITDEF vit_status vit_tokenizer_load(const char *path, const vit_options *opts, vit_tokenizer **out) {
+    (void)path; (void)opts;
+    if (out) *out = NULL;
+    return vit__fail(vit__load_error, VIT_ERROR_UNSUPPORTED, "vit_tokenizer_load: %s", vit__no_text_tokenizer);
+}
+#endif
+VITDEF vit_status vit_tokenizer_load_memory(const void *data, size_t size, const char *config_json, size_t config_size, const vit_options *opts,
+                                            vit_tokenizer **out) {
+    (void)data; (void)size; (void)config_json; (void)config_size; (void)opts;
+    if (out) *out = NULL;
+    return vit__fail(vit__load_error, VIT_ERROR_UNSUPPORTED, "vit_tokenizer_load_memory: %s", vit__no_text_tokenizer);
+}
+VITDEF vit_status vit_tokenize(vit_tokenizer *t, const char *text, size_t len, int *ids, int max_ids, int *n_tokens) {
+    (void)t; (void)text; (void)len; (void)ids; (void)max_ids; (void)n_tokens;
+    return VIT_ERROR_UNSUPPORTED;
+}
+VITDEF const vit_tokenizer_config *vit_tokenizer_get_config(const vit_tokenizer *t) {
+    (void)t;
+    return NULL;
+}
+VITDEF const char *vit_tokenizer_last_error(const vit_tokenizer *t) {
+    (void)t;
+    return vit__no_text_tokenizer;
+}
+VITDEF void vit_tokenizer_free(vit_tokenizer *t) {
+    (void)t;
+}
+#endif
 
 // >>decode --------------------------------------------------------------------
 // Encoded bytes -> 8-bit pixels, those of PIL's Image.open(f).convert('RGB'):
 // stb_image (a private static copy unless the program brings its own),
 // allocation of decoded images.
 
-#ifndef VIT_NO_STB_IMAGE
+#ifndef VIT__NO_STB
 // Set when an allocation of the private stb_image fails: stb takes a failed format
 // probe for "not this format", and some failures leave a stale reason ("no SOI",
 // "unknown image type"), so vit_preprocess_memory asks this instead of stb.
@@ -7483,10 +7542,11 @@ static void stbi_set_unpremultiply_on_load_thread(int flag) { stbi__unpremultipl
 // PpmImagePlugin, BmpImagePlugin, GifImagePlugin and TgaImagePlugin; what PIL
 // refuses is refused. Decoded images are 1 (gray) or 3 (RGB) channels, packed.
 
+#define VIT__DECODE_FAIL(m, ...) vit__fail((m)->error, VIT_ERROR_IMAGE_DECODE, __VA_ARGS__)
+
+#ifndef VIT_NO_IMAGE_DECODE // (to the end of >>decode jpeg guard: every file decoder)
 static uint32_t vit__img_le16(const unsigned char *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
 static uint32_t vit__img_le32(const unsigned char *p) { return vit__img_le16(p) | vit__img_le16(p + 2) << 16; }
-
-#define VIT__DECODE_FAIL(m, ...) vit__fail((m)->error, VIT_ERROR_IMAGE_DECODE, __VA_ARGS__)
 
 // w x h x ch bytes for a decoded image, sizes checked first (they come from a hostile header).
 static vit_status vit__img_alloc(vit_model *m, long long w, long long h, int ch, unsigned char **px) {
@@ -7786,7 +7846,7 @@ static vit_status vit__decode_bmp(vit_model *m, const unsigned char *p, size_t s
     return VIT_OK;
 }
 
-#ifndef VIT_NO_STB_IMAGE
+#ifndef VIT__NO_STB
 // >>decode gif tga ------------------------------------------------------------
 // The fixes around stb_image for GIF's first frame and TGA.
 
@@ -8559,15 +8619,20 @@ static vit_status vit__decode_stb(vit_model *m, const unsigned char *data, size_
     return VIT_OK;
 }
 
-#endif // VIT_NO_STB_IMAGE
+#endif // VIT__NO_STB
+#endif // VIT_NO_IMAGE_DECODE
 
 // Decodes any image vit.h reads into 8-bit gray or RGB (*ch 1 or 3), packed;
 // *from_stb says whether to free with stbi_image_free or vit__free.
 static vit_status vit__decode_image(vit_model *m, const unsigned char *p, size_t size, unsigned char **px, int *w, int *h, int *ch, int *from_stb) {
     *from_stb = 0;
+#if defined(VIT_NO_IMAGE_DECODE)
+    (void)p; (void)size; (void)px; (void)w; (void)h; (void)ch;
+    return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "cannot decode image: built with VIT_NO_IMAGE_DECODE (no file decoders: give a decoder hook, or pixels to vit_preprocess_rgb8)");
+#else
     if (size >= 2 && p[0] == 'P' && p[1] >= '1' && p[1] <= '6') return vit__decode_pnm(m, p, size, px, w, h, ch);
     if (size >= 2 && p[0] == 'B' && p[1] == 'M') return vit__decode_bmp(m, p, size, px, w, h, ch);
-#ifdef VIT_NO_STB_IMAGE
+#if defined(VIT_NO_STB_IMAGE)
     return VIT__DECODE_FAIL(m, "cannot decode image: built with VIT_NO_STB_IMAGE (BMP and PNM only; other formats need a decoder hook)");
 #else
     // formats a user's own stb_image may have on: refused before stb parses their headers
@@ -8575,6 +8640,7 @@ static vit_status vit__decode_image(vit_model *m, const unsigned char *p, size_t
         return VIT__DECODE_FAIL(m, "cannot decode image: PSD, HDR and PIC need a decoder hook (vit_preprocess_memory_with)");
     *from_stb = 1;
     return vit__decode_stb(m, p, size, px, w, h, ch);
+#endif
 #endif
 }
 
@@ -8626,7 +8692,7 @@ static vit_status vit__decode_encoded(vit_model *m, const void *data, size_t siz
     if (d && d->decode && vit__decode_hook(m, data, size, d, img, &st)) return st;
     st = vit__decode_image(m, (const unsigned char *)data, size, &px, &w, &h, &ch, &from_stb);
     if (st != VIT_OK) return st;
-#ifndef VIT_NO_STB_IMAGE
+#ifndef VIT__NO_STB
     if (from_stb) { // stb's buffer is VIT_MALLOC's: into the model's allocator
         unsigned char *mine = (unsigned char *)vit__malloc(&m->alloc, (size_t)w * h * ch);
         if (mine) memcpy(mine, px, (size_t)w * h * ch);
@@ -8649,7 +8715,7 @@ static vit_status vit__decode_encoded(vit_model *m, const void *data, size_t siz
 // vit_decode_memory without its argument checks (fn names the caller in messages).
 static vit_status vit__decode_checked(vit_model *m, const void *data, size_t size, const vit_image_decoder *decoder, vit_image *img) {
     memset(img, 0, sizeof(*img));
-#ifdef VIT_NO_STB_IMAGE
+#ifdef VIT__NO_STB
     return vit__decode_encoded(m, data, size, decoder, img);
 #else
     size_t clean = vit__png_without_empty_idat((const unsigned char *)data, size, NULL);
@@ -10712,6 +10778,7 @@ static void vit__feat_store_cpu(vit_model *m, const vit__feat *f, int l, const f
     }
 }
 
+#ifndef VIT_NO_TEXT
 // A text tower's input step: x (B, N, C) = the token embedding's rows of
 // ids (B, N) + the position embedding (N, C). The ids are checked (vit_encode_ids).
 static void vit__embed_ids(float *x, const int *ids, const float *tok_embed, const float *pos, int B, int N, int C) {
@@ -10738,6 +10805,7 @@ static int vit__text_pool_at(const vit_model *t, const int *ids, int N) {
         if (ids[i] == t->eos_id) return i;
     return -1;
 }
+#endif
 
 // Runs B <= max_batch images (or, on a text tower, B texts of N token ids)
 // to m->pooled (heads, B, C); with f (a features call, these images from its
@@ -10749,9 +10817,14 @@ static void vit__forward_host(vit_model *m, const float *images, const int *ids,
     int C = c->dim, N = c->num_tokens, nt = m->num_threads, H = c->num_heads, isa = m->cpu_isa;
     int P = m->num_prefix, M = c->mlp_dim, GG = N - P;
     size_t NC = (size_t)N * C;
+#ifndef VIT_NO_TEXT
     if (ids) { // token rows + position rows
         vit__embed_ids(m->x, ids, m->tok_embed, m->pos_embed, B, N, C);
-    } else { // patch tokens into xn, then x = [prefix tokens | patches + pos] (the prefix tokens' position rows are folded in at load)
+    } else
+#else
+    (void)ids;
+#endif
+    { // patch tokens into xn, then x = [prefix tokens | patches + pos] (the prefix tokens' position rows are folded in at load)
         vit__patch_embed_cpu(m->xn, images, m->patch_w, m->patch_b, B, c->in_chans, c->image_height, c->image_width, c->patch_size, C, m->big, isa, nt);
         vit__place_tokens(m->x, m->xn, m->prefix, P, m->pos_embed, 0, B, GG, C);
     }
@@ -10780,12 +10853,14 @@ static void vit__forward_host(vit_model *m, const float *images, const int *ids,
             if (l == f->last) return;
         }
     }
+#ifndef VIT_NO_TEXT
     if (ids) { // a text tower pools one token per text (vit__text_pool_at), then its final norm
         for (int b = 0; b < B; b++)
             memcpy(m->pooled + (size_t)b * C, m->x + (size_t)b * NC + (size_t)vit__text_pool_at(m, ids + (size_t)b * N, N) * C, (size_t)C * sizeof(float));
         vit__layernorm_cpu(m->pooled, m->pooled, m->norm_w, m->norm_b, B, C, (size_t)C, c->eps, nt);
         return;
     }
+#endif
     if (m->norm_w) {
         if (c->pool == VIT_POOL_TOKEN) // only the pooled prefix tokens are read after the norm
             for (int h = 0; h < m->num_head; h++)
@@ -11037,6 +11112,25 @@ static vit_status vit__text_plan(vit__loader *L, vit_model *m) {
     } else return VIT_OK;
     const char *prefix = L->prefix;
     vit__family fam = L->fam;
+#ifdef VIT_NO_TEXT
+    // the text tower's tensors (its names, blocks 0.. while they last) marked read, unloaded: the image tower alone
+    (void)m;
+    L->fam = L->text_fam;
+    L->prefix = L->text_prefix;
+    char name[192];
+    for (int r = 0; r < VIT__R_LN1_W; r++) {
+        vit__tensor *t = vit__role(L, r, 0, name, sizeof(name));
+        if (t) t->used = 1;
+    }
+    for (int l = 0; l < VIT_MAX_DEPTH && vit__has(L, VIT__R_LN1_W, l); l++)
+        for (int r = VIT__R_LN1_W; r <= VIT__R_FC2_B; r++) {
+            vit__tensor *t = vit__role(L, r, l, name, sizeof(name));
+            if (t) t->used = 1;
+        }
+    L->fam = fam;
+    L->prefix = prefix;
+    return VIT_OK;
+#else
     vit__text_stated s;
     vit_status st = vit__read_text_config(L, clip, &s);
     // (open_clip loads a CLIP file's top-level text tower into a CustomTextCLIP, converting the names; not the reverse)
@@ -11077,12 +11171,17 @@ static vit_status vit__text_plan(vit__loader *L, vit_model *m) {
     L->fam = fam;
     L->prefix = prefix;
     return st;
+#endif
 }
 
 // Step 2, once the image model is placed (its device, dtype and residual
 // stream known): the text tower's weights loaded and readied for the image
 // model's device (a CUDA model's on its GPU, in its dtype), and m's config told.
 static vit_status vit__text_build(vit__loader *L, vit_model *m) {
+#ifdef VIT_NO_TEXT
+    (void)L; (void)m;
+    return VIT_OK;
+#else
     vit_model *t = m->text;
     if (!t) return VIT_OK;
     char *err = L->err;
@@ -11130,6 +11229,7 @@ static vit_status vit__text_build(vit__loader *L, vit_model *m) {
     c->logit_scale = (float)exp((double)t->logit_scale);
     c->logit_bias = t->logit_bias;
     return VIT_OK;
+#endif
 }
 
 // The config's messages name config.json; an open_clip model's is open_clip_config.json.
@@ -11427,6 +11527,36 @@ VITDEF vit_status vit_embed(vit_model *m, const float *images, int n, float *fea
 
 // ---- text towers
 
+#ifdef VIT_NO_TEXT
+// VIT_NO_TEXT: the text calls the header declares, each answering VIT_ERROR_UNSUPPORTED.
+static vit_status vit__no_text(vit_model *m, const char *fn) {
+    if (!m) return VIT_ERROR_INVALID_ARGUMENT;
+    return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "%s: vit.h was built with VIT_NO_TEXT (no text towers)", fn);
+}
+
+VITDEF vit_status vit_encode_ids(vit_model *m, const int *ids, int n, float *out) {
+    (void)ids; (void)n; (void)out;
+    return vit__no_text(m, "vit_encode_ids");
+}
+
+VITDEF vit_status vit_image_embeds(vit_model *m, const float *images, int n, float *out) {
+    (void)images; (void)n; (void)out;
+    return vit__no_text(m, "vit_image_embeds");
+}
+
+#ifndef VIT_NO_TOKENIZER
+VITDEF vit_status vit_encode_texts(vit_model *m, vit_tokenizer *t, const char *const *texts, int n, const char *prompt_template, float *out) {
+    (void)t; (void)texts; (void)n; (void)prompt_template; (void)out;
+    return vit__no_text(m, "vit_encode_texts");
+}
+#endif
+
+VITDEF vit_status vit_zero_shot(vit_model *m, const float *image_embeds, int n, const float *label_embeds, int k, float *logits, float *probs) {
+    (void)image_embeds; (void)n; (void)label_embeds; (void)k; (void)logits; (void)probs;
+    return vit__no_text(m, "vit_zero_shot");
+}
+#else
+
 // rows (n, d) of v divided by their L2 norms (summed in double), as transformers' x / x.norm(dim=-1)
 static void vit__l2_rows(float *v, size_t n, int d) {
     for (size_t i = 0; i < n; i++) {
@@ -11596,6 +11726,7 @@ VITDEF vit_status vit_zero_shot(vit_model *m, const float *image_embeds, int n, 
     vit__free(&m->alloc, inv);
     return VIT_OK;
 }
+#endif // VIT_NO_TEXT
 
 // Checks a features call's spec (NULL: the defaults) into f: the blocks
 // resolved, the output's shape. async: bf16 output allowed.
@@ -11840,7 +11971,7 @@ VITDEF vit_status vit_embed_async(vit_model *m, const float *device_images, int 
     return vit__run_async(m, device_images, n, device_features, cuda_stream, 0);
 }
 
-#ifndef VIT_NO_TOKENIZER
+#ifndef VIT__NO_TOKENIZER
 // >>tables ----------------------------------------------------------------------
 // Generated data, written by the tools named below and checked by their --check
 // (make lint runs none of them: each needs its Python packages). The arrays are
@@ -13215,7 +13346,7 @@ VIT__TABLE uint32_t vit__oc_nfc_new[33][2] = {
 };
 VIT__TABLES_END
 // ---- open_clip tables: end
-#endif // VIT_NO_TOKENIZER
+#endif // VIT__NO_TOKENIZER
 
 #endif // VIT_IMPLEMENTATION_INCLUDED
 #endif // VIT_IMPLEMENTATION

@@ -4058,6 +4058,7 @@ static vit_status vit__map_pool_cuda(vit_model *m, const TX *x, int B, cudaStrea
     return VIT_OK;
 }
 
+#ifndef VIT_NO_TEXT
 // A text tower's input step: x (rows, C) = tok[ids[r]] + pos[r % N], as
 // vit__embed_ids. Parallel over elements, a grid-stride loop.
 __global__ void vit__embed_ids_kernel(float *x, const int *ids, const float *tok, const float *pos, size_t rows, int N, int C) {
@@ -4078,6 +4079,7 @@ __global__ void vit__gather_rows_kernel(float *pooled, const TX *x, const int *a
     int c = blockIdx.x * 256 + threadIdx.x, b = blockIdx.y;
     if (c < C) pooled[(size_t)b * C + c] = vit__f32(x[((size_t)b * N + at[b]) * C + c]);
 }
+#endif
 
 // A features call's tokens of one block (vit__feat_chunk): the rows of x
 // (B, N, C) of images i0.., through the final norm when w is given (two passes
@@ -4146,11 +4148,14 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st, i
     int q8_ready = 0;                        // block 0's rows already there
     // (from > 0: x, xn and the e4m3 rows are where the pass of the first blocks left them)
     if (from == 0 && (s->tok || s->pre_w || c->depth == 0)) {
+#ifndef VIT_NO_TEXT
         if (s->tok) { // a text tower: token and position rows
             size_t n = (size_t)rows * C, blocks = (n + 255) / 256, cap = (size_t)s->sm_count * 8;
             VIT__CUDA_TRY(m, vit__launch(m, vit__embed_ids_kernel, dim3((unsigned)(blocks < cap ? blocks : cap)), 256, 0, st, x32, (const int *)s->ids,
                                          (const float *)s->tok, (const float *)s->pos, (size_t)rows, N, C));
-        } else {
+        } else
+#endif
+        {
             VIT__TRY(vit__patch_embed_cuda<T>(x32, images, (const T *)s->patch_w, s->patch_b, B, c->in_chans, c->image_height, c->image_width, c->patch_size, C,
                                               &fz, big, big_elems, m, st));
         }
@@ -4212,12 +4217,14 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st, i
             VIT__TRY(vit__linear_cuda<T>(x, big, (const T *)k->fc2_w, k->fc2_b, rows, hidden, C, VIT__OUT_RESIDUAL, VIT__ACT_NONE, k->ls2, m, st, fc2q, X16));
     }
     if (to < c->depth || !tail) return VIT_OK;
+#ifndef VIT_NO_TEXT
     if (s->tok) { // a text tower: the token each text pools at (s->pool_at), its final norm, the head (its projection)
         VIT__CUDA_TRY(m, vit__launch(m, vit__gather_rows_kernel<TX>, dim3((unsigned)((C + 255) / 256), (unsigned)B), 256, 0, st, s->pooled, (const TX *)x,
                                      (const int *)s->pool_at, N, C));
         VIT__TRY(vit__layernorm_cuda<float>(s->pooled, s->pooled, s->norm_w, s->norm_b, B, C, (size_t)C, (size_t)C, eps, m, st));
         return vit__head_cuda<T>(s->out, s->pooled, (const T *)s->head_w, s->head_b, B, C, K, 1, m, st);
     }
+#endif
     if (!token_tail && c->pool == VIT_POOL_MAP) {
         VIT__TRY((vit__map_pool_cuda<T, TX>(m, x, B, st)));
     } else if (!token_tail) {
@@ -5049,6 +5056,7 @@ static vit_status vit__forward_cuda_rgb8(vit_model *m, const unsigned char *fram
     return vit__cuda_run(m, frames, n, width, height, stride, channels, 1, out, want_logits, stream, async);
 }
 
+#ifndef VIT_NO_TEXT
 // A full CLIP / SigLIP model on a GPU: its text tower t (host weights loaded)
 // onto the same device, in the image model's dtype and residual stream, with
 // buffers for max_batch texts' ids. The caller leaves t on the CPU on failure.
@@ -5100,6 +5108,7 @@ static vit_status vit__text_cuda(vit_model *t, const int *ids, int B, float *out
     if (prev != s->device) cudaSetDevice(prev);
     return r;
 }
+#endif // VIT_NO_TEXT
 
 static vit_status vit__features_cuda(vit_model *m, const char *fn, const void *data, int n, int width, int height, int stride, int channels, int frames,
                                      const vit__feat *f, void *out, cudaStream_t stream, int async) {
