@@ -73,7 +73,7 @@ IMPL      = -x c -DVIT_IMPLEMENTATION -c vit.h
 LINKED    = test_model test_fashion_mnist test_features test_text
 
 .PHONY: bench-cpu bench-features bench-features-cpu bench-text bench-text-cpu lint webp-example test-arm deps-stb FORCE install uninstall test-install
-.PHONY: all cpu cuda test test-cpu test-real test-asan test-tsan test-valgrind test-compile test-gpu test-gpu-sanitize bench bench-max-autotune demo clean deps fuzz fuzz-smoke
+.PHONY: all cpu cuda test test-cpu test-switches test-real test-asan test-tsan test-valgrind test-compile test-gpu test-gpu-sanitize bench bench-max-autotune demo clean deps fuzz fuzz-smoke
 
 all: cpu cuda
 
@@ -197,8 +197,35 @@ $(BUILD)/test_compile_cpp: tests/test_compile.cpp vit.h | $(BUILD) deps-stb
 $(BUILD)/test_compile_cuda: tests/test_compile.cpp vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD) deps-stb
 	$(NVCC) $(NVCCFLAGS) -x cu $< -o $@ $(NVCC_QUIET)
 
-test: test-cpu test-compile
+test: test-cpu test-compile test-switches
 	@echo "make test: all passed"
+
+# ---- the switches that leave parts out (VIT_NO_TEXT, VIT_NO_IMAGE_DECODE, both, and the older
+# VIT_NO_TOKENIZER, VIT_NO_STB_IMAGE): tests/test_switches.c built once per switch, linked with a
+# full private copy of vit.h (tests/test_switches_full.c) whose outputs it must match bit for bit;
+# the implementation compiled as C++ under each switch, and by nvcc under both new ones
+SWITCH_BUILDS = no_text no_image_decode no_text_no_image_decode no_tokenizer no_stb_image
+SWITCH_DEFS_no_text = -DVIT_NO_TEXT
+SWITCH_DEFS_no_image_decode = -DVIT_NO_IMAGE_DECODE
+SWITCH_DEFS_no_text_no_image_decode = -DVIT_NO_TEXT -DVIT_NO_IMAGE_DECODE
+SWITCH_DEFS_no_tokenizer = -DVIT_NO_TOKENIZER
+SWITCH_DEFS_no_stb_image = -DVIT_NO_STB_IMAGE
+$(BUILD)/switches_full.o: tests/test_switches_full.c vit.h | $(BUILD) deps
+	$(CC) $(CFLAGS) $(TEST_OPT) -c $< -o $@
+$(SWITCH_BUILDS:%=$(BUILD)/test_switches_%): $(BUILD)/test_switches_%: tests/test_switches.c $(BUILD)/switches_full.o vit.h tests/test_util.h | $(BUILD) deps
+	$(CC) $(CFLAGS) $(TEST_OPT) $(SWITCH_DEFS_$*) $< $(BUILD)/switches_full.o -o $@ $(LDLIBS)
+$(SWITCH_BUILDS:%=$(BUILD)/switches_cpp_%.o): $(BUILD)/switches_cpp_%.o: vit.h | $(BUILD) deps-stb
+	$(CXX) -std=c++11 -O0 $(WARN) $(SWITCH_DEFS_$*) -x c++ -DVIT_IMPLEMENTATION -c $< -o $@
+$(BUILD)/switches_cuda.o: vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD) deps-stb
+	$(NVCC) $(NVCCFLAGS) -DVIT_NO_TEXT -DVIT_NO_IMAGE_DECODE -DVIT_IMPLEMENTATION -x cu -c $< -o $@ $(NVCC_QUIET)
+
+test-switches: $(SWITCH_BUILDS:%=$(BUILD)/test_switches_%) $(SWITCH_BUILDS:%=$(BUILD)/switches_cpp_%.o) $(if $(HAVE_NVCC),$(BUILD)/switches_cuda.o)
+	$(BUILD)/test_switches_no_text tests/data
+	$(BUILD)/test_switches_no_image_decode tests/data
+	$(BUILD)/test_switches_no_text_no_image_decode tests/data
+	$(BUILD)/test_switches_no_tokenizer tests/data
+	$(BUILD)/test_switches_no_stb_image tests/data
+	@echo "make test-switches: each switch's build passed (C++ too$(if $(HAVE_NVCC),; nvcc with VIT_NO_TEXT VIT_NO_IMAGE_DECODE))"
 
 FMNIST_FILES = $(FMNIST)/t10k-images-idx3-ubyte $(FMNIST)/t10k-labels-idx1-ubyte
 
