@@ -4,7 +4,9 @@
 #             (set VIT_OPENMP to OFF before find_package: the CPU path on one thread;
 #             under nvcc as -Xcompiler=-fopenmp), -O3 when the consumer sets no build
 #             type (vit.h unoptimised is many times slower), and -march=native when
-#             VIT_NATIVE is ON before find_package (binaries then need this CPU's ISA)
+#             VIT_NATIVE is ON before find_package (binaries then need this CPU's ISA);
+#             VIT_NO_TEXT / VIT_NO_IMAGE_DECODE ON before find_package define those
+#             macros (vit.h leaves the text towers / the file decoders out)
 # vit.h is header-only: define VIT_IMPLEMENTATION in one of your C or C++ files.
 get_filename_component(_vit_prefix "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
 set(_vit_openmp ON)
@@ -27,6 +29,16 @@ if(NOT TARGET vit::vit)
         endforeach()
     endif()
     set_target_properties(vit::vit PROPERTIES INTERFACE_LINK_LIBRARIES "${_vit_libs}")
+    set(_vit_defs "")
+    foreach(_vit_switch VIT_NO_TEXT VIT_NO_IMAGE_DECODE)
+        if(${_vit_switch})
+            list(APPEND _vit_defs ${_vit_switch})
+        endif()
+    endforeach()
+    if(_vit_defs)
+        set_target_properties(vit::vit PROPERTIES INTERFACE_COMPILE_DEFINITIONS "${_vit_defs}")
+    endif()
+    unset(_vit_defs)
     if(NOT MSVC)
         # CMake's empty configuration compiles without -O
         set(_vit_opts "$<$<CONFIG:>:-O3>")
