@@ -9398,7 +9398,7 @@ static int vit__q8_isa(void) {
 // reused by every row block) and as many blocks as a multiple of the thread
 // count, so that the static schedule hands every thread the same columns of all
 // rows; row blocks of 12 k rows whose inputs fit the same budget (at most 48).
-static void vit__gemm_grid(int rows, int N, size_t panel_bytes, size_t row_bytes, int nthreads, int *mb, int *nb) {
+static void vit__gemm_grid(int N, size_t panel_bytes, size_t row_bytes, int nthreads, int *mb, int *nb) {
     size_t budget = 384 * 1024;
     int panels = (N + VIT__PANEL - 1) / VIT__PANEL, per = (int)(budget / panel_bytes), blocks;
     if (per < 2) per = 2;
@@ -9409,7 +9409,6 @@ static void vit__gemm_grid(int rows, int N, size_t panel_bytes, size_t row_bytes
     *nb = per * VIT__PANEL;
     int r = (int)(budget / row_bytes) / 12 * 12;
     *mb = r < 12 ? 12 : r > VIT__MB ? VIT__MB : r;
-    (void)rows;
 }
 
 // >>op linear -- CPU reference: vit__linear_cpu
@@ -9791,7 +9790,7 @@ static void vit__linear_packed(float *out, const float *inp, const float *packed
     vit__gemm g;
     vit__gemm_block_fn block = vit__gemm_block_for(isa);
     int mb, nb;
-    vit__gemm_grid(rows, out_dim, (size_t)in_dim * VIT__PANEL * sizeof(float), (size_t)in_dim * sizeof(float), nthreads, &mb, &nb);
+    vit__gemm_grid(out_dim, (size_t)in_dim * VIT__PANEL * sizeof(float), (size_t)in_dim * sizeof(float), nthreads, &mb, &nb);
     int mblocks = (rows + mb - 1) / mb, nblocks = (out_dim + nb - 1) / nb;
     VIT_ASSERT(act != VIT__ACT_SWIGLU || out_dim % 2 == 0);
     g.out = out; g.inp = inp; g.w = packed; g.bias = bias; g.scale = scale; g.lda = (size_t)in_dim;
@@ -10104,7 +10103,7 @@ static void vit__linear_q8(float *out, const float *inp, const vit__q8 *w, const
                            const float *scale, unsigned char *qa, float *sa, int isa, int nthreads) {
     vit__q8gemm q;
     int N = w->N, Kp = vit__pad4(w->K), mb, nb;
-    vit__gemm_grid(rows, N, (size_t)Kp * VIT__PANEL, (size_t)Kp, nthreads, &mb, &nb);
+    vit__gemm_grid(N, (size_t)Kp * VIT__PANEL, (size_t)Kp, nthreads, &mb, &nb);
     int mblocks = (rows + mb - 1) / mb, nblocks = (N + nb - 1) / nb;
     q.offset = isa == VIT__ISA_AVX512 || isa == VIT__ISA_AVX_VNNI ? 128 : 0; // vpdpbusd: unsigned bytes times signed
     vit__q8_rows(qa, sa, inp, rows, w->K, q.offset, nthreads);
@@ -10416,11 +10415,12 @@ static vit__attn_args vit__attn_self(void *out, const void *qkv, int B, int N, i
     return a;
 }
 
+#ifdef VIT_TEST_HOOKS // (the reference the kernels' tests compare with; the forward pass runs vit__attention_fast)
 // Parallel over (b, h); each task transposes K once (kt: D x Nk), then for
 // blocks of MB query rows computes the scores S = q kt and out = softmax(S) v
 // with the linear tiles. scratch: threads * (MB*Nk + D*Nk) floats.
 #if defined(__GNUC__) || defined(__clang__)
-__attribute__((unused)) // the reference of the kernels' tests; the forward pass runs vit__attention_fast
+__attribute__((unused)) // (a test build that does not call it)
 #endif
 static void vit__attention_cpu(const vit__attn_args *a, float *scratch, int nthreads) {
     int D = a->D, H = a->H, Nq = a->Nq, N = a->Nk;
@@ -10456,6 +10456,7 @@ static void vit__attention_cpu(const vit__attn_args *a, float *scratch, int nthr
         }
     }
 }
+#endif
 
 // The attention's softmax over rows of S (rows, N), in place and unnormalised:
 // e^(scale (s - max)), with 1 / the row's sum into inv. One body, compiled

@@ -205,7 +205,9 @@ struct vit__cuda_state {
     int sm_count;
     int cc;                       // compute capability, 10 * major + minor
     int wgmma;                    // 1 when the sm_90a kernels are in the binary and the GPU runs them
-    int use_graphs;               // 1 (default): replay captured graphs; 0: launch directly
+#ifdef VIT_TEST_HOOKS
+    int use_graphs;               // tests only: 1 (default) replay captured graphs, 0 launch directly
+#endif
     int pdl;                      // 1: launches may overlap the previous kernel's tail (see vit__launch)
     int pdl_now;                  // and this forward pass is small enough to gain from it
     int walk;                     // 1: the last row-walking kernel launched (see vit__walk) walked its rows last to first
@@ -629,7 +631,7 @@ typedef struct vit__plan {
 } vit__plan;
 
 // Requests of vit__test_hook.gemm: a bf16/fp16 GEMM kernel family
-enum { VIT__GEMM_AUTO = 0, VIT__GEMM_MMA, VIT__GEMM_MMA64, VIT__GEMM_WGMMA128, VIT__GEMM_PP128 = 5, VIT__GEMM_WGMMA64, VIT__GEMM_PP192 }; // (4: retired)
+enum { VIT__GEMM_AUTO = 0, VIT__GEMM_MMA, VIT__GEMM_MMA64, VIT__GEMM_WGMMA128, VIT__GEMM_PP128, VIT__GEMM_WGMMA64, VIT__GEMM_PP192 };
 
 #ifdef VIT_TEST_HOOKS
 // Tests and benchmarks only: choices that override the policy's (0: the
@@ -870,10 +872,6 @@ static int vit__plan_stage_piece(const vit__cuda_state *s, size_t piece_bytes, s
     int forced = VIT__HOOK(s, stage_piece);
     return forced ? forced : (int)(piece_bytes / frame_bytes);
 }
-
-// Whether device inputs are chunked (and spread) as host inputs are: never,
-// but tests compare the two paths' bits through it.
-static int vit__plan_stage_device(const vit__cuda_state *s) { return VIT__HOOK(s, stage_device) != 0; }
 
 // The frame transform's largest tile edge to try (32, 16, 8: the tiled kernel
 // at the largest whose source window fits in shared memory; 0: the two-pass
@@ -4297,10 +4295,12 @@ static vit_status vit__cuda_graph_get(vit_model *m, int B, int first, int from, 
 }
 
 // Runs the forward pass's blocks [from, to) for B images from image `first`
-// on st (tail: see vit__forward_cuda_body): a graph replay, or the launches
-// themselves without graphs.
+// on st (tail: see vit__forward_cuda_body): a graph replay (test builds may
+// launch the kernels themselves instead: vit__cuda_state.use_graphs 0).
 static vit_status vit__cuda_pass(vit_model *m, int B, int first, int from, int to, cudaStream_t st, int tail = 1) {
+#ifdef VIT_TEST_HOOKS
     if (!m->cuda->use_graphs) return vit__forward_cuda_launch(m, B, st, first, from, to, tail);
+#endif
     cudaGraphExec_t g = NULL;
     VIT__TRY(vit__cuda_graph_get(m, B, first, from, to, tail, &g));
     VIT__CUDA_TRY(m, cudaGraphLaunch(g, st));
@@ -4504,7 +4504,8 @@ static vit_status vit__cuda_chunks(vit_model *m, const vit__input *in, int n, fl
     const vit_config *c = &m->cfg;
     size_t per_out = want_logits ? (size_t)c->num_classes : (size_t)c->dim, half = s->stage_bytes / 2;
     size_t per_image = (size_t)c->in_chans * c->image_height * c->image_width;
-    int as_host = in->host || vit__plan_stage_device(s), spread = !f && n <= m->max_batch && ((in->frames && in->host) || vit__plan_stage_device(s));
+    int forced = VIT__HOOK(s, stage_device) != 0; // (0 outside test builds)
+    int as_host = in->host || forced, spread = !f && n <= m->max_batch && ((in->frames && in->host) || forced);
     int cap = vit__stage_cap(m, in), wait_i0[2] = {0, 0}, wait_n[2] = {0, 0}, blocks = c->depth;
     if (spread) blocks = vit__plan_stage_blocks(m, n, vit__stage_chunk(s, in, n, cap, 0, 0), in->bytes);
     VIT__CUDA_TRY(m, cudaStreamWaitEvent(st, s->done, 0)); // the arena's previous user, on any stream
@@ -4922,7 +4923,9 @@ static vit_status vit__cuda_open(vit_model *m, int dev) {
     memset(s, 0, sizeof(*s));
     m->cuda = s;
     s->device = dev;
+#ifdef VIT_TEST_HOOKS
     s->use_graphs = 1;
+#endif
     s->pdl_now = 1;
     s->dtype = VIT_DTYPE_BF16;
     s->esize = 2;

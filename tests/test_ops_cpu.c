@@ -16,6 +16,7 @@
 // double-precision loop over the same e4m3 values.
 //
 // usage: test_ops_cpu [FP8_DIR]   (default tests/data/fp8)
+#define VIT_TEST_HOOKS // vit__attention_cpu, the reference
 #define VIT_IMPLEMENTATION
 #include "../vit.h"
 #include "test_util.h"
