@@ -7491,7 +7491,7 @@ static VIT__THREAD_LOCAL int vit__stbi_oom;
 #ifdef VIT_NO_STDIO
 #define STBI_NO_STDIO
 #endif
-#define STBI_NO_HDR // formats the issue does not ask for: less hostile-input surface
+#define STBI_NO_HDR // formats vit.h leaves to a decoder hook: less hostile-input surface
 #define STBI_NO_PSD
 #define STBI_NO_PIC
 // (BMP and PNM stay compiled for programs that call stbi_load themselves; vit.h decodes
@@ -9305,7 +9305,7 @@ static VIT__HD inline int vit__epi_apply(vit__act act, int fast, float *v) {
 }
 
 // VIT__OUT_RESIDUAL: the residual stream element old plus scale times the result v.
-// One rounding (fmaf): what the compilers' contraction gave before, now on every build.
+// One rounding (fmaf) on every build, whatever the compiler's contraction setting.
 static VIT__HD inline float vit__epi_residual(float old, float scale, float v) { return fmaf(scale, v, old); }
 
 // >>policy --------------------------------------------------------------------

@@ -1,4 +1,4 @@
-// test_images: odd images of the real world (issue #21) decoded as PIL does.
+// test_images: odd images of the real world decoded as PIL does.
 //
 // usage: test_images IMAGES PREPROCESS   (IMAGES = tests/data/images, written by
 //                                         tools/make_image_corpus.py; PREPROCESS =

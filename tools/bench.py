@@ -285,7 +285,7 @@ def max_autotune_only(args):
     torch.cuda.empty_cache()
     r["ours_ms"] = vit_bench(args.bin, "model", d, "bf16", 256, 20).get("ms")
     r["ours_r_ms"] = vit_bench(args.bin, "model", d, "bf16", 256, 20, env=RESIDUAL_BF16).get("ms")
-    # issue 18's fp8 target is against this same max-autotune bf16 figure
+    # the fp8 target is against this same max-autotune bf16 figure
     r["ours_fp8_ms"] = vit_bench(args.bin, "model", d, "fp8", 256, 20).get("ms")
     r["ours_fp8_f32r_ms"] = vit_bench(args.bin, "model", d, "fp8", 256, 20, env=RESIDUAL_F32).get("ms")
     log(json.dumps(r))

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The folder CLI against a PyTorch input pipeline (issue 19): images/s over a
+"""The folder CLI against a PyTorch input pipeline: images/s over a
 directory of JPEGs, with the same number of CPU workers on both sides.
 
   1. Makes --count JPEGs of --width x --height (default 10,000 of 640x480,

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The host API against the async one on the GPU (issue 19's transfer targets).
+"""The host API against the async one on the GPU (docs/bench-host.md's figures).
 
 Makes timm ViT-B/16 (random init, saved as timm's save_for_hf does) and runs
 `vit_bench transfer` for each batch and frame size: vit_forward from pageable

@@ -3,7 +3,7 @@
 # vit-classify against timm on real photos), logs under $OUT (default /tmp/out).
 # The GPU machines here have no stb headers: carry a copy in .stb/stb/stb_image.h.
 #   usage: bash tools/device_check.sh [bench]
-#          bash tools/device_check.sh multi   (a host with 2+ GPUs, issue 19 part 4:
+#          bash tools/device_check.sh multi   (a host with 2+ GPUs:
 #          test_gpu_model's one-model-per-GPU cases, vit-classify --devices all,
 #          vit_bench multi, the folder pipeline and the host transfers)
 #          bash tools/device_check.sh fp8     (VIT_DTYPE_FP8's GPU tests and its vit_bench

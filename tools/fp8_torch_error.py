@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# What e4m3 itself costs, measured in PyTorch alone (issue 18's 5e-2 logit gate): a timm model
+# What e4m3 itself costs, measured in PyTorch alone (against fp8's 5e-2 logit gate): a timm model
 # with its blocks' linears fake-quantised as VIT_DTYPE_FP8 quantises them (inputs per token,
 # weights per output channel, each scaled to amax / 448 and rounded to torch.float8_e4m3fn; fp32
 # math otherwise), against the same model in fp32, on random images. Error = max |difference| /

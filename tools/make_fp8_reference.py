@@ -1,4 +1,4 @@
-"""e4m3 references for tests/test_ops_cpu.c (VIT_DTYPE_FP8's rounding, issue 18):
+"""e4m3 references for tests/test_ops_cpu.c (VIT_DTYPE_FP8's rounding):
 torch's own float32 -> float8_e4m3fn conversion and its decoding of all 256 codes.
 
     python3 tools/make_fp8_reference.py   # writes tests/data/fp8/e4m3.bin

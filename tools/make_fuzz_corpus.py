@@ -59,7 +59,7 @@ def main():
 
 
 def odd_images():
-    """Odd images (issue #21) for fuzz_preprocess: a few of tests/data/images (made by
+    """Odd images for fuzz_preprocess: a few of tests/data/images (made by
     tools/make_image_corpus.py) and hostile headers that stb_image's integer arithmetic
     or vit.h's own decoders must survive."""
     src = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "images")

@@ -1,5 +1,5 @@
 """Odd images of the real world, made small, and what Pillow + timm make of them,
-for tests/test_images.c (issue #21: transparency, orientation, 16-bit, RLE,
+for tests/test_images.c (transparency, orientation, 16-bit, RLE,
 plain PNM, hostile headers).
 
     python3 tools/make_image_corpus.py   # writes tests/data/images/
