@@ -2,21 +2,10 @@
 // (its own decoders) and takes a decoder hook, through vit_preprocess_*_with.
 //
 // usage: test_images_nostb IMAGES PREPROCESS   (as test_images)
-#include "test_util.h"
 #define VIT_NO_STB_IMAGE
 #define VIT_IMPLEMENTATION
 #include "../vit.h"
-
-static int gray_decode(const void *data, size_t size, vit_image *img, char *message, void *user) {
-    static const unsigned char px[4] = {0, 85, 170, 255};
-    (void)size; (void)message; (void)user;
-    if (memcmp(data, "GRAY", 4) != 0) return 0;
-    img->pixels = px;
-    img->width = 2;
-    img->height = 2;
-    img->channels = 1;
-    return 1;
-}
+#include "test_util.h" // (after vit.h: gray_decode)
 
 // vit_preprocess_file_with against a pad40 reference: max difference in 8-bit levels (1e9 when it fails)
 static double diff(vit_model *m, const char *dir, const char *name, const vit_image_decoder *d, vit_status *st) {

@@ -220,6 +220,19 @@ TEST_UNUSED static int read_case_options(const char *dir, vit_options *o) {
     }
     return 1;
 }
+
+// A vit_image_decoder.decode for the tests of the hook: the bytes "GRAY..." are a
+// 2x2 gray image {0, 85, 170, 255}; anything else is not its format.
+TEST_UNUSED static int gray_decode(const void *data, size_t size, vit_image *img, char *message, void *user) {
+    static const unsigned char px[4] = {0, 85, 170, 255};
+    (void)size; (void)message; (void)user;
+    if (memcmp(data, "GRAY", 4) != 0) return 0;
+    img->pixels = px;
+    img->width = 2;
+    img->height = 2;
+    img->channels = 1;
+    return 1;
+}
 #endif
 
 // max |a - b| / max |b|; NaN or Inf in a fails (returns +inf).
