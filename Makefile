@@ -537,7 +537,7 @@ test-install: deps-stb
 	cmake --build $(TI)/subdir
 	$(TI)/subdir/consumer $(CONSUMER_RUN) $(CONSUMER_OPENMP)
 	cmake -S tests/cmake_consumer -B $(TI)/switches -DVIT_SOURCE_DIR=$(CURDIR) -DVIT_NO_TEXT=ON -DVIT_NO_IMAGE_DECODE=ON -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
-	grep '"command"' $(TI)/switches/compile_commands.json | grep -q -- '-DVIT_NO_TEXT -DVIT_NO_IMAGE_DECODE'
+	grep '"command"' $(TI)/switches/compile_commands.json | grep -- '-DVIT_NO_TEXT' | grep -q -- '-DVIT_NO_IMAGE_DECODE'
 	cmake -S tests/cmake_consumer -B $(TI)/find_switches -DCMAKE_PREFIX_PATH=$(TI)/prefix -DVIT_NO_TEXT=ON -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
 	grep '"command"' $(TI)/find_switches/compile_commands.json | grep -q -- '-DVIT_NO_TEXT' && ! grep -q -- '-DVIT_NO_IMAGE_DECODE' $(TI)/find_switches/compile_commands.json
 	PKG_CONFIG_PATH=$(TI)/prefix/lib/pkgconfig pkg-config --cflags --libs vit
