@@ -40,8 +40,9 @@
       >>policy, once per shape, into a vit__plan that the launchers obey.
       Tests and benchmarks (#define VIT_TEST_HOOKS before vit.h) override
       choices and read the plan run through vit__cuda_state.hook; other
-      builds have no hook. VIT_CUDA_NO_F32, VIT_CUDA_NO_F16 and
-      VIT_CUDA_NO_FP8 (see vit.h) leave a dtype's kernels out of a program.
+      builds have no hook. VIT_CUDA_NO_F32 and VIT_CUDA_NO_FP8 (see vit.h)
+      leave a dtype's kernels out of a program; the fp16 kernels are in only
+      with VIT_CUDA_F16.
 
    MEMORY
       vit_load makes the weights' and an activation arena's device allocations
@@ -83,9 +84,12 @@
       may differ, but a model is still used by one host thread at a time.
 
    LIMITS
-      head size C/H <= 128 on the GPU (larger: VIT_DEVICE_DEFAULT stays on the
-      CPU, VIT_DEVICE_CUDA fails with VIT_ERROR_UNSUPPORTED); compute capability
-      8.0 or newer.
+      Head size C/H <= 128; compute capability 8.0 or newer (sm_75 and older
+      have no bf16 tensor cores); code in the program that the GPU runs:
+      machine code for it, or PTX its driver compiles (docs/build.md gives the
+      -gencode of each GPU). Where one fails, VIT_DEVICE_CUDA fails with
+      VIT_ERROR_UNSUPPORTED saying which, and VIT_DEVICE_DEFAULT loads the
+      model on the CPU, vit_last_error(m) saying why (vit__cuda_can_run).
 
    SECTIONS
       `grep -n '// >>' vit_kernels.cuh` gives their lines; make lint checks
@@ -116,6 +120,9 @@
 
 #if VIT_VERSION_MAJOR != 0 || VIT_VERSION_MINOR != 1 || VIT_VERSION_PATCH != 0
 #error "vit_kernels.cuh does not match the version of vit.h"
+#endif
+#if defined(VIT_CUDA_F16) && defined(VIT_CUDA_NO_F16)
+#error "VIT_CUDA_F16 puts the fp16 kernels in, VIT_CUDA_NO_F16 leaves them out (their default): define one"
 #endif
 
 #include <cuda_runtime.h>
@@ -651,6 +658,14 @@ typedef struct vit__test_hook {
     int walk_forward; // 1: every row-walking kernel walks its rows first to last
     vit__plan ran;    // out: what the last GEMM or attention launcher ran
 } vit__test_hook;
+// What vit_load sees of a GPU, set by a test on its own thread (0: the truth):
+// a compute capability to pretend, or that this program has no code the GPU
+// can run (vit__cuda_can_run).
+typedef struct vit__test_gpu_fake {
+    int cc;
+    int no_code;
+} vit__test_gpu_fake;
+static VIT__THREAD_LOCAL vit__test_gpu_fake vit__test_gpu;
 #define VIT__HOOK(s, field) ((s)->hook ? (s)->hook->field : 0)
 #define VIT__HOOK_RAN(s, plan) do { if ((s)->hook) (s)->hook->ran = (plan); } while (0)
 #else
@@ -4241,7 +4256,7 @@ static vit_status vit__forward_cuda_launch(vit_model *m, int B, cudaStream_t st,
 #ifndef VIT_CUDA_NO_F32
     if (m->cuda->dtype == VIT_DTYPE_F32) return vit__forward_cuda_body<float, float>(m, B, st, first, from, to, tail);
 #endif
-#ifndef VIT_CUDA_NO_F16
+#ifdef VIT_CUDA_F16
     if (m->cuda->dtype == VIT_DTYPE_F16) return vit__forward_cuda_body<__half, float>(m, B, st, first, from, to, tail);
 #endif
     if (m->cfg.residual_dtype == VIT_DTYPE_BF16) return vit__forward_cuda_body<__nv_bfloat16, __nv_bfloat16>(m, B, st, first, from, to, tail);
@@ -4949,50 +4964,125 @@ static vit_status vit__cuda_open(vit_model *m, int dev) {
     return VIT_OK;
 }
 
-// Moves a loaded model (host fp32 weights) to the GPU. See vit.h for the contract.
-// The switch that left a dtype's kernels out of this program (VIT_CUDA_NO_*), or NULL
+// Why this program cannot run a dtype's kernels (a VIT_CUDA_* switch left them
+// out), or NULL
 static const char *vit__cuda_dtype_off(vit_dtype dt) {
 #ifdef VIT_CUDA_NO_F32
-    if (dt == VIT_DTYPE_F32) return "VIT_CUDA_NO_F32";
+    if (dt == VIT_DTYPE_F32) return "this program was compiled with VIT_CUDA_NO_F32";
 #endif
-#ifdef VIT_CUDA_NO_F16
-    if (dt == VIT_DTYPE_F16) return "VIT_CUDA_NO_F16";
+#ifndef VIT_CUDA_F16
+    if (dt == VIT_DTYPE_F16) return "this program was compiled without VIT_CUDA_F16 (the fp16 kernels are opt-in: #define VIT_CUDA_F16)";
 #endif
 #ifdef VIT_CUDA_NO_FP8
-    if (dt == VIT_DTYPE_FP8) return "VIT_CUDA_NO_FP8";
+    if (dt == VIT_DTYPE_FP8) return "this program was compiled with VIT_CUDA_NO_FP8";
 #endif
     (void)dt;
     return NULL;
 }
 
+// VIT_DEVICE_DEFAULT where the CUDA path does not run the model: the load goes
+// on, on the CPU (vit_config.device), and vit_last_error(m) says why.
+static vit_status vit__cuda_stay_cpu(vit_model *m, const char *why) {
+    snprintf(m->error, VIT__ERR_LEN, "runs on the CPU (VIT_DEVICE_DEFAULT): %s", why);
+    return VIT_OK;
+}
+
+// The architectures nvcc compiled this program for (__CUDA_ARCH_LIST__, e.g.
+// 800,900: "compute_80 compute_90") into buf
+static void vit__cuda_arch_list(char *buf, size_t n) {
+#define VIT__STR2(x) #x
+#define VIT__STR(x) VIT__STR2(x)
+#ifdef __CUDA_ARCH_LIST__
+    const char *p = VIT__STR(__CUDA_ARCH_LIST__);
+#else
+    const char *p = "";
+#endif
+#undef VIT__STR
+#undef VIT__STR2
+    size_t k = 0;
+    buf[0] = 0;
+    while (*p && k + 16 < n) {
+        int a = 0;
+        while (*p >= '0' && *p <= '9') a = 10 * a + (*p++ - '0');
+        while (*p && (*p < '0' || *p > '9')) p++;
+        if (a) k += (size_t)snprintf(buf + k, n - k, "%scompute_%d", k ? " " : "", a / 10);
+    }
+    if (!k) snprintf(buf, n, "unknown architectures");
+}
+
+// Whether the CUDA path runs on device dev: compute capability 8.0 or newer
+// (bf16 tensor cores, cp.async), and code in this program that the GPU can run
+// (machine code for it, or PTX its driver compiles). NULL, or why not in why;
+// a CUDA failure is returned.
+static vit_status vit__cuda_can_run(int dev, char *why, size_t n, char *err) {
+    int major = 0, minor = 0, prev = 0;
+    cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev);
+    if (e != cudaSuccess) {
+        cudaGetLastError();
+        return vit__fail(err, VIT_ERROR_CUDA, "cudaDeviceGetAttribute: %s", cudaGetErrorString(e));
+    }
+    int cc = 10 * major + minor, no_code = 0;
+#ifdef VIT_TEST_HOOKS
+    if (vit__test_gpu.cc) cc = vit__test_gpu.cc;
+#endif
+    why[0] = 0;
+    if (cc < 80) {
+        snprintf(why, n, "this GPU is sm_%d; the CUDA kernels need compute capability 8.0 or newer (bf16 tensor cores)", cc);
+        return VIT_OK;
+    }
+    // the probe kernel is compiled for every architecture the program holds
+    cudaFuncAttributes fa;
+    if ((e = cudaGetDevice(&prev)) == cudaSuccess && (e = cudaSetDevice(dev)) == cudaSuccess) {
+        e = cudaFuncGetAttributes(&fa, vit__probe_sm90a_kernel);
+        cudaSetDevice(prev);
+    }
+#ifdef VIT_TEST_HOOKS
+    if (vit__test_gpu.no_code) e = cudaErrorNoKernelImageForDevice;
+#endif
+    if (e == cudaErrorNoKernelImageForDevice || e == cudaErrorInvalidDeviceFunction || e == cudaErrorUnsupportedPtxVersion) no_code = 1;
+    else if (e != cudaSuccess) {
+        cudaGetLastError();
+        return vit__fail(err, VIT_ERROR_CUDA, "cudaFuncGetAttributes: %s", cudaGetErrorString(e));
+    }
+    cudaGetLastError();
+    if (no_code) {
+        char archs[160];
+        vit__cuda_arch_list(archs, sizeof(archs));
+        snprintf(why, n, "this program has no code this GPU (sm_%d) can run (%s): it was compiled for %s; add -gencode=arch=compute_%d%s,code=sm_%d%s to nvcc's line",
+                 cc, cudaGetErrorName(e), archs, cc, cc == 90 ? "a" : "", cc, cc == 90 ? "a" : "");
+    }
+    return VIT_OK;
+}
+
+// Moves a loaded model (host fp32 weights) to the GPU. See vit.h for the contract.
 static vit_status vit__cuda_init(vit_model *m, const vit_options *o, char *err) {
     if (o->device == VIT_DEVICE_CPU) return VIT_OK;
     if (o->dtype == VIT_DTYPE_INT8) { // the CPU path's dtype
-        if (o->device == VIT_DEVICE_DEFAULT) return VIT_OK;
+        if (o->device == VIT_DEVICE_DEFAULT) return vit__cuda_stay_cpu(m, "dtype int8 runs on the CPU only");
         return vit__fail(err, VIT_ERROR_UNSUPPORTED, "dtype int8 runs on the CPU only (VIT_DEVICE_CPU or VIT_DEVICE_DEFAULT)");
     }
+    char why[VIT__ERR_LEN - 64];
     const char *off = vit__cuda_dtype_off(o->dtype);
     if (off) { // this program was compiled without the dtype's kernels
-        if (o->device == VIT_DEVICE_DEFAULT) return VIT_OK; // stays on the CPU
-        return vit__fail(err, VIT_ERROR_UNSUPPORTED, "dtype %s on CUDA: this program was compiled with %s", o->dtype == VIT_DTYPE_F32 ? "fp32" : o->dtype == VIT_DTYPE_F16 ? "fp16" : "fp8", off);
+        snprintf(why, sizeof(why), "dtype %s on CUDA: %s", o->dtype == VIT_DTYPE_F32 ? "fp32" : o->dtype == VIT_DTYPE_F16 ? "fp16" : "fp8", off);
+        if (o->device == VIT_DEVICE_DEFAULT) return vit__cuda_stay_cpu(m, why);
+        return vit__fail(err, VIT_ERROR_UNSUPPORTED, "%s", why);
     }
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0) {
         if (e != cudaSuccess) cudaGetLastError();
-        if (o->device == VIT_DEVICE_DEFAULT) return VIT_OK;
-        return vit__fail(err, VIT_ERROR_CUDA, "no CUDA device: %s", e != cudaSuccess ? cudaGetErrorString(e) : "device count is 0");
+        snprintf(why, sizeof(why), "no CUDA device: %s", e != cudaSuccess ? cudaGetErrorString(e) : "device count is 0");
+        if (o->device == VIT_DEVICE_DEFAULT) return vit__cuda_stay_cpu(m, why);
+        return vit__fail(err, VIT_ERROR_CUDA, "%s", why);
     }
     if (o->device_index >= count)
         return vit__fail(err, VIT_ERROR_INVALID_ARGUMENT, "device_index %d, but only %d CUDA devices", o->device_index, count);
-    int major = 0;
-    if ((e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, o->device_index)) != cudaSuccess) {
-        cudaGetLastError();
-        return vit__fail(err, VIT_ERROR_CUDA, "cudaDeviceGetAttribute: %s", cudaGetErrorString(e));
-    }
-    const char *why = major < 8 ? "compute capability below 8.0" : m->cfg.dim / m->cfg.num_heads > 128 ? "head size above 128" : NULL;
-    if (why) {
-        if (o->device == VIT_DEVICE_DEFAULT) return VIT_OK; // stays on the CPU
+    VIT__TRY(vit__cuda_can_run(o->device_index, why, sizeof(why), err));
+    if (!why[0] && m->cfg.dim / m->cfg.num_heads > 128) snprintf(why, sizeof(why), "head size %d, above 128", m->cfg.dim / m->cfg.num_heads);
+    if (why[0]) {
+        if (o->device == VIT_DEVICE_DEFAULT) return vit__cuda_stay_cpu(m, why);
         return vit__fail(err, VIT_ERROR_UNSUPPORTED, "the CUDA path does not run this model: %s", why);
     }
     int prev = 0;
@@ -5000,16 +5090,18 @@ static vit_status vit__cuda_init(vit_model *m, const vit_options *o, char *err) 
     vit_status st = vit__cuda_open(m, o->device_index);
     if (st == VIT_OK && o->dtype == VIT_DTYPE_FP8) { // the blocks' linears in e4m3, the rest bf16
         int hidden = (int)vit__mlp_hidden(m), C = m->cfg.dim;
-        if ((!m->cuda->wgmma || C % 16 || hidden % 16) && o->device == VIT_DEVICE_DEFAULT) { // stays on the CPU, the e4m3 reference
-            vit__cuda_free(m);
-            cudaSetDevice(prev);
-            return VIT_OK;
-        }
         if (!m->cuda->wgmma)
             st = vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "dtype fp8 on CUDA: the e4m3 GEMMs are wgmma kernels, for sm_90a (this GPU is sm_%d%s); VIT_DEVICE_CPU runs "
                            "their reference", m->cuda->cc, m->cuda->cc == 90 ? ", the binary was not built for sm_90a" : "");
         else if (C % 16 || hidden % 16)
             st = vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "dtype fp8 on CUDA: width %d and MLP width %d must be multiples of 16 (e4m3 rows for the TMA)", C, hidden);
+        if (st != VIT_OK && o->device == VIT_DEVICE_DEFAULT) { // stays on the CPU, the e4m3 reference
+            memcpy(why, m->error, sizeof(why) - 1);
+            why[sizeof(why) - 1] = 0;
+            vit__cuda_free(m);
+            cudaSetDevice(prev);
+            return vit__cuda_stay_cpu(m, why);
+        }
         m->cuda->f8 = 1;
     }
     if (st == VIT_OK) {
