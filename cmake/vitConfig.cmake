@@ -4,7 +4,9 @@
 #             (set VIT_OPENMP to OFF before find_package: the CPU path on one thread;
 #             under nvcc as -Xcompiler=-fopenmp), -O3 when the consumer sets no build
 #             type (vit.h unoptimised is many times slower), and -march=native when
-#             VIT_NATIVE is ON before find_package (binaries then need this CPU's ISA)
+#             VIT_NATIVE is ON before find_package (binaries then need this CPU's ISA);
+#             for CUDA, the defaults of vitCuda.cmake (architectures, --split-compile=0,
+#             VIT_CUDA_F16)
 # vit.h is header-only: define VIT_IMPLEMENTATION in one of your C or C++ files.
 get_filename_component(_vit_prefix "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
 set(_vit_openmp ON)
@@ -40,6 +42,10 @@ if(NOT TARGET vit::vit)
         set_target_properties(vit::vit PROPERTIES INTERFACE_COMPILE_OPTIONS "${_vit_opts}")
         unset(_vit_opts)
     endif()
+    # CUDA: the architectures, --split-compile=0, VIT_CUDA_F16 (VIT_CUDA_ARCHITECTURES or VIT_CUDA_F16 before find_package)
+    set(_vit_target vit::vit)
+    include("${CMAKE_CURRENT_LIST_DIR}/vitCuda.cmake")
+    unset(_vit_target)
     unset(_vit_libs)
 endif()
 set(vit_INCLUDE_DIR "${_vit_prefix}/include")
