@@ -411,7 +411,9 @@ $(BUILD)/vit_bench: tools/vit_bench.cu vit.h vit_kernels.cuh $(BUILD)/nvcc.flags
 $(BUILD)/bench_sync: tools/bench_sync.cu $(BUILD)/nvcc.flags | $(BUILD)
 	$(NVCC) $(NVCCFLAGS) $< -o $@ $(NVCC_QUIET)
 
-# test_ops (every kernel vs its CPU reference), the reference cases, timm
+# test_ops (every kernel vs its CPU reference; again with the shared memory per block forced
+# to 99 KB and 163 KB, the limits of sm_86/89/12x and sm_80/87, so that every plan those GPUs
+# get runs here, and the sm_80 code at both), the reference cases, timm
 # ViT-Ti/S/B/L and the real-size families (DINOv2-S/14 reg4, CLIP B/32 and L/14,
 # SigLIP B/16, DeiT-B distilled; each native and non-square; references made
 # here by PyTorch on this GPU) end to end, the dense features of the reference
@@ -423,6 +425,10 @@ test-gpu: $(BUILD)/test_ops $(BUILD)/test_ops_sm80 $(BUILD)/test_gpu_model $(BUI
           $(if $(wildcard $(FMNIST_DEB)/*.gz),$(FMNIST_FILES))
 	$(BUILD)/test_ops
 	$(BUILD)/test_ops_sm80 --small
+	$(BUILD)/test_ops --smem 99
+	$(BUILD)/test_ops --smem 163
+	$(BUILD)/test_ops_sm80 --smem 99
+	$(BUILD)/test_ops_sm80 --small --smem 163
 	python3 tools/make_gpu_reference.py --out $(GPU_REF_DIR) --families
 	$(BUILD)/test_gpu_model $(REF_CASES) --timm $(GPU_REF_DIR)/*/
 	$(BUILD)/test_gpu_features $(REF_CASES)

@@ -90,6 +90,11 @@
       -gencode of each GPU). Where one fails, VIT_DEVICE_CUDA fails with
       VIT_ERROR_UNSUPPORTED saying which, and VIT_DEVICE_DEFAULT loads the
       model on the CPU, vit_last_error(m) saying why (vit__cuda_can_run).
+      Shared memory: every plan fits the GPU's opt-in limit per block, read at
+      load (99 KB on sm_86/89/120/121, 163 KB on sm_80/87, 227 KB on Hopper and
+      sm_100): long attention rows fall back to fewer warps or streamed K/V
+      (>>policy, vit__plan_smem_max); a launch that would not fit is refused
+      (VIT_ERROR_UNSUPPORTED), never attempted.
 
    SECTIONS
       `grep -n '// >>' vit_kernels.cuh` gives their lines; make lint checks
@@ -212,6 +217,7 @@ struct vit__cuda_state {
     int sm_count;
     int cc;                       // compute capability, 10 * major + minor
     int wgmma;                    // 1 when the sm_90a kernels are in the binary and the GPU runs them
+    int smem_optin;               // the most shared memory bytes a CTA may opt in to (every plan fits it, >>policy)
     int use_graphs;               // 1 (default): replay captured graphs; 0: launch directly
     int pdl;                      // 1: launches may overlap the previous kernel's tail (see vit__launch)
     int pdl_now;                  // and this forward pass is small enough to gain from it
@@ -633,6 +639,7 @@ typedef struct vit__plan {
     int vec;    // 16-byte operand loads (alignment and K allow them)
     int warps;  // warps per CTA (wgmma attention: 4 * (consumer warpgroups + 1))
     int ping;   // wgmma attention: the consumer warpgroups take turns issuing GEMMs
+    int smem;   // dynamic shared memory bytes per CTA of the kernel (at most vit__plan_smem_max)
 } vit__plan;
 
 // Requests of vit__test_hook.gemm: a bf16/fp16 GEMM kernel family
@@ -656,6 +663,7 @@ typedef struct vit__test_hook {
     int stage_piece;  // spread host frames: frames per piece of a chunk's DMA and transform
     int prep_tiles;   // frames: 1 never the tiled transform (the two-pass kernels); 8, 16: tiles of at most that
     int walk_forward; // 1: every row-walking kernel walks its rows first to last
+    int smem_limit;   // > 0: the plans fit this many shared memory bytes per CTA, not the GPU's opt-in limit
     vit__plan ran;    // out: what the last GEMM or attention launcher ran
 } vit__test_hook;
 // What vit_load sees of a GPU, set by a test on its own thread (0: the truth):
@@ -673,8 +681,30 @@ static VIT__THREAD_LOCAL vit__test_gpu_fake vit__test_gpu;
 #define VIT__HOOK_RAN(s, plan) ((void)(s))
 #endif
 
+// The most dynamic shared memory a CTA of a plan's kernel may use: the GPU's
+// opt-in limit per block (cudaDevAttrMaxSharedMemoryPerBlockOptin: 99 KB on
+// sm_86/89/120/121, 163 KB on sm_80/87, 227 KB on sm_90/100), or a test's
+// smaller one. Every plan fits it, falling back to kernels of less staging,
+// or names the shortfall (kernel 0); the launchers check it again.
+static int vit__plan_smem_max(const vit__cuda_state *s) {
+    int forced = VIT__HOOK(s, smem_limit);
+    return forced > 0 && forced < s->smem_optin ? forced : s->smem_optin;
+}
+
+// The kernels' own dynamic shared memory formulas, next to each kernel
+static int vit__gemm_smem(int kernel, int deep, int optype, int out, int act);
+static int vit__attn_smem(int kernel, int warps, int D, int Nk, int esize);
+
+// Refuses a launch of smem dynamic bytes above vit__plan_smem_max (a plan
+// that does not fit: never a failed launch)
+static vit_status vit__smem_check(vit_model *m, int smem, const char *what) {
+    int most = vit__plan_smem_max(m->cuda);
+    if (smem <= most) return VIT_OK;
+    return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "%s needs %d bytes of shared memory per block; this GPU (sm_%d) allows %d", what, smem, m->cuda->cc, most);
+}
+
 static vit__plan vit__plan_none(void) {
-    vit__plan p = {0, 1, 0, 0, 0, 0};
+    vit__plan p = {0, 1, 0, 0, 0, 0, 0};
     return p;
 }
 
@@ -759,13 +789,16 @@ static vit__plan vit__plan_wgmma(const vit__cuda_state *s, int M, int N, int K, 
 // scales (VIT_DTYPE_FP8). fp32: the FMA SGEMM. bf16/fp16: wgmma on sm_90a where
 // the TMA takes the shapes, the deep ring for long K or an activation
 // epilogue, else mma.sync at 128 x 128 tiles where they fill the GPU, 64 x 64
-// below. e4m3: wgmma only (kernel 0 otherwise). [BENCHMARKS: GEMM: wgmma ping-pong]
+// below. e4m3: wgmma only (kernel 0 otherwise). Shared memory: a wgmma plan
+// above vit__plan_smem_max (never on a Hopper: 227 KB; a test's limit) falls
+// back to mma.sync (64 KB), e4m3 to kernel 0 with the bytes it needed in
+// smem. [BENCHMARKS: GEMM: wgmma ping-pong]
 // [BENCHMARKS: GEMM: mma.sync] [BENCHMARKS: GEMM: fp32 FMA] [BENCHMARKS: GEMM: fp8 (e4m3)]
 static vit__plan vit__plan_gemm(const vit__cuda_state *s, int optype, int M, int N, int K, int out, int act, int defer, int tma, int vec,
                                 int e4m3_out, int a_blocks) {
-    int req = VIT__HOOK(s, gemm), mma_req = req == VIT__GEMM_MMA || req == VIT__GEMM_MMA64;
+    int req = VIT__HOOK(s, gemm), mma_req = req == VIT__GEMM_MMA || req == VIT__GEMM_MMA64, most = vit__plan_smem_max(s);
     vit__plan p = vit__plan_none();
-    if (optype == VIT__OP_F32) {
+    if (optype == VIT__OP_F32) { // (static shared memory only, under 48 KB)
         p.kernel = VIT__K_FMA;
         p.vec = vec;
         p.split = vit__plan_split_grid(s, out == VIT__OUT_PATCH, ((N + 127) / 128) * ((M + 127) / 128), (K + VIT__FMA_BK - 1) / VIT__FMA_BK, (size_t)M * N);
@@ -784,18 +817,23 @@ static vit__plan vit__plan_gemm(const vit__cuda_state *s, int optype, int M, int
             while (p.split > 1 && (KB % p.split || KB / p.split < 2)) p.split--;
             if (KB < 2) p.split = 1;
         }
+        p.smem = vit__gemm_smem(p.kernel, p.deep, optype, e4m3_out ? (int)VIT__OUT_E4M3 : out, act);
+        if (p.smem > most) p.kernel = 0; // (no other e4m3 kernel)
         return p;
     }
     if (s->wgmma && tma && !mma_req) {
         p = vit__plan_wgmma(s, M, N, K, 64, out, defer);
         p.deep = (p.kernel == VIT__K_PP128 || p.kernel == VIT__K_PP192) && (K >= 1536 || act != VIT__ACT_NONE);
-        return p;
+        p.smem = vit__gemm_smem(p.kernel, p.deep, optype, out, act);
+        if (p.smem <= most) return p;
+        p = vit__plan_none(); // mma.sync below
     }
     // (sm_90a code: 64 x 64 only, the TMA's misfits; see vit__mma_sm90a)
     int big = ((N + 127) / 128) * ((M + 127) / 128) >= s->sm_count, t128 = !s->wgmma && (req == VIT__GEMM_MMA || (req != VIT__GEMM_MMA64 && big)), bm = t128 ? 128 : 64;
     p.kernel = t128 ? (vec ? VIT__K_MMA_VEC : VIT__K_MMA_SCALAR) : (vec ? VIT__K_MMA64_VEC : VIT__K_MMA64_SCALAR);
     p.vec = vec;
     p.split = vit__plan_split_grid(s, out == VIT__OUT_PATCH, ((N + bm - 1) / bm) * ((M + bm - 1) / bm), (K + VIT__MMA_BK - 1) / VIT__MMA_BK, (size_t)M * N);
+    p.smem = vit__gemm_smem(p.kernel, 0, optype, out, act); // (64 KB: every GPU of compute capability 8.0+ has 99 KB or more)
     return p;
 }
 
@@ -810,36 +848,55 @@ static size_t vit__attw_items(int B, int H, int Nq, int nc) { return (size_t)((N
 // warpgroups for head size 64 and long sequences), else mma.sync: whole K/V
 // per CTA for Nk <= 256 (8 warps splitting the keys where 4-warp CTAs would
 // not fill the GPU, 8 warps where the grid fills it twice, else 4), longer
-// sequences streaming K/V with 4 warps. [BENCHMARKS: Attention: wgmma]
-// [BENCHMARKS: Attention: mma.sync] [BENCHMARKS: Attention: fp32]
+// sequences streaming K/V with 4 warps. Each fits vit__plan_smem_max: fp32
+// with fewer warps, wgmma with two consumer warpgroups or else mma.sync,
+// whole K/V with 4 warps or else streamed; kernel 0 where nothing fits.
+// [BENCHMARKS: Attention: wgmma] [BENCHMARKS: Attention: mma.sync]
+// [BENCHMARKS: Attention: fp32]
 static vit__plan vit__plan_attention(const vit__cuda_state *s, int half, int wgmma_fits, int vec, int B, int H, int Nq, int Nk, int D) {
-    int sm = s->sm_count, nw = VIT__HOOK(s, attn_warps);
+    int sm = s->sm_count, nw = VIT__HOOK(s, attn_warps), most = vit__plan_smem_max(s);
     vit__plan p = vit__plan_none();
     p.vec = vec;
     if (!half) {
-        int tiles = (Nq + VIT__ATTF_WQ - 1) / VIT__ATTF_WQ, most = nw >= 1 && nw <= 8 ? nw : (size_t)((tiles + 7) / 8) * H * B >= (size_t)2 * sm ? 8 : 4;
-        int ctas = (tiles + most - 1) / most;
+        int tiles = (Nq + VIT__ATTF_WQ - 1) / VIT__ATTF_WQ, most_w = nw >= 1 && nw <= 8 ? nw : (size_t)((tiles + 7) / 8) * H * B >= (size_t)2 * sm ? 8 : 4;
+        while (most_w > 1 && vit__attn_smem(VIT__K_ATT_FMA, most_w, D, Nk, 4) > most) most_w--; // fewer warps: smaller CTAs
+        int ctas = (tiles + most_w - 1) / most_w;
         p.kernel = VIT__K_ATT_FMA;
         p.warps = (tiles + ctas - 1) / ctas;
+        p.smem = vit__attn_smem(p.kernel, p.warps, D, Nk, 4);
+        if (p.smem > most) p.kernel = 0;
         return p;
     }
     int wf = VIT__HOOK(s, attn_wgmma);
     if (wf != 1 && wgmma_fits && (wf >= 2 || Nk > VIT__ATTN_WGMMA_MIN || vit__attw_items(B, H, Nq, 2) >= (size_t)2 * sm)) {
         int nc = D == 128 ? 2 : wf == 4 || (wf != 3 && Nq >= VIT__ATTW3_MIN) ? 3 : 2;
+        if (nc == 3 && vit__attn_smem(VIT__K_ATT_WGMMA, 16, D, Nk, 2) > most) nc = 2;
         p.kernel = VIT__K_ATT_WGMMA;
         p.warps = 4 * (nc + 1);
         p.ping = VIT__HOOK(s, attn_ping) != 1;
-        return p;
+        p.smem = vit__attn_smem(p.kernel, p.warps, D, Nk, 2);
+        if (p.smem <= most) return p;
+        p = vit__plan_none(); // mma.sync below
+        p.vec = vec;
     }
     int fits = Nk <= VIT__ATTN_FULL_MAX, af = VIT__HOOK(s, attn_full), full = af == 1 ? 0 : fits;
     int wide = (size_t)((Nq + 127) / 128) * H * B >= (size_t)2 * sm;
     if (fits && (af == 3 || (!af && !nw && (size_t)((Nq + 63) / 64) * H * B < (size_t)sm))) {
         p.kernel = VIT__K_ATT_SPLIT_KEYS;
         p.warps = 8;
-        return p;
+    } else {
+        p.kernel = full ? VIT__K_ATT_FULL : VIT__K_ATT_STREAM;
+        p.warps = full && (nw == 8 || (!nw && wide)) ? 8 : 4;
     }
-    p.kernel = full ? VIT__K_ATT_FULL : VIT__K_ATT_STREAM;
-    p.warps = full && (nw == 8 || (!nw && wide)) ? 8 : 4;
+    // whole K/V per CTA needs (queries + 2 Nk) rows of the head (plus, keys
+    // split, the warps' fp32 partial outputs): where that passes the limit
+    // (head size 64: 226 keys split, 99 KB; 128: 99 or 163 KB), whole K/V with
+    // 4 warps, then K/V streamed in 64-key tiles (87 KB at head size 128)
+    if (vit__attn_smem(p.kernel, p.warps, D, Nk, 2) > most && p.kernel == VIT__K_ATT_SPLIT_KEYS) p.kernel = VIT__K_ATT_FULL, p.warps = 4;
+    if (vit__attn_smem(p.kernel, p.warps, D, Nk, 2) > most && p.kernel == VIT__K_ATT_FULL) p.warps = 4;
+    if (vit__attn_smem(p.kernel, p.warps, D, Nk, 2) > most) p.kernel = VIT__K_ATT_STREAM, p.warps = 4;
+    p.smem = vit__attn_smem(p.kernel, p.warps, D, Nk, 2);
+    if (p.smem > most) p.kernel = 0;
     return p;
 }
 
@@ -2282,6 +2339,7 @@ static vit_status vit__gemm_mma_tiles(vit__gemm_args g, const vit__plan &p, vit_
     int ntiles = (g.N + BN - 1) / BN, KB = (g.K + VIT__MMA_BK - 1) / VIT__MMA_BK;
     vit__split_slices(g, m->cuda, p.split, KB);
     dim3 grid((unsigned)ntiles, vit__mgrid(g.M, BM), (unsigned)p.split);
+    VIT__TRY(vit__smem_check(m, VIT__MMA_SMEM(BM, BN), "GEMM (mma.sync)"));
     VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__linear_mma_kernel<T, OUT, ACT, AMODE, BVEC, BM, BN, WM, WN>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__MMA_SMEM(BM, BN)));
     VIT__CUDA_TRY(m, vit__launch(m, vit__linear_mma_kernel<T, OUT, ACT, AMODE, BVEC, BM, BN, WM, WN>, grid, WM * WN * 32, VIT__MMA_SMEM(BM, BN), st, g));
     return VIT__SPLIT_DONE(T, OUT, g, p.split, m, st);
@@ -2317,6 +2375,7 @@ static vit_status vit__gemm_wgmma_launch(vit__gemm_args g, int split, vit_model 
                                                               : OUT == VIT__OUT_E4M3 ? CU_TENSOR_MAP_DATA_TYPE_UINT8 : ty, 1, 0, 0, VIT__WG_BOX_BYTES(OUT, BN)));
     int items = tiles * split, grid = items < m->cuda->sm_count ? items : m->cuda->sm_count;
     g.rev = vit__walk(m->cuda);
+    VIT__TRY(vit__smem_check(m, VIT__WG_SMEM(BN, S, PP), "GEMM (wgmma)"));
     VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__linear_wgmma_kernel<T, TA, BN, OUT, ACT, PP, QS>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__WG_SMEM(BN, S, PP)));
     VIT__CUDA_TRY(m, vit__launch(m, vit__linear_wgmma_kernel<T, TA, BN, OUT, ACT, PP, QS>, grid, 384, VIT__WG_SMEM(BN, S, PP), st, ma, mb, mo, g));
     return VIT__SPLIT_DONE(T, OUT, g, split, m, st);
@@ -2339,6 +2398,24 @@ static vit_status vit__gemm_wgmma_go(const vit__gemm_args &g, const vit__plan &p
                                      : vit__gemm_wgmma_launch<T, 128, OUT, ACT, SHALLOW, TA>(g, p.split, m, st);
     case VIT__K_WG64: return vit__gemm_wgmma_launch<T, NARROW, OUT, ACT, 0, TA>(g, p.split, m, st);
     default: return vit__gemm_wgmma_launch<T, 128, OUT, ACT, 0, TA>(g, p.split, m, st);
+    }
+}
+
+// The dynamic shared memory of a GEMM plan's kernel (vit__plan_gemm): the
+// mma.sync tiles' ring, or the wgmma instance vit__gemm_wgmma_go and
+// vit__linear_e4m3_go launch for it; 0 for the FMA SGEMM (static, 33 KB)
+static int vit__gemm_smem(int kernel, int deep, int optype, int out, int act) {
+    int e8 = optype == VIT__OP_E4M3, e8out = out == VIT__OUT_E4M3, S = out != VIT__OUT_PATCH;
+    int shallow = (e8 && !e8out) || (act == VIT__ACT_NONE && !e8out) ? 1 : 2, dp = e8 && !e8out ? 1 : 2, pp = deep ? dp : shallow;
+    int wide = out == VIT__OUT_PATCH ? 128 : 192, narrow = e8out ? 128 : 64;
+    switch (kernel) {
+    case VIT__K_MMA_VEC: case VIT__K_MMA_SCALAR: return VIT__MMA_SMEM(128, 128);
+    case VIT__K_MMA64_VEC: case VIT__K_MMA64_SCALAR: return VIT__MMA_SMEM(64, 64);
+    case VIT__K_PP192: return pp == 2 ? VIT__WG_SMEM(wide, S, 2) : VIT__WG_SMEM(wide, S, 1);
+    case VIT__K_PP128: return pp == 2 ? VIT__WG_SMEM(128, S, 2) : VIT__WG_SMEM(128, S, 1);
+    case VIT__K_WG64: return VIT__WG_SMEM(narrow, S, 0);
+    case VIT__K_WG128: return VIT__WG_SMEM(128, S, 0);
+    default: return 0;
     }
 }
 
@@ -2386,6 +2463,7 @@ static vit_status vit__linear_e4m3_go(const vit__gemm_args &g, const vit__plan &
         return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "GEMM: e4m3 outputs from a stored, non-SwiGLU GEMM of N %% 16 == 0 with per-row input scales and norms only");
     if (g.a_blocks && (OUT != VIT__OUT_RESIDUAL || !g.a_scale))
         return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "GEMM: e4m3 operands scaled per 128 columns of K: residual GEMMs only");
+    if (!p.kernel && p.smem) return vit__smem_check(m, p.smem, "GEMM (wgmma, e4m3 operands; no other kernel takes them)");
     if (!p.kernel) return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "GEMM: no mma.sync kernel for e4m3 operands");
     if (g.out_scale) return vit__gemm_wgmma_go<T, VIT__OUT_E4M3, VIT__ACT_RUNTIME, TA>(g, p, m, st);
     if (g.a_blocks && (g.K + 127) / 128 >= 2) // the QS loop: two K steps at least per slice
@@ -3788,11 +3866,30 @@ __global__ void __launch_bounds__(256, DP <= 64 ? 2 : 1) vit__attention_fma_kern
     }
 }
 
+// The dynamic shared memory of an attention plan's kernel (vit__plan_attention)
+// at head size D (padded as the launchers pad it) and Nk keys; esize: bytes of
+// the compute dtype (the wgmma kernel's sizes are its bf16 and fp16 instances')
+static int vit__attn_smem(int kernel, int warps, int D, int Nk, int esize) {
+    int dp = D <= 16 ? 16 : D <= 32 ? 32 : D <= 64 ? 64 : 128;
+    if (kernel == VIT__K_ATT_FMA) {
+        dp = D <= 32 ? 32 : D <= 64 ? 64 : 128;
+        return ((warps * VIT__ATTF_WQ + 64) * (dp + 4) + 64 * dp + warps * 64 * (VIT__ATTF_WQ + 4)) * 4;
+    }
+    if (kernel == VIT__K_ATT_WGMMA) {
+        int nc = warps / 4 - 1;
+        return D == 128 ? VIT__ATTW_SMEM(128, 2, __nv_bfloat16) : nc == 3 ? VIT__ATTW_SMEM(64, 3, __nv_bfloat16) : VIT__ATTW_SMEM(64, 2, __nv_bfloat16);
+    }
+    int full = kernel == VIT__K_ATT_FULL || kernel == VIT__K_ATT_SPLIT_KEYS, ks = kernel == VIT__K_ATT_SPLIT_KEYS ? 4 : 1, bq = 16 * warps / ks;
+    int nk = full ? (Nk + 15) & ~15 : 2 * 64;
+    return (bq + 2 * nk) * (dp + 8) * esize + (ks > 1 ? ks * bq * (dp + 2) * 4 : 0);
+}
+
 template <typename T, int DP, bool VEC, int NW, bool FULL, int KS = 1>
 static vit_status vit__attention_mma_nw(const vit__attn_args &a, float sl2, vit_model *m, cudaStream_t st, const char *pf, size_t pf_bytes) {
     const int BQ = 16 * NW / KS;
     int nk = FULL ? (a.Nk + 15) & ~15 : 2 * 64, smem = (BQ + 2 * nk) * (DP + 8) * (int)sizeof(T) + (KS > 1 ? KS * BQ * (DP + 2) * 4 : 0);
     dim3 grid((unsigned)((a.Nq + BQ - 1) / BQ), (unsigned)a.H, (unsigned)a.B);
+    VIT__TRY(vit__smem_check(m, smem, "attention (mma.sync)"));
     VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__attention_mma_kernel<T, DP, VEC, NW, FULL, KS>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     VIT__CUDA_TRY(m, vit__launch(m, vit__attention_mma_kernel<T, DP, VEC, NW, FULL, KS>, grid, NW * 32, smem, st, a, sl2, pf, pf_bytes));
     return VIT_OK;
@@ -3827,6 +3924,7 @@ static vit_status vit__attention_wgmma_launch(const vit__attn_args &a, const vit
     VIT__TRY(vit__tensor_map(m, &mv, a.v, a.Nk, C, VIT__ATTW_BKV, ty, a.B, a.ldk, a.bsk));
     size_t items = vit__attw_items(a.B, a.H, a.Nq, NC);
     int grid = items < (size_t)m->cuda->sm_count ? (int)items : m->cuda->sm_count, rev = vit__walk(m->cuda);
+    VIT__TRY(vit__smem_check(m, VIT__ATTW_SMEM(DP, NC, T), "attention (wgmma)"));
     VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__attention_wgmma_kernel<T, DP, NC>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__ATTW_SMEM(DP, NC, T)));
     VIT__CUDA_TRY(m, vit__launch(m, vit__attention_wgmma_kernel<T, DP, NC>, grid, 128 * (NC + 1), VIT__ATTW_SMEM(DP, NC, T), st, mq, mk, mv, a, sl2, p.ping, rev,
                                  pf, pf_bytes));
@@ -3855,6 +3953,7 @@ static vit_status vit__attention_fma_launch(const vit__attn_args &a, const vit__
     int tiles = (a.Nq + VIT__ATTF_WQ - 1) / VIT__ATTF_WQ, nw = p.warps, ctas = (tiles + nw - 1) / nw;
     int smem = ((nw * VIT__ATTF_WQ + 64) * (DP + 4) + 64 * DP + nw * 64 * (VIT__ATTF_WQ + 4)) * 4;
     dim3 grid((unsigned)ctas, (unsigned)a.H, (unsigned)a.B);
+    VIT__TRY(vit__smem_check(m, smem, "attention (fp32)"));
     VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__attention_fma_kernel<DP, VEC>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     VIT__CUDA_TRY(m, vit__launch(m, vit__attention_fma_kernel<DP, VEC>, grid, nw * 32, smem, st, a, sl2));
     return VIT_OK;
@@ -4922,8 +5021,9 @@ static void vit__cuda_free(vit_model *m) {
     m->cuda = NULL;
 }
 
-// Creates m->cuda for device index dev: stream, event, device facts, and
-// whether the sm_90a (wgmma/TMA) kernels can run. No weights, no arena.
+// Creates m->cuda for device index dev: stream, event, device facts (the
+// shared memory a CTA may opt in to, which every plan fits), and whether the
+// sm_90a (wgmma/TMA) kernels can run. No weights, no arena.
 static vit_status vit__cuda_open(vit_model *m, int dev) {
     vit__cuda_state *s = (vit__cuda_state *)vit__malloc(&m->alloc, sizeof(vit__cuda_state));
     if (!s) return vit__fail(m->error, VIT_ERROR_OUT_OF_MEMORY, "out of memory for the CUDA state");
@@ -4940,6 +5040,7 @@ static vit_status vit__cuda_open(vit_model *m, int dev) {
     VIT__CUDA_TRY(m, cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
     VIT__CUDA_TRY(m, cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
     s->cc = major * 10 + minor;
+    VIT__CUDA_TRY(m, cudaDeviceGetAttribute(&s->smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
     VIT__CUDA_TRY(m, cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking));
     VIT__CUDA_TRY(m, cudaEventCreateWithFlags(&s->done, cudaEventDisableTiming));
     if (s->cc >= 90) {
