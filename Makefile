@@ -463,7 +463,11 @@ $(BUILD)/arches/sm_%.o: tests/test_compile.cpp vit.h vit_kernels.cuh | $(BUILD) 
 	@t0=$$(date +%s.%N); $(NVCC) $(ARCH_OPT) -std=c++17 -gencode=arch=compute_$*,code=sm_$* -DVIT_CUDA_F16 -Xcompiler -Wall,-Wextra \
 	    -Werror all-warnings -x cu -c $< -o $@ 2>&1 | { grep -v -E '\((C7510|C7511|C7517|C7519)\)' || true; }; rc=$${PIPESTATUS[0]}; \
 	echo "sm_$*: $$([ $$rc = 0 ] && echo compiled || echo FAILED) in $$(awk -v a=$$t0 -v b=$$(date +%s.%N) 'BEGIN { printf "%.0f", b - a }') s"; exit $$rc
+# docs/build.md's fat build, through the host preprocessor (its __CUDA_ARCH_LIST__ holds commas)
+CUDA_ARCH_FAT = -gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_86,code=sm_86 -gencode=arch=compute_90a,code=sm_90a \
+                -gencode=arch=compute_100,code=[sm_100,compute_100] -gencode=arch=compute_120,code=sm_120
 test-arches: $(ARCHES:%=$(BUILD)/arches/sm_%.o)
+	$(NVCC) -E -std=c++17 $(CUDA_ARCH_FAT) -DVIT_CUDA_F16 -x cu tests/test_compile.cpp -o $(BUILD)/arches/fat.i
 	@echo "make test-arches: $(NVCC) $$($(NVCC) --version | sed -n 's/.*release \([0-9.]*\).*/\1/p') compiled vit.h for sm_$(subst $() , sm_,$(ARCHES))"
 else
 test-arches:

@@ -5091,8 +5091,8 @@ static vit_status vit__cuda_stay_cpu(vit_model *m, const char *why) {
 // The architectures nvcc compiled this program for (__CUDA_ARCH_LIST__, e.g.
 // 800,900: "compute_80 compute_90") into buf
 static void vit__cuda_arch_list(char *buf, size_t n) {
-#define VIT__STR2(x) #x
-#define VIT__STR(x) VIT__STR2(x)
+#define VIT__STR2(...) #__VA_ARGS__ // (variadic: the list holds commas)
+#define VIT__STR(...) VIT__STR2(__VA_ARGS__)
 #ifdef __CUDA_ARCH_LIST__
     const char *p = VIT__STR(__CUDA_ARCH_LIST__);
 #else
