@@ -393,7 +393,9 @@
                          no guessed preprocessing (vit_config.preprocess_source; vit_options mean/std/interpolation/crop_pct);
                          CLIP and SigLIP tokenizers (vit_tokenizer_load, vit_tokenize), text towers and zero-shot
                          classification (vit_encode_ids, vit_image_embeds, vit_zero_shot); dense features (vit_features);
-                         open_clip's push_to_hf_hub folders (open_clip_model.safetensors + open_clip_config.json)
+                         open_clip's push_to_hf_hub folders (open_clip_model.safetensors + open_clip_config.json);
+                         CUDA fp16 kernels opt-in (VIT_CUDA_F16); GPUs below sm_80 or without code in the program refused
+                         by name (the CPU under VIT_DEVICE_DEFAULT); every kernel choice fits the GPU's shared memory
 */
 
 #ifndef VIT_H_INCLUDED
