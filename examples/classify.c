@@ -23,7 +23,7 @@
 //   --batch N          images per forward call (default 32 on a GPU, 8 on the CPU)
 //   --threads N        CPU threads: decoding + preprocessing, and the CPU forward pass
 //                      (default: the online cores)
-//   --device auto|cpu|cuda, --dtype fp32|bf16|fp16|int8|fp8 (int8: the CPU's; fp8: e4m3 GEMMs on Hopper GPUs, else the CPU's e4m3 reference), --size H[xW] (multiples of the patch)
+//   --device auto|cpu|cuda, --dtype fp32|bf16|fp16|int8|fp8 (int8: the CPU's; fp8: e4m3 GEMMs on Hopper GPUs, else the CPU's e4m3 reference; fp16 on a GPU: built with -DVIT_CUDA_F16), --size H[xW] (multiples of the patch)
 //   --mean M[,M,M] --std S[,S,S] --interpolation bicubic|bilinear|nearest --crop-pct F
 //   --resize timm|shortest_edge=N|square[=N]
 //                      state the preprocessing (vit_options) for a model whose files do not
@@ -1206,6 +1206,8 @@ int main(int argc, char **argv) {
                 cfg->num_heads, cfg->projection ? "projection to" : cfg->num_classes ? "classes" : "features", cfg->projection || cfg->num_classes ? cfg->num_classes : cfg->dim,
                 cfg->device == VIT_DEVICE_CUDA ? "cuda" : "cpu", cfg->dtype == VIT_DTYPE_BF16 ? "bf16" : cfg->dtype == VIT_DTYPE_F16 ? "fp16" : cfg->dtype == VIT_DTYPE_INT8 ? "int8" : cfg->dtype == VIT_DTYPE_FP8 ? "fp8" : "fp32");
         if (ndev > 1) fprintf(stderr, " x %d GPUs", ndev);
+        // a CUDA build on the CPU says why (no GPU, a GPU it has no code for, fp16 without VIT_CUDA_F16, ...)
+        if (cfg->device == VIT_DEVICE_CPU && vit_last_error(models[0])[0]) fprintf(stderr, " (%s)", vit_last_error(models[0]));
         fprintf(stderr, "; loaded in %.0f ms\n", (seconds() - t0) * 1e3);
         if (zero_shot)
             fprintf(stderr, "zero-shot: %zu label%s%s%s%s, %s\n", labels.n, labels.n == 1 ? "" : "s", c.prompt ? " in the template '" : "", c.prompt ? c.prompt : "",

@@ -19,7 +19,15 @@
 // fp32: atol = rtol = 1e-5. bf16/fp16: atol = rtol = 1e-2 (inputs are rounded to
 // the dtype before the CPU sees them, so the difference is the GPU's own rounding).
 //
-// usage: test_ops [--small] [--host] [--e4m3] [--shard K/N]   (--small: only the small shapes, for compute-sanitizer;
+// Shared memory: every plan fits the GPU's opt-in limit per block; --smem KB
+// forces a smaller limit (99: sm_86/89/12x, 163: sm_80/87), so that a Hopper
+// runs every plan as those GPUs would have it planned: each launch must fit the
+// limit (the plan's smem) and give the right answer; the forced shapes'
+// expectations give way to the policy's fallbacks, and the e4m3 GEMMs (wgmma
+// only, sm_90a: 227 KB) are skipped. The host checks plan a grid of shapes for
+// each GPU's limit without a GPU (test_smem_policy).
+//
+// usage: test_ops [--small] [--host] [--e4m3] [--shard K/N] [--smem KB]   (--small: only the small shapes, for compute-sanitizer;
 //        --host: only the checks of host code, which need no GPU: make test runs them;
 //        --e4m3: only the fp8 kernels' cases;
 //        --shard K/N: only cases K, K + N, K + 2N, ... (from 0) of the GPU's, so that a slow
@@ -44,6 +52,7 @@ int main(void) {
 #define GUARD 256 // bytes after each device output that must stay untouched
 
 static int passed, failed, small_only;
+static int smem_limit; // --smem KB, in bytes (0: the GPU's own limit)
 // --shard K/N: a GPU case runs when its number (in run order) is K modulo N
 static int shard_k = 0, shard_n = 1, case_no = 0;
 static int take_case(void) { return case_no++ % shard_n == shard_k; }
@@ -55,6 +64,7 @@ static vit__test_hook hook;
 static vit__test_hook *force(void) {
     memset(&hook, 0, sizeof(hook));
     hook.ran.kernel = hook.ran.split = hook.ran.warps = -1;
+    hook.smem_limit = smem_limit;
     return &hook;
 }
 static int cpu_threads;
@@ -154,6 +164,11 @@ static void dfree(dbuf b) { cudaFree(b.p); }
 
 // Compares and prints one line. ref_stride/gpu_stride let a strided subset be compared.
 static void check(const char *name, vit_status st, vit_model *m, const float *gpu, const float *ref, size_t n, double atol, double rtol, int guard) {
+    if (smem_limit && hook.ran.smem > smem_limit) {
+        printf("NOT OK %s: the plan run takes %d bytes of shared memory per block, above the forced %d\n", name, hook.ran.smem, smem_limit);
+        failed++;
+        return;
+    }
     if (st != VIT_OK) {
         printf("NOT OK %s: launcher returned %s: %s\n", name, vit_status_string(st), vit_last_error(m));
         failed++;
@@ -225,7 +240,7 @@ static const char *act_name(vit__act a) {
 
 // Counts one assertion about what a launcher ran.
 static void expect(int ok, const char *name, const char *what, int got, int want) {
-    if (ok) return;
+    if (ok || smem_limit) return; // (a forced shared memory limit: the policy's fallbacks, checked in check())
     printf("NOT OK %s: ran %s %d, forced %d\n", name, what, got, want);
     failed++;
 }
@@ -902,6 +917,8 @@ static void run_dtype(vit_model *m) {
     test_attention<T>(m, 3, 77, 128, 2, 0, 1);  // causal: CLIP's text tower (77 tokens, head size 64)
     test_attention<T>(m, 2, 150, 96, 3, 0, 1);  // causal over three key tiles, head size 32
     test_attention<T>(m, 1, 300, 64, 1, 0, 1);  // causal past the whole-K/V limit: the streaming kernel
+    test_attention<T>(m, 1, 226, 768, 12);  // ViT-B/16 at 240 px, batch 1: keys split takes 105 KB (--smem 99: whole K/V)
+    test_attention<T>(m, 1, 256, 1152, 16); // SigLIP so400m at 224 px: head size 72 padded to 128 (--smem 99/163: whole K/V, streamed)
     if (!small_only) {
         test_attention<T>(m, 3, 197, 768, 12); // ViT-B
         test_attention<T>(m, 1, 197, 256, 2);  // head size 128
@@ -1489,6 +1506,61 @@ static void test_copy_host(void) {
     free(src); free(dst);
 }
 
+// Host only: every attention and GEMM plan, for GPUs of each opt-in shared
+// memory limit (sm_86/89/12x 99 KB, sm_80/87 163 KB, Hopper 227 KB; wgmma on
+// for the last), fits that limit, and a kernel runs (e4m3 GEMMs: on Hopper).
+// The shapes the limit used to break: ViT-B/16 at 240 px (226 keys, head size
+// 64, batch 1: keys split, 107,520 bytes) and head sizes 65-128 padded to 128
+// (SigLIP so400m's 72: up to 215 KB).
+static void test_smem_policy(void) {
+    static const int limits[3] = {99 * 1024, 163 * 1024, 227 * 1024}, ccs[3] = {86, 80, 90}, sms[3] = {84, 108, 132};
+    static const int Ds[] = {8, 11, 16, 24, 32, 33, 48, 64, 66, 72, 80, 96, 128}, Nks[] = {1, 50, 77, 197, 226, 256, 257, 577, 1370, 4096},
+                     Bs[] = {1, 3, 8, 64, 256}, Hs[] = {1, 12, 16};
+    int plans = 0, bad = 0;
+    for (int g = 0; g < 3; g++) {
+        vit__cuda_state s;
+        memset(&s, 0, sizeof(s));
+        s.cc = ccs[g]; s.sm_count = sms[g]; s.smem_optin = limits[g]; s.wgmma = g == 2;
+        s.part = (float *)&s; s.part_floats = (size_t)16 << 20; // (split-K plans only count it)
+        for (size_t di = 0; di < sizeof(Ds) / sizeof(Ds[0]); di++)
+            for (size_t ni = 0; ni < sizeof(Nks) / sizeof(Nks[0]); ni++)
+                for (size_t bi = 0; bi < sizeof(Bs) / sizeof(Bs[0]); bi++)
+                    for (size_t hi = 0; hi < sizeof(Hs) / sizeof(Hs[0]); hi++)
+                        for (int half = 0; half < 2; half++) {
+                            int D = Ds[di], N = Nks[ni], wf = half && s.wgmma && (D == 64 || D == 128);
+                            vit__plan p = vit__plan_attention(&s, half, wf, 1, Bs[bi], Hs[hi], N, N, D);
+                            plans++;
+                            if (!p.kernel || p.smem > limits[g] || p.smem != vit__attn_smem(p.kernel, p.warps, D, N, half ? 2 : 4)) {
+                                if (bad++ < 10) printf("NOT OK attention plan sm_%d (%d KB) %s B=%d H=%d N=%d D=%d: kernel %d, %d warps, %d bytes\n", s.cc, limits[g] / 1024,
+                                                       half ? "bf16" : "fp32", Bs[bi], Hs[hi], N, D, p.kernel, p.warps, p.smem);
+                            }
+                        }
+        static const int Ms[] = {1, 50, 197, 1576, 50432}, Ns[] = {8, 768, 2304, 3072}, Ks[] = {16, 768, 3072};
+        static const int outs[] = {VIT__OUT_STORE, VIT__OUT_RESIDUAL, VIT__OUT_PATCH};
+        for (size_t mi = 0; mi < sizeof(Ms) / sizeof(Ms[0]); mi++)
+            for (size_t ni = 0; ni < sizeof(Ns) / sizeof(Ns[0]); ni++)
+                for (size_t ki = 0; ki < sizeof(Ks) / sizeof(Ks[0]); ki++)
+                    for (size_t oi = 0; oi < 3; oi++)
+                        for (int op = VIT__OP_BF16; op <= VIT__OP_E4M3; op++)
+                            for (int act = VIT__ACT_NONE; act <= VIT__ACT_GELU; act++) {
+                                if (op == VIT__OP_E4M3 && (!s.wgmma || outs[oi] == VIT__OUT_PATCH)) continue;
+                                vit__plan p = vit__plan_gemm(&s, op, Ms[mi], Ns[ni], Ks[ki], outs[oi], act, 0, 1, 1, 0, 0);
+                                plans++;
+                                if (!p.kernel || p.smem > limits[g]) {
+                                    if (bad++ < 10) printf("NOT OK GEMM plan sm_%d (%d KB) optype %d %dx%d->%d out %d: kernel %d, %d bytes\n", s.cc, limits[g] / 1024, op, Ms[mi],
+                                                           Ks[ki], Ns[ni], outs[oi], p.kernel, p.smem);
+                                }
+                            }
+        // the case of the issue, named: keys split no more at 99 KB
+        vit__plan p = vit__plan_attention(&s, 1, 0, 1, 1, 12, 226, 226, 64);
+        printf("# sm_%d (%d KB): ViT-B/16 @240 batch 1 attention: kernel %d, %d warps, %d bytes\n", s.cc, limits[g] / 1024, p.kernel, p.warps, p.smem);
+        p = vit__plan_attention(&s, 1, 0, 1, 1, 16, 256, 256, 72);
+        printf("# sm_%d (%d KB): SigLIP so400m @224 batch 1 attention (head size 72): kernel %d, %d warps, %d bytes\n", s.cc, limits[g] / 1024, p.kernel, p.warps, p.smem);
+    }
+    printf("%s shared memory: %d attention and GEMM plans for 99, 163 and 227 KB GPUs, %d over their limit or without a kernel\n", bad ? "NOT OK" : "OK", plans, bad);
+    if (bad) failed++; else passed++;
+}
+
 // vit__plan_wgmma's tiles for the ViT shapes it was measured on (see there), on
 // GPUs of 132 SMs (H100 SXM, H200): where it picks 128 x 192 ping-pong tiles
 static void test_wg_policy(vit_model *m) {
@@ -1525,15 +1597,22 @@ int main(int argc, char **argv) {
         if (!strcmp(argv[i], "--small")) small_only = 1;
         if (!strcmp(argv[i], "--host")) host_only = 1;
         if (!strcmp(argv[i], "--e4m3")) e4m3_only = 1;
+        if (!strcmp(argv[i], "--smem")) { // a forced shared memory limit per block, in KB
+            if (i + 1 >= argc || (smem_limit = atoi(argv[++i]) * 1024) < 48 * 1024) {
+                printf("usage: test_ops ... --smem KB (48 or more)\n");
+                return 2;
+            }
+        }
         if (!strcmp(argv[i], "--shard")) { // (without its K/N, or with more after it: refused, not all cases)
             char junk;
             if (i + 1 >= argc || sscanf(argv[++i], "%d/%d%c", &shard_k, &shard_n, &junk) != 2 || shard_n < 1 || shard_k < 0 || shard_k >= shard_n) {
-                printf("usage: test_ops [--small] [--host] [--e4m3] [--shard K/N] (0 <= K < N)\n");
+                printf("usage: test_ops [--small] [--host] [--e4m3] [--shard K/N] [--smem KB] (0 <= K < N)\n");
                 return 2;
             }
         }
     }
     test_copy_host();
+    test_smem_policy();
     int count = 0;
     if (host_only || cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
         cudaGetLastError();
@@ -1549,14 +1628,17 @@ int main(int argc, char **argv) {
         return 1;
     }
     m->cuda->hook = &hook; // (zeroed: the policy's own choices until a case forces one)
+    hook.smem_limit = smem_limit;
     // the split-K partial-sum buffer (vit_load puts it in the arena)
     m->cuda->part_floats = (size_t)16 << 20;
     if (!cuda_ok(cudaMalloc((void **)&m->cuda->part, m->cuda->part_floats * sizeof(float)), "cudaMalloc part")) return 1;
     cudaDeviceProp prop;
     cudaGetDeviceProperties(&prop, 0);
-    printf("# %s, sm_%d, %d SMs, wgmma kernels %s\n", prop.name, m->cuda->cc, m->cuda->sm_count, m->cuda->wgmma ? "on" : "off");
+    printf("# %s, sm_%d, %d SMs, wgmma kernels %s, shared memory per block %d bytes%s\n", prop.name, m->cuda->cc, m->cuda->sm_count, m->cuda->wgmma ? "on" : "off",
+           smem_limit ? smem_limit : m->cuda->smem_optin, smem_limit ? " (forced by --smem)" : " (the GPU's opt-in limit)");
     if (e4m3_only) {
-        run_e4m3(m);
+        if (smem_limit) printf("SKIP e4m3 under --smem: the e4m3 GEMMs are wgmma kernels only, for sm_90a (227 KB)\n");
+        else run_e4m3(m);
         cudaFree(m->cuda->part);
         vit__cuda_free(m);
         free(m);
@@ -1570,7 +1652,8 @@ int main(int argc, char **argv) {
     test_wg_policy(m);
     run_dtype<float>(m);
     run_dtype<__nv_bfloat16>(m);
-    run_e4m3(m);
+    if (smem_limit) printf("SKIP e4m3 under --smem: the e4m3 GEMMs are wgmma kernels only, for sm_90a (227 KB)\n");
+    else run_e4m3(m);
     run_dtype<__half>(m);
     // fp32-only ops (the residual stream)
     test_layernorm<float>(m, 3, 768, (size_t)197 * 768, 1); // final norm on class tokens
