@@ -40,8 +40,11 @@ import bisect, os, subprocess, sys, unicodedata
 # tokenizers' NFC (the unicode-normalization-alignments crate) has Unicode 9.0's tables: a
 # combining mark or a decomposition that came later is an ordinary character there
 NFC_VERSION = "9.0"
-VIT_H = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "vit.h")
-BEGIN, END = "// ---- Unicode tables: begin", "// ---- Unicode tables: end"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tables  # noqa: E402  (tools/tables.py: where each table is, and the splice)
+
+VIT_H = tables.VIT_H
+BEGIN, END = tables.TABLES["unicode"][:2]
 MAX = 0x110000
 
 
@@ -189,28 +192,8 @@ def generate():
     return out
 
 
-def splice(begin, end, generated, what):
-    """Puts generated (lines, the begin and end markers included) in vit.h between
-    the lines starting with begin and end; with --check only compares (exit 1 if
-    they differ). what: the tables' name and origin, for the messages."""
-    with open(VIT_H, encoding="utf-8") as f:
-        lines = f.read().split("\n")
-    b = next(i for i, l in enumerate(lines) if l.startswith(begin))
-    e = next(i for i, l in enumerate(lines) if l.startswith(end))
-    new = lines[:b] + generated + lines[e + 1:]
-    if "--check" in sys.argv:
-        if new != lines:
-            print("vit.h's %s differ from the tool's" % what)
-            sys.exit(1)
-        print("vit.h's %s are up to date" % what)
-        return
-    with open(VIT_H, "w", encoding="utf-8") as f:
-        f.write("\n".join(new))
-    print("wrote %d lines of %s into vit.h" % (len(generated), what))
-
-
 def main():
-    splice(BEGIN, END, generate(), "Unicode tables (Unicode %s)" % unicodedata.unidata_version)
+    tables.splice("unicode", generate(), "Unicode tables (Unicode %s)" % unicodedata.unidata_version)
 
 
 if __name__ == "__main__":
