@@ -523,6 +523,30 @@ def fmt(v, spec=".2f"):
     return "-" if v is None else format(v, spec)
 
 
+def mib(v):
+    return fmt(v / 2**20 if v else None, ",.0f")
+
+
+def late(args, what):
+    """True (and says so) once args.deadline seconds have passed since the start."""
+    if time.time() - T0 > args.deadline:
+        log("deadline: skipping", what)
+        return True
+    return False
+
+
+def write_text_report(r, args, text, quiet=False):
+    """text to args.out and the raw results r to the .json beside it (bench_features.py,
+    bench_text.py), each replaced in one step: a run cut off mid-write leaves the old file whole."""
+    for path, data in ((args.out, text), (os.path.splitext(args.out)[0] + ".json", json.dumps(r, indent=1))):
+        tmp = path + ".tmp"
+        with open(tmp, "w") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    if not quiet:
+        print(text)
+
+
 # The generated report ends with this line; what follows it in --out (the
 # method, per-kernel notes, CPU figures) is written by hand and kept.
 REPORT_END = "<!-- end of generated report: hand-written notes below are kept by tools/bench.py -->"

@@ -55,10 +55,10 @@ os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import timm  # noqa: E402
 import transformers  # noqa: E402
-from bench import cuda_time, fmt, git_commit, iters_for, vit_bench  # noqa: E402
+from bench import cuda_time, fmt, git_commit, iters_for, late, log, mib, vit_bench  # noqa: E402
+from bench import write_text_report as write_report  # noqa: E402
 from make_gpu_reference import family_model, save_family  # noqa: E402
 
-T0 = time.time()
 COMPILE_MODE = "default"  # as bench.py's FAMILY_COMPILE_MODE
 BLOCK = -2                # the block asked for (Python-style)
 
@@ -75,17 +75,6 @@ FORMS = {  # how the 'full' and 'truncated' forms are run, per library
     "hf_clip": ("output_hidden_states=True: every block runs (transformers has no early stop)",
                 "encoder.layers cut to depth-1, last_hidden_state"),
 }
-
-
-def log(*a):
-    print(f"[{time.time() - T0:6.1f}s]", *a, flush=True)
-
-
-def late(args, what):
-    if time.time() - T0 > args.deadline:
-        log("deadline: skipping", what)
-        return True
-    return False
 
 
 def depth_of(model):
@@ -264,10 +253,6 @@ def timed(fn, x, iters, dev):
     return ms, torch.cuda.max_memory_allocated()
 
 
-def mib(v):
-    return fmt(v / 2**20 if v else None, ",.0f")
-
-
 def gpu_text(r):
     L = ["## Dense features: vit.h vs PyTorch\n"]
     L.append(f"Date: {r['date']}. Device: {r['device']}. Commit: {r['commit']}. torch {r['torch']}, timm {r['timm']}, "
@@ -397,16 +382,6 @@ def cpu_text(r):
     L.append("")
     L.append("vit.h vs X = X's time / vit.h's (the medians); per round: the median (range) of each round's ratio.")
     return "\n".join(L) + "\n"
-
-
-def write_report(r, args, text, quiet=False):
-    for path, data in ((args.out, text), (os.path.splitext(args.out)[0] + ".json", json.dumps(r, indent=1))):
-        tmp = path + ".tmp"  # replaced in one step: a run cut off mid-write leaves the old file whole
-        with open(tmp, "w") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    if not quiet:
-        print(text)
 
 
 def main():

@@ -77,9 +77,9 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import transformers as T  # noqa: E402
-from bench import fmt, git_commit, iters_for, vit_bench  # noqa: E402
+from bench import fmt, git_commit, iters_for, late, log, mib, vit_bench  # noqa: E402
+from bench import write_text_report as write_report  # noqa: E402
 
-T0 = time.time()
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 COMPILE_MODE = "default"  # as bench.py's FAMILY_COMPILE_MODE
 N_LABELS = 1000
@@ -91,17 +91,6 @@ PLAN = [  # (label, key, tokenizer folder under the repository)
     ("CLIP ViT-B/32", "clip_b32", "tests/data/tokenizers/clip"),
     ("SigLIP B/16 @224", "siglip_b16", "tests/data/tokenizers/siglip_a"),
 ]
-
-
-def log(*a):
-    print(f"[{time.time() - T0:6.1f}s]", *a, flush=True)
-
-
-def late(args, what):
-    if time.time() - T0 > args.deadline:
-        log("deadline: skipping", what)
-        return True
-    return False
 
 
 # ---- the models, prompts, ids and images
@@ -430,10 +419,6 @@ def gpu_run(args):
     return 0 if r["rows"] and ok and ran else 1
 
 
-def mib(v):
-    return fmt(v / 2**20 if v else None, ",.0f")
-
-
 def vs(a, b):
     """a's time over b's (b: vit.h), or '-'."""
     return f"{a / b:.2f}x" if a and b else "-"
@@ -640,16 +625,6 @@ def cpu_text(r):
                  f"|diff| {m['accuracy']['logits']['max_abs']:.3g}, top-1 agree {m['accuracy']['logits']['top1_agree']:.2f}"
                  f"{'' if m['ok'] else ' (OUT OF BOUND)'}" for m in r["rows"]) + ".\n")
     return "\n".join(L)
-
-
-def write_report(r, args, text, quiet=False):
-    for path, data in ((args.out, text), (os.path.splitext(args.out)[0] + ".json", json.dumps(r, indent=1))):
-        tmp = path + ".tmp"  # replaced in one step: a run cut off mid-write leaves the old file whole
-        with open(tmp, "w") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    if not quiet:
-        print(text)
 
 
 def main():
