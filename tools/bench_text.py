@@ -77,8 +77,8 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import transformers as T  # noqa: E402
-from bench import fmt, git_commit, iters_for, late, log, mib, vit_bench  # noqa: E402
-from bench import write_text_report as write_report  # noqa: E402
+from bench import fmt, iters_for, late, log, mib, vit_bench  # noqa: E402
+from bench import paired_args, write_text_report as write_report  # noqa: E402
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 COMPILE_MODE = "default"  # as bench.py's FAMILY_COMPILE_MODE
@@ -629,30 +629,10 @@ def cpu_text(r):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--bin", default=None, help="build/vit_bench (GPU) or build/bench_cpu (--cpu)")
-    ap.add_argument("--out", default=None, help="markdown report (default bench-text.md, --cpu: bench-text-cpu.md)")
-    ap.add_argument("--deadline", type=float, default=None, help="seconds; items are skipped after it (default 300, --cpu 900)")
     ap.add_argument("--cpu", action="store_true", help="the CPU comparison at a smaller count (see usage)")
     ap.add_argument("--cpu-texts", type=int, default=64, help="--cpu: prompts encoded per call")
     ap.add_argument("--cpu-images", type=int, default=4, help="--cpu: images classified per call")
-    ap.add_argument("--rounds", type=int, default=5, help="--cpu: interleaved rounds")
-    ap.add_argument("--reps", type=int, default=1, help="--cpu: timed calls per engine and round")
-    ap.add_argument("--threads", type=int, default=os.cpu_count(), help="--cpu: threads for both")
-    ap.add_argument("--dry-run", action="store_true", help="the GPU script's PyTorch side on the CPU with small stand-ins")
-    ap.add_argument("--command", default=None, help="the command named in the report (default: the make target)")
-    ap.add_argument("--commit", default=None, help="commit the binaries were built from (default: HEAD here, -dirty if changed)")
-    args = ap.parse_args()
-    if args.deadline is None:
-        args.deadline = 900.0 if args.cpu else 300.0
-    if args.bin is None:
-        args.bin = "build/bench_cpu" if args.cpu else "build/vit_bench"
-    if args.out is None:
-        args.out = "bench-text-cpu.md" if args.cpu else "bench-text-dry-run.md" if args.dry_run else "bench-text.md"
-    if args.command is None:
-        args.command = ("make bench-text-cpu" if args.cpu else
-                        "python3 tools/bench_text.py --dry-run" if args.dry_run else "make bench-text")
-    if args.commit is None:
-        args.commit = git_commit()
+    args = paired_args(ap, "text", (300, 900), reps=1)
     return cpu_run(args) if args.cpu else gpu_run(args)
 
 
