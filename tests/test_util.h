@@ -435,19 +435,6 @@ TEST_UNUSED static int is_poisoned(const float *p, size_t n) {
     return 1;
 }
 
-// A features spec of one kind of record (norm, keep the prefix tokens, grid layout)
-TEST_UNUSED static vit_features_spec feat_spec(const int *blocks, int num, int norm, int keep, int layout, vit_dtype out) {
-    vit_features_spec s;
-    memset(&s, 0, sizeof(s));
-    s.blocks = blocks;
-    s.num_blocks = num;
-    s.norm = norm;
-    s.drop_prefix = !keep;
-    s.layout = layout ? VIT_LAYOUT_GRID : VIT_LAYOUT_TOKENS;
-    s.out_dtype = out;
-    return s;
-}
-
 // A features case: DIR/features.bin into f and DIR/io.bin into r (1), or 0 after a SKIP
 // line (no features.bin) or a failed check, with nothing left to free
 TEST_UNUSED static int read_features_case(const char *dir, feat_ref *f, reference *r) {
@@ -466,6 +453,20 @@ TEST_UNUSED static int read_features_case(const char *dir, feat_ref *f, referenc
         return 0;
     }
     return 1;
+}
+
+#ifdef VIT_H_INCLUDED // (after vit.h only)
+// A features spec of one kind of record (norm, keep the prefix tokens, grid layout)
+TEST_UNUSED static vit_features_spec feat_spec(const int *blocks, int num, int norm, int keep, int layout, vit_dtype out) {
+    vit_features_spec s;
+    memset(&s, 0, sizeof(s));
+    s.blocks = blocks;
+    s.num_blocks = num;
+    s.norm = norm;
+    s.drop_prefix = !keep;
+    s.layout = layout ? VIT_LAYOUT_GRID : VIT_LAYOUT_TOKENS;
+    s.out_dtype = out;
+    return s;
 }
 
 // 3 images cycled from io.bin's (the max_batch 2 cases: a chunk of 2 and a chunk of 1)
@@ -508,5 +509,6 @@ TEST_UNUSED static vit_model *load_case_model(const char *dir, const char *what,
     if (st != VIT_OK) check(0, dir, "%s: %s: %s", what, vit_status_string(st), vit_last_error(NULL));
     return m;
 }
+#endif // VIT_H_INCLUDED
 
 #endif // TEST_UTIL_H_INCLUDED
