@@ -86,7 +86,7 @@ def main():
     what = "timm architectures table (%d, timm %s)" % (len(r), timm.__version__)
     if tables.has_markers("timm_archs"):
         tables.splice("timm_archs", [BEGIN + " (tools/make_timm_archs.py; do not edit)",
-                                     f"// timm {timm.__version__}'s vision_transformer and deit modules: {len(r)} architectures",
+                                     f"// timm {timm.__version__}'s vision_transformer and deit modules",
                                      ARRAY] + r + ["};", END], what)
     else:
         # no marker lines yet: the array alone, its timm version in the comment above it
