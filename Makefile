@@ -70,7 +70,7 @@ TEST_OPT ?= -O1
 IMPL      = -x c -DVIT_IMPLEMENTATION -c vit.h
 LINKED    = test_model test_fashion_mnist test_features test_text
 
-# $(call timed,COMMAND): run COMMAND, then print "-- COMMAND: 1.2 s" (its time) on success
+# $(call timed,COMMAND,NAME): run COMMAND, then print "-- NAME: 1.2 s" (its time) on success
 ELAPSED = el() { local ms=$$(( ($$(date +%s%N) - $$1) / 1000000 )); printf '%d.%d s' $$((ms / 1000)) $$((ms % 1000 / 100)); }
 timed = $(ELAPSED); t0=$$(date +%s%N); $(1) || exit $$?; echo "-- $(strip $(2)): $$(el $$t0)"
 # $(call parts,NAME,TARGET...): each TARGET in a make of its own, in order, timed; then
