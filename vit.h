@@ -2289,6 +2289,8 @@ typedef struct vit__stated {
 // the activation and LayerNorm eps are fixed in timm's source. kind: g exact
 // GELU / eps 1e-6, G exact GELU / 1e-5, q QuickGELU / 1e-5, t tanh GELU /
 // 1e-6, s SwiGLU / 1e-6, x not computed by vit.h (why says what).
+// ---- timm architectures: begin (tools/make_timm_archs.py; do not edit)
+// timm 1.0.31's vision_transformer and deit modules
 static const struct vit__timm_arch { const char *name; char kind; const char *why; } vit__timm_archs[] = {
     {"aimv2_1b_patch14_224", 'x', "RmsNorm"},
     {"aimv2_1b_patch14_336", 'x', "RmsNorm"},
@@ -2470,6 +2472,7 @@ static const struct vit__timm_arch { const char *name; char kind; const char *wh
     {"vit_wee_patch16_reg1_gap_256", 'g', ""},
     {"vit_xsmall_patch16_clip_224", 'G', ""},
 };
+// ---- timm architectures: end
 
 static const struct vit__timm_arch *vit__timm_arch_find(const char *name) {
     for (size_t i = 0; i < sizeof(vit__timm_archs) / sizeof(vit__timm_archs[0]); i++)
