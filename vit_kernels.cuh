@@ -3137,7 +3137,8 @@ static vit_status vit__linear_ln_cuda(TO *out, TX *x, const T *inp, const T *wei
 // the unfolded patches), and the bias, position rows and scatter into token
 // rows done by the LayerNorm kernel as it normalises (one launch fewer, all
 // SMs on the GEMM). [BENCHMARKS: Patch embedding]
-// Otherwise the two ops one after the other. TX: x's type
+// Otherwise (also where that GEMM's tiles would not fit the shared memory
+// limit) the two ops one after the other. TX: x's type
 // (T: the residual stream in bf16; x32, fp32 rows for the tokens before
 // they are rounded into x, where the patch GEMM cannot write T itself).
 template <typename T, typename TX = float>
@@ -3160,7 +3161,8 @@ static vit_status vit__patch_ln_cuda(T *xn, TX *x, float *x32, const float *imag
     int one = p.split <= 1 && scratch;
     float *sums = one ? (float *)((unsigned char *)scratch + off) : s->part;
     vit__residual res = {sums, (size_t)M * C, one ? 1 : p.split, patch_b, NULL, g.pos, g.tokens, g.prefix, g.gg};
-    int ok = sizeof(T) == 2 && s->wgmma && !VIT__HOOK(s, gemm) && M > 0 && K % 8 == 0 && C % 8 == 0 && scratch &&
+    p.smem = vit__gemm_smem(p.kernel, p.deep, vit__optype<H>::value, VIT__OUT_STORE, VIT__ACT_NONE);
+    int ok = sizeof(T) == 2 && s->wgmma && !VIT__HOOK(s, gemm) && p.smem <= vit__plan_smem_max(s) && M > 0 && K % 8 == 0 && C % 8 == 0 && scratch &&
              (size_t)M * K <= scratch_elems && (!one || off + (size_t)M * C * 4 <= scratch_elems * sizeof(H)) && vit__aligned16(scratch) &&
              vit__aligned16(patch_w) && (!g.pos || vit__aligned16(g.pos)) && (!patch_b || vit__aligned16(patch_b)) &&
              vit__ln_vec(xn, x, ln_w, ln_b, C, (size_t)C, (size_t)C, &res);
