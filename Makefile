@@ -517,3 +517,80 @@ test-install: deps-stb
 
 clean:
 	rm -rf $(BUILD)
+
+# ---- Windows (MinGW-w64 + Wine)
+# The library, the examples (vit-classify through examples/platform.h) and the CPU suite
+# cross-built for 64-bit Windows with MinGW-w64 GCC (Debian's mingw-w64) and run under
+# Wine (Debian's wine64): make test-windows. Linked -static (libgomp, winpthreads and
+# libgcc inside each .exe: nothing to copy beside it). vit.o and the examples build as a
+# user's program would; the tests add __USE_MINGW_ANSI_STDIO=1 (C99 printf: their %zu).
+# Wine runs in a prefix of its own under $(WIN_BUILD) (made once: the first start takes
+# a while). tests/test_cli.sh then runs against the .exe files (build/win/bin: wrappers
+# that run them under Wine), and tests/test_windows_cli.sh compares vit-classify.exe's
+# answers with the Linux build's.
+WIN_CC      ?= x86_64-w64-mingw32-gcc
+WINE        ?= wine
+WIN_BUILD    = $(BUILD)/win
+STB_DIR     ?= /usr/include/stb
+WIN_CFLAGS   = -O2 -ffp-contract=fast -std=c99 -fopenmp -I. -I$(WIN_BUILD)/inc $(WARN)
+WIN_TFLAGS   = $(WIN_CFLAGS) -D__USE_MINGW_ANSI_STDIO=1
+WIN_LDFLAGS  = -static
+WIN_ENV      = WINEPREFIX=$(abspath $(WIN_BUILD))/wineprefix WINEDEBUG=-all WINEDLLOVERRIDES='mscoree,mshtml=' OMP_WAIT_POLICY=passive
+WIN_RUN      = $(WIN_ENV) $(WINE)
+WIN_TESTS    = test_model test_features test_text test_errors test_preprocess test_images test_images_nostb test_act test_ops_cpu \
+               test_faults test_limits test_fashion_mnist test_tokenizer test_static test_static_noomp
+WIN_LINKED   = test_model test_features test_text test_fashion_mnist
+WIN_EXAMPLES = vit-classify minimal vit-similar vit-dense cli_check
+
+# stb_image.h where MinGW finds it, without the host's /usr/include
+$(WIN_BUILD)/inc/stb/stb_image.h: | deps-stb
+	mkdir -p $(WIN_BUILD)/inc && ln -sfn $(STB_DIR) $(WIN_BUILD)/inc/stb
+WIN_DEPS = vit.h $(WIN_BUILD)/inc/stb/stb_image.h
+$(WIN_BUILD)/vit.o: $(WIN_DEPS)
+	$(WIN_CC) $(WIN_CFLAGS) $(IMPL) -o $@
+$(WIN_BUILD)/%.exe: tests/%.c tests/test_util.h $(WIN_DEPS)
+	$(WIN_CC) $(WIN_TFLAGS) $< -o $@ $(WIN_LDFLAGS)
+$(WIN_LINKED:%=$(WIN_BUILD)/%.exe): $(WIN_BUILD)/%.exe: tests/%.c tests/test_util.h $(WIN_BUILD)/vit.o
+	$(WIN_CC) $(WIN_TFLAGS) $< $(WIN_BUILD)/vit.o -o $@ $(WIN_LDFLAGS)
+$(WIN_BUILD)/test_static.exe: tests/test_static.c tests/test_static_b.c tests/test_util.h $(WIN_DEPS)
+	$(WIN_CC) $(WIN_TFLAGS) tests/test_static.c tests/test_static_b.c -o $@ $(WIN_LDFLAGS)
+$(WIN_BUILD)/test_static_noomp.exe: tests/test_static.c tests/test_static_b.c tests/test_util.h $(WIN_DEPS)
+	$(WIN_CC) $(filter-out -fopenmp,$(WIN_TFLAGS)) tests/test_static.c tests/test_static_b.c -o $@ $(WIN_LDFLAGS)
+$(WIN_BUILD)/cli_check.exe: tests/cli_check.c $(WIN_DEPS)
+	$(WIN_CC) $(WIN_TFLAGS) $< -o $@ $(WIN_LDFLAGS)
+$(WIN_BUILD)/vit-classify.exe: examples/classify.c examples/platform.h $(WIN_DEPS)
+	$(WIN_CC) $(WIN_CFLAGS) $< -o $@ $(WIN_LDFLAGS)
+$(WIN_BUILD)/minimal.exe: examples/minimal.c $(WIN_DEPS)
+	$(WIN_CC) $(WIN_CFLAGS) $< -o $@ $(WIN_LDFLAGS)
+$(WIN_BUILD)/vit-%.exe: examples/%.c $(WIN_DEPS)
+	$(WIN_CC) $(WIN_CFLAGS) $< -o $@ $(WIN_LDFLAGS)
+# test_cli.sh's programs: BIN/NAME runs NAME.exe under Wine, its CRLF line ends made LF
+$(WIN_BUILD)/bin/%: $(WIN_BUILD)/%.exe tests/wine_run.sh
+	@mkdir -p $(WIN_BUILD)/bin
+	printf '#!/usr/bin/env bash\nexec bash "%s" "%s" "$$@"\n' "$(abspath tests/wine_run.sh)" "$(abspath $<)" > $@ && chmod +x $@
+
+win-cpu: $(WIN_TESTS:%=$(WIN_BUILD)/%.exe) $(WIN_EXAMPLES:%=$(WIN_BUILD)/%.exe)
+	@echo "built the Windows targets with $(WIN_CC)"
+
+test-windows: win-cpu $(WIN_EXAMPLES:%=$(WIN_BUILD)/bin/%) $(BUILD)/vit-classify-cpu $(FMNIST_FILES)
+	$(WIN_ENV) wineserver -p 30   # one Wine server for the whole run (it ends 30 s after the last program)
+	$(WIN_RUN) $(WIN_BUILD)/minimal.exe models/fashion_mnist | tr -d '\r' | grep -qx "class 8 (Bag)"
+	$(WIN_RUN) $(WIN_BUILD)/test_model.exe $(REF_CASES)
+	$(WIN_RUN) $(WIN_BUILD)/test_features.exe $(REF_CASES)
+	$(WIN_RUN) $(WIN_BUILD)/test_text.exe $(TEXT_CASES)
+	$(WIN_RUN) $(WIN_BUILD)/test_errors.exe tests/data/ref/timm_token_odd_heads
+	$(WIN_RUN) $(WIN_BUILD)/test_preprocess.exe tests/data/preprocess
+	$(WIN_RUN) $(WIN_BUILD)/test_images.exe tests/data/images tests/data/preprocess
+	$(WIN_RUN) $(WIN_BUILD)/test_images_nostb.exe tests/data/images tests/data/preprocess
+	$(WIN_RUN) $(WIN_BUILD)/test_act.exe tests/data/act
+	$(WIN_RUN) $(WIN_BUILD)/test_ops_cpu.exe
+	$(WIN_RUN) $(WIN_BUILD)/test_faults.exe .
+	$(WIN_RUN) $(WIN_BUILD)/test_limits.exe .
+	$(WIN_RUN) $(WIN_BUILD)/test_fashion_mnist.exe models/fashion_mnist $(FMNIST)
+	$(WIN_RUN) $(WIN_BUILD)/test_tokenizer.exe tests/data/tokenizers
+	$(WIN_RUN) $(WIN_BUILD)/test_static.exe tests/data/ref/timm_token_odd_heads/model.safetensors
+	$(WIN_RUN) $(WIN_BUILD)/test_static_noomp.exe tests/data/ref/timm_token_odd_heads/model.safetensors
+	VIT_WINDOWS=1 CLASSIFY=$(WIN_BUILD)/bin/vit-classify CHECK=$(WIN_BUILD)/bin/cli_check bash tests/test_cli.sh $(WIN_BUILD)/bin
+	bash tests/test_windows_cli.sh $(BUILD)/vit-classify-cpu $(WIN_BUILD)/bin/vit-classify
+	@echo "make test-windows: all passed (MinGW-w64 build under Wine)"
+.PHONY: win-cpu test-windows
