@@ -1381,5 +1381,5 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < w.featured.n; i++) free(w.featured.v[i]);
     free(files.v); free(w.embedded.v); free(w.featured.v); free(w.line.p); free(w.classes); free(w.probs);
     free(da); free(tid); free(c.pos);
-    return status;
+    return plat_exit(status);
 }
