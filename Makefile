@@ -572,7 +572,7 @@ $(WIN_BUILD)/bin/%: $(WIN_BUILD)/%.exe tests/wine_run.sh
 win-cpu: $(WIN_TESTS:%=$(WIN_BUILD)/%.exe) $(WIN_EXAMPLES:%=$(WIN_BUILD)/%.exe)
 	@echo "built the Windows targets with $(WIN_CC)"
 
-test-windows: win-cpu $(WIN_EXAMPLES:%=$(WIN_BUILD)/bin/%) $(BUILD)/vit-classify-cpu $(FMNIST_FILES)
+test-windows: win-cpu $(WIN_EXAMPLES:%=$(WIN_BUILD)/bin/%) $(BUILD)/vit-classify-cpu $(BUILD)/cli_check $(FMNIST_FILES)
 	$(WIN_ENV) wineserver -p 30   # one Wine server for the whole run (it ends 30 s after the last program)
 	$(WIN_RUN) $(WIN_BUILD)/minimal.exe models/fashion_mnist | tr -d '\r' | grep -qx "class 8 (Bag)"
 	$(WIN_RUN) $(WIN_BUILD)/test_model.exe $(REF_CASES)
@@ -591,6 +591,6 @@ test-windows: win-cpu $(WIN_EXAMPLES:%=$(WIN_BUILD)/bin/%) $(BUILD)/vit-classify
 	$(WIN_RUN) $(WIN_BUILD)/test_static.exe tests/data/ref/timm_token_odd_heads/model.safetensors
 	$(WIN_RUN) $(WIN_BUILD)/test_static_noomp.exe tests/data/ref/timm_token_odd_heads/model.safetensors
 	VIT_WINDOWS=1 CLASSIFY=$(WIN_BUILD)/bin/vit-classify CHECK=$(WIN_BUILD)/bin/cli_check bash tests/test_cli.sh $(WIN_BUILD)/bin
-	bash tests/test_windows_cli.sh $(BUILD)/vit-classify-cpu $(WIN_BUILD)/bin/vit-classify
+	bash tests/test_windows_cli.sh $(BUILD)/vit-classify-cpu $(WIN_BUILD)/bin/vit-classify $(BUILD)/cli_check
 	@echo "make test-windows: all passed (MinGW-w64 build under Wine)"
 .PHONY: win-cpu test-windows
