@@ -134,7 +134,7 @@ NO_FMNIST    = no dataset-fashion-mnist in $(FMNIST_DEB) (make deps installs it)
 $(BUILD):
 	mkdir -p $(BUILD)
 
-$(BUILD)/vit-classify-cpu: examples/classify.c vit.h | $(BUILD) deps-stb
+$(BUILD)/vit-classify-cpu: examples/classify.c examples/platform.h vit.h | $(BUILD) deps-stb
 	$(CC) $(CFLAGS) -pthread $< -o $@ $(LDLIBS)
 
 # examples/similar.c and dense.c define VIT_IMPLEMENTATION, as a one-file program does;
@@ -169,7 +169,7 @@ FORCE:
 # vit-classify: the CUDA build for the GPU here or for CUDA_ARCH (it falls back to the CPU
 # at run time), else the CPU build: `make demo` without a GPU compiles only the CPU build
 ifeq ($(HAVE_NVCC)-$(CUDA_CHECK),yes-)
-$(BUILD)/vit-classify: examples/classify.c vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD) deps-stb
+$(BUILD)/vit-classify: examples/classify.c examples/platform.h vit.h vit_kernels.cuh $(BUILD)/nvcc.flags | $(BUILD) deps-stb
 	$(NVCC) $(NVCCFLAGS) -I. -x cu $< -o $@
 else
 $(BUILD)/vit-classify: $(BUILD)/vit-classify-cpu $(BUILD)/nvcc.flags
@@ -292,7 +292,7 @@ test-switches: $(TEST_SWITCH_BIN) ## vit.h built with other configuration macros
 	@$(call timed,$(BUILD)/test_compile_cpp,test_compile_cpp)
 
 test-all: deps ## everything CI runs without a GPU: all, test, and below them test-compile, test-arches ... fuzz-smoke
-	$(call parts,make test-all,all test test-compile test-arches test-install test-asan test-tsan test-valgrind test-arm lint fuzz-smoke)
+	$(call parts,make test-all,all test test-compile test-arches test-install test-asan test-tsan test-valgrind test-arm test-windows lint fuzz-smoke)
 
 # vit.h + vit_kernels.cuh through nvcc: a compile check without a GPU (make all builds the other CUDA binaries)
 ifeq ($(HAVE_NVCC),yes)
@@ -334,7 +334,7 @@ $(BUILD)/asan_vit.o: vit.h | $(BUILD) deps-stb
 $(LINKED:%=$(BUILD)/asan_%): $(BUILD)/asan_%: tests/%.c $(BUILD)/asan_vit.o tests/test_util.h | $(BUILD) deps-stb
 	$(CC) -std=c99 $(WARN) $(SANFLAGS) $< $(BUILD)/asan_vit.o -o $@ $(LDLIBS)
 # vit-classify's thread pool under the sanitizers (cli_check built alike: its bit-exact comparisons)
-$(BUILD)/asan_vit-classify: examples/classify.c vit.h | $(BUILD) deps-stb
+$(BUILD)/asan_vit-classify: examples/classify.c examples/platform.h vit.h | $(BUILD) deps-stb
 	$(CC) -std=c99 $(WARN) $(SANFLAGS) -I. -pthread $< -o $@ $(LDLIBS)
 
 # threads: several models on several threads, under ThreadSanitizer (no OpenMP:
@@ -342,7 +342,7 @@ $(BUILD)/asan_vit-classify: examples/classify.c vit.h | $(BUILD) deps-stb
 TSAN = clang -std=c99 -g -O1 -fsanitize=thread $(WARN) -I.
 $(BUILD)/tsan_test_threads: tests/test_threads.c vit.h | $(BUILD) deps-stb
 	$(TSAN) $< -o $@ -lm -lpthread
-$(BUILD)/tsan_vit-classify: examples/classify.c vit.h | $(BUILD) deps-stb
+$(BUILD)/tsan_vit-classify: examples/classify.c examples/platform.h vit.h | $(BUILD) deps-stb
 	$(TSAN) -pthread $< -o $@ -lm
 $(BUILD)/tsan_cli_check: tests/cli_check.c vit.h | $(BUILD) deps-stb
 	$(TSAN) $< -o $@ -lm
@@ -632,3 +632,81 @@ test-install: deps-stb ## make install, then find_package(vit), add_subdirectory
 ##- SHARD              test-gpu-sanitize: SHARD=K/N runs one Nth of its cases
 ##- PREFIX, DESTDIR    where make install puts files (default /usr/local)
 ##- BENCH_ARGS         extra arguments of the bench targets' scripts (bench: --families)
+
+##@ Windows (MinGW-w64 + Wine; Debian's mingw-w64 and wine64)
+# ---- Windows (MinGW-w64 + Wine)
+# The library, the examples (vit-classify through examples/platform.h) and the CPU suite
+# cross-built for 64-bit Windows with MinGW-w64 GCC (Debian's mingw-w64) and run under
+# Wine (Debian's wine64): make test-windows. Linked -static (libgomp, winpthreads and
+# libgcc inside each .exe: nothing to copy beside it). vit.o and the examples build as a
+# user's program would; the tests add __USE_MINGW_ANSI_STDIO=1 (C99 printf: their %zu).
+# Wine runs in a prefix of its own under $(WIN_BUILD) (made once: the first start takes
+# a while). tests/test_cli.sh then runs against the .exe files (build/win/bin: wrappers
+# that run them under Wine), and tests/test_windows_cli.sh compares vit-classify.exe's
+# answers with the Linux build's.
+WIN_CC      ?= x86_64-w64-mingw32-gcc
+WINE        ?= wine
+WIN_BUILD    = $(BUILD)/win
+STB_DIR     ?= /usr/include/stb
+WIN_CFLAGS   = -O2 -ffp-contract=fast -std=c99 -fopenmp -I. -I$(WIN_BUILD)/inc $(WARN)
+WIN_TFLAGS   = $(WIN_CFLAGS) -D__USE_MINGW_ANSI_STDIO=1
+WIN_LDFLAGS  = -static
+WIN_ENV      = WINEPREFIX=$(abspath $(WIN_BUILD))/wineprefix WINEDEBUG=-all WINEDLLOVERRIDES='mscoree,mshtml=' OMP_WAIT_POLICY=passive
+WIN_RUN      = $(WIN_ENV) bash tests/wine_run.sh   # CRLF made LF; a hang: backtraces, then a failure
+WIN_TESTS    = test_model test_features test_text test_errors test_preprocess test_images test_images_nostb test_act test_ops_cpu \
+               test_faults test_limits test_fashion_mnist test_tokenizer test_static test_static_noomp
+WIN_LINKED   = test_model test_features test_text test_fashion_mnist
+WIN_EXAMPLES = vit-classify minimal vit-similar vit-dense cli_check
+
+# stb_image.h where MinGW finds it, without the host's /usr/include
+$(WIN_BUILD)/inc/stb/stb_image.h: | deps-stb
+	mkdir -p $(WIN_BUILD)/inc && ln -sfn $(STB_DIR) $(WIN_BUILD)/inc/stb
+WIN_DEPS = vit.h $(WIN_BUILD)/inc/stb/stb_image.h
+$(WIN_BUILD)/vit.o: $(WIN_DEPS)
+	$(WIN_CC) $(WIN_CFLAGS) $(IMPL) -o $@
+$(WIN_BUILD)/%.exe: tests/%.c tests/test_util.h $(WIN_DEPS)
+	$(WIN_CC) $(WIN_TFLAGS) $< -o $@ $(WIN_LDFLAGS)
+$(WIN_LINKED:%=$(WIN_BUILD)/%.exe): $(WIN_BUILD)/%.exe: tests/%.c tests/test_util.h $(WIN_BUILD)/vit.o
+	$(WIN_CC) $(WIN_TFLAGS) $< $(WIN_BUILD)/vit.o -o $@ $(WIN_LDFLAGS)
+$(WIN_BUILD)/test_static.exe: tests/test_static.c tests/test_static_b.c tests/test_util.h $(WIN_DEPS)
+	$(WIN_CC) $(WIN_TFLAGS) tests/test_static.c tests/test_static_b.c -o $@ $(WIN_LDFLAGS)
+$(WIN_BUILD)/test_static_noomp.exe: tests/test_static.c tests/test_static_b.c tests/test_util.h $(WIN_DEPS)
+	$(WIN_CC) $(filter-out -fopenmp,$(WIN_TFLAGS)) tests/test_static.c tests/test_static_b.c -o $@ $(WIN_LDFLAGS)
+$(WIN_BUILD)/cli_check.exe: tests/cli_check.c $(WIN_DEPS)
+	$(WIN_CC) $(WIN_TFLAGS) $< -o $@ $(WIN_LDFLAGS)
+$(WIN_BUILD)/vit-classify.exe: examples/classify.c examples/platform.h $(WIN_DEPS)
+	$(WIN_CC) $(WIN_CFLAGS) $< -o $@ $(WIN_LDFLAGS)
+$(WIN_BUILD)/minimal.exe: examples/minimal.c $(WIN_DEPS)
+	$(WIN_CC) $(WIN_CFLAGS) $< -o $@ $(WIN_LDFLAGS)
+$(WIN_BUILD)/vit-%.exe: examples/%.c $(WIN_DEPS)
+	$(WIN_CC) $(WIN_CFLAGS) $< -o $@ $(WIN_LDFLAGS)
+# test_cli.sh's programs: BIN/NAME runs NAME.exe under Wine, its CRLF line ends made LF
+$(WIN_BUILD)/bin/%: $(WIN_BUILD)/%.exe tests/wine_run.sh
+	@mkdir -p $(WIN_BUILD)/bin
+	printf '#!/usr/bin/env bash\nexec bash "%s" "%s" "$$@"\n' "$(abspath tests/wine_run.sh)" "$(abspath $<)" > $@ && chmod +x $@
+
+win-cpu: $(WIN_TESTS:%=$(WIN_BUILD)/%.exe) $(WIN_EXAMPLES:%=$(WIN_BUILD)/%.exe) ## the library, the examples and the CPU suite cross-built with MinGW-w64
+	@echo "built the Windows targets with $(WIN_CC)"
+
+test-windows: win-cpu $(WIN_EXAMPLES:%=$(WIN_BUILD)/bin/%) $(BUILD)/vit-classify-cpu $(BUILD)/cli_check $(FMNIST_FILES) ## the CPU suite and the CLI built with MinGW-w64, run under Wine (the Fashion-MNIST test on 1,000 images)
+	$(WIN_ENV) wineserver -p 30 || true   # one Wine server for the whole run, ending 30 s after the last program (an error: one runs already)
+	$(WIN_RUN) $(WIN_BUILD)/minimal.exe models/fashion_mnist | tr -d '\r' | grep -qx "class 8 (Bag)"
+	$(WIN_RUN) $(WIN_BUILD)/test_model.exe $(REF_CASES)
+	$(WIN_RUN) $(WIN_BUILD)/test_features.exe $(REF_CASES)
+	$(WIN_RUN) $(WIN_BUILD)/test_text.exe $(TEXT_CASES)
+	$(WIN_RUN) $(WIN_BUILD)/test_errors.exe tests/data/ref/timm_token_odd_heads
+	$(WIN_RUN) $(WIN_BUILD)/test_preprocess.exe tests/data/preprocess
+	$(WIN_RUN) $(WIN_BUILD)/test_images.exe tests/data/images tests/data/preprocess
+	$(WIN_RUN) $(WIN_BUILD)/test_images_nostb.exe tests/data/images tests/data/preprocess
+	$(WIN_RUN) $(WIN_BUILD)/test_act.exe tests/data/act
+	$(WIN_RUN) $(WIN_BUILD)/test_ops_cpu.exe
+	$(WIN_RUN) $(WIN_BUILD)/test_faults.exe .
+	$(WIN_RUN) $(WIN_BUILD)/test_limits.exe .
+	$(WIN_RUN) $(WIN_BUILD)/test_fashion_mnist.exe models/fashion_mnist $(FMNIST) 1000
+	$(WIN_RUN) $(WIN_BUILD)/test_tokenizer.exe tests/data/tokenizers
+	$(WIN_RUN) $(WIN_BUILD)/test_static.exe tests/data/ref/timm_token_odd_heads/model.safetensors
+	$(WIN_RUN) $(WIN_BUILD)/test_static_noomp.exe tests/data/ref/timm_token_odd_heads/model.safetensors
+	VIT_WINDOWS=1 CLASSIFY=$(WIN_BUILD)/bin/vit-classify CHECK=$(WIN_BUILD)/bin/cli_check bash tests/test_cli.sh $(WIN_BUILD)/bin
+	bash tests/test_windows_cli.sh $(BUILD)/vit-classify-cpu $(WIN_BUILD)/bin/vit-classify $(BUILD)/cli_check
+	@echo "make test-windows: all passed (MinGW-w64 build under Wine)"
+.PHONY: win-cpu test-windows

@@ -1296,13 +1296,21 @@ static void vit__free(const vit_allocator *a, void *p) {
     VIT_FREE(p);
 }
 
-#if defined(__GNUC__) || defined(__clang__)
+// MinGW: GCC's printf attribute there is msvcrt's, which knows no %zu; __mingw_vsnprintf
+// (in every MinGW-w64 CRT, msvcrt or UCRT) formats C99, whatever __USE_MINGW_ANSI_STDIO says
+#if defined(__MINGW32__) && !defined(__clang__)
+__attribute__((format(gnu_printf, 3, 4)))
+#elif defined(__GNUC__) || defined(__clang__)
 __attribute__((format(printf, 3, 4)))
 #endif
 static vit_status vit__fail(char *err, vit_status st, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
+#if defined(__MINGW32__)
+    __mingw_vsnprintf(err, VIT__ERR_LEN, fmt, ap);
+#else
     vsnprintf(err, VIT__ERR_LEN, fmt, ap);
+#endif
     va_end(ap);
     return st;
 }
@@ -1424,11 +1432,42 @@ static vit_status vit__check_options(const vit_options *o) {
 }
 
 #ifndef VIT_NO_STDIO
+// Every file vit.h opens, opened for reading. A path is UTF-8; on Windows fopen would
+// read it in the ANSI code page, so it goes through the wide API (_wfopen), as UTF-16.
+// A path that is not valid UTF-8 is read in the ANSI code page, as fopen reads it.
+#ifdef _WIN32
+#ifdef __cplusplus
+extern "C" {
+#endif
+// kernel32's, declared as <windows.h> does (which vit.h does not include: its macros)
+__declspec(dllimport) int __stdcall MultiByteToWideChar(unsigned int cp, unsigned long flags, const char *str, int cbmb, wchar_t *widestr, int cchwide);
+__declspec(dllimport) unsigned long __stdcall GetFileAttributesW(const wchar_t *name);
+#ifdef __cplusplus
+}
+#endif
+#define VIT__WPATH 4096 // UTF-16 units: vit.h's paths are shorter than 4,096 bytes
+
+// path as UTF-16 into w; 0 when it does not fit
+static int vit__wpath(const char *path, wchar_t *w) {
+    if (MultiByteToWideChar(65001 /* CP_UTF8 */, 8 /* MB_ERR_INVALID_CHARS */, path, -1, w, VIT__WPATH) > 0) return 1;
+    return MultiByteToWideChar(0 /* CP_ACP */, 0, path, -1, w, VIT__WPATH) > 0;
+}
+#endif
+
+static FILE *vit__fopen(const char *path) {
+#ifdef _WIN32
+    wchar_t w[VIT__WPATH];
+    return vit__wpath(path, w) ? _wfopen(w, L"rb") : NULL;
+#else
+    return fopen(path, "rb");
+#endif
+}
+
 // Reads a whole file. Missing file with optional -> VIT_OK and *data NULL.
 static vit_status vit__read_file(const char *path, const vit_allocator *a, int optional, char **data, size_t *size, char *err) {
     *data = NULL;
     *size = 0;
-    FILE *f = fopen(path, "rb");
+    FILE *f = vit__fopen(path);
     if (!f) return optional ? VIT_OK : vit__fail(err, VIT_ERROR_IO, "cannot open '%s'", path);
     vit_status st = VIT_OK;
     long long len = -1;
@@ -1466,17 +1505,24 @@ static int vit__sibling(const char *path, const char *name, char *buf, size_t ca
     return 1;
 }
 
-// 1 when path opens but reads as a directory (POSIX: EISDIR on read).
+// 1 when path is a directory. POSIX: it opens but reads as one (EISDIR on read).
+// Windows opens no directory: its attributes say (a trailing / or \ is allowed).
 static int vit__is_dir(const char *path) {
+#ifdef _WIN32
+    wchar_t w[VIT__WPATH];
+    unsigned long attr = vit__wpath(path, w) ? GetFileAttributesW(w) : 0xFFFFFFFFul;
+    return attr != 0xFFFFFFFFul /* INVALID_FILE_ATTRIBUTES */ && (attr & 0x10 /* FILE_ATTRIBUTE_DIRECTORY */);
+#else
     FILE *f = fopen(path, "rb");
     if (!f) return 0;
     int dir = getc(f) == EOF && ferror(f);
     fclose(f);
     return dir;
+#endif
 }
 
 static int vit__exists(const char *path) {
-    FILE *f = fopen(path, "rb");
+    FILE *f = vit__fopen(path);
     if (f) fclose(f);
     return f != NULL;
 }

@@ -98,21 +98,14 @@
 // 0 when every image was classified, 1 when the model, a directory (one with
 // no images too) or any image failed, 2 on bad usage. The summary's img/s
 // counts only the images that succeeded, and is left out when none did.
-#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
-#define _POSIX_C_SOURCE 200809L // clock_gettime, pthreads, dirent, lstat
-#endif
+#include "platform.h" // threads, directories, time, terminals: POSIX and Windows (first: its macros)
 #define VIT_IMPLEMENTATION
 #include "vit.h"
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
 #if defined(__CUDACC__) && !defined(VIT_NO_CUDA)
 #define CLI_CUDA 1
@@ -121,11 +114,7 @@
 #endif
 #define CLI_MAX_DEVICES 64
 
-static double seconds(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
+static double seconds(void) { return plat_seconds(); }
 
 static void *xmalloc(size_t n) {
     void *p = malloc(n ? n : 1);
@@ -245,38 +234,38 @@ typedef struct walk_stats { size_t skipped, links; int errors; } walk_stats;
 
 // Adds the image files under dir to l (unsorted), recursively.
 static void walk(const char *dir, strlist *l, walk_stats *ws) {
-    DIR *d = opendir(dir);
-    if (!d) {
+    plat_dir d;
+    if (plat_dir_open(&d, dir) != 0) {
         fprintf(stderr, "vit-classify: i/o error: cannot open directory '%s': %s\n", dir, strerror(errno));
         ws->errors++;
         return;
     }
     size_t dl = strlen(dir);
-    int slash = dl > 0 && dir[dl - 1] == '/';
+    int slash = dl > 0 && (dir[dl - 1] == '/' || (PLAT_WINDOWS && dir[dl - 1] == '\\'));
     buf path = {NULL, 0, 0};
-    struct dirent *e;
-    for (errno = 0; (e = readdir(d)) != NULL; errno = 0) {
-        if (e->d_name[0] == '.') continue; // ".", "..", hidden
+    const char *name;
+    while ((name = plat_dir_next(&d)) != NULL) {
+        if (name[0] == '.') continue; // hidden
         path.n = 0;
         buf_str(&path, dir);
         if (!slash) buf_str(&path, "/");
-        buf_str(&path, e->d_name);
-        struct stat st;
-        if (lstat(path.p, &st) != 0) {
+        buf_str(&path, name);
+        int kind = plat_path_kind(path.p);
+        if (kind == PLAT_MISSING) {
             fprintf(stderr, "vit-classify: i/o error: cannot stat '%s': %s\n", path.p, strerror(errno));
             ws->errors++;
             continue;
         }
-        if (S_ISDIR(st.st_mode)) { walk(path.p, l, ws); continue; }
-        if (S_ISLNK(st.st_mode) && stat(path.p, &st) == 0 && S_ISDIR(st.st_mode)) { ws->links++; continue; }
-        if (is_image_name(e->d_name)) list_add(l, path.p); // a broken link is tried, and reported
+        if (kind == PLAT_DIR) { walk(path.p, l, ws); continue; }
+        if (kind == PLAT_DIR_LINK) { ws->links++; continue; }
+        if (is_image_name(name)) list_add(l, path.p); // a broken link is tried, and reported
         else ws->skipped++;
     }
     if (errno) {
         fprintf(stderr, "vit-classify: i/o error: reading directory '%s': %s\n", dir, strerror(errno));
         ws->errors++;
     }
-    closedir(d);
+    plat_dir_close(&d);
     free(path.p);
 }
 
@@ -461,7 +450,7 @@ static int read_labels(const cli *c, strlist *out) {
     buf text = {NULL, 0, 0};
     if (c->labels) buf_str(&text, c->labels);
     else {
-        FILE *f = fopen(c->labels_file, "rb");
+        FILE *f = plat_fopen(c->labels_file, "rb");
         if (!f) { fprintf(stderr, "vit-classify: cannot read '%s': %s\n", c->labels_file, strerror(errno)); return 1; }
         char chunk[4096];
         size_t got;
@@ -574,8 +563,8 @@ typedef struct slot {
 } slot;
 
 typedef struct pipe_ {
-    pthread_mutex_t mu;
-    pthread_cond_t slot_free, ready, done, phase, sized; // sized: a slot's packed buffer was grown
+    plat_mutex mu;
+    plat_cond slot_free, ready, done, phase, sized; // sized: a slot's packed buffer was grown
     slot *slots;
     int nslots, batch;
     long nbatches, next_fw;
@@ -644,22 +633,22 @@ static void copy_rows(unsigned char *dst, const vit_image *g) {
 static void pack_frame(pipe_ *p, slot *s, long b, size_t k, vit_model *m) {
     vit_image *g = &s->img[k];
     size_t bytes = (size_t)g->width * g->height * g->channels;
-    pthread_mutex_lock(&p->mu);
-    while (s->pack_sizing) pthread_cond_wait(&p->sized, &p->mu);
+    plat_mutex_lock(&p->mu);
+    while (s->pack_sizing) plat_cond_wait(&p->sized, &p->mu);
     if (!s->pack_bytes) {
         size_t need = batch_count(p, b) * bytes;
         if (s->packed_cap < need) { // the other decode threads go on meanwhile (this slot's wait above)
             s->pack_sizing = 1;
-            pthread_mutex_unlock(&p->mu);
+            plat_mutex_unlock(&p->mu);
             packed_grow(s, need, p->pinned, p->pin_device);
-            pthread_mutex_lock(&p->mu);
+            plat_mutex_lock(&p->mu);
             s->pack_sizing = 0;
-            pthread_cond_broadcast(&p->sized);
+            plat_cond_broadcast(&p->sized);
         }
         s->pack_w = g->width; s->pack_h = g->height; s->pack_ch = g->channels; s->pack_bytes = bytes;
     }
     int mine = g->width == s->pack_w && g->height == s->pack_h && g->channels == s->pack_ch;
-    pthread_mutex_unlock(&p->mu);
+    plat_mutex_unlock(&p->mu);
     if (!mine) return;
     copy_rows(s->packed + k * bytes, g);
     vit_image_free(m, g);
@@ -669,15 +658,15 @@ static void pack_frame(pipe_ *p, slot *s, long b, size_t k, vit_model *m) {
 static void *decode_thread(void *arg) {
     decoder_arg *a = (decoder_arg *)arg;
     pipe_ *p = a->p;
-    pthread_mutex_lock(&p->mu);
+    plat_mutex_lock(&p->mu);
     while (p->next_img < p->nfiles) {
         size_t i = p->next_img++;
         long b = (long)(i / (size_t)p->batch);
         slot *s = &p->slots[b % p->nslots];
-        while (s->batch != b) pthread_cond_wait(&p->slot_free, &p->mu);
-        while (p->forward_waiting) pthread_cond_wait(&p->phase, &p->mu);
+        while (s->batch != b) plat_cond_wait(&p->slot_free, &p->mu);
+        while (p->forward_waiting) plat_cond_wait(&p->phase, &p->mu);
         p->decoding++;
-        pthread_mutex_unlock(&p->mu);
+        plat_mutex_unlock(&p->mu);
         size_t k = i - (size_t)b * (size_t)p->batch;
         vit_status st;
         if (p->frames) {
@@ -689,15 +678,15 @@ static void *decode_thread(void *arg) {
             if (st != VIT_OK) memset(image, 0, p->pixels * sizeof(float)); // the batch still runs; a defined input, its output unused
         }
         if (st != VIT_OK) snprintf(s->err + k * CLI_ERR_LEN, CLI_ERR_LEN, "%s: %s", vit_status_string(st), vit_last_error(a->model));
-        pthread_mutex_lock(&p->mu);
-        if (--p->decoding == 0 && p->forward_waiting) pthread_cond_broadcast(&p->phase);
+        plat_mutex_lock(&p->mu);
+        if (--p->decoding == 0 && p->forward_waiting) plat_cond_broadcast(&p->phase);
         s->st[k] = st;
         if ((size_t)++s->filled == batch_count(p, b)) {
             s->state = SLOT_READY;
-            pthread_cond_broadcast(&p->ready);
+            plat_cond_broadcast(&p->ready);
         }
     }
-    pthread_mutex_unlock(&p->mu);
+    plat_mutex_unlock(&p->mu);
     return NULL;
 }
 
@@ -770,14 +759,14 @@ static void *run_thread(void *arg) {
     runner_arg *a = (runner_arg *)arg;
     pipe_ *p = a->p;
     const vit_config *cfg = vit_model_config(a->model);
-    pthread_mutex_lock(&p->mu);
+    plat_mutex_lock(&p->mu);
     for (;;) {
         slot *s = NULL;
         while (p->next_fw < p->nbatches) {
             s = &p->slots[p->next_fw % p->nslots];
             if (s->batch == p->next_fw && s->state == SLOT_READY) break;
             s = NULL;
-            pthread_cond_wait(&p->ready, &p->mu);
+            plat_cond_wait(&p->ready, &p->mu);
         }
         if (!s) break;
         long b = p->next_fw++;
@@ -785,9 +774,9 @@ static void *run_thread(void *arg) {
         int exclusive = p->cpu_forward && cfg->device == VIT_DEVICE_CPU;
         if (exclusive) {
             p->forward_waiting++;
-            while (p->decoding) pthread_cond_wait(&p->phase, &p->mu);
+            while (p->decoding) plat_cond_wait(&p->phase, &p->mu);
         }
-        pthread_mutex_unlock(&p->mu);
+        plat_mutex_unlock(&p->mu);
         int n = (int)batch_count(p, b), good = 0;
         for (int k = 0; k < n; k++) good += s->st[k] == VIT_OK;
         vit_status st = VIT_OK;
@@ -800,12 +789,12 @@ static void *run_thread(void *arg) {
         }
         s->run_st = st;
         if (st != VIT_OK) snprintf(s->run_err, sizeof(s->run_err), "%s: %s", vit_status_string(st), vit_last_error(a->model));
-        pthread_mutex_lock(&p->mu);
-        if (exclusive && --p->forward_waiting == 0) pthread_cond_broadcast(&p->phase);
+        plat_mutex_lock(&p->mu);
+        if (exclusive && --p->forward_waiting == 0) plat_cond_broadcast(&p->phase);
         s->state = SLOT_DONE;
-        pthread_cond_broadcast(&p->done);
+        plat_cond_broadcast(&p->done);
     }
-    pthread_mutex_unlock(&p->mu);
+    plat_mutex_unlock(&p->mu);
     return NULL;
 }
 
@@ -991,7 +980,7 @@ static int write_features(writer *w) {
         buf_str(&head, t);
     }
     buf_str(&head, "}");
-    FILE *f = fopen(out, "wb");
+    FILE *f = plat_fopen(out, "wb");
     int okay = f && write_head(f, &head);
     for (int b = 0; okay && b < w->fnum; b++) okay = append_part(f, w->feat_part[b], bytes);
     if (f && fclose(f) != 0) okay = 0;
@@ -1009,7 +998,7 @@ static void drop_feature_parts(writer *w) {
         if (!w->feat_part[b]) continue;
         fclose(w->feat_part[b]);
         sprintf(part, "%s.part.%d", w->c->features_path, b);
-        remove(part);
+        plat_remove(part);
     }
     free(part);
     free(w->feat_part);
@@ -1027,14 +1016,14 @@ static int write_embeddings(writer *w) {
     buf_str(&head, t);
     char *part = (char *)xmalloc(strlen(out) + 6);
     sprintf(part, "%s.part", out);
-    FILE *f = fopen(out, "wb");
+    FILE *f = plat_fopen(out, "wb");
     int okay = f && write_head(f, &head) && append_part(f, w->embed_part, bytes);
     if (f && fclose(f) != 0) okay = 0;
     if (!okay) fprintf(stderr, "vit-classify: cannot write '%s': %s\n", out, strerror(errno));
     else if (!w->c->quiet) fprintf(stderr, "wrote %zu embedding%s (%zu floats each) to %s\n", n, n == 1 ? "" : "s", dim, out);
     fclose(w->embed_part);
     w->embed_part = NULL;
-    remove(part);
+    plat_remove(part);
     free(part);
     free(head.p);
     return okay ? 0 : 1;
@@ -1046,6 +1035,7 @@ int main(int argc, char **argv) {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "--embed writes the host's floats as safetensors' little-endian F32"
 #endif
+    if (plat_args(&argc, &argv) != 0) { fprintf(stderr, "vit-classify: out of memory\n"); return 1; } // Windows: UTF-8 arguments
     cli c;
     memset(&c, 0, sizeof(c));
     c.top = 5;
@@ -1059,8 +1049,8 @@ int main(int argc, char **argv) {
     walk_stats ws = {0, 0, 0};
     for (int p = 1; p < c.npos; p++) {
         const char *path = argv[c.pos[p]];
-        struct stat st;
-        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        int kind = plat_path_kind(path);
+        if (kind == PLAT_DIR || kind == PLAT_DIR_LINK) {
             size_t first = files.n;
             walk(path, &files, &ws);
             if (files.n > first) qsort(files.v + first, files.n - first, sizeof(char *), cmp_str);
@@ -1079,14 +1069,14 @@ int main(int argc, char **argv) {
     int dev[CLI_MAX_DEVICES], ndev = 1;
     if (pick_devices(&c, dev, &ndev)) return 1;
     if (c.devices && !strcmp(c.devices, "cpu")) c.opts.device = VIT_DEVICE_CPU;
-    int threads = c.threads ? c.threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
+    int threads = c.threads ? c.threads : plat_cpu_count();
     if (threads < 1) threads = 1;
     if (files.n && (size_t)threads > files.n) threads = (int)files.n;
     vit_model *models[CLI_MAX_DEVICES];
     if (c.decode_only) { ndev = 1; dev[0] = -1; }
     double t0 = seconds();
     decoder_arg *da = (decoder_arg *)xmalloc((size_t)threads * sizeof(decoder_arg));
-    pthread_t *tid = (pthread_t *)xmalloc((size_t)(threads + ndev) * sizeof(pthread_t));
+    plat_thread *tid = (plat_thread *)xmalloc((size_t)(threads + ndev) * sizeof(plat_thread));
     memset(da, 0, (size_t)threads * sizeof(decoder_arg));
     int load_failed = 0, loading = files.n ? threads : 0;
     // the batch: 32 where a GPU is likely, 8 on the CPU, never more than the files
@@ -1218,12 +1208,12 @@ int main(int argc, char **argv) {
     // 3. the pipeline
     pipe_ p;
     memset(&p, 0, sizeof(p));
-    pthread_mutex_init(&p.mu, NULL);
-    pthread_cond_init(&p.slot_free, NULL);
-    pthread_cond_init(&p.ready, NULL);
-    pthread_cond_init(&p.done, NULL);
-    pthread_cond_init(&p.phase, NULL);
-    pthread_cond_init(&p.sized, NULL);
+    plat_mutex_init(&p.mu);
+    plat_cond_init(&p.slot_free);
+    plat_cond_init(&p.ready);
+    plat_cond_init(&p.done);
+    plat_cond_init(&p.phase);
+    plat_cond_init(&p.sized);
     p.batch = batch;
     p.nfiles = load_failed ? 0 : files.n;
     p.files = files.v;
@@ -1273,8 +1263,8 @@ int main(int argc, char **argv) {
     w.model = models[0];
     w.embed_mode = embed_mode;
     w.nfiles = p.nfiles;
-    w.progress = !c.quiet && isatty(2);
-    w.stdout_tty = isatty(1);
+    w.progress = !c.quiet && plat_isatty(2);
+    w.stdout_tty = plat_isatty(1);
     w.scorer = scorer;
     w.labels = zero_shot ? &labels : NULL;
     w.label_embeds = label_embeds;
@@ -1285,7 +1275,7 @@ int main(int argc, char **argv) {
     if (c.embed_path && !load_failed) {
         char *part = (char *)xmalloc(strlen(c.embed_path) + 6);
         sprintf(part, "%s.part", c.embed_path);
-        w.embed_part = fopen(part, "w+b");
+        w.embed_part = plat_fopen(part, "w+b");
         if (!w.embed_part) { fprintf(stderr, "vit-classify: cannot write '%s': %s\n", part, strerror(errno)); status = 1; p.nfiles = 0; p.nbatches = 0; }
         free(part);
     }
@@ -1299,7 +1289,7 @@ int main(int argc, char **argv) {
         memset(w.feat_part, 0, (size_t)p.fnum * sizeof(FILE *));
         for (int b = 0; b < p.fnum; b++) {
             sprintf(part, "%s.part.%d", c.features_path, b);
-            if (!(w.feat_part[b] = fopen(part, "w+b"))) {
+            if (!(w.feat_part[b] = plat_fopen(part, "w+b"))) {
                 fprintf(stderr, "vit-classify: cannot write '%s': %s\n", part, strerror(errno));
                 status = 1; p.nfiles = 0; p.nbatches = 0;
                 break;
@@ -1313,18 +1303,18 @@ int main(int argc, char **argv) {
     w.t0 = seconds(); // w.last = 0: the first batch shows the progress line
     for (int t = 0; t < ndec; t++) {
         da[t].p = &p;
-        if (pthread_create(&tid[t], NULL, decode_thread, &da[t]) != 0) { fprintf(stderr, "vit-classify: cannot start a thread\n"); exit(1); }
+        if (plat_thread_start(&tid[t], decode_thread, &da[t]) != 0) { fprintf(stderr, "vit-classify: cannot start a thread\n"); exit(1); }
     }
     for (int d = 0; d < nrun; d++) {
         ra[d].p = &p;
         ra[d].model = models[d];
-        if (pthread_create(&tid[threads + d], NULL, run_thread, &ra[d]) != 0) { fprintf(stderr, "vit-classify: cannot start a thread\n"); exit(1); }
+        if (plat_thread_start(&tid[threads + d], run_thread, &ra[d]) != 0) { fprintf(stderr, "vit-classify: cannot start a thread\n"); exit(1); }
     }
     for (long b = 0; b < p.nbatches; b++) {
         slot *s = &p.slots[b % p.nslots];
-        pthread_mutex_lock(&p.mu);
-        while (!(s->batch == b && s->state == SLOT_DONE)) pthread_cond_wait(&p.done, &p.mu);
-        pthread_mutex_unlock(&p.mu);
+        plat_mutex_lock(&p.mu);
+        while (!(s->batch == b && s->state == SLOT_DONE)) plat_cond_wait(&p.done, &p.mu);
+        plat_mutex_unlock(&p.mu);
         size_t n = batch_count(&p, b);
         for (size_t k = 0; k < n; k++) {
             const char *file = p.files[(size_t)b * (size_t)batch + k];
@@ -1338,17 +1328,17 @@ int main(int argc, char **argv) {
         }
         fflush(stdout);
         show_progress(&w, 0);
-        pthread_mutex_lock(&p.mu);
+        plat_mutex_lock(&p.mu);
         s->batch = b + p.nslots < p.nbatches ? b + p.nslots : -1;
         s->state = SLOT_FILLING;
         s->filled = 0;
         s->pack_bytes = 0;
         if (s->in_pack) memset(s->in_pack, 0, (size_t)p.batch);
-        pthread_cond_broadcast(&p.slot_free);
-        pthread_mutex_unlock(&p.mu);
+        plat_cond_broadcast(&p.slot_free);
+        plat_mutex_unlock(&p.mu);
     }
-    for (int t = 0; t < ndec; t++) pthread_join(tid[t], NULL);
-    for (int d = 0; d < nrun; d++) pthread_join(tid[threads + d], NULL);
+    for (int t = 0; t < ndec; t++) plat_thread_join(&tid[t]);
+    for (int d = 0; d < nrun; d++) plat_thread_join(&tid[threads + d]);
     double elapsed = seconds() - w.t0;
     clear_progress(&w);
     if (w.failed) status = 1;
@@ -1377,12 +1367,12 @@ int main(int argc, char **argv) {
         free(sl->images); free(sl->img); free(sl->in_pack); free(sl->group); free(sl->gout); free(sl->out); free(sl->st); free(sl->err);
     }
     free(p.slots);
-    pthread_mutex_destroy(&p.mu);
-    pthread_cond_destroy(&p.slot_free);
-    pthread_cond_destroy(&p.ready);
-    pthread_cond_destroy(&p.done);
-    pthread_cond_destroy(&p.phase);
-    pthread_cond_destroy(&p.sized);
+    plat_mutex_destroy(&p.mu);
+    plat_cond_destroy(&p.slot_free);
+    plat_cond_destroy(&p.ready);
+    plat_cond_destroy(&p.done);
+    plat_cond_destroy(&p.phase);
+    plat_cond_destroy(&p.sized);
     for (int t = 0; t < threads; t++) vit_free(da[t].model);
     for (int d = 0; d < ndev; d++) vit_free(models[d]);
     vit_free(scorer);
@@ -1393,5 +1383,5 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < w.featured.n; i++) free(w.featured.v[i]);
     free(files.v); free(w.embedded.v); free(w.featured.v); free(w.line.p); free(w.classes); free(w.probs);
     free(da); free(tid); free(c.pos);
-    return status;
+    return plat_exit(status);
 }

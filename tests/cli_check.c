@@ -24,12 +24,21 @@
 //       LAYERS ("5,-1"; resolved as vit_features_shape does) one F32 tensor
 //       "block.<k>" [n, T, C], each image's rows bit-exact against vit_features
 //       (NORM, NO_PREFIX: 0 or 1) of that file alone.
+//   cli_check same A B
+//       Two runs' outputs of vit-classify agree (the Windows build's against the
+//       Linux build's, tests/test_windows_cli.sh): safetensors files (--embed,
+//       --features) with the same header and max |A - B| / max(1, max |B|) <= 1e-6;
+//       JSON lines (--json) with the same structure, the same strings and numbers
+//       within 1e-6 (relative above 1) beyond their printed precision (half a unit
+//       of the last digit printed, each); text line for line the same.
+//       A's \r\n line ends are read as \n.
 // Exit status 0 when all is well, 1 with the reason on stderr otherwise.
 #define VIT_IMPLEMENTATION
 #include "../vit.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 
 static int fail(const char *fmt, const char *a, long line) {
     fprintf(stderr, "cli_check: ");
@@ -335,12 +344,112 @@ static int check_features(const char *path, const char *model_path, const char *
     return bad;
 }
 
+// ---- cli_check same
+
+static int close_enough(double a, double b, double slack) {
+    double m = fabs(b) > 1.0 ? fabs(b) : 1.0;
+    return fabs(a - b) <= 1e-6 * m + slack || (a != a && b != b);
+}
+
+// The value of one unit in the last digit of number node n as printed ("0.537377": 1e-6)
+static double print_unit(const vit__json *j, int n) {
+    const char *s = j->src + j->nodes[n].start, *e = s + j->nodes[n].len, *dot = NULL, *ex = NULL;
+    for (const char *c = s; c < e; c++) {
+        if (*c == '.') dot = c;
+        if (*c == 'e' || *c == 'E') { ex = c; break; }
+    }
+    long decimals = dot ? (long)((ex ? ex : e) - dot - 1) : 0, exp10 = ex ? strtol(ex + 1, NULL, 10) : 0;
+    return pow(10.0, (double)(exp10 - decimals));
+}
+
+// JSON node x of a and y of b: the same structure and strings, numbers close (beyond
+// their printed precision: vit-classify prints probabilities with %.6g)
+static int json_same(const vit__json *a, int x, const vit__json *b, int y) {
+    const vit__jnode *p = &a->nodes[x], *q = &b->nodes[y];
+    if (p->type != q->type) return 0;
+    if (p->type == VIT__J_NUM) return close_enough(num(a, x), num(b, y), 0.5 * (print_unit(a, x) + print_unit(b, y)) * (1 + 1e-9));
+    if (p->type == VIT__J_STR) return p->len == q->len && !memcmp(a->src + p->start, b->src + q->start, p->len);
+    if (p->type != VIT__J_ARR && p->type != VIT__J_OBJ) return 1;
+    if (p->count != q->count) return 0;
+    for (x = p->first_child, y = q->first_child; x >= 0 && y >= 0; x = a->nodes[x].next, y = b->nodes[y].next)
+        if (!json_same(a, x, b, y)) return 0;
+    return x < 0 && y < 0;
+}
+
+// text's "\r\n" made "\n", in place; the new size
+static size_t drop_cr(char *t, size_t n) {
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!(t[i] == '\r' && i + 1 < n && t[i + 1] == '\n')) t[k++] = t[i];
+    t[k] = 0;
+    return k;
+}
+
+static int check_same(const char *path_a, const char *path_b) {
+    size_t na, nb;
+    char *ta = read_all(path_a, &na), *tb = read_all(path_b, &nb);
+    int bad = 0;
+    if (!ta || !tb) { free(ta); free(tb); return fail("cannot read '%s'", !ta ? path_a : path_b, 0); }
+    uint64_t ha = 0, hb = 0;
+    for (int k = 0; k < 8 && na >= 8 && nb >= 8; k++) { ha |= (uint64_t)(unsigned char)ta[k] << (8 * k); hb |= (uint64_t)(unsigned char)tb[k] << (8 * k); }
+    if (na >= 8 && nb >= 8 && ha && ha <= na - 8 && hb <= nb - 8 && ha % 8 == 0 && ta[8] == '{') { // safetensors
+        // max |a - b| / max(1, max |b|) over the data (rel_err's measure, in test_util.h)
+        size_t floats = (na - 8 - (size_t)ha) / 4, worst = 0;
+        double dmax = 0, bmax = 1.0;
+        if (ha != hb || memcmp(ta, tb, 8 + (size_t)ha)) bad = fail("%s", "the safetensors headers differ", 0);
+        else if (na != nb || (na - 8 - ha) % 4) bad = fail("%s", "the files' sizes differ", 0);
+        for (size_t i = 0; i < floats && !bad; i++) {
+            float x, y;
+            memcpy(&x, ta + 8 + ha + 4 * i, 4);
+            memcpy(&y, tb + 8 + ha + 4 * i, 4);
+            if (!(fabs((double)x - y) <= dmax)) { dmax = fabs((double)x - y); worst = i; }
+            if (fabs((double)y) > bmax) bmax = fabs((double)y);
+        }
+        char t[160];
+        snprintf(t, sizeof(t), "%zu floats, max |diff| %.3g (float %zu), / max(1, max |B|) = %.3g", floats, dmax, worst, dmax / bmax);
+        if (!bad && !(dmax / bmax <= 1e-6)) bad = fail("the data differ beyond 1e-6: %s", t, 0);
+        if (!bad) printf("same: safetensors, identical headers, %s\n", t);
+    } else {
+        na = drop_cr(ta, na);
+        nb = drop_cr(tb, nb);
+        vit_allocator alloc;
+        memset(&alloc, 0, sizeof(alloc));
+        char err[VIT__ERR_LEN];
+        long line = 0, json = 0;
+        char *p = ta, *q = tb;
+        while (!bad && (p < ta + na || q < tb + nb)) {
+            line++;
+            char *pe = (char *)memchr(p, '\n', (size_t)(ta + na - p)), *qe = (char *)memchr(q, '\n', (size_t)(tb + nb - q));
+            if (!pe) pe = ta + na;
+            if (!qe) qe = tb + nb;
+            vit__json ja, jb;
+            int pj = *p == '{' && vit__json_parse(&ja, p, (size_t)(pe - p), &alloc, err) == VIT_OK;
+            int qj = pj && vit__json_parse(&jb, q, (size_t)(qe - q), &alloc, err) == VIT_OK;
+            if (pj && qj) {
+                json++;
+                if (!json_same(&ja, 0, &jb, 0)) bad = fail("%s", "the JSON objects differ (structure, a string, or a number beyond 1e-6)", line);
+            } else if (pe - p != qe - q || memcmp(p, q, (size_t)(pe - p))) {
+                bad = fail("%s", "the lines differ", line);
+            }
+            if (pj) vit__json_release(&ja);
+            if (qj) vit__json_release(&jb);
+            p = pe < ta + na ? pe + 1 : pe;
+            q = qe < tb + nb ? qe + 1 : qe;
+        }
+        if (!bad) printf("same: %ld lines (%ld JSON), numbers within 1e-6\n", line, json);
+    }
+    free(ta);
+    free(tb);
+    return bad;
+}
+
 int main(int argc, char **argv) {
     if (argc >= 3 && argc <= 4 && !strcmp(argv[1], "json")) return check_json(argv[2], argc == 4 ? argv[3] : NULL, NULL, NULL, 0);
     if (argc >= 6 && !strcmp(argv[1], "json")) return check_json(argv[2], argv[3], argv[4], argv + 5, argc - 5);
     if (argc >= 4 && !strcmp(argv[1], "embed")) return check_embed(argv[2], argv[3], argv + 4, argc - 4);
     if (argc >= 7 && !strcmp(argv[1], "features")) return check_features(argv[2], argv[3], argv[4], atoi(argv[5]), atoi(argv[6]), argv + 7, argc - 7);
+    if (argc == 4 && !strcmp(argv[1], "same")) return check_same(argv[2], argv[3]);
     fprintf(stderr, "usage: cli_check json OUT.jsonl [MODEL] | cli_check embed OUT.safetensors MODEL FILE... |\n"
-                    "       cli_check features OUT.safetensors MODEL LAYERS NORM NO_PREFIX FILE...\n");
+                    "       cli_check features OUT.safetensors MODEL LAYERS NORM NO_PREFIX FILE... | cli_check same A B\n");
     return 2;
 }

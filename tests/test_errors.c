@@ -12,9 +12,6 @@
 // The VIT_MAX_* limits are set small here so that their boundaries can be hit
 // with tiny synthetic models. They must still admit every reference model:
 // the largest has a 4224-byte header, 2 blocks, width 72, mlp 288, 50 tokens.
-#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
-#define _POSIX_C_SOURCE 200809L // mkdtemp
-#endif
 #define VIT_MAX_HEADER_BYTES 8192u
 #define VIT_MAX_DIM 512
 #define VIT_MAX_DEPTH 4
@@ -32,7 +29,6 @@
 #include <stdint.h>
 #include <limits.h>
 #include <math.h>
-#include <unistd.h>
 
 // ---------------------------------------------------------------------------
 // reporting
@@ -888,7 +884,7 @@ static void t_case(const char *name, const char *cas, const char *hold, const ch
 
 // An HF model runs at its processor's crop unless the options say otherwise
 static int write_bytes(const char *path, const void *b, size_t n) {
-    FILE *f = fopen(path, "wb");
+    FILE *f = test_fopen(path, "wb");
     if (!f) return 0;
     int ok = fwrite(b, 1, n, f) == n;
     return fclose(f) == 0 && ok;
@@ -909,12 +905,12 @@ static int copy_ref(const char *cas, const char *name, const char *dir) {
 // (transformers: the processor makes the model's input): hf_dinov2 (made at
 // 28 x 28) with a Bit processor cropping 20 from a shortest edge of 24.
 static void test_hf_default_size(void) {
-    char dir[] = "/tmp/vit_test_hfsize_XXXXXX", path[1400];
-    if (!mkdtemp(dir)) { check(0, "family: HF default size", "mkdtemp failed"); return; }
+    char dir[1024], path[1400];
+    if (!test_mkdtemp(dir, sizeof(dir), "vit_test_hfsize")) { check(0, "family: HF default size", "cannot make a temporary folder"); return; }
     copy_ref("hf_dinov2", "model.safetensors", dir);
     copy_ref("hf_dinov2", "config.json", dir);
     snprintf(path, sizeof(path), "%s/preprocessor_config.json", dir);
-    FILE *f = fopen(path, "wb");
+    FILE *f = test_fopen(path, "wb");
     if (f) {
         fputs("{\"image_processor_type\": \"BitImageProcessor\", \"do_resize\": true, \"size\": {\"shortest_edge\": 24}, \"do_center_crop\": true, "
               "\"crop_size\": {\"height\": 20, \"width\": 20}, \"resample\": 3, \"do_rescale\": true, \"rescale_factor\": 0.00392156862745098, "
@@ -936,8 +932,8 @@ static void test_hf_default_size(void) {
     check(st == VIT_OK && c->image_height == 28, "family: the options' size wins over the processor's crop", "%s", vit_status_string(st));
     vit_free(m);
     const char *rm[3] = {"model.safetensors", "config.json", "preprocessor_config.json"};
-    for (int i = 0; i < 3; i++) { snprintf(path, sizeof(path), "%s/%s", dir, rm[i]); remove(path); }
-    rmdir(dir);
+    for (int i = 0; i < 3; i++) { snprintf(path, sizeof(path), "%s/%s", dir, rm[i]); test_remove(path); }
+    test_rmdir(dir);
 }
 
 static void test_families(void) {
@@ -1274,7 +1270,7 @@ static void t_index(const char *name, const char *dir, const char *text, vit_sta
 }
 
 static void test_folders(void) {
-    char ref[1400], path[1400], dir[] = "/tmp/vit_test_shards_XXXXXX";
+    char ref[1400], path[1400], dir[1024];
     // a folder is the model.safetensors in it, with the JSON files beside it
     t_same_output("folder: DIR loads as DIR/model.safetensors (identical logits)", g_dir, g_model_path);
     snprintf(path, sizeof(path), "%s/", g_dir);
@@ -1292,7 +1288,7 @@ static void test_folders(void) {
     snprintf(path, sizeof(path), "%s/../sharded/hf_dinov2_sharded", g_ref_parent);
     snprintf(ref, sizeof(ref), "%s/hf_dinov2/model.safetensors", g_ref_parent);
     t_same_output("sharded: hf_dinov2 as transformers' save_pretrained(max_shard_size) writes it, 3 shards (identical output)", path, ref);
-    if (!mkdtemp(dir)) { check(0, "folder: mkdtemp", "failed"); return; }
+    if (!test_mkdtemp(dir, sizeof(dir), "vit_test_shards")) { check(0, "folder: a temporary folder", "cannot make one"); return; }
     t_file("folder: empty folder", dir, NULL, VIT_ERROR_IO, "none of model.safetensors, model.safetensors.index.json, open_clip_model.safetensors");
 
     // a sharded copy of hf_vit, in 3 files, as transformers writes one
@@ -1300,7 +1296,7 @@ static void test_folders(void) {
     size_t size = 0;
     unsigned char *bytes = read_all(ref, &size);
     st_table t;
-    if (!require(bytes && st_table_read(&t, bytes, size), "sharded: read hf_vit", "%s", t.err)) { free(bytes); rmdir(dir); return; }
+    if (!require(bytes && st_table_read(&t, bytes, size), "sharded: read hf_vit", "%s", t.err)) { free(bytes); test_rmdir(dir); return; }
     int n = t.L.count, *shard_of = (int *)malloc((size_t)n * sizeof(int)), *pick = (int *)malloc((size_t)(n + 1) * sizeof(int));
     size_t total = 0, at = 0;
     for (int i = 0; i < n; i++) total += t.L.tensors[i].end - t.L.tensors[i].begin;
@@ -1395,12 +1391,67 @@ static void test_folders(void) {
         for (int s = 0; s < 3; s++) { snprintf(path, sizeof(path), "%s/model-%05d-of-00003.safetensors", dir, s + 1); remove(path); }
     }
     for (int i = 0; i < 2; i++) { snprintf(path, sizeof(path), "%s/%s", dir, json[i]); remove(path); }
-    rmdir(dir);
+    test_rmdir(dir);
     free(good);
     free(shard_of);
     free(pick);
     vit__free(&t.alloc, t.L.tensors);
     free(bytes);
+}
+
+// Paths are UTF-8 (on Windows through the wide API): a model folder, its file, an
+// image and a sharded index under names outside any one code page, with either
+// separator on Windows and a trailing one.
+static void test_utf8_paths(void) {
+    char tmp[1024], sub[1200], dir[1400], path[1600], ref[1400];
+    if (!test_mkdtemp(tmp, sizeof(tmp), "vit_test_utf8")) { check(0, "paths: a temporary folder", "cannot make one"); return; }
+    snprintf(sub, sizeof(sub), "%s/\xe6\x97\xa5\xe6\x9c\xac", tmp);                           // 日本
+    snprintf(dir, sizeof(dir), "%s/\xd0\xbc\xd0\xbe\xd0\xb4\xd0\xb5\xd0\xbb\xd1\x8c", sub); // модель
+    const char *files[3] = {"model.safetensors", "config.json", "preprocessor_config.json"};
+    int ok = test_mkdir(sub) == 0 && test_mkdir(dir) == 0;
+    for (int i = 0; i < 3; i++) ok = ok && copy_ref("hf_vit", files[i], dir);
+    snprintf(ref, sizeof(ref), "%s/hf_vit/model.safetensors", g_ref_parent);
+    if (require(ok, "paths: a UTF-8 folder", "cannot write into %s", dir)) {
+        t_same_output("paths: a folder named in UTF-8 (\xe6\x97\xa5\xe6\x9c\xac/\xd0\xbc\xd0\xbe\xd0\xb4\xd0\xb5\xd0\xbb\xd1\x8c): identical output", dir, ref);
+        snprintf(path, sizeof(path), "%s/", dir);
+        t_same_output("paths: the UTF-8 folder with a trailing /", path, ref);
+        snprintf(path, sizeof(path), "%s/model.safetensors", dir);
+        t_same_output("paths: its model.safetensors (config.json beside it read)", path, ref);
+#ifdef _WIN32
+        snprintf(path, sizeof(path), "%s\\", dir);
+        t_same_output("paths: the UTF-8 folder with a trailing \\ (Windows)", path, ref);
+        snprintf(path, sizeof(path), "%s\\model.safetensors", dir);
+        for (char *c = path; *c; c++) if (*c == '/') *c = '\\';
+        t_same_output("paths: its file with \\ separators only (Windows)", path, ref);
+#endif
+        // an image by a UTF-8 name: the same preprocessing as from its ASCII name
+        vit_model *m = NULL;
+        char img_src[1400], img_dst[1600];
+        snprintf(img_src, sizeof(img_src), "%s/../../../examples/images/0000_ankle_boot.png", g_ref_parent);
+        snprintf(img_dst, sizeof(img_dst), "%s/\xd0\xba\xd0\xbe\xd1\x82.png", sub); // кот.png
+        size_t n = 0;
+        unsigned char *png = read_all(img_src, &n);
+        if (require(png && write_bytes(img_dst, png, n) && vit_load(dir, NULL, &m) == VIT_OK, "paths: a UTF-8 image name", "%s", vit_last_error(NULL))) {
+            const vit_config *c = vit_model_config(m);
+            size_t px = (size_t)c->in_chans * c->image_height * c->image_width;
+            float *a = (float *)calloc(px, sizeof(float)), *b = (float *)calloc(px, sizeof(float));
+            vit_status s1 = vit_preprocess_file(m, img_src, a), s2 = vit_preprocess_file(m, img_dst, b);
+            check(a && b && s1 == VIT_OK && s2 == VIT_OK && !memcmp(a, b, px * sizeof(float)), "paths: an image named in UTF-8 (\xd0\xba\xd0\xbe\xd1\x82.png): the same input",
+                  "%s / %s: %s", vit_status_string(s1), vit_status_string(s2), vit_last_error(m));
+            snprintf(path, sizeof(path), "%s/\xd0\xbd\xd0\xb5\xd1\x82.png", sub); // нет.png
+            s2 = vit_preprocess_file(m, path, b);
+            check(s2 == VIT_ERROR_IO && strstr(vit_last_error(m), "\xd0\xbd\xd0\xb5\xd1\x82.png"), "paths: a missing UTF-8 name: i/o error, named intact",
+                  "%s: %s", vit_status_string(s2), vit_last_error(m));
+            free(a); free(b);
+        }
+        vit_free(m);
+        free(png);
+        test_remove(img_dst);
+    }
+    for (int i = 0; i < 3; i++) { snprintf(path, sizeof(path), "%s/%s", dir, files[i]); test_remove(path); }
+    test_rmdir(dir);
+    test_rmdir(sub);
+    test_rmdir(tmp);
 }
 
 static void test_files_options(void) {
@@ -2005,6 +2056,7 @@ int main(int argc, char **argv) {
     test_corruption();
     test_files_options();
     test_folders();
+    test_utf8_paths();
     test_forward_args();
     test_oom();
     test_int8_memory();

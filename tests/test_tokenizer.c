@@ -18,9 +18,6 @@
 //
 // VIT_MAX_TEXT_BYTES and VIT_MAX_VOCAB are set small enough here that their
 // boundaries can be hit in memory (CLIP's 49408 tokens still fit).
-#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
-#define _POSIX_C_SOURCE 200809L // mkdtemp
-#endif
 #define VIT_MAX_TEXT_BYTES 200000u
 #define VIT_MAX_VOCAB 65536
 #define VIT_IMPLEMENTATION
@@ -30,7 +27,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static char g_dir[1024];
 
@@ -325,12 +321,11 @@ static void test_arguments(void) {
 
 // a folder of these files (name, bytes, size), removed by rm_folder
 static int make_folder(char *dir, size_t cap, const char *const *names, const void *const *data, const size_t *sizes, int n) {
-    fmt(dir, cap, "/tmp/vit_tok_XXXXXX");
-    if (!mkdtemp(dir)) return 0;
+    if (!test_mkdtemp(dir, cap, "vit_tok")) return 0;
     for (int k = 0; k < n; k++) {
         char p[1200];
         fmt(p, sizeof(p), "%s/%s", dir, names[k]);
-        FILE *f = fopen(p, "wb");
+        FILE *f = test_fopen(p, "wb");
         if (!f) return 0;
         fwrite(data[k], 1, sizes[k], f);
         fclose(f);
@@ -342,9 +337,9 @@ static void rm_folder(const char *dir, const char *const *names, int n) {
     for (int k = 0; k < n; k++) {
         char p[1200];
         fmt(p, sizeof(p), "%s/%s", dir, names[k]);
-        unlink(p);
+        test_remove(p);
     }
-    rmdir(dir);
+    test_rmdir(dir);
 }
 
 // ---------------------------------------------------------------------------
@@ -468,11 +463,11 @@ static void test_files(void) {
     fmt(path, sizeof(path), "%s/no such folder", g_dir);
     vit_status st = vit_tokenizer_load(path, NULL, &t);
     expect_load(st, t, VIT_ERROR_IO, "no such folder", "files: a missing path");
-    if (!check(make_folder(dir, sizeof(dir), NULL, NULL, NULL, 0), "files: mkdtemp", "%s", "")) return;
+    if (!check(make_folder(dir, sizeof(dir), NULL, NULL, NULL, 0), "files: a temporary folder", "%s", "")) return;
     t = (vit_tokenizer *)(void *)&g_dir;
     st = vit_tokenizer_load(dir, NULL, &t);
     expect_load(st, t, VIT_ERROR_IO, "has no spiece.model (and no tokenizer_config.json)", "files: an empty folder");
-    rmdir(dir);
+    test_rmdir(dir);
     size_t sz_json, sz_cfg, sz_sp, sz_spcfg;
     unsigned char *json = read_file("clip/tokenizer.json", &sz_json), *cfg = read_file("clip/tokenizer_config.json", &sz_cfg);
     unsigned char *sp = read_file("siglip_a/spiece.model", &sz_sp), *spcfg = read_file("siglip_a/tokenizer_config.json", &sz_spcfg);
@@ -706,7 +701,7 @@ static void test_layouts(void) {
         vit_free(m_oc);
         // without model.safetensors the folder is open_clip's; a path to model.safetensors stays transformers'
         fmt(p, sizeof(p), "%s/model.safetensors", dir);
-        unlink(p);
+        test_remove(p);
         vit_tokenizer *t = NULL;
         st = vit_tokenizer_load(dir, NULL, &t);
         check(st == VIT_OK && vit_tokenizer_get_config(t)->open_clip == 1, "layouts: the folder without model.safetensors is open_clip's", "%s",

@@ -16,8 +16,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#ifdef _WIN32
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#ifndef NOMINMAX
+#define NOMINMAX
+#endif
+#include <windows.h>
+#include <direct.h>
+#include <io.h>
+#else
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
 
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(__MINGW32__) // MinGW: the tests build with __USE_MINGW_ANSI_STDIO=1 (C99 printf, %zu); GCC's printf there is msvcrt's
+#define TEST_UNUSED __attribute__((unused))
+#define TEST_PRINTF(fmt_index, first_arg) __attribute__((format(gnu_printf, fmt_index, first_arg)))
+#elif defined(__GNUC__) || defined(__clang__)
 #define TEST_UNUSED __attribute__((unused))
 #define TEST_PRINTF(fmt_index, first_arg) __attribute__((format(printf, fmt_index, first_arg)))
 #else
@@ -99,6 +117,87 @@ TEST_UNUSED static unsigned char *read_all(const char *path, size_t *size) {
     fclose(f);
     if (buf) { buf[n] = 0; *size = (size_t)n; }
     return buf;
+}
+
+// ---------------------------------------------------------------------------
+// files and folders by UTF-8 path, on POSIX and Windows (the wide API there, as vit.h)
+
+#ifdef _WIN32
+// path (UTF-8) as UTF-16 into w (cap units); 0 when it is not UTF-8 or too long
+TEST_UNUSED static int test_wide(const char *path, wchar_t *w, int cap) {
+    return MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, path, -1, w, cap) > 0;
+}
+#endif
+
+// fopen of a UTF-8 path.
+TEST_UNUSED static FILE *test_fopen(const char *path, const char *mode) {
+#ifdef _WIN32
+    wchar_t w[2048], m[16];
+    if (!test_wide(path, w, 2048) || !test_wide(mode, m, 16)) return NULL;
+    return _wfopen(w, m);
+#else
+    return fopen(path, mode);
+#endif
+}
+
+// mkdir, rmdir and remove of a UTF-8 path: 0 on success, as POSIX's.
+TEST_UNUSED static int test_mkdir(const char *path) {
+#ifdef _WIN32
+    wchar_t w[2048];
+    return test_wide(path, w, 2048) ? _wmkdir(w) : -1;
+#else
+    return mkdir(path, 0755);
+#endif
+}
+
+TEST_UNUSED static int test_rmdir(const char *path) {
+#ifdef _WIN32
+    wchar_t w[2048];
+    return test_wide(path, w, 2048) ? _wrmdir(w) : -1;
+#else
+    return rmdir(path);
+#endif
+}
+
+TEST_UNUSED static int test_remove(const char *path) {
+#ifdef _WIN32
+    wchar_t w[2048];
+    return test_wide(path, w, 2048) ? _wremove(w) : -1;
+#else
+    return remove(path);
+#endif
+}
+
+// A new empty folder named prefix + a unique suffix in the temporary folder
+// ($TMPDIR, else /tmp; Windows: GetTempPathW), its UTF-8 path into dir (no
+// trailing separator). Returns 1, or 0 when it cannot be made. Remove it with
+// test_rmdir once its files are removed.
+TEST_UNUSED static int test_mkdtemp(char *dir, size_t cap, const char *prefix) {
+#ifdef _WIN32
+    wchar_t tmp[MAX_PATH + 1];
+    char base[4 * MAX_PATH + 4];
+    DWORD n = GetTempPathW(MAX_PATH + 1, tmp);
+    if (n == 0 || n > MAX_PATH || !WideCharToMultiByte(CP_UTF8, 0, tmp, -1, base, (int)sizeof(base), NULL, NULL)) return 0;
+    size_t bl = strlen(base);
+    if (bl && (base[bl - 1] == '\\' || base[bl - 1] == '/')) base[--bl] = 0;
+    static unsigned counter;
+    for (int tries = 0; tries < 100; tries++) {
+        unsigned r = (unsigned)GetCurrentProcessId() * 2654435761u ^ (unsigned)GetTickCount() ^ (++counter * 40503u);
+        if ((size_t)snprintf(dir, cap, "%s\\%s_%08x", base, prefix, r) >= cap) return 0;
+        if (test_mkdir(dir) == 0) return 1;
+    }
+    return 0;
+#else // (mkdir, not mkdtemp: a strict -std=c99 build has only POSIX.1's declarations)
+    const char *t = getenv("TMPDIR");
+    if (!t || !t[0]) t = "/tmp";
+    static unsigned counter;
+    for (int tries = 0; tries < 100; tries++) {
+        unsigned r = (unsigned)getpid() * 2654435761u ^ (unsigned)time(NULL) ^ (unsigned)clock() ^ (++counter * 40503u);
+        if ((size_t)snprintf(dir, cap, "%s/%s_%08x", t, prefix, r) >= cap) return 0;
+        if (mkdir(dir, 0700) == 0) return 1;
+    }
+    return 0;
+#endif
 }
 
 // A malloc of exactly n bytes holding src[0..n): ASan catches any read past it.
