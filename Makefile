@@ -584,5 +584,63 @@ test-install: deps-stb
 	$(TI)/pkgconfig_consumer $(CONSUMER_RUN) $(CONSUMER_OPENMP)
 	@echo "make test-install: find_package(vit), add_subdirectory(vit) and pkg-config builds passed"
 
+# ---- MSVC's branch of vit.h, built by GCC (VIT_TEST_MSVC_BRANCH): no target attributes, no
+# GNU vectors, no <cpuid.h> or __builtin_cpu_*, the ISA from the command line as MSVC compiles
+# every intrinsic without /arch (so these binaries need a CPU with AVX-512 VNNI: SKIP without),
+# CPUID/XGETBV through MSVC's code path. test-msvc-branch runs the CPU suite on it;
+# bench-msvc-branch the GEMM benchmark beside the default build, interleaved, medians.
+MSVC_BRANCH_FLAGS = -ffp-contract=fast -mavx2 -mfma -mavx512f -mavx512bw -mavx512vnni \
+	$(shell echo | $(CC) -mavxvnni -x c -c -o /dev/null - 2>/dev/null && echo -mavxvnni) -DVIT_TEST_MSVC_BRANCH -std=c99 -fopenmp -I. $(WARN)
+MSVC_BRANCH_TESTS = test_model test_features test_text test_errors test_preprocess test_images test_images_nostb test_act test_ops_cpu test_faults test_limits test_fashion_mnist test_tokenizer
+MSVC_BRANCH_CPU := $(shell grep -q -w avx512_vnni /proc/cpuinfo 2>/dev/null && echo yes)
+$(BUILD)/msvc_%: tests/%.c vit.h tests/test_util.h | $(BUILD) deps
+	$(CC) $(TEST_OPT) $(MSVC_BRANCH_FLAGS) $< -o $@ $(LDLIBS)
+$(BUILD)/msvc_vit.o: vit.h | $(BUILD) deps
+	$(CC) -O3 $(MSVC_BRANCH_FLAGS) $(IMPL) -o $@
+$(LINKED:%=$(BUILD)/msvc_%): $(BUILD)/msvc_%: tests/%.c $(BUILD)/msvc_vit.o tests/test_util.h | $(BUILD) deps
+	$(CC) -O3 $(MSVC_BRANCH_FLAGS) $< $(BUILD)/msvc_vit.o -o $@ $(LDLIBS)
+$(BUILD)/msvc_bench_cpu: tools/bench_cpu.c vit.h | $(BUILD) deps
+	$(CC) -O3 $(MSVC_BRANCH_FLAGS) $< -o $@ $(LDLIBS)
+
+ifeq ($(MSVC_BRANCH_CPU),yes)
+test-msvc-branch: $(MSVC_BRANCH_TESTS:%=$(BUILD)/msvc_%) $(FMNIST_FILES)
+	$(BUILD)/msvc_test_model $(REF_CASES)
+	$(BUILD)/msvc_test_features $(REF_CASES)
+	$(BUILD)/msvc_test_text $(TEXT_CASES)
+	$(BUILD)/msvc_test_errors tests/data/ref/timm_token_odd_heads
+	$(BUILD)/msvc_test_preprocess tests/data/preprocess
+	$(BUILD)/msvc_test_images tests/data/images tests/data/preprocess
+	$(BUILD)/msvc_test_images_nostb tests/data/images tests/data/preprocess
+	$(BUILD)/msvc_test_act tests/data/act
+	$(BUILD)/msvc_test_ops_cpu
+	$(BUILD)/msvc_test_faults .
+	$(BUILD)/msvc_test_limits .
+	$(BUILD)/msvc_test_fashion_mnist models/fashion_mnist $(FMNIST)
+	$(BUILD)/msvc_test_tokenizer tests/data/tokenizers
+	@echo "make test-msvc-branch: all passed (MSVC's branch of vit.h, built by $(CC))"
+
+# ROUNDS interleaved runs of bench_cpu --gemm (each the best of 20) per build; the medians per shape
+ROUNDS ?= 5
+bench-msvc-branch: $(BUILD)/bench_cpu $(BUILD)/msvc_bench_cpu
+	@rm -f $(BUILD)/gemm_default.txt $(BUILD)/gemm_msvc.txt
+	@for r in $$(seq $(ROUNDS)); do \
+	    $(BUILD)/bench_cpu --gemm | grep '^| [0-9]' >> $(BUILD)/gemm_default.txt; \
+	    $(BUILD)/msvc_bench_cpu --gemm | grep '^| [0-9]' >> $(BUILD)/gemm_msvc.txt; done
+	@echo "| M | K | N | fp32 GFLOP/s default | fp32 GFLOP/s MSVC branch | int8 GOP/s default | int8 GOP/s MSVC branch |"
+	@echo "| --- | --- | --- | --- | --- | --- | --- |"
+	@awk -F'|' 'function med(a, n,  i, j, t) { for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t } \
+	        return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2 } \
+	    FNR == 1 { f++ } { k = $$2 "|" $$3 "|" $$4; if (!(k in seen)) { seen[k] = 1; order[++nk] = k } \
+	        c = ++cnt[f, k]; fp[f, k, c] = $$6 + 0; q8[f, k, c] = $$8 + 0 } \
+	    END { for (i = 1; i <= nk; i++) { k = order[i]; split(k, d, "|"); \
+	        for (g = 1; g <= 2; g++) { n = cnt[g, k]; for (c = 1; c <= n; c++) { a[c] = fp[g, k, c]; b[c] = q8[g, k, c] } mf[g] = med(a, n); mq[g] = med(b, n) } \
+	        printf "| %s | %s | %s | %.1f | %.1f | %.1f | %.1f |\n", d[1], d[2], d[3], mf[1], mf[2], mq[1], mq[2] } }' \
+	    $(BUILD)/gemm_default.txt $(BUILD)/gemm_msvc.txt
+else
+test-msvc-branch bench-msvc-branch:
+	@echo "SKIP $@: this CPU has no AVX-512 VNNI, which the MSVC-branch build's flags assume"
+endif
+.PHONY: test-msvc-branch bench-msvc-branch
+
 clean:
 	rm -rf $(BUILD)

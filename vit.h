@@ -9682,15 +9682,18 @@ static void vit__linear_tile(float *out, size_t ldo, const float *inp, size_t ld
 static void vit__linear_tile(float *out, size_t ldo, const float *inp, size_t ldi, const float *w, size_t ldw, int K,
                              int mr, int nr, const float *bias, vit__out mode, vit__act act, const float *scale) {
     float acc[VIT__MR][VIT__NR];
-    memset(acc, 0, sizeof(acc));
-    for (int k = 0; k < K; k++) {
-        const float *wk = w + (size_t)k * ldw;
-        for (int i = 0; i < mr; i++) {
-            float a = inp[(size_t)i * ldi + k];
-            for (int j = 0; j < nr; j++) acc[i][j] = fmaf(a, wk[j], acc[i][j]); // the packed GEMM's fmaf, whatever the contraction setting
+    for (int i0 = 0; i0 < mr; i0 += VIT__MR) { // (the attention's tiles have up to VIT__MB rows)
+        int r = mr - i0 < VIT__MR ? mr - i0 : VIT__MR;
+        memset(acc, 0, sizeof(acc));
+        for (int k = 0; k < K; k++) {
+            const float *wk = w + (size_t)k * ldw;
+            for (int i = 0; i < r; i++) {
+                float a = inp[(size_t)(i0 + i) * ldi + k];
+                for (int j = 0; j < nr; j++) acc[i][j] = fmaf(a, wk[j], acc[i][j]); // the packed GEMM's fmaf, whatever the contraction setting
+            }
         }
+        for (int i = 0; i < r; i++) vit__epi_row(out + (size_t)(i0 + i) * ldo, acc[i], nr, bias, scale, mode, act);
     }
-    for (int i = 0; i < mr; i++) vit__epi_row(out + (size_t)i * ldo, acc[i], nr, bias, scale, mode, act);
 }
 #endif
 

@@ -69,7 +69,7 @@ static void compare(act_stats *s, double got, double ref, const float *in, int a
 }
 
 // The same bits, or both NaN (a NaN's sign may differ)
-static int same_bits(float a, float b) { return memcmp(&a, &b, 4) == 0 || (a != a && b != b); }
+static inline int same_bits(float a, float b) { return memcmp(&a, &b, 4) == 0 || (a != a && b != b); }
 
 static void report(const char *name, const act_ref *r, const act_stats *s) {
     char where[96], bad[320] = "";
