@@ -634,7 +634,7 @@ bench-msvc-branch: $(BUILD)/bench_cpu $(BUILD)/msvc_bench_cpu
 	        c = ++cnt[f, k]; fp[f, k, c] = $$6 + 0; q8[f, k, c] = $$8 + 0 } \
 	    END { for (i = 1; i <= nk; i++) { k = order[i]; split(k, d, "|"); \
 	        for (g = 1; g <= 2; g++) { n = cnt[g, k]; for (c = 1; c <= n; c++) { a[c] = fp[g, k, c]; b[c] = q8[g, k, c] } mf[g] = med(a, n); mq[g] = med(b, n) } \
-	        printf "| %s | %s | %s | %.1f | %.1f | %.1f | %.1f |\n", d[1], d[2], d[3], mf[1], mf[2], mq[1], mq[2] } }' \
+	        printf "| %d | %d | %d | %.1f | %.1f | %.1f | %.1f |\n", d[1], d[2], d[3], mf[1], mf[2], mq[1], mq[2] } }' \
 	    $(BUILD)/gemm_default.txt $(BUILD)/gemm_msvc.txt
 else
 test-msvc-branch bench-msvc-branch:

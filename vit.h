@@ -1104,8 +1104,10 @@ VITDEF vit_status vit_encode_texts(vit_model *m, vit_tokenizer *t, const char *c
 #define VIT__HD
 #endif
 
-#if defined(__cplusplus)
-#define VIT__RESTRICT __restrict__
+// restrict: C99's keyword; C++ has none, and MSVC, GCC and Clang all spell theirs
+// __restrict (MSVC's C before /std:c11 too)
+#if defined(__cplusplus) || defined(_MSC_VER)
+#define VIT__RESTRICT __restrict
 #else
 #define VIT__RESTRICT restrict
 #endif
@@ -1133,7 +1135,11 @@ VITDEF vit_status vit_encode_texts(vit_model *m, vit_tokenizer *t, const char *c
 #endif
 
 #ifdef _OPENMP
+#if defined(_MSC_VER) && !defined(__clang__)
+#define VIT__PRAGMA(x) __pragma(x) // (_Pragma: only /std:c11 and later, /Zc:preprocessor)
+#else
 #define VIT__PRAGMA(x) _Pragma(#x)
+#endif
 #define VIT__PARALLEL_FOR(nthreads) VIT__PRAGMA(omp parallel for schedule(static) num_threads(nthreads))
 #define VIT__PARALLEL_FOR_DYNAMIC(nthreads) VIT__PRAGMA(omp parallel for schedule(dynamic, 1) num_threads(nthreads))
 #define VIT__THREAD_ID() omp_get_thread_num()
@@ -9637,8 +9643,8 @@ static VIT__FORCEINLINE void vit__linear_tile_vec(float *VIT__RESTRICT out, size
                                                                        const float *VIT__RESTRICT w, size_t ldw, int K, const int mr, int nr,
                                                                        const float *bias, vit__out mode, vit__act act, const float *scale) {
     VIT__STATIC_ASSERT(VIT__NR == 16, "vector tile is 16 wide");
-    vit__vec16 acc[VIT__MR];
-    for (int i = 0; i < mr; i++) acc[i] = (vit__vec16){0};
+    vit__vec16 acc[VIT__MR], zero = {0};
+    for (int i = 0; i < mr; i++) acc[i] = zero;
     if (nr == VIT__NR) {
         for (int k = 0; k < K; k++) {
             vit__vec16 wk;
@@ -9647,7 +9653,7 @@ static VIT__FORCEINLINE void vit__linear_tile_vec(float *VIT__RESTRICT out, size
         }
     } else { // right edge: load nr columns, the rest stay zero
         for (int k = 0; k < K; k++) {
-            vit__vec16 wk = (vit__vec16){0};
+            vit__vec16 wk = zero;
             memcpy(&wk, w + (size_t)k * ldw, (size_t)nr * sizeof(float));
             for (int i = 0; i < mr; i++) acc[i] += inp[(size_t)i * ldi + k] * wk;
         }
@@ -10442,7 +10448,8 @@ static void vit__e4m3_cols(float *w, float *scale, int K, int N) {
 // however loose the bound; only values below 2^-6 of it go subnormal.
 static VIT__HD inline float vit__e4m3_bound_scale(float n, float wn, float bb) {
     float t = fmaf(n * wn, 1.03125f, bb + 0.25f) / 448.0f;
-    if (!(t <= 0x1p126f)) return t == t ? 0x1p126f : 1.0f; // (NaN: scale 1, the NaNs go through)
+    const float two_126 = 85070591730234615865843651857942052864.0f; // 2^126, exactly (C++11 has no hex floats)
+    if (!(t <= two_126)) return t == t ? two_126 : 1.0f; // (NaN: scale 1, the NaNs go through)
     uint32_t u;
     memcpy(&u, &t, 4);
     if (u & 0x7FFFFFu) u = (u & 0x7F800000u) + 0x800000u; // up to the next power of two (t >= 0.25 / 448: normal)
@@ -10716,7 +10723,7 @@ static VIT__FORCEINLINE void vit__softmax_rows(float *S, int rows, int N, float 
             s16 += e;
         }
         if (full < N) {
-            e = (vit__vec16){0};
+            memset(&e, 0, sizeof(e));
             memcpy(&e, row + full, (size_t)(N - full) * sizeof(float));
             e = (e - mx) * scale;
             vit__vexp_neg(&e);
