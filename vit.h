@@ -157,6 +157,15 @@
    CONFIGURATION (#define before including, in the implementation file)
       VIT_IMPLEMENTATION     compile the implementation here                  (off)
       VIT_STATIC             make every function static                        (off)
+      VIT_SHARED             the API in a shared library (DLL, .so, .dylib):  (off)
+                             define it wherever vit.h is included, in the
+                             library's implementation file (dllexport) and in
+                             its users (dllimport); off Windows, visibility
+                             "default" (build with -fvisibility=hidden)
+      VITDEF                 what every API declaration starts with; defined (extern)
+                             by you, it overrides the three above
+      VIT_TEST_MSVC_BRANCH   GCC/Clang build MSVC's branch of the compiler-     (off)
+                             specific code (tests only; see >>policy)
       VIT_NO_STDIO           remove vit_load (file access); use vit_load_memory (off)
       VIT_NO_CUDA            never use CUDA, even under nvcc                   (off)
       VIT_CUDA_F16           compile the CUDA fp16 kernels (VIT_DTYPE_F16 on   (off)
@@ -426,6 +435,14 @@
 #else
 #define VITDEF static
 #endif
+#elif defined(VIT_SHARED) && (defined(_WIN32) || defined(__CYGWIN__))
+#if defined(VIT_IMPLEMENTATION) // the DLL's own file exports, its users import
+#define VITDEF extern __declspec(dllexport)
+#else
+#define VITDEF extern __declspec(dllimport)
+#endif
+#elif defined(VIT_SHARED) && (defined(__GNUC__) || defined(__clang__))
+#define VITDEF extern __attribute__((visibility("default")))
 #else
 #define VITDEF extern
 #endif
@@ -9577,7 +9594,7 @@ static int vit__cpu_isa(void) {
 
 #if defined(VIT__X86)
 // AVX-VNNI (CPUID leaf 7, sub-leaf 1, EAX bit 4) on a CPU whose OS runs AVX2.
-static inline int vit__has_avx_vnni(void) { return vit__cpu().avx_vnni; }
+static int vit__has_avx_vnni(void) { return vit__cpu().avx_vnni; }
 #endif
 
 // The int8 kernels this CPU runs: VIT__ISA_AVX512 (with VNNI), VIT__ISA_AVX_VNNI,
@@ -9587,7 +9604,7 @@ static int vit__q8_isa(void) {
 #if defined(VIT__X86)
     if (f.vnni) return VIT__ISA_AVX512;
 #if defined(VIT__AVX_VNNI)
-    if (f.avx_vnni) return VIT__ISA_AVX_VNNI;
+    if (vit__has_avx_vnni()) return VIT__ISA_AVX_VNNI;
 #endif
     if (f.avx2) return VIT__ISA_AVX2;
 #elif defined(VIT__SDOT)
