@@ -640,7 +640,21 @@ else
 test-msvc-branch bench-msvc-branch:
 	@echo "SKIP $@: this CPU has no AVX-512 VNNI, which the MSVC-branch build's flags assume"
 endif
-.PHONY: test-msvc-branch bench-msvc-branch
+# the same for Windows on ARM: MSVC's ARM64 branch built by the aarch64 cross GCC (sdot from
+# -march, IsProcessorFeaturePresent's place taken by getauxval), run under qemu-user
+ARM_MSVC_TESTS = test_model test_act test_ops_cpu
+$(BUILD)/armmsvc_%: tests/%.c vit.h tests/test_util.h | $(BUILD) deps
+	$(ARM_CC) $(TEST_OPT) -march=armv8.2-a+dotprod -DVIT_TEST_MSVC_BRANCH $(ARM_CFLAGS) $< -o $@ -lm
+$(BUILD)/armmsvc_vit.o: vit.h | $(BUILD) deps
+	$(ARM_CC) -O3 -march=armv8.2-a+dotprod -DVIT_TEST_MSVC_BRANCH $(ARM_CFLAGS) $(IMPL) -o $@
+$(LINKED:%=$(BUILD)/armmsvc_%): $(BUILD)/armmsvc_%: tests/%.c $(BUILD)/armmsvc_vit.o tests/test_util.h | $(BUILD) deps
+	$(ARM_CC) -O3 -march=armv8.2-a+dotprod -DVIT_TEST_MSVC_BRANCH $(ARM_CFLAGS) $< $(BUILD)/armmsvc_vit.o -o $@ -lm
+test-msvc-branch-arm: $(ARM_MSVC_TESTS:%=$(BUILD)/armmsvc_%)
+	$(ARM_QEMU) $(BUILD)/armmsvc_test_model $(REF_CASES)
+	$(ARM_QEMU) $(BUILD)/armmsvc_test_act tests/data/act
+	$(ARM_QEMU) $(BUILD)/armmsvc_test_ops_cpu
+	@echo "make test-msvc-branch-arm: all passed (MSVC's ARM64 branch, aarch64 under qemu-user)"
+.PHONY: test-msvc-branch bench-msvc-branch test-msvc-branch-arm
 
 # ---- vit.h as a shared library (VIT_SHARED): on Linux libvit.so built with -fvisibility=hidden
 # (the API and nothing else exported: `nm -D`), and, with mingw-w64 and Wine, vit.dll (dllexport)

@@ -9478,8 +9478,10 @@ __declspec(dllimport) int __stdcall IsProcessorFeaturePresent(unsigned long feat
 #include <sys/auxv.h>
 #endif
 // sdot: detected at run time on Windows, macOS and Linux, elsewhere when the
-// compiler's target has it
-#if defined(_WIN32) || defined(__APPLE__) || defined(__linux__) || defined(__ARM_FEATURE_DOTPROD)
+// compiler's target has it. Clang before 16 declares vdotq_s32 only for a
+// target with it (a target attribute does not make it appear).
+#if defined(__clang__) && __clang_major__ < 16 && !defined(__ARM_FEATURE_DOTPROD)
+#elif defined(_WIN32) || defined(__APPLE__) || defined(__linux__) || defined(__ARM_FEATURE_DOTPROD)
 #define VIT__SDOT 1
 #if defined(VIT__MSVC_BRANCH)
 #define VIT__TARGET_SDOT
