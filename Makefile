@@ -691,5 +691,20 @@ else
 endif
 .PHONY: test-dll
 
+# ---- vit.h's implementation as C++ (tests/test_compile.cpp, -fsyntax-only) with g++ and clang++ in
+# every standard from C++11 to C++20 at -Wall -Wextra -pedantic -Werror, with the switches (first
+# and last standard), and MSVC's branch (VIT_TEST_MSVC_BRANCH: no GNU vectors or target attributes)
+CXX_STDS = c++11 c++14 c++17 c++20
+CXX_VARIANTS = '' '-DVIT_NO_TEXT' '-DVIT_NO_IMAGE_DECODE' '-DVIT_NO_TEXT -DVIT_NO_IMAGE_DECODE' \
+	'-DVIT_TEST_MSVC_BRANCH -mavx2 -mfma -mavx512f -mavx512bw -mavx512vnni'
+test-cxx: | deps-stb
+	@n=0; for cxx in g++ clang++; do command -v $$cxx >/dev/null || { echo "SKIP $$cxx: not found"; continue; }; \
+	    for std in $(CXX_STDS); do for v in $(CXX_VARIANTS); do \
+	        case "$$std:$$v" in c++14:?*|c++17:?*) continue;; esac; \
+	        $$cxx -std=$$std -Wall -Wextra -pedantic -Werror -fopenmp -fsyntax-only $$v tests/test_compile.cpp || \
+	            { echo "FAILED: $$cxx -std=$$std $$v"; exit 1; }; n=$$((n + 1)); \
+	    done; done; done; echo "make test-cxx: vit.h compiles as C++ ($$n builds: g++ and clang++, $(CXX_STDS), -pedantic -Werror; the switches and MSVC's branch)"
+.PHONY: test-cxx
+
 clean:
 	rm -rf $(BUILD)

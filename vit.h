@@ -46,10 +46,13 @@
         when compiled with -fopenmp (nvcc: -Xcompiler -fopenmp); otherwise
         single-threaded, and vit_config.openmp says so. Its GEMMs
         read weights repacked at load into 16-column panels, through
-        AVX-512, AVX2+FMA or NEON register tiles chosen at run time (gcc and
-        clang: a binary built for plain x86-64 still uses AVX-512 where the
-        CPU has it); other compilers get portable C loops. The kernels sum in
-        the reference order, so the ISA does not change the bits.
+        AVX-512, AVX2+FMA or NEON register tiles chosen at run time by CPUID
+        (a binary built for plain x86-64 still uses AVX-512 where the CPU and
+        OS have it): GCC, Clang, clang-cl, MinGW and MSVC alike, x64 and
+        ARM64; other compilers get portable C loops. The kernels sum in the
+        reference order, so the ISA does not change the bits (nor does MSVC's
+        branch, whose vector math runs lane by lane, where a compiler
+        contracts a * b + c as GCC's -ffp-contract=fast does).
       - int8 on the CPU (VIT_DTYPE_INT8): the blocks' linears with
         per-output-channel int8 weights quantised at load and per-token int8
         activations quantised at run time, exact int32 sums (AVX-512 VNNI
@@ -9354,14 +9357,15 @@ static inline float vit__x_sigmoid_lane(float x, float z) {
     return clamped ? (neg == 0 ? x : x * 0.0f) : r;
 }
 
-// GELU, tanh GELU or QuickGELU of v[0..16), lane by lane as the vectors do
+// GELU, tanh GELU or QuickGELU of v[0..16), lane by lane as the vectors do (one
+// loop per activation, each a plain loop for the compiler's vectoriser)
 static inline void vit__act_lanes(float *v, int act) {
-    for (int e = 0; e < 16; e++) {
-        float x = v[e];
-        v[e] = act == VIT__ACT_GELU ? vit__gelu_lane(x)
-             : act == VIT__ACT_GELU_TANH ? vit__x_sigmoid_lane(x, (x * x * 0.044715f + 1.0f) * x * 1.59576912f)
-                                          : vit__x_sigmoid_lane(x, x * 1.702f);
-    }
+    if (act == VIT__ACT_GELU)
+        for (int e = 0; e < 16; e++) v[e] = vit__gelu_lane(v[e]);
+    else if (act == VIT__ACT_GELU_TANH)
+        for (int e = 0; e < 16; e++) v[e] = vit__x_sigmoid_lane(v[e], (v[e] * v[e] * 0.044715f + 1.0f) * v[e] * 1.59576912f);
+    else
+        for (int e = 0; e < 16; e++) v[e] = vit__x_sigmoid_lane(v[e], v[e] * 1.702f);
 }
 
 // The activation of one output column pair v[0], v[1] (columns c, c + 1 with
@@ -9596,7 +9600,7 @@ static int vit__cpu_isa(void) {
 
 #if defined(VIT__X86)
 // AVX-VNNI (CPUID leaf 7, sub-leaf 1, EAX bit 4) on a CPU whose OS runs AVX2.
-static int vit__has_avx_vnni(void) { return vit__cpu().avx_vnni; }
+static inline int vit__has_avx_vnni(void) { return vit__cpu().avx_vnni; }
 #endif
 
 // The int8 kernels this CPU runs: VIT__ISA_AVX512 (with VNNI), VIT__ISA_AVX_VNNI,
