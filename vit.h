@@ -2329,6 +2329,8 @@ typedef struct vit__stated {
 // the activation and LayerNorm eps are fixed in timm's source. kind: g exact
 // GELU / eps 1e-6, G exact GELU / 1e-5, q QuickGELU / 1e-5, t tanh GELU /
 // 1e-6, s SwiGLU / 1e-6, x not computed by vit.h (why says what).
+// ---- timm architectures: begin (tools/make_timm_archs.py; do not edit)
+// timm 1.0.31's vision_transformer and deit modules
 static const struct vit__timm_arch { const char *name; char kind; const char *why; } vit__timm_archs[] = {
     {"aimv2_1b_patch14_224", 'x', "RmsNorm"},
     {"aimv2_1b_patch14_336", 'x', "RmsNorm"},
@@ -2510,6 +2512,7 @@ static const struct vit__timm_arch { const char *name; char kind; const char *wh
     {"vit_wee_patch16_reg1_gap_256", 'g', ""},
     {"vit_xsmall_patch16_clip_224", 'G', ""},
 };
+// ---- timm architectures: end
 
 static const struct vit__timm_arch *vit__timm_arch_find(const char *name) {
     for (size_t i = 0; i < sizeof(vit__timm_archs) / sizeof(vit__timm_archs[0]); i++)
@@ -3398,6 +3401,23 @@ static vit__tensor *vit__role(vit__loader *L, int r, int l, char *buf, size_t ca
     return NULL;
 }
 
+// The tensor of role r (block 0) that a tower's sizes are read from, into *out: it
+// exists, has a float dtype and ndim dimensions, none of them 0 (else the failure,
+// naming the shape `expected`, e.g. "[vocab, width]").
+static vit_status vit__sizing_tensor(vit__loader *L, int r, int ndim, const char *expected, const vit__tensor **out) {
+    char name[192], got[160];
+    const vit__tensor *t = *out = vit__role(L, r, 0, name, sizeof(name));
+    if (!t) return vit__fail(L->err, VIT_ERROR_MISSING_TENSOR, "tensor '%s' not found", name);
+    if (t->dtype == VIT__DT_OTHER) return vit__fail(L->err, VIT_ERROR_UNSUPPORTED, "tensor '%s' has dtype %s; only F32, F16 and BF16 are supported", t->name, t->dtype_name);
+    int ok = t->ndim == ndim;
+    for (int i = 0; ok && i < ndim; i++) ok = t->shape[i] != 0;
+    if (!ok) {
+        vit__shape_str(t, got, sizeof(got));
+        return vit__fail(L->err, VIT_ERROR_SHAPE_MISMATCH, "tensor '%s' has shape %s, expected %s", t->name, got, expected);
+    }
+    return VIT_OK;
+}
+
 // 1 when t is an (in, out) matrix used as x @ t: open_clip's proj and text_projection parameters.
 static int vit__in_out(const vit__loader *L, const vit__tensor *t) {
     size_t n = strlen(t->name);
@@ -3497,13 +3517,9 @@ static vit_status vit__infer_config(vit__loader *L, vit_config *c, const vit__st
     c->source = L->open_clip ? VIT_SOURCE_OPEN_CLIP : timm ? VIT_SOURCE_TIMM : VIT_SOURCE_HF;
     if (timm && (vit__find(L, "patch_embed.backbone.stem.conv.weight") || vit__find(L, "patch_embed.backbone.conv1.weight")))
         return vit__fail(err, VIT_ERROR_UNSUPPORTED, "hybrid (CNN stem) ViTs are not supported");
-    const vit__tensor *pw = vit__role(L, VIT__R_PATCH_W, 0, name, sizeof(name));
-    if (!pw) return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "tensor '%s' not found", name);
-    if (pw->dtype == VIT__DT_OTHER) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "tensor '%s' has dtype %s; only F32, F16 and BF16 are supported", pw->name, pw->dtype_name);
-    if (pw->ndim != 4 || pw->shape[2] == 0 || pw->shape[3] == 0 || pw->shape[0] == 0 || pw->shape[1] == 0) {
-        vit__shape_str(pw, got, sizeof(got));
-        return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "tensor '%s' has shape %s, expected [C, in_chans, P, P]", pw->name, got);
-    }
+    const vit__tensor *pw;
+    vit_status st = vit__sizing_tensor(L, VIT__R_PATCH_W, 4, "[C, in_chans, P, P]", &pw);
+    if (st != VIT_OK) return st;
     if (pw->shape[0] > VIT_MAX_DIM || pw->shape[1] > 4 || pw->shape[2] > 1024 || pw->shape[3] > 1024)
         return vit__fail(err, VIT_ERROR_LIMIT, "patch embedding [%llu, %llu, %llu, %llu] exceeds the limits (C <= VIT_MAX_DIM, in_chans <= 4, P <= 1024)",
                          (unsigned long long)pw->shape[0], (unsigned long long)pw->shape[1], (unsigned long long)pw->shape[2], (unsigned long long)pw->shape[3]);
@@ -3521,7 +3537,6 @@ static vit_status vit__infer_config(vit__loader *L, vit_config *c, const vit__st
     const vit__tensor *cls = vit__role(L, VIT__R_CLS, 0, name, sizeof(name)), *dist = vit__role(L, VIT__R_DIST, 0, name, sizeof(name));
     const vit__tensor *reg = vit__role(L, VIT__R_REG, 0, name, sizeof(name));
     long long rows;
-    vit_status st;
     if (cls && (st = vit__token_check(L, cls, C, 1, &rows)) != VIT_OK) return st;
     if (dist && (st = vit__token_check(L, dist, C, 1, &rows)) != VIT_OK) return st;
     c->num_registers = 0;
@@ -3786,13 +3801,9 @@ static vit_status vit__infer_text(vit__loader *L, vit_model *t, const vit__text_
     char *err = L->err, name[192], got[160];
     vit_config *c = &t->cfg;
     int clip = L->fam == VIT__FAM_HF_CLIP_TEXT;
-    const vit__tensor *tok = vit__role(L, VIT__R_TOK, 0, name, sizeof(name));
-    if (!tok) return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "tensor '%s' not found", name);
-    if (tok->dtype == VIT__DT_OTHER) return vit__fail(err, VIT_ERROR_UNSUPPORTED, "tensor '%s' has dtype %s; only F32, F16 and BF16 are supported", tok->name, tok->dtype_name);
-    if (tok->ndim != 2 || tok->shape[0] == 0 || tok->shape[1] == 0) {
-        vit__shape_str(tok, got, sizeof(got));
-        return vit__fail(err, VIT_ERROR_SHAPE_MISMATCH, "tensor '%s' has shape %s, expected [vocab, width]", tok->name, got);
-    }
+    const vit__tensor *tok;
+    vit_status st = vit__sizing_tensor(L, VIT__R_TOK, 2, "[vocab, width]", &tok);
+    if (st != VIT_OK) return st;
     if (tok->shape[0] > VIT_MAX_VOCAB || tok->shape[1] > VIT_MAX_DIM)
         return vit__fail(err, VIT_ERROR_LIMIT, "tensor '%s' [%llu, %llu] exceeds VIT_MAX_VOCAB (%d) or VIT_MAX_DIM (%d)", tok->name,
                          (unsigned long long)tok->shape[0], (unsigned long long)tok->shape[1], VIT_MAX_VOCAB, VIT_MAX_DIM);
@@ -3806,7 +3817,7 @@ static vit_status vit__infer_text(vit__loader *L, vit_model *t, const vit__text_
     const vit__tensor *pos = vit__role(L, VIT__R_POS, 0, name, sizeof(name));
     if (!pos) return vit__fail(err, VIT_ERROR_MISSING_TENSOR, "tensor '%s' not found", name);
     long long rows;
-    vit_status st = vit__token_check(L, pos, C, -1, &rows);
+    st = vit__token_check(L, pos, C, -1, &rows);
     if (st != VIT_OK) return st;
     if (pos->ndim != 2) {
         vit__shape_str(pos, got, sizeof(got));

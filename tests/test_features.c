@@ -30,31 +30,9 @@
 #define TOL 1e-4
 #define GUARD 64 // floats after each output that must stay untouched
 
-static const uint32_t POISON = 0x7fc0deadu; // a quiet NaN with a payload
-
-static void poison(float *p, size_t n) {
-    for (size_t i = 0; i < n; i++) memcpy(&p[i], &POISON, 4);
-}
-
-static int poisoned(const float *p, size_t n) {
-    for (size_t i = 0; i < n; i++)
-        if (memcmp(&p[i], &POISON, 4)) return 0;
-    return 1;
-}
-
 // The case's model on the CPU (NULL after printing why not).
 static vit_model *load_case(const char *dir, int max_batch) {
-    char path[1200];
-    vit_options o;
-    memset(&o, 0, sizeof(o));
-    o.device = VIT_DEVICE_CPU;
-    o.max_batch = max_batch;
-    if (!read_case_options(dir, &o)) { check(0, dir, "unreadable options.json"); return NULL; }
-    fmt(path, sizeof(path), "%s/model.safetensors", dir);
-    vit_model *m = NULL;
-    vit_status st = vit_load(path, &o, &m);
-    if (st != VIT_OK) check(0, dir, "load: %s: %s", vit_status_string(st), vit_last_error(NULL));
-    return m;
+    return load_case_model(dir, "load", VIT_DEVICE_CPU, VIT_DTYPE_DEFAULT, max_batch);
 }
 
 // One features call: shape and blocks from vit_features_shape against the
@@ -76,7 +54,7 @@ static int run_spec(vit_model *m, const char *name, const vit_features_spec *spe
     poison(out, need + GUARD);
     st = vit_features(m, images, n, spec, out, need);
     double e = st == VIT_OK ? rel_err(out, want, need) : INFINITY;
-    int guard = poisoned(out + need, GUARD);
+    int guard = is_poisoned(out + need, GUARD);
     ok = check(st == VIT_OK && e <= TOL && guard, name, "rel err %.2e (<= %g)%s%s%s", e, TOL, guard ? "" : ", GUARD OVERWRITTEN",
                st != VIT_OK ? ": " : "", st != VIT_OK ? vit_last_error(m) : "");
     free(out);
@@ -95,13 +73,7 @@ static int run_group(vit_model *m, const char *dir, const feat_ref *f, const ref
         size_t len = strlen(list);
         fmt(list + len, sizeof(list) - len, "%s%d", i ? ", " : "", blocks[i]);
     }
-    vit_features_spec spec;
-    memset(&spec, 0, sizeof(spec));
-    spec.blocks = blocks;
-    spec.num_blocks = k;
-    spec.norm = norm;
-    spec.drop_prefix = !keep;
-    spec.layout = layout ? VIT_LAYOUT_GRID : VIT_LAYOUT_TOKENS;
+    vit_features_spec spec = feat_spec(blocks, k, norm, keep, layout, VIT_DTYPE_DEFAULT);
     feat_record_shape(f, e0, shape);
     fmt(name, sizeof(name), "%s blocks {%s} (%s)", dir, list, feat_kind_name(norm, keep, layout));
     int ok = run_spec(m, name, &spec, r->input, r->n, shape, e0->per_image, resolved, k, want);
@@ -136,7 +108,7 @@ static int rgb8_case(vit_model *m, const char *dir, const feat_ref *f) {
     vit_status st2 = st == VIT_OK ? vit_features_rgb8(m, frames, n, W, H, stride, ch, &spec, b, need) : st;
     char name[1200];
     fmt(name, sizeof(name), "%s vit_features_rgb8 (2 frames %dx%d, stride %d)", dir, W, H, stride);
-    int ok = check(st2 == VIT_OK && !memcmp(a, b, need * sizeof(float)) && poisoned(b + need, GUARD) && !poisoned(b, 1), name,
+    int ok = check(st2 == VIT_OK && !memcmp(a, b, need * sizeof(float)) && is_poisoned(b + need, GUARD) && !is_poisoned(b, 1), name,
                    "%s bits of vit_preprocess_rgb8 + vit_features%s%s", st2 == VIT_OK && !memcmp(a, b, need * sizeof(float)) ? "the" : "NOT the",
                    st2 != VIT_OK ? ": " : "", st2 != VIT_OK ? vit_last_error(m) : "");
     free(frames); free(images); free(a); free(b);
@@ -147,28 +119,15 @@ static int rgb8_case(vit_model *m, const char *dir, const feat_ref *f) {
 static int chunk_case(vit_model *whole, const char *dir, const feat_ref *f, const reference *r) {
     vit_model *m2 = load_case(dir, 2);
     if (!m2) return 0;
-    size_t per_image = (size_t)r->c * r->h * r->w;
-    float *images = (float *)malloc(3 * per_image * sizeof(float));
-    for (int i = 0; i < 3; i++) memcpy(images + i * per_image, r->input + (size_t)(i % r->n) * per_image, per_image * sizeof(float));
+    float *images = three_images(r);
     int ok = 1;
     for (int kind = 0; kind < 8; kind++) {
         int norm = (kind >> 1) & 1, keep = kind & 1, layout = kind >> 2;
         int blocks[2] = {-1, 0};
-        vit_features_spec spec;
-        memset(&spec, 0, sizeof(spec));
-        spec.blocks = blocks;
-        spec.num_blocks = f->depth > 1 ? 2 : 1;
-        spec.norm = norm;
-        spec.drop_prefix = !keep;
-        spec.layout = layout ? VIT_LAYOUT_GRID : VIT_LAYOUT_TOKENS;
-        size_t per = 0;
-        vit_status st = vit_features_shape(whole, &spec, NULL, &per, NULL);
-        size_t need = (size_t)spec.num_blocks * 3 * per;
-        float *a = (float *)malloc((need + GUARD) * sizeof(float)), *b = (float *)malloc((need + GUARD) * sizeof(float));
-        poison(a, need + GUARD);
-        poison(b, need + GUARD);
-        if (st == VIT_OK) st = vit_features(whole, images, 3, &spec, a, need);
-        vit_status st2 = st == VIT_OK ? vit_features(m2, images, 3, &spec, b, need) : st;
+        vit_features_spec spec = feat_spec(blocks, f->depth > 1 ? 2 : 1, norm, keep, layout, VIT_DTYPE_DEFAULT);
+        float *a, *b;
+        size_t need;
+        vit_status st2 = features_two_ways(whole, m2, images, &spec, GUARD, &a, &b, &need);
         int same = st2 == VIT_OK && !memcmp(a, b, need * sizeof(float));
         double e = 0;
         for (size_t i = 0; st2 == VIT_OK && i < need; i++) {
@@ -177,7 +136,7 @@ static int chunk_case(vit_model *whole, const char *dir, const feat_ref *f, cons
         }
         char name[1200];
         fmt(name, sizeof(name), "%s max_batch 2, n 3 (%s)", dir, feat_kind_name(norm, keep, layout));
-        ok &= check(same && poisoned(b + need, GUARD), name, "%s bits of one batch (max diff %.3g)%s%s", same ? "the" : "NOT the", e,
+        ok &= check(same && is_poisoned(b + need, GUARD), name, "%s bits of one batch (max diff %.3g)%s%s", same ? "the" : "NOT the", e,
                     st2 != VIT_OK ? ": " : "", st2 != VIT_OK ? vit_last_error(m2) : "");
         free(a); free(b);
     }
@@ -189,9 +148,9 @@ static int chunk_case(vit_model *whole, const char *dir, const feat_ref *f, cons
 // A bad call: the named status, a message, and nothing written to out.
 static void expect_fail(vit_model *m, const char *what, vit_status st, vit_status want, vit_status alt, const float *out, size_t n) {
     const char *msg = vit_last_error(m);
-    int ok = (st == want || st == alt) && msg[0] && (!out || poisoned(out, n));
+    int ok = (st == want || st == alt) && msg[0] && (!out || is_poisoned(out, n));
     check(ok, what, "%s (want %s%s%s)%s%s%s", vit_status_string(st), vit_status_string(want), alt != want ? " or " : "", alt != want ? vit_status_string(alt) : "",
-          msg[0] ? ": " : ", no message", msg, out && !poisoned(out, n) ? "; OUTPUT WRITTEN" : "");
+          msg[0] ? ": " : ", no message", msg, out && !is_poisoned(out, n) ? "; OUTPUT WRITTEN" : "");
 }
 
 static void errors_case(vit_model *m, const char *dir, const reference *r, const feat_ref *f) {
@@ -264,26 +223,17 @@ static void errors_case(vit_model *m, const char *dir, const reference *r, const
     poison(out, cap);
     vit_status st = vit_features(m, r->input, r->n, &spec, out, need);
     fmt(name, sizeof(name), "%s errors: a good call after them", dir);
-    check(st == VIT_OK && !poisoned(out, 1) && poisoned(out + need, GUARD), name, "%s", vit_status_string(st));
+    check(st == VIT_OK && !is_poisoned(out, 1) && is_poisoned(out + need, GUARD), name, "%s", vit_status_string(st));
     free(out);
 }
 
 static int g_errors_done;
 
 static void run_case(const char *dir) {
-    char path[1200], err[1400];
     feat_ref f;
-    fmt(path, sizeof(path), "%s/features.bin", dir);
-    FILE *probe = fopen(path, "rb");
-    if (!probe) { printf("SKIP %s: no features.bin\n", dir); return; }
-    fclose(probe);
-    if (!read_features(path, &f, err, sizeof(err))) { check(0, dir, "%s", err); return; }
     reference r;
-    memset(&r, 0, sizeof(r));
-    fmt(path, sizeof(path), "%s/io.bin", dir);
-    vit_model *m = NULL;
-    if (!read_reference(path, &r)) check(0, dir, "cannot read %s", path);
-    else m = load_case(dir, 0);
+    if (!read_features_case(dir, &f, &r)) return;
+    vit_model *m = load_case(dir, 0);
     const vit_config *c = m ? vit_model_config(m) : NULL;
     if (c && !check(c->depth == f.depth && c->num_prefix == f.num_prefix && c->image_height == r.h && c->image_width == r.w, dir,
                     "model: depth %d, %d prefix tokens, %dx%d; features.bin: depth %d, %d prefix tokens; io.bin %dx%d", c->depth, c->num_prefix,
@@ -297,13 +247,7 @@ static void run_case(const char *dir) {
         for (int i = 0; i < f.count; i++) {
             const feat_record *e = &f.rec[i];
             if (!check(e->n == r.n, dir, "record %d: n %d, io.bin n %d", i, e->n, r.n)) continue;
-            vit_features_spec spec;
-            memset(&spec, 0, sizeof(spec));
-            spec.blocks = &e->k;
-            spec.num_blocks = 1;
-            spec.norm = e->norm;
-            spec.drop_prefix = !e->keep_prefix;
-            spec.layout = e->layout ? VIT_LAYOUT_GRID : VIT_LAYOUT_TOKENS;
+            vit_features_spec spec = feat_spec(&e->k, 1, e->norm, e->keep_prefix, e->layout, VIT_DTYPE_DEFAULT);
             int shape[4];
             feat_record_shape(&f, e, shape);
             fmt(name, sizeof(name), "%s block %d (%s)", dir, e->k, feat_kind_name(e->norm, e->keep_prefix, e->layout));

@@ -34,18 +34,7 @@ int main(void) {
 
 #define GUARD 64
 
-static const uint32_t POISON = 0x7fc0deadu; // a quiet NaN with a payload (fp32 outputs)
-static const uint16_t POISON16 = 0x7fc1u;   // a bf16 quiet NaN (bf16 outputs)
-
-static void poison(float *p, size_t n) {
-    for (size_t i = 0; i < n; i++) memcpy(&p[i], &POISON, 4);
-}
-
-static int poisoned(const float *p, size_t n) {
-    for (size_t i = 0; i < n; i++)
-        if (memcmp(&p[i], &POISON, 4)) return 0;
-    return 1;
-}
+static const uint16_t POISON16 = 0x7fc1u; // a bf16 quiet NaN (bf16 outputs; fp32 ones: test_util.h's poison)
 
 static const char *dtname(vit_dtype d) { return d == VIT_DTYPE_F32 ? "f32" : d == VIT_DTYPE_BF16 ? "bf16" : "f16"; }
 
@@ -53,30 +42,9 @@ static double tol_of(vit_dtype d) { return d == VIT_DTYPE_F32 ? 1e-4 : 3e-2; }
 
 // The case's model on the GPU (NULL after printing why not).
 static vit_model *load_gpu(const char *dir, vit_dtype dt, int max_batch) {
-    char path[1200];
-    vit_options o;
-    memset(&o, 0, sizeof(o));
-    o.device = VIT_DEVICE_CUDA;
-    o.dtype = dt;
-    o.max_batch = max_batch;
-    if (!read_case_options(dir, &o)) { check(0, dir, "unreadable options.json"); return NULL; }
-    fmt(path, sizeof(path), "%s/model.safetensors", dir);
-    vit_model *m = NULL;
-    vit_status st = vit_load(path, &o, &m);
-    if (st != VIT_OK) check(0, dir, "%s: load: %s: %s", dtname(dt), vit_status_string(st), vit_last_error(NULL));
-    return m;
-}
-
-static vit_features_spec make_spec(const int *blocks, int num, int norm, int keep, int layout, vit_dtype out) {
-    vit_features_spec s;
-    memset(&s, 0, sizeof(s));
-    s.blocks = blocks;
-    s.num_blocks = num;
-    s.norm = norm;
-    s.drop_prefix = !keep;
-    s.layout = layout ? VIT_LAYOUT_GRID : VIT_LAYOUT_TOKENS;
-    s.out_dtype = out;
-    return s;
+    char what[32];
+    fmt(what, sizeof(what), "%s: load", dtname(dt));
+    return load_case_model(dir, what, VIT_DEVICE_CUDA, dt, max_batch);
 }
 
 static float bf16_to_float(uint16_t h) {
@@ -91,7 +59,7 @@ static void host_records(vit_model *m, const char *dir, vit_dtype dt, const feat
     double tol = tol_of(dt);
     for (int i = 0; i < f->count; i++) {
         const feat_record *e = &f->rec[i];
-        vit_features_spec spec = make_spec(&e->k, 1, e->norm, e->keep_prefix, e->layout, VIT_DTYPE_DEFAULT);
+        vit_features_spec spec = feat_spec(&e->k, 1, e->norm, e->keep_prefix, e->layout, VIT_DTYPE_DEFAULT);
         int shape[4], want_shape[4], blk = -1;
         size_t per = 0;
         feat_record_shape(f, e, want_shape);
@@ -107,7 +75,7 @@ static void host_records(vit_model *m, const char *dir, vit_dtype dt, const feat
         poison(out, need + GUARD);
         st = vit_features(m, r->input, r->n, &spec, out, need);
         double err = st == VIT_OK ? rel_err(out, e->data, need) : INFINITY;
-        int guard = poisoned(out + need, GUARD);
+        int guard = is_poisoned(out + need, GUARD);
         check(st == VIT_OK && err <= tol && guard, name, "vit_features: rel err %.2e (<= %g)%s%s%s", err, tol, guard ? "" : ", GUARD OVERWRITTEN",
               st != VIT_OK ? ": " : "", st != VIT_OK ? vit_last_error(m) : "");
         free(out);
@@ -132,7 +100,7 @@ static void async_groups(vit_model *m, const char *dir, vit_dtype dt, const feat
             fmt(list + len, sizeof(list) - len, "%s%d", i ? ", " : "", blocks[i]);
         }
         for (int b16 = 0; b16 < 2; b16++) {
-            vit_features_spec spec = make_spec(blocks, k, norm, keep, layout, b16 ? VIT_DTYPE_BF16 : VIT_DTYPE_F32);
+            vit_features_spec spec = feat_spec(blocks, k, norm, keep, layout, b16 ? VIT_DTYPE_BF16 : VIT_DTYPE_F32);
             size_t per = 0;
             vit_status st = vit_features_shape(m, &spec, NULL, &per, rblocks);
             fmt(name, sizeof(name), "%s %s vit_features_async%s blocks {%s} (%s)", dir, dtname(dt), b16 ? " bf16 output" : "", list,
@@ -144,7 +112,7 @@ static void async_groups(vit_model *m, const char *dir, vit_dtype dt, const feat
                 continue;
             size_t need = (size_t)k * r->n * per, esize = b16 ? 2 : 4;
             unsigned char *host = (unsigned char *)malloc((need + GUARD) * esize);
-            for (size_t i = 0; i < need + GUARD; i++) memcpy(host + i * esize, b16 ? (const void *)&POISON16 : (const void *)&POISON, esize);
+            for (size_t i = 0; i < need + GUARD; i++) memcpy(host + i * esize, b16 ? (const void *)&POISON16 : (const void *)&TEST_POISON, esize);
             void *dout = NULL;
             cudaMalloc(&dout, (need + GUARD) * esize);
             cudaMemcpy(dout, host, (need + GUARD) * esize, cudaMemcpyHostToDevice);
@@ -183,7 +151,7 @@ static void frames_case(vit_model *m, const char *dir, vit_dtype dt, const feat_
     vit_status st = VIT_OK;
     for (int i = 0; st == VIT_OK && i < NF; i++) st = vit_preprocess_rgb8(m, frames + (size_t)i * FH * FS, FW, FH, FS, FC, pre + i * per_image);
     int blocks[2] = {0, -1};
-    vit_features_spec spec = make_spec(blocks, f->depth > 1 ? 2 : 1, 1, 1, 1, VIT_DTYPE_DEFAULT);
+    vit_features_spec spec = feat_spec(blocks, f->depth > 1 ? 2 : 1, 1, 1, 1, VIT_DTYPE_DEFAULT);
     size_t per = 0;
     if (st == VIT_OK) st = vit_features_shape(m, &spec, NULL, &per, NULL);
     size_t need = (size_t)spec.num_blocks * NF * per;
@@ -196,7 +164,7 @@ static void frames_case(vit_model *m, const char *dir, vit_dtype dt, const feat_
     vit_status sb = sa == VIT_OK ? vit_features_rgb8(m, frames, NF, FW, FH, FS, FC, &spec, b, need) : sa;
     fmt(name, sizeof(name), "%s %s vit_features_rgb8 (host frames %dx%d, stride %d)", dir, dtname(dt), FW, FH, FS);
     int same = sb == VIT_OK && !memcmp(a, b, need * sizeof(float));
-    check(same && poisoned(b + need, GUARD) && !poisoned(b, 1), name, "%s bits of vit_preprocess_rgb8 + vit_features%s%s", same ? "the" : "NOT the",
+    check(same && is_poisoned(b + need, GUARD) && !is_poisoned(b, 1), name, "%s bits of vit_preprocess_rgb8 + vit_features%s%s", same ? "the" : "NOT the",
           sb != VIT_OK ? ": " : "", sb != VIT_OK ? vit_last_error(m) : "");
     // device
     unsigned char *dframes = NULL;
@@ -217,7 +185,7 @@ static void frames_case(vit_model *m, const char *dir, vit_dtype dt, const feat_
     cudaMemcpy(b, db, (need + GUARD) * sizeof(float), cudaMemcpyDeviceToHost);
     fmt(name, sizeof(name), "%s %s vit_features_rgb8_async (device frames %dx%d, stride %d)", dir, dtname(dt), FW, FH, FS);
     same = sb == VIT_OK && !memcmp(a, b, need * sizeof(float));
-    check(same && poisoned(b + need, GUARD) && !poisoned(b, 1), name, "%s bits of vit_preprocess_rgb8 + vit_features_async%s%s", same ? "the" : "NOT the",
+    check(same && is_poisoned(b + need, GUARD) && !is_poisoned(b, 1), name, "%s bits of vit_preprocess_rgb8 + vit_features_async%s%s", same ? "the" : "NOT the",
           sb != VIT_OK ? ": " : "", sb != VIT_OK ? vit_last_error(m) : "");
     cudaFree(dframes); cudaFree(dpre); cudaFree(da); cudaFree(db);
     free(pre); free(a); free(b);
@@ -227,23 +195,16 @@ static void frames_case(vit_model *m, const char *dir, vit_dtype dt, const feat_
 static void chunk_case(vit_model *whole, const char *dir, vit_dtype dt, const feat_ref *f, const reference *r) {
     vit_model *m2 = load_gpu(dir, dt, 2);
     if (!m2) return;
-    size_t per_image = (size_t)r->c * r->h * r->w;
-    float *images = (float *)malloc(3 * per_image * sizeof(float));
-    for (int i = 0; i < 3; i++) memcpy(images + i * per_image, r->input + (size_t)(i % r->n) * per_image, per_image * sizeof(float));
+    float *images = three_images(r);
     int blocks[2] = {-1, 0};
-    vit_features_spec spec = make_spec(blocks, f->depth > 1 ? 2 : 1, 1, 1, 1, VIT_DTYPE_DEFAULT); // grid with the prefix tokens: every offset used
-    size_t per = 0;
-    vit_status st = vit_features_shape(whole, &spec, NULL, &per, NULL);
-    size_t need = (size_t)spec.num_blocks * 3 * per;
-    float *a = (float *)malloc((need + GUARD) * sizeof(float)), *b = (float *)malloc((need + GUARD) * sizeof(float));
-    poison(a, need + GUARD);
-    poison(b, need + GUARD);
-    if (st == VIT_OK) st = vit_features(whole, images, 3, &spec, a, need);
-    vit_status st2 = st == VIT_OK ? vit_features(m2, images, 3, &spec, b, need) : st;
+    vit_features_spec spec = feat_spec(blocks, f->depth > 1 ? 2 : 1, 1, 1, 1, VIT_DTYPE_DEFAULT); // grid with the prefix tokens: every offset used
+    float *a, *b;
+    size_t need;
+    vit_status st2 = features_two_ways(whole, m2, images, &spec, GUARD, &a, &b, &need);
     double err = st2 == VIT_OK ? rel_err(b, a, need) : INFINITY, tol = tol_of(dt);
     char name[1400];
     fmt(name, sizeof(name), "%s %s max_batch 2, n 3 (normed, prefix, grid)", dir, dtname(dt));
-    check(st2 == VIT_OK && err <= tol && poisoned(b + need, GUARD), name, "rel err %.2e from one batch (<= %g)%s%s", err, tol, st2 != VIT_OK ? ": " : "",
+    check(st2 == VIT_OK && err <= tol && is_poisoned(b + need, GUARD), name, "rel err %.2e from one batch (<= %g)%s%s", err, tol, st2 != VIT_OK ? ": " : "",
           st2 != VIT_OK ? vit_last_error(m2) : "");
     free(images); free(a); free(b);
     vit_free(m2);
@@ -251,7 +212,7 @@ static void chunk_case(vit_model *whole, const char *dir, vit_dtype dt, const fe
 
 // bf16 output refused on the host call; the async call checks out_capacity before anything runs.
 static void errors_case(vit_model *m, const char *dir, vit_dtype dt, const reference *r, const float *dimages) {
-    vit_features_spec spec = make_spec(NULL, 0, 0, 1, 0, VIT_DTYPE_BF16);
+    vit_features_spec spec = feat_spec(NULL, 0, 0, 1, 0, VIT_DTYPE_BF16);
     size_t per = 0;
     vit_features_shape(m, NULL, NULL, &per, NULL);
     size_t need = (size_t)r->n * per;
@@ -260,7 +221,7 @@ static void errors_case(vit_model *m, const char *dir, vit_dtype dt, const refer
     vit_status st = vit_features(m, r->input, r->n, &spec, out, need);
     char name[1400];
     fmt(name, sizeof(name), "%s %s errors: out_dtype BF16 on vit_features", dir, dtname(dt));
-    check((st == VIT_ERROR_INVALID_ARGUMENT || st == VIT_ERROR_UNSUPPORTED) && poisoned(out, need + GUARD) && vit_last_error(m)[0], name, "%s: %s",
+    check((st == VIT_ERROR_INVALID_ARGUMENT || st == VIT_ERROR_UNSUPPORTED) && is_poisoned(out, need + GUARD) && vit_last_error(m)[0], name, "%s: %s",
           vit_status_string(st), vit_last_error(m));
     spec.out_dtype = VIT_DTYPE_F32;
     float *dout = NULL;
@@ -270,26 +231,17 @@ static void errors_case(vit_model *m, const char *dir, vit_dtype dt, const refer
     cudaDeviceSynchronize();
     cudaMemcpy(out, dout, (need + GUARD) * sizeof(float), cudaMemcpyDeviceToHost);
     fmt(name, sizeof(name), "%s %s errors: vit_features_async out_capacity one too small", dir, dtname(dt));
-    check(st == VIT_ERROR_INVALID_ARGUMENT && poisoned(out, need + GUARD) && vit_last_error(m)[0], name, "%s: %s%s", vit_status_string(st),
-          vit_last_error(m), poisoned(out, need + GUARD) ? "" : "; OUTPUT WRITTEN");
+    check(st == VIT_ERROR_INVALID_ARGUMENT && is_poisoned(out, need + GUARD) && vit_last_error(m)[0], name, "%s: %s%s", vit_status_string(st),
+          vit_last_error(m), is_poisoned(out, need + GUARD) ? "" : "; OUTPUT WRITTEN");
     cudaFree(dout);
     free(out);
 }
 
 static void run_case(const char *dir) {
-    char path[1200], err[1400];
     feat_ref f;
-    fmt(path, sizeof(path), "%s/features.bin", dir);
-    FILE *probe = fopen(path, "rb");
-    if (!probe) { printf("SKIP %s: no features.bin\n", dir); return; }
-    fclose(probe);
-    if (!read_features(path, &f, err, sizeof(err))) { check(0, dir, "%s", err); return; }
     reference r;
-    memset(&r, 0, sizeof(r));
-    fmt(path, sizeof(path), "%s/io.bin", dir);
-    if (!read_reference(path, &r)) {
-        check(0, dir, "cannot read %s", path);
-    } else {
+    if (!read_features_case(dir, &f, &r)) return;
+    {
         size_t ni = (size_t)r.n * r.c * r.h * r.w;
         float *dimages = NULL;
         cudaMalloc((void **)&dimages, ni * sizeof(float));

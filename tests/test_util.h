@@ -436,4 +436,92 @@ TEST_UNUSED static const char *feat_kind_name(int norm, int keep, int layout) {
     return names[(layout ? 4 : 0) + (norm ? 2 : 0) + (keep ? 1 : 0)];
 }
 
+// The features tests' output poison: a quiet NaN with a payload in every float, and the
+// test that a buffer (or its guard region) still holds it
+TEST_UNUSED static const uint32_t TEST_POISON = 0x7fc0deadu;
+TEST_UNUSED static void poison(float *p, size_t n) {
+    for (size_t i = 0; i < n; i++) memcpy(&p[i], &TEST_POISON, 4);
+}
+TEST_UNUSED static int is_poisoned(const float *p, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (memcmp(&p[i], &TEST_POISON, 4)) return 0;
+    return 1;
+}
+
+// A features case: DIR/features.bin into f and DIR/io.bin into r (1), or 0 after a SKIP
+// line (no features.bin) or a failed check, with nothing left to free
+TEST_UNUSED static int read_features_case(const char *dir, feat_ref *f, reference *r) {
+    char path[1200], err[1400];
+    fmt(path, sizeof(path), "%s/features.bin", dir);
+    FILE *probe = fopen(path, "rb");
+    if (!probe) { printf("SKIP %s: no features.bin\n", dir); return 0; }
+    fclose(probe);
+    if (!read_features(path, f, err, sizeof(err))) { check(0, dir, "%s", err); return 0; }
+    memset(r, 0, sizeof(*r));
+    fmt(path, sizeof(path), "%s/io.bin", dir);
+    if (!read_reference(path, r)) {
+        check(0, dir, "cannot read %s", path);
+        free(r->input); free(r->logits); free(r->features);
+        free_features(f);
+        return 0;
+    }
+    return 1;
+}
+
+#ifdef VIT_H_INCLUDED // (after vit.h only)
+// A features spec of one kind of record (norm, keep the prefix tokens, grid layout)
+TEST_UNUSED static vit_features_spec feat_spec(const int *blocks, int num, int norm, int keep, int layout, vit_dtype out) {
+    vit_features_spec s;
+    memset(&s, 0, sizeof(s));
+    s.blocks = blocks;
+    s.num_blocks = num;
+    s.norm = norm;
+    s.drop_prefix = !keep;
+    s.layout = layout ? VIT_LAYOUT_GRID : VIT_LAYOUT_TOKENS;
+    s.out_dtype = out;
+    return s;
+}
+
+// 3 images cycled from io.bin's (the max_batch 2 cases: a chunk of 2 and a chunk of 1)
+TEST_UNUSED static float *three_images(const reference *r) {
+    size_t per_image = (size_t)r->c * r->h * r->w;
+    float *images = (float *)malloc(3 * per_image * sizeof(float));
+    for (int i = 0; i < 3; i++) memcpy(images + i * per_image, r->input + (size_t)(i % r->n) * per_image, per_image * sizeof(float));
+    return images;
+}
+
+// The same features call on 3 images by whole (one batch) into *a and by m2 (max_batch 2)
+// into *b: need floats each, then guard more, poisoned first. Returns the status of m2's
+// call (or of whole's, when that failed).
+TEST_UNUSED static vit_status features_two_ways(vit_model *whole, vit_model *m2, const float *images, const vit_features_spec *spec, size_t guard,
+                                                float **a, float **b, size_t *need) {
+    size_t per = 0;
+    vit_status st = vit_features_shape(whole, spec, NULL, &per, NULL);
+    *need = (size_t)spec->num_blocks * 3 * per;
+    *a = (float *)malloc((*need + guard) * sizeof(float));
+    *b = (float *)malloc((*need + guard) * sizeof(float));
+    poison(*a, *need + guard);
+    poison(*b, *need + guard);
+    if (st == VIT_OK) st = vit_features(whole, images, 3, spec, *a, *need);
+    return st == VIT_OK ? vit_features(m2, images, 3, spec, *b, *need) : st;
+}
+
+// A case's model (DIR/model.safetensors with its options.json) on device in dtype (NULL
+// after a failed check, what names the load in its message)
+TEST_UNUSED static vit_model *load_case_model(const char *dir, const char *what, vit_device device, vit_dtype dtype, int max_batch) {
+    char path[1200];
+    vit_options o;
+    memset(&o, 0, sizeof(o));
+    o.device = device;
+    o.dtype = dtype;
+    o.max_batch = max_batch;
+    if (!read_case_options(dir, &o)) { check(0, dir, "unreadable options.json"); return NULL; }
+    fmt(path, sizeof(path), "%s/model.safetensors", dir);
+    vit_model *m = NULL;
+    vit_status st = vit_load(path, &o, &m);
+    if (st != VIT_OK) check(0, dir, "%s: %s: %s", what, vit_status_string(st), vit_last_error(NULL));
+    return m;
+}
+#endif // VIT_H_INCLUDED
+
 #endif // TEST_UTIL_H_INCLUDED

@@ -523,6 +523,59 @@ def fmt(v, spec=".2f"):
     return "-" if v is None else format(v, spec)
 
 
+def mib(v):
+    return fmt(v / 2**20 if v else None, ",.0f")
+
+
+def late(args, what):
+    """True (and says so) once args.deadline seconds have passed since the start."""
+    if time.time() - T0 > args.deadline:
+        log("deadline: skipping", what)
+        return True
+    return False
+
+
+def paired_args(ap, name, deadlines, reps):
+    """The command line of bench_features.py and bench_text.py (name: "features", "text"),
+    after the caller's own arguments (--cpu among them): parses it and fills the defaults
+    that depend on --cpu and --dry-run. deadlines: (GPU, --cpu) seconds; reps: --cpu's default."""
+    ap.add_argument("--bin", default=None, help="build/vit_bench (GPU) or build/bench_cpu (--cpu)")
+    ap.add_argument("--out", default=None, help=f"markdown report (default bench-{name}.md, --cpu: bench-{name}-cpu.md)")
+    ap.add_argument("--deadline", type=float, default=None,
+                    help=f"seconds; items are skipped after it (default {deadlines[0]:g}, --cpu {deadlines[1]:g})")
+    ap.add_argument("--rounds", type=int, default=5, help="--cpu: interleaved rounds")
+    ap.add_argument("--reps", type=int, default=reps, help="--cpu: timed calls per engine and round")
+    ap.add_argument("--threads", type=int, default=os.cpu_count(), help="--cpu: threads for both")
+    ap.add_argument("--dry-run", action="store_true", help="the GPU script's PyTorch side on the CPU with small stand-ins")
+    ap.add_argument("--command", default=None, help="the command named in the report (default: the make target)")
+    ap.add_argument("--commit", default=None, help="commit the binaries were built from (default: HEAD here, -dirty if changed)")
+    args = ap.parse_args()
+    if args.deadline is None:
+        args.deadline = float(deadlines[1] if args.cpu else deadlines[0])
+    if args.bin is None:
+        args.bin = "build/bench_cpu" if args.cpu else "build/vit_bench"
+    if args.out is None:
+        args.out = f"bench-{name}-cpu.md" if args.cpu else f"bench-{name}-dry-run.md" if args.dry_run else f"bench-{name}.md"
+    if args.command is None:
+        args.command = (f"make bench-{name}-cpu" if args.cpu else
+                        f"python3 tools/bench_{name}.py --dry-run" if args.dry_run else f"make bench-{name}")
+    if args.commit is None:
+        args.commit = git_commit()
+    return args
+
+
+def write_text_report(r, args, text, quiet=False):
+    """text to args.out and the raw results r to the .json beside it (bench_features.py,
+    bench_text.py), each replaced in one step: a run cut off mid-write leaves the old file whole."""
+    for path, data in ((args.out, text), (os.path.splitext(args.out)[0] + ".json", json.dumps(r, indent=1))):
+        tmp = path + ".tmp"
+        with open(tmp, "w") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    if not quiet:
+        print(text)
+
+
 # The generated report ends with this line; what follows it in --out (the
 # method, per-kernel notes, CPU figures) is written by hand and kept.
 REPORT_END = "<!-- end of generated report: hand-written notes below are kept by tools/bench.py -->"

@@ -55,10 +55,10 @@ os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import timm  # noqa: E402
 import transformers  # noqa: E402
-from bench import cuda_time, fmt, git_commit, iters_for, vit_bench  # noqa: E402
+from bench import cuda_time, fmt, iters_for, late, log, mib, vit_bench  # noqa: E402
+from bench import paired_args, write_text_report as write_report  # noqa: E402
 from make_gpu_reference import family_model, save_family  # noqa: E402
 
-T0 = time.time()
 COMPILE_MODE = "default"  # as bench.py's FAMILY_COMPILE_MODE
 BLOCK = -2                # the block asked for (Python-style)
 
@@ -75,17 +75,6 @@ FORMS = {  # how the 'full' and 'truncated' forms are run, per library
     "hf_clip": ("output_hidden_states=True: every block runs (transformers has no early stop)",
                 "encoder.layers cut to depth-1, last_hidden_state"),
 }
-
-
-def log(*a):
-    print(f"[{time.time() - T0:6.1f}s]", *a, flush=True)
-
-
-def late(args, what):
-    if time.time() - T0 > args.deadline:
-        log("deadline: skipping", what)
-        return True
-    return False
 
 
 def depth_of(model):
@@ -264,10 +253,6 @@ def timed(fn, x, iters, dev):
     return ms, torch.cuda.max_memory_allocated()
 
 
-def mib(v):
-    return fmt(v / 2**20 if v else None, ",.0f")
-
-
 def gpu_text(r):
     L = ["## Dense features: vit.h vs PyTorch\n"]
     L.append(f"Date: {r['date']}. Device: {r['device']}. Commit: {r['commit']}. torch {r['torch']}, timm {r['timm']}, "
@@ -399,41 +384,11 @@ def cpu_text(r):
     return "\n".join(L) + "\n"
 
 
-def write_report(r, args, text, quiet=False):
-    for path, data in ((args.out, text), (os.path.splitext(args.out)[0] + ".json", json.dumps(r, indent=1))):
-        tmp = path + ".tmp"  # replaced in one step: a run cut off mid-write leaves the old file whole
-        with open(tmp, "w") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    if not quiet:
-        print(text)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--bin", default=None, help="build/vit_bench (GPU) or build/bench_cpu (--cpu)")
-    ap.add_argument("--out", default=None, help="markdown report (default bench-features.md, --cpu: bench-features-cpu.md)")
-    ap.add_argument("--deadline", type=float, default=None, help="seconds; items are skipped after it (default 330, --cpu 1500)")
     ap.add_argument("--batch", type=int, default=64, help="GPU batch")
     ap.add_argument("--cpu", action="store_true", help="the CPU comparison at batch 1 (see usage)")
-    ap.add_argument("--rounds", type=int, default=5, help="--cpu: interleaved rounds")
-    ap.add_argument("--reps", type=int, default=2, help="--cpu: timed calls per engine and round")
-    ap.add_argument("--threads", type=int, default=os.cpu_count(), help="--cpu: threads for both")
-    ap.add_argument("--dry-run", action="store_true", help="the GPU script's PyTorch side on the CPU with small stand-ins")
-    ap.add_argument("--command", default=None, help="the command named in the report (default: the make target)")
-    ap.add_argument("--commit", default=None, help="commit the binaries were built from (default: HEAD here, -dirty if changed)")
-    args = ap.parse_args()
-    if args.deadline is None:
-        args.deadline = 1500.0 if args.cpu else 330.0
-    if args.bin is None:
-        args.bin = "build/bench_cpu" if args.cpu else "build/vit_bench"
-    if args.out is None:
-        args.out = "bench-features-cpu.md" if args.cpu else "bench-features-dry-run.md" if args.dry_run else "bench-features.md"
-    if args.command is None:
-        args.command = ("make bench-features-cpu" if args.cpu else
-                        "python3 tools/bench_features.py --dry-run" if args.dry_run else "make bench-features")
-    if args.commit is None:
-        args.commit = git_commit()
+    args = paired_args(ap, "features", (330, 1500), reps=2)
     return cpu_run(args) if args.cpu else gpu_run(args)
 
 

@@ -77,9 +77,9 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import transformers as T  # noqa: E402
-from bench import fmt, git_commit, iters_for, vit_bench  # noqa: E402
+from bench import fmt, iters_for, late, log, mib, vit_bench  # noqa: E402
+from bench import paired_args, write_text_report as write_report  # noqa: E402
 
-T0 = time.time()
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 COMPILE_MODE = "default"  # as bench.py's FAMILY_COMPILE_MODE
 N_LABELS = 1000
@@ -91,17 +91,6 @@ PLAN = [  # (label, key, tokenizer folder under the repository)
     ("CLIP ViT-B/32", "clip_b32", "tests/data/tokenizers/clip"),
     ("SigLIP B/16 @224", "siglip_b16", "tests/data/tokenizers/siglip_a"),
 ]
-
-
-def log(*a):
-    print(f"[{time.time() - T0:6.1f}s]", *a, flush=True)
-
-
-def late(args, what):
-    if time.time() - T0 > args.deadline:
-        log("deadline: skipping", what)
-        return True
-    return False
 
 
 # ---- the models, prompts, ids and images
@@ -430,10 +419,6 @@ def gpu_run(args):
     return 0 if r["rows"] and ok and ran else 1
 
 
-def mib(v):
-    return fmt(v / 2**20 if v else None, ",.0f")
-
-
 def vs(a, b):
     """a's time over b's (b: vit.h), or '-'."""
     return f"{a / b:.2f}x" if a and b else "-"
@@ -642,42 +627,12 @@ def cpu_text(r):
     return "\n".join(L)
 
 
-def write_report(r, args, text, quiet=False):
-    for path, data in ((args.out, text), (os.path.splitext(args.out)[0] + ".json", json.dumps(r, indent=1))):
-        tmp = path + ".tmp"  # replaced in one step: a run cut off mid-write leaves the old file whole
-        with open(tmp, "w") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    if not quiet:
-        print(text)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--bin", default=None, help="build/vit_bench (GPU) or build/bench_cpu (--cpu)")
-    ap.add_argument("--out", default=None, help="markdown report (default bench-text.md, --cpu: bench-text-cpu.md)")
-    ap.add_argument("--deadline", type=float, default=None, help="seconds; items are skipped after it (default 300, --cpu 900)")
     ap.add_argument("--cpu", action="store_true", help="the CPU comparison at a smaller count (see usage)")
     ap.add_argument("--cpu-texts", type=int, default=64, help="--cpu: prompts encoded per call")
     ap.add_argument("--cpu-images", type=int, default=4, help="--cpu: images classified per call")
-    ap.add_argument("--rounds", type=int, default=5, help="--cpu: interleaved rounds")
-    ap.add_argument("--reps", type=int, default=1, help="--cpu: timed calls per engine and round")
-    ap.add_argument("--threads", type=int, default=os.cpu_count(), help="--cpu: threads for both")
-    ap.add_argument("--dry-run", action="store_true", help="the GPU script's PyTorch side on the CPU with small stand-ins")
-    ap.add_argument("--command", default=None, help="the command named in the report (default: the make target)")
-    ap.add_argument("--commit", default=None, help="commit the binaries were built from (default: HEAD here, -dirty if changed)")
-    args = ap.parse_args()
-    if args.deadline is None:
-        args.deadline = 900.0 if args.cpu else 300.0
-    if args.bin is None:
-        args.bin = "build/bench_cpu" if args.cpu else "build/vit_bench"
-    if args.out is None:
-        args.out = "bench-text-cpu.md" if args.cpu else "bench-text-dry-run.md" if args.dry_run else "bench-text.md"
-    if args.command is None:
-        args.command = ("make bench-text-cpu" if args.cpu else
-                        "python3 tools/bench_text.py --dry-run" if args.dry_run else "make bench-text")
-    if args.commit is None:
-        args.commit = git_commit()
+    args = paired_args(ap, "text", (300, 900), reps=1)
     return cpu_run(args) if args.cpu else gpu_run(args)
 
 

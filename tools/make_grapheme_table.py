@@ -13,7 +13,9 @@ From the Python regex module's \\p{Grapheme_Cluster_Break=...} and
 import os, re, regex, sys, unicodedata
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import make_unicode_tables as mut  # noqa: E402
+import tables  # noqa: E402  (tools/tables.py: where each table is, and the splice)
+
+BEGIN, END = tables.TABLES["grapheme"][:2]
 
 NAMES = ["CR", "LF", "Control", "Extend", "ZWJ", "Regional_Indicator", "Prepend", "SpacingMark", "L", "V", "T", "LV", "LVT"]
 
@@ -39,7 +41,7 @@ def runs():
 
 def main():
     r = runs()
-    lines = ["// ---- grapheme table: begin (tools/make_grapheme_table.py; do not edit)",
+    lines = [BEGIN + " (tools/make_grapheme_table.py; do not edit)",
              "// Python regex %s's Grapheme_Cluster_Break and Extended_Pictographic" % regex.__version__,
              "enum { VIT__GCB_OTHER, VIT__GCB_CR, VIT__GCB_LF, VIT__GCB_CONTROL, VIT__GCB_EXTEND, VIT__GCB_ZWJ, VIT__GCB_RI,",
              "       VIT__GCB_PREPEND, VIT__GCB_SPACINGMARK, VIT__GCB_L, VIT__GCB_V, VIT__GCB_T, VIT__GCB_LV, VIT__GCB_LVT, VIT__GCB_PICT = 16 };",
@@ -48,8 +50,8 @@ def main():
     for i in range(0, len(vals), 10):
         lines.append("    " + ", ".join(vals[i:i + 10]) + ",")
     lines.append("};")
-    lines.append("// ---- grapheme table: end")
-    mut.splice("// ---- grapheme table: begin", "// ---- grapheme table: end", lines, "grapheme table (%d runs)" % len(r))
+    lines.append(END)
+    tables.splice("grapheme", lines, "grapheme table (%d runs)" % len(r))
 
 
 if __name__ == "__main__":

@@ -38,11 +38,12 @@ the Age of each character). What each table holds:
 import bisect, html, html.entities, os, random, re, sys, unicodedata
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import make_unicode_tables as mut
+import tables  # (tools/tables.py: where each table is, and the splice)
 import ftfy
 from ftfy import badness, chardata
 
 VIT_H = mut.VIT_H
-BEGIN, END = "// ---- open_clip tables: begin", "// ---- open_clip tables: end"
+BEGIN, END = tables.TABLES["open_clip"][:2]
 RUNTIME = {"\\s": 123, "\\w": 124, "[^A-Za-z]": 125, ".": 126, "c1": 127}
 CAT = badness.MOJIBAKE_CATEGORIES
 
@@ -288,7 +289,7 @@ def generate():
 
 
 def main():
-    mut.splice(BEGIN, END, generate(), "open_clip tables")
+    tables.splice("open_clip", generate(), "open_clip tables")
 
 
 if __name__ == "__main__":

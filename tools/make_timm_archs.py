@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Print vit.h's table of timm ViT architectures (the vit__timm_archs[] lines).
+"""vit.h's table of timm ViT architectures (vit__timm_archs[]), from timm's source.
 
 timm's config.json names the architecture but not what its constructor fixes
 (activation, LayerNorm eps, block and MLP kinds): those live in timm's source.
@@ -10,10 +10,26 @@ on the meta device and records, per name, what vit.h needs to know:
     q  QuickGELU, eps 1e-5        t  tanh GELU, eps 1e-6
     s  SwiGLU (packed fc1, gate first), eps 1e-6
     x  something vit.h does not compute (the reason follows)
-Usage: python3 tools/make_timm_archs.py > /tmp/archs.txt   (paste into vit.h)
+
+    python3 tools/make_timm_archs.py           # rewrites the table in vit.h
+    python3 tools/make_timm_archs.py --check   # exit 1 if vit.h differs (77: other timm)
+
+Needs timm and torch. The table lies between the lines '// ---- timm architectures:
+begin' and '// ---- timm architectures: end' (tools/tables.py); until vit.h has them,
+it is the array vit__timm_archs[] itself, and the comment above it names the timm version.
 """
+import os
+import re
+import sys
+
 import timm
 import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tables  # noqa: E402  (tools/tables.py: where each table is, and the splice)
+
+BEGIN, END = tables.TABLES["timm_archs"][:2]
+ARRAY = "static const struct vit__timm_arch { const char *name; char kind; const char *why; } vit__timm_archs[] = {"
 
 
 def kind(m):
@@ -54,14 +70,29 @@ def kind(m):
     return 'x', f'{act} with eps {eps}'
 
 
-def main():
+def rows():
     names = sorted(set(timm.list_models(module='vision_transformer')) | set(timm.list_models(module='deit')))
+    out = []
     for n in names:
         with torch.device('meta'):
             m = timm.create_model(n, pretrained=False)
         k, why = kind(m)
-        print(f'    {{"{n}", \'{k}\', "{why}"}},')
-    print(f'// {len(names)} architectures, timm {timm.__version__}')
+        out.append(f'    {{"{n}", \'{k}\', "{why}"}},')
+    return out
+
+
+def main():
+    r = rows()
+    what = "timm architectures table (%d, timm %s)" % (len(r), timm.__version__)
+    if tables.has_markers("timm_archs"):
+        tables.splice("timm_archs", [BEGIN + " (tools/make_timm_archs.py; do not edit)",
+                                     f"// timm {timm.__version__}'s vision_transformer and deit modules",
+                                     ARRAY] + r + ["};", END], what)
+    else:
+        # no marker lines yet: the array alone, its timm version in the comment above it
+        with open(tables.VIT_H, encoding="utf-8") as f:
+            m = re.search(r"timm ([0-9][0-9.a-z]*)'s vision_transformer", f.read())
+        tables.splice("timm_archs", [ARRAY] + r + ["};"], what, made=("timm " + (m.group(1) if m else "?"), "timm " + timm.__version__))
 
 
 if __name__ == '__main__':

@@ -1,8 +1,6 @@
 """The Unicode tables of vit.h's tokenizers (its >>tokenize section), from
 Python's unicodedata: written into vit.h between the lines
-'// ---- Unicode tables: begin' and '// ---- Unicode tables: end' (the arrays, in
->>tables unicode), and their #defines and declarations between
-'// ---- Unicode tables: declarations' and its end (>>tokenize unicode).
+'// ---- Unicode tables: begin' and '// ---- Unicode tables: end'.
 
     python3 tools/make_unicode_tables.py           # rewrites that part of vit.h
     python3 tools/make_unicode_tables.py --check   # exit 1 if vit.h differs
@@ -42,8 +40,11 @@ import bisect, os, subprocess, sys, unicodedata
 # tokenizers' NFC (the unicode-normalization-alignments crate) has Unicode 9.0's tables: a
 # combining mark or a decomposition that came later is an ordinary character there
 NFC_VERSION = "9.0"
-VIT_H = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "vit.h")
-BEGIN, END = "// ---- Unicode tables: begin", "// ---- Unicode tables: end"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tables  # noqa: E402  (tools/tables.py: where each table is, and the splice)
+
+VIT_H = tables.VIT_H
+BEGIN, END = tables.TABLES["unicode"][:2]
 MAX = 0x110000
 
 
@@ -191,72 +192,8 @@ def generate():
     return out
 
 
-def split(generated):
-    """vit.h keeps each generated block in two places: its #defines, enums and a
-    declaration of each array where the tokenizer uses them, and the arrays
-    themselves fenced in >>tables at the end of the implementation (a reader
-    skips them in one jump). generated: the block as one list, its begin and end
-    lines included, arrays as `static const T name[N] = {` ... `};`. Returns
-    (declarations, data), each with its own begin and end lines. The arrays are
-    declared and defined through VIT__TABLE (static const in C; extern const in
-    an unnamed namespace in C++, which has no tentative definitions)."""
-    begin, end = generated[0], generated[-1]
-    name = begin[len("// ---- "):begin.index(": begin")]
-    tool = begin[begin.index("(") + 1:begin.index(";")]
-    misc, notes, decls, arrays = [], [], [], []
-    i = 1
-    while i < len(generated) - 1:
-        line = generated[i]
-        if line.startswith("static const "):
-            j = generated.index("};", i)
-            body = line[len("static const "):]
-            decls.append("VIT__TABLE " + body[:body.index(" = {")] + ";")
-            arrays += ["VIT__TABLE " + body] + generated[i + 1:j + 1]
-            i = j + 1
-            continue
-        if line.startswith("enum"):
-            j = i
-            while not generated[j].endswith("};"):
-                j += 1
-            misc += generated[i:j + 1]
-            i = j + 1
-            continue
-        (notes if line.startswith("//") else misc).append(line)
-        i += 1
-    decl_block = (["// ---- %s: declarations (%s; do not edit; the arrays: >>tables)" % (name, tool)] + misc +
-                  ["VIT__TABLES_BEGIN"] + decls + ["VIT__TABLES_END", "// ---- %s: declarations end" % name])
-    data_block = [begin] + notes + ["VIT__TABLES_BEGIN"] + arrays + ["VIT__TABLES_END", end]
-    return decl_block, data_block
-
-
-def splice(begin, end, generated, what):
-    """Puts generated (lines, the begin and end markers included; see split) in
-    vit.h: its declarations between the lines starting with begin's name and
-    ': declarations', its arrays between the lines starting with begin and end;
-    with --check only compares (exit 1 if they differ). what: the tables' name
-    and origin, for the messages."""
-    with open(VIT_H, encoding="utf-8") as f:
-        lines = f.read().split("\n")
-    decl_block, data_block = split(generated)
-    new = lines
-    for block in (decl_block, data_block):
-        first, last = block[0].split(" (")[0], block[-1]
-        b = next(i for i, l in enumerate(new) if l.startswith(first))
-        e = next(i for i, l in enumerate(new) if l.startswith(last) and i > b)
-        new = new[:b] + block + new[e + 1:]
-    if "--check" in sys.argv:
-        if new != lines:
-            print("vit.h's %s differ from the tool's" % what)
-            sys.exit(1)
-        print("vit.h's %s are up to date" % what)
-        return
-    with open(VIT_H, "w", encoding="utf-8") as f:
-        f.write("\n".join(new))
-    print("wrote %d lines of %s into vit.h" % (len(decl_block) + len(data_block), what))
-
-
 def main():
-    splice(BEGIN, END, generate(), "Unicode tables (Unicode %s)" % unicodedata.unidata_version)
+    tables.splice("unicode", generate(), "Unicode tables (Unicode %s)" % unicodedata.unidata_version)
 
 
 if __name__ == "__main__":

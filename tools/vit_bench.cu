@@ -127,16 +127,22 @@ static vit_dtype bench_residual(void) {
     return r && !strcmp(r, "bf16") ? VIT_DTYPE_BF16 : r && (!strcmp(r, "f32") || !strcmp(r, "fp32")) ? VIT_DTYPE_F32 : VIT_DTYPE_DEFAULT;
 }
 
-static vit_model *load_model(const char *dir, const char *dtype, int max_batch, int device_index) {
-    char path[1200];
-    snprintf(path, sizeof(path), "%s/model.safetensors", dir);
+// the options of every benchmark model: CUDA, dtype, VIT_RESIDUAL, max_batch; DIR/model.safetensors into path
+static vit_options bench_options(const char *dir, const char *dtype, int max_batch, char *path, size_t path_size) {
+    snprintf(path, path_size, "%s/model.safetensors", dir);
     vit_options o;
     memset(&o, 0, sizeof(o));
     o.device = VIT_DEVICE_CUDA;
-    o.device_index = device_index;
     o.dtype = vit_bench_dtype(dtype);
     o.residual_dtype = bench_residual();
     o.max_batch = max_batch;
+    return o;
+}
+
+static vit_model *load_model(const char *dir, const char *dtype, int max_batch, int device_index) {
+    char path[1200];
+    vit_options o = bench_options(dir, dtype, max_batch, path, sizeof(path));
+    o.device_index = device_index;
     vit_model *m = NULL;
     if (vit_load(path, &o, &m) != VIT_OK) printf("{\"error\": \"load on device %d: %s\"}\n", device_index, vit_last_error(NULL));
     return m;
@@ -158,13 +164,7 @@ static void env_knobs(vit_model *m) {
 
 static int bench_model(const char *dir, const char *dtype, int batch, int iters) {
     char path[1200];
-    snprintf(path, sizeof(path), "%s/model.safetensors", dir);
-    vit_options o;
-    memset(&o, 0, sizeof(o));
-    o.device = VIT_DEVICE_CUDA;
-    o.dtype = vit_bench_dtype(dtype);
-    o.residual_dtype = bench_residual();
-    o.max_batch = batch;
+    vit_options o = bench_options(dir, dtype, batch, path, sizeof(path));
     CK(cudaFree(0));
     size_t free0, free1, total;
     CK(cudaMemGetInfo(&free0, &total));
@@ -731,13 +731,7 @@ static int layer_ops(vit_model *m, int B, op_timer ot) {
 
 static int bench_layer(const char *dir, const char *dtype, int batch, int iters) {
     char path[1200];
-    snprintf(path, sizeof(path), "%s/model.safetensors", dir);
-    vit_options o;
-    memset(&o, 0, sizeof(o));
-    o.device = VIT_DEVICE_CUDA;
-    o.dtype = vit_bench_dtype(dtype);
-    o.residual_dtype = bench_residual();
-    o.max_batch = batch;
+    vit_options o = bench_options(dir, dtype, batch, path, sizeof(path));
     if (o.dtype == VIT_DTYPE_FP8) { printf("{\"error\": \"layer: fp8 is not broken down by op here\"}\n"); return 1; }
     vit_model *m = NULL;
     if (vit_load(path, &o, &m) != VIT_OK) { printf("{\"error\": \"load: %s\"}\n", vit_last_error(NULL)); return 1; }
