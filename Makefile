@@ -621,6 +621,113 @@ test-install: deps-stb ## make install, then find_package(vit), add_subdirectory
 	$(TI)/pkgconfig_consumer $(CONSUMER_RUN) $(CONSUMER_OPENMP)
 	@echo "make test-install: find_package(vit), add_subdirectory(vit) and pkg-config builds passed"
 
+##@ Other compilers: MSVC's branch, C++, shared library
+# MSVC's branch of vit.h, built by GCC (VIT_TEST_MSVC_BRANCH): no target attributes, no GNU
+# vectors, no <cpuid.h> or __builtin_cpu_*, the ISA from the command line as MSVC compiles every
+# intrinsic without /arch (so these binaries need a CPU with AVX-512 VNNI: SKIP without),
+# CPUID/XGETBV through MSVC's code path.
+MSVC_BRANCH_FLAGS = -ffp-contract=fast -mavx2 -mfma -mavx512f -mavx512bw -mavx512vnni \
+	$(shell echo | $(CC) -mavxvnni -x c -c -o /dev/null - 2>/dev/null && echo -mavxvnni) -DVIT_TEST_MSVC_BRANCH -std=c99 -fopenmp -I. $(WARN)
+MSVC_BRANCH_CPU := $(shell grep -q -w avx512_vnni /proc/cpuinfo 2>/dev/null && echo yes)
+$(BUILD)/msvc_%: tests/%.c vit.h tests/test_util.h | $(BUILD) deps-stb
+	$(CC) -O2 $(MSVC_BRANCH_FLAGS) $< -o $@ $(LDLIBS)
+$(BUILD)/msvc_vit.o: vit.h | $(BUILD) deps-stb
+	$(CC) -O3 $(MSVC_BRANCH_FLAGS) $(IMPL) -o $@
+$(LINKED:%=$(BUILD)/msvc_%): $(BUILD)/msvc_%: tests/%.c $(BUILD)/msvc_vit.o tests/test_util.h | $(BUILD) deps-stb
+	$(CC) -O3 $(MSVC_BRANCH_FLAGS) $< $(BUILD)/msvc_vit.o -o $@ $(LDLIBS)
+$(BUILD)/msvc_bench_cpu: tools/bench_cpu.c vit.h | $(BUILD) deps-stb
+	$(CC) -O3 $(MSVC_BRANCH_FLAGS) $< -o $@ $(LDLIBS)
+
+# ROUNDS interleaved runs of bench_cpu --gemm (each the best of 20) per build; the medians per shape
+ROUNDS ?= 5
+ifeq ($(MSVC_BRANCH_CPU),yes)
+test-msvc-branch: $(addprefix $(BUILD)/msvc_,$(CPU_TESTS) $(SWITCH_TESTS)) $(FMNIST_FILES) ## the CPU suite on MSVC's branch of vit.h built by GCC (VIT_TEST_MSVC_BRANCH; needs AVX-512 VNNI)
+	$(call suite,msvc_,$(CPU_TESTS) $(SWITCH_TESTS))
+	@echo "make test-msvc-branch: all passed (MSVC's branch of vit.h, built by $(CC))"
+
+bench-msvc-branch: $(BUILD)/bench_cpu $(BUILD)/msvc_bench_cpu ## bench_cpu --gemm of the default and the MSVC-branch builds: ROUNDS interleaved runs, medians
+	@rm -f $(BUILD)/gemm_default.txt $(BUILD)/gemm_msvc.txt
+	@for r in $$(seq $(ROUNDS)); do \
+	    $(BUILD)/bench_cpu --gemm | grep '^| [0-9]' >> $(BUILD)/gemm_default.txt; \
+	    $(BUILD)/msvc_bench_cpu --gemm | grep '^| [0-9]' >> $(BUILD)/gemm_msvc.txt; done
+	@echo "| M | K | N | fp32 GFLOP/s default | fp32 GFLOP/s MSVC branch | int8 GOP/s default | int8 GOP/s MSVC branch |"
+	@echo "| --- | --- | --- | --- | --- | --- | --- |"
+	@awk -F'|' 'function med(a, n,  i, j, t) { for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t } \
+	        return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2 } \
+	    FNR == 1 { f++ } { k = $$2 "|" $$3 "|" $$4; if (!(k in seen)) { seen[k] = 1; order[++nk] = k } \
+	        c = ++cnt[f, k]; fp[f, k, c] = $$6 + 0; q8[f, k, c] = $$8 + 0 } \
+	    END { for (i = 1; i <= nk; i++) { k = order[i]; split(k, d, "|"); \
+	        for (g = 1; g <= 2; g++) { n = cnt[g, k]; for (c = 1; c <= n; c++) { a[c] = fp[g, k, c]; b[c] = q8[g, k, c] } mf[g] = med(a, n); mq[g] = med(b, n) } \
+	        printf "| %d | %d | %d | %.1f | %.1f | %.1f | %.1f |\n", d[1], d[2], d[3], mf[1], mf[2], mq[1], mq[2] } }' \
+	    $(BUILD)/gemm_default.txt $(BUILD)/gemm_msvc.txt
+else # (make help lists the two above)
+test-msvc-branch bench-msvc-branch:
+	@echo "SKIP $@: this CPU has no AVX-512 VNNI, which the MSVC-branch build's flags assume"
+endif
+
+# the same for Windows on ARM: MSVC's ARM64 branch built by the aarch64 cross GCC (sdot from
+# -march, IsProcessorFeaturePresent's place taken by getauxval), run under qemu-user
+ARM_MSVC_TESTS = test_model test_act test_ops_cpu
+ARM_MSVC_FLAGS = -march=armv8.2-a+dotprod -DVIT_TEST_MSVC_BRANCH $(ARM_CFLAGS)
+$(BUILD)/armmsvc_%: tests/%.c vit.h tests/test_util.h | $(BUILD) deps-stb
+	$(ARM_CC) -O2 $(ARM_MSVC_FLAGS) $< -o $@ -lm
+$(BUILD)/armmsvc_vit.o: vit.h | $(BUILD) deps-stb
+	$(ARM_CC) -O3 $(ARM_MSVC_FLAGS) $(IMPL) -o $@
+$(LINKED:%=$(BUILD)/armmsvc_%): $(BUILD)/armmsvc_%: tests/%.c $(BUILD)/armmsvc_vit.o tests/test_util.h | $(BUILD) deps-stb
+	$(ARM_CC) -O3 $(ARM_MSVC_FLAGS) $< $(BUILD)/armmsvc_vit.o -o $@ -lm
+test-msvc-branch-arm: $(ARM_MSVC_TESTS:%=$(BUILD)/armmsvc_%) ## MSVC's ARM64 branch (model, activations, ops) built by the aarch64 cross GCC, under qemu-user
+	$(call suite,armmsvc_,$(ARM_MSVC_TESTS),$(ARM_QEMU))
+	@echo "make test-msvc-branch-arm: all passed (MSVC's ARM64 branch, aarch64 under qemu-user)"
+
+# vit.h's implementation as C++ (tests/test_compile.cpp, -fsyntax-only) with g++ and clang++ in
+# every standard from C++11 to C++20 at -Wall -Wextra -pedantic -Werror, with the switches (first
+# and last standard), and MSVC's branch (VIT_TEST_MSVC_BRANCH: no GNU vectors or target attributes)
+CXX_STDS = c++11 c++14 c++17 c++20
+CXX_VARIANTS = '' '-DVIT_NO_TEXT' '-DVIT_NO_IMAGE_DECODE' '-DVIT_NO_TEXT -DVIT_NO_IMAGE_DECODE' \
+	'-DVIT_TEST_MSVC_BRANCH -mavx2 -mfma -mavx512f -mavx512bw -mavx512vnni'
+test-cxx: | deps-stb ## vit.h as C++11/14/17/20 with g++ and clang++ at -pedantic -Werror, with the switches and MSVC's branch
+	@n=0; for cxx in g++ clang++; do command -v $$cxx >/dev/null || { echo "SKIP $$cxx: not found"; continue; }; \
+	    for std in $(CXX_STDS); do for v in $(CXX_VARIANTS); do \
+	        case "$$std:$$v" in c++14:?*|c++17:?*) continue;; esac; \
+	        $$cxx -std=$$std -Wall -Wextra -pedantic -Werror -fopenmp -fsyntax-only $$v tests/test_compile.cpp || \
+	            { echo "FAILED: $$cxx -std=$$std $$v"; exit 1; }; n=$$((n + 1)); \
+	    done; done; done; echo "make test-cxx: vit.h compiles as C++ ($$n builds: g++ and clang++, $(CXX_STDS), -pedantic -Werror; the switches and MSVC's branch)"
+
+# vit.h as a shared library (VIT_SHARED): on Linux libvit.so built with -fvisibility=hidden (the
+# API and nothing else exported: nm -D), and, with mingw-w64 and Wine, vit.dll (dllexport) with its
+# import library, a user built with dllimport beside it; tests/dll/main.c runs each on the shipped
+# model. (%zu: the MinGW build leaves -Wformat to the Windows work.)
+MINGW_CC ?= x86_64-w64-mingw32-gcc
+WINE     ?= wine
+HAVE_MINGW := $(shell command -v $(MINGW_CC) >/dev/null 2>&1 && command -v $(WINE) >/dev/null 2>&1 && echo yes)
+$(BUILD)/so/libvit.so: tests/dll/vit_dll.c vit.h | $(BUILD) deps-stb
+	@mkdir -p $(BUILD)/so
+	$(CC) -O2 -std=c99 -fopenmp -fPIC -fvisibility=hidden -DVIT_SHARED $(WARN) -shared $< -o $@ $(LDLIBS)
+$(BUILD)/so/main: tests/dll/main.c $(BUILD)/so/libvit.so
+	$(CC) -O2 -std=c99 -DVIT_SHARED $(WARN) $< -L$(BUILD)/so -lvit -Wl,-rpath,'$$ORIGIN' -o $@
+MINGW_LIB = $(dir $(shell $(MINGW_CC) -print-libgcc-file-name 2>/dev/null))
+$(BUILD)/dll/vit.dll: tests/dll/vit_dll.c vit.h | $(BUILD) deps-stb
+	@mkdir -p $(BUILD)/dll
+	$(MINGW_CC) -O2 -std=c99 -fopenmp -DVIT_SHARED '-DVIT_STB_IMAGE_H="/usr/include/stb/stb_image.h"' -Wall -Wextra -Werror -Wno-format -Wno-format-extra-args \
+	    -shared $< -o $@ -Wl,--out-implib,$(BUILD)/dll/libvit.dll.a
+	cp $(MINGW_LIB)libgomp-1.dll $(MINGW_LIB)libgcc_s_seh-1.dll $$($(MINGW_CC) -print-file-name=libwinpthread-1.dll) $(BUILD)/dll/
+$(BUILD)/dll/main.exe: tests/dll/main.c $(BUILD)/dll/vit.dll
+	$(MINGW_CC) -O2 -std=c99 -DVIT_SHARED $(WARN) $< -L$(BUILD)/dll -lvit -o $@
+
+test-dll: $(BUILD)/so/main $(if $(HAVE_MINGW),$(BUILD)/dll/main.exe) ## VIT_SHARED: libvit.so exports exactly the API; vit.dll (mingw-w64) and a user of it under Wine
+	@! nm -D --defined-only $(BUILD)/so/libvit.so | awk '$$2 == "T" || $$2 == "D" || $$2 == "B"' | grep -v ' vit_' || \
+	    { echo "libvit.so exports more than the vit_ API (above)"; exit 1; }
+	$(BUILD)/so/main $(MODEL) | tee /dev/stderr | grep -q '^class 8 (Bag)'
+ifeq ($(HAVE_MINGW),yes)
+	@test "$$(x86_64-w64-mingw32-objdump -p $(BUILD)/dll/vit.dll | grep -cE '^\s+\[ *[0-9]+\] vit_')" = "$$(grep -oE '^VITDEF [^(]*\bvit_[a-z0-9_]+\(' vit.h | sort -u | wc -l)" || \
+	    { echo "vit.dll does not export each VITDEF function once"; exit 1; }
+	WINEDEBUG=-all $(WINE) $(BUILD)/dll/main.exe $(MODEL) | tr -d '\r' | tee /dev/stderr | grep -q '^class 8 (Bag)'
+	@echo "make test-dll: libvit.so and vit.dll (mingw-w64, run under Wine) passed"
+else
+	@echo "make test-dll: libvit.so passed; SKIP vit.dll ($(MINGW_CC) or $(WINE) not found)"
+endif
+.PHONY: test-msvc-branch bench-msvc-branch test-msvc-branch-arm test-cxx test-dll
+
 ##- CC, CFLAGS         the C compiler and its flags (default cc, -O3 -march=native -ffp-contract=fast)
 ##- TEST_OPT           the -O of the test programs (default -O1)
 ##- NVCC, CUDA_ARCH    nvcc and its -gencode flags (default: the GPU here, else an sm_90a compile check)

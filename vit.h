@@ -46,10 +46,13 @@
         when compiled with -fopenmp (nvcc: -Xcompiler -fopenmp); otherwise
         single-threaded, and vit_config.openmp says so. Its GEMMs
         read weights repacked at load into 16-column panels, through
-        AVX-512, AVX2+FMA or NEON register tiles chosen at run time (gcc and
-        clang: a binary built for plain x86-64 still uses AVX-512 where the
-        CPU has it); other compilers get portable C loops. The kernels sum in
-        the reference order, so the ISA does not change the bits.
+        AVX-512, AVX2+FMA or NEON register tiles chosen at run time by CPUID
+        (a binary built for plain x86-64 still uses AVX-512 where the CPU and
+        OS have it): GCC, Clang, clang-cl, MinGW and MSVC alike, x64 and
+        ARM64; other compilers get portable C loops. The kernels sum in the
+        reference order, so the ISA does not change the bits (nor does MSVC's
+        branch, whose vector math runs lane by lane, where a compiler
+        contracts a * b + c as GCC's -ffp-contract=fast does).
       - int8 on the CPU (VIT_DTYPE_INT8): the blocks' linears with
         per-output-channel int8 weights quantised at load and per-token int8
         activations quantised at run time, exact int32 sums (AVX-512 VNNI
@@ -157,6 +160,15 @@
    CONFIGURATION (#define before including, in the implementation file)
       VIT_IMPLEMENTATION     compile the implementation here                  (off)
       VIT_STATIC             make every function static                        (off)
+      VIT_SHARED             the API in a shared library (DLL, .so, .dylib):  (off)
+                             define it wherever vit.h is included, in the
+                             library's implementation file (dllexport) and in
+                             its users (dllimport); off Windows, visibility
+                             "default" (build with -fvisibility=hidden)
+      VITDEF                 what every API declaration starts with; defined (extern)
+                             by you, it overrides the three above
+      VIT_TEST_MSVC_BRANCH   GCC/Clang build MSVC's branch of the compiler-     (off)
+                             specific code (tests only; see >>policy)
       VIT_NO_STDIO           remove vit_load (file access); use vit_load_memory (off)
       VIT_NO_CUDA            never use CUDA, even under nvcc                   (off)
       VIT_CUDA_F16           compile the CUDA fp16 kernels (VIT_DTYPE_F16 on   (off)
@@ -426,6 +438,14 @@
 #else
 #define VITDEF static
 #endif
+#elif defined(VIT_SHARED) && (defined(_WIN32) || defined(__CYGWIN__))
+#if defined(VIT_IMPLEMENTATION) // the DLL's own file exports, its users import
+#define VITDEF extern __declspec(dllexport)
+#else
+#define VITDEF extern __declspec(dllimport)
+#endif
+#elif defined(VIT_SHARED) && (defined(__GNUC__) || defined(__clang__))
+#define VITDEF extern __attribute__((visibility("default")))
 #else
 #define VITDEF extern
 #endif
@@ -1104,22 +1124,42 @@ VITDEF vit_status vit_encode_texts(vit_model *m, vit_tokenizer *t, const char *c
 #define VIT__HD
 #endif
 
-#if defined(__cplusplus)
-#define VIT__RESTRICT __restrict__
+// restrict: C99's keyword; C++ has none, and MSVC, GCC and Clang all spell theirs
+// __restrict (MSVC's C before /std:c11 too)
+#if defined(__cplusplus) || defined(_MSC_VER)
+#define VIT__RESTRICT __restrict
 #else
 #define VIT__RESTRICT restrict
 #endif
-// a helper kept out of the SIMD microkernels that call it (see vit__gemm_epilogue)
+// MSVC's branch of the compiler-specific code: MSVC itself, or GCC/Clang told to
+// build what MSVC compiles (VIT_TEST_MSVC_BRANCH; see >>policy). GNU vector
+// extensions (vector_size) are GCC's and Clang's (clang-cl's too), not MSVC's.
+#if (defined(_MSC_VER) && !defined(__clang__)) || defined(VIT_TEST_MSVC_BRANCH)
+#define VIT__MSVC_BRANCH 1
+#endif
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(VIT__MSVC_BRANCH)
+#define VIT__GNU_VECTORS 1
+#endif
+
+// a helper kept out of the SIMD microkernels that call it (see vit__gemm_epilogue),
+// and a microkernel inlined into each of its tile shapes (its row count a constant)
 #if defined(__GNUC__) || defined(__clang__)
 #define VIT__NOINLINE __attribute__((noinline))
+#define VIT__FORCEINLINE inline __attribute__((always_inline))
 #elif defined(_MSC_VER)
 #define VIT__NOINLINE __declspec(noinline)
+#define VIT__FORCEINLINE __forceinline
 #else
 #define VIT__NOINLINE
+#define VIT__FORCEINLINE inline
 #endif
 
 #ifdef _OPENMP
+#if defined(_MSC_VER) && !defined(__clang__)
+#define VIT__PRAGMA(x) __pragma(x) // (_Pragma: only /std:c11 and later, /Zc:preprocessor)
+#else
 #define VIT__PRAGMA(x) _Pragma(#x)
+#endif
 #define VIT__PARALLEL_FOR(nthreads) VIT__PRAGMA(omp parallel for schedule(static) num_threads(nthreads))
 #define VIT__PARALLEL_FOR_DYNAMIC(nthreads) VIT__PRAGMA(omp parallel for schedule(dynamic, 1) num_threads(nthreads))
 #define VIT__THREAD_ID() omp_get_thread_num()
@@ -9270,7 +9310,7 @@ static __device__ __forceinline__ float vit__sigmoid_times_fast(float x, float a
 // Taylor polynomial. Within a few ulp of vit__gelu (test_act checks it
 // against torch like the scalar one). Plain vector arithmetic: each ISA's
 // GEMM compiles it with its own registers. [BENCHMARKS: CPU: GEMM]
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(VIT__GNU_VECTORS)
 typedef float vit__vec16 __attribute__((vector_size(64)));
 typedef int vit__ivec16 __attribute__((vector_size(64)));
 #define VIT__VEC_GELU 1
@@ -9281,7 +9321,7 @@ typedef int vit__ivec16 __attribute__((vector_size(64)));
 #define VIT__VSEL(m, a, b) ((vit__vec16)(((vit__ivec16)(a) & (m)) | ((vit__ivec16)(b) & ~(m))))
 
 // e^x for x <= 0 (clamped at -87, where e^x < 2^-125), in place; NaN stays NaN
-static inline __attribute__((always_inline)) void vit__vexp_neg(vit__vec16 *px) {
+static VIT__FORCEINLINE void vit__vexp_neg(vit__vec16 *px) {
     vit__vec16 zero = {0}, x = *px;
     x = VIT__VSEL(x < -87.0f, zero - 87.0f, x);
     vit__vec16 n = (x * 1.44269504f + 12582912.0f) - 12582912.0f; // round(x / ln 2)
@@ -9293,7 +9333,7 @@ static inline __attribute__((always_inline)) void vit__vexp_neg(vit__vec16 *px) 
     *px = p * (vit__vec16)e;
 }
 
-static inline __attribute__((always_inline)) void vit__gelu_vec(vit__vec16 *px) {
+static VIT__FORCEINLINE void vit__gelu_vec(vit__vec16 *px) {
     vit__vec16 x = *px;
     vit__ivec16 sign = (vit__ivec16)x & (int)0x80000000;
     vit__vec16 z = (vit__vec16)((vit__ivec16)x ^ sign) * 0.70710678118654752f; // |x| / sqrt 2
@@ -9311,7 +9351,7 @@ static inline __attribute__((always_inline)) void vit__gelu_vec(vit__vec16 *px) 
 // for z >= 0 and e / (1 + e) below, each without cancellation. Where e^-|z|
 // is below vit__vexp_neg's clamp, x or x * 0 (-0, or NaN for x = -inf), as
 // vit__sigmoid_times' division gives where its exp overflows.
-static inline __attribute__((always_inline)) void vit__x_sigmoid_vec(vit__vec16 *px, const vit__vec16 *pz) {
+static VIT__FORCEINLINE void vit__x_sigmoid_vec(vit__vec16 *px, const vit__vec16 *pz) {
     vit__vec16 x = *px, z = *pz;
     vit__ivec16 neg = (vit__ivec16)z & (int)0x80000000;
     vit__vec16 e = (vit__vec16)((vit__ivec16)z | (int)0x80000000), zero = {0}, one = zero + 1.0f; // e = -|z|
@@ -9322,18 +9362,68 @@ static inline __attribute__((always_inline)) void vit__x_sigmoid_vec(vit__vec16 
 }
 
 // x sigmoid(1.702 x) (QuickGELU), 16 at a time: the CPU forward pass's
-static inline __attribute__((always_inline)) void vit__quick_gelu_vec(vit__vec16 *px) {
+static VIT__FORCEINLINE void vit__quick_gelu_vec(vit__vec16 *px) {
     vit__vec16 z = *px * 1.702f;
     vit__x_sigmoid_vec(px, &z);
 }
 
 // torch's tanh GELU, 16 at a time: 0.5 x (1 + tanh y) as x sigmoid(2 y), y =
 // sqrt(2/pi) (x + 0.044715 x^3) (no 1 + tanh cancellation in the negative tail)
-static inline __attribute__((always_inline)) void vit__gelu_tanh_vec(vit__vec16 *px) {
+static VIT__FORCEINLINE void vit__gelu_tanh_vec(vit__vec16 *px) {
     vit__vec16 x = *px, z = (x * x * 0.044715f + 1.0f) * x * 1.59576912f;
     vit__x_sigmoid_vec(px, &z);
 }
 #endif
+
+// Compilers without GNU vectors (MSVC) run the vectors' arithmetic lane by lane
+// (test_act checks the bits against the vectors where both exist).
+static inline float vit__bits_float(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+static inline uint32_t vit__float_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+
+// vit__vexp_neg of one lane
+static inline float vit__exp_neg_lane(float x) {
+    x = x < -87.0f ? -87.0f : x;
+    float n = (x * 1.44269504f + 12582912.0f) - 12582912.0f; // round(x / ln 2)
+    n = n == n ? n : 0.0f;                                   // NaN: any scale, p is NaN
+    float r = (x - n * 0.693145751953125f) - n * 1.42860677e-06f;
+    float p = r * (1.0f / 5040) + 1.0f / 720;
+    p = p * r + 1.0f / 120; p = p * r + 1.0f / 24; p = p * r + 1.0f / 6; p = p * r + 0.5f; p = p * r + 1.0f; p = p * r + 1.0f;
+    return p * vit__bits_float((uint32_t)((int)n + 127) << 23);
+}
+
+// vit__gelu_vec of one lane
+static inline float vit__gelu_lane(float x) {
+    uint32_t sign = vit__float_bits(x) & 0x80000000u;
+    float z = vit__bits_float(vit__float_bits(x) ^ sign) * 0.70710678118654752f; // |x| / sqrt 2
+    float t = 1.0f / (z * 0.5f + 1.0f);
+    float p = t * 0.17087277f - 0.82215223f;
+    p = p * t + 1.48851587f; p = p * t - 1.13520398f; p = p * t + 0.27886807f; p = p * t - 0.18628806f;
+    p = p * t + 0.09678418f; p = p * t + 0.37409196f; p = p * t + 1.00002368f; p = p * t - 1.26551223f;
+    float e = vit__exp_neg_lane(p - z * z);
+    float half_erfc = t * e * 0.5f; // erfc(|x| / sqrt 2) / 2
+    return x * (sign == 0 ? 1.0f - half_erfc : half_erfc);
+}
+
+// vit__x_sigmoid_vec of one lane: x sigmoid(z)
+static inline float vit__x_sigmoid_lane(float x, float z) {
+    uint32_t neg = vit__float_bits(z) & 0x80000000u;
+    float e = vit__bits_float(vit__float_bits(z) | 0x80000000u); // -|z|
+    int clamped = e < -87.0f;
+    e = vit__exp_neg_lane(e);
+    float r = x * ((neg == 0 ? 1.0f : e) / (1.0f + e));
+    return clamped ? (neg == 0 ? x : x * 0.0f) : r;
+}
+
+// GELU, tanh GELU or QuickGELU of v[0..16), lane by lane as the vectors do (one
+// loop per activation, each a plain loop for the compiler's vectoriser)
+static inline void vit__act_lanes(float *v, int act) {
+    if (act == VIT__ACT_GELU)
+        for (int e = 0; e < 16; e++) v[e] = vit__gelu_lane(v[e]);
+    else if (act == VIT__ACT_GELU_TANH)
+        for (int e = 0; e < 16; e++) v[e] = vit__x_sigmoid_lane(v[e], (v[e] * v[e] * 0.044715f + 1.0f) * v[e] * 1.59576912f);
+    else
+        for (int e = 0; e < 16; e++) v[e] = vit__x_sigmoid_lane(v[e], v[e] * 1.702f);
+}
 
 // The activation of one output column pair v[0], v[1] (columns c, c + 1 with
 // c even; bias already added): results back into v, and how many there are: 2,
@@ -9381,28 +9471,89 @@ static VIT__HD inline float vit__epi_residual(float old, float scale, float v) {
 // this compiler builds kernels for. The kernels live in >>op linear.
 // [BENCHMARKS: CPU: GEMM] [BENCHMARKS: CPU: int8]
 
-// Compiled per ISA with target attributes and chosen at run time, so a binary
-// built for plain x86-64 still uses AVX-512 (AVX-VNNI: compilers that know it).
-#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
-#include <immintrin.h>
-#include <cpuid.h>
+// ---- The kernels this compiler builds, chosen at run time, so that a binary
+// built for plain x86-64 (or ARMv8.0) still uses AVX-512 and VNNI (sdot) where
+// the CPU has them. Three questions, each answered once here:
+// (a) the CPU family: x86 (AVX2, AVX-512, AVX-512 VNNI, AVX-VNNI kernels) or
+//     64-bit ARM (NEON, sdot), for compilers with the vendors' intrinsics
+//     (GCC, Clang, clang-cl, MSVC); other compilers get portable C loops;
+// (b) how a function gets an ISA beyond the compiler's baseline: GCC and Clang
+//     (clang-cl too) by target attributes (VIT__TARGET_*); MSVC needs none (it
+//     compiles every intrinsic whatever /arch says);
+// (c) whether this CPU and OS run it (vit__cpu_features): x86 by CPUID and the
+//     OS's saved vector state (XCR0 by xgetbv: YMM for AVX2, opmask and ZMM for
+//     AVX-512); ARM64 sdot by IsProcessorFeaturePresent (Windows), sysctlbyname
+//     (macOS), getauxval (Linux).
+// VIT_TEST_MSVC_BRANCH builds, with GCC or Clang, what MSVC compiles: no target
+// attributes and no GNU vector extensions, the ISA from the command line
+// (-mavx2 -mfma -mavx512f -mavx512bw -mavx512vnni [-mavxvnni], as MSVC takes
+// every intrinsic; ARM64: -march=armv8.2-a+dotprod), CPUID through the same
+// code as MSVC's, GNU inline asm standing in for __cpuidex and _xgetbv (make
+// test-msvc-branch runs the CPU suite and the GEMM benchmark on such a build).
+#if defined(__GNUC__) || defined(__clang__) || defined(_MSC_VER)
+#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__) || defined(_M_IX86)
 #define VIT__X86 1
+#elif defined(__aarch64__) || defined(_M_ARM64)
+#define VIT__NEON 1
+#endif
+#endif
+
+#if defined(VIT__X86)
+#include <immintrin.h>
+#if defined(_MSC_VER) && !defined(__clang__)
+#include <intrin.h> // __cpuidex, _xgetbv
+#endif
+#if defined(VIT__MSVC_BRANCH)
+#define VIT__TARGET_AVX512
+#define VIT__TARGET_AVX2
+#define VIT__TARGET_VNNI
+#if defined(VIT_TEST_MSVC_BRANCH) && !(defined(__AVX2__) && defined(__FMA__) && defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VNNI__))
+#error "VIT_TEST_MSVC_BRANCH: compile with -mavx2 -mfma -mavx512f -mavx512bw -mavx512vnni (what MSVC compiles without /arch)"
+#endif
+#if (defined(_MSC_VER) && !defined(__clang__) && _MSC_VER >= 1930) || defined(__AVXVNNI__) // _mm256_dpbusd_avx_epi32: Visual Studio 2022
+#define VIT__AVX_VNNI 1
+#define VIT__TARGET_AVX_VNNI
+#endif
+#else
 #define VIT__TARGET_AVX512 __attribute__((target("avx512f,avx2,fma")))
 #define VIT__TARGET_AVX2 __attribute__((target("avx2,fma")))
+#define VIT__TARGET_VNNI __attribute__((target("avx512f,avx512bw,avx512vnni,avx2,fma")))
 #if (defined(__clang__) && __clang_major__ >= 12) || (!defined(__clang__) && defined(__GNUC__) && __GNUC__ >= 11)
 #define VIT__AVX_VNNI 1
 #define VIT__TARGET_AVX_VNNI __attribute__((target("avxvnni,avx2,fma")))
 #endif
 #endif
-#if defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__))
+#endif
+
+#if defined(VIT__NEON)
 #include <arm_neon.h>
-#define VIT__NEON 1
-#if defined(__linux__)
+#if defined(_WIN32)
+#if defined(__cplusplus)
+extern "C"
+#endif
+__declspec(dllimport) int __stdcall IsProcessorFeaturePresent(unsigned long feature); // kernel32 (windows.h's BOOL, DWORD)
+#elif defined(__APPLE__)
+#include <sys/types.h>
+#include <sys/sysctl.h>
+#elif defined(__linux__)
 #include <sys/auxv.h>
 #endif
-#if defined(__ARM_FEATURE_DOTPROD) || defined(__linux__)
+// sdot: detected at run time on Windows, macOS and Linux, elsewhere when the
+// compiler's target has it. Clang before 16 declares vdotq_s32 only for a
+// target with it (a target attribute does not make it appear).
+#if defined(__clang__) && __clang_major__ < 16 && !defined(__ARM_FEATURE_DOTPROD)
+#elif defined(_WIN32) || defined(__APPLE__) || defined(__linux__) || defined(__ARM_FEATURE_DOTPROD)
 #define VIT__SDOT 1
+#if defined(VIT__MSVC_BRANCH)
+#define VIT__TARGET_SDOT
+#if defined(VIT_TEST_MSVC_BRANCH) && !defined(__ARM_FEATURE_DOTPROD)
+#error "VIT_TEST_MSVC_BRANCH: compile with -march=armv8.2-a+dotprod (what MSVC compiles for ARM64)"
+#endif
+#elif defined(__clang__)
+#define VIT__TARGET_SDOT __attribute__((target("dotprod")))
+#else
 #define VIT__TARGET_SDOT __attribute__((target("arch=armv8.2-a+dotprod")))
+#endif
 #endif
 #endif
 
@@ -9421,11 +9572,83 @@ static VIT__HD inline float vit__epi_residual(float old, float scale, float v) {
 // The microkernels this CPU runs: VIT_CPU_* of vit__cpu_isa().
 enum { VIT__ISA_GENERIC, VIT__ISA_AVX2, VIT__ISA_AVX512, VIT__ISA_NEON, VIT__ISA_AVX_VNNI /* int8 only */ };
 
+// What this CPU and its OS run, of the kernels above.
+typedef struct vit__cpu_features {
+    int avx2;     // AVX2 and FMA, YMM state saved by the OS
+    int avx512;   // AVX-512 F, ZMM and opmask state saved
+    int vnni;     // and AVX-512 BW and VNNI
+    int avx_vnni; // AVX-VNNI (256-bit vpdpbusd), with avx2
+    int sdot;     // ARMv8.2 dot product
+} vit__cpu_features;
+
+#if defined(VIT__X86)
+// CPUID leaf, sub-leaf into r (eax, ebx, ecx, edx), and XCR0: MSVC's
+// intrinsics, or GNU inline asm (GCC, Clang, clang-cl, MinGW), which needs no
+// <cpuid.h> and no target attribute (_xgetbv wants xsave).
+static void vit__cpuid(unsigned leaf, unsigned sub, unsigned r[4]) {
+#if defined(_MSC_VER) && !defined(__clang__)
+    int x[4];
+    __cpuidex(x, (int)leaf, (int)sub);
+    for (int i = 0; i < 4; i++) r[i] = (unsigned)x[i];
+#else
+    unsigned a, b, c, d;
+    __asm__ __volatile__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(leaf), "c"(sub));
+    r[0] = a; r[1] = b; r[2] = c; r[3] = d;
+#endif
+}
+static unsigned long long vit__xgetbv0(void) {
+#if defined(_MSC_VER) && !defined(__clang__)
+    return (unsigned long long)_xgetbv(0);
+#else
+    unsigned lo, hi;
+    __asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0u));
+    return ((unsigned long long)hi << 32) | lo;
+#endif
+}
+#endif
+
+static vit__cpu_features vit__cpu(void) {
+    vit__cpu_features f;
+    memset(&f, 0, sizeof(f));
+#if defined(VIT__X86)
+    unsigned r[4], max_leaf, l1[4], l7[4] = {0, 0, 0, 0}, l71[4] = {0, 0, 0, 0};
+    vit__cpuid(0, 0, r);
+    max_leaf = r[0];
+    if (max_leaf < 1) return f;
+    vit__cpuid(1, 0, l1);
+    if (!((l1[2] >> 27) & 1) || !((l1[2] >> 28) & 1)) return f; // OSXSAVE, AVX
+    unsigned long long xcr0 = vit__xgetbv0();
+    int ymm = (xcr0 & 0x6) == 0x6, zmm = (xcr0 & 0xE6) == 0xE6;
+#if defined(__APPLE__)
+    zmm = ymm; // macOS saves the AVX-512 state from a thread's first use on: XCR0 shows it only then
+#endif
+    if (max_leaf >= 7) {
+        vit__cpuid(7, 0, l7);
+        if (l7[0] >= 1) vit__cpuid(7, 1, l71);
+    }
+    f.avx2 = ymm && ((l1[2] >> 12) & 1) && ((l7[1] >> 5) & 1);          // FMA, AVX2
+    f.avx512 = f.avx2 && zmm && ((l7[1] >> 16) & 1);                    // AVX512F
+    f.vnni = f.avx512 && ((l7[1] >> 30) & 1) && ((l7[2] >> 11) & 1);    // AVX512BW, AVX512_VNNI
+    f.avx_vnni = f.avx2 && ((l71[0] >> 4) & 1);                         // AVX-VNNI
+#elif defined(VIT__SDOT) && defined(__ARM_FEATURE_DOTPROD)
+    f.sdot = 1;
+#elif defined(VIT__SDOT) && defined(_WIN32)
+    f.sdot = IsProcessorFeaturePresent(43) != 0; // PF_ARM_V82_DP_INSTRUCTIONS_AVAILABLE
+#elif defined(VIT__SDOT) && defined(__APPLE__)
+    int v = 0;
+    size_t len = sizeof(v);
+    f.sdot = sysctlbyname("hw.optional.arm.FEAT_DotProd", &v, &len, NULL, 0) == 0 && v;
+#elif defined(VIT__SDOT)
+    f.sdot = (getauxval(AT_HWCAP) & (1ul << 20)) != 0; // HWCAP_ASIMDDP
+#endif
+    return f;
+}
+
 static int vit__cpu_isa(void) {
 #if defined(VIT__X86)
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f")) return VIT__ISA_AVX512;
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return VIT__ISA_AVX2;
+    vit__cpu_features f = vit__cpu();
+    if (f.avx512) return VIT__ISA_AVX512;
+    if (f.avx2) return VIT__ISA_AVX2;
 #elif defined(VIT__NEON)
     return VIT__ISA_NEON;
 #endif
@@ -9433,30 +9656,24 @@ static int vit__cpu_isa(void) {
 }
 
 #if defined(VIT__X86)
-// AVX-VNNI as CPUID reports it (leaf 7, sub-leaf 1, EAX bit 4; some compilers'
-// __builtin_cpu_supports does not know it), on a CPU whose OS runs AVX2.
-static int vit__has_avx_vnni(void) {
-    unsigned int a = 0, b = 0, c = 0, d = 0;
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __get_cpuid_count(7, 1, &a, &b, &c, &d) && ((a >> 4) & 1);
-}
+// AVX-VNNI (CPUID leaf 7, sub-leaf 1, EAX bit 4) on a CPU whose OS runs AVX2.
+static inline int vit__has_avx_vnni(void) { return vit__cpu().avx_vnni; }
 #endif
 
 // The int8 kernels this CPU runs: VIT__ISA_AVX512 (with VNNI), VIT__ISA_AVX_VNNI,
 // VIT__ISA_AVX2, VIT__ISA_NEON (with sdot), else VIT__ISA_GENERIC.
 static int vit__q8_isa(void) {
+    vit__cpu_features f = vit__cpu();
 #if defined(VIT__X86)
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vnni")) return VIT__ISA_AVX512;
+    if (f.vnni) return VIT__ISA_AVX512;
 #if defined(VIT__AVX_VNNI)
     if (vit__has_avx_vnni()) return VIT__ISA_AVX_VNNI;
 #endif
-    if (__builtin_cpu_supports("avx2")) return VIT__ISA_AVX2;
-#elif defined(VIT__SDOT) && defined(__ARM_FEATURE_DOTPROD)
-    return VIT__ISA_NEON;
+    if (f.avx2) return VIT__ISA_AVX2;
 #elif defined(VIT__SDOT)
-    if (getauxval(AT_HWCAP) & (1ul << 20)) return VIT__ISA_NEON; // HWCAP_ASIMDDP
+    if (f.sdot) return VIT__ISA_NEON;
 #endif
+    (void)f;
     return VIT__ISA_GENERIC;
 }
 
@@ -9501,13 +9718,13 @@ static inline void vit__epi_row(float *o, const float *acc, int nr, const float 
 // One tile of up to MR x NR outputs over the whole K. GCC and clang get explicit
 // vectors with the row count a compile-time constant (their auto-vectoriser
 // turns the plain loop nest into shuffles); other compilers get plain loops.
-#if defined(__GNUC__) || defined(__clang__)
-static inline __attribute__((always_inline)) void vit__linear_tile_vec(float *VIT__RESTRICT out, size_t ldo, const float *VIT__RESTRICT inp, size_t ldi,
+#if defined(VIT__GNU_VECTORS)
+static VIT__FORCEINLINE void vit__linear_tile_vec(float *VIT__RESTRICT out, size_t ldo, const float *VIT__RESTRICT inp, size_t ldi,
                                                                        const float *VIT__RESTRICT w, size_t ldw, int K, const int mr, int nr,
                                                                        const float *bias, vit__out mode, vit__act act, const float *scale) {
     VIT__STATIC_ASSERT(VIT__NR == 16, "vector tile is 16 wide");
-    vit__vec16 acc[VIT__MR];
-    for (int i = 0; i < mr; i++) acc[i] = (vit__vec16){0};
+    vit__vec16 acc[VIT__MR], zero = {0};
+    for (int i = 0; i < mr; i++) acc[i] = zero;
     if (nr == VIT__NR) {
         for (int k = 0; k < K; k++) {
             vit__vec16 wk;
@@ -9516,7 +9733,7 @@ static inline __attribute__((always_inline)) void vit__linear_tile_vec(float *VI
         }
     } else { // right edge: load nr columns, the rest stay zero
         for (int k = 0; k < K; k++) {
-            vit__vec16 wk = (vit__vec16){0};
+            vit__vec16 wk = zero;
             memcpy(&wk, w + (size_t)k * ldw, (size_t)nr * sizeof(float));
             for (int i = 0; i < mr; i++) acc[i] += inp[(size_t)i * ldi + k] * wk;
         }
@@ -9551,15 +9768,18 @@ static void vit__linear_tile(float *out, size_t ldo, const float *inp, size_t ld
 static void vit__linear_tile(float *out, size_t ldo, const float *inp, size_t ldi, const float *w, size_t ldw, int K,
                              int mr, int nr, const float *bias, vit__out mode, vit__act act, const float *scale) {
     float acc[VIT__MR][VIT__NR];
-    memset(acc, 0, sizeof(acc));
-    for (int k = 0; k < K; k++) {
-        const float *wk = w + (size_t)k * ldw;
-        for (int i = 0; i < mr; i++) {
-            float a = inp[(size_t)i * ldi + k];
-            for (int j = 0; j < nr; j++) acc[i][j] += a * wk[j];
+    for (int i0 = 0; i0 < mr; i0 += VIT__MR) { // (the attention's tiles have up to VIT__MB rows)
+        int r = mr - i0 < VIT__MR ? mr - i0 : VIT__MR;
+        memset(acc, 0, sizeof(acc));
+        for (int k = 0; k < K; k++) {
+            const float *wk = w + (size_t)k * ldw;
+            for (int i = 0; i < r; i++) {
+                float a = inp[(size_t)(i0 + i) * ldi + k];
+                for (int j = 0; j < nr; j++) acc[i][j] = fmaf(a, wk[j], acc[i][j]); // the packed GEMM's fmaf, whatever the contraction setting
+            }
         }
+        for (int i = 0; i < r; i++) vit__epi_row(out + (size_t)(i0 + i) * ldo, acc[i], nr, bias, scale, mode, act);
     }
-    for (int i = 0; i < mr; i++) vit__epi_row(out + (size_t)i * ldo, acc[i], nr, bias, scale, mode, act);
 }
 #endif
 
@@ -9676,6 +9896,32 @@ static VIT__NOINLINE void vit__gemm_epilogue(const vit__gemm *g, int m, int n, i
             }
         return;
     }
+#else // the same, lane by lane
+    int act = g->act;
+    if ((act == VIT__ACT_GELU || act == VIT__ACT_GELU_TANH || act == VIT__ACT_QUICK_GELU) && g->mode == VIT__OUT_STORE && nr % 16 == 0) {
+        for (int i = 0; i < mr; i++)
+            for (int j = 0; j < nr; j += 16) {
+                float v[16];
+                const float *a = acc + 32 * i + j, *b = g->bias ? g->bias + n + j : NULL;
+                for (int e = 0; e < 16; e++) v[e] = a[e] + (b ? b[e] : 0.0f);
+                vit__act_lanes(v, act);
+                memcpy(g->out + (size_t)(m + i) * g->ldo + n + j, v, sizeof(v));
+            }
+        return;
+    }
+    if (glu && g->mode == VIT__OUT_STORE && nr % 2 == 0) {
+        for (int i = 0; i < mr; i++)
+            for (int j = 0; j < nr; j += 32) {
+                int h = (nr - j < 32 ? nr - j : 32) / 2;
+                const float *a = acc + 32 * i + j, *b = g->bias ? g->bias + n + j : NULL;
+                float *o = g->out + (size_t)(m + i) * g->ldo + oc + j / 2;
+                for (int e = 0; e < h; e++) {
+                    float gate = a[2 * e] + (b ? b[2 * e] : 0.0f), up = a[2 * e + 1] + (b ? b[2 * e + 1] : 0.0f);
+                    o[e] = vit__x_sigmoid_lane(gate, gate) * up;
+                }
+            }
+        return;
+    }
 #endif
     for (int i = 0; i < mr; i++)
         vit__epi_row(g->out + (size_t)(m + i) * g->ldo + oc, acc + 32 * i, nr, g->bias ? g->bias + n : NULL, g->scale ? g->scale + oc : NULL,
@@ -9733,7 +9979,7 @@ static void vit__gemm_tile_generic(const vit__gemm *g, int m, int mr, int n) {
 #if defined(VIT__X86)
 
 // NP 1 may be a partial panel: pw < 16 columns, loaded under a mask.
-VIT__TARGET_AVX512 static inline __attribute__((always_inline)) void vit__tile_avx512(const vit__gemm *g, int m, int n, const int MR, const int NP, int pw) {
+VIT__TARGET_AVX512 static VIT__FORCEINLINE void vit__tile_avx512(const vit__gemm *g, int m, int n, const int MR, const int NP, int pw) {
     __m512 acc[12][2];
     __mmask16 mask = (__mmask16)((1u << pw) - 1);
     const float *a = g->inp + (size_t)m * g->lda, *w0 = g->w + (size_t)n * g->K, *w1 = w0 + (size_t)VIT__PANEL * g->K;
@@ -9768,7 +10014,7 @@ VIT__TARGET_AVX512 static void vit__gemm_block_avx512(const vit__gemm *g, int m0
 }
 
 // PARTIAL: a partial panel of pw < 16 columns (row stride pw), loaded under masks.
-VIT__TARGET_AVX2 static inline __attribute__((always_inline)) void vit__tile_avx2(const vit__gemm *g, int m, int n, const int MR, const int PARTIAL, int pw) {
+VIT__TARGET_AVX2 static VIT__FORCEINLINE void vit__tile_avx2(const vit__gemm *g, int m, int n, const int MR, const int PARTIAL, int pw) {
     __m256 acc[6][2];
     const float *a = g->inp + (size_t)m * g->lda, *w = g->w + (size_t)n * g->K;
     size_t K = (size_t)g->K, lda = g->lda, ws = PARTIAL ? (size_t)pw : VIT__PANEL;
@@ -9798,7 +10044,7 @@ VIT__TARGET_AVX2 static void vit__gemm_block_avx2(const vit__gemm *g, int m0, in
 
 #if defined(VIT__NEON)
 // PARTIAL: a partial panel of pw < 16 columns (row stride pw), each row copied into a zeroed 16.
-static inline __attribute__((always_inline)) void vit__tile_neon(const vit__gemm *g, int m, int n, const int MR, const int PARTIAL, int pw) {
+static VIT__FORCEINLINE void vit__tile_neon(const vit__gemm *g, int m, int n, const int MR, const int PARTIAL, int pw) {
     float32x4_t acc[6][4];
     const float *a = g->inp + (size_t)m * g->lda, *w = g->w + (size_t)n * g->K;
     size_t K = (size_t)g->K, lda = g->lda;
@@ -10000,11 +10246,10 @@ static void vit__q8_tile_generic(const vit__q8gemm *q, int m, int mr, int n) {
 }
 
 #if defined(VIT__X86)
-#define VIT__TARGET_VNNI __attribute__((target("avx512f,avx512bw,avx512vnni,avx2,fma")))
 // vit__q8_epilogue's arithmetic, 16 lanes at a time: (float)(sum - 128 colsum)
 // * (s_x s_w), then the float epilogue. Out of line: inlined into the tile it
 // made the compiler spill the accumulators.
-VIT__TARGET_VNNI __attribute__((noinline)) static void vit__q8_finish_vnni(const vit__q8gemm *q, int m, int n, int MR, int NP, int nr, const int *sums) {
+VIT__TARGET_VNNI VIT__NOINLINE static void vit__q8_finish_vnni(const vit__q8gemm *q, int m, int n, int MR, int NP, int nr, const int *sums) {
     float out[12 * 32];
     __m512i off0 = _mm512_mullo_epi32(_mm512_set1_epi32(q->offset), _mm512_loadu_si512((const void *)(q->w->colsum + n)));
     __m512i off1 = NP > 1 ? _mm512_mullo_epi32(_mm512_set1_epi32(q->offset), _mm512_loadu_si512((const void *)(q->w->colsum + n + 16))) : off0;
@@ -10018,7 +10263,7 @@ VIT__TARGET_VNNI __attribute__((noinline)) static void vit__q8_finish_vnni(const
     vit__gemm_epilogue(&q->g, m, n, MR, nr, out);
 }
 
-VIT__TARGET_VNNI static inline __attribute__((always_inline)) void vit__q8_tile_vnni(const vit__q8gemm *q, int m, int n, const int MR, const int NP) {
+VIT__TARGET_VNNI static VIT__FORCEINLINE void vit__q8_tile_vnni(const vit__q8gemm *q, int m, int n, const int MR, const int NP) {
     int Kp = vit__pad4(q->w->K), nr = q->w->N - n < 16 * NP ? q->w->N - n : 16 * NP;
     const unsigned char *a = q->qa + (size_t)m * Kp;
     const signed char *w0 = q->w->w + (size_t)n * Kp, *w1 = w0 + (size_t)16 * Kp;
@@ -10057,7 +10302,7 @@ VIT__TARGET_VNNI static void vit__q8_block_vnni(const vit__q8gemm *q, int m0, in
 // AVX2 without VNNI: bytes widened to 16 bits (vpmovsxbw) and multiplied in
 // pairs into 32-bit lanes (vpmaddwd, exact: no saturation, unlike vpmaddubsw);
 // each column's two lanes are added at the end. Rows in signed bytes (offset 0).
-VIT__TARGET_AVX2 static inline __attribute__((always_inline)) void vit__q8_tile_avx2(const vit__q8gemm *q, int m, int n, const int MR) {
+VIT__TARGET_AVX2 static VIT__FORCEINLINE void vit__q8_tile_avx2(const vit__q8gemm *q, int m, int n, const int MR) {
     int Kp = vit__pad4(q->w->K), nr = q->w->N - n < 16 ? q->w->N - n : 16;
     const unsigned char *a = q->qa + (size_t)m * Kp;
     const signed char *w = q->w->w + (size_t)n * Kp;
@@ -10095,7 +10340,7 @@ VIT__TARGET_AVX2 static void vit__q8_block_avx2(const vit__q8gemm *q, int m0, in
 // unsigned bytes, the 128 x column-sum correction in the epilogue), 6 rows x
 // one 16-column panel (12 accumulators of the 16 registers).
 #if defined(VIT__AVX_VNNI)
-VIT__TARGET_AVX_VNNI static inline __attribute__((always_inline)) void vit__q8_tile_avx_vnni(const vit__q8gemm *q, int m, int n, const int MR) {
+VIT__TARGET_AVX_VNNI static VIT__FORCEINLINE void vit__q8_tile_avx_vnni(const vit__q8gemm *q, int m, int n, const int MR) {
     int Kp = vit__pad4(q->w->K), nr = q->w->N - n < 16 ? q->w->N - n : 16;
     const unsigned char *a = q->qa + (size_t)m * Kp;
     const signed char *w = q->w->w + (size_t)n * Kp;
@@ -10129,7 +10374,7 @@ VIT__TARGET_AVX_VNNI static void vit__q8_block_avx_vnni(const vit__q8gemm *q, in
 #endif
 
 #if defined(VIT__SDOT)
-VIT__TARGET_SDOT static inline __attribute__((always_inline)) void vit__q8_tile_sdot(const vit__q8gemm *q, int m, int n, const int MR) {
+VIT__TARGET_SDOT static VIT__FORCEINLINE void vit__q8_tile_sdot(const vit__q8gemm *q, int m, int n, const int MR) {
     int Kp = vit__pad4(q->w->K), nr = q->w->N - n < 16 ? q->w->N - n : 16;
     const unsigned char *a = q->qa + (size_t)m * Kp;
     const signed char *w = q->w->w + (size_t)n * Kp;
@@ -10283,7 +10528,8 @@ static void vit__e4m3_cols(float *w, float *scale, int K, int N) {
 // however loose the bound; only values below 2^-6 of it go subnormal.
 static VIT__HD inline float vit__e4m3_bound_scale(float n, float wn, float bb) {
     float t = fmaf(n * wn, 1.03125f, bb + 0.25f) / 448.0f;
-    if (!(t <= 0x1p126f)) return t == t ? 0x1p126f : 1.0f; // (NaN: scale 1, the NaNs go through)
+    const float two_126 = 85070591730234615865843651857942052864.0f; // 2^126, exactly (C++11 has no hex floats)
+    if (!(t <= two_126)) return t == t ? two_126 : 1.0f; // (NaN: scale 1, the NaNs go through)
     uint32_t u;
     memcpy(&u, &t, 4);
     if (u & 0x7FFFFFu) u = (u & 0x7F800000u) + 0x800000u; // up to the next power of two (t >= 0.25 / 448: normal)
@@ -10420,11 +10666,20 @@ static void vit__layernorm_cpu(float *out, const float *inp, const float *w, con
         vit__vec16 s16 = {0}, v16 = {0}, x16;
         for (; c0 + 16 <= C; c0 += 16) { memcpy(&x16, x + c0, sizeof(x16)); s16 += x16; }
         for (int j = 0; j < 16; j++) sum += s16[j];
+#else
+        float s16[16] = {0}, v16[16] = {0};
+        for (; c0 + 16 <= C; c0 += 16)
+            for (int j = 0; j < 16; j++) s16[j] += x[c0 + j];
+        for (int j = 0; j < 16; j++) sum += s16[j];
 #endif
         for (int c = c0; c < C; c++) sum += x[c];
         float mean = sum / (float)C;
 #if defined(VIT__VEC_GELU)
         for (int c = 0; c < c0; c += 16) { memcpy(&x16, x + c, sizeof(x16)); x16 -= mean; v16 += x16 * x16; }
+        for (int j = 0; j < 16; j++) var += v16[j];
+#else
+        for (int c = 0; c < c0; c += 16)
+            for (int j = 0; j < 16; j++) { float d = x[c + j] - mean; v16[j] += d * d; }
         for (int j = 0; j < 16; j++) var += v16[j];
 #endif
         for (int c = c0; c < C; c++) { float d = x[c] - mean; var += d * d; }
@@ -10529,11 +10784,7 @@ static void vit__attention_cpu(const vit__attn_args *a, float *scratch, int nthr
 // e^(scale (s - max)), with 1 / the row's sum into inv. One body, compiled
 // per ISA (the forward attention calls the one of its GEMM), so that a
 // portable build's softmax still runs 16 lanes in one register.
-static inline
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((always_inline))
-#endif
-void vit__softmax_rows(float *S, int rows, int N, float scale, float *inv) {
+static VIT__FORCEINLINE void vit__softmax_rows(float *S, int rows, int N, float scale, float *inv) {
     for (int i = 0; i < rows; i++) {
         float *row = S + (size_t)i * N, mx = row[0], sum = 0.0f;
 #if defined(VIT__VEC_GELU)
@@ -10552,7 +10803,7 @@ void vit__softmax_rows(float *S, int rows, int N, float scale, float *inv) {
             s16 += e;
         }
         if (full < N) {
-            e = (vit__vec16){0};
+            memset(&e, 0, sizeof(e));
             memcpy(&e, row + full, (size_t)(N - full) * sizeof(float));
             e = (e - mx) * scale;
             vit__vexp_neg(&e);
@@ -10560,9 +10811,19 @@ void vit__softmax_rows(float *S, int rows, int N, float scale, float *inv) {
         }
         for (int j = 0; j < 16; j++) sum += s16[j];
         for (int j = full; j < N; j++) sum += row[j];
-#else
-        for (int j = 1; j < N; j++) mx = row[j] > mx ? row[j] : mx;
-        for (int j = 0; j < N; j++) { row[j] = expf((row[j] - mx) * scale); sum += row[j]; }
+#else // the same, lane by lane
+        float m16[16], s16[16] = {0};
+        int full = N & ~15;
+        for (int j = 0; j < 16; j++) m16[j] = row[0];
+        for (int j = 0; j < full; j += 16)
+            for (int l = 0; l < 16; l++) m16[l] = row[j + l] > m16[l] ? row[j + l] : m16[l];
+        for (int j = 0; j < 16; j++) mx = m16[j] > mx ? m16[j] : mx;
+        for (int j = full; j < N; j++) mx = row[j] > mx ? row[j] : mx;
+        for (int j = 0; j < full; j += 16)
+            for (int l = 0; l < 16; l++) { row[j + l] = vit__exp_neg_lane((row[j + l] - mx) * scale); s16[l] += row[j + l]; }
+        for (int j = full; j < N; j++) row[j] = vit__exp_neg_lane((row[j] - mx) * scale);
+        for (int j = 0; j < 16; j++) sum += s16[j];
+        for (int j = full; j < N; j++) sum += row[j];
 #endif
         inv[i] = 1.0f / sum;
     }

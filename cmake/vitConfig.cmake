@@ -8,7 +8,8 @@
 #             VIT_NO_TEXT / VIT_NO_IMAGE_DECODE ON before find_package define those
 #             macros (vit.h leaves the text towers / the file decoders out);
 #             for CUDA, the defaults of vitCuda.cmake (architectures, --split-compile=0,
-#             VIT_CUDA_F16)
+#             VIT_CUDA_F16); MSVC and clang-cl: /O2 (no build type), /utf-8,
+#             /openmp:llvm (CMake 3.30+; else /openmp), nvcc with cl: -Xcompiler=/openmp
 # vit.h is header-only: define VIT_IMPLEMENTATION in one of your C or C++ files.
 # add_subdirectory(vit) defines the same target with this file (CMakeLists.txt sets
 # _vit_include_dir, the checkout): a global one there.
@@ -30,7 +31,15 @@ if(NOT TARGET vit::vit)
         list(APPEND _vit_libs m)
     endif()
     if(_vit_openmp)
-        find_package(OpenMP QUIET)
+        if(MSVC AND NOT DEFINED OpenMP_RUNTIME_MSVC)
+            set(OpenMP_RUNTIME_MSVC llvm) # /openmp:llvm (CMake 3.30+), else /openmp
+        endif()
+        # for the languages the project enabled (none in a top-level configure of this folder)
+        get_property(_vit_langs GLOBAL PROPERTY ENABLED_LANGUAGES)
+        if("C" IN_LIST _vit_langs OR "CXX" IN_LIST _vit_langs)
+            find_package(OpenMP QUIET)
+        endif()
+        unset(_vit_langs)
         foreach(_vit_lang C CXX)
             if(TARGET OpenMP::OpenMP_${_vit_lang})
                 if(_vit_global)
@@ -61,6 +70,14 @@ if(NOT TARGET vit::vit)
         if(_vit_openmp AND (TARGET OpenMP::OpenMP_C OR TARGET OpenMP::OpenMP_CXX))
             # FindOpenMP has no CUDA: nvcc passes the host compiler's flag on
             list(APPEND _vit_opts "$<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-fopenmp>")
+        endif()
+        set_target_properties(vit::vit PROPERTIES INTERFACE_COMPILE_OPTIONS "${_vit_opts}")
+        unset(_vit_opts)
+    else()
+        # MSVC and clang-cl: /O2 (no build type), /utf-8; nvcc with cl as host: -Xcompiler
+        set(_vit_opts "$<$<AND:$<CONFIG:>,$<NOT:$<COMPILE_LANGUAGE:CUDA>>>:/O2>" "$<IF:$<COMPILE_LANGUAGE:CUDA>,-Xcompiler=/utf-8,/utf-8>")
+        if(_vit_openmp AND (TARGET OpenMP::OpenMP_C OR TARGET OpenMP::OpenMP_CXX))
+            list(APPEND _vit_opts "$<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=/openmp>")
         endif()
         set_target_properties(vit::vit PROPERTIES INTERFACE_COMPILE_OPTIONS "${_vit_opts}")
         unset(_vit_opts)
