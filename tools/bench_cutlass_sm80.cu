@@ -1,7 +1,7 @@
 // bench_cutlass_sm80: vit.h's mma.sync GEMMs against CUTLASS's sm80 bf16
 // tensor-op GEMM (cutlass::gemm::device::Gemm, OpClassTensorOp, Sm80: mma.sync,
 // ldmatrix, cp.async multistage), the same instruction class, in one process
-// on the same buffers. Issue 59 item 2; tools/bench_sm80.sh runs it.
+// on the same buffers. tools/bench_sm80.sh runs it.
 //
 //   bench_cutlass_sm80 [MAXMS] [M N K [M N K ...]]
 //       no shapes: the four linears of ViT-S/B/L (C = 384, 768, 1024: qkv

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """vit.h's Ampere-class kernels (the sm_80 build: mma.sync, ldmatrix, cp.async)
-against peers of the same instruction class, on the lent Hopper GPU, in one run
-(issue 59 item 2). tools/bench_sm80.sh builds the binaries and runs this.
+against peers of the same instruction class, on a Hopper GPU, in one run.
+tools/bench_sm80.sh builds the binaries and runs this.
 
   GEMMs      build/bench_cutlass_sm80 (tools/bench_cutlass_sm80.cu): vit.h's
              vit__linear_cuda against CUTLASS's sm80 bf16 tensor-op GEMM (best

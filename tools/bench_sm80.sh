@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 59 item 2 in one device call: vit.h's Ampere-class kernels (the sm_80 build:
+# In one device call: vit.h's Ampere-class kernels (the sm_80 build:
 # compute_80 code, mma.sync) against same-class peers on the lent Hopper GPU.
 # Builds vit_bench and bench_cutlass_sm80 for compute_80 code in the background (with
 # BENCH_SM80_REF=1 also vit_bench for sm_90a, whose figures then stand beside them) while
