@@ -9376,12 +9376,18 @@ static VIT__FORCEINLINE void vit__gelu_tanh_vec(vit__vec16 *px) {
 #endif
 
 // Compilers without GNU vectors (MSVC) run the vectors' arithmetic lane by lane
-// (test_act checks the bits against the vectors where both exist).
-static inline float vit__bits_float(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
-static inline uint32_t vit__float_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+// (test_act checks the bits against the vectors where both exist, so they are
+// compiled there too; VIT__LANE: not an unused-function warning there).
+#if defined(VIT__VEC_GELU) && (defined(__GNUC__) || defined(__clang__))
+#define VIT__LANE static inline __attribute__((unused))
+#else
+#define VIT__LANE static inline
+#endif
+VIT__LANE float vit__bits_float(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+VIT__LANE uint32_t vit__float_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 
 // vit__vexp_neg of one lane
-static inline float vit__exp_neg_lane(float x) {
+VIT__LANE float vit__exp_neg_lane(float x) {
     x = x < -87.0f ? -87.0f : x;
     float n = (x * 1.44269504f + 12582912.0f) - 12582912.0f; // round(x / ln 2)
     n = n == n ? n : 0.0f;                                   // NaN: any scale, p is NaN
@@ -9392,7 +9398,7 @@ static inline float vit__exp_neg_lane(float x) {
 }
 
 // vit__gelu_vec of one lane
-static inline float vit__gelu_lane(float x) {
+VIT__LANE float vit__gelu_lane(float x) {
     uint32_t sign = vit__float_bits(x) & 0x80000000u;
     float z = vit__bits_float(vit__float_bits(x) ^ sign) * 0.70710678118654752f; // |x| / sqrt 2
     float t = 1.0f / (z * 0.5f + 1.0f);
@@ -9405,7 +9411,7 @@ static inline float vit__gelu_lane(float x) {
 }
 
 // vit__x_sigmoid_vec of one lane: x sigmoid(z)
-static inline float vit__x_sigmoid_lane(float x, float z) {
+VIT__LANE float vit__x_sigmoid_lane(float x, float z) {
     uint32_t neg = vit__float_bits(z) & 0x80000000u;
     float e = vit__bits_float(vit__float_bits(z) | 0x80000000u); // -|z|
     int clamped = e < -87.0f;
@@ -9416,7 +9422,7 @@ static inline float vit__x_sigmoid_lane(float x, float z) {
 
 // GELU, tanh GELU or QuickGELU of v[0..16), lane by lane as the vectors do (one
 // loop per activation, each a plain loop for the compiler's vectoriser)
-static inline void vit__act_lanes(float *v, int act) {
+VIT__LANE void vit__act_lanes(float *v, int act) {
     if (act == VIT__ACT_GELU)
         for (int e = 0; e < 16; e++) v[e] = vit__gelu_lane(v[e]);
     else if (act == VIT__ACT_GELU_TANH)
