@@ -9377,7 +9377,9 @@ static VIT__FORCEINLINE void vit__gelu_tanh_vec(vit__vec16 *px) {
 
 // Compilers without GNU vectors (MSVC) run the vectors' arithmetic lane by lane
 // (test_act checks the bits against the vectors where both exist, so they are
-// compiled there too; VIT__LANE: not an unused-function warning there).
+// compiled there too; VIT__LANE: not an unused-function warning there); MSVC's x64
+// branch, under its AVX2 and AVX-512 kernels, in intrinsics (vit__gelu_m512 and
+// kin, >>op linear).
 #if defined(VIT__VEC_GELU) && (defined(__GNUC__) || defined(__clang__))
 #define VIT__LANE static inline __attribute__((unused))
 #else
@@ -9845,7 +9847,100 @@ typedef struct vit__gemm {
     int rows, K, N;
     vit__out mode;
     vit__act act;
+    int isa; // the kernels' VIT__ISA_* (MSVC's branch: whether the epilogue may use AVX2)
 } vit__gemm;
+
+#if defined(VIT__MSVC_BRANCH) && defined(VIT__X86)
+// MSVC's branch of the GNU vectors of >>activations (vit__vexp_neg,
+// vit__gelu_vec, vit__x_sigmoid_vec): the same operations in the same order,
+// 8 lanes in an __m256 (AVX2 and FMA: every x86 kernel but the generic one's),
+// an explicit FMA wherever GCC's -ffp-contract=fast fuses the vectors' a * b + c,
+// so the same bits (make test-msvc-branch; the dumps of tools/dump_outputs.c).
+#define VIT__M256_ACT 1
+#define VIT__ISA_HAS_AVX2(isa) ((isa) == VIT__ISA_AVX2 || (isa) == VIT__ISA_AVX512 || (isa) == VIT__ISA_AVX_VNNI)
+static VIT__FORCEINLINE __m256 vit__exp_neg_m256(__m256 x) {
+    x = _mm256_max_ps(_mm256_set1_ps(-87.0f), x); // -87 > x ? -87 : x (NaN stays)
+    __m256 n = _mm256_sub_ps(_mm256_fmadd_ps(x, _mm256_set1_ps(1.44269504f), _mm256_set1_ps(12582912.0f)), _mm256_set1_ps(12582912.0f));
+    n = _mm256_and_ps(n, _mm256_cmp_ps(n, n, _CMP_ORD_Q));
+    __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(1.42860677e-06f), _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693145751953125f), x));
+    __m256 p = _mm256_fmadd_ps(r, _mm256_set1_ps(1.0f / 5040), _mm256_set1_ps(1.0f / 720));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f / 120)); p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f / 24));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f / 6)); p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(0.5f));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f)); p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f));
+    __m256i e = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvttps_epi32(n), _mm256_set1_epi32(127)), 23);
+    return _mm256_mul_ps(p, _mm256_castsi256_ps(e));
+}
+static VIT__FORCEINLINE __m256 vit__gelu_m256(__m256 x) {
+    __m256 z = _mm256_mul_ps(_mm256_andnot_ps(_mm256_set1_ps(-0.0f), x), _mm256_set1_ps(0.70710678118654752f)); // |x| / sqrt 2
+    __m256 t = _mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_fmadd_ps(z, _mm256_set1_ps(0.5f), _mm256_set1_ps(1.0f)));
+    __m256 p = _mm256_fmsub_ps(t, _mm256_set1_ps(0.17087277f), _mm256_set1_ps(0.82215223f));
+    p = _mm256_fmadd_ps(p, t, _mm256_set1_ps(1.48851587f)); p = _mm256_fmsub_ps(p, t, _mm256_set1_ps(1.13520398f));
+    p = _mm256_fmadd_ps(p, t, _mm256_set1_ps(0.27886807f)); p = _mm256_fmsub_ps(p, t, _mm256_set1_ps(0.18628806f));
+    p = _mm256_fmadd_ps(p, t, _mm256_set1_ps(0.09678418f)); p = _mm256_fmadd_ps(p, t, _mm256_set1_ps(0.37409196f));
+    p = _mm256_fmadd_ps(p, t, _mm256_set1_ps(1.00002368f)); p = _mm256_fmsub_ps(p, t, _mm256_set1_ps(1.26551223f));
+    __m256 e = vit__exp_neg_m256(_mm256_fnmadd_ps(z, z, p));
+    __m256 half_erfc = _mm256_mul_ps(_mm256_mul_ps(t, e), _mm256_set1_ps(0.5f)); // erfc(|x| / sqrt 2) / 2
+    return _mm256_mul_ps(x, _mm256_blendv_ps(_mm256_sub_ps(_mm256_set1_ps(1.0f), half_erfc), half_erfc, x)); // x's sign picks
+}
+static VIT__FORCEINLINE __m256 vit__x_sigmoid_m256(__m256 x, __m256 z) {
+    __m256 one = _mm256_set1_ps(1.0f), e = _mm256_or_ps(z, _mm256_set1_ps(-0.0f)); // e = -|z|
+    __m256 clamped = _mm256_cmp_ps(e, _mm256_set1_ps(-87.0f), _CMP_LT_OQ);
+    e = vit__exp_neg_m256(e);
+    __m256 r = _mm256_mul_ps(x, _mm256_div_ps(_mm256_blendv_ps(one, e, z), _mm256_add_ps(one, e))); // z's sign picks
+    return _mm256_blendv_ps(r, _mm256_blendv_ps(x, _mm256_mul_ps(x, _mm256_setzero_ps()), z), clamped);
+}
+// vit__act_lanes' activations of 8 lanes
+static VIT__FORCEINLINE __m256 vit__act_m256(__m256 x, int act) {
+    if (act == VIT__ACT_GELU) return vit__gelu_m256(x);
+    if (act == VIT__ACT_GELU_TANH)
+        return vit__x_sigmoid_m256(x, _mm256_mul_ps(_mm256_mul_ps(_mm256_fmadd_ps(_mm256_mul_ps(x, x), _mm256_set1_ps(0.044715f), _mm256_set1_ps(1.0f)), x),
+                                                    _mm256_set1_ps(1.59576912f)));
+    return vit__x_sigmoid_m256(x, _mm256_mul_ps(x, _mm256_set1_ps(1.702f)));
+}
+
+// The same in one __m512 (AVX-512 F: integer and/or for the sign bits, masks
+// for the selections), for the AVX-512 kernels' epilogues
+#define VIT__PS512(op, a, b) _mm512_castsi512_ps(op(_mm512_castps_si512(a), _mm512_castps_si512(b)))
+#define VIT__NEG512(x) _mm512_cmplt_epi32_mask(_mm512_castps_si512(x), _mm512_setzero_si512()) // sign bit set
+static VIT__FORCEINLINE __m512 vit__exp_neg_m512(__m512 x) {
+    x = _mm512_max_ps(_mm512_set1_ps(-87.0f), x);
+    __m512 n = _mm512_sub_ps(_mm512_fmadd_ps(x, _mm512_set1_ps(1.44269504f), _mm512_set1_ps(12582912.0f)), _mm512_set1_ps(12582912.0f));
+    n = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(n, n, _CMP_ORD_Q), n);
+    __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(1.42860677e-06f), _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693145751953125f), x));
+    __m512 p = _mm512_fmadd_ps(r, _mm512_set1_ps(1.0f / 5040), _mm512_set1_ps(1.0f / 720));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 120)); p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 24));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 6)); p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(0.5f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f)); p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
+    __m512i e = _mm512_slli_epi32(_mm512_add_epi32(_mm512_cvttps_epi32(n), _mm512_set1_epi32(127)), 23);
+    return _mm512_mul_ps(p, _mm512_castsi512_ps(e));
+}
+static VIT__FORCEINLINE __m512 vit__gelu_m512(__m512 x) {
+    __m512 z = _mm512_mul_ps(VIT__PS512(_mm512_andnot_si512, _mm512_set1_ps(-0.0f), x), _mm512_set1_ps(0.70710678118654752f));
+    __m512 t = _mm512_div_ps(_mm512_set1_ps(1.0f), _mm512_fmadd_ps(z, _mm512_set1_ps(0.5f), _mm512_set1_ps(1.0f)));
+    __m512 p = _mm512_fmsub_ps(t, _mm512_set1_ps(0.17087277f), _mm512_set1_ps(0.82215223f));
+    p = _mm512_fmadd_ps(p, t, _mm512_set1_ps(1.48851587f)); p = _mm512_fmsub_ps(p, t, _mm512_set1_ps(1.13520398f));
+    p = _mm512_fmadd_ps(p, t, _mm512_set1_ps(0.27886807f)); p = _mm512_fmsub_ps(p, t, _mm512_set1_ps(0.18628806f));
+    p = _mm512_fmadd_ps(p, t, _mm512_set1_ps(0.09678418f)); p = _mm512_fmadd_ps(p, t, _mm512_set1_ps(0.37409196f));
+    p = _mm512_fmadd_ps(p, t, _mm512_set1_ps(1.00002368f)); p = _mm512_fmsub_ps(p, t, _mm512_set1_ps(1.26551223f));
+    __m512 e = vit__exp_neg_m512(_mm512_fnmadd_ps(z, z, p));
+    __m512 half_erfc = _mm512_mul_ps(_mm512_mul_ps(t, e), _mm512_set1_ps(0.5f));
+    return _mm512_mul_ps(x, _mm512_mask_blend_ps(VIT__NEG512(x), _mm512_sub_ps(_mm512_set1_ps(1.0f), half_erfc), half_erfc));
+}
+static VIT__FORCEINLINE __m512 vit__x_sigmoid_m512(__m512 x, __m512 z) {
+    __m512 one = _mm512_set1_ps(1.0f), e = VIT__PS512(_mm512_or_si512, z, _mm512_set1_ps(-0.0f));
+    __mmask16 clamped = _mm512_cmp_ps_mask(e, _mm512_set1_ps(-87.0f), _CMP_LT_OQ), neg = VIT__NEG512(z);
+    e = vit__exp_neg_m512(e);
+    __m512 r = _mm512_mul_ps(x, _mm512_div_ps(_mm512_mask_blend_ps(neg, one, e), _mm512_add_ps(one, e)));
+    return _mm512_mask_blend_ps(clamped, r, _mm512_mask_blend_ps(neg, x, _mm512_mul_ps(x, _mm512_setzero_ps())));
+}
+static VIT__FORCEINLINE __m512 vit__act_m512(__m512 x, int act) {
+    if (act == VIT__ACT_GELU) return vit__gelu_m512(x);
+    if (act == VIT__ACT_GELU_TANH)
+        return vit__x_sigmoid_m512(x, _mm512_mul_ps(_mm512_mul_ps(_mm512_fmadd_ps(_mm512_mul_ps(x, x), _mm512_set1_ps(0.044715f), _mm512_set1_ps(1.0f)), x),
+                                                    _mm512_set1_ps(1.59576912f)));
+    return vit__x_sigmoid_m512(x, _mm512_mul_ps(x, _mm512_set1_ps(1.702f)));
+}
+#endif
 
 // Rows [m, m + mr) x columns [n, n + nr) from the sums acc (row stride 32).
 // GELU, tanh GELU and QuickGELU by vit__gelu_vec, vit__gelu_tanh_vec and
@@ -9905,6 +10000,24 @@ static VIT__NOINLINE void vit__gemm_epilogue(const vit__gemm *g, int m, int n, i
 #else // the same, lane by lane
     int act = g->act;
     if ((act == VIT__ACT_GELU || act == VIT__ACT_GELU_TANH || act == VIT__ACT_QUICK_GELU) && g->mode == VIT__OUT_STORE && nr % 16 == 0) {
+#if defined(VIT__M256_ACT) // acc (+ bias, or + 0 as the vectors' v += b) straight into registers
+        if (g->isa == VIT__ISA_AVX512) {
+            for (int i = 0; i < mr; i++)
+                for (int j = 0; j < nr; j += 16) {
+                    __m512 x = _mm512_add_ps(_mm512_loadu_ps(acc + 32 * i + j), g->bias ? _mm512_loadu_ps(g->bias + n + j) : _mm512_setzero_ps());
+                    _mm512_storeu_ps(g->out + (size_t)(m + i) * g->ldo + n + j, vit__act_m512(x, act));
+                }
+            return;
+        }
+        if (VIT__ISA_HAS_AVX2(g->isa)) {
+            for (int i = 0; i < mr; i++)
+                for (int j = 0; j < nr; j += 8) {
+                    __m256 x = _mm256_add_ps(_mm256_loadu_ps(acc + 32 * i + j), g->bias ? _mm256_loadu_ps(g->bias + n + j) : _mm256_setzero_ps());
+                    _mm256_storeu_ps(g->out + (size_t)(m + i) * g->ldo + n + j, vit__act_m256(x, act));
+                }
+            return;
+        }
+#endif
         for (int i = 0; i < mr; i++)
             for (int j = 0; j < nr; j += 16) {
                 float v[16];
@@ -10114,7 +10227,7 @@ static void vit__linear_packed(float *out, const float *inp, const float *packed
     VIT_ASSERT(act != VIT__ACT_SWIGLU || out_dim % 2 == 0);
     g.out = out; g.inp = inp; g.w = packed; g.bias = bias; g.scale = scale; g.lda = (size_t)in_dim;
     g.ldo = act == VIT__ACT_SWIGLU ? (size_t)out_dim / 2 : (size_t)out_dim;
-    g.rows = rows; g.K = in_dim; g.N = out_dim; g.mode = mode; g.act = act;
+    g.rows = rows; g.K = in_dim; g.N = out_dim; g.mode = mode; g.act = act; g.isa = isa;
     (void)nthreads;
     VIT__PARALLEL_FOR(nthreads)
     for (int task = 0; task < mblocks * nblocks; task++) {
@@ -10170,10 +10283,10 @@ static vit__q8 vit__q8_make(void *mem, const float *w, int K, int N) {
 // Rows of x (rows, K) into bytes q (rows, Kpad): round(x / s_x) + offset (128
 // for VNNI's unsigned bytes, else 0; the padding holds offset, i.e. 0), and
 // s_x into scale. One vector routine for every element: the same rounding
-// whatever the ISA.
-static void vit__q8_rows(unsigned char *q, float *scale, const float *x, int rows, int K, int offset, int nthreads) {
+// whatever the ISA. (isa: the kernels', for MSVC's branch's max.)
+static void vit__q8_rows(unsigned char *q, float *scale, const float *x, int rows, int K, int offset, int isa, int nthreads) {
     int Kp = vit__pad4(K);
-    (void)nthreads;
+    (void)nthreads; (void)isa;
     VIT__PARALLEL_FOR(nthreads)
     for (int r = 0; r < rows; r++) {
         const float *xr = x + (size_t)r * K;
@@ -10200,7 +10313,17 @@ static void vit__q8_rows(unsigned char *q, float *scale, const float *x, int row
             memcpy(qr + k, &b, (size_t)(K - k < 16 ? K - k : 16));
         }
 #else
-        for (int k = 0; k < K; k++) mx = fabsf(xr[k]) > mx ? fabsf(xr[k]) : mx;
+        int k0 = 0;
+#if defined(VIT__M256_ACT) // the max of |x| is the same whatever the order
+        if (VIT__ISA_HAS_AVX2(isa)) {
+            __m256 m8 = _mm256_setzero_ps();
+            for (; k0 + 8 <= K; k0 += 8) m8 = _mm256_max_ps(_mm256_andnot_ps(_mm256_set1_ps(-0.0f), _mm256_loadu_ps(xr + k0)), m8);
+            float m[8];
+            _mm256_storeu_ps(m, m8);
+            for (int e = 0; e < 8; e++) mx = m[e] > mx ? m[e] : mx;
+        }
+#endif
+        for (int k = k0; k < K; k++) mx = fabsf(xr[k]) > mx ? fabsf(xr[k]) : mx;
         float inv = mx > 0.0f ? 127.0f / mx : 0.0f;
         for (int k = 0; k < K; k++) qr[k] = (unsigned char)((int)((xr[k] * inv + 12582912.0f) - 12582912.0f) + offset);
 #endif
@@ -10424,10 +10547,10 @@ static void vit__linear_q8(float *out, const float *inp, const vit__q8 *w, const
     vit__gemm_grid(N, (size_t)Kp * VIT__PANEL, (size_t)Kp, nthreads, &mb, &nb);
     int mblocks = (rows + mb - 1) / mb, nblocks = (N + nb - 1) / nb;
     q.offset = isa == VIT__ISA_AVX512 || isa == VIT__ISA_AVX_VNNI ? 128 : 0; // vpdpbusd: unsigned bytes times signed
-    vit__q8_rows(qa, sa, inp, rows, w->K, q.offset, nthreads);
+    vit__q8_rows(qa, sa, inp, rows, w->K, q.offset, isa, nthreads);
     q.g.out = out; q.g.inp = NULL; q.g.w = NULL; q.g.bias = bias; q.g.scale = scale; q.g.lda = 0;
     q.g.ldo = act == VIT__ACT_SWIGLU ? (size_t)N / 2 : (size_t)N;
-    q.g.rows = rows; q.g.K = w->K; q.g.N = N; q.g.mode = mode; q.g.act = act;
+    q.g.rows = rows; q.g.K = w->K; q.g.N = N; q.g.mode = mode; q.g.act = act; q.g.isa = isa;
     q.w = w; q.qa = qa; q.sa = sa;
     (void)nthreads;
     VIT__PARALLEL_FOR(nthreads)
@@ -10789,8 +10912,10 @@ static void vit__attention_cpu(const vit__attn_args *a, float *scratch, int nthr
 // The attention's softmax over rows of S (rows, N), in place and unnormalised:
 // e^(scale (s - max)), with 1 / the row's sum into inv. One body, compiled
 // per ISA (the forward attention calls the one of its GEMM), so that a
-// portable build's softmax still runs 16 lanes in one register.
-static VIT__FORCEINLINE void vit__softmax_rows(float *S, int rows, int N, float scale, float *inv) {
+// portable build's softmax still runs 16 lanes in one register. avx2: a
+// constant, whether MSVC's branch may use its __m256 form.
+static VIT__FORCEINLINE void vit__softmax_rows(float *S, int rows, int N, float scale, float *inv, int avx2) {
+    (void)avx2;
     for (int i = 0; i < rows; i++) {
         float *row = S + (size_t)i * N, mx = row[0], sum = 0.0f;
 #if defined(VIT__VEC_GELU)
@@ -10820,6 +10945,28 @@ static VIT__FORCEINLINE void vit__softmax_rows(float *S, int rows, int N, float 
 #else // the same, lane by lane
         float m16[16], s16[16] = {0};
         int full = N & ~15;
+#if defined(VIT__M256_ACT)
+        if (avx2) { // the same, two __m256 of the 16 lanes at a time
+            __m256 m0 = _mm256_set1_ps(row[0]), m1 = m0, s0 = _mm256_setzero_ps(), s1 = s0, vs = _mm256_set1_ps(scale), vm;
+            for (int j = 0; j < full; j += 16) { m0 = _mm256_max_ps(_mm256_loadu_ps(row + j), m0); m1 = _mm256_max_ps(_mm256_loadu_ps(row + j + 8), m1); }
+            _mm256_storeu_ps(m16, m0); _mm256_storeu_ps(m16 + 8, m1);
+            for (int j = 0; j < 16; j++) mx = m16[j] > mx ? m16[j] : mx;
+            for (int j = full; j < N; j++) mx = row[j] > mx ? row[j] : mx;
+            vm = _mm256_set1_ps(mx);
+            for (int j = 0; j < full; j += 16) {
+                __m256 e0 = vit__exp_neg_m256(_mm256_mul_ps(_mm256_sub_ps(_mm256_loadu_ps(row + j), vm), vs));
+                __m256 e1 = vit__exp_neg_m256(_mm256_mul_ps(_mm256_sub_ps(_mm256_loadu_ps(row + j + 8), vm), vs));
+                _mm256_storeu_ps(row + j, e0); _mm256_storeu_ps(row + j + 8, e1);
+                s0 = _mm256_add_ps(s0, e0); s1 = _mm256_add_ps(s1, e1);
+            }
+            for (int j = full; j < N; j++) row[j] = vit__exp_neg_lane((row[j] - mx) * scale);
+            _mm256_storeu_ps(s16, s0); _mm256_storeu_ps(s16 + 8, s1);
+            for (int j = 0; j < 16; j++) sum += s16[j];
+            for (int j = full; j < N; j++) sum += row[j];
+            inv[i] = 1.0f / sum;
+            continue;
+        }
+#endif
         for (int j = 0; j < 16; j++) m16[j] = row[0];
         for (int j = 0; j < full; j += 16)
             for (int l = 0; l < 16; l++) m16[l] = row[j + l] > m16[l] ? row[j + l] : m16[l];
@@ -10836,10 +10983,10 @@ static VIT__FORCEINLINE void vit__softmax_rows(float *S, int rows, int N, float 
 }
 
 typedef void (*vit__softmax_fn)(float *S, int rows, int N, float scale, float *inv);
-static void vit__softmax_generic(float *S, int rows, int N, float scale, float *inv) { vit__softmax_rows(S, rows, N, scale, inv); }
+static void vit__softmax_generic(float *S, int rows, int N, float scale, float *inv) { vit__softmax_rows(S, rows, N, scale, inv, 0); }
 #if defined(VIT__X86)
-VIT__TARGET_AVX512 static void vit__softmax_avx512(float *S, int rows, int N, float scale, float *inv) { vit__softmax_rows(S, rows, N, scale, inv); }
-VIT__TARGET_AVX2 static void vit__softmax_avx2(float *S, int rows, int N, float scale, float *inv) { vit__softmax_rows(S, rows, N, scale, inv); }
+VIT__TARGET_AVX512 static void vit__softmax_avx512(float *S, int rows, int N, float scale, float *inv) { vit__softmax_rows(S, rows, N, scale, inv, 1); }
+VIT__TARGET_AVX2 static void vit__softmax_avx2(float *S, int rows, int N, float scale, float *inv) { vit__softmax_rows(S, rows, N, scale, inv, 1); }
 #endif
 static vit__softmax_fn vit__softmax_for(int isa) {
 #if defined(VIT__X86)
