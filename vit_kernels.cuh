@@ -269,6 +269,15 @@ struct vit__cuda_state {
     float *q8bs;                  // f8: (B * N, ceil(hidden / 128)) fc2's input's scales (per row, or per row and 128 columns after SwiGLU)
     float *q8n;                   // f8: (B * N) the norms of the e4m3 rows in q8 (vit__e4m3_row_norm), for fc1's bound
 
+    // the persistent kernel's workspace (>>op persistent), made at load for
+    // pk_images = min(max_batch, VIT__PK_IMAGES) images where it runs the model, else NULL
+    unsigned char *pk_ws;
+    void *pk_qkv[2], *pk_ao;
+    float *pk_part;
+    unsigned *pk_sync;
+    vit__cuda_block *pk_blocks;   // (depth) on the device: s->blocks
+    int pk_images;
+
     vit__cuda_graph graphs[VIT__CUDA_GRAPHS];
     unsigned long long tick;
 
@@ -666,6 +675,9 @@ typedef struct vit__test_hook {
     int prep_tiles;   // frames: 1 never the tiled transform (the two-pass kernels); 8, 16: tiles of at most that
     int walk_forward; // 1: every row-walking kernel walks its rows first to last
     int smem_limit;   // > 0: the plans fit this many shared memory bytes per CTA, not the GPU's opt-in limit
+    int persistent;   // 1: never the persistent kernel; 2: wherever it can run (>>op persistent)
+    int pk_ctas;      // > 0: the persistent kernel runs this many CTAs (not one per SM)
+    int pk_ran;       // out: 1 when the last forward pass planned its blocks in the persistent kernel
     vit__plan ran;    // out: what the last GEMM or attention launcher ran
 } vit__test_hook;
 // What vit_load sees of a GPU, set by a test on its own thread (0: the truth):
@@ -1636,21 +1648,26 @@ __global__ void __launch_bounds__(WM * WN * 32) vit__linear_mma_kernel(const vit
         vit__linear_mma_body<T, OUT, ACT, AMODE, BVEC, BM, BN, WM, WN>(g_in);
 }
 
-template <typename T, int OUT, int ACT, int AMODE, bool BVEC, int BM, int BN, int WM, int WN>
-static __device__ __forceinline__ void vit__linear_mma_body(const vit__gemm_args &g_in) {
-    const vit__gemm_args g = g_in; // a copy: see vit__gemm_args
+// The gate of a kernel's first tile: the previous kernel's outputs visible (PDL)
+struct vit__pdl_gate {
+    __device__ __forceinline__ void operator()() const { vit__pdl_wait(); vit__pdl_launch(); }
+};
+
+// One BM x BN output tile of g (rows m0.., columns n0..) over K steps kb0 ..
+// kb1 - 1, its sums to the epilogue or, with part, raw to part (a split-K
+// slice's (M, N) plane). first: the tile's first W stages load, then wait()
+// returns once its A rows are ready to read (PDL, or the persistent kernel's
+// counters), then its A stages; otherwise both load together. Every thread of
+// the CTA (WM x WN warps) takes part.
+template <typename T, int OUT, int ACT, int AMODE, bool BVEC, int BM, int BN, int WM, int WN, typename WAIT>
+static __device__ __forceinline__ void vit__mma_tile(const vit__gemm_args &g, int m0, int n0, int kb0, int kb1, float *part, bool first, WAIT wait) {
     const int BK = VIT__MMA_BK, ST = VIT__MMA_ST(BM), NT = WM * WN * 32, MI = BM / WM / 16, NI = BN / WN / 8;
     extern __shared__ __align__(128) unsigned char vit__smem_mma[];
     T *sA = (T *)vit__smem_mma; // [ST][BM][BK]
     T *sB = sA + ST * BM * BK;  // [ST][BN][BK]
     int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, wm = warp / WN, wn = warp % WN;
-    int n0 = blockIdx.x * BN, mtiles = (g.M + BM - 1) / BM, KB = (g.K + BK - 1) / BK;
-    int kb0 = 0, kb1 = KB;
-    if (g.kblocks) { kb0 = blockIdx.z * g.kblocks; kb1 = kb0 + g.kblocks < KB ? kb0 + g.kblocks : KB; }
-    float *part = g.kblocks ? g.part + (size_t)blockIdx.z * g.M * g.N : NULL;
     const T *A = (const T *)g.a, *W = (const T *)g.w;
-    for (int mt = blockIdx.y; mt < mtiles; mt += gridDim.y) {
-        int m0 = mt * BM;
+    {
         // part 1: the A (activation) tile of stage s, 2: the W tile, 3: both
         auto load = [&](int s, int kb, int part) {
 #pragma unroll
@@ -1703,15 +1720,14 @@ static __device__ __forceinline__ void vit__linear_mma_body(const vit__gemm_args
             for (int j = 0; j < NI; j++)
 #pragma unroll
                 for (int e = 0; e < 4; e++) acc[i][j][e] = 0.0f;
-        __syncthreads(); // the previous M tile's last reads of the ring are done
-        if (mt == (int)blockIdx.y) {
-            // first tile: the weights' first stages stream in while the previous
-            // kernel finishes (PDL), the activations after it has
+        __syncthreads(); // the previous tile's last reads of the ring are done
+        if (first) {
+            // the weights' first stages stream in while the inputs are made
+            // (the previous kernel, PDL; other CTAs, the persistent kernel)
 #pragma unroll
             for (int s = 0; s < ST - 1; s++)
                 if (kb0 + s < kb1) load(s, kb0 + s, 2);
-            vit__pdl_wait();
-            vit__pdl_launch();
+            wait();
 #pragma unroll
             for (int s = 0; s < ST - 1; s++) {
                 if (kb0 + s < kb1) load(s, kb0 + s, 1);
@@ -1755,6 +1771,17 @@ static __device__ __forceinline__ void vit__linear_mma_body(const vit__gemm_args
         vit__cp_wait<0>();
         vit__mma_epilogue<T, OUT, ACT, MI, NI>(g, part, acc, m0 + wm * (BM / WM) + (lane >> 2), n0 + wn * (BN / WN) + (lane & 3) * 2);
     }
+}
+
+template <typename T, int OUT, int ACT, int AMODE, bool BVEC, int BM, int BN, int WM, int WN>
+static __device__ __forceinline__ void vit__linear_mma_body(const vit__gemm_args &g_in) {
+    const vit__gemm_args g = g_in; // a copy: see vit__gemm_args
+    int mtiles = (g.M + BM - 1) / BM, KB = (g.K + VIT__MMA_BK - 1) / VIT__MMA_BK;
+    int kb0 = 0, kb1 = KB;
+    if (g.kblocks) { kb0 = blockIdx.z * g.kblocks; kb1 = kb0 + g.kblocks < KB ? kb0 + g.kblocks : KB; }
+    float *part = g.kblocks ? g.part + (size_t)blockIdx.z * g.M * g.N : NULL;
+    for (int mt = blockIdx.y; mt < mtiles; mt += gridDim.y)
+        vit__mma_tile<T, OUT, ACT, AMODE, BVEC, BM, BN, WM, WN>(g, mt * BM, blockIdx.x * BN, kb0, kb1, part, mt == (int)blockIdx.y, vit__pdl_gate());
 }
 
 // ---- bf16/fp16 on sm_90a: wgmma + TMA
@@ -3253,11 +3280,20 @@ static vit_status vit__qk_norm_cuda(T *qkv, const float *qw, const float *qb, co
 // are merged through shared memory in split order: a quarter of the serial
 // mma chain per warp. 8 warps, 32 query rows per CTA: half the CTAs, each
 // loading K and V once for twice the queries. [BENCHMARKS: Attention: mma.sync]
+// One CTA's work: query tile qtile of head h of image b (all NW warps take part).
+template <typename T, int DP, bool VEC, int NW, bool FULL, int KS>
+static __device__ __forceinline__ void vit__attention_mma_tile(const vit__attn_args &a, float sl2, int b, int h, int qtile);
+
 template <typename T, int DP, bool VEC, int NW, bool FULL, int KS>
 __global__ void __launch_bounds__(NW * 32, NW == 8 && DP <= 64 ? 2 : 1) vit__attention_mma_kernel(vit__attn_args a, float sl2, const char *pf, size_t pf_bytes) {
     if (pf && threadIdx.x == 0) vit__l2_prefetch_share(pf, pf_bytes); // weights: no earlier kernel writes them
     vit__pdl_wait();
     vit__pdl_launch();
+    vit__attention_mma_tile<T, DP, VEC, NW, FULL, KS>(a, sl2, blockIdx.z, blockIdx.y, blockIdx.x);
+}
+
+template <typename T, int DP, bool VEC, int NW, bool FULL, int KS>
+static __device__ __forceinline__ void vit__attention_mma_tile(const vit__attn_args &a, float sl2, int b, int h, int qtile) {
     static_assert(KS == 1 || FULL, "split keys: the whole-K/V kernel");
     const int BQ = 16 * NW / KS, BKV = 64, LD = DP + 8, NT = NW * 32; // +8: rows 16 bytes apart in bank space, ldmatrix conflict-free
     extern __shared__ __align__(128) unsigned char vit__smem_att[];
@@ -3266,7 +3302,7 @@ __global__ void __launch_bounds__(NW * 32, NW == 8 && DP <= 64 ? 2 : 1) vit__att
     int NK = FULL ? (N + 15) & ~15 : 2 * BKV;
     T *sK = sQ + BQ * LD;       // [2][BKV][LD], FULL: [NK][LD]
     T *sV = sK + NK * LD;
-    int b = blockIdx.z, h = blockIdx.y, q0 = blockIdx.x * BQ, D = a.D;
+    int q0 = qtile * BQ, D = a.D;
     int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, qw = warp / KS, ks = warp % KS; // query rows qw * 16.., key tiles ks, ks + KS, ..
     const T *qb = (const T *)a.q + (size_t)b * a.bsq + (size_t)h * D;
     const T *kb = (const T *)a.k + (size_t)b * a.bsk + (size_t)h * D, *vb = (const T *)a.v + (size_t)b * a.bsk + (size_t)h * D;
@@ -4135,6 +4171,366 @@ static vit_status vit__head_cuda(float *logits, const float *pooled, const T *he
     return VIT_OK;
 }
 
+// >>op persistent -- CPU reference: the blocks of vit__forward_cpu
+// Small batches (1 .. VIT__PK_IMAGES images): every transformer block of the
+// pass in one persistent kernel, not five launches a block. At batch 1 a
+// block's kernels each hold about a microsecond of work and cost several in
+// launch, tail and dependency gaps; here each CTA claims work items in order
+// from a queue in global memory and runs them back to back:
+//   per block  qkv tiles -> attention (image, head, 128 queries) -> proj
+//              tiles (K split) -> ln2 rows -> fc1 tiles (+ act) -> fc2 tiles
+//              (K split) -> the next block's ln1 rows
+// The GEMM tiles are the mma.sync kernel's 64 x 64 tiles (vit__mma_tile, 8
+// warps), the attention the mma.sync kernel's streamed query tiles
+// (vit__attention_mma_tile). An item waits only for the items whose outputs it
+// reads, through counters in global memory (an attention head for its q, k, v
+// column tiles, a proj tile for the heads in its K slice, an fc2 tile for
+// the fc1 tiles in its K slice, a LayerNorm for its rows' residual tiles), and
+// loads its weights' first stages before it waits. A K-split tile's slices
+// store raw sums; the slice that arrives last adds them in slice order (the
+// same bits every run), + bias, x layer scale, into the residual stream x.
+// Progress whatever number of CTAs runs (a shared GPU, MPS, one CTA): items
+// are claimed in queue order and each waits only on items before it, which
+// CTAs that are running have claimed. qkv alternates between two buffers by
+// block, and every other buffer's reuse is ordered by the counters (the block
+// after next's writers wait, through the chain, on this one's readers).
+// Activations written during the pass are read around L1 (cp.async.cg,
+// __ldcg): another SM may have written them since this one cached the line.
+// The last CTA to finish zeroes the counters for the next pass.
+// Runs: bf16/fp16 compute, fp32 residual stream, LayerNorm blocks without
+// qk-norm or SwiGLU, head size <= 64 (a multiple of 8), C and mlp_dim
+// multiples of 8 (vit__pk_fits); the patch embedding before it and the tail
+// after it are the usual kernels. [BENCHMARKS: Batch 1]
+#define VIT__PK_IMAGES 8 // the largest batch it runs (its workspace is sized for that)
+#define VIT__PK_SPLIT 4  // K slices of a proj or fc2 tile at most
+#define VIT__PK_LN 16    // rows of a LayerNorm work item (two per warp)
+#define VIT__PK_BQ 128   // query rows of an attention work item (8 warps of 16)
+
+enum { VIT__PK_QKV, VIT__PK_ATT, VIT__PK_PROJ, VIT__PK_LN2, VIT__PK_FC1, VIT__PK_FC2, VIT__PK_LN1, VIT__PK_STAGES };
+
+typedef struct vit__pk_args {
+    const vit__cuda_block *blocks; // (depth), on the device
+    float *x;                      // (rows, C) the residual stream
+    void *xn, *ao, *hb;            // (rows, C) LayerNorm out, (rows, C) attention out, (rows, M) fc1 out, in T
+    vit__attn_args att[2];         // over qkv buffer 0 and 1 (rows, 3C) into ao
+    float *part;                   // (VIT__PK_SPLIT, rows, C) split-K slices' raw sums
+    unsigned *sync;                // nsync counters, zero between passes
+    int depth, rows, N, C, D, H, M, act;
+    float eps, sl2;
+    int mt, ct, qt, ft;            // 64-row tiles; 64-column tiles of C, 3C and M
+    int kbc, ksp, kbp, ksf, kbf;   // K steps (of VIT__MMA_BK) of C; proj's and fc2's K slices and steps per slice
+    int aq, ab;                    // attention query tiles per image, work items per head
+    int n[VIT__PK_STAGES];         // work items of each stage of a block (VIT__PK_LN1: the next block's ln1)
+    int per_block, total;
+    int cpb;                       // counters per block, at these offsets:
+    int o_qkv, o_att, o_parr, o_res1, o_ln2, o_fc1, o_farr, o_res2, o_ln1;
+    int queue, done, nsync;        // the queue's head, the CTAs finished; counters in all
+} vit__pk_args;
+
+static __device__ __forceinline__ unsigned vit__ld_acquire(const unsigned *p) {
+    unsigned v;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+// Returns when counters c[0 .. n-1] (every stride-th) all reached target
+// (thread 0 polls; the barrier then orders every thread's reads after it).
+static __device__ __forceinline__ void vit__pk_until(const unsigned *c, int n, unsigned target) {
+    if (threadIdx.x == 0)
+        for (int i = 0; i < n; i++)
+            while (vit__ld_acquire(c + i) < target) __nanosleep(40);
+    __syncthreads();
+}
+
+// counter c += 1 once every thread's stores of this work item are done
+static __device__ __forceinline__ void vit__pk_signal(unsigned *c) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        atomicAdd(c, 1u);
+    }
+}
+
+// The wait of a GEMM tile, between its first weight stages and its A rows
+struct vit__pk_gate {
+    const unsigned *c;
+    int n;
+    unsigned target;
+    __device__ __forceinline__ void operator()() const { vit__pk_until(c, n, target); }
+};
+
+// LayerNorm items of row tile mt: VIT__PK_LN rows each
+static __device__ __forceinline__ int vit__pk_lnq(const vit__pk_args &a, int mt) {
+    int left = a.rows - mt * 64;
+    return left >= 64 ? 64 / VIT__PK_LN : (left + VIT__PK_LN - 1) / VIT__PK_LN;
+}
+
+// fc1 column tiles in fc2's K slice ks (slices are whole 64-column tiles)
+static __device__ __forceinline__ int vit__pk_fc1_in(const vit__pk_args &a, int ks) {
+    int t0 = ks * a.kbf / 2, t1 = (ks + 1) * a.kbf / 2;
+    return (t1 < a.ft ? t1 : a.ft) - t0;
+}
+
+// Rows r0 .. r0 + VIT__PK_LN - 1 of x through a LayerNorm into out (T), two
+// passes over each row as vit__layernorm_cpu; a warp per row.
+template <typename T>
+static __device__ __forceinline__ void vit__pk_layernorm(const vit__pk_args &a, int r0, const float *w, const float *b) {
+    int lane = threadIdx.x & 31, C = a.C;
+    for (int row = r0 + (threadIdx.x >> 5); row < r0 + VIT__PK_LN && row < a.rows; row += 8) {
+        const float *xr = a.x + (size_t)row * C;
+        float sum = 0.0f, var = 0.0f;
+        for (int c = lane; c < C; c += 32) sum += __ldcg(xr + c);
+        float mean = vit__warp_sum(sum) / (float)C;
+        for (int c = lane; c < C; c += 32) { float d = __ldcg(xr + c) - mean; var += d * d; }
+        float rstd = 1.0f / sqrtf(vit__warp_sum(var) / (float)C + a.eps);
+        T *o = (T *)a.xn + (size_t)row * C;
+        for (int c = lane; c < C; c += 32) o[c] = vit__cvt<T>((__ldcg(xr + c) - mean) * rstd * __ldg(w + c) + __ldg(b + c));
+    }
+}
+
+// A K-split tile's end: its slice stored, the last of the splits to arrive
+// adds them in slice order, + bias, times the layer scale, into x (as
+// vit__splitk_reduce and vit__ep_out's RESIDUAL), then counts the tile in res.
+static __device__ __forceinline__ void vit__pk_reduce(const vit__pk_args &a, unsigned *arrive, int splits, int mt, int nt, const float *bias, const float *ls,
+                                                      unsigned *res) {
+    __shared__ int last;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        last = atomicAdd(arrive, 1u) == (unsigned)splits - 1;
+        if (last) __threadfence();
+    }
+    __syncthreads();
+    if (!last) return;
+    size_t plane = (size_t)a.rows * a.C;
+    for (int p = threadIdx.x; p < 64 * 64; p += blockDim.x) {
+        int row = mt * 64 + p / 64, col = nt * 64 + p % 64;
+        if (row >= a.rows || col >= a.C) continue;
+        size_t i = (size_t)row * a.C + col;
+        float v = __ldcg(a.part + i);
+        for (int z = 1; z < splits; z++) v += __ldcg(a.part + z * plane + i);
+        if (bias) v += __ldg(bias + col);
+        __stcg(a.x + i, vit__epi_residual(__ldcg(a.x + i), ls ? __ldg(ls + col) : 1.0f, v));
+    }
+    vit__pk_signal(res);
+}
+
+// Work item r of stage `stage` of block l
+template <typename T>
+static __device__ __forceinline__ void vit__pk_item(const vit__pk_args &a, int l, int stage, int r) {
+    const vit__cuda_block *k = a.blocks + l;
+    unsigned *cb = a.sync + (size_t)l * a.cpb; // this block's counters
+    vit__gemm_args g;
+    memset(&g, 0, sizeof(g));
+    g.M = a.rows;
+    g.act = a.act;
+    switch (stage) {
+    case VIT__PK_QKV: { // column tiles in head order (q, k, v of head tile j), each over every row tile
+        int j = r / a.mt, mt = r % a.mt, nt = a.qt == 3 * a.ct ? (j % 3) * a.ct + j / 3 : j;
+        g.a = a.xn; g.w = k->qkv_w; g.out = (void *)a.att[l & 1].q; g.bias = k->qkv_b; g.N = 3 * a.C; g.K = a.C;
+        vit__pk_gate w = {l ? a.sync + (size_t)(l - 1) * a.cpb + a.o_ln1 + mt : NULL, l ? 1 : 0, l ? (unsigned)vit__pk_lnq(a, mt) : 0u};
+        vit__mma_tile<T, VIT__OUT_STORE, VIT__ACT_NONE, 0, true, 64, 64, 2, 4>(g, mt * 64, nt * 64, 0, a.kbc, NULL, true, w);
+        vit__pk_signal(cb + a.o_qkv + nt);
+        break;
+    }
+    case VIT__PK_ATT: { // heads in order, then images and query tiles
+        int h = r / a.ab, b = (r % a.ab) / a.aq, qtile = r % a.aq, D = a.D;
+        if (threadIdx.x == 0) {
+            for (int part = 0; part < 3; part++) {
+                int t0 = (part * a.C + h * D) / 64, t1 = (part * a.C + h * D + D - 1) / 64;
+                for (int t = t0; t <= t1; t++)
+                    while (vit__ld_acquire(cb + a.o_qkv + t) < (unsigned)a.mt) __nanosleep(40);
+            }
+        }
+        __syncthreads();
+        vit__attention_mma_tile<T, 64, true, 8, false, 1>(a.att[l & 1], a.sl2, b, h, qtile);
+        vit__pk_signal(cb + a.o_att + h);
+        break;
+    }
+    case VIT__PK_PROJ:
+    case VIT__PK_FC2: { // K slices in order, then row tiles, then column tiles
+        int fc2 = stage == VIT__PK_FC2, ks_n = fc2 ? a.ksf : a.ksp, kbs = fc2 ? a.kbf : a.kbp;
+        int mt, ks, nt;
+        if (fc2) { mt = r / (ks_n * a.ct); ks = (r / a.ct) % ks_n; nt = r % a.ct; } // fc2: row tiles first, their fc1 tiles come in row order
+        else { ks = r / (a.mt * a.ct); mt = (r / a.ct) % a.mt; nt = r % a.ct; }     // proj: K slices first, their heads come in order
+        int kb0 = ks * kbs, kb1 = kb0 + kbs, kb_all = fc2 ? (a.M + VIT__MMA_BK - 1) / VIT__MMA_BK : a.kbc;
+        if (kb1 > kb_all) kb1 = kb_all;
+        vit__pk_gate w;
+        if (fc2) {
+            w.c = cb + a.o_fc1 + mt * a.ksf + ks; w.n = 1; w.target = (unsigned)vit__pk_fc1_in(a, ks);
+        } else {
+            int h0 = kb0 * VIT__MMA_BK / a.D, h1 = (kb1 * VIT__MMA_BK - 1) / a.D;
+            if (h1 > a.H - 1) h1 = a.H - 1;
+            w.c = cb + a.o_att + h0; w.n = h1 - h0 + 1; w.target = (unsigned)a.ab;
+        }
+        g.a = fc2 ? a.hb : a.ao; g.w = fc2 ? k->fc2_w : k->proj_w; g.N = a.C; g.K = fc2 ? a.M : a.C;
+        vit__mma_tile<T, VIT__OUT_STORE, VIT__ACT_NONE, 0, true, 64, 64, 2, 4>(g, mt * 64, nt * 64, kb0, kb1, a.part + (size_t)ks * a.rows * a.C, true, w);
+        vit__pk_reduce(a, cb + (fc2 ? a.o_farr : a.o_parr) + mt * a.ct + nt, ks_n, mt, nt, fc2 ? k->fc2_b : k->proj_b, fc2 ? k->ls2 : k->ls1,
+                       cb + (fc2 ? a.o_res2 : a.o_res1) + mt);
+        break;
+    }
+    case VIT__PK_LN2:
+    case VIT__PK_LN1: { // rows r * VIT__PK_LN.., once their row tile's residual tiles are all in
+        int ln1 = stage == VIT__PK_LN1, mt = r * VIT__PK_LN / 64;
+        vit__pk_until(cb + (ln1 ? a.o_res2 : a.o_res1) + mt, 1, (unsigned)a.ct);
+        vit__pk_layernorm<T>(a, r * VIT__PK_LN, ln1 ? k[1].ln1_w : k->ln2_w, ln1 ? k[1].ln1_b : k->ln2_b);
+        vit__pk_signal(cb + (ln1 ? a.o_ln1 : a.o_ln2) + mt);
+        break;
+    }
+    case VIT__PK_FC1: { // row tiles in order, each over every column tile
+        int mt = r / a.ft, nt = r % a.ft;
+        g.a = a.xn; g.w = k->fc1_w; g.out = a.hb; g.bias = k->fc1_b; g.N = a.M; g.K = a.C;
+        vit__pk_gate w = {cb + a.o_ln2 + mt, 1, (unsigned)vit__pk_lnq(a, mt)};
+        vit__mma_tile<T, VIT__OUT_STORE, VIT__ACT_RUNTIME, 0, true, 64, 64, 2, 4>(g, mt * 64, nt * 64, 0, a.kbc, NULL, true, w);
+        vit__pk_signal(cb + a.o_fc1 + mt * a.ksf + nt * 2 / a.kbf);
+        break;
+    }
+    }
+}
+
+template <typename T>
+__global__ void __launch_bounds__(256, 1) vit__persistent_kernel(const vit__pk_args a) {
+    __shared__ int item, last;
+    vit__pdl_wait(); // x and xn of the first block, from the patch embedding
+    vit__pdl_launch();
+    for (;;) {
+        if (threadIdx.x == 0) item = (int)atomicAdd(a.sync + a.queue, 1u);
+        __syncthreads();
+        int i = item;
+        __syncthreads();
+        if (i >= a.total) break;
+        int l = i / a.per_block, r = i % a.per_block, stage = 0;
+        while (r >= a.n[stage]) r -= a.n[stage++];
+        vit__pk_item<T>(a, l, stage, r);
+    }
+    // the last CTA out zeroes the counters (every other CTA is done with them)
+    if (threadIdx.x == 0) {
+        __threadfence();
+        last = atomicAdd(a.sync + a.done, 1u) == gridDim.x - 1;
+        if (last) __threadfence();
+    }
+    __syncthreads();
+    if (last)
+        for (int i = threadIdx.x; i < a.nsync; i += blockDim.x) a.sync[i] = 0;
+}
+
+// Shared memory of the persistent kernel: the larger of its GEMM tile's ring
+// and its attention's
+static int vit__pk_smem(const vit__cuda_state *s) {
+    int g = VIT__MMA_SMEM(64, 64), at = vit__attn_smem(VIT__K_ATT_STREAM, 8, 64, 0, (int)s->esize);
+    return g > at ? g : at;
+}
+
+// Whether the persistent kernel runs this model's blocks (its workspace is
+// made at load only then): see the room's head.
+static int vit__pk_fits(const vit_model *m) {
+    const vit__cuda_state *s = m->cuda;
+    const vit_config *c = &m->cfg;
+    int D = c->num_heads > 0 ? c->dim / c->num_heads : 0;
+    if (s->f8 || s->tok || m->causal || c->depth < 1 || c->residual_dtype == VIT_DTYPE_BF16 || m->act == VIT__ACT_SWIGLU) return 0;
+    if (s->dtype != VIT_DTYPE_BF16 && s->dtype != VIT_DTYPE_F16) return 0;
+    if (D < 8 || D > 64 || D % 8 || c->dim % 8 || c->mlp_dim % 8 || s->blocks[0].qn_w) return 0;
+    return vit__pk_smem(s) <= vit__plan_smem_max(s);
+}
+
+// K slices of a proj or fc2 tile (tiles of them, kb K steps): enough that the
+// slices fill the SMs, at most VIT__PK_SPLIT, each whole 64-column steps (an
+// even number of K steps, so an fc2 slice holds whole fc1 tiles).
+static void vit__pk_split(const vit__cuda_state *s, int tiles, int kb, int *ks, int *kbs) {
+    int n = (s->sm_count + tiles - 1) / tiles;
+    if (n > VIT__PK_SPLIT) n = VIT__PK_SPLIT;
+    if (n > kb / 2) n = kb / 2;
+    if (n < 1) n = 1;
+    int per = (kb + n - 1) / n;
+    per = (per + 1) & ~1;
+    *kbs = per;
+    *ks = (kb + per - 1) / per;
+}
+
+// The persistent pass of B images: its work items, K slices and counters
+// (the pointers are the caller's)
+static void vit__pk_shape(const vit_model *m, int B, vit__pk_args *a) {
+    const vit_config *c = &m->cfg;
+    memset(a, 0, sizeof(*a));
+    a->depth = c->depth; a->N = c->num_tokens; a->rows = B * a->N; a->C = c->dim; a->H = c->num_heads; a->D = a->C / a->H; a->M = c->mlp_dim;
+    a->act = m->act; a->eps = c->eps;
+    a->sl2 = 1.0f / sqrtf((float)a->D) * 1.4426950408889634f; // as vit__attention_cuda
+    a->mt = (a->rows + 63) / 64; a->ct = (a->C + 63) / 64; a->qt = (3 * a->C + 63) / 64; a->ft = (a->M + 63) / 64;
+    a->kbc = (a->C + VIT__MMA_BK - 1) / VIT__MMA_BK;
+    vit__pk_split(m->cuda, a->mt * a->ct, a->kbc, &a->ksp, &a->kbp);
+    vit__pk_split(m->cuda, a->mt * a->ct, (a->M + VIT__MMA_BK - 1) / VIT__MMA_BK, &a->ksf, &a->kbf);
+    a->aq = (a->N + VIT__PK_BQ - 1) / VIT__PK_BQ; a->ab = B * a->aq;
+    int ln = (a->rows + VIT__PK_LN - 1) / VIT__PK_LN;
+    a->n[VIT__PK_QKV] = a->mt * a->qt; a->n[VIT__PK_ATT] = a->H * a->ab; a->n[VIT__PK_PROJ] = a->mt * a->ct * a->ksp; a->n[VIT__PK_LN2] = ln;
+    a->n[VIT__PK_FC1] = a->mt * a->ft; a->n[VIT__PK_FC2] = a->mt * a->ct * a->ksf; a->n[VIT__PK_LN1] = ln;
+    for (int i = 0; i < VIT__PK_STAGES; i++) a->per_block += a->n[i];
+    a->total = a->per_block * a->depth - ln; // no ln1 after the last block
+    a->o_qkv = 0; a->o_att = a->qt; a->o_parr = a->o_att + a->H; a->o_res1 = a->o_parr + a->mt * a->ct; a->o_ln2 = a->o_res1 + a->mt;
+    a->o_fc1 = a->o_ln2 + a->mt; a->o_farr = a->o_fc1 + a->mt * a->ksf; a->o_res2 = a->o_farr + a->mt * a->ct; a->o_ln1 = a->o_res2 + a->mt;
+    a->cpb = a->o_ln1 + a->mt;
+    a->queue = a->cpb * a->depth; a->done = a->queue + 1; a->nsync = a->done + 1;
+}
+
+// The persistent kernel's buffers for up to s->pk_images images (made at load
+// when vit__pk_fits): qkv twice, the attention output, the split-K slices,
+// the counters (zeroed once, then by each pass's last CTA) and the blocks'
+// weight pointers.
+static vit_status vit__pk_workspace(vit_model *m) {
+    vit__cuda_state *s = m->cuda;
+    int B = m->max_batch < VIT__PK_IMAGES ? m->max_batch : VIT__PK_IMAGES;
+    vit__pk_args a;
+    vit__pk_shape(m, B, &a);
+    size_t rows = (size_t)a.rows, C = (size_t)a.C, es = s->esize;
+    size_t sizes[6] = {rows * 3 * C * es, rows * 3 * C * es, rows * C * es, (size_t)VIT__PK_SPLIT * rows * C * 4, (size_t)a.nsync * 4, (size_t)a.depth * sizeof(vit__cuda_block)};
+    size_t off[6], total = 0;
+    for (int i = 0; i < 6; i++) { off[i] = total; total += (sizes[i] + 255) & ~(size_t)255; }
+    VIT__TRY(vit__cuda_malloc(m, &s->pk_ws, total, "the persistent kernel's buffers"));
+    s->pk_qkv[0] = s->pk_ws + off[0]; s->pk_qkv[1] = s->pk_ws + off[1]; s->pk_ao = s->pk_ws + off[2];
+    s->pk_part = (float *)(s->pk_ws + off[3]); s->pk_sync = (unsigned *)(s->pk_ws + off[4]); s->pk_blocks = (vit__cuda_block *)(s->pk_ws + off[5]);
+    VIT__CUDA_TRY(m, cudaMemset(s->pk_sync, 0, sizes[4]));
+    VIT__CUDA_TRY(m, cudaMemcpy(s->pk_blocks, s->blocks, sizes[5], cudaMemcpyHostToDevice));
+    s->pk_images = B;
+    return VIT_OK;
+}
+
+// Whether a pass of B images runs its blocks in the persistent kernel: the
+// model fits it (its workspace exists), B within the workspace, the whole pass
+// (not the first or the rest of a spread one). Tests force it off (hook 1) or
+// on where it can run (2). [BENCHMARKS: Batch 1]
+static int vit__plan_persistent(const vit__cuda_state *s, int B, int from, int to, int depth) {
+    if (!s->pk_images || B > s->pk_images || from != 0 || to != depth) return 0;
+    return VIT__HOOK(s, persistent) == 2; // (off by default until measured)
+}
+
+// The blocks of a pass of B images (x and xn = ln1(x) made) in the
+// persistent kernel, leaving x as the last block's residual writes it.
+template <typename T>
+static vit_status vit__persistent_cuda(vit_model *m, int B, cudaStream_t st) {
+    vit__cuda_state *s = m->cuda;
+    vit__pk_args a;
+    vit__pk_shape(m, B, &a);
+    a.blocks = s->pk_blocks; a.x = s->x; a.xn = s->xn; a.hb = s->big; a.ao = s->pk_ao; a.part = s->pk_part; a.sync = s->pk_sync;
+    for (int i = 0; i < 2; i++) a.att[i] = vit__attn_self(s->pk_ao, s->pk_qkv[i], B, a.N, a.C, a.H, sizeof(T));
+    int smem = vit__pk_smem(s);
+    VIT__TRY(vit__smem_check(m, smem, "the persistent kernel"));
+    VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__persistent_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    int ctas = VIT__HOOK(s, pk_ctas) > 0 ? VIT__HOOK(s, pk_ctas) : s->sm_count;
+    if (ctas > a.total) ctas = a.total;
+    VIT__CUDA_TRY(m, vit__launch(m, vit__persistent_kernel<T>, dim3((unsigned)ctas), 256, smem, st, a));
+    return VIT_OK;
+}
+
+// The persistent kernel runs bf16 and fp16 compute over an fp32 residual
+// stream; the forward pass's other instances never plan it.
+static vit_status vit__persistent_run(vit_model *m, int B, cudaStream_t st, __nv_bfloat16 *, float *) { return vit__persistent_cuda<__nv_bfloat16>(m, B, st); }
+#ifdef VIT_CUDA_F16
+static vit_status vit__persistent_run(vit_model *m, int B, cudaStream_t st, __half *, float *) { return vit__persistent_cuda<__half>(m, B, st); }
+#endif
+template <typename T, typename TX>
+static vit_status vit__persistent_run(vit_model *m, int, cudaStream_t, T *, TX *) {
+    return vit__fail(m->error, VIT_ERROR_UNSUPPORTED, "the persistent kernel runs bf16 and fp16 over an fp32 residual stream only");
+}
+
 // >>forward ---------------------------------------------------------------------
 // The forward pass for B <= max_batch images, from s->images (from its image
 // `first`, first + B <= max_batch) to s->pooled and s->out, as launches on one
@@ -4285,12 +4681,17 @@ static vit_status vit__forward_cuda_body(vit_model *m, int B, cudaStream_t st, i
     }
     // the usual tail, one head on the class token after a final norm: the last
     // fc2, its residual and the norm of the class tokens straight into s->pooled
-    int token_tail = tail && !s->tok && s->norm_w && c->pool == VIT_POOL_TOKEN && !s->fcn_w && c->depth > 0 && heads == 1;
+    int pk = vit__plan_persistent(s, B, from, to, c->depth); // the blocks in one persistent kernel
+    int token_tail = !pk && tail && !s->tok && s->norm_w && c->pool == VIT_POOL_TOKEN && !s->fcn_w && c->depth > 0 && heads == 1;
     vit__attn_args att = vit__attn_self(xn, big, B, N, C, H, sizeof(T)); // the attention output reuses xn
     att.causal = m->causal; // (a CLIP text tower's mask)
     vit__e4m3_ops q8ops; // VIT_DTYPE_FP8: each linear's input rows to e4m3 first (vit__e4m3_rows_cuda into q8)
     size_t wsize = s->f8 ? 1 : sizeof(T);
-    for (int l = from; l < to; l++) {
+#ifdef VIT_TEST_HOOKS
+    if (s->hook) s->hook->pk_ran = pk;
+#endif
+    if (pk) VIT__TRY(vit__persistent_run(m, B, st, (T *)0, (TX *)0));
+    for (int l = from; l < (pk ? from : to); l++) {
         const vit__cuda_block *k = &s->blocks[l];
         // xn = ln1(x) here: from the line above, or from the previous block's fc2
         // (f8: its rows in e4m3 in q8 from the previous block's fc2 + ln1)
@@ -4964,6 +5365,7 @@ static vit_status vit__cuda_arena(vit_model *m) {
     s->q8bs = s->f8 ? s->q8s + B * N : NULL;
     s->q8n = s->f8 ? s->q8bs + B * N * ((hidden + 127) / 128) : NULL;
     s->xh = c->residual_dtype == VIT_DTYPE_BF16 ? s->arena + off[9] : NULL;
+    if (vit__pk_fits(m)) VIT__TRY(vit__pk_workspace(m));
     return VIT_OK;
 }
 
@@ -5007,6 +5409,7 @@ static void vit__cuda_free(vit_model *m) {
     if (s->stream) cudaStreamSynchronize(s->stream);
     if (s->copy) cudaStreamSynchronize(s->copy);
     if (s->arena) cudaFree(s->arena);
+    if (s->pk_ws) cudaFree(s->pk_ws);
     if (s->dev_in) cudaFree(s->dev_in);
     if (s->prep_tab) cudaFree(s->prep_tab);
     if (s->prep_tmp) cudaFree(s->prep_tmp);

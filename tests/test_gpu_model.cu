@@ -23,7 +23,8 @@
 // reference and the CPU's run of the same rounding, deterministic; refused in
 // fp32 and fp16 on CUDA.
 //
-// usage: test_gpu_model DIR... [--timm DIR...]
+// usage: test_gpu_model [--persistent] DIR... [--timm DIR...]
+//   (--persistent: only the persistent kernel's cases, persistent_case)
 #define VIT_IMPLEMENTATION
 #define VIT_TEST_HOOKS // vit__test_hook: forced splits and staging
 #include "../vit.h"
@@ -33,6 +34,7 @@
 #include <string.h>
 #include <math.h>
 #include <pthread.h>
+#include <unistd.h>
 
 #ifndef VIT__CUDA
 int main(void) {
@@ -178,6 +180,125 @@ static int determinism(const char *dir, const reference *r, vit_dtype dt, int sp
     return ok;
 }
 
+
+// Holds every SM but `free_sms` (one CTA each, all of the shared memory a
+// block may take) until *release, counting itself into *started.
+__global__ void hog_kernel(volatile int *release, int *started) {
+    extern __shared__ char hog_smem[];
+    if (threadIdx.x == 0) {
+        hog_smem[0] = 1;
+        atomicAdd(started, 1);
+        while (!*release) __nanosleep(1000);
+    }
+}
+
+// The persistent kernel (>>op persistent): forced on (hook 2) at batch n and
+// 1 against the reference and against the per-kernel path (hook 1), both
+// within the dtype's tolerance; deterministic (3 graph runs + 1 without
+// graphs); the same bits with one CTA and with 3 CTAs as with one per SM (more
+// work items than CTAs, in any number); and finishing while another kernel
+// holds all SMs but two (no CTA waits on work no CTA runs). A model it does
+// not run (qk-norm, SwiGLU, head size > 64 or not a multiple of 8, ...) must
+// plan the per-kernel path even when forced.
+static int persistent_case(const char *dir, const reference *r, vit_dtype dt) {
+    int n = r->n < 8 ? r->n : 8, ok = 1;
+    size_t per = (size_t)r->c * r->h * r->w, outw = r->k ? (size_t)r->k : (size_t)r->d;
+    const float *want = r->k ? r->logits : r->features;
+    float *got[8];
+    for (int i = 0; i < 8; i++) { got[i] = (float *)malloc((size_t)n * outw * 4); memset(got[i], 0xFF, (size_t)n * outw * 4); }
+    // runs 0..3: on, default CTAs (3: no graphs); 4: one CTA; 5: three CTAs; 6: off; 7: on, batch 1
+    int cfg[8][3] = {{2, 0, 1}, {2, 0, 1}, {2, 0, 1}, {2, 0, 0}, {2, 1, 1}, {2, 3, 1}, {1, 0, 1}, {2, 0, 1}};
+    int ran[8] = {0};
+    for (int i = 0; i < 8 && ok; i++) {
+        vit_model *m = load_gpu(dir, dt, n);
+        if (!m) { ok = 0; break; }
+        vit__test_hook h;
+        memset(&h, 0, sizeof(h));
+        h.persistent = cfg[i][0];
+        h.pk_ctas = cfg[i][1];
+        m->cuda->hook = &h;
+        m->cuda->use_graphs = cfg[i][2];
+        int B = i == 7 ? 1 : n;
+        vit_status st = r->k ? vit_forward(m, r->input, B, got[i]) : vit_embed(m, r->input, B, got[i]);
+        if (st != VIT_OK) { printf("NOT OK %s %s persistent run %d: %s\n", dir, dtname(dt), i, vit_last_error(m)); ok = 0; }
+        ran[i] = h.pk_ran;
+        if (i == 0 && !m->cuda->pk_images) { // not a model it runs: the forced run planned the usual kernels
+            printf("%s %s %s: not run by the persistent kernel (workspace %s), forced: %s\n", ran[0] ? "NOT OK" : "OK", dir, dtname(dt),
+                   m->cuda->pk_ws ? "made" : "not made", ran[0] ? "ran it" : "the per-kernel path");
+            vit_free(m);
+            for (int j = 0; j < 8; j++) free(got[j]);
+            return !ran[0];
+        }
+        vit_free(m);
+    }
+    if (ok) {
+        double tol = 2e-2, e0 = rel_err(got[0], want, (size_t)n * outw), e6 = rel_err(got[6], want, (size_t)n * outw), e7 = rel_err(got[7], want, outw);
+        double e06 = rel_err(got[0], got[6], (size_t)n * outw);
+        int same = 1, ctas = 1;
+        for (int i = 1; i < 4; i++) same &= !memcmp(got[0], got[i], (size_t)n * outw * 4);
+        for (int i = 4; i < 6; i++) ctas &= !memcmp(got[0], got[i], (size_t)n * outw * 4);
+        int all_ran = ran[0] && ran[3] && ran[4] && ran[5] && ran[7] && !ran[6];
+        ok = e0 <= tol && e6 <= tol && e7 <= tol && e06 <= tol && same && ctas && all_ran;
+        printf("%s %s %s persistent: batch %d rel err %.2e (per-kernel %.2e, apart %.2e), batch 1 %.2e; %s; 1 and 3 CTAs %s; ran %s [tol %.0e]\n",
+               ok ? "OK" : "NOT OK", dir, dtname(dt), n, e0, e6, e06, e7, same ? "3 graph runs + 1 without bit-identical" : "RUNS DIFFER",
+               ctas ? "the same bits" : "DIFFERENT BITS", all_ran ? "where forced" : "NOT AS FORCED", tol);
+    }
+    // progress with all SMs but two held by another kernel
+    if (ok) {
+        vit_model *m = load_gpu(dir, dt, n);
+        vit__test_hook h;
+        memset(&h, 0, sizeof(h));
+        h.persistent = 2;
+        if (m) m->cuda->hook = &h;
+        int sms = m ? m->cuda->sm_count : 0, optin = m ? m->cuda->smem_optin : 0, hogs = sms - 2;
+        int *flags = NULL, *dflags = NULL;
+        float *di = NULL, *dout = NULL;
+        cudaStream_t hs = NULL, fs = NULL;
+        int done = 0;
+        if (m && cudaHostAlloc((void **)&flags, 2 * sizeof(int), cudaHostAllocMapped) == cudaSuccess) {
+            flags[0] = flags[1] = 0;
+            cudaHostGetDevicePointer((void **)&dflags, flags, 0);
+            cudaStreamCreateWithFlags(&hs, cudaStreamNonBlocking);
+            cudaStreamCreateWithFlags(&fs, cudaStreamNonBlocking);
+            cudaMalloc((void **)&di, (size_t)n * per * 4);
+            cudaMalloc((void **)&dout, (size_t)n * outw * 4);
+            cudaMemcpy(di, r->input, (size_t)n * per * 4, cudaMemcpyHostToDevice);
+            // capture the pass's graph first, then hold the SMs and replay it
+            vit_status st = r->k ? vit_forward_async(m, di, n, dout, fs) : vit_embed_async(m, di, n, dout, fs);
+            cudaStreamSynchronize(fs);
+            cudaFuncSetAttribute(hog_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin);
+            hog_kernel<<<hogs, 32, optin, hs>>>(dflags, dflags + 1);
+            for (int t = 0; t < 5000 && *(volatile int *)&flags[1] < hogs; t++) usleep(1000);
+            int held = *(volatile int *)&flags[1] == hogs;
+            if (st == VIT_OK) st = r->k ? vit_forward_async(m, di, n, dout, fs) : vit_embed_async(m, di, n, dout, fs);
+            for (int t = 0; st == VIT_OK && t < 20000 && !done; t++) {
+                done = cudaStreamQuery(fs) == cudaSuccess;
+                if (!done) usleep(1000);
+            }
+            int still = *(volatile int *)&flags[1] == hogs; // (the hogs never leave before release)
+            flags[0] = 1;
+            cudaStreamSynchronize(hs);
+            if (!done) cudaStreamSynchronize(fs);
+            float *back = (float *)malloc((size_t)n * outw * 4);
+            cudaMemcpy(back, dout, (size_t)n * outw * 4, cudaMemcpyDeviceToHost);
+            int same = !memcmp(back, got[0], (size_t)n * outw * 4);
+            int pass = st == VIT_OK && held && still && done && same && h.pk_ran;
+            printf("%s %s %s persistent: %d of %d SMs held by another kernel: the pass %s, %s\n", pass ? "OK" : "NOT OK", dir, dtname(dt), held ? hogs : -1,
+                   sms, done ? "finished while they were held" : "DID NOT FINISH while they were held", same ? "the same bits" : "DIFFERENT BITS");
+            ok &= pass;
+            free(back);
+            cudaFree(di); cudaFree(dout);
+            cudaStreamDestroy(hs); cudaStreamDestroy(fs);
+            cudaFreeHost(flags);
+        } else {
+            printf("NOT OK %s %s persistent: no model or no mapped memory\n", dir, dtname(dt));
+            ok = 0;
+        }
+        vit_free(m);
+    }
+    for (int i = 0; i < 8; i++) free(got[i]);
+    return ok;
+}
 
 static int same_bits(const char *dir, vit_dtype dt, const char *what, vit_status st, vit_model *m, const float *a, const float *b, size_t n) {
     int ok = st == VIT_OK && !memcmp(a, b, n * sizeof(float));
@@ -590,15 +711,22 @@ int main(int argc, char **argv) {
         printf("0 passed, 0 failed\n");
         return 0;
     }
-    int passed = 0, failed = 0, timm = 0;
+    int passed = 0, failed = 0, timm = 0, only_pk = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--timm")) { timm = 1; continue; }
+        if (!strcmp(argv[i], "--persistent")) { only_pk = 1; continue; }
         char path[1200];
         reference r;
         memset(&r, 0, sizeof(r));
         snprintf(path, sizeof(path), "%s/io.bin", argv[i]);
         if (!read_reference(path, &r)) { printf("NOT OK %s: cannot read %s\n", argv[i], path); failed++; continue; }
         int ok = 1;
+        if (only_pk) { // --persistent: the persistent kernel's cases alone
+            ok = persistent_case(argv[i], &r, VIT_DTYPE_BF16) & persistent_case(argv[i], &r, VIT_DTYPE_F16);
+            if (ok) passed++; else failed++;
+            free(r.input); free(r.logits); free(r.features);
+            continue;
+        }
         vit_dtype dts[3] = {VIT_DTYPE_F32, VIT_DTYPE_BF16, VIT_DTYPE_F16};
         for (int d = 0; d < 3; d++) {
             ok &= run(argv[i], &r, dts[d], timm ? r.n : 0, 0);
@@ -614,6 +742,8 @@ int main(int argc, char **argv) {
         if (!timm) ok &= frames_case(argv[i], VIT_DTYPE_FP8); // the e4m3 rows of the split passes at their images' place
         if (count >= 2 && r.k && (timm || i == 1))
             for (int d = 0; d < 3; d++) ok &= multi_device_case(argv[i], &r, dts[d], count);
+        ok &= persistent_case(argv[i], &r, VIT_DTYPE_BF16);
+        ok &= persistent_case(argv[i], &r, VIT_DTYPE_F16);
         for (int d = 0; d < 3; d++) {
             ok &= determinism(argv[i], &r, dts[d], 0);
             ok &= determinism(argv[i], &r, dts[d], 4);
@@ -623,7 +753,7 @@ int main(int argc, char **argv) {
         free(r.input); free(r.logits); free(r.features);
     }
     // the default device and dtype under nvcc with a GPU: CUDA, bf16
-    if (argc > 1 && strcmp(argv[1], "--timm")) {
+    if (argc > 1 && strcmp(argv[1], "--timm") && !only_pk) {
         char path[1200];
         snprintf(path, sizeof(path), "%s/model.safetensors", argv[1]);
         vit_model *m = NULL;

@@ -54,7 +54,8 @@
 //   its split-key form; VIT_GEMM=n the bf16/fp16 GEMM kernel (VIT__GEMM_*);
 //   VIT_PREFETCH=0 no L2 weight prefetch in small forward passes; VIT_ATTN_WGMMA=1|2
 //   never/always the sm_90a attention kernel (3|4: with 2|3 consumer warpgroups), VIT_ATTN_PING=1 its
-//   warpgroups not taking turns. VIT_WALK=0 every kernel's rows first to last (vit__walk). VIT_PDL=0 turns
+//   warpgroups not taking turns. VIT_WALK=0 every kernel's rows first to last (vit__walk). VIT_PERSISTENT=1|2 never/always the
+//   persistent kernel for the blocks of small passes, VIT_PK_CTAS=n its CTAs. VIT_PDL=0 turns
 //   programmatic dependent launches off (vit__cuda_state.pdl). VIT_RESIDUAL=bf16|f32|fp32 loads the models with
 //   vit_options.residual_dtype = VIT_DTYPE_BF16|F32 (model, layer and the multi-GPU modes; fp8's default is bf16). VIT_ATTN_DATA=S
 //   (attn): q, k, v uniform in [-S, S] (default 2).
@@ -159,6 +160,8 @@ static void env_knobs(vit_model *m) {
     if (getenv("VIT_ATTN_WGMMA")) knobs.attn_wgmma = atoi(getenv("VIT_ATTN_WGMMA"));
     if (getenv("VIT_ATTN_PING")) knobs.attn_ping = atoi(getenv("VIT_ATTN_PING"));
     if (getenv("VIT_WALK")) knobs.walk_forward = !atoi(getenv("VIT_WALK"));
+    if (getenv("VIT_PERSISTENT")) knobs.persistent = atoi(getenv("VIT_PERSISTENT"));
+    if (getenv("VIT_PK_CTAS")) knobs.pk_ctas = atoi(getenv("VIT_PK_CTAS"));
     m->cuda->hook = &knobs;
 }
 
