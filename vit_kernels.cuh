@@ -678,6 +678,8 @@ typedef struct vit__test_hook {
     int persistent;   // 1: never the persistent kernel; 2: wherever it can run (>>op persistent)
     int pk_ctas;      // > 0: the persistent kernel runs this many CTAs (not one per SM)
     int pk_ran;       // out: 1 when the last forward pass planned its blocks in the persistent kernel
+    unsigned long long *pk_trace; // device memory: the persistent kernel's work item i writes [4 i ..]: started, inputs
+                                  // ready, done (globaltimer ns), SM | stage << 8 | block << 16
     vit__plan ran;    // out: what the last GEMM or attention launcher ran
 } vit__test_hook;
 // What vit_load sees of a GPU, set by a test on its own thread (0: the truth):
@@ -1659,9 +1661,10 @@ struct vit__pdl_gate {
 // returns once its A rows are ready to read (PDL, or the persistent kernel's
 // counters), then its A stages; otherwise both load together. Every thread of
 // the CTA (WM x WN warps) takes part.
-template <typename T, int OUT, int ACT, int AMODE, bool BVEC, int BM, int BN, int WM, int WN, typename WAIT>
+// ST: the ring's stages (the kernel's VIT__MMA_ST; the persistent kernel's deeper).
+template <typename T, int OUT, int ACT, int AMODE, bool BVEC, int BM, int BN, int WM, int WN, int ST, typename WAIT>
 static __device__ __forceinline__ void vit__mma_tile(const vit__gemm_args &g, int m0, int n0, int kb0, int kb1, float *part, bool first, WAIT wait) {
-    const int BK = VIT__MMA_BK, ST = VIT__MMA_ST(BM), NT = WM * WN * 32, MI = BM / WM / 16, NI = BN / WN / 8;
+    const int BK = VIT__MMA_BK, NT = WM * WN * 32, MI = BM / WM / 16, NI = BN / WN / 8;
     extern __shared__ __align__(128) unsigned char vit__smem_mma[];
     T *sA = (T *)vit__smem_mma; // [ST][BM][BK]
     T *sB = sA + ST * BM * BK;  // [ST][BN][BK]
@@ -1781,7 +1784,7 @@ static __device__ __forceinline__ void vit__linear_mma_body(const vit__gemm_args
     if (g.kblocks) { kb0 = blockIdx.z * g.kblocks; kb1 = kb0 + g.kblocks < KB ? kb0 + g.kblocks : KB; }
     float *part = g.kblocks ? g.part + (size_t)blockIdx.z * g.M * g.N : NULL;
     for (int mt = blockIdx.y; mt < mtiles; mt += gridDim.y)
-        vit__mma_tile<T, OUT, ACT, AMODE, BVEC, BM, BN, WM, WN>(g, mt * BM, blockIdx.x * BN, kb0, kb1, part, mt == (int)blockIdx.y, vit__pdl_gate());
+        vit__mma_tile<T, OUT, ACT, AMODE, BVEC, BM, BN, WM, WN, VIT__MMA_ST(BM)>(g, mt * BM, blockIdx.x * BN, kb0, kb1, part, mt == (int)blockIdx.y, vit__pdl_gate());
 }
 
 // ---- bf16/fp16 on sm_90a: wgmma + TMA
@@ -4203,8 +4206,19 @@ static vit_status vit__head_cuda(float *logits, const float *pooled, const T *he
 // after it are the usual kernels. [BENCHMARKS: Batch 1]
 #define VIT__PK_IMAGES 8 // the largest batch it runs (its workspace is sized for that)
 #define VIT__PK_SPLIT 4  // K slices of a proj or fc2 tile at most
-#define VIT__PK_LN 16    // rows of a LayerNorm work item (two per warp)
-#define VIT__PK_BQ 128   // query rows of an attention work item (8 warps of 16)
+#define VIT__PK_LN 8     // rows of a LayerNorm work item (one per warp: its loads in one round trip)
+// Attention work items: with the deep ring's shared memory and at most
+// VIT__ATTN_FULL_MAX keys, 64 query rows with all of K and V at once, the keys
+// split over two warps a row (the kernel's split-key form, one load round
+// trip); else 128 rows, K and V streamed (8 warps of 16 rows).
+#define VIT__PK_BQ_FULL 64
+#define VIT__PK_BQ_STREAM 128
+#define VIT__PK_PAD 32   // a counter per 128-byte line: the pollers of one do not queue behind another's
+// GEMM ring stages (8 KB each): at batch 1 a tile's time is its bytes in flight
+// over L2's latency, so as deep as shared memory allows: 24 (192 KB, sm_90/100)
+// or 12 (96 KB, sm_86/89/12x and A100's 163 KB). [BENCHMARKS: Batch 1]
+#define VIT__PK_DEEP 24
+#define VIT__PK_SHALLOW 12
 
 enum { VIT__PK_QKV, VIT__PK_ATT, VIT__PK_PROJ, VIT__PK_LN2, VIT__PK_FC1, VIT__PK_FC2, VIT__PK_LN1, VIT__PK_STAGES };
 
@@ -4214,11 +4228,13 @@ typedef struct vit__pk_args {
     void *xn, *ao, *hb;            // (rows, C) LayerNorm out, (rows, C) attention out, (rows, M) fc1 out, in T
     vit__attn_args att[2];         // over qkv buffer 0 and 1 (rows, 3C) into ao
     float *part;                   // (VIT__PK_SPLIT, rows, C) split-K slices' raw sums
-    unsigned *sync;                // nsync counters, zero between passes
+    unsigned *sync;                // nsync counters (VIT__PK_PAD apart), zero between passes
+    unsigned long long *trace;     // tests and benchmarks (vit__test_hook.pk_trace): per work item, or NULL
     int depth, rows, N, C, D, H, M, act;
     float eps, sl2;
     int mt, ct, qt, ft;            // 64-row tiles; 64-column tiles of C, 3C and M
     int kbc, ksp, kbp, ksf, kbf;   // K steps (of VIT__MMA_BK) of C; proj's and fc2's K slices and steps per slice
+    int full;                      // attention: the whole-K/V, split-key form (VIT__PK_BQ_FULL rows an item)
     int aq, ab;                    // attention query tiles per image, work items per head
     int n[VIT__PK_STAGES];         // work items of each stage of a block (VIT__PK_LN1: the next block's ln1)
     int per_block, total;
@@ -4227,36 +4243,51 @@ typedef struct vit__pk_args {
     int queue, done, nsync;        // the queue's head, the CTAs finished; counters in all
 } vit__pk_args;
 
-static __device__ __forceinline__ unsigned vit__ld_acquire(const unsigned *p) {
+static __device__ __forceinline__ unsigned vit__ld_relaxed(const unsigned *p) {
     unsigned v;
-    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(v) : "l"(p) : "memory");
+    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];\n" : "=r"(v) : "l"(p) : "memory");
     return v;
 }
 
-// Returns when counters c[0 .. n-1] (every stride-th) all reached target
-// (thread 0 polls; the barrier then orders every thread's reads after it).
-static __device__ __forceinline__ void vit__pk_until(const unsigned *c, int n, unsigned target) {
-    if (threadIdx.x == 0)
+static __device__ __forceinline__ unsigned long long vit__globaltimer() {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;\n" : "=l"(t));
+    return t;
+}
+
+static __shared__ unsigned long long vit__pk_ready; // when this CTA's work item had its inputs (the trace)
+
+// Counter i of a's
+static __device__ __forceinline__ unsigned *vit__pk_ctr(const vit__pk_args &a, int i) { return a.sync + (size_t)i * VIT__PK_PAD; }
+
+// Returns when counters c, c + 1, .. c + n - 1 all reached target (thread 0
+// polls, relaxed, then fences: the acquire; the barrier orders every thread's
+// reads after it).
+static __device__ __forceinline__ void vit__pk_until(const vit__pk_args &a, int c, int n, unsigned target) {
+    if (threadIdx.x == 0) {
         for (int i = 0; i < n; i++)
-            while (vit__ld_acquire(c + i) < target) __nanosleep(40);
+            while (vit__ld_relaxed(vit__pk_ctr(a, c + i)) < target) __nanosleep(32);
+        __threadfence();
+        if (a.trace) vit__pk_ready = vit__globaltimer();
+    }
     __syncthreads();
 }
 
 // counter c += 1 once every thread's stores of this work item are done
-static __device__ __forceinline__ void vit__pk_signal(unsigned *c) {
+static __device__ __forceinline__ void vit__pk_signal(const vit__pk_args &a, int c) {
     __syncthreads();
     if (threadIdx.x == 0) {
         __threadfence();
-        atomicAdd(c, 1u);
+        atomicAdd(vit__pk_ctr(a, c), 1u);
     }
 }
 
 // The wait of a GEMM tile, between its first weight stages and its A rows
 struct vit__pk_gate {
-    const unsigned *c;
-    int n;
+    const vit__pk_args *a;
+    int c, n;
     unsigned target;
-    __device__ __forceinline__ void operator()() const { vit__pk_until(c, n, target); }
+    __device__ __forceinline__ void operator()() const { vit__pk_until(*a, c, n, target); }
 };
 
 // LayerNorm items of row tile mt: VIT__PK_LN rows each
@@ -4278,12 +4309,41 @@ static __device__ __forceinline__ void vit__pk_layernorm(const vit__pk_args &a, 
     int lane = threadIdx.x & 31, C = a.C;
     for (int row = r0 + (threadIdx.x >> 5); row < r0 + VIT__PK_LN && row < a.rows; row += 8) {
         const float *xr = a.x + (size_t)row * C;
+        T *o = (T *)a.xn + (size_t)row * C;
+        if (C % 128 == 0 && C <= 1024) { // the row in registers, its loads all in flight at once
+            float4 v[8];
+            int nv = C / 128;
+            float sum = 0.0f, var = 0.0f;
+#pragma unroll
+            for (int j = 0; j < 8; j++)
+                if (j < nv) v[j] = __ldcg((const float4 *)xr + lane + 32 * j);
+#pragma unroll
+            for (int j = 0; j < 8; j++)
+                if (j < nv) sum += (v[j].x + v[j].y) + (v[j].z + v[j].w);
+            float mean = vit__warp_sum(sum) / (float)C;
+#pragma unroll
+            for (int j = 0; j < 8; j++)
+                if (j < nv) {
+                    float d0 = v[j].x - mean, d1 = v[j].y - mean, d2 = v[j].z - mean, d3 = v[j].w - mean;
+                    var += (d0 * d0 + d1 * d1) + (d2 * d2 + d3 * d3);
+                }
+            float rstd = 1.0f / sqrtf(vit__warp_sum(var) / (float)C + a.eps);
+#pragma unroll
+            for (int j = 0; j < 8; j++)
+                if (j < nv) {
+                    int c = (lane + 32 * j) * 4;
+                    float4 ww = __ldg((const float4 *)(w + c)), bb = __ldg((const float4 *)(b + c));
+                    uint2 pk = make_uint2(vit__pack2<T>((v[j].x - mean) * rstd * ww.x + bb.x, (v[j].y - mean) * rstd * ww.y + bb.y),
+                                          vit__pack2<T>((v[j].z - mean) * rstd * ww.z + bb.z, (v[j].w - mean) * rstd * ww.w + bb.w));
+                    *(uint2 *)(o + c) = pk;
+                }
+            continue;
+        }
         float sum = 0.0f, var = 0.0f;
         for (int c = lane; c < C; c += 32) sum += __ldcg(xr + c);
         float mean = vit__warp_sum(sum) / (float)C;
         for (int c = lane; c < C; c += 32) { float d = __ldcg(xr + c) - mean; var += d * d; }
         float rstd = 1.0f / sqrtf(vit__warp_sum(var) / (float)C + a.eps);
-        T *o = (T *)a.xn + (size_t)row * C;
         for (int c = lane; c < C; c += 32) o[c] = vit__cvt<T>((__ldcg(xr + c) - mean) * rstd * __ldg(w + c) + __ldg(b + c));
     }
 }
@@ -4291,35 +4351,43 @@ static __device__ __forceinline__ void vit__pk_layernorm(const vit__pk_args &a, 
 // A K-split tile's end: its slice stored, the last of the splits to arrive
 // adds them in slice order, + bias, times the layer scale, into x (as
 // vit__splitk_reduce and vit__ep_out's RESIDUAL), then counts the tile in res.
-static __device__ __forceinline__ void vit__pk_reduce(const vit__pk_args &a, unsigned *arrive, int splits, int mt, int nt, const float *bias, const float *ls,
-                                                      unsigned *res) {
+// (C % 8 == 0: four columns at a time, 16-byte aligned)
+static __device__ __forceinline__ void vit__pk_reduce(const vit__pk_args &a, int arrive, int splits, int mt, int nt, const float *bias, const float *ls,
+                                                      int res) {
     __shared__ int last;
     __syncthreads();
     if (threadIdx.x == 0) {
         __threadfence();
-        last = atomicAdd(arrive, 1u) == (unsigned)splits - 1;
+        last = atomicAdd(vit__pk_ctr(a, arrive), 1u) == (unsigned)splits - 1;
         if (last) __threadfence();
     }
     __syncthreads();
     if (!last) return;
     size_t plane = (size_t)a.rows * a.C;
-    for (int p = threadIdx.x; p < 64 * 64; p += blockDim.x) {
-        int row = mt * 64 + p / 64, col = nt * 64 + p % 64;
+#pragma unroll
+    for (int it = 0; it < 64 * 16 / 256; it++) {
+        int p = threadIdx.x + it * 256, row = mt * 64 + p / 16, col = nt * 64 + (p % 16) * 4;
         if (row >= a.rows || col >= a.C) continue;
         size_t i = (size_t)row * a.C + col;
-        float v = __ldcg(a.part + i);
-        for (int z = 1; z < splits; z++) v += __ldcg(a.part + z * plane + i);
-        if (bias) v += __ldg(bias + col);
-        __stcg(a.x + i, vit__epi_residual(__ldcg(a.x + i), ls ? __ldg(ls + col) : 1.0f, v));
+        float4 v = __ldcg((const float4 *)(a.part + i)), x = __ldcg((const float4 *)(a.x + i));
+        for (int z = 1; z < splits; z++) {
+            float4 u = __ldcg((const float4 *)(a.part + z * plane + i));
+            v.x += u.x; v.y += u.y; v.z += u.z; v.w += u.w;
+        }
+        if (bias) { float4 bb = __ldg((const float4 *)(bias + col)); v.x += bb.x; v.y += bb.y; v.z += bb.z; v.w += bb.w; }
+        float4 s = ls ? __ldg((const float4 *)(ls + col)) : make_float4(1.0f, 1.0f, 1.0f, 1.0f);
+        x.x = vit__epi_residual(x.x, s.x, v.x); x.y = vit__epi_residual(x.y, s.y, v.y);
+        x.z = vit__epi_residual(x.z, s.z, v.z); x.w = vit__epi_residual(x.w, s.w, v.w);
+        __stcg((float4 *)(a.x + i), x);
     }
-    vit__pk_signal(res);
+    vit__pk_signal(a, res);
 }
 
 // Work item r of stage `stage` of block l
-template <typename T>
+template <typename T, int ST>
 static __device__ __forceinline__ void vit__pk_item(const vit__pk_args &a, int l, int stage, int r) {
     const vit__cuda_block *k = a.blocks + l;
-    unsigned *cb = a.sync + (size_t)l * a.cpb; // this block's counters
+    int cb = l * a.cpb; // this block's counters
     vit__gemm_args g;
     memset(&g, 0, sizeof(g));
     g.M = a.rows;
@@ -4328,43 +4396,40 @@ static __device__ __forceinline__ void vit__pk_item(const vit__pk_args &a, int l
     case VIT__PK_QKV: { // column tiles in head order (q, k, v of head tile j), each over every row tile
         int j = r / a.mt, mt = r % a.mt, nt = a.qt == 3 * a.ct ? (j % 3) * a.ct + j / 3 : j;
         g.a = a.xn; g.w = k->qkv_w; g.out = (void *)a.att[l & 1].q; g.bias = k->qkv_b; g.N = 3 * a.C; g.K = a.C;
-        vit__pk_gate w = {l ? a.sync + (size_t)(l - 1) * a.cpb + a.o_ln1 + mt : NULL, l ? 1 : 0, l ? (unsigned)vit__pk_lnq(a, mt) : 0u};
-        vit__mma_tile<T, VIT__OUT_STORE, VIT__ACT_NONE, 0, true, 64, 64, 2, 4>(g, mt * 64, nt * 64, 0, a.kbc, NULL, true, w);
-        vit__pk_signal(cb + a.o_qkv + nt);
+        vit__pk_gate w = {&a, l ? cb - a.cpb + a.o_ln1 + mt : 0, l ? 1 : 0, l ? (unsigned)vit__pk_lnq(a, mt) : 0u};
+        vit__mma_tile<T, VIT__OUT_STORE, VIT__ACT_NONE, 0, true, 64, 64, 2, 4, ST>(g, mt * 64, nt * 64, 0, a.kbc, NULL, true, w);
+        vit__pk_signal(a, cb + a.o_qkv + nt);
         break;
     }
     case VIT__PK_ATT: { // heads in order, then images and query tiles
         int h = r / a.ab, b = (r % a.ab) / a.aq, qtile = r % a.aq, D = a.D;
-        if (threadIdx.x == 0) {
-            for (int part = 0; part < 3; part++) {
-                int t0 = (part * a.C + h * D) / 64, t1 = (part * a.C + h * D + D - 1) / 64;
-                for (int t = t0; t <= t1; t++)
-                    while (vit__ld_acquire(cb + a.o_qkv + t) < (unsigned)a.mt) __nanosleep(40);
-            }
+        for (int part = 0; part < 3; part++) { // the column tiles of the head's q, k and v, over every row tile
+            int t0 = (part * a.C + h * D) / 64, t1 = (part * a.C + h * D + D - 1) / 64;
+            vit__pk_until(a, cb + a.o_qkv + t0, t1 - t0 + 1, (unsigned)a.mt);
         }
-        __syncthreads();
-        vit__attention_mma_tile<T, 64, true, 8, false, 1>(a.att[l & 1], a.sl2, b, h, qtile);
-        vit__pk_signal(cb + a.o_att + h);
+        if (ST == VIT__PK_DEEP && a.full) vit__attention_mma_tile<T, 64, true, 8, true, 2>(a.att[l & 1], a.sl2, b, h, qtile);
+        else vit__attention_mma_tile<T, 64, true, 8, false, 1>(a.att[l & 1], a.sl2, b, h, qtile);
+        vit__pk_signal(a, cb + a.o_att + h);
         break;
     }
     case VIT__PK_PROJ:
-    case VIT__PK_FC2: { // K slices in order, then row tiles, then column tiles
+    case VIT__PK_FC2: {
         int fc2 = stage == VIT__PK_FC2, ks_n = fc2 ? a.ksf : a.ksp, kbs = fc2 ? a.kbf : a.kbp;
         int mt, ks, nt;
         if (fc2) { mt = r / (ks_n * a.ct); ks = (r / a.ct) % ks_n; nt = r % a.ct; } // fc2: row tiles first, their fc1 tiles come in row order
         else { ks = r / (a.mt * a.ct); mt = (r / a.ct) % a.mt; nt = r % a.ct; }     // proj: K slices first, their heads come in order
         int kb0 = ks * kbs, kb1 = kb0 + kbs, kb_all = fc2 ? (a.M + VIT__MMA_BK - 1) / VIT__MMA_BK : a.kbc;
         if (kb1 > kb_all) kb1 = kb_all;
-        vit__pk_gate w;
+        vit__pk_gate w = {&a, 0, 1, 0u};
         if (fc2) {
-            w.c = cb + a.o_fc1 + mt * a.ksf + ks; w.n = 1; w.target = (unsigned)vit__pk_fc1_in(a, ks);
+            w.c = cb + a.o_fc1 + mt * a.ksf + ks; w.target = (unsigned)vit__pk_fc1_in(a, ks);
         } else {
             int h0 = kb0 * VIT__MMA_BK / a.D, h1 = (kb1 * VIT__MMA_BK - 1) / a.D;
             if (h1 > a.H - 1) h1 = a.H - 1;
             w.c = cb + a.o_att + h0; w.n = h1 - h0 + 1; w.target = (unsigned)a.ab;
         }
         g.a = fc2 ? a.hb : a.ao; g.w = fc2 ? k->fc2_w : k->proj_w; g.N = a.C; g.K = fc2 ? a.M : a.C;
-        vit__mma_tile<T, VIT__OUT_STORE, VIT__ACT_NONE, 0, true, 64, 64, 2, 4>(g, mt * 64, nt * 64, kb0, kb1, a.part + (size_t)ks * a.rows * a.C, true, w);
+        vit__mma_tile<T, VIT__OUT_STORE, VIT__ACT_NONE, 0, true, 64, 64, 2, 4, ST>(g, mt * 64, nt * 64, kb0, kb1, a.part + (size_t)ks * a.rows * a.C, true, w);
         vit__pk_reduce(a, cb + (fc2 ? a.o_farr : a.o_parr) + mt * a.ct + nt, ks_n, mt, nt, fc2 ? k->fc2_b : k->proj_b, fc2 ? k->ls2 : k->ls1,
                        cb + (fc2 ? a.o_res2 : a.o_res1) + mt);
         break;
@@ -4372,52 +4437,81 @@ static __device__ __forceinline__ void vit__pk_item(const vit__pk_args &a, int l
     case VIT__PK_LN2:
     case VIT__PK_LN1: { // rows r * VIT__PK_LN.., once their row tile's residual tiles are all in
         int ln1 = stage == VIT__PK_LN1, mt = r * VIT__PK_LN / 64;
-        vit__pk_until(cb + (ln1 ? a.o_res2 : a.o_res1) + mt, 1, (unsigned)a.ct);
+        vit__pk_until(a, cb + (ln1 ? a.o_res2 : a.o_res1) + mt, 1, (unsigned)a.ct);
         vit__pk_layernorm<T>(a, r * VIT__PK_LN, ln1 ? k[1].ln1_w : k->ln2_w, ln1 ? k[1].ln1_b : k->ln2_b);
-        vit__pk_signal(cb + (ln1 ? a.o_ln1 : a.o_ln2) + mt);
+        vit__pk_signal(a, cb + (ln1 ? a.o_ln1 : a.o_ln2) + mt);
         break;
     }
     case VIT__PK_FC1: { // row tiles in order, each over every column tile
         int mt = r / a.ft, nt = r % a.ft;
         g.a = a.xn; g.w = k->fc1_w; g.out = a.hb; g.bias = k->fc1_b; g.N = a.M; g.K = a.C;
-        vit__pk_gate w = {cb + a.o_ln2 + mt, 1, (unsigned)vit__pk_lnq(a, mt)};
-        vit__mma_tile<T, VIT__OUT_STORE, VIT__ACT_RUNTIME, 0, true, 64, 64, 2, 4>(g, mt * 64, nt * 64, 0, a.kbc, NULL, true, w);
-        vit__pk_signal(cb + a.o_fc1 + mt * a.ksf + nt * 2 / a.kbf);
+        vit__pk_gate w = {&a, cb + a.o_ln2 + mt, 1, (unsigned)vit__pk_lnq(a, mt)};
+        vit__mma_tile<T, VIT__OUT_STORE, VIT__ACT_RUNTIME, 0, true, 64, 64, 2, 4, ST>(g, mt * 64, nt * 64, 0, a.kbc, NULL, true, w);
+        vit__pk_signal(a, cb + a.o_fc1 + mt * a.ksf + nt * 2 / a.kbf);
         break;
     }
     }
 }
 
-template <typename T>
+template <typename T, int ST>
 __global__ void __launch_bounds__(256, 1) vit__persistent_kernel(const vit__pk_args a) {
     __shared__ int item, last;
     vit__pdl_wait(); // x and xn of the first block, from the patch embedding
     vit__pdl_launch();
+    unsigned long long t0 = 0;
+    // the next item is claimed as this one starts (the claim's round trip
+    // hidden behind it): it depends only on items before it, claimed already
+    unsigned next = 0;
+    if (threadIdx.x == 0) next = atomicAdd(vit__pk_ctr(a, a.queue), 1u);
     for (;;) {
-        if (threadIdx.x == 0) item = (int)atomicAdd(a.sync + a.queue, 1u);
+        if (threadIdx.x == 0) {
+            item = (int)next;
+            if (item < a.total) next = atomicAdd(vit__pk_ctr(a, a.queue), 1u);
+            if (a.trace) vit__pk_ready = t0 = vit__globaltimer();
+        }
         __syncthreads();
         int i = item;
         __syncthreads();
         if (i >= a.total) break;
         int l = i / a.per_block, r = i % a.per_block, stage = 0;
         while (r >= a.n[stage]) r -= a.n[stage++];
-        vit__pk_item<T>(a, l, stage, r);
+        vit__pk_item<T, ST>(a, l, stage, r);
+        if (a.trace && threadIdx.x == 0) { // started, inputs ready, done (ns); SM, stage, block
+            unsigned smid;
+            asm volatile("mov.u32 %0, %%smid;\n" : "=r"(smid));
+            unsigned long long *t = a.trace + 4 * (size_t)i;
+            t[0] = t0; t[1] = vit__pk_ready; t[2] = vit__globaltimer(); t[3] = smid | (unsigned)stage << 8 | (unsigned long long)l << 16;
+        }
     }
     // the last CTA out zeroes the counters (every other CTA is done with them)
     if (threadIdx.x == 0) {
         __threadfence();
-        last = atomicAdd(a.sync + a.done, 1u) == gridDim.x - 1;
+        last = atomicAdd(vit__pk_ctr(a, a.done), 1u) == gridDim.x - 1;
         if (last) __threadfence();
     }
     __syncthreads();
     if (last)
-        for (int i = threadIdx.x; i < a.nsync; i += blockDim.x) a.sync[i] = 0;
+        for (int i = threadIdx.x; i < a.nsync; i += blockDim.x) *vit__pk_ctr(a, i) = 0;
 }
 
 // Shared memory of the persistent kernel: the larger of its GEMM tile's ring
 // and its attention's
+// The whole-K/V split-key attention's shared memory at VIT__ATTN_FULL_MAX keys
+// (its sizes: vit__attention_mma_tile's)
+static int vit__pk_full_smem(const vit__cuda_state *s) {
+    return (VIT__PK_BQ_FULL + 2 * VIT__ATTN_FULL_MAX) * (64 + 8) * (int)s->esize + 2 * VIT__PK_BQ_FULL * (64 + 2) * 4;
+}
+
+// The ring's stages for this GPU (0: none fits)
+static int vit__pk_stages(const vit__cuda_state *s) {
+    int most = vit__plan_smem_max(s), at = vit__attn_smem(VIT__K_ATT_STREAM, 8, 64, 0, (int)s->esize);
+    if (at > most) return 0;
+    return VIT__PK_DEEP * 8192 <= most ? VIT__PK_DEEP : VIT__PK_SHALLOW * 8192 <= most ? VIT__PK_SHALLOW : 0;
+}
 static int vit__pk_smem(const vit__cuda_state *s) {
-    int g = VIT__MMA_SMEM(64, 64), at = vit__attn_smem(VIT__K_ATT_STREAM, 8, 64, 0, (int)s->esize);
+    int g = vit__pk_stages(s) * 8192, at = vit__attn_smem(VIT__K_ATT_STREAM, 8, 64, 0, (int)s->esize);
+    int full = vit__pk_full_smem(s);
+    if (vit__pk_stages(s) == VIT__PK_DEEP && full > at) at = full;
     return g > at ? g : at;
 }
 
@@ -4430,7 +4524,7 @@ static int vit__pk_fits(const vit_model *m) {
     if (s->f8 || s->tok || m->causal || c->depth < 1 || c->residual_dtype == VIT_DTYPE_BF16 || m->act == VIT__ACT_SWIGLU) return 0;
     if (s->dtype != VIT_DTYPE_BF16 && s->dtype != VIT_DTYPE_F16) return 0;
     if (D < 8 || D > 64 || D % 8 || c->dim % 8 || c->mlp_dim % 8 || s->blocks[0].qn_w) return 0;
-    return vit__pk_smem(s) <= vit__plan_smem_max(s);
+    return vit__pk_stages(s) > 0;
 }
 
 // K slices of a proj or fc2 tile (tiles of them, kb K steps): enough that the
@@ -4459,7 +4553,9 @@ static void vit__pk_shape(const vit_model *m, int B, vit__pk_args *a) {
     a->kbc = (a->C + VIT__MMA_BK - 1) / VIT__MMA_BK;
     vit__pk_split(m->cuda, a->mt * a->ct, a->kbc, &a->ksp, &a->kbp);
     vit__pk_split(m->cuda, a->mt * a->ct, (a->M + VIT__MMA_BK - 1) / VIT__MMA_BK, &a->ksf, &a->kbf);
-    a->aq = (a->N + VIT__PK_BQ - 1) / VIT__PK_BQ; a->ab = B * a->aq;
+    a->full = vit__pk_stages(m->cuda) == VIT__PK_DEEP && a->N <= VIT__ATTN_FULL_MAX;
+    int bq = a->full ? VIT__PK_BQ_FULL : VIT__PK_BQ_STREAM;
+    a->aq = (a->N + bq - 1) / bq; a->ab = B * a->aq;
     int ln = (a->rows + VIT__PK_LN - 1) / VIT__PK_LN;
     a->n[VIT__PK_QKV] = a->mt * a->qt; a->n[VIT__PK_ATT] = a->H * a->ab; a->n[VIT__PK_PROJ] = a->mt * a->ct * a->ksp; a->n[VIT__PK_LN2] = ln;
     a->n[VIT__PK_FC1] = a->mt * a->ft; a->n[VIT__PK_FC2] = a->mt * a->ct * a->ksf; a->n[VIT__PK_LN1] = ln;
@@ -4481,7 +4577,8 @@ static vit_status vit__pk_workspace(vit_model *m) {
     vit__pk_args a;
     vit__pk_shape(m, B, &a);
     size_t rows = (size_t)a.rows, C = (size_t)a.C, es = s->esize;
-    size_t sizes[6] = {rows * 3 * C * es, rows * 3 * C * es, rows * C * es, (size_t)VIT__PK_SPLIT * rows * C * 4, (size_t)a.nsync * 4, (size_t)a.depth * sizeof(vit__cuda_block)};
+    size_t sizes[6] = {rows * 3 * C * es, rows * 3 * C * es, rows * C * es, (size_t)VIT__PK_SPLIT * rows * C * 4, (size_t)a.nsync * VIT__PK_PAD * 4,
+                       (size_t)a.depth * sizeof(vit__cuda_block)};
     size_t off[6], total = 0;
     for (int i = 0; i < 6; i++) { off[i] = total; total += (sizes[i] + 255) & ~(size_t)255; }
     VIT__TRY(vit__cuda_malloc(m, &s->pk_ws, total, "the persistent kernel's buffers"));
@@ -4510,13 +4607,17 @@ static vit_status vit__persistent_cuda(vit_model *m, int B, cudaStream_t st) {
     vit__pk_args a;
     vit__pk_shape(m, B, &a);
     a.blocks = s->pk_blocks; a.x = s->x; a.xn = s->xn; a.hb = s->big; a.ao = s->pk_ao; a.part = s->pk_part; a.sync = s->pk_sync;
+#ifdef VIT_TEST_HOOKS
+    if (s->hook) a.trace = s->hook->pk_trace;
+#endif
     for (int i = 0; i < 2; i++) a.att[i] = vit__attn_self(s->pk_ao, s->pk_qkv[i], B, a.N, a.C, a.H, sizeof(T));
     int smem = vit__pk_smem(s);
     VIT__TRY(vit__smem_check(m, smem, "the persistent kernel"));
-    VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__persistent_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    void (*kernel)(const vit__pk_args) = vit__pk_stages(s) == VIT__PK_DEEP ? vit__persistent_kernel<T, VIT__PK_DEEP> : vit__persistent_kernel<T, VIT__PK_SHALLOW>;
+    VIT__CUDA_TRY(m, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     int ctas = VIT__HOOK(s, pk_ctas) > 0 ? VIT__HOOK(s, pk_ctas) : s->sm_count;
     if (ctas > a.total) ctas = a.total;
-    VIT__CUDA_TRY(m, vit__launch(m, vit__persistent_kernel<T>, dim3((unsigned)ctas), 256, smem, st, a));
+    VIT__CUDA_TRY(m, vit__launch(m, kernel, dim3((unsigned)ctas), 256, smem, st, a));
     return VIT_OK;
 }
 

@@ -55,7 +55,8 @@
 //   VIT_PREFETCH=0 no L2 weight prefetch in small forward passes; VIT_ATTN_WGMMA=1|2
 //   never/always the sm_90a attention kernel (3|4: with 2|3 consumer warpgroups), VIT_ATTN_PING=1 its
 //   warpgroups not taking turns. VIT_WALK=0 every kernel's rows first to last (vit__walk). VIT_PERSISTENT=1|2 never/always the
-//   persistent kernel for the blocks of small passes, VIT_PK_CTAS=n its CTAs. VIT_PDL=0 turns
+//   persistent kernel for the blocks of small passes, VIT_PK_CTAS=n its CTAs, VIT_PK_TRACE=FILE (model)
+//   its work items' times in the last pass: (n, 4) uint64 started, inputs ready, done (ns), SM | stage << 8 | block << 16. VIT_PDL=0 turns
 //   programmatic dependent launches off (vit__cuda_state.pdl). VIT_RESIDUAL=bf16|f32|fp32 loads the models with
 //   vit_options.residual_dtype = VIT_DTYPE_BF16|F32 (model, layer and the multi-GPU modes; fp8's default is bf16). VIT_ATTN_DATA=S
 //   (attn): q, k, v uniform in [-S, S] (default 2).
@@ -115,6 +116,7 @@ static void fill(float *h, size_t n, unsigned seed) {
 }
 
 static vit__test_hook knobs;
+#define VIT_BENCH_TRACE_ITEMS (1 << 20) // work items VIT_PK_TRACE holds
 
 // DIR/model.safetensors on the GPU in DTYPE (f32, f16, else bf16) for max_batch
 // images, or NULL after printing the JSON error line.
@@ -162,6 +164,10 @@ static void env_knobs(vit_model *m) {
     if (getenv("VIT_WALK")) knobs.walk_forward = !atoi(getenv("VIT_WALK"));
     if (getenv("VIT_PERSISTENT")) knobs.persistent = atoi(getenv("VIT_PERSISTENT"));
     if (getenv("VIT_PK_CTAS")) knobs.pk_ctas = atoi(getenv("VIT_PK_CTAS"));
+    if (getenv("VIT_PK_TRACE") && !knobs.pk_trace) { // model mode: the last pass's work items to that file
+        cudaMalloc((void **)&knobs.pk_trace, (size_t)VIT_BENCH_TRACE_ITEMS * 32);
+        cudaMemset(knobs.pk_trace, 0, (size_t)VIT_BENCH_TRACE_ITEMS * 32);
+    }
     m->cuda->hook = &knobs;
 }
 
@@ -214,8 +220,20 @@ static int bench_model(const char *dir, const char *dtype, int batch, int iters)
         CK(cudaEventElapsedTime(&t[i], e0, e1));
     }
     float hmed = median(t, hi);
-    printf("{\"ms\": %.4f, \"min_ms\": %.4f, \"img_s\": %.1f, \"host_api_ms\": %.4f, \"mem_bytes\": %zu, \"weights_bytes\": %zu, \"arena_bytes\": %zu, \"splitk\": %d, \"dtype\": \"%s\", \"batch\": %d}\n",
-           med, mn, batch / (med * 1e-3), hmed, free0 - free1, m->cuda->weights_bytes, m->cuda->arena_bytes, knobs.splitk, dtype, batch);
+    printf("{\"ms\": %.4f, \"min_ms\": %.4f, \"img_s\": %.1f, \"host_api_ms\": %.4f, \"mem_bytes\": %zu, \"weights_bytes\": %zu, \"arena_bytes\": %zu, \"splitk\": %d, \"dtype\": \"%s\", \"batch\": %d, \"persistent\": %d}\n",
+           med, mn, batch / (med * 1e-3), hmed, free0 - free1, m->cuda->weights_bytes, m->cuda->arena_bytes, knobs.splitk, dtype, batch, knobs.pk_ran);
+    if (knobs.pk_trace) { // VIT_PK_TRACE: the last pass's work items, (n, 4) uint64 (vit__test_hook.pk_trace)
+        CK(cudaStreamSynchronize(s));
+        CK(cudaDeviceSynchronize());
+        size_t n = VIT_BENCH_TRACE_ITEMS * 4;
+        unsigned long long *tr = (unsigned long long *)malloc(n * 8);
+        CK(cudaMemcpy(tr, knobs.pk_trace, n * 8, cudaMemcpyDeviceToHost));
+        size_t used = 0;
+        while (used < VIT_BENCH_TRACE_ITEMS && tr[4 * used + 2]) used++;
+        FILE *f = fopen(getenv("VIT_PK_TRACE"), "wb");
+        if (f) { fwrite(tr, 32, used, f); fclose(f); }
+        free(tr);
+    }
     vit_free(m);
     return 0;
 }
