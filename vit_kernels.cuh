@@ -4207,18 +4207,18 @@ static vit_status vit__head_cuda(float *logits, const float *pooled, const T *he
 #define VIT__PK_IMAGES 8 // the largest batch it runs (its workspace is sized for that)
 #define VIT__PK_SPLIT 4  // K slices of a proj or fc2 tile at most
 #define VIT__PK_LN 8     // rows of a LayerNorm work item (one per warp: its loads in one round trip)
-// Attention work items: with the deep ring's shared memory and at most
-// VIT__ATTN_FULL_MAX keys, 64 query rows with all of K and V at once, the keys
+// Attention work items: where the GPU allows a block 116 KB of shared memory
+// (sm_80/87/90/100) and for at most VIT__ATTN_FULL_MAX keys, 64 query rows with all of K and V at once, the keys
 // split over two warps a row (the kernel's split-key form, one load round
 // trip); else 128 rows, K and V streamed (8 warps of 16 rows).
 #define VIT__PK_BQ_FULL 64
 #define VIT__PK_BQ_STREAM 128
 #define VIT__PK_PAD 32   // a counter per 128-byte line: the pollers of one do not queue behind another's
-// GEMM ring stages (8 KB each): at batch 1 a tile's time is its bytes in flight
-// over L2's latency, so as deep as shared memory allows: 24 (192 KB, sm_90/100)
-// or 12 (96 KB, sm_86/89/12x and A100's 163 KB). [BENCHMARKS: Batch 1]
-#define VIT__PK_DEEP 24
-#define VIT__PK_SHALLOW 12
+// GEMM tiles: the mma.sync kernel's 8-stage ring (64 KB). (A 24-stage ring,
+// most of a tile's weights in flight before its inputs are ready, measured
+// slower: the SMs' early loads crowd the critical path's out of L2 and HBM
+// bandwidth. [BENCHMARKS: Batch 1])
+#define VIT__PK_ST VIT__MMA_ST(64)
 
 enum { VIT__PK_QKV, VIT__PK_ATT, VIT__PK_PROJ, VIT__PK_LN2, VIT__PK_FC1, VIT__PK_FC2, VIT__PK_LN1, VIT__PK_STAGES };
 
@@ -4383,8 +4383,9 @@ static __device__ __forceinline__ void vit__pk_reduce(const vit__pk_args &a, int
     vit__pk_signal(a, res);
 }
 
-// Work item r of stage `stage` of block l
-template <typename T, int ST>
+// Work item r of stage `stage` of block l. FULL: the attention's whole-K/V
+// split-key form may run (shared memory for it).
+template <typename T, bool FULL>
 static __device__ __forceinline__ void vit__pk_item(const vit__pk_args &a, int l, int stage, int r) {
     const vit__cuda_block *k = a.blocks + l;
     int cb = l * a.cpb; // this block's counters
@@ -4397,7 +4398,7 @@ static __device__ __forceinline__ void vit__pk_item(const vit__pk_args &a, int l
         int j = r / a.mt, mt = r % a.mt, nt = a.qt == 3 * a.ct ? (j % 3) * a.ct + j / 3 : j;
         g.a = a.xn; g.w = k->qkv_w; g.out = (void *)a.att[l & 1].q; g.bias = k->qkv_b; g.N = 3 * a.C; g.K = a.C;
         vit__pk_gate w = {&a, l ? cb - a.cpb + a.o_ln1 + mt : 0, l ? 1 : 0, l ? (unsigned)vit__pk_lnq(a, mt) : 0u};
-        vit__mma_tile<T, VIT__OUT_STORE, VIT__ACT_NONE, 0, true, 64, 64, 2, 4, ST>(g, mt * 64, nt * 64, 0, a.kbc, NULL, true, w);
+        vit__mma_tile<T, VIT__OUT_STORE, VIT__ACT_NONE, 0, true, 64, 64, 2, 4, VIT__PK_ST>(g, mt * 64, nt * 64, 0, a.kbc, NULL, true, w);
         vit__pk_signal(a, cb + a.o_qkv + nt);
         break;
     }
@@ -4407,7 +4408,7 @@ static __device__ __forceinline__ void vit__pk_item(const vit__pk_args &a, int l
             int t0 = (part * a.C + h * D) / 64, t1 = (part * a.C + h * D + D - 1) / 64;
             vit__pk_until(a, cb + a.o_qkv + t0, t1 - t0 + 1, (unsigned)a.mt);
         }
-        if (ST == VIT__PK_DEEP && a.full) vit__attention_mma_tile<T, 64, true, 8, true, 2>(a.att[l & 1], a.sl2, b, h, qtile);
+        if (FULL && a.full) vit__attention_mma_tile<T, 64, true, 8, true, 2>(a.att[l & 1], a.sl2, b, h, qtile);
         else vit__attention_mma_tile<T, 64, true, 8, false, 1>(a.att[l & 1], a.sl2, b, h, qtile);
         vit__pk_signal(a, cb + a.o_att + h);
         break;
@@ -4429,7 +4430,7 @@ static __device__ __forceinline__ void vit__pk_item(const vit__pk_args &a, int l
             w.c = cb + a.o_att + h0; w.n = h1 - h0 + 1; w.target = (unsigned)a.ab;
         }
         g.a = fc2 ? a.hb : a.ao; g.w = fc2 ? k->fc2_w : k->proj_w; g.N = a.C; g.K = fc2 ? a.M : a.C;
-        vit__mma_tile<T, VIT__OUT_STORE, VIT__ACT_NONE, 0, true, 64, 64, 2, 4, ST>(g, mt * 64, nt * 64, kb0, kb1, a.part + (size_t)ks * a.rows * a.C, true, w);
+        vit__mma_tile<T, VIT__OUT_STORE, VIT__ACT_NONE, 0, true, 64, 64, 2, 4, VIT__PK_ST>(g, mt * 64, nt * 64, kb0, kb1, a.part + (size_t)ks * a.rows * a.C, true, w);
         vit__pk_reduce(a, cb + (fc2 ? a.o_farr : a.o_parr) + mt * a.ct + nt, ks_n, mt, nt, fc2 ? k->fc2_b : k->proj_b, fc2 ? k->ls2 : k->ls1,
                        cb + (fc2 ? a.o_res2 : a.o_res1) + mt);
         break;
@@ -4446,27 +4447,25 @@ static __device__ __forceinline__ void vit__pk_item(const vit__pk_args &a, int l
         int mt = r / a.ft, nt = r % a.ft;
         g.a = a.xn; g.w = k->fc1_w; g.out = a.hb; g.bias = k->fc1_b; g.N = a.M; g.K = a.C;
         vit__pk_gate w = {&a, cb + a.o_ln2 + mt, 1, (unsigned)vit__pk_lnq(a, mt)};
-        vit__mma_tile<T, VIT__OUT_STORE, VIT__ACT_RUNTIME, 0, true, 64, 64, 2, 4, ST>(g, mt * 64, nt * 64, 0, a.kbc, NULL, true, w);
+        vit__mma_tile<T, VIT__OUT_STORE, VIT__ACT_RUNTIME, 0, true, 64, 64, 2, 4, VIT__PK_ST>(g, mt * 64, nt * 64, 0, a.kbc, NULL, true, w);
         vit__pk_signal(a, cb + a.o_fc1 + mt * a.ksf + nt * 2 / a.kbf);
         break;
     }
     }
 }
 
-template <typename T, int ST>
+template <typename T, bool FULL>
 __global__ void __launch_bounds__(256, 1) vit__persistent_kernel(const vit__pk_args a) {
     __shared__ int item, last;
     vit__pdl_wait(); // x and xn of the first block, from the patch embedding
     vit__pdl_launch();
     unsigned long long t0 = 0;
-    // the next item is claimed as this one starts (the claim's round trip
-    // hidden behind it): it depends only on items before it, claimed already
-    unsigned next = 0;
-    if (threadIdx.x == 0) next = atomicAdd(vit__pk_ctr(a, a.queue), 1u);
+    // (claiming the next item as one starts, to hide the claim's round trip,
+    // measured slower: an item on the critical path, a LayerNorm say, then
+    // waits for its claimer's current GEMM tile to end. [BENCHMARKS: Batch 1])
     for (;;) {
         if (threadIdx.x == 0) {
-            item = (int)next;
-            if (item < a.total) next = atomicAdd(vit__pk_ctr(a, a.queue), 1u);
+            item = (int)atomicAdd(vit__pk_ctr(a, a.queue), 1u);
             if (a.trace) vit__pk_ready = t0 = vit__globaltimer();
         }
         __syncthreads();
@@ -4475,7 +4474,7 @@ __global__ void __launch_bounds__(256, 1) vit__persistent_kernel(const vit__pk_a
         if (i >= a.total) break;
         int l = i / a.per_block, r = i % a.per_block, stage = 0;
         while (r >= a.n[stage]) r -= a.n[stage++];
-        vit__pk_item<T, ST>(a, l, stage, r);
+        vit__pk_item<T, FULL>(a, l, stage, r);
         if (a.trace && threadIdx.x == 0) { // started, inputs ready, done (ns); SM, stage, block
             unsigned smid;
             asm volatile("mov.u32 %0, %%smid;\n" : "=r"(smid));
@@ -4502,17 +4501,15 @@ static int vit__pk_full_smem(const vit__cuda_state *s) {
     return (VIT__PK_BQ_FULL + 2 * VIT__ATTN_FULL_MAX) * (64 + 8) * (int)s->esize + 2 * VIT__PK_BQ_FULL * (64 + 2) * 4;
 }
 
-// The ring's stages for this GPU (0: none fits)
-static int vit__pk_stages(const vit__cuda_state *s) {
-    int most = vit__plan_smem_max(s), at = vit__attn_smem(VIT__K_ATT_STREAM, 8, 64, 0, (int)s->esize);
-    if (at > most) return 0;
-    return VIT__PK_DEEP * 8192 <= most ? VIT__PK_DEEP : VIT__PK_SHALLOW * 8192 <= most ? VIT__PK_SHALLOW : 0;
-}
+// Whether the whole-K/V attention's shared memory fits this GPU (sm_80/87/90/100: yes; sm_86/89/12x: no)
+static int vit__pk_full(const vit__cuda_state *s) { return vit__pk_full_smem(s) <= vit__plan_smem_max(s); }
+
+// The persistent kernel's shared memory: its GEMM ring's, its attention's
+// (0: more than this GPU allows)
 static int vit__pk_smem(const vit__cuda_state *s) {
-    int g = vit__pk_stages(s) * 8192, at = vit__attn_smem(VIT__K_ATT_STREAM, 8, 64, 0, (int)s->esize);
-    int full = vit__pk_full_smem(s);
-    if (vit__pk_stages(s) == VIT__PK_DEEP && full > at) at = full;
-    return g > at ? g : at;
+    int g = VIT__MMA_SMEM(64, 64), at = vit__pk_full(s) ? vit__pk_full_smem(s) : vit__attn_smem(VIT__K_ATT_STREAM, 8, 64, 0, (int)s->esize);
+    int need = g > at ? g : at;
+    return need <= vit__plan_smem_max(s) ? need : 0;
 }
 
 // Whether the persistent kernel runs this model's blocks (its workspace is
@@ -4524,7 +4521,7 @@ static int vit__pk_fits(const vit_model *m) {
     if (s->f8 || s->tok || m->causal || c->depth < 1 || c->residual_dtype == VIT_DTYPE_BF16 || m->act == VIT__ACT_SWIGLU) return 0;
     if (s->dtype != VIT_DTYPE_BF16 && s->dtype != VIT_DTYPE_F16) return 0;
     if (D < 8 || D > 64 || D % 8 || c->dim % 8 || c->mlp_dim % 8 || s->blocks[0].qn_w) return 0;
-    return vit__pk_stages(s) > 0;
+    return vit__pk_smem(s) > 0;
 }
 
 // K slices of a proj or fc2 tile (tiles of them, kb K steps): enough that the
@@ -4553,7 +4550,7 @@ static void vit__pk_shape(const vit_model *m, int B, vit__pk_args *a) {
     a->kbc = (a->C + VIT__MMA_BK - 1) / VIT__MMA_BK;
     vit__pk_split(m->cuda, a->mt * a->ct, a->kbc, &a->ksp, &a->kbp);
     vit__pk_split(m->cuda, a->mt * a->ct, (a->M + VIT__MMA_BK - 1) / VIT__MMA_BK, &a->ksf, &a->kbf);
-    a->full = vit__pk_stages(m->cuda) == VIT__PK_DEEP && a->N <= VIT__ATTN_FULL_MAX;
+    a->full = vit__pk_full(m->cuda) && a->N <= VIT__ATTN_FULL_MAX;
     int bq = a->full ? VIT__PK_BQ_FULL : VIT__PK_BQ_STREAM;
     a->aq = (a->N + bq - 1) / bq; a->ab = B * a->aq;
     int ln = (a->rows + VIT__PK_LN - 1) / VIT__PK_LN;
@@ -4613,7 +4610,7 @@ static vit_status vit__persistent_cuda(vit_model *m, int B, cudaStream_t st) {
     for (int i = 0; i < 2; i++) a.att[i] = vit__attn_self(s->pk_ao, s->pk_qkv[i], B, a.N, a.C, a.H, sizeof(T));
     int smem = vit__pk_smem(s);
     VIT__TRY(vit__smem_check(m, smem, "the persistent kernel"));
-    void (*kernel)(const vit__pk_args) = vit__pk_stages(s) == VIT__PK_DEEP ? vit__persistent_kernel<T, VIT__PK_DEEP> : vit__persistent_kernel<T, VIT__PK_SHALLOW>;
+    void (*kernel)(const vit__pk_args) = vit__pk_full(s) ? vit__persistent_kernel<T, true> : vit__persistent_kernel<T, false>;
     VIT__CUDA_TRY(m, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     int ctas = VIT__HOOK(s, pk_ctas) > 0 ? VIT__HOOK(s, pk_ctas) : s->sm_count;
     if (ctas > a.total) ctas = a.total;
