@@ -42,7 +42,12 @@ if [ -z "$inc" ] && [ -z "${BENCH_SM80_PREBUILT:-}" ]; then
     whl=${CUTLASS_WHL:-$(ls .whl/cutlass/nvidia_cutlass-*.whl 2>/dev/null | head -1)}
     [ -f "$whl" ] || { echo "no nvidia-cutlass wheel (CUTLASS_WHL)"; exit 1; }
     rm -rf /tmp/cutlass_whl && mkdir -p /tmp/cutlass_whl
-    unzip -q "$whl" 'cutlass_library/source/include/*' -d /tmp/cutlass_whl || { echo "unzip failed"; exit 1; }
+    # (python's zipfile: the GPU machines have no unzip)
+    python3 - "$whl" <<'PY' || { echo "unpacking $whl failed"; exit 1; }
+import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+z.extractall("/tmp/cutlass_whl", [n for n in z.namelist() if n.startswith("cutlass_library/source/include/")])
+PY
     inc=/tmp/cutlass_whl/cutlass_library/source/include
     echo "cutlass: $(basename "$whl")" | tee -a "$OUT/device.txt"
 fi
