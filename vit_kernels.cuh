@@ -272,7 +272,7 @@ struct vit__cuda_state {
     // the persistent kernel's workspace (>>op persistent), made at load for
     // pk_images = min(max_batch, VIT__PK_IMAGES) images where it runs the model, else NULL
     unsigned char *pk_ws;
-    void *pk_qkv[2], *pk_ao;
+    void *pk_qkv, *pk_ao;
     float *pk_part;
     unsigned *pk_sync;
     vit__cuda_block *pk_blocks;   // (depth) on the device: s->blocks
@@ -4194,9 +4194,10 @@ static vit_status vit__head_cuda(float *logits, const float *pooled, const T *he
 // same bits every run), + bias, x layer scale, into the residual stream x.
 // Progress whatever number of CTAs runs (a shared GPU, MPS, one CTA): items
 // are claimed in queue order and each waits only on items before it, which
-// CTAs that are running have claimed. qkv alternates between two buffers by
-// block, and every other buffer's reuse is ordered by the counters (the block
-// after next's writers wait, through the chain, on this one's readers).
+// CTAs that are running have claimed. Every buffer's reuse from block to block
+// is ordered by the counters (a proj tile waits for every image's attention
+// of its heads, so the next block's qkv tiles come after this block's
+// attention reads); test_ops --host replays the queue and checks it.
 // Activations written during the pass are read around L1 (cp.async.cg,
 // __ldcg): another SM may have written them since this one cached the line.
 // The last CTA to finish zeroes the counters for the next pass.
@@ -4205,6 +4206,11 @@ static vit_status vit__head_cuda(float *logits, const float *pooled, const T *he
 // multiples of 8 (vit__pk_fits); the patch embedding before it and the tail
 // after it are the usual kernels. [BENCHMARKS: Batch 1]
 #define VIT__PK_IMAGES 8 // the largest batch it runs (its workspace is sized for that)
+#ifdef VIT_TEST_HOOKS    // only tests and benchmarks run it so far (vit__plan_persistent): other builds make no workspace
+#define VIT__PK_BUILT 1
+#else
+#define VIT__PK_BUILT 0
+#endif
 #define VIT__PK_SPLIT 4  // K slices of a proj or fc2 tile at most
 #define VIT__PK_LN 8     // rows of a LayerNorm work item (one per warp: its loads in one round trip)
 // Attention work items: where the GPU allows a block 116 KB of shared memory
@@ -4226,7 +4232,7 @@ typedef struct vit__pk_args {
     const vit__cuda_block *blocks; // (depth), on the device
     float *x;                      // (rows, C) the residual stream
     void *xn, *ao, *hb;            // (rows, C) LayerNorm out, (rows, C) attention out, (rows, M) fc1 out, in T
-    vit__attn_args att[2];         // over qkv buffer 0 and 1 (rows, 3C) into ao
+    vit__attn_args att;            // over qkv (rows, 3C) into ao
     float *part;                   // (VIT__PK_SPLIT, rows, C) split-K slices' raw sums
     unsigned *sync;                // nsync counters (VIT__PK_PAD apart), zero between passes
     unsigned long long *trace;     // tests and benchmarks (vit__test_hook.pk_trace): per work item, or NULL
@@ -4291,13 +4297,13 @@ struct vit__pk_gate {
 };
 
 // LayerNorm items of row tile mt: VIT__PK_LN rows each
-static __device__ __forceinline__ int vit__pk_lnq(const vit__pk_args &a, int mt) {
+static VIT__HD inline int vit__pk_lnq(const vit__pk_args &a, int mt) {
     int left = a.rows - mt * 64;
     return left >= 64 ? 64 / VIT__PK_LN : (left + VIT__PK_LN - 1) / VIT__PK_LN;
 }
 
 // fc1 column tiles in fc2's K slice ks (slices are whole 64-column tiles)
-static __device__ __forceinline__ int vit__pk_fc1_in(const vit__pk_args &a, int ks) {
+static VIT__HD inline int vit__pk_fc1_in(const vit__pk_args &a, int ks) {
     int t0 = ks * a.kbf / 2, t1 = (ks + 1) * a.kbf / 2;
     return (t1 < a.ft ? t1 : a.ft) - t0;
 }
@@ -4383,74 +4389,132 @@ static __device__ __forceinline__ void vit__pk_reduce(const vit__pk_args &a, int
     vit__pk_signal(a, res);
 }
 
-// Work item r of stage `stage` of block l. FULL: the attention's whole-K/V
-// split-key form may run (shared memory for it).
-template <typename T, bool FULL>
-static __device__ __forceinline__ void vit__pk_item(const vit__pk_args &a, int l, int stage, int r) {
-    const vit__cuda_block *k = a.blocks + l;
+// One work item: its place (stage, block, tile), the counters it waits for
+// and the one it adds to when done. The kernel runs it; the host test of the
+// schedule (test_ops --host) replays the queue with any number of CTAs and
+// checks that every pair of items touching the same bytes is ordered.
+typedef struct vit__pk_work {
+    int stage, l;
+    int mt, nt, ks;     // GEMM: row tile, column tile, K slice; LayerNorm: its rows' row tile
+    int kb0, kb1;       // GEMM: K steps
+    int h, b, qtile;    // attention: head, image, query tile
+    int r0;             // LayerNorm: its first row
+    int nw;             // counter ranges waited for (at most 3: an attention item's q, k and v)
+    int wc[3], wn[3];   // first counter and count of each
+    unsigned wt[3];     // and the value each must reach
+    int signal;         // += 1 when done (a K-split tile: its arrival counter)
+    int split, res;     // a K-split tile: slices; the last to arrive reduces, then res += 1
+} vit__pk_work;
+
+static VIT__HD inline void vit__pk_wait_on(vit__pk_work *w, int c, int n, unsigned target) {
+    w->wc[w->nw] = c; w->wn[w->nw] = n; w->wt[w->nw] = target; w->nw++;
+}
+
+// Work item i of the queue
+static VIT__HD inline void vit__pk_decode(const vit__pk_args &a, int i, vit__pk_work *w) {
+    memset(w, 0, sizeof(*w));
+    int l = i / a.per_block, r = i % a.per_block, stage = 0;
+    while (r >= a.n[stage]) r -= a.n[stage++];
     int cb = l * a.cpb; // this block's counters
-    vit__gemm_args g;
-    memset(&g, 0, sizeof(g));
-    g.M = a.rows;
-    g.act = a.act;
+    w->stage = stage; w->l = l;
     switch (stage) {
     case VIT__PK_QKV: { // column tiles in head order (q, k, v of head tile j), each over every row tile
-        int j = r / a.mt, mt = r % a.mt, nt = a.qt == 3 * a.ct ? (j % 3) * a.ct + j / 3 : j;
-        g.a = a.xn; g.w = k->qkv_w; g.out = (void *)a.att[l & 1].q; g.bias = k->qkv_b; g.N = 3 * a.C; g.K = a.C;
-        vit__pk_gate w = {&a, l ? cb - a.cpb + a.o_ln1 + mt : 0, l ? 1 : 0, l ? (unsigned)vit__pk_lnq(a, mt) : 0u};
-        vit__mma_tile<T, VIT__OUT_STORE, VIT__ACT_NONE, 0, true, 64, 64, 2, 4, VIT__PK_ST>(g, mt * 64, nt * 64, 0, a.kbc, NULL, true, w);
-        vit__pk_signal(a, cb + a.o_qkv + nt);
+        int j = r / a.mt;
+        w->mt = r % a.mt; w->nt = a.qt == 3 * a.ct ? (j % 3) * a.ct + j / 3 : j; w->kb0 = 0; w->kb1 = a.kbc;
+        if (l) vit__pk_wait_on(w, cb - a.cpb + a.o_ln1 + w->mt, 1, (unsigned)vit__pk_lnq(a, w->mt)); // block 0's xn: the kernel before
+        w->signal = cb + a.o_qkv + w->nt;
         break;
     }
     case VIT__PK_ATT: { // heads in order, then images and query tiles
-        int h = r / a.ab, b = (r % a.ab) / a.aq, qtile = r % a.aq, D = a.D;
+        w->h = r / a.ab; w->b = (r % a.ab) / a.aq; w->qtile = r % a.aq;
         for (int part = 0; part < 3; part++) { // the column tiles of the head's q, k and v, over every row tile
-            int t0 = (part * a.C + h * D) / 64, t1 = (part * a.C + h * D + D - 1) / 64;
-            vit__pk_until(a, cb + a.o_qkv + t0, t1 - t0 + 1, (unsigned)a.mt);
+            int t0 = (part * a.C + w->h * a.D) / 64, t1 = (part * a.C + w->h * a.D + a.D - 1) / 64;
+            vit__pk_wait_on(w, cb + a.o_qkv + t0, t1 - t0 + 1, (unsigned)a.mt);
         }
-        if (FULL && a.full) vit__attention_mma_tile<T, 64, true, 8, true, 2>(a.att[l & 1], a.sl2, b, h, qtile);
-        else vit__attention_mma_tile<T, 64, true, 8, false, 1>(a.att[l & 1], a.sl2, b, h, qtile);
-        vit__pk_signal(a, cb + a.o_att + h);
+        w->signal = cb + a.o_att + w->h;
         break;
     }
     case VIT__PK_PROJ:
     case VIT__PK_FC2: {
-        int fc2 = stage == VIT__PK_FC2, ks_n = fc2 ? a.ksf : a.ksp, kbs = fc2 ? a.kbf : a.kbp;
-        int mt, ks, nt;
-        if (fc2) { mt = r / (ks_n * a.ct); ks = (r / a.ct) % ks_n; nt = r % a.ct; } // fc2: row tiles first, their fc1 tiles come in row order
-        else { ks = r / (a.mt * a.ct); mt = (r / a.ct) % a.mt; nt = r % a.ct; }     // proj: K slices first, their heads come in order
-        int kb0 = ks * kbs, kb1 = kb0 + kbs, kb_all = fc2 ? (a.M + VIT__MMA_BK - 1) / VIT__MMA_BK : a.kbc;
-        if (kb1 > kb_all) kb1 = kb_all;
-        vit__pk_gate w = {&a, 0, 1, 0u};
+        int fc2 = stage == VIT__PK_FC2, kbs = fc2 ? a.kbf : a.kbp;
+        w->split = fc2 ? a.ksf : a.ksp;
+        if (fc2) { w->mt = r / (w->split * a.ct); w->ks = (r / a.ct) % w->split; } // fc2: row tiles first, their fc1 tiles come in row order
+        else { w->ks = r / (a.mt * a.ct); w->mt = (r / a.ct) % a.mt; }           // proj: K slices first, their heads come in order
+        w->nt = r % a.ct;
+        int kb_all = fc2 ? (a.M + VIT__MMA_BK - 1) / VIT__MMA_BK : a.kbc;
+        w->kb0 = w->ks * kbs; w->kb1 = w->kb0 + kbs < kb_all ? w->kb0 + kbs : kb_all;
         if (fc2) {
-            w.c = cb + a.o_fc1 + mt * a.ksf + ks; w.target = (unsigned)vit__pk_fc1_in(a, ks);
-        } else {
-            int h0 = kb0 * VIT__MMA_BK / a.D, h1 = (kb1 * VIT__MMA_BK - 1) / a.D;
+            vit__pk_wait_on(w, cb + a.o_fc1 + w->mt * a.ksf + w->ks, 1, (unsigned)vit__pk_fc1_in(a, w->ks));
+        } else { // the heads whose columns the K slice reads
+            int h0 = w->kb0 * VIT__MMA_BK / a.D, h1 = (w->kb1 * VIT__MMA_BK - 1) / a.D;
             if (h1 > a.H - 1) h1 = a.H - 1;
-            w.c = cb + a.o_att + h0; w.n = h1 - h0 + 1; w.target = (unsigned)a.ab;
+            vit__pk_wait_on(w, cb + a.o_att + h0, h1 - h0 + 1, (unsigned)a.ab);
         }
-        g.a = fc2 ? a.hb : a.ao; g.w = fc2 ? k->fc2_w : k->proj_w; g.N = a.C; g.K = fc2 ? a.M : a.C;
-        vit__mma_tile<T, VIT__OUT_STORE, VIT__ACT_NONE, 0, true, 64, 64, 2, 4, VIT__PK_ST>(g, mt * 64, nt * 64, kb0, kb1, a.part + (size_t)ks * a.rows * a.C, true, w);
-        vit__pk_reduce(a, cb + (fc2 ? a.o_farr : a.o_parr) + mt * a.ct + nt, ks_n, mt, nt, fc2 ? k->fc2_b : k->proj_b, fc2 ? k->ls2 : k->ls1,
-                       cb + (fc2 ? a.o_res2 : a.o_res1) + mt);
+        w->signal = cb + (fc2 ? a.o_farr : a.o_parr) + w->mt * a.ct + w->nt;
+        w->res = cb + (fc2 ? a.o_res2 : a.o_res1) + w->mt;
         break;
     }
     case VIT__PK_LN2:
     case VIT__PK_LN1: { // rows r * VIT__PK_LN.., once their row tile's residual tiles are all in
-        int ln1 = stage == VIT__PK_LN1, mt = r * VIT__PK_LN / 64;
-        vit__pk_until(a, cb + (ln1 ? a.o_res2 : a.o_res1) + mt, 1, (unsigned)a.ct);
-        vit__pk_layernorm<T>(a, r * VIT__PK_LN, ln1 ? k[1].ln1_w : k->ln2_w, ln1 ? k[1].ln1_b : k->ln2_b);
-        vit__pk_signal(a, cb + (ln1 ? a.o_ln1 : a.o_ln2) + mt);
+        int ln1 = stage == VIT__PK_LN1;
+        w->r0 = r * VIT__PK_LN; w->mt = w->r0 / 64;
+        vit__pk_wait_on(w, cb + (ln1 ? a.o_res2 : a.o_res1) + w->mt, 1, (unsigned)a.ct);
+        w->signal = cb + (ln1 ? a.o_ln1 : a.o_ln2) + w->mt;
         break;
     }
     case VIT__PK_FC1: { // row tiles in order, each over every column tile
-        int mt = r / a.ft, nt = r % a.ft;
-        g.a = a.xn; g.w = k->fc1_w; g.out = a.hb; g.bias = k->fc1_b; g.N = a.M; g.K = a.C;
-        vit__pk_gate w = {&a, cb + a.o_ln2 + mt, 1, (unsigned)vit__pk_lnq(a, mt)};
-        vit__mma_tile<T, VIT__OUT_STORE, VIT__ACT_RUNTIME, 0, true, 64, 64, 2, 4, VIT__PK_ST>(g, mt * 64, nt * 64, 0, a.kbc, NULL, true, w);
-        vit__pk_signal(a, cb + a.o_fc1 + mt * a.ksf + nt * 2 / a.kbf);
+        w->mt = r / a.ft; w->nt = r % a.ft; w->kb0 = 0; w->kb1 = a.kbc;
+        vit__pk_wait_on(w, cb + a.o_ln2 + w->mt, 1, (unsigned)vit__pk_lnq(a, w->mt));
+        w->signal = cb + a.o_fc1 + w->mt * a.ksf + w->nt * 2 / a.kbf;
         break;
     }
+    }
+}
+
+// Runs work item w. FULL: the attention's whole-K/V split-key form may run
+// (shared memory for it).
+template <typename T, bool FULL>
+static __device__ __forceinline__ void vit__pk_run(const vit__pk_args &a, const vit__pk_work &w) {
+    const vit__cuda_block *k = a.blocks + w.l;
+    vit__gemm_args g;
+    memset(&g, 0, sizeof(g));
+    g.M = a.rows;
+    g.act = a.act;
+    vit__pk_gate gate = {&a, w.wc[0], w.nw ? w.wn[0] : 0, w.wt[0]}; // (a GEMM tile waits on one range at most)
+    switch (w.stage) {
+    case VIT__PK_QKV:
+        g.a = a.xn; g.w = k->qkv_w; g.out = (void *)a.att.q; g.bias = k->qkv_b; g.N = 3 * a.C; g.K = a.C;
+        vit__mma_tile<T, VIT__OUT_STORE, VIT__ACT_NONE, 0, true, 64, 64, 2, 4, VIT__PK_ST>(g, w.mt * 64, w.nt * 64, w.kb0, w.kb1, NULL, true, gate);
+        vit__pk_signal(a, w.signal);
+        break;
+    case VIT__PK_ATT:
+        for (int i = 0; i < w.nw; i++) vit__pk_until(a, w.wc[i], w.wn[i], w.wt[i]);
+        if (FULL && a.full) vit__attention_mma_tile<T, 64, true, 8, true, 2>(a.att, a.sl2, w.b, w.h, w.qtile);
+        else vit__attention_mma_tile<T, 64, true, 8, false, 1>(a.att, a.sl2, w.b, w.h, w.qtile);
+        vit__pk_signal(a, w.signal);
+        break;
+    case VIT__PK_PROJ:
+    case VIT__PK_FC2: {
+        int fc2 = w.stage == VIT__PK_FC2;
+        g.a = fc2 ? a.hb : a.ao; g.w = fc2 ? k->fc2_w : k->proj_w; g.N = a.C; g.K = fc2 ? a.M : a.C;
+        vit__mma_tile<T, VIT__OUT_STORE, VIT__ACT_NONE, 0, true, 64, 64, 2, 4, VIT__PK_ST>(g, w.mt * 64, w.nt * 64, w.kb0, w.kb1,
+                                                                                        a.part + (size_t)w.ks * a.rows * a.C, true, gate);
+        vit__pk_reduce(a, w.signal, w.split, w.mt, w.nt, fc2 ? k->fc2_b : k->proj_b, fc2 ? k->ls2 : k->ls1, w.res);
+        break;
+    }
+    case VIT__PK_LN2:
+    case VIT__PK_LN1: {
+        int ln1 = w.stage == VIT__PK_LN1;
+        vit__pk_until(a, w.wc[0], w.wn[0], w.wt[0]);
+        vit__pk_layernorm<T>(a, w.r0, ln1 ? k[1].ln1_w : k->ln2_w, ln1 ? k[1].ln1_b : k->ln2_b);
+        vit__pk_signal(a, w.signal);
+        break;
+    }
+    case VIT__PK_FC1:
+        g.a = a.xn; g.w = k->fc1_w; g.out = a.hb; g.bias = k->fc1_b; g.N = a.M; g.K = a.C;
+        vit__mma_tile<T, VIT__OUT_STORE, VIT__ACT_RUNTIME, 0, true, 64, 64, 2, 4, VIT__PK_ST>(g, w.mt * 64, w.nt * 64, w.kb0, w.kb1, NULL, true, gate);
+        vit__pk_signal(a, w.signal);
+        break;
     }
 }
 
@@ -4472,14 +4536,14 @@ __global__ void __launch_bounds__(256, 1) vit__persistent_kernel(const vit__pk_a
         int i = item;
         __syncthreads();
         if (i >= a.total) break;
-        int l = i / a.per_block, r = i % a.per_block, stage = 0;
-        while (r >= a.n[stage]) r -= a.n[stage++];
-        vit__pk_item<T, FULL>(a, l, stage, r);
+        vit__pk_work w;
+        vit__pk_decode(a, i, &w);
+        vit__pk_run<T, FULL>(a, w);
         if (a.trace && threadIdx.x == 0) { // started, inputs ready, done (ns); SM, stage, block
             unsigned smid;
             asm volatile("mov.u32 %0, %%smid;\n" : "=r"(smid));
             unsigned long long *t = a.trace + 4 * (size_t)i;
-            t[0] = t0; t[1] = vit__pk_ready; t[2] = vit__globaltimer(); t[3] = smid | (unsigned)stage << 8 | (unsigned long long)l << 16;
+            t[0] = t0; t[1] = vit__pk_ready; t[2] = vit__globaltimer(); t[3] = smid | (unsigned)w.stage << 8 | (unsigned long long)w.l << 16;
         }
     }
     // the last CTA out zeroes the counters (every other CTA is done with them)
@@ -4565,7 +4629,8 @@ static void vit__pk_shape(const vit_model *m, int B, vit__pk_args *a) {
 }
 
 // The persistent kernel's buffers for up to s->pk_images images (made at load
-// when vit__pk_fits): qkv twice, the attention output, the split-K slices,
+// when vit__pk_fits, in test and benchmark builds while the policy never
+// plans the kernel): qkv, the attention output, the split-K slices,
 // the counters (zeroed once, then by each pass's last CTA) and the blocks'
 // weight pointers.
 static vit_status vit__pk_workspace(vit_model *m) {
@@ -4574,15 +4639,14 @@ static vit_status vit__pk_workspace(vit_model *m) {
     vit__pk_args a;
     vit__pk_shape(m, B, &a);
     size_t rows = (size_t)a.rows, C = (size_t)a.C, es = s->esize;
-    size_t sizes[6] = {rows * 3 * C * es, rows * 3 * C * es, rows * C * es, (size_t)VIT__PK_SPLIT * rows * C * 4, (size_t)a.nsync * VIT__PK_PAD * 4,
-                       (size_t)a.depth * sizeof(vit__cuda_block)};
-    size_t off[6], total = 0;
-    for (int i = 0; i < 6; i++) { off[i] = total; total += (sizes[i] + 255) & ~(size_t)255; }
+    size_t sizes[5] = {rows * 3 * C * es, rows * C * es, (size_t)VIT__PK_SPLIT * rows * C * 4, (size_t)a.nsync * VIT__PK_PAD * 4, (size_t)a.depth * sizeof(vit__cuda_block)};
+    size_t off[5], total = 0;
+    for (int i = 0; i < 5; i++) { off[i] = total; total += (sizes[i] + 255) & ~(size_t)255; }
     VIT__TRY(vit__cuda_malloc(m, &s->pk_ws, total, "the persistent kernel's buffers"));
-    s->pk_qkv[0] = s->pk_ws + off[0]; s->pk_qkv[1] = s->pk_ws + off[1]; s->pk_ao = s->pk_ws + off[2];
-    s->pk_part = (float *)(s->pk_ws + off[3]); s->pk_sync = (unsigned *)(s->pk_ws + off[4]); s->pk_blocks = (vit__cuda_block *)(s->pk_ws + off[5]);
-    VIT__CUDA_TRY(m, cudaMemset(s->pk_sync, 0, sizes[4]));
-    VIT__CUDA_TRY(m, cudaMemcpy(s->pk_blocks, s->blocks, sizes[5], cudaMemcpyHostToDevice));
+    s->pk_qkv = s->pk_ws + off[0]; s->pk_ao = s->pk_ws + off[1];
+    s->pk_part = (float *)(s->pk_ws + off[2]); s->pk_sync = (unsigned *)(s->pk_ws + off[3]); s->pk_blocks = (vit__cuda_block *)(s->pk_ws + off[4]);
+    VIT__CUDA_TRY(m, cudaMemset(s->pk_sync, 0, sizes[3]));
+    VIT__CUDA_TRY(m, cudaMemcpy(s->pk_blocks, s->blocks, sizes[4], cudaMemcpyHostToDevice));
     s->pk_images = B;
     return VIT_OK;
 }
@@ -4607,7 +4671,7 @@ static vit_status vit__persistent_cuda(vit_model *m, int B, cudaStream_t st) {
 #ifdef VIT_TEST_HOOKS
     if (s->hook) a.trace = s->hook->pk_trace;
 #endif
-    for (int i = 0; i < 2; i++) a.att[i] = vit__attn_self(s->pk_ao, s->pk_qkv[i], B, a.N, a.C, a.H, sizeof(T));
+    a.att = vit__attn_self(s->pk_ao, s->pk_qkv, B, a.N, a.C, a.H, sizeof(T));
     int smem = vit__pk_smem(s);
     VIT__TRY(vit__smem_check(m, smem, "the persistent kernel"));
     void (*kernel)(const vit__pk_args) = vit__pk_full(s) ? vit__persistent_kernel<T, true> : vit__persistent_kernel<T, false>;
@@ -5463,7 +5527,7 @@ static vit_status vit__cuda_arena(vit_model *m) {
     s->q8bs = s->f8 ? s->q8s + B * N : NULL;
     s->q8n = s->f8 ? s->q8bs + B * N * ((hidden + 127) / 128) : NULL;
     s->xh = c->residual_dtype == VIT_DTYPE_BF16 ? s->arena + off[9] : NULL;
-    if (vit__pk_fits(m)) VIT__TRY(vit__pk_workspace(m));
+    if (VIT__PK_BUILT && vit__pk_fits(m)) VIT__TRY(vit__pk_workspace(m));
     return VIT_OK;
 }
 

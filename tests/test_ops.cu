@@ -1590,6 +1590,175 @@ static void test_wg_policy(vit_model *m) {
     }
 }
 
+// ---- the persistent kernel's schedule (>>op persistent), on the host
+// Its queue replayed for model shapes, batches and GPUs (99, 163, 227 KB):
+//   progress: with 1, 3 and one CTA per SM, each CTA holding one claimed item
+//     and running it once its counters are reached, the queue drains (no CTA
+//     waits on work that no CTA will run, whatever the number of CTAs);
+//   every counter an item waits on ends at exactly the value it waits for (so
+//     reaching it means every contributor is done);
+//   no race (small shapes): every two items (and K-split tiles' reductions)
+//     that touch the same bytes, one writing, are ordered through the waits.
+typedef struct pk_access { int buf, r0, r1, c0, c1, write; } pk_access;
+enum { PK_X, PK_XN, PK_QKV, PK_AO, PK_HB, PK_PART };
+
+static int pk_overlap(const pk_access *p, const pk_access *q) {
+    return p->buf == q->buf && (p->write || q->write) && p->r0 < q->r1 && q->r0 < p->r1 && p->c0 < q->c1 && q->c0 < p->c1;
+}
+
+// the bytes work item w reads and writes (a K-split slice: its partial sums only)
+static int pk_accesses(const vit__pk_args *a, const vit__pk_work *w, pk_access *acc) {
+    int n = 0, R0 = w->mt * 64, R1 = R0 + 64 < a->rows ? R0 + 64 : a->rows, qkv = PK_QKV;
+#define PK_ACC(b, ra, rb, ca, cb, wr) (acc[n].buf = (b), acc[n].r0 = (ra), acc[n].r1 = (rb), acc[n].c0 = (ca), acc[n].c1 = (cb), acc[n].write = (wr), n++)
+    int col1 = w->nt * 64 + 64;
+    switch (w->stage) {
+    case VIT__PK_QKV: PK_ACC(PK_XN, R0, R1, 0, a->C, 0); PK_ACC(qkv, R0, R1, w->nt * 64, col1 < 3 * a->C ? col1 : 3 * a->C, 1); break;
+    case VIT__PK_ATT: {
+        int bq = a->full ? VIT__PK_BQ_FULL : VIT__PK_BQ_STREAM, q0 = w->b * a->N + w->qtile * bq, q1 = q0 + bq, end = (w->b + 1) * a->N, hd = w->h * a->D;
+        if (q1 > end) q1 = end;
+        PK_ACC(qkv, q0, q1, hd, hd + a->D, 0);
+        PK_ACC(qkv, w->b * a->N, end, a->C + hd, a->C + hd + a->D, 0);
+        PK_ACC(qkv, w->b * a->N, end, 2 * a->C + hd, 2 * a->C + hd + a->D, 0);
+        PK_ACC(PK_AO, q0, q1, hd, hd + a->D, 1);
+        break;
+    }
+    case VIT__PK_PROJ:
+    case VIT__PK_FC2: {
+        int fc2 = w->stage == VIT__PK_FC2, K = fc2 ? a->M : a->C, k1 = w->kb1 * VIT__MMA_BK;
+        PK_ACC(fc2 ? PK_HB : PK_AO, R0, R1, w->kb0 * VIT__MMA_BK, k1 < K ? k1 : K, 0);
+        PK_ACC(PK_PART + w->ks, R0, R1, w->nt * 64, col1 < a->C ? col1 : a->C, 1);
+        break;
+    }
+    case VIT__PK_LN2:
+    case VIT__PK_LN1: {
+        int r1 = w->r0 + VIT__PK_LN < a->rows ? w->r0 + VIT__PK_LN : a->rows;
+        PK_ACC(PK_X, w->r0, r1, 0, a->C, 0); PK_ACC(PK_XN, w->r0, r1, 0, a->C, 1);
+        break;
+    }
+    case VIT__PK_FC1: PK_ACC(PK_XN, R0, R1, 0, a->C, 0); PK_ACC(PK_HB, R0, R1, w->nt * 64, col1 < a->M ? col1 : a->M, 1); break;
+    }
+    return n;
+#undef PK_ACC
+}
+
+static int pk_replay(const vit__pk_args *a, int ctas, const char *what) {
+    unsigned *ctr = (unsigned *)calloc((size_t)a->nsync, sizeof(unsigned));
+    int *held = (int *)malloc(ctas * sizeof(int)), next = 0, done = 0, stuck = 0;
+    for (int c = 0; c < ctas; c++) held[c] = -1;
+    for (int turn = 0; done < a->total && !stuck; turn++) {
+        int moved = 0;
+        for (int k = 0; k < ctas; k++) {
+            int c = (k + turn * 7) % ctas; // CTAs served in a rotating order
+            if (held[c] < 0 && next < a->total) held[c] = next++;
+            if (held[c] < 0) continue;
+            vit__pk_work w;
+            vit__pk_decode(*a, held[c], &w);
+            int ready = 1;
+            for (int i = 0; i < w.nw; i++)
+                for (int j = 0; j < w.wn[i]; j++) ready &= ctr[w.wc[i] + j] >= w.wt[i];
+            if (!ready) continue;
+            if (++ctr[w.signal] == (unsigned)w.split && w.split) ctr[w.res]++;
+            held[c] = -1; done++; moved = 1;
+        }
+        stuck = !moved;
+    }
+    int exact = 1;
+    for (int i = 0; i < a->total && exact; i++) {
+        vit__pk_work w;
+        vit__pk_decode(*a, i, &w);
+        for (int k = 0; k < w.nw; k++)
+            for (int j = 0; j < w.wn[k]; j++) exact &= ctr[w.wc[k] + j] == w.wt[k];
+    }
+    int ok = !stuck && exact;
+    if (!ok) printf("NOT OK persistent schedule %s, %d CTAs: %s\n", what, ctas, stuck ? "STUCK" : "a counter ends past or short of its waiters' value");
+    free(ctr); free(held);
+    return ok;
+}
+
+// Every conflicting pair ordered: nodes are the items and, after each K-split
+// tile's last slice in queue order, that tile's reduction
+static int pk_races(const vit__pk_args *a, const char *what) {
+    int n = a->total, cap = 2 * n, nodes = 0, races = 0;
+    size_t words = ((size_t)cap + 63) / 64;
+    unsigned long long *reach = (unsigned long long *)calloc((size_t)cap * words, 8);
+    pk_access *acc = (pk_access *)malloc((size_t)cap * 5 * sizeof(pk_access));
+    int *nacc = (int *)calloc(cap, sizeof(int)), *left = (int *)calloc((size_t)a->nsync, sizeof(int));
+    // the nodes whose completion each counter counts, as a bitset per counter (reductions for res counters)
+    unsigned long long *contrib = (unsigned long long *)calloc((size_t)a->nsync * words, 8);
+    int *first_slice = (int *)malloc((size_t)a->nsync * sizeof(int));
+    for (int i = 0; i < a->nsync; i++) first_slice[i] = -1;
+    for (int i = 0; i < n; i++) {
+        vit__pk_work w;
+        vit__pk_decode(*a, i, &w);
+        int v = nodes++;
+        for (int k = 0; k < w.nw; k++)
+            for (int j = 0; j < w.wn[k]; j++)
+                for (size_t q = 0; q < words; q++) reach[v * words + q] |= contrib[(size_t)(w.wc[k] + j) * words + q];
+        // (contrib bits already include their own predecessors: see below)
+        nacc[v] = pk_accesses(a, &w, acc + (size_t)v * 5);
+        unsigned long long *cs = contrib + (size_t)w.signal * words;
+        for (size_t q = 0; q < words; q++) cs[q] |= reach[v * words + q];
+        cs[v / 64] |= 1ull << (v % 64);
+        if (w.split && ++left[w.signal] == w.split) { // the tile's reduction, after all its slices
+            int r = nodes++;
+            for (size_t q = 0; q < words; q++) reach[r * words + q] = cs[q];
+            int R0 = w.mt * 64, R1 = R0 + 64 < a->rows ? R0 + 64 : a->rows, c1 = w.nt * 64 + 64 < a->C ? w.nt * 64 + 64 : a->C;
+            pk_access *p = acc + (size_t)r * 5;
+            nacc[r] = 0;
+            for (int z = 0; z < w.split; z++) p[nacc[r]++] = {PK_PART + z, R0, R1, w.nt * 64, c1, 0};
+            p[nacc[r]++] = {PK_X, R0, R1, w.nt * 64, c1, 1};
+            if (nacc[r] > 5) { printf("NOT OK persistent schedule %s: more K slices than the race check holds\n", what); races++; }
+            unsigned long long *rs = contrib + (size_t)w.res * words;
+            for (size_t q = 0; q < words; q++) rs[q] |= reach[r * words + q];
+            rs[r / 64] |= 1ull << (r % 64);
+        }
+    }
+    for (int u = 0; u < nodes && races < 5; u++)
+        for (int v = u + 1; v < nodes && races < 5; v++) {
+            if (reach[v * words + u / 64] >> (u % 64) & 1) continue; // u before v
+            for (int i = 0; i < nacc[u]; i++)
+                for (int j = 0; j < nacc[v]; j++)
+                    if (pk_overlap(&acc[(size_t)u * 5 + i], &acc[(size_t)v * 5 + j])) {
+                        if (races++ < 3) printf("NOT OK persistent schedule %s: nodes %d and %d race on buffer %d\n", what, u, v, acc[(size_t)u * 5 + i].buf);
+                        i = nacc[u]; break;
+                    }
+        }
+    free(reach); free(acc); free(nacc); free(left); free(contrib); free(first_slice);
+    return races == 0;
+}
+
+static void test_pk_schedule(void) {
+    // C, heads, mlp, tokens, depth; batches
+    static const int shapes[][5] = {{16, 2, 64, 50, 3}, {24, 3, 96, 17, 3}, {40, 5, 160, 65, 2}, {384, 6, 1536, 197, 2}, {768, 12, 3072, 197, 2}, {384, 6, 1536, 1374, 2}, {1024, 16, 4096, 577, 2}};
+    static const int Bs[] = {1, 2, 3, 5, 8};
+    static const int limits[3] = {99 * 1024, 163 * 1024, 227 * 1024}, sms[3] = {84, 108, 132};
+    int runs = 0, bad = 0, checked = 0;
+    for (int g = 0; g < 3; g++)
+        for (size_t si = 0; si < sizeof(shapes) / sizeof(shapes[0]); si++)
+            for (size_t bi = 0; bi < sizeof(Bs) / sizeof(Bs[0]); bi++) {
+                vit_model m;
+                vit__cuda_state s;
+                memset(&m, 0, sizeof(m));
+                memset(&s, 0, sizeof(s));
+                s.cc = 80; s.sm_count = sms[g]; s.smem_optin = limits[g]; s.esize = 2; s.dtype = VIT_DTYPE_BF16;
+                m.cuda = &s; m.act = VIT__ACT_GELU;
+                m.cfg.dim = shapes[si][0]; m.cfg.num_heads = shapes[si][1]; m.cfg.mlp_dim = shapes[si][2]; m.cfg.num_tokens = shapes[si][3]; m.cfg.depth = shapes[si][4];
+                vit__pk_args a;
+                vit__pk_shape(&m, Bs[bi], &a);
+                char what[160];
+                snprintf(what, sizeof(what), "C=%d H=%d M=%d N=%d depth %d batch %d on %d SMs (%d KB)", shapes[si][0], shapes[si][1], shapes[si][2], shapes[si][3],
+                         shapes[si][4], Bs[bi], sms[g], limits[g] / 1024);
+                int ok = 1;
+                int ctas[3] = {1, 3, s.sm_count};
+                for (int c = 0; c < 3; c++) { ok &= pk_replay(&a, ctas[c], what); runs++; }
+                if (a.total <= 2500) { ok &= pk_races(&a, what); checked++; }
+                bad += !ok;
+            }
+    printf("%s persistent schedule: %d replays (1, 3 and one CTA per SM) of %d shapes drained with every wait exact, %d checked for races: %d failed\n",
+           bad ? "NOT OK" : "OK", runs, runs / 3, checked, bad);
+    if (bad) failed++; else passed++;
+}
+
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0); // progress survives a crash
     int host_only = 0, e4m3_only = 0; // --e4m3: the fp8 kernels' cases alone (a sanitizer run of them)
@@ -1613,6 +1782,7 @@ int main(int argc, char **argv) {
     }
     test_copy_host();
     test_smem_policy();
+    test_pk_schedule();
     int count = 0;
     if (host_only || cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
         cudaGetLastError();
