@@ -569,6 +569,16 @@ bench-text: $(BUILD)/vit_bench ## text towers and zero-shot against transformers
 bench-text-cpu: $(BUILD)/bench_cpu ## the same on the CPU, to bench-text-cpu.md
 	env -u OMP_WAIT_POLICY python3 tools/bench_text.py --cpu --bin $(BUILD)/bench_cpu --out bench-text-cpu.md $(BENCH_ARGS)
 
+# the sm_80 build (mma.sync) against CUTLASS's sm80 GEMM, SDPA flash and torch on a Hopper GPU (one device
+# call of about 7 minutes; CUTLASS's headers from the nvidia-cutlass wheel in .whl/cutlass/), to $$OUT/sm80.md
+bench-sm80: ## the Ampere-class kernels against their peers on the lent Hopper GPU (tools/bench_sm80.sh)
+	bash tools/bench_sm80.sh
+
+# the persistent kernel for small batches against the per-kernel path and torch.compile reduce-overhead,
+# its tests and its timeline (one device call of about 6 minutes), to $$OUT/summary.txt
+bench-persistent: ## the persistent kernel at batch 1 and 8: tests, timings, the SMs x time picture (tools/bench_persistent.sh)
+	bash tools/bench_persistent.sh
+
 ##@ Install: the headers, pkg-config's vit.pc and CMake's vitConfig.cmake (vit::vit)
 #   make install PREFIX=DIR (default /usr/local; DESTDIR for staging), make uninstall
 PREFIX  ?= /usr/local

@@ -114,6 +114,9 @@
       >>op attention       flash attention: FMA, mma.sync, wgmma
       >>op pool            token / average pooling
       >>op head            the classifier head
+      >>persistent         small batches: every block of a pass in one
+                           persistent kernel (work items, counters; off by
+                           default, tests and benchmarks force it)
       >>forward            the forward pass as launches and graphs: attention
                            pooling, text embedding and pooling, features,
                            input staging and output copies
@@ -269,7 +272,7 @@ struct vit__cuda_state {
     float *q8bs;                  // f8: (B * N, ceil(hidden / 128)) fc2's input's scales (per row, or per row and 128 columns after SwiGLU)
     float *q8n;                   // f8: (B * N) the norms of the e4m3 rows in q8 (vit__e4m3_row_norm), for fc1's bound
 
-    // the persistent kernel's workspace (>>op persistent), made at load for
+    // the persistent kernel's workspace (>>persistent), made at load for
     // pk_images = min(max_batch, VIT__PK_IMAGES) images where it runs the model, else NULL
     unsigned char *pk_ws;
     void *pk_qkv, *pk_ao;
@@ -675,7 +678,7 @@ typedef struct vit__test_hook {
     int prep_tiles;   // frames: 1 never the tiled transform (the two-pass kernels); 8, 16: tiles of at most that
     int walk_forward; // 1: every row-walking kernel walks its rows first to last
     int smem_limit;   // > 0: the plans fit this many shared memory bytes per CTA, not the GPU's opt-in limit
-    int persistent;   // 1: never the persistent kernel; 2: wherever it can run (>>op persistent)
+    int persistent;   // 1: never the persistent kernel; 2: wherever it can run (>>persistent)
     int pk_ctas;      // > 0: the persistent kernel runs this many CTAs (not one per SM)
     int pk_ran;       // out: 1 when the last forward pass planned its blocks in the persistent kernel
     unsigned long long *pk_trace; // device memory: the persistent kernel's work item i writes [4 i ..]: started, inputs
@@ -4174,7 +4177,7 @@ static vit_status vit__head_cuda(float *logits, const float *pooled, const T *he
     return VIT_OK;
 }
 
-// >>op persistent -- CPU reference: the blocks of vit__forward_cpu
+// >>persistent -- CPU reference: the blocks of vit__forward_cpu
 // Small batches (1 .. VIT__PK_IMAGES images): every transformer block of the
 // pass in one persistent kernel, not five launches a block. At batch 1 a
 // block's kernels each hold about a microsecond of work and cost several in

@@ -192,7 +192,7 @@ __global__ void hog_kernel(volatile int *release, int *started) {
     }
 }
 
-// The persistent kernel (>>op persistent): forced on (hook 2) at batch n and
+// The persistent kernel (>>persistent): forced on (hook 2) at batch n and
 // 1 against the reference and against the per-kernel path (hook 1), both
 // within the dtype's tolerance; deterministic (3 graph runs + 1 without
 // graphs); the same bits with one CTA and with 3 CTAs as with one per SM (more

@@ -1590,7 +1590,7 @@ static void test_wg_policy(vit_model *m) {
     }
 }
 
-// ---- the persistent kernel's schedule (>>op persistent), on the host
+// ---- the persistent kernel's schedule (>>persistent), on the host
 // Its queue replayed for model shapes, batches and GPUs (99, 163, 227 KB):
 //   progress: with 1, 3 and one CTA per SM, each CTA holding one claimed item
 //     and running it once its counters are reached, the queue drains (no CTA
