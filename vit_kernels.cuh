@@ -280,6 +280,7 @@ struct vit__cuda_state {
     unsigned *pk_sync;
     vit__cuda_block *pk_blocks;   // (depth) on the device: s->blocks
     int pk_images;
+    int pk_nsync;                 // the counters its workspace holds (vit__pk_nsync_max)
 
     vit__cuda_graph graphs[VIT__CUDA_GRAPHS];
     unsigned long long tick;
@@ -4587,7 +4588,9 @@ static int vit__pk_fits(const vit_model *m) {
     int D = c->num_heads > 0 ? c->dim / c->num_heads : 0;
     if (s->f8 || s->tok || m->causal || c->depth < 1 || c->residual_dtype == VIT_DTYPE_BF16 || m->act == VIT__ACT_SWIGLU) return 0;
     if (s->dtype != VIT_DTYPE_BF16 && s->dtype != VIT_DTYPE_F16) return 0;
-    if (D < 8 || D > 64 || D % 8 || c->dim % 8 || c->mlp_dim % 8 || s->blocks[0].qn_w) return 0;
+    if (D < 8 || D > 64 || D % 8 || c->dim % c->num_heads || c->dim % 8 || c->mlp_dim % 8) return 0;
+    for (int l = 0; l < c->depth; l++)
+        if (s->blocks[l].qn_w) return 0;
     return vit__pk_smem(s) > 0;
 }
 
@@ -4636,13 +4639,27 @@ static void vit__pk_shape(const vit_model *m, int B, vit__pk_args *a) {
 // plans the kernel): qkv, the attention output, the split-K slices,
 // the counters (zeroed once, then by each pass's last CTA) and the blocks'
 // weight pointers.
+// The most counters a pass of 1 .. images images uses: not always the largest
+// batch's (fewer row tiles can mean more K slices, so more counters).
+static int vit__pk_nsync_max(const vit_model *m, int images) {
+    int most = 0;
+    for (int B = 1; B <= images; B++) {
+        vit__pk_args a;
+        vit__pk_shape(m, B, &a);
+        if (a.nsync > most) most = a.nsync;
+    }
+    return most;
+}
+
 static vit_status vit__pk_workspace(vit_model *m) {
     vit__cuda_state *s = m->cuda;
     int B = m->max_batch < VIT__PK_IMAGES ? m->max_batch : VIT__PK_IMAGES;
     vit__pk_args a;
     vit__pk_shape(m, B, &a);
+    s->pk_nsync = vit__pk_nsync_max(m, B);
     size_t rows = (size_t)a.rows, C = (size_t)a.C, es = s->esize;
-    size_t sizes[5] = {rows * 3 * C * es, rows * C * es, (size_t)VIT__PK_SPLIT * rows * C * 4, (size_t)a.nsync * VIT__PK_PAD * 4, (size_t)a.depth * sizeof(vit__cuda_block)};
+    size_t sizes[5] = {rows * 3 * C * es, rows * C * es, (size_t)VIT__PK_SPLIT * rows * C * 4, (size_t)s->pk_nsync * VIT__PK_PAD * 4,
+                       (size_t)a.depth * sizeof(vit__cuda_block)};
     size_t off[5], total = 0;
     for (int i = 0; i < 5; i++) { off[i] = total; total += (sizes[i] + 255) & ~(size_t)255; }
     VIT__TRY(vit__cuda_malloc(m, &s->pk_ws, total, "the persistent kernel's buffers"));
@@ -4670,6 +4687,8 @@ static vit_status vit__persistent_cuda(vit_model *m, int B, cudaStream_t st) {
     vit__cuda_state *s = m->cuda;
     vit__pk_args a;
     vit__pk_shape(m, B, &a);
+    if (a.nsync > s->pk_nsync) // (vit__pk_nsync_max sized them for every batch: never)
+        return vit__fail(m->error, VIT_ERROR_LIMIT, "the persistent kernel needs %d counters, its workspace holds %d", a.nsync, s->pk_nsync);
     a.blocks = s->pk_blocks; a.x = s->x; a.xn = s->xn; a.hb = s->big; a.ao = s->pk_ao; a.part = s->pk_part; a.sync = s->pk_sync;
 #ifdef VIT_TEST_HOOKS
     if (s->hook) a.trace = s->hook->pk_trace;

@@ -1729,8 +1729,9 @@ static int pk_races(const vit__pk_args *a, const char *what) {
 
 static void test_pk_schedule(void) {
     // C, heads, mlp, tokens, depth; batches
-    static const int shapes[][5] = {{16, 2, 64, 50, 3}, {24, 3, 96, 17, 3}, {40, 5, 160, 65, 2}, {384, 6, 1536, 197, 2}, {768, 12, 3072, 197, 2}, {384, 6, 1536, 1374, 2}, {1024, 16, 4096, 577, 2}};
-    static const int Bs[] = {1, 2, 3, 5, 8};
+    static const int shapes[][5] = {{16, 2, 64, 50, 3},     {24, 3, 96, 17, 3},      {40, 5, 160, 65, 2},     {384, 6, 1536, 197, 2},  {768, 12, 3072, 197, 2},
+                                    {384, 6, 1536, 1374, 2}, {1024, 16, 4096, 577, 2}, {128, 2, 256, 197, 2},   {384, 8, 1536, 197, 2},  {120, 3, 240, 197, 2}};
+    static const int Bs[] = {1, 2, 3, 5, 6, 7, 8};
     static const int limits[3] = {99 * 1024, 163 * 1024, 227 * 1024}, sms[3] = {84, 108, 132};
     int runs = 0, bad = 0, checked = 0;
     for (int g = 0; g < 3; g++)
@@ -1749,6 +1750,13 @@ static void test_pk_schedule(void) {
                 snprintf(what, sizeof(what), "C=%d H=%d M=%d N=%d depth %d batch %d on %d SMs (%d KB)", shapes[si][0], shapes[si][1], shapes[si][2], shapes[si][3],
                          shapes[si][4], Bs[bi], sms[g], limits[g] / 1024);
                 int ok = 1;
+                // the workspace made for max_batch >= B holds this pass's counters (fewer row tiles can mean more K slices)
+                for (int mb = Bs[bi]; mb <= VIT__PK_IMAGES; mb++)
+                    if (a.nsync > vit__pk_nsync_max(&m, mb)) {
+                        printf("NOT OK persistent schedule %s: %d counters, a workspace for max_batch %d holds %d\n", what, a.nsync, mb, vit__pk_nsync_max(&m, mb));
+                        ok = 0;
+                        break;
+                    }
                 int ctas[3] = {1, 3, s.sm_count};
                 for (int c = 0; c < 3; c++) { ok &= pk_replay(&a, ctas[c], what); runs++; }
                 if (a.total <= 2500) { ok &= pk_races(&a, what); checked++; }

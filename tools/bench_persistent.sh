@@ -5,8 +5,8 @@
 #     tests/test_gpu_model in the background while tools/make_gpu_reference.py writes timm
 #     ViT-S/16 and ViT-B/16 (random weights) and torch.compile(mode="reduce-overhead") times
 #     timm's ViT-B/16 bf16 at batch 1 and 8;
-#   - test_gpu_model --persistent on tests/data/ref and the ViT-B reference (forced on and off,
-#     1 and 3 CTAs, determinism, most SMs held by another kernel);
+#   - test_gpu_model --persistent on tests/data/ref and the ViT-S and ViT-B references (forced on
+#     and off, 1 and 3 CTAs, 99 KB plans, determinism, most SMs held by another kernel);
 #   - vit_bench model, VIT_PERSISTENT=1 (off) and 2 (on) alternating, two rounds: ViT-B/16 bs 1 and
 #     8, ViT-S/16 bs 1;
 #   - one traced pass per batch (VIT_PK_TRACE): tools/pk_trace.py's table and picture.
@@ -51,8 +51,8 @@ el "builds done"
 echo "device: $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1); commit ${COMMIT:-$(git rev-parse --short=7 HEAD 2>/dev/null || echo unknown)}"
 timeout 60 $B/test_gpu_model --persistent tests/data/ref/*/ > "$L/pk_tests_small.log" 2>&1
 echo "persistent tests, tests/data/ref: $(tail -1 "$L/pk_tests_small.log")"
-timeout 120 $B/test_gpu_model --persistent --timm /tmp/pk_ref/vit_base_patch16_224/ > "$L/pk_tests_vitb.log" 2>&1
-echo "persistent tests, ViT-B/16: $(tail -1 "$L/pk_tests_vitb.log")"
+timeout 150 $B/test_gpu_model --persistent --timm /tmp/pk_ref/vit_small_patch16_224/ /tmp/pk_ref/vit_base_patch16_224/ > "$L/pk_tests_vitb.log" 2>&1
+echo "persistent tests, ViT-S/16 and ViT-B/16: $(tail -1 "$L/pk_tests_vitb.log")"
 grep -h "NOT OK" "$L"/pk_tests_*.log | head -5
 cat "$L/torch_compile.txt" | grep torch.compile
 for r in 1 2; do
