@@ -77,7 +77,12 @@
 #pragma comment(lib, "shell32.lib")
 #endif
 
+#if defined(__MINGW32__) && defined(_OPENMP)
+#include <pthread.h> // winpthreads: see plat_thread_start
+typedef struct plat_thread { pthread_t t; } plat_thread;
+#else
 typedef struct plat_thread { HANDLE h; void *(*fn)(void *); void *arg; } plat_thread;
+#endif
 typedef CRITICAL_SECTION plat_mutex;
 typedef CONDITION_VARIABLE plat_cond;
 typedef struct plat_dir {
@@ -160,6 +165,15 @@ PLAT_UNUSED static int plat_exit(int status) {
     return status;
 }
 
+#if defined(__MINGW32__) && defined(_OPENMP)
+// MinGW's libgomp keeps each thread's OpenMP state in winpthreads'
+// thread-specific data; threads started by _beginthreadex that ran OpenMP
+// regions corrupted the heap (vit-classify under Wine: a file name in --embed's
+// header cut short, or a crash in free, about 1 run in 8). Threads winpthreads
+// starts itself do not.
+PLAT_UNUSED static int plat_thread_start(plat_thread *t, void *(*fn)(void *), void *arg) { return pthread_create(&t->t, NULL, fn, arg) ? -1 : 0; }
+PLAT_UNUSED static void plat_thread_join(plat_thread *t) { pthread_join(t->t, NULL); }
+#else
 static unsigned __stdcall plat__thread_main(void *p) {
     plat_thread *t = (plat_thread *)p;
     t->fn(t->arg);
@@ -173,6 +187,7 @@ PLAT_UNUSED static int plat_thread_start(plat_thread *t, void *(*fn)(void *), vo
     return t->h ? 0 : -1;
 }
 PLAT_UNUSED static void plat_thread_join(plat_thread *t) { WaitForSingleObject(t->h, INFINITE); CloseHandle(t->h); }
+#endif
 PLAT_UNUSED static void plat_mutex_init(plat_mutex *m) { InitializeCriticalSection(m); }
 PLAT_UNUSED static void plat_mutex_destroy(plat_mutex *m) { DeleteCriticalSection(m); }
 PLAT_UNUSED static void plat_mutex_lock(plat_mutex *m) { EnterCriticalSection(m); }
