@@ -27,8 +27,10 @@ export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 
 passed=0
 failed=0
+failures=""  # repeated at the end: a CI log's tail then names them
 ok() { echo "OK $*"; passed=$((passed + 1)); }
-not_ok() { echo "NOT OK $*"; failed=$((failed + 1)); }
+not_ok() { echo "NOT OK $*"; failed=$((failed + 1)); failures="$failures
+NOT OK $(echo "$*" | head -c 400)"; }
 
 for f in "$CLASSIFY" "$SIMILAR" "$DENSE" "$CHECK"; do
     if [ ! -x "$f" ]; then echo "NOT OK $f is not built (make cpu)"; echo "0 passed, 1 failed"; exit 1; fi
@@ -165,7 +167,8 @@ run "$CLASSIFY" --embed "$TMP/nohead.safetensors" "$NOHEAD" "$GOOD1" "$GOOD2"
 run "$CLASSIFY" --json --embed "$TMP/nohead2.safetensors" "$NOHEAD" "$GOOD1" "$GOOD2"
 [ "$rc" -eq 0 ] && "$CHECK" json "$TMP/out" "$NOHEAD" >"$TMP/parsed" 2>"$TMP/check_err" && [ "$(wc -l <"$TMP/parsed")" -eq 2 ] &&
     grep -q "^wrote 2 embeddings" "$TMP/err" && cmp -s "$TMP/nohead.safetensors" "$TMP/nohead2.safetensors" &&
-    ok "embedding model: --embed --json: the JSON lines too, the same file" || not_ok "embedding model: --embed --json: exit $rc, $(cat "$TMP/check_err" "$TMP/parsed")"
+    ok "embedding model: --embed --json: the JSON lines too, the same file" ||
+    not_ok "embedding model: --embed --json: exit $rc, stderr '$(tr '\n' '|' <"$TMP/err")' $(cat "$TMP/check_err" "$TMP/parsed" 2>/dev/null)"
 run "$CLASSIFY" --embed "$TMP/cls.safetensors" --top 1 "$MODEL" "$GOOD1"
 [ "$rc" -eq 0 ] && grep -q "Ankle boot" "$TMP/out" && grep -qx "wrote 1 embedding (160 floats each) to $TMP/cls.safetensors" "$TMP/err" &&
     ok "classifier: --embed still prints the classes, and says where it wrote" || not_ok "classifier: --embed: exit $rc, '$out', '$(tr '\n' '|' <"$TMP/err")'"
@@ -553,5 +556,6 @@ run "$SIMILAR" "$NOHEAD" "$GOOD1" "$GOOD1"
 [ "$rc" -eq 0 ] && [ "$out" = "cosine similarity: 1.0000" ] && ok "similar: a model with no head (vit_embed needs none): '$out'" ||
     not_ok "similar: a model with no head: exit $rc, '$out' $err"
 
+[ "$failed" -eq 0 ] || echo "the failures again:$failures"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
