@@ -9,7 +9,8 @@
 #     and off, 1 and 3 CTAs, 99 KB plans, determinism, most SMs held by another kernel);
 #   - vit_bench model, VIT_PERSISTENT=1 (off) and 2 (on) alternating, two rounds: ViT-B/16 bs 1 and
 #     8, ViT-S/16 bs 1;
-#   - one traced pass per batch (VIT_PK_TRACE): tools/pk_trace.py's table and picture.
+#   - one traced pass per batch (VIT_PK_TRACE): tools/pk_trace.py's table and picture; and
+#     at batch 1 on 1, 16 and 66 CTAs (the items' run times without contention).
 # Under $OUT (default /tmp/out; the device tool returns 8 files at most): summary.txt (printed as
 # it runs), the two pictures and traces, and logs.tgz (the builds' and tests' logs).
 #
@@ -71,6 +72,14 @@ for b in 1 8; do
   VIT_PERSISTENT=2 VIT_PK_TRACE="$OUT/trace_bs$b.bin" timeout 60 $B/vit_bench model /tmp/pk_ref/vit_base_patch16_224 bf16 $b 50 > /dev/null 2>&1
   echo "--- traced pass, ViT-B/16 bf16 bs $b"
   python3 tools/pk_trace.py "$OUT/trace_bs$b.bin" --png "$OUT/timeline_bs$b.png" --title "vit.h persistent kernel: ViT-B/16 bf16 batch $b" 2>&1 | tail -12
+done
+# The bound: an item's run time with every SM busy against few SMs (1, 16, 66 CTAs). If
+# a lone CTA runs a 64x64 tile much faster, the SMs contend for L2 (shared A operands
+# help: multicast); if not, the tile's own pipeline is the bound (bigger tiles, wgmma).
+for c in 1 16 66; do
+  VIT_PERSISTENT=2 VIT_PK_CTAS=$c VIT_PK_TRACE="/tmp/trace_ctas$c.bin" timeout 60 $B/vit_bench model /tmp/pk_ref/vit_base_patch16_224 bf16 1 20 > /dev/null 2>&1
+  echo "--- traced pass, ViT-B/16 bf16 bs 1 on $c CTAs"
+  python3 tools/pk_trace.py "/tmp/trace_ctas$c.bin" 2>&1 | tail -12
 done
 } | tee "$OUT/summary.txt"
 tar czf "$OUT/logs.tgz" -C /tmp pk_logs
