@@ -605,9 +605,11 @@ uninstall: ## what make install put there
 # The CMake builds set no build type: vit::vit's -O3 and -fopenmp must reach the compile
 # line (compile_commands.json), and the binary must report OpenMP (vit_config.openmp)
 TI = $(abspath $(BUILD))/test-install
+# a pipe's lines on stdout and stderr both (tee /dev/stderr would reopen, and truncate, a redirected log)
+ALSO_STDERR = awk '{ print; print > "/dev/stderr" }'
 CONSUMER_RUN = $(MODEL) examples/images/0000_ankle_boot.png "Ankle boot"
 CONSUMER_FLAGS = grep '"command"' $(TI)/$(1)/compile_commands.json | grep -q -- ' -O3 .*-fopenmp'
-CONSUMER_OPENMP = | awk '{ print; print > "/dev/stderr" }' | grep -q '^OK: .*, OpenMP)'
+CONSUMER_OPENMP = | $(ALSO_STDERR) | grep -q '^OK: .*, OpenMP)'
 test-install: deps-stb ## make install, then find_package(vit), add_subdirectory(vit) and pkg-config consumers each classify an image
 	rm -rf $(TI)
 	$(MAKE) --no-print-directory install PREFIX=$(TI)/prefix
@@ -727,11 +729,11 @@ $(BUILD)/dll/main.exe: tests/dll/main.c $(BUILD)/dll/vit.dll
 test-dll: $(BUILD)/so/main $(if $(HAVE_MINGW),$(BUILD)/dll/main.exe) ## VIT_SHARED: libvit.so exports exactly the API; vit.dll (mingw-w64) and a user of it under Wine
 	@! nm -D --defined-only $(BUILD)/so/libvit.so | awk '$$2 == "T" || $$2 == "D" || $$2 == "B"' | grep -v ' vit_' || \
 	    { echo "libvit.so exports more than the vit_ API (above)"; exit 1; }
-	$(BUILD)/so/main $(MODEL) | awk '{ print; print > "/dev/stderr" }' | grep -q '^class 8 (Bag)'
+	$(BUILD)/so/main $(MODEL) | $(ALSO_STDERR) | grep -q '^class 8 (Bag)'
 ifeq ($(HAVE_MINGW),yes)
 	@test "$$(x86_64-w64-mingw32-objdump -p $(BUILD)/dll/vit.dll | grep -cE '^\s+\[ *[0-9]+\] vit_')" = "$$(grep -oE '^VITDEF [^(]*\bvit_[a-z0-9_]+\(' vit.h | sort -u | wc -l)" || \
 	    { echo "vit.dll does not export each VITDEF function once"; exit 1; }
-	WINEDEBUG=-all $(WINE) $(BUILD)/dll/main.exe $(MODEL) | tr -d '\r' | awk '{ print; print > "/dev/stderr" }' | grep -q '^class 8 (Bag)'
+	WINEDEBUG=-all $(WINE) $(BUILD)/dll/main.exe $(MODEL) | tr -d '\r' | $(ALSO_STDERR) | grep -q '^class 8 (Bag)'
 	@echo "make test-dll: libvit.so and vit.dll (mingw-w64, run under Wine) passed"
 else
 	@echo "make test-dll: libvit.so passed; SKIP vit.dll ($(MINGW_CC) or $(WINE) not found)"
