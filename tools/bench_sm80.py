@@ -46,7 +46,7 @@ ATTN = [  # (B, N, H, D, what)
     (64, 577, 16, 64, "CLIP ViT-L/14 @336, batch 64"),
     (64, 1370, 6, 64, "DINOv2-S/14 @518, batch 64"),
 ]
-ATT_KERNELS = {21: "mma.sync stream", 22: "mma.sync full", 23: "mma.sync split keys", 24: "wgmma"}
+ATT_KERNELS = {11: "mma.sync stream", 12: "mma.sync full", 13: "mma.sync split keys", 14: "wgmma"}  # vit_kernels.cuh VIT__K_ATT_*
 
 
 def log(*a):
