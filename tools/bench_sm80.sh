@@ -13,6 +13,7 @@
 #          BENCH_SM80_REF=1      also vit_bench for sm_90a: its figures beside the sm_80 build's
 #          BENCH_SM80_PTX=1      the sm_80 build as PTX alone, JIT-compiled by the driver
 #          BENCH_SM80_PREBUILT=DIR  vit_bench80 and bench_cutlass_sm80 built elsewhere (as below)
+#          BENCH_SM80_BUILD_ONLY=DIR  only build those two into DIR (no GPU needed)
 #          COMMIT=C              the commit the report names (default: git here)
 #   needs: CUTLASS's headers: the nvidia-cutlass wheel (PyPI) at $CUTLASS_WHL
 #          (default: the one wheel in .whl/cutlass/), of which only
@@ -79,6 +80,12 @@ if [ "${BENCH_SM80_REF:-0}" = 1 ]; then # the sm_90a build's figures beside them
     bin90=$B/vit_bench90a
 fi
 build bench_cutlass_sm80 $sm80 --expt-relaxed-constexpr -I"$inc" tools/bench_cutlass_sm80.cu
+fi
+if [ -n "${BENCH_SM80_BUILD_ONLY:-}" ]; then # the two builds into that folder, nothing timed (tools/sm80_prebuilt.sh)
+    wait
+    mkdir -p "$BENCH_SM80_BUILD_ONLY"; cat "$OUT"/build_*.log > "$BENCH_SM80_BUILD_ONLY/builds.log"
+    [ "$(cat "$B"/vit_bench80.rc "$B"/bench_cutlass_sm80.rc)" = "$(printf '0\n0')" ] || { echo "build failed: $BENCH_SM80_BUILD_ONLY/builds.log"; exit 1; }
+    cp "$B"/vit_bench80 "$B"/bench_cutlass_sm80 "$BENCH_SM80_BUILD_ONLY"/; exit 0
 fi
 
 python3 tools/bench_sm80.py --bin80 "$B/vit_bench80" --bin90 "$bin90" --gemm-bin "$B/bench_cutlass_sm80" \

@@ -5,8 +5,8 @@
 #   bash tools/sm80_prebuilt.sh build DIR   here: vit_bench80, bench_cutlass_sm80,
 #        test_ops80, test_gpu_model80 (compute_80 code assembled for sm_90, as
 #        tools/bench_sm80.sh builds them) and test_gpu_model (sm_90a, for --persistent)
-#        into DIR (under .data/, which git ignores). CUTLASS's headers: the wheel in
-#        .whl/cutlass/ (unpacked to /tmp) or CUTLASS_INCLUDE=DIR.
+#        into DIR (under .data/, which git ignores). CUTLASS's headers: as bench_sm80.sh
+#        finds them (the wheel in .whl/cutlass/, or CUTLASS_INCLUDE=DIR).
 #   bash tools/sm80_prebuilt.sh run DIR     on the device (carry [DIR, ".stb"]; about 4
 #        minutes): the tests (test_ops80 --small and --smem 99, the reference models on
 #        the sm_80 build, the persistent kernel's), then make bench-sm80's GEMM and model
@@ -16,25 +16,12 @@ set -uo pipefail
 mode=${1:-}; D=${2:-}
 [ -n "$D" ] && { [ "$mode" = build ] || [ "$mode" = run ]; } || { echo "usage: bash tools/sm80_prebuilt.sh build|run DIR" >&2; exit 2; }
 if [ "$mode" = build ]; then
-    inc=${CUTLASS_INCLUDE:-}
-    if [ -z "$inc" ]; then
-        whl=$(ls .whl/cutlass/nvidia_cutlass-*.whl 2>/dev/null | head -1)
-        [ -f "$whl" ] || { echo "no nvidia-cutlass wheel in .whl/cutlass/ (or CUTLASS_INCLUDE)" >&2; exit 1; }
-        python3 - "$whl" <<'PY' || exit 1
-import sys, zipfile
-z = zipfile.ZipFile(sys.argv[1])
-z.extractall("/tmp/cutlass_whl", [n for n in z.namelist() if n.startswith("cutlass_library/source/include/")])
-PY
-        inc=/tmp/cutlass_whl/cutlass_library/source/include
-    fi
     mkdir -p "$D"
     f='-O3 -std=c++17 --threads 0 -Xcompiler -fopenmp,-Wall,-Wextra -Werror all-warnings -DVIT_CUDA_F16'
-    few='-O3 -std=c++17 -Xcompiler -fopenmp -DVIT_CUDA_NO_F32 -DVIT_CUDA_NO_F16 -DVIT_CUDA_NO_FP8'
     s80='-gencode=arch=compute_80,code=sm_90' s90='-gencode=arch=compute_90a,code=sm_90a'
     nv() { local out=$1; shift; nvcc "$@" -o "$D/$out" > "$D/$out.log" 2>&1; echo "$out: rc=$?"; }
-    nv bench_cutlass_sm80 $few $s80 --expt-relaxed-constexpr -I"$inc" tools/bench_cutlass_sm80.cu &
-    nv vit_bench80 $few $s80 tools/vit_bench.cu
-    wait
+    # the benchmarks as tools/bench_sm80.sh builds them (its flags, CUTLASS from its wheel)
+    OUT=/tmp/sm80_build BENCH_SM80_BUILD_ONLY=$D bash tools/bench_sm80.sh > /dev/null 2>&1; echo "vit_bench80, bench_cutlass_sm80: rc=$? ($D/builds.log)"
     nv test_ops80 $f $s80 tests/test_ops.cu &
     nv test_gpu_model80 $f $s80 tests/test_gpu_model.cu
     wait
