@@ -201,7 +201,7 @@ $(LINKED:%=$(BUILD)/%): $(BUILD)/%: tests/%.c $(BUILD)/vit.o tests/test_util.h |
 # cli_check compares vit-classify's output bit for bit, so it is built as vit-classify
 # is, not at TEST_OPT: on an AVX-512 FP16 Xeon, GCC's -O2 and -O3 builds of vit.h gave
 # a CLIP projection embedding that differed in the last bits (-0.687561929 / -0.687562227)
-$(BUILD)/cli_check: tests/cli_check.c vit.h | $(BUILD) deps-stb
+$(BUILD)/cli_check: tests/cli_check.c examples/platform.h vit.h | $(BUILD) deps-stb
 	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
 
 # two translation units with private VIT_STATIC copies and other config macros
@@ -344,7 +344,7 @@ $(BUILD)/tsan_test_threads: tests/test_threads.c vit.h | $(BUILD) deps-stb
 	$(TSAN) $< -o $@ -lm -lpthread
 $(BUILD)/tsan_vit-classify: examples/classify.c examples/platform.h vit.h | $(BUILD) deps-stb
 	$(TSAN) -pthread $< -o $@ -lm
-$(BUILD)/tsan_cli_check: tests/cli_check.c vit.h | $(BUILD) deps-stb
+$(BUILD)/tsan_cli_check: tests/cli_check.c examples/platform.h vit.h | $(BUILD) deps-stb
 	$(TSAN) $< -o $@ -lm
 
 test-tsan: $(BUILD)/tsan_test_threads $(BUILD)/tsan_vit-classify $(BUILD)/tsan_cli_check $(BUILD)/vit-similar $(BUILD)/vit-dense ## the thread test and the CLI tests under ThreadSanitizer
@@ -791,7 +791,7 @@ $(WIN_BUILD)/test_static.exe: tests/test_static.c tests/test_static_b.c tests/te
 	$(WIN_CC) $(WIN_TFLAGS) tests/test_static.c tests/test_static_b.c -o $@ $(WIN_LDFLAGS)
 $(WIN_BUILD)/test_static_noomp.exe: tests/test_static.c tests/test_static_b.c tests/test_util.h $(WIN_DEPS)
 	$(WIN_CC) $(filter-out -fopenmp,$(WIN_TFLAGS)) tests/test_static.c tests/test_static_b.c -o $@ $(WIN_LDFLAGS)
-$(WIN_BUILD)/cli_check.exe: tests/cli_check.c $(WIN_DEPS)
+$(WIN_BUILD)/cli_check.exe: tests/cli_check.c examples/platform.h $(WIN_DEPS)
 	$(WIN_CC) $(WIN_TFLAGS) $< -o $@ $(WIN_LDFLAGS)
 $(WIN_BUILD)/vit-classify.exe: examples/classify.c examples/platform.h $(WIN_DEPS)
 	$(WIN_CC) $(WIN_CFLAGS) $< -o $@ $(WIN_LDFLAGS)

@@ -79,6 +79,8 @@
 
 #if defined(__MINGW32__) && defined(_OPENMP)
 #include <pthread.h> // winpthreads: see plat_thread_start
+#include <omp.h>      // omp_pause_resource_all: see plat_exit
+#include <tlhelp32.h> // CreateToolhelp32Snapshot: see plat_exit
 typedef struct plat_thread { pthread_t t; } plat_thread;
 #else
 typedef struct plat_thread { HANDLE h; void *(*fn)(void *); void *arg; } plat_thread;
@@ -154,16 +156,47 @@ PLAT_UNUSED static int plat_args(int *argc, char ***argv) {
     return 0;
 }
 
-// main's end. MinGW-w64 with OpenMP: the process ends here, stdio flushed, without
-// the static destructors: libgomp's (pthread_key_delete) can deadlock in winpthreads
-// with libgomp's idle pool threads (mingw-w64 10 under Wine 8: about 1 run in 100).
-// Not through _exit either: its ExitProcess still runs the TLS callbacks and DLL
-// detaching while those threads are torn down, and Wine crashed there (SIGSEGV
-// after the run's last output: 1 of 8 make test-windows runs); TerminateProcess
-// runs none of it.
+#if defined(__MINGW32__) && defined(_OPENMP)
+// Wine (its ntdll exports wine_get_version): the place where a process must not
+// end while its other threads do (see plat_exit)
+static int plat__under_wine(void) {
+    HMODULE ntdll = GetModuleHandleA("ntdll.dll");
+    return ntdll && GetProcAddress(ntdll, "wine_get_version") != NULL;
+}
+// the threads of this process other than the caller (-1: the snapshot failed)
+static int plat__other_threads(void) {
+    HANDLE snap = CreateToolhelp32Snapshot(TH32CS_SNAPTHREAD, 0);
+    if (snap == INVALID_HANDLE_VALUE) return -1;
+    THREADENTRY32 te;
+    te.dwSize = sizeof(te);
+    DWORD pid = GetCurrentProcessId(), me = GetCurrentThreadId();
+    int n = 0;
+    if (Thread32First(snap, &te))
+        do n += te.th32OwnerProcessID == pid && te.th32ThreadID != me;
+        while (Thread32Next(snap, &te));
+    CloseHandle(snap);
+    return n;
+}
+#endif
+
+// main's end. MinGW-w64 with OpenMP: libgomp keeps a pool of threads per thread
+// that ran OpenMP regions (the workers' pools are told to end as the workers end),
+// and the process must not end while they run: its static destructors
+// (pthread_key_delete) deadlocked in winpthreads with the idle pool threads
+// (about 1 run in 100 under Wine 8), and under Wine a process that ended while
+// they did crashed (_exit or TerminateProcess: SIGSEGV after the last output,
+// about 1 run in 300 under load). So: the caller's pool ended
+// (omp_pause_resource_all), under Wine the other threads waited for (at most 2 s),
+// stdio flushed and the console restored, and the process ended there, without
+// the static destructors. (Windows keeps loader threads of its own in a process,
+// so only under Wine can "no other thread" be waited for.)
 PLAT_UNUSED static int plat_exit(int status) {
 #if defined(__MINGW32__) && defined(_OPENMP)
+    omp_pause_resource_all(omp_pause_hard);
+    if (plat__under_wine())
+        for (int ms = 0; ms < 2000 && plat__other_threads() > 0; ms++) Sleep(1);
     fflush(NULL);
+    if (plat__console_cp) plat__restore_console();
     TerminateProcess(GetCurrentProcess(), (UINT)status);
     _exit(status); // (not reached)
 #endif

@@ -33,6 +33,7 @@
 //       of the last digit printed, each); text line for line the same.
 //       A's \r\n line ends are read as \n.
 // Exit status 0 when all is well, 1 with the reason on stderr otherwise.
+#include "../examples/platform.h" // plat_exit: how a Windows build with OpenMP ends
 #define VIT_IMPLEMENTATION
 #include "../vit.h"
 #include <stdio.h>
@@ -443,7 +444,7 @@ static int check_same(const char *path_a, const char *path_b) {
     return bad;
 }
 
-int main(int argc, char **argv) {
+static int run(int argc, char **argv) {
     if (argc >= 3 && argc <= 4 && !strcmp(argv[1], "json")) return check_json(argv[2], argc == 4 ? argv[3] : NULL, NULL, NULL, 0);
     if (argc >= 6 && !strcmp(argv[1], "json")) return check_json(argv[2], argv[3], argv[4], argv + 5, argc - 5);
     if (argc >= 4 && !strcmp(argv[1], "embed")) return check_embed(argv[2], argv[3], argv + 4, argc - 4);
@@ -453,3 +454,5 @@ int main(int argc, char **argv) {
                     "       cli_check features OUT.safetensors MODEL LAYERS NORM NO_PREFIX FILE... | cli_check same A B\n");
     return 2;
 }
+
+int main(int argc, char **argv) { return plat_exit(run(argc, argv)); }

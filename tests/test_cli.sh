@@ -38,6 +38,8 @@ done
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+# cli_check, its exit status on its stderr when it fails (a crash then says so)
+check() { "$CHECK" "$@"; local c=$?; [ "$c" -eq 0 ] || echo "cli_check exit $c" >&2; return "$c"; }
 
 # run PROG ARGS...: sets $rc, $out (stdout) and $err (stderr)
 run() {
@@ -161,11 +163,11 @@ expect "embedding model: --top refused" 2 "--top: the model has no classifier he
 expect "projection head: --top refused" 2 "--top: the model has no classifier head \(an image projection\)" "$CLASSIFY" "$CLIPP" "$GOOD1" --top 1
 run "$CLASSIFY" --embed "$TMP/nohead.safetensors" "$NOHEAD" "$GOOD1" "$GOOD2"
 [ "$rc" -eq 0 ] && [ -z "$out" ] && grep -qx "wrote 2 embeddings (32 floats each) to $TMP/nohead.safetensors" "$TMP/err" &&
-    "$CHECK" embed "$TMP/nohead.safetensors" "$NOHEAD" "$GOOD1" "$GOOD2" >/dev/null 2>"$TMP/check_err" &&
+    check embed "$TMP/nohead.safetensors" "$NOHEAD" "$GOOD1" "$GOOD2" >/dev/null 2>"$TMP/check_err" &&
     ok "embedding model: --embed: nothing per image on stdout, 'wrote 2 embeddings (32 floats each) to FILE'" ||
-    not_ok "embedding model: --embed: exit $rc, stdout '$(head -c 200 "$TMP/out")', stderr '$(tr '\n' '|' <"$TMP/err")' $(cat "$TMP/check_err")"
+    not_ok "embedding model: --embed: exit $rc, $(cat "$TMP/check_err"), stdout '$(head -c 200 "$TMP/out")', stderr '$(tr '\n' '|' <"$TMP/err")'"
 run "$CLASSIFY" --json --embed "$TMP/nohead2.safetensors" "$NOHEAD" "$GOOD1" "$GOOD2"
-[ "$rc" -eq 0 ] && "$CHECK" json "$TMP/out" "$NOHEAD" >"$TMP/parsed" 2>"$TMP/check_err" && [ "$(wc -l <"$TMP/parsed")" -eq 2 ] &&
+[ "$rc" -eq 0 ] && check json "$TMP/out" "$NOHEAD" >"$TMP/parsed" 2>"$TMP/check_err" && [ "$(wc -l <"$TMP/parsed")" -eq 2 ] &&
     grep -q "^wrote 2 embeddings" "$TMP/err" && cmp -s "$TMP/nohead.safetensors" "$TMP/nohead2.safetensors" &&
     ok "embedding model: --embed --json: the JSON lines too, the same file" ||
     not_ok "embedding model: --embed --json: exit $rc, stderr '$(tr '\n' '|' <"$TMP/err")' $(cat "$TMP/check_err" "$TMP/parsed" 2>/dev/null)"
@@ -332,7 +334,7 @@ run "$CLASSIFY" --top 3 --frames --threads 3 --batch 5 "$MODEL" "$TMP/tree_sizes
 cmp -s "$TMP/out" "$TMP/out_noframes" && [ "$nsizes" -gt 10 ] && ok "folder: --frames (vit_forward_rgb8 per same-size group) = --no-frames on $nsizes images of several sizes" ||
     not_ok "folder: --frames differs from --no-frames ($nsizes images): $(diff "$TMP/out" "$TMP/out_noframes" | head -5 | tr '\n' '|')"
 run "$CLASSIFY" --json --frames "$NOHEAD" "$TMP/tree_sizes/sub"
-"$CHECK" json "$TMP/out" "$NOHEAD" >/dev/null 2>"$TMP/check_err" && [ "$rc" -eq 0 ] && ok "folder: --frames without a head: embeddings bit-exact" ||
+check json "$TMP/out" "$NOHEAD" >/dev/null 2>"$TMP/check_err" && [ "$rc" -eq 0 ] && ok "folder: --frames without a head: embeddings bit-exact" ||
     not_ok "folder: --frames without a head: exit $rc, $(cat "$TMP/check_err")"
 
 # explicit files keep their command-line order and are tried whatever their name
@@ -344,7 +346,7 @@ heads=$(grep -v '^ ' "$TMP/out" | tr '\n' ' ')
 # --json: one object per file, errors included, parsed strictly and recomputed
 run "$CLASSIFY" --json --top 3 "$MODEL" "$T"
 cp "$TMP/out" "$TMP/json"
-if [ "$rc" -eq 1 ] && "$CHECK" json "$TMP/json" "$MODEL" >"$TMP/parsed" 2>"$TMP/check_err"; then
+if [ "$rc" -eq 1 ] && check json "$TMP/json" "$MODEL" >"$TMP/parsed" 2>"$TMP/check_err"; then
     ok "folder: --json: every line strict JSON, valid UTF-8, values as vit.h computes them one by one"
 else
     not_ok "folder: --json: exit $rc, cli_check: $(cat "$TMP/check_err")"
@@ -356,15 +358,15 @@ grep -q "^$T/corrupt.png	error	image decode error: '$T/corrupt.png': cannot deco
 grep -q "^$T/sub/deeper/d.bmp	top	5 " "$TMP/parsed" && ok "folder: --json: top classes" || not_ok "folder: --json: top: $(tr '\n' '|' <"$TMP/parsed")"
 grep -q '{"file": "'"$T"'/b_good.png", "top": \[{"index": 9, "label": "Ankle boot", "prob": 0.9' "$TMP/json" &&
     ok "folder: --json: the documented layout" || not_ok "folder: --json layout: $(head -c 300 "$TMP/json")"
-"$CHECK" json "$TMP/out_t1" >/dev/null 2>&1 && not_ok "cli_check accepts text output as JSON" || ok "cli_check refuses what is not JSON"
+check json "$TMP/out_t1" >/dev/null 2>&1 && not_ok "cli_check accepts text output as JSON" || ok "cli_check refuses what is not JSON"
 
 # --json with a model that has no head: embeddings
 run "$CLASSIFY" --json "$NOHEAD" "$T/sub"
-"$CHECK" json "$TMP/out" "$NOHEAD" >"$TMP/parsed" 2>"$TMP/check_err" && [ "$rc" -eq 0 ] &&
+check json "$TMP/out" "$NOHEAD" >"$TMP/parsed" 2>"$TMP/check_err" && [ "$rc" -eq 0 ] &&
     [ "$(cut -f2- "$TMP/parsed" | tr '\t\n' ': ')" = "embedding:32 embedding:32 embedding:32 " ] &&
     ok "folder: --json without a head: {\"file\", \"embedding\"}, bit-exact" || not_ok "folder: --json without a head: exit $rc, $(cat "$TMP/check_err" "$TMP/parsed")"
 run "$CLASSIFY" --json "$CLIPP" "$T/sub/b.png"
-"$CHECK" json "$TMP/out" "$CLIPP" >"$TMP/parsed" 2>"$TMP/check_err" && grep -q "	embedding	16$" "$TMP/parsed" &&
+check json "$TMP/out" "$CLIPP" >"$TMP/parsed" 2>"$TMP/check_err" && grep -q "	embedding	16$" "$TMP/parsed" &&
     ok "folder: --json with a projection head: the projected embedding" || not_ok "folder: --json projection: $(cat "$TMP/check_err" "$TMP/parsed")"
 
 # file names that JSON must escape; a byte that is not UTF-8 becomes \u00XX
@@ -374,7 +376,7 @@ if [ -n "${VIT_WINDOWS:-}" ]; then # names Windows can hold (no control characte
 cp "$GOOD1" "$W/"$'caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac'".png"
 cp "$GOOD1" "$W/a'b;c.png"
 run "$CLASSIFY" --json --top 1 "$MODEL" "$W"
-"$CHECK" json "$TMP/out" >/dev/null 2>"$TMP/check_err" && [ "$(wc -l <"$TMP/out")" -eq 2 ] &&
+check json "$TMP/out" >/dev/null 2>"$TMP/check_err" && [ "$(wc -l <"$TMP/out")" -eq 2 ] &&
     grep -Fq '"file": "'"$W"'/caf'$'\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac''.png"' "$TMP/out" &&
     grep -Fq '"file": "'"$W"'/a'"'"'b;c.png"' "$TMP/out" &&
     ok "folder: --json keeps UTF-8 names as they are (Windows: walked through the wide API)" ||
@@ -384,7 +386,7 @@ cp "$GOOD1" "$W/"$'q"b\\s\tt\x01'".png"
 cp "$GOOD1" "$W/"$'caf\xc3\xa9 \xff'".png"
 cp "$GOOD1" "$W/"$'new\nline'".png"
 run "$CLASSIFY" --json --top 1 "$MODEL" "$W"
-"$CHECK" json "$TMP/out" >/dev/null 2>"$TMP/check_err" && [ "$(wc -l <"$TMP/out")" -eq 3 ] &&
+check json "$TMP/out" >/dev/null 2>"$TMP/check_err" && [ "$(wc -l <"$TMP/out")" -eq 3 ] &&
     grep -Fq '"file": "'"$W"'/caf'$'\xc3\xa9'' \u00ff.png"' "$TMP/out" &&
     grep -Fq '"file": "'"$W"'/new\nline.png"' "$TMP/out" &&
     grep -Fq '"file": "'"$W"'/q\"b\\s\tt\u0001.png"' "$TMP/out" &&
@@ -395,14 +397,14 @@ fi
 # --embed: one F32 tensor of the good files' vit_embed features, and their names
 GOODS=($WANT_GOOD)
 run "$CLASSIFY" --quiet --embed "$TMP/emb.safetensors" "$MODEL" "$T"
-if [ "$rc" -eq 1 ] && "$CHECK" embed "$TMP/emb.safetensors" "$MODEL" "${GOODS[@]}" >"$TMP/check_out" 2>"$TMP/check_err"; then
+if [ "$rc" -eq 1 ] && check embed "$TMP/emb.safetensors" "$MODEL" "${GOODS[@]}" >"$TMP/check_out" 2>"$TMP/check_err"; then
     ok "folder: --embed: $(cat "$TMP/check_out")"
 else
     not_ok "folder: --embed: exit $rc, cli_check: $(cat "$TMP/check_err")"
 fi
 [ ! -e "$TMP/emb.safetensors.part" ] && ok "folder: --embed leaves no .part file" || not_ok "folder: --embed left its .part file"
 run "$CLASSIFY" --quiet --batch 4 --embed "$TMP/emb2.safetensors" "$NOHEAD" "$T/sub" "$GOOD1"
-"$CHECK" embed "$TMP/emb2.safetensors" "$NOHEAD" "$T/sub/b.png" "$T/sub/c.jpg" "$T/sub/deeper/d.bmp" "$GOOD1" >/dev/null 2>"$TMP/check_err" && [ "$rc" -eq 0 ] &&
+check embed "$TMP/emb2.safetensors" "$NOHEAD" "$T/sub/b.png" "$T/sub/c.jpg" "$T/sub/deeper/d.bmp" "$GOOD1" >/dev/null 2>"$TMP/check_err" && [ "$rc" -eq 0 ] &&
     ok "folder: --embed with a model without a head" || not_ok "folder: --embed without a head: exit $rc $(cat "$TMP/check_err")"
 if [ -n "${PYTHON_SAFETENSORS:-}" ]; then  # optional: the safetensors package reads it too
     python3 -c "import sys, json; from safetensors.numpy import load_file; from safetensors import safe_open
@@ -458,23 +460,23 @@ expect "folder: --decode-only with --embed" 2 "--decode-only computes no feature
 DINO=tests/data/ref/hf_dinov2
 run "$CLASSIFY" --features "$TMP/f.safetensors" --layers 0,-1 "$NOHEAD" "$GOOD1" "$GOOD2"
 [ "$rc" -eq 0 ] && [ -z "$out" ] && grep -qx "wrote 2 images' features of blocks 0,1 (17 tokens x 32 each) to $TMP/f.safetensors" "$TMP/err" &&
-    "$CHECK" features "$TMP/f.safetensors" "$NOHEAD" 0,-1 0 0 "$GOOD1" "$GOOD2" >/dev/null 2>"$TMP/check_err" && ! ls "$TMP"/f.safetensors.part* >/dev/null 2>&1 &&
+    check features "$TMP/f.safetensors" "$NOHEAD" 0,-1 0 0 "$GOOD1" "$GOOD2" >/dev/null 2>"$TMP/check_err" && ! ls "$TMP"/f.safetensors.part* >/dev/null 2>&1 &&
     ok "features: --layers 0,-1 of an embedding model: nothing per image on stdout, 'wrote 2 images' features ...', bit-exact, no part files left" ||
-    not_ok "features: --layers 0,-1: exit $rc, stdout '$(head -c 200 "$TMP/out")', stderr '$(tr '\n' '|' <"$TMP/err")' $(cat "$TMP/check_err")"
+    not_ok "features: --layers 0,-1: exit $rc, $(cat "$TMP/check_err"), stdout '$(head -c 200 "$TMP/out")', stderr '$(tr '\n' '|' <"$TMP/err")'"
 run "$CLASSIFY" --json --features "$TMP/g.safetensors" --features-norm --no-prefix --layers -2,1 "$DINO" "$GOOD1" "$IMAGES" "$GOOD2"
 n_img=$(( $(ls "$IMAGES"/*.png | wc -l) + 2 ))
 [ "$rc" -eq 0 ] && [ "$(wc -l <"$TMP/out")" -eq "$n_img" ] && grep -q "^wrote $n_img images' features of blocks 0,1 (49 tokens x 16 each)" "$TMP/err" &&
-    "$CHECK" features "$TMP/g.safetensors" "$DINO" -2,1 1 1 "$GOOD1" $(ls "$IMAGES"/*.png | sort) "$GOOD2" >/dev/null 2>"$TMP/check_err" &&
+    check features "$TMP/g.safetensors" "$DINO" -2,1 1 1 "$GOOD1" $(ls "$IMAGES"/*.png | sort) "$GOOD2" >/dev/null 2>"$TMP/check_err" &&
     ok "features: a Hugging Face folder, a folder of images, --json, --features-norm --no-prefix, blocks -2,1 in that order" ||
-    not_ok "features: folder / --json / norm / no prefix: exit $rc, stderr '$(tr '\n' '|' <"$TMP/err")' $(cat "$TMP/check_err")"
+    not_ok "features: folder / --json / norm / no prefix: exit $rc, $(cat "$TMP/check_err"), stderr '$(tr '\n' '|' <"$TMP/err")'"
 run "$CLASSIFY" --frames --features "$TMP/h.safetensors" --features-norm --no-prefix --layers -2,1 "$DINO" "$GOOD1" "$IMAGES" "$GOOD2"
 [ "$rc" -eq 0 ] && cmp -s "$TMP/g.safetensors" "$TMP/h.safetensors" && ok "features: --frames (vit_features_rgb8) writes the same file" ||
     not_ok "features: --frames: exit $rc, stderr '$(tr '\n' '|' <"$TMP/err")'"
 run "$CLASSIFY" --features "$TMP/c.safetensors" --top 1 "$MODEL" "$GOOD1" "$TMP/missing.png"
 [ "$rc" -eq 1 ] && grep -q "Ankle boot" "$TMP/out" && grep -q "^wrote 1 image's features of block 5 (50 tokens x 160 each)" "$TMP/err" &&
-    "$CHECK" features "$TMP/c.safetensors" "$MODEL" -1 0 0 "$GOOD1" >/dev/null 2>"$TMP/check_err" &&
+    check features "$TMP/c.safetensors" "$MODEL" -1 0 0 "$GOOD1" >/dev/null 2>"$TMP/check_err" &&
     ok "features: a classifier still prints its classes; the failed image is left out of the file (exit 1)" ||
-    not_ok "features: classifier: exit $rc, '$out', stderr '$(tr '\n' '|' <"$TMP/err")' $(cat "$TMP/check_err")"
+    not_ok "features: classifier: exit $rc, $(cat "$TMP/check_err"), '$out', stderr '$(tr '\n' '|' <"$TMP/err")'"
 expect "features: a block out of range" 2 "--layers: vit_features_shape: block 2 is out of range: the model has 2 blocks" "$CLASSIFY" --features "$TMP/x.safetensors" --layers 0,2 "$DINO" "$GOOD1"
 [ ! -e "$TMP/x.safetensors" ] && ok "features: nothing written on a bad block" || not_ok "features: a bad block still wrote a file"
 expect "features: a repeated block" 2 "block 1 is asked twice" "$CLASSIFY" --features "$TMP/x.safetensors" --layers 1,-1 "$DINO" "$GOOD1"
@@ -492,7 +494,7 @@ run "$CLASSIFY" --labels "door, person ,ball" --template "a photo of a {}." "$ZC
     awk '/^[^ ]/ {if (n++) bad += (s < 99.98 || s > 100.02); s = 0} /%  / {s += $1} END {bad += (s < 99.98 || s > 100.02); exit bad}' "$TMP/out" &&
     ok "labels: CLIP, every label per image, the probabilities sum to 100%" || not_ok "labels: CLIP: exit $rc, '$out', stderr '$(tr '\n' '|' <"$TMP/err")'"
 run "$CLASSIFY" --json --labels "door, person ,ball" --template "a photo of a {}." "$ZCLIP" "$GOOD1" "$TMP/missing.png" "$GOOD2"
-[ "$rc" -eq 1 ] && "$CHECK" json "$TMP/out" "$ZCLIP" "a photo of a {}." door person ball >"$TMP/parsed" 2>"$TMP/check_err" &&
+[ "$rc" -eq 1 ] && check json "$TMP/out" "$ZCLIP" "a photo of a {}." door person ball >"$TMP/parsed" 2>"$TMP/check_err" &&
     [ "$(grep -c '	top	' "$TMP/parsed")" -eq 2 ] && [ "$(grep -c '	error	' "$TMP/parsed")" -eq 1 ] &&
     ok "labels: --json, each image's labels and probabilities as vit_zero_shot gives them (a failed image reported, exit 1)" ||
     not_ok "labels: CLIP --json: exit $rc, cli_check: $(cat "$TMP/check_err")"
@@ -500,7 +502,7 @@ printf 'door\r\n\n  a traffic light\nperson\n' >"$TMP/labels.txt"
 expect "labels: --labels-file, a blank line" 2 "--labels-file: label 2 is empty" "$CLASSIFY" --labels-file "$TMP/labels.txt" "$ZSIG" "$GOOD1"
 printf 'door\r\n  a traffic light\nperson' >"$TMP/labels.txt"
 run "$CLASSIFY" --json --top 2 --batch 1 --labels-file "$TMP/labels.txt" "$ZSIG" "$GOOD1" "$GOOD2"
-[ "$rc" -eq 0 ] && "$CHECK" json "$TMP/out" "$ZSIG" - door "a traffic light" person >"$TMP/parsed" 2>"$TMP/check_err" &&
+[ "$rc" -eq 0 ] && check json "$TMP/out" "$ZSIG" - door "a traffic light" person >"$TMP/parsed" 2>"$TMP/check_err" &&
     [ "$(grep -c '	top	' "$TMP/parsed")" -eq 2 ] && grep -q "each label's sigmoid (SigLIP)" "$TMP/err" && [ "$(grep -o '"prob"' "$TMP/out" | wc -l)" -eq 4 ] &&
     ok "labels: SigLIP from --labels-file (CRLF, no final newline), --top 2, batch 1: as vit_zero_shot gives them" ||
     not_ok "labels: SigLIP: exit $rc, '$out', cli_check: $(cat "$TMP/check_err")"
@@ -512,7 +514,7 @@ run "$CLASSIFY" --no-frames --labels door,person "$ZCLIP/model.safetensors" "$GO
 # open_clip folders (open_clip_model.safetensors + open_clip_config.json + tokenizer files)
 for oc in openclip_clip openclip_siglip; do
     run "$CLASSIFY" --json --labels "door,a traffic_light,Person!" --template "a photo of a {}." "tests/data/text/$oc" "$GOOD1" "$GOOD2"
-    [ "$rc" -eq 0 ] && "$CHECK" json "$TMP/out" "tests/data/text/$oc" "a photo of a {}." door "a traffic_light" "Person!" >"$TMP/parsed" 2>"$TMP/check_err" &&
+    [ "$rc" -eq 0 ] && check json "$TMP/out" "tests/data/text/$oc" "a photo of a {}." door "a traffic_light" "Person!" >"$TMP/parsed" 2>"$TMP/check_err" &&
         [ "$(grep -c '	top	' "$TMP/parsed")" -eq 2 ] && grep -q "^model: open_clip " "$TMP/err" &&
         ok "labels: an open_clip folder ($oc): as vit_zero_shot gives them" || not_ok "labels: $oc: exit $rc, '$out', cli_check: $(cat "$TMP/check_err")"
 done
