@@ -185,18 +185,18 @@ static int plat__other_threads(void) {
 // (pthread_key_delete) deadlocked in winpthreads with the idle pool threads
 // (about 1 run in 100 under Wine 8), and under Wine a process that ended while
 // they did crashed (_exit or TerminateProcess: SIGSEGV after the last output,
-// about 1 run in 300 under load). So: the caller's pool ended
-// (omp_pause_resource_all), under Wine the other threads waited for (at most 2 s),
-// stdio flushed and the console restored, and the process ended there, without
-// the static destructors. (Windows keeps loader threads of its own in a process,
+// about 1 run in 300 under load). So: stdio flushed and the console restored,
+// the caller's pool ended (omp_pause_resource_all), under Wine the other threads
+// waited for (at most 2 s), and the process ended there, without the static
+// destructors. (Windows keeps loader threads of its own in a process,
 // so only under Wine can "no other thread" be waited for.)
 PLAT_UNUSED static int plat_exit(int status) {
 #if defined(__MINGW32__) && defined(_OPENMP)
+    fflush(NULL);
+    if (plat__console_cp) plat__restore_console();
     omp_pause_resource_all(omp_pause_hard);
     if (plat__under_wine())
         for (int ms = 0; ms < 2000 && plat__other_threads() > 0; ms++) Sleep(1);
-    fflush(NULL);
-    if (plat__console_cp) plat__restore_console();
     TerminateProcess(GetCurrentProcess(), (UINT)status);
     _exit(status); // (not reached)
 #endif

@@ -315,6 +315,7 @@ fi
 # the same run in every arrangement: threads, batch sizes, the path given with a trailing slash
 run "$CLASSIFY" --top 3 --threads 1 --batch 1 "$MODEL" "$T"
 cp "$TMP/out" "$TMP/out_t1"
+[ "$rc" -eq 1 ] && [ -s "$TMP/out_t1" ] || not_ok "folder: --threads 1 --batch 1 (the runs below compare with it): exit $rc, $(wc -l <"$TMP/out_t1") lines, $err"
 same=1
 for args in "--threads 4 --batch 3" "--threads 2 --batch 64" "--threads 3 --batch 2"; do
     run "$CLASSIFY" --top 3 $args "$MODEL" "$T/"
