@@ -185,7 +185,7 @@ static int plat__other_threads(void) {
 // (pthread_key_delete) deadlocked in winpthreads with the idle pool threads
 // (about 1 run in 100 under Wine 8), and under Wine a process that ended while
 // they did crashed (_exit or TerminateProcess: SIGSEGV after the last output,
-// about 1 run in 300 under load). So: stdio flushed and the console restored,
+// about 1 run in 1,000 under load). So: stdio flushed and the console restored,
 // the caller's pool ended (omp_pause_resource_all), under Wine the other threads
 // waited for (at most 2 s), and the process ended there, without the static
 // destructors. (Windows keeps loader threads of its own in a process,
