@@ -12,7 +12,7 @@
                      tiles than SMs (small batches): 128x64 or   registers, warpgroups taking
                      128x128 cooperative tiles, split-K;         turns); else mma.sync flash
                      sm_80/86/89: mma.sync + ldmatrix +          attention (online softmax,
-                     cp.async (128x128x32 tiles; 64x64 and       head size zero-padded to
+                     cp.async (128x256x32 tiles; 64x64x64 and    head size zero-padded to
                      split-K at small batches; sm_90a: 64x64     16/32/64/128; N <= 256: whole
                      for the shapes the TMA cannot take)         K/V per CTA, small batches:
                                                                  8 warps splitting the keys)
@@ -617,7 +617,12 @@ static vit_status vit__convert_cuda(TD *dst, const TS *src, size_t n, vit_model 
 
 #define VIT__SPLITK_MAX 8      // K slices of a split-K GEMM at most
 #define VIT__FMA_BK 16         // K tile of vit__linear_fma_kernel
-#define VIT__MMA_BK 32         // K tile of vit__linear_mma_kernel
+#define VIT__MMA_BK 32         // K step of the persistent kernel's mma.sync tiles
+// vit__linear_mma_kernel's tiles of BM rows (128 or 64): columns, K step, ring stages, shared memory
+#define VIT__MMA_BN(BM) ((BM) == 64 ? 64 : 256)
+#define VIT__MMA_BKT(BM) ((BM) == 64 ? 64 : 32)
+#define VIT__MMA_ST(BM) 4
+#define VIT__MMA_SMEM(BM, BN) (VIT__MMA_ST(BM) * ((BM) + (BN)) * VIT__MMA_BKT(BM) * 2)
 #define VIT__WG_BM 128         // rows of a wgmma GEMM tile
 #define VIT__ATTN_FULL_MAX 256 // mma.sync attention: whole K/V per CTA up to this many keys
 #define VIT__ATTN_WGMMA_MIN 256 // wgmma attention: for more keys than this (or large grids)
@@ -632,7 +637,7 @@ enum { VIT__OUT_E4M3 = 17 };
 // The kernel a plan names
 enum {
     VIT__K_FMA = 1,      // fp32 FMA SGEMM
-    VIT__K_MMA_VEC,      // mma.sync, 128 x 128 tiles, 16-byte operand loads
+    VIT__K_MMA_VEC,      // mma.sync, 128 x 256 tiles, 16-byte operand loads
     VIT__K_MMA_SCALAR,   // the same, element loads (K % 8 or unaligned operands)
     VIT__K_MMA64_VEC,    // mma.sync, 64 x 64 tiles
     VIT__K_MMA64_SCALAR,
@@ -765,6 +770,16 @@ static int vit__plan_split_grid(const vit__cuda_state *s, int patch, int tiles, 
     return (KB + kb - 1) / kb;
 }
 
+// mma.sync tiles: 128 x 256 where their waves take less time than those of
+// 64 x 64 tiles, two of which run on an SM at once; a big tile is 8 small
+// ones' work and does it at about twice their rate (CUTLASS's sm80 kernels
+// and vit.h's, H100). [BENCHMARKS: GEMM: mma.sync]
+static VIT__HD inline int vit__mma_big(int sm, int M, int N) {
+    long long big = (long long)((M + 127) / 128) * ((N + 255) / 256), small = (long long)((M + 63) / 64) * ((N + 63) / 64);
+    long long wb = (big + sm - 1) / sm, ws = (small + 2 * sm - 1) / (2 * sm);
+    return wb * 8 <= ws * 4; // (in the time of half a big tile: a wave of two small ones)
+}
+
 // K slices of a wgmma GEMM (one CTA per SM): as many as keep one work item per
 // SM when at most half as many tiles as SMs and the next LayerNorm reduces
 // them (defer), below a quarter when a reduction kernel must; slices divide
@@ -849,11 +864,11 @@ static vit__plan vit__plan_gemm(const vit__cuda_state *s, int optype, int M, int
         p = vit__plan_none(); // mma.sync below
     }
     // (sm_90a code: 64 x 64 only, the TMA's misfits; see vit__mma_sm90a)
-    int big = ((N + 127) / 128) * ((M + 127) / 128) >= s->sm_count, t128 = !s->wgmma && (req == VIT__GEMM_MMA || (req != VIT__GEMM_MMA64 && big)), bm = t128 ? 128 : 64;
-    p.kernel = t128 ? (vec ? VIT__K_MMA_VEC : VIT__K_MMA_SCALAR) : (vec ? VIT__K_MMA64_VEC : VIT__K_MMA64_SCALAR);
+    int big = !s->wgmma && (req == VIT__GEMM_MMA || (req != VIT__GEMM_MMA64 && vit__mma_big(s->sm_count, M, N))), bm = big ? 128 : 64, bn = VIT__MMA_BN(bm), bk = VIT__MMA_BKT(bm);
+    p.kernel = big ? (vec ? VIT__K_MMA_VEC : VIT__K_MMA_SCALAR) : (vec ? VIT__K_MMA64_VEC : VIT__K_MMA64_SCALAR);
     p.vec = vec;
-    p.split = vit__plan_split_grid(s, out == VIT__OUT_PATCH, ((N + bm - 1) / bm) * ((M + bm - 1) / bm), (K + VIT__MMA_BK - 1) / VIT__MMA_BK, (size_t)M * N);
-    p.smem = vit__gemm_smem(p.kernel, 0, optype, out, act); // (64 KB: every GPU of compute capability 8.0+ has 99 KB or more)
+    p.split = vit__plan_split_grid(s, out == VIT__OUT_PATCH, ((N + bn - 1) / bn) * ((M + bm - 1) / bm), (K + bk - 1) / bk, (size_t)M * N);
+    p.smem = vit__gemm_smem(p.kernel, 0, optype, out, act); // (96 KB at most: every GPU of compute capability 8.0+ allows 99 KB)
     return p;
 }
 
@@ -1611,17 +1626,17 @@ __global__ void __launch_bounds__(256, 2) vit__linear_fma_kernel(const vit__gemm
 // ---- bf16/fp16: mma.sync m16n8k16 (sm_80+)
 // Parallel over BM x BN output tiles (grid.x over N, grid.y strides over M,
 // grid.z over K slices when split). WM x WN warps each own a (BM/WM) x (BN/WN)
-// block of 16x8 mma tiles with fp32 accumulators. K is walked 32 at a time
-// through a 4- or 8-stage shared-memory ring filled by cp.async; 16-byte chunks are
-// XOR-swizzled by row so ldmatrix reads are conflict-free. Tiles: 128x128 with
-// 8 warps (large M), 64x64 with 4 warps (small batches: more CTAs).
+// block of 16x8 mma tiles with fp32 accumulators. K is walked BK at a time
+// through a shared-memory ring of ST stages filled by cp.async; 16-byte chunks
+// are XOR-swizzled by row so ldmatrix reads are conflict-free. Each warp loads
+// the next 16 k's fragments before it issues the mmas of these (across stage
+// boundaries too), so ldmatrix latency hides under the mma chain. Tiles:
+// 128 x 256 x 32 with 8 warps of 64 x 64, 4 stages (large M: 96 KB, which
+// every sm_80+ GPU allows); 64 x 64 x 64 with 4 warps, 4 stages (small
+// batches: more CTAs). [BENCHMARKS: GEMM: mma.sync]
 // AMODE 0: A dense via cp.async (K % 8 == 0, 16-byte aligned); 1: A dense via
 // guarded scalar loads (any K); 2: A is the im2col of fp32 images (converted to T).
 // BVEC: W via cp.async, else scalar loads.
-// ring depth: 4 stages for 128x128 tiles; 8 for the 64x64 ones, which run at
-// small batches where a CTA's k-steps wait on memory latency, not on math
-#define VIT__MMA_ST(BM) ((BM) == 64 ? 8 : 4)
-#define VIT__MMA_SMEM(BM, BN) (VIT__MMA_ST(BM) * ((BM) + (BN)) * VIT__MMA_BK * 2)
 
 // The mma kernel's epilogue: this lane's 16 x 8 accumulator tiles, rows r0 +
 // 16 mi (+ 8), columns c0 + 8 ni (+ 1).
@@ -1659,34 +1674,47 @@ struct vit__pdl_gate {
     __device__ __forceinline__ void operator()() const { vit__pdl_wait(); vit__pdl_launch(); }
 };
 
-// One BM x BN output tile of g (rows m0.., columns n0..) over K steps kb0 ..
-// kb1 - 1, its sums to the epilogue or, with part, raw to part (a split-K
-// slice's (M, N) plane). first: the tile's first W stages load, then wait()
-// returns once its A rows are ready to read (PDL, or the persistent kernel's
-// counters), then its A stages; otherwise both load together. Every thread of
-// the CTA (WM x WN warps) takes part.
-// ST: the ring's stages (the kernel's VIT__MMA_ST; the persistent kernel's deeper).
-template <typename T, int OUT, int ACT, int AMODE, bool BVEC, int BM, int BN, int WM, int WN, int ST, typename WAIT>
+// Where 16-byte chunk ch of row r of a BK-wide ring row sits: XOR-swizzled so
+// the 8 rows one ldmatrix phase reads (and one cp.async phase writes) fall in
+// 8 different 16-byte bank groups (BK 32: two rows share a 128-byte line).
+template <int BK> static __device__ __forceinline__ int vit__mma_sw(int r, int ch) {
+    return BK == 64 ? ch ^ (r & 7) : ch ^ ((r >> 1) & 3);
+}
+
+// One BM x BN output tile of g (rows m0.., columns n0..) over K steps (of BK)
+// kb0 .. kb1 - 1, its sums to the epilogue or, with part, raw to part (a
+// split-K slice's (M, N) plane). first: the tile's first W stages load, then
+// wait() returns once its A rows are ready to read (PDL, or the persistent
+// kernel's counters), then its A stages; otherwise both load together. Every
+// thread of the CTA (WM x WN warps) takes part.
+// ST: the ring's stages (the kernel's VIT__MMA_ST; the persistent kernel's own).
+template <typename T, int OUT, int ACT, int AMODE, bool BVEC, int BM, int BN, int WM, int WN, int ST, int BK, typename WAIT>
 static __device__ __forceinline__ void vit__mma_tile(const vit__gemm_args &g, int m0, int n0, int kb0, int kb1, float *part, bool first, WAIT wait) {
-    const int BK = VIT__MMA_BK, NT = WM * WN * 32, MI = BM / WM / 16, NI = BN / WN / 8;
+    // RS: the rows between one thread's chunks of a stage (a multiple of 8, so
+    // every one of them has the same swizzle)
+    const int NT = WM * WN * 32, MI = BM / WM / 16, NI = BN / WN / 8, CH = BK / 8, KK = BK / 16, RS = NT / CH;
+    static_assert(NT % CH == 0 && RS % 8 == 0 && BM % RS == 0 && BN % RS == 0 && KK % 2 == 0, "mma.sync tile shape");
     extern __shared__ __align__(128) unsigned char vit__smem_mma[];
     T *sA = (T *)vit__smem_mma; // [ST][BM][BK]
     T *sB = sA + ST * BM * BK;  // [ST][BN][BK]
     int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, wm = warp / WN, wn = warp % WN;
     const T *A = (const T *)g.a, *W = (const T *)g.w;
+    // this thread's chunks: rows row0 + i RS, 16-byte chunk ch0 of each K step
+    const int row0 = tid / CH, ch0 = tid % CH, sw0 = (row0 * BK) + (vit__mma_sw<BK>(row0, ch0) << 3);
+    const size_t rsk = (size_t)RS * g.K;
+    const T *a0 = A + (size_t)(m0 + row0) * g.K + ch0 * 8, *b0 = W + (size_t)(n0 + row0) * g.K + ch0 * 8;
     {
         // part 1: the A (activation) tile of stage s, 2: the W tile, 3: both
         auto load = [&](int s, int kb, int part) {
+            int k = kb * BK + ch0 * 8;
+            if (part & 1) {
 #pragma unroll
-            for (int c = tid; c < (BM > BN ? BM : BN) * 4; c += NT) {
-                int row = c >> 2, ch = c & 3, k = kb * BK + ch * 8;
-                int sw = (ch ^ ((row >> 1) & 3)) << 3;
-                if ((part & 1) && row < BM) {
-                    T *da = sA + (s * BM + row) * BK + sw;
-                    int ar = m0 + row;
+                for (int it = 0; it < BM / RS; it++) {
+                    int row = row0 + it * RS, ar = m0 + row;
+                    T *da = sA + s * BM * BK + it * RS * BK + sw0;
                     if (AMODE == 0) {
                         bool ok = ar < g.M && k < g.K;
-                        vit__cp16(da, ok ? A + (size_t)ar * g.K + k : A, ok ? 16 : 0);
+                        vit__cp16(da, ok ? a0 + it * rsk + kb * BK : A, ok ? 16 : 0);
                     } else if (AMODE == 2 && g.img_vec) { // 8 pixels of one patch row: two float4
                         float4 lo = make_float4(0.f, 0.f, 0.f, 0.f), hi = lo;
                         if (ar < g.M && k < g.K) {
@@ -1705,12 +1733,15 @@ static __device__ __forceinline__ void vit__mma_tile(const vit__gemm_args &g, in
                         *(uint4 *)da = make_uint4(vit__pack2<T>(v[0], v[1]), vit__pack2<T>(v[2], v[3]), vit__pack2<T>(v[4], v[5]), vit__pack2<T>(v[6], v[7]));
                     }
                 }
-                if ((part & 2) && row < BN) {
-                    T *db = sB + (s * BN + row) * BK + sw;
-                    int br = n0 + row;
+            }
+            if (part & 2) {
+#pragma unroll
+                for (int it = 0; it < BN / RS; it++) {
+                    int br = n0 + row0 + it * RS;
+                    T *db = sB + s * BN * BK + it * RS * BK + sw0;
                     if (BVEC) {
                         bool ok = br < g.N && k < g.K;
-                        vit__cp16(db, ok ? W + (size_t)br * g.K + k : W, ok ? 16 : 0);
+                        vit__cp16(db, ok ? b0 + it * rsk + kb * BK : W, ok ? 16 : 0);
                     } else {
                         float v[8];
 #pragma unroll
@@ -1718,6 +1749,24 @@ static __device__ __forceinline__ void vit__mma_tile(const vit__gemm_args &g, in
                         *(uint4 *)db = make_uint4(vit__pack2<T>(v[0], v[1]), vit__pack2<T>(v[2], v[3]), vit__pack2<T>(v[4], v[5]), vit__pack2<T>(v[6], v[7]));
                     }
                 }
+            }
+        };
+        // this warp's A and W fragments of 16 k's (kk) of ring stage s: the
+        // ldmatrix rows' offsets and swizzles are this lane's constants (the
+        // 16 k's as chunks 2 kk and 2 kk + 1: (2 kk + hi) ^ sw = 2 kk ^ (hi ^ sw))
+        const int fa_row = wm * (BM / WM) + (lane & 15), fb_row = wn * (BN / WN) + (lane & 7) + ((lane >> 4) << 3);
+        const int fa_off = fa_row * BK, fa_sw = vit__mma_sw<BK>(fa_row, lane >> 4);
+        const int fb_off = fb_row * BK, fb_sw = vit__mma_sw<BK>(fb_row, (lane >> 3) & 1);
+        uint32_t fa[2][MI][4], fb[2][NI][2];
+        auto frags = [&](int buf, int s, int kk) {
+            const T *As = sA + s * BM * BK + fa_off + (((2 * kk) ^ fa_sw) << 3), *Bs = sB + s * BN * BK + fb_off + (((2 * kk) ^ fb_sw) << 3);
+#pragma unroll
+            for (int mi = 0; mi < MI; mi++) vit__ldsm4(fa[buf][mi], As + mi * 16 * BK);
+#pragma unroll
+            for (int nj = 0; nj < NI / 2; nj++) {
+                uint32_t r[4];
+                vit__ldsm4(r, Bs + nj * 16 * BK);
+                fb[buf][2 * nj][0] = r[0]; fb[buf][2 * nj][1] = r[1]; fb[buf][2 * nj + 1][0] = r[2]; fb[buf][2 * nj + 1][1] = r[3];
             }
         };
         float acc[MI][NI][4];
@@ -1747,32 +1796,31 @@ static __device__ __forceinline__ void vit__mma_tile(const vit__gemm_args &g, in
                 vit__cp_commit();
             }
         }
+        vit__cp_wait<ST - 2>();
+        __syncthreads();
+        if (kb0 < kb1) frags(0, 0, 0);
+        // K step i uses slot i % ST. After the mmas of its second-to-last 16
+        // k's are issued (so the tensor cores have work through the wait), step
+        // i + ST - 1 loads into the slot step i - 1 used (every thread's reads
+        // of it came before the last barrier) and step i + 1's data is waited
+        // for; its first fragments then load before step i's last mmas.
         for (int kb = kb0; kb < kb1; kb++) {
-            int i = kb - kb0;
-            vit__cp_wait<ST - 2>();
-            __syncthreads();
-            if (kb + ST - 1 < kb1) load((i + ST - 1) % ST, kb + ST - 1, 3);
-            vit__cp_commit();
-            const T *As = sA + (i % ST) * BM * BK, *Bs = sB + (i % ST) * BN * BK;
+            int i = kb - kb0, slot = i % ST;
 #pragma unroll
-            for (int kk = 0; kk < BK / 16; kk++) {
-                uint32_t a[MI][4], b[NI][2];
-#pragma unroll
-                for (int mi = 0; mi < MI; mi++) {
-                    int row = wm * (BM / WM) + mi * 16 + (lane & 15), ch = kk * 2 + (lane >> 4);
-                    vit__ldsm4(a[mi], As + row * BK + ((ch ^ ((row >> 1) & 3)) << 3));
-                }
-#pragma unroll
-                for (int nj = 0; nj < NI / 2; nj++) {
-                    int row = wn * (BN / WN) + nj * 16 + (lane & 7) + ((lane >> 4) << 3), ch = kk * 2 + ((lane >> 3) & 1);
-                    uint32_t r[4];
-                    vit__ldsm4(r, Bs + row * BK + ((ch ^ ((row >> 1) & 3)) << 3));
-                    b[2 * nj][0] = r[0]; b[2 * nj][1] = r[1]; b[2 * nj + 1][0] = r[2]; b[2 * nj + 1][1] = r[3];
-                }
+            for (int kk = 0; kk < KK; kk++) {
+                const int cur = kk & 1; // (KK is even: step i + 1 starts in buffer 0)
+                if (kk < KK - 1) frags(cur ^ 1, slot, kk + 1);
+                else if (kb + 1 < kb1) frags(cur ^ 1, slot + 1 == ST ? 0 : slot + 1, 0);
 #pragma unroll
                 for (int mi = 0; mi < MI; mi++)
 #pragma unroll
-                    for (int ni = 0; ni < NI; ni++) vit__mma(acc[mi][ni], a[mi], b[ni], (T *)0);
+                    for (int ni = 0; ni < NI; ni++) vit__mma(acc[mi][ni], fa[cur][mi], fb[cur][ni], (T *)0);
+                if (kk == KK - 2) {
+                    if (kb + ST - 1 < kb1) load(slot == 0 ? ST - 1 : slot - 1, kb + ST - 1, 3);
+                    vit__cp_commit();
+                    vit__cp_wait<ST - 2>();
+                    __syncthreads();
+                }
             }
         }
         vit__cp_wait<0>();
@@ -1783,12 +1831,12 @@ static __device__ __forceinline__ void vit__mma_tile(const vit__gemm_args &g, in
 template <typename T, int OUT, int ACT, int AMODE, bool BVEC, int BM, int BN, int WM, int WN>
 static __device__ __forceinline__ void vit__linear_mma_body(const vit__gemm_args &g_in) {
     const vit__gemm_args g = g_in; // a copy: see vit__gemm_args
-    int mtiles = (g.M + BM - 1) / BM, KB = (g.K + VIT__MMA_BK - 1) / VIT__MMA_BK;
+    int mtiles = (g.M + BM - 1) / BM, KB = (g.K + VIT__MMA_BKT(BM) - 1) / VIT__MMA_BKT(BM);
     int kb0 = 0, kb1 = KB;
     if (g.kblocks) { kb0 = blockIdx.z * g.kblocks; kb1 = kb0 + g.kblocks < KB ? kb0 + g.kblocks : KB; }
     float *part = g.kblocks ? g.part + (size_t)blockIdx.z * g.M * g.N : NULL;
     for (int mt = blockIdx.y; mt < mtiles; mt += gridDim.y)
-        vit__mma_tile<T, OUT, ACT, AMODE, BVEC, BM, BN, WM, WN, VIT__MMA_ST(BM)>(g, mt * BM, blockIdx.x * BN, kb0, kb1, part, mt == (int)blockIdx.y, vit__pdl_gate());
+        vit__mma_tile<T, OUT, ACT, AMODE, BVEC, BM, BN, WM, WN, VIT__MMA_ST(BM), VIT__MMA_BKT(BM)>(g, mt * BM, blockIdx.x * BN, kb0, kb1, part, mt == (int)blockIdx.y, vit__pdl_gate());
 }
 
 // ---- bf16/fp16 on sm_90a: wgmma + TMA
@@ -2368,7 +2416,7 @@ static vit_status vit__gemm_fma_launch(vit__gemm_args g, const vit__plan &p, vit
 
 template <typename T, int OUT, int ACT, int AMODE, bool BVEC, int BM, int BN, int WM, int WN>
 static vit_status vit__gemm_mma_tiles(vit__gemm_args g, const vit__plan &p, vit_model *m, cudaStream_t st) {
-    int ntiles = (g.N + BN - 1) / BN, KB = (g.K + VIT__MMA_BK - 1) / VIT__MMA_BK;
+    int ntiles = (g.N + BN - 1) / BN, KB = (g.K + VIT__MMA_BKT(BM) - 1) / VIT__MMA_BKT(BM);
     vit__split_slices(g, m->cuda, p.split, KB);
     dim3 grid((unsigned)ntiles, vit__mgrid(g.M, BM), (unsigned)p.split);
     VIT__TRY(vit__smem_check(m, VIT__MMA_SMEM(BM, BN), "GEMM (mma.sync)"));
@@ -2377,10 +2425,10 @@ static vit_status vit__gemm_mma_tiles(vit__gemm_args g, const vit__plan &p, vit_
     return VIT__SPLIT_DONE(T, OUT, g, p.split, m, st);
 }
 
-// The plan's mma.sync tiles: 128 x 128, or 64 x 64
+// The plan's mma.sync tiles: 128 x 256, or 64 x 64
 template <typename T, int OUT, int ACT, int AMODE, bool BVEC>
 static vit_status vit__gemm_mma_launch(const vit__gemm_args &g, const vit__plan &p, vit_model *m, cudaStream_t st) {
-    if (p.kernel == VIT__K_MMA_VEC || p.kernel == VIT__K_MMA_SCALAR) return vit__gemm_mma_tiles<T, OUT, ACT, AMODE, BVEC, 128, 128, 2, 4>(g, p, m, st);
+    if (p.kernel == VIT__K_MMA_VEC || p.kernel == VIT__K_MMA_SCALAR) return vit__gemm_mma_tiles<T, OUT, ACT, AMODE, BVEC, 128, 256, 2, 4>(g, p, m, st);
     return vit__gemm_mma_tiles<T, OUT, ACT, AMODE, BVEC, 64, 64, 2, 2>(g, p, m, st);
 }
 
@@ -2441,7 +2489,7 @@ static int vit__gemm_smem(int kernel, int deep, int optype, int out, int act) {
     int shallow = (e8 && !e8out) || (act == VIT__ACT_NONE && !e8out) ? 1 : 2, dp = e8 && !e8out ? 1 : 2, pp = deep ? dp : shallow;
     int wide = out == VIT__OUT_PATCH ? 128 : 192, narrow = e8out ? 128 : 64;
     switch (kernel) {
-    case VIT__K_MMA_VEC: case VIT__K_MMA_SCALAR: return VIT__MMA_SMEM(128, 128);
+    case VIT__K_MMA_VEC: case VIT__K_MMA_SCALAR: return VIT__MMA_SMEM(128, 256);
     case VIT__K_MMA64_VEC: case VIT__K_MMA64_SCALAR: return VIT__MMA_SMEM(64, 64);
     case VIT__K_PP192: return pp == 2 ? VIT__WG_SMEM(wide, S, 2) : VIT__WG_SMEM(wide, S, 1);
     case VIT__K_PP128: return pp == 2 ? VIT__WG_SMEM(128, S, 2) : VIT__WG_SMEM(128, S, 1);
@@ -4228,7 +4276,8 @@ static vit_status vit__head_cuda(float *logits, const float *pooled, const T *he
 // most of a tile's weights in flight before its inputs are ready, measured
 // slower: the SMs' early loads crowd the critical path's out of L2 and HBM
 // bandwidth. [BENCHMARKS: Batch 1])
-#define VIT__PK_ST VIT__MMA_ST(64)
+#define VIT__PK_ST 8
+#define VIT__PK_GEMM_SMEM (VIT__PK_ST * (64 + 64) * VIT__MMA_BK * 2)
 
 enum { VIT__PK_QKV, VIT__PK_ATT, VIT__PK_PROJ, VIT__PK_LN2, VIT__PK_FC1, VIT__PK_FC2, VIT__PK_LN1, VIT__PK_STAGES };
 
@@ -4488,7 +4537,7 @@ static __device__ __forceinline__ void vit__pk_run(const vit__pk_args &a, const 
     switch (w.stage) {
     case VIT__PK_QKV:
         g.a = a.xn; g.w = k->qkv_w; g.out = (void *)a.att.q; g.bias = k->qkv_b; g.N = 3 * a.C; g.K = a.C;
-        vit__mma_tile<T, VIT__OUT_STORE, VIT__ACT_NONE, 0, true, 64, 64, 2, 4, VIT__PK_ST>(g, w.mt * 64, w.nt * 64, w.kb0, w.kb1, NULL, true, gate);
+        vit__mma_tile<T, VIT__OUT_STORE, VIT__ACT_NONE, 0, true, 64, 64, 2, 4, VIT__PK_ST, VIT__MMA_BK>(g, w.mt * 64, w.nt * 64, w.kb0, w.kb1, NULL, true, gate);
         vit__pk_signal(a, w.signal);
         break;
     case VIT__PK_ATT:
@@ -4501,7 +4550,7 @@ static __device__ __forceinline__ void vit__pk_run(const vit__pk_args &a, const 
     case VIT__PK_FC2: {
         int fc2 = w.stage == VIT__PK_FC2;
         g.a = fc2 ? a.hb : a.ao; g.w = fc2 ? k->fc2_w : k->proj_w; g.N = a.C; g.K = fc2 ? a.M : a.C;
-        vit__mma_tile<T, VIT__OUT_STORE, VIT__ACT_NONE, 0, true, 64, 64, 2, 4, VIT__PK_ST>(g, w.mt * 64, w.nt * 64, w.kb0, w.kb1,
+        vit__mma_tile<T, VIT__OUT_STORE, VIT__ACT_NONE, 0, true, 64, 64, 2, 4, VIT__PK_ST, VIT__MMA_BK>(g, w.mt * 64, w.nt * 64, w.kb0, w.kb1,
                                                                                         a.part + (size_t)w.ks * a.rows * a.C, true, gate);
         vit__pk_reduce(a, w.signal, w.split, w.mt, w.nt, fc2 ? k->fc2_b : k->proj_b, fc2 ? k->ls2 : k->ls1, w.res);
         break;
@@ -4516,7 +4565,7 @@ static __device__ __forceinline__ void vit__pk_run(const vit__pk_args &a, const 
     }
     case VIT__PK_FC1:
         g.a = a.xn; g.w = k->fc1_w; g.out = a.hb; g.bias = k->fc1_b; g.N = a.M; g.K = a.C;
-        vit__mma_tile<T, VIT__OUT_STORE, VIT__ACT_RUNTIME, 0, true, 64, 64, 2, 4, VIT__PK_ST>(g, w.mt * 64, w.nt * 64, w.kb0, w.kb1, NULL, true, gate);
+        vit__mma_tile<T, VIT__OUT_STORE, VIT__ACT_RUNTIME, 0, true, 64, 64, 2, 4, VIT__PK_ST, VIT__MMA_BK>(g, w.mt * 64, w.nt * 64, w.kb0, w.kb1, NULL, true, gate);
         vit__pk_signal(a, w.signal);
         break;
     }
@@ -4575,7 +4624,7 @@ static int vit__pk_full(const vit__cuda_state *s) { return vit__pk_full_smem(s) 
 // The persistent kernel's shared memory: its GEMM ring's, its attention's
 // (0: more than this GPU allows)
 static int vit__pk_smem(const vit__cuda_state *s) {
-    int g = VIT__MMA_SMEM(64, 64), at = vit__pk_full(s) ? vit__pk_full_smem(s) : vit__attn_smem(VIT__K_ATT_STREAM, 8, 64, 0, (int)s->esize);
+    int g = VIT__PK_GEMM_SMEM, at = vit__pk_full(s) ? vit__pk_full_smem(s) : vit__attn_smem(VIT__K_ATT_STREAM, 8, 64, 0, (int)s->esize);
     int need = g > at ? g : at;
     return need <= vit__plan_smem_max(s) ? need : 0;
 }

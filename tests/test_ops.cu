@@ -250,12 +250,12 @@ static int is_wgmma(int kernel) {
 }
 
 // The GEMM kernel a forced path must run (half: bf16/fp16; 0: not forced, any).
-// A wgmma path on a shape the TMA cannot take runs mma.sync, 128 x 128 tiles
-// where they fill the GPU, else 64 x 64.
+// A wgmma path on a shape the TMA cannot take runs mma.sync, 128 x 256 tiles
+// where their waves are shorter (vit__mma_big), else 64 x 64.
 static int want_gemm(vit_model *m, int half, int path, int M, int N, int K) {
     if (!half) return VIT__K_FMA;
     // (sm_90a code runs mma.sync on 64 x 64 tiles only: vit__mma_sm90a)
-    int vec = K % 8 == 0, tma = m->cuda->wgmma && vec && N % 8 == 0, big = !m->cuda->wgmma && ((N + 127) / 128) * ((M + 127) / 128) >= m->cuda->sm_count;
+    int vec = K % 8 == 0, tma = m->cuda->wgmma && vec && N % 8 == 0, big = !m->cuda->wgmma && vit__mma_big(m->cuda->sm_count, M, N);
     switch (path) {
     case VIT__GEMM_WGMMA128: if (tma) return VIT__K_WG128; break;
     case VIT__GEMM_WGMMA64: if (tma) return VIT__K_WG64; break;
@@ -273,7 +273,8 @@ static int want_gemm(vit_model *m, int half, int path, int M, int N, int K) {
 // wgmma: dividing its K steps; the others: none empty.
 static int want_split(vit_model *m, int kernel, int K, size_t plane, int s) {
     if (s < 2) return 0;
-    int wg = is_wgmma(kernel), bk = kernel == VIT__K_FMA ? VIT__FMA_BK : wg ? 64 : VIT__MMA_BK, KB = (K + bk - 1) / bk;
+    int wg = is_wgmma(kernel), mma64 = kernel == VIT__K_MMA64_VEC || kernel == VIT__K_MMA64_SCALAR;
+    int bk = kernel == VIT__K_FMA ? VIT__FMA_BK : wg ? 64 : VIT__MMA_BKT(mma64 ? 64 : 128), KB = (K + bk - 1) / bk;
     int split = wg ? s : s < KB ? s : KB;
     if (split > VIT__SPLITK_MAX) split = VIT__SPLITK_MAX;
     while (split > 1 && ((wg && KB % split) || (size_t)split * plane > m->cuda->part_floats)) split--;

@@ -23,7 +23,7 @@
 // fp32 accumulation. vit.h: vit__linear_cuda (fp32 bias), the kernel and split-K
 // its policy picks for the forward pass (the split-K scratch sized as
 // vit__cuda_alloc_arena sizes it), and its two mma.sync tiles forced (VIT_GEMM
-// 1: 128 x 128 x 32 4 stages, 2: 64 x 64 x 32 8 stages; split as the policy).
+// 1: 128 x 256 x 32 4 stages, 2: 64 x 64 x 64 4 stages; split as the policy).
 // CUTLASS: LinearCombination with beta = 1 on C = a bf16 bias row broadcast by
 // ldc = 0 (the bias add in the epilogue, as vit.h's), at several tile shapes
 // and stage counts, and serial split-K (2, 3, 4 slices) at b = 1 and 8. No
