@@ -771,13 +771,14 @@ static int vit__plan_split_grid(const vit__cuda_state *s, int patch, int tiles, 
 }
 
 // mma.sync tiles: 128 x 256 where their waves take less time than those of
-// 64 x 64 tiles, two of which run on an SM at once; a big tile is 8 small
-// ones' work and does it at about twice their rate (CUTLASS's sm80 kernels
-// and vit.h's, H100). [BENCHMARKS: GEMM: mma.sync]
+// 64 x 64 tiles, two of which run on an SM at once. A big tile is 8 small
+// ones' work, done at 1.25 times their rate (H100, the ViT-S/B/L linears at
+// batch 8 to 256, both forced: a wave of big tiles takes 6.4 small-tile
+// times, one of two small tiles 2). [BENCHMARKS: GEMM: mma.sync]
 static VIT__HD inline int vit__mma_big(int sm, int M, int N) {
     long long big = (long long)((M + 127) / 128) * ((N + 255) / 256), small = (long long)((M + 63) / 64) * ((N + 63) / 64);
     long long wb = (big + sm - 1) / sm, ws = (small + 2 * sm - 1) / (2 * sm);
-    return wb * 8 <= ws * 4; // (in the time of half a big tile: a wave of two small ones)
+    return wb * 16 <= ws * 5;
 }
 
 // K slices of a wgmma GEMM (one CTA per SM): as many as keep one work item per
