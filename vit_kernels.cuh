@@ -649,7 +649,8 @@ enum {
     VIT__K_ATT_STREAM,   // mma.sync, K/V tiles streamed
     VIT__K_ATT_FULL,     // mma.sync, whole K/V per CTA
     VIT__K_ATT_SPLIT_KEYS, // mma.sync, whole K/V, keys split across warps
-    VIT__K_ATT_WGMMA     // sm_90a: wgmma + TMA, K/V tiles streamed
+    VIT__K_ATT_WGMMA,    // sm_90a: wgmma + TMA, K/V tiles streamed
+    VIT__K_ATT_STREAM32  // mma.sync, K/V tiles streamed, 32 query rows per warp
 };
 
 typedef struct vit__plan {
@@ -673,6 +674,7 @@ typedef struct vit__test_hook {
     int splitk;       // 1: never split K; n >= 2: n slices for every GEMM that can
     int attn_warps;   // bf16/fp16 mma.sync 4 or 8; fp32 at most 1 to 8
     int attn_full;    // 1: never whole-K/V CTAs; 2: whenever Nk fits; 3: with keys split across warps
+    int attn_rows;    // K/V streamed by mma.sync: 16 or 32 query rows per warp (32: head sizes up to 64)
     int attn_wgmma;   // 1: never the wgmma attention; 2: wherever it can run; 3, 4: as 2 with two, three consumer warpgroups
     int attn_ping;    // 1: the wgmma attention's warpgroups each issue on their own
     int no_prefetch;  // 1: small forward passes do not fetch each block's weights into L2 during its attention
@@ -884,7 +886,8 @@ static size_t vit__attw_items(int B, int H, int Nq, int nc) { return (size_t)((N
 // warpgroups for head size 64 and long sequences), else mma.sync: whole K/V
 // per CTA for Nk <= 256 (8 warps splitting the keys where 4-warp CTAs would
 // not fill the GPU, 8 warps where the grid fills it twice, else 4), longer
-// sequences streaming K/V with 4 warps. Each fits vit__plan_smem_max: fp32
+// sequences streaming K/V with 4 warps (of 32 query rows each for head sizes up
+// to 64 where 128-query tiles fill the GPU twice, else 16). Each fits vit__plan_smem_max: fp32
 // with fewer warps, wgmma with two consumer warpgroups or else mma.sync,
 // whole K/V with 4 warps or else streamed; kernel 0 where nothing fits.
 // [BENCHMARKS: Attention: wgmma] [BENCHMARKS: Attention: mma.sync]
@@ -931,6 +934,10 @@ static vit__plan vit__plan_attention(const vit__cuda_state *s, int half, int wgm
     if (vit__attn_smem(p.kernel, p.warps, D, Nk, 2) > most && p.kernel == VIT__K_ATT_SPLIT_KEYS) p.kernel = VIT__K_ATT_FULL, p.warps = 4;
     if (vit__attn_smem(p.kernel, p.warps, D, Nk, 2) > most && p.kernel == VIT__K_ATT_FULL) p.warps = 4;
     if (vit__attn_smem(p.kernel, p.warps, D, Nk, 2) > most) p.kernel = VIT__K_ATT_STREAM, p.warps = 4;
+    // streamed, head size <= 64, a grid of 128-query tiles that fills the GPU twice: 32 rows per warp
+    int rows = VIT__HOOK(s, attn_rows);
+    if (p.kernel == VIT__K_ATT_STREAM && D <= 64 && (rows == 32 || (!rows && wide)) && vit__attn_smem(VIT__K_ATT_STREAM32, 4, D, Nk, 2) <= most)
+        p.kernel = VIT__K_ATT_STREAM32;
     p.smem = vit__attn_smem(p.kernel, p.warps, D, Nk, 2);
     if (p.smem > most) p.kernel = 0;
     return p;
@@ -3319,39 +3326,48 @@ static vit_status vit__qk_norm_cuda(T *qkv, const float *qw, const float *qb, co
 // Multi-head flash attention on the GPU: the mma.sync, wgmma and fp32 FMA
 // kernels and their launchers.
 
-// bf16/fp16 flash attention on mma.sync. Parallel over (query tiles of 16 * NW,
-// H, B): NW warps, each owns 16 query rows (NW = 4; 1 when the grid would
-// leave SMs idle, i.e. small batches: more, smaller CTAs). K/V tiles of 64 keys stream through a
-// double-buffered shared ring; S = Q K^T and O += P V run on tensor cores with
-// fp32 accumulators, the softmax is online (running max and sum per row, exp2
-// with the scale folded in), so no N x N matrix exists anywhere. The head size D
-// is zero-padded to DP (16, 32, 64 or 128) in shared memory; keys >= N are
-// masked; a.causal: so are keys after the query (a warp skips the key tiles
-// wholly after its 16 rows: every tile it runs holds a key each row sees).
-// VEC: 16-byte cp.async loads (D and C multiples of 8), else scalar.
+// bf16/fp16 flash attention on mma.sync. Parallel over (query tiles of BQ,
+// H, B): NW warps, each owns 16 RM query rows (RM = 2, head sizes up to 64:
+// each K and V fragment read from shared memory serves two m16 tiles). K/V
+// tiles of 64 keys stream through a double-buffered shared ring; S = Q K^T and
+// O += P V run on tensor cores with fp32 accumulators, the softmax is online
+// (running max and sum per row, exp2 with the scale folded in), so no N x N
+// matrix exists anywhere. The head size D is zero-padded to DP (16, 32, 64 or
+// 128) in shared memory; keys >= N are masked; a.causal: so are keys after the
+// query (a warp skips the key tiles wholly after its rows: every tile it runs
+// holds a key each row sees). Only edge tiles (the last, or every tile when
+// causal) pay for the masks and the partial-tile bounds.
+// VEC: 16-byte cp.async loads (D and C multiples of 8), each thread's chunks at
+// fixed rows and column of every tile, their addresses one step apart; else scalar.
 // FULL (short sequences, N <= VIT__ATTN_FULL_MAX): all of K and V are loaded
 // at once and stay, one wait and one barrier per CTA instead of two per tile.
 // KS > 1 (FULL, small batches): each KS warps of the CTA share 16 query rows and take
 // every KS-th key tile each, then their partial softmax states (max, sum, O)
 // are merged through shared memory in split order: a quarter of the serial
 // mma chain per warp. 8 warps, 32 query rows per CTA: half the CTAs, each
-// loading K and V once for twice the queries. [BENCHMARKS: Attention: mma.sync]
+// loading K and V once for twice the queries. Every row's arithmetic is the
+// same whatever NW and RM: the bits do not depend on the shape.
+// [BENCHMARKS: Attention: mma.sync]
 // One CTA's work: query tile qtile of head h of image b (all NW warps take part).
-template <typename T, int DP, bool VEC, int NW, bool FULL, int KS>
+template <typename T, int DP, bool VEC, int NW, bool FULL, int KS, int RM = 1>
 static __device__ __forceinline__ void vit__attention_mma_tile(const vit__attn_args &a, float sl2, int b, int h, int qtile);
 
-template <typename T, int DP, bool VEC, int NW, bool FULL, int KS>
+template <typename T, int DP, bool VEC, int NW, bool FULL, int KS, int RM>
 __global__ void __launch_bounds__(NW * 32, NW == 8 && DP <= 64 ? 2 : 1) vit__attention_mma_kernel(vit__attn_args a, float sl2, const char *pf, size_t pf_bytes) {
     if (pf && threadIdx.x == 0) vit__l2_prefetch_share(pf, pf_bytes); // weights: no earlier kernel writes them
     vit__pdl_wait();
     vit__pdl_launch();
-    vit__attention_mma_tile<T, DP, VEC, NW, FULL, KS>(a, sl2, blockIdx.z, blockIdx.y, blockIdx.x);
+    vit__attention_mma_tile<T, DP, VEC, NW, FULL, KS, RM>(a, sl2, blockIdx.z, blockIdx.y, blockIdx.x);
 }
 
-template <typename T, int DP, bool VEC, int NW, bool FULL, int KS>
+template <bool B> struct vit__flag { static constexpr bool value = B; };
+
+template <typename T, int DP, bool VEC, int NW, bool FULL, int KS, int RM>
 static __device__ __forceinline__ void vit__attention_mma_tile(const vit__attn_args &a, float sl2, int b, int h, int qtile) {
     static_assert(KS == 1 || FULL, "split keys: the whole-K/V kernel");
-    const int BQ = 16 * NW / KS, BKV = 64, LD = DP + 8, NT = NW * 32; // +8: rows 16 bytes apart in bank space, ldmatrix conflict-free
+    const int WQ = 16 * RM, BQ = WQ * NW / KS, BKV = 64, LD = DP + 8, NT = NW * 32; // +8: rows 16 bytes apart in bank space, ldmatrix conflict-free
+    const int CH = DP / 8, RS = NT / CH; // 16-byte chunks per row; rows one sweep of the CTA's threads loads
+    static_assert(NT % CH == 0, "whole rows per sweep");
     extern __shared__ __align__(128) unsigned char vit__smem_att[];
     int Nq = a.Nq, N = a.Nk; // N: keys
     T *sQ = (T *)vit__smem_att; // [BQ][LD]
@@ -3359,55 +3375,169 @@ static __device__ __forceinline__ void vit__attention_mma_tile(const vit__attn_a
     T *sK = sQ + BQ * LD;       // [2][BKV][LD], FULL: [NK][LD]
     T *sV = sK + NK * LD;
     int q0 = qtile * BQ, D = a.D;
-    int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, qw = warp / KS, ks = warp % KS; // query rows qw * 16.., key tiles ks, ks + KS, ..
+    int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, qw = warp / KS, ks = warp % KS; // query rows qw * WQ.., key tiles ks, ks + KS, ..
+    int wq0 = q0 + qw * WQ;     // the warp's first query row
     const T *qb = (const T *)a.q + (size_t)b * a.bsq + (size_t)h * D;
     const T *kb = (const T *)a.k + (size_t)b * a.bsk + (size_t)h * D, *vb = (const T *)a.v + (size_t)b * a.bsk + (size_t)h * D;
-    // rows r0.. of src (row stride rs, rows below nlim) into dst, zero past nlim and D
+    // VEC: this thread loads, of any block of rows, rows lrow, lrow + RS, .. at column lcol
+    int lrow = tid / CH, lcol = (tid % CH) * 8;
+    bool lcol_ok = lcol < D;
+    // rows r0 .. r0 + nrows of src (row stride rs, rows below nlim) into dst, zero past nlim and D
     auto load = [&](T *dst, const T *src, size_t rs, int nlim, int r0, int nrows) {
-        const int CH = DP / 8;
-        for (int c = tid; c < nrows * CH; c += NT) {
-            int r = c / CH, d = (c % CH) * 8, gr = r0 + r;
-            T *dp = dst + r * LD + d;
-            if (VEC) {
-                bool ok = gr < nlim && d < D;
-                vit__cp16(dp, ok ? src + (size_t)gr * rs + d : src, ok ? 16 : 0);
-            } else {
+        if (VEC) {
+            const T *g = src + (size_t)(r0 + lrow) * rs + lcol;
+            T *sp = dst + lrow * LD + lcol;
+            for (int r = r0 + lrow; r < r0 + nrows; r += RS, g += RS * rs, sp += RS * LD) {
+                bool ok = lcol_ok && r < nlim;
+                vit__cp16(sp, ok ? g : src, ok ? 16 : 0);
+            }
+        } else {
+            for (int c = tid; c < nrows * CH; c += NT) {
+                int r = c / CH, d = (c % CH) * 8, gr = r0 + r;
                 float v[8];
 #pragma unroll
                 for (int e = 0; e < 8; e++) v[e] = (gr < nlim && d + e < D) ? vit__f32(src[(size_t)gr * rs + d + e]) : 0.0f;
-                *(uint4 *)dp = make_uint4(vit__pack2<T>(v[0], v[1]), vit__pack2<T>(v[2], v[3]), vit__pack2<T>(v[4], v[5]), vit__pack2<T>(v[6], v[7]));
+                *(uint4 *)(dst + r * LD + d) = make_uint4(vit__pack2<T>(v[0], v[1]), vit__pack2<T>(v[2], v[3]), vit__pack2<T>(v[4], v[5]), vit__pack2<T>(v[6], v[7]));
             }
+        }
+    };
+    // the streamed K and V tile j into ring slot j & 1: a fixed count of chunks per thread
+    const T *kg = kb + (size_t)lrow * a.ldk + lcol, *vg = vb + (size_t)lrow * a.ldk + lcol;
+    size_t kstep = (size_t)RS * a.ldk;
+    auto load_kv = [&](int j) {
+        if (VEC && BKV % RS == 0) {
+            size_t off = (size_t)j * BKV * a.ldk;
+            T *ks_ = sK + (j & 1) * BKV * LD + lrow * LD + lcol, *vs_ = sV + (j & 1) * BKV * LD + lrow * LD + lcol;
+#pragma unroll
+            for (int i = 0; i < BKV / RS; i++) {
+                bool ok = lcol_ok && j * BKV + lrow + i * RS < N;
+                vit__cp16(ks_ + i * RS * LD, ok ? kg + off + i * kstep : kb, ok ? 16 : 0);
+                vit__cp16(vs_ + i * RS * LD, ok ? vg + off + i * kstep : vb, ok ? 16 : 0);
+            }
+        } else {
+            load(sK + (j & 1) * BKV * LD, kb, a.ldk, N, j * BKV, BKV);
+            load(sV + (j & 1) * BKV * LD, vb, a.ldk, N, j * BKV, BKV);
         }
     };
     int nkv = (N + BKV - 1) / BKV;
     load(sQ, qb, a.ldq, Nq, q0, BQ);
-    load(sK, kb, a.ldk, N, 0, FULL ? NK : BKV);
-    load(sV, vb, a.ldk, N, 0, FULL ? NK : BKV);
+    if (FULL) {
+        load(sK, kb, a.ldk, N, 0, NK);
+        load(sV, vb, a.ldk, N, 0, NK);
+    } else {
+        load_kv(0);
+    }
     vit__cp_commit();
-    float o[DP / 8][4], mrow[2] = {-INFINITY, -INFINITY}, lrow[2] = {0.0f, 0.0f};
+    float o[RM][DP / 8][4], mrow[RM][2], lsum[RM][2];
 #pragma unroll
-    for (int i = 0; i < DP / 8; i++)
+    for (int m = 0; m < RM; m++) {
 #pragma unroll
-        for (int e = 0; e < 4; e++) o[i][e] = 0.0f;
-    uint32_t qf[DP / 16][4];
-    // warps whose 16 rows are all past N only help load; key chunks of 16 past
+        for (int i = 0; i < DP / 8; i++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) o[m][i][e] = 0.0f;
+        mrow[m][0] = mrow[m][1] = -INFINITY;
+        lsum[m][0] = lsum[m][1] = 0.0f;
+    }
+    uint32_t qf[RM][DP / 16][4];
+    // warps whose rows are all past N only help load; key chunks of 16 past
     // N are skipped (their probabilities are exactly 0): at N = 197 the last
     // query tile runs 1 warp of 4 and the last key tile 1 chunk of 4
-    bool act = q0 + qw * 16 < Nq, qload = true;
+    bool act = wq0 < Nq, qload = true;
     if (FULL) {
         vit__cp_wait<0>();
         __syncthreads();
     }
-    int last_key = a.causal ? q0 + qw * 16 + 15 : N; // causal: tiles past the warp's last row are skipped
+    int last_key = a.causal ? wq0 + WQ - 1 : N; // causal: tiles past the warp's last row are skipped
+    // one key tile's S = Q K^T, softmax update and O += P V; EDGE: keys past N or causal masks in it
+    auto tile = [&](int j, auto edge) {
+        constexpr bool EDGE = decltype(edge)::value;
+        (void)edge;
+        const T *Ks = sK + (FULL ? j : j & 1) * BKV * LD, *Vs = sV + (FULL ? j : j & 1) * BKV * LD;
+        int kvalid = N - j * BKV; // keys of this tile below N (> BKV: all)
+        float s[RM][8][4];
+#pragma unroll
+        for (int m = 0; m < RM; m++)
+#pragma unroll
+            for (int i = 0; i < 8; i++)
+#pragma unroll
+                for (int e = 0; e < 4; e++) s[m][i][e] = 0.0f;
+#pragma unroll
+        for (int kk = 0; kk < DP / 16; kk++)
+#pragma unroll
+            for (int np = 0; np < 4; np++) {
+                if (EDGE && np * 16 >= kvalid) break;
+                uint32_t r[4];
+                vit__ldsm4(r, Ks + (np * 16 + (lane & 7) + ((lane >> 4) << 3)) * LD + kk * 16 + (((lane >> 3) & 1) << 3));
+#pragma unroll
+                for (int m = 0; m < RM; m++) {
+                    vit__mma(s[m][2 * np], qf[m][kk], r, (T *)0);
+                    vit__mma(s[m][2 * np + 1], qf[m][kk], r + 2, (T *)0);
+                }
+            }
+        // scale (log2 domain), mask, online softmax
+#pragma unroll
+        for (int m = 0; m < RM; m++) {
+            float mx[2] = {-INFINITY, -INFINITY};
+#pragma unroll
+            for (int i = 0; i < 8; i++)
+#pragma unroll
+                for (int e = 0; e < 4; e++) {
+                    if (EDGE) {
+                        int key = j * BKV + i * 8 + (lane & 3) * 2 + (e & 1), row = wq0 + m * 16 + (lane >> 2) + (e >> 1) * 8;
+                        s[m][i][e] = key < N && (!a.causal || key <= row) ? s[m][i][e] * sl2 : -INFINITY;
+                    } else {
+                        s[m][i][e] *= sl2;
+                    }
+                    mx[e >> 1] = fmaxf(mx[e >> 1], s[m][i][e]);
+                }
+#pragma unroll
+            for (int hr = 0; hr < 2; hr++) {
+                mx[hr] = vit__quad_max(mx[hr]);
+                float mnew = fmaxf(mrow[m][hr], mx[hr]), corr = vit__exp2_ftz(mrow[m][hr] - mnew);
+                mrow[m][hr] = mnew;
+                lsum[m][hr] *= corr;
+#pragma unroll
+                for (int i = 0; i < DP / 8; i++) { o[m][i][2 * hr] *= corr; o[m][i][2 * hr + 1] *= corr; }
+            }
+#pragma unroll
+            for (int i = 0; i < 8; i++)
+#pragma unroll
+                for (int e = 0; e < 4; e++) {
+                    float p = vit__exp2_ftz(s[m][i][e] - mrow[m][e >> 1]);
+                    lsum[m][e >> 1] += p;
+                    s[m][i][e] = p;
+                }
+        }
+        // O += P V: the S accumulator layout of two n8 tiles is the A layout of one k16 step
+#pragma unroll
+        for (int kc = 0; kc < BKV / 16; kc++) {
+            if (EDGE && kc * 16 >= kvalid) break;
+            uint32_t pa[RM][4];
+#pragma unroll
+            for (int m = 0; m < RM; m++) {
+                pa[m][0] = vit__pack2<T>(s[m][2 * kc][0], s[m][2 * kc][1]);
+                pa[m][1] = vit__pack2<T>(s[m][2 * kc][2], s[m][2 * kc][3]);
+                pa[m][2] = vit__pack2<T>(s[m][2 * kc + 1][0], s[m][2 * kc + 1][1]);
+                pa[m][3] = vit__pack2<T>(s[m][2 * kc + 1][2], s[m][2 * kc + 1][3]);
+            }
+#pragma unroll
+            for (int dp = 0; dp < DP / 16; dp++) {
+                uint32_t r[4];
+                vit__ldsm4t(r, Vs + (kc * 16 + (lane & 7) + (((lane >> 3) & 1) << 3)) * LD + dp * 16 + ((lane >> 4) << 3));
+#pragma unroll
+                for (int m = 0; m < RM; m++) {
+                    vit__mma(o[m][2 * dp], pa[m], r, (T *)0);
+                    vit__mma(o[m][2 * dp + 1], pa[m], r + 2, (T *)0);
+                }
+            }
+        }
+    };
     for (int j = ks; j < nkv; j += KS) {
         bool live = j * BKV <= last_key;
         if (FULL) {
             if (!act || !live) break;
         } else {
-            if (j + 1 < nkv) {
-                load(sK + ((j + 1) & 1) * BKV * LD, kb, a.ldk, N, (j + 1) * BKV, BKV);
-                load(sV + ((j + 1) & 1) * BKV * LD, vb, a.ldk, N, (j + 1) * BKV, BKV);
-            }
+            if (j + 1 < nkv) load_kv(j + 1);
             vit__cp_commit();
             vit__cp_wait<1>();
             __syncthreads();
@@ -3415,68 +3545,14 @@ static __device__ __forceinline__ void vit__attention_mma_tile(const vit__attn_a
         }
         if (qload) {
 #pragma unroll
-            for (int kk = 0; kk < DP / 16; kk++)
-                vit__ldsm4(qf[kk], sQ + (qw * 16 + (lane & 15)) * LD + kk * 16 + ((lane >> 4) << 3));
+            for (int m = 0; m < RM; m++)
+#pragma unroll
+                for (int kk = 0; kk < DP / 16; kk++)
+                    vit__ldsm4(qf[m][kk], sQ + (qw * WQ + m * 16 + (lane & 15)) * LD + kk * 16 + ((lane >> 4) << 3));
             qload = false;
         }
-        const T *Ks = sK + (FULL ? j : j & 1) * BKV * LD, *Vs = sV + (FULL ? j : j & 1) * BKV * LD;
-        int kvalid = N - j * BKV; // keys of this tile below N (> BKV: all)
-        float s[8][4];
-#pragma unroll
-        for (int i = 0; i < 8; i++)
-#pragma unroll
-            for (int e = 0; e < 4; e++) s[i][e] = 0.0f;
-#pragma unroll
-        for (int kk = 0; kk < DP / 16; kk++)
-#pragma unroll
-            for (int np = 0; np < 4; np++) {
-                if (np * 16 >= kvalid) break;
-                uint32_t r[4];
-                vit__ldsm4(r, Ks + (np * 16 + (lane & 7) + ((lane >> 4) << 3)) * LD + kk * 16 + (((lane >> 3) & 1) << 3));
-                vit__mma(s[2 * np], qf[kk], r, (T *)0);
-                vit__mma(s[2 * np + 1], qf[kk], r + 2, (T *)0);
-            }
-        // scale (log2 domain), mask, online softmax
-        float mx[2] = {-INFINITY, -INFINITY};
-#pragma unroll
-        for (int i = 0; i < 8; i++)
-#pragma unroll
-            for (int e = 0; e < 4; e++) {
-                int key = j * BKV + i * 8 + (lane & 3) * 2 + (e & 1), row = q0 + qw * 16 + (lane >> 2) + (e >> 1) * 8;
-                s[i][e] = key < N && (!a.causal || key <= row) ? s[i][e] * sl2 : -INFINITY;
-                mx[e >> 1] = fmaxf(mx[e >> 1], s[i][e]);
-            }
-#pragma unroll
-        for (int hr = 0; hr < 2; hr++) {
-            mx[hr] = vit__quad_max(mx[hr]);
-            float mnew = fmaxf(mrow[hr], mx[hr]), corr = vit__exp2_ftz(mrow[hr] - mnew);
-            mrow[hr] = mnew;
-            lrow[hr] *= corr;
-#pragma unroll
-            for (int i = 0; i < DP / 8; i++) { o[i][2 * hr] *= corr; o[i][2 * hr + 1] *= corr; }
-        }
-#pragma unroll
-        for (int i = 0; i < 8; i++)
-#pragma unroll
-            for (int e = 0; e < 4; e++) {
-                float p = vit__exp2_ftz(s[i][e] - mrow[e >> 1]);
-                lrow[e >> 1] += p;
-                s[i][e] = p;
-            }
-        // O += P V: the S accumulator layout of two n8 tiles is the A layout of one k16 step
-#pragma unroll
-        for (int kc = 0; kc < BKV / 16; kc++) {
-            if (kc * 16 >= kvalid) break;
-            uint32_t a[4] = {vit__pack2<T>(s[2 * kc][0], s[2 * kc][1]), vit__pack2<T>(s[2 * kc][2], s[2 * kc][3]),
-                             vit__pack2<T>(s[2 * kc + 1][0], s[2 * kc + 1][1]), vit__pack2<T>(s[2 * kc + 1][2], s[2 * kc + 1][3])};
-#pragma unroll
-            for (int dp = 0; dp < DP / 16; dp++) {
-                uint32_t r[4];
-                vit__ldsm4t(r, Vs + (kc * 16 + (lane & 7) + (((lane >> 3) & 1) << 3)) * LD + dp * 16 + ((lane >> 4) << 3));
-                vit__mma(o[2 * dp], a, r, (T *)0);
-                vit__mma(o[2 * dp + 1], a, r + 2, (T *)0);
-            }
-        }
+        if (a.causal || (j + 1) * BKV > N) tile(j, vit__flag<true>());
+        else tile(j, vit__flag<false>());
         if (!FULL) __syncthreads(); // this buffer is reloaded next iteration
     }
     if (KS > 1) {
@@ -3484,13 +3560,15 @@ static __device__ __forceinline__ void vit__attention_mma_tile(const vit__attn_a
         // then each output element merged over the splits in split order
         float *sO = (float *)(sV + NK * LD), *sM = sO + KS * BQ * DP, *sL = sM + KS * BQ; // [KS][BQ][DP], [KS][BQ] x 2
 #pragma unroll
-        for (int hr = 0; hr < 2; hr++) {
-            float l = vit__quad_sum(lrow[hr]);
-            int r = ks * BQ + qw * 16 + (lane >> 2) + hr * 8;
-            if ((lane & 3) == 0) { sM[r] = mrow[hr]; sL[r] = l; }
+        for (int m = 0; m < RM; m++)
 #pragma unroll
-            for (int i = 0; i < DP / 8; i++) *(float2 *)(sO + (size_t)r * DP + i * 8 + (lane & 3) * 2) = make_float2(o[i][2 * hr], o[i][2 * hr + 1]);
-        }
+            for (int hr = 0; hr < 2; hr++) {
+                float l = vit__quad_sum(lsum[m][hr]);
+                int r = ks * BQ + qw * WQ + m * 16 + (lane >> 2) + hr * 8;
+                if ((lane & 3) == 0) { sM[r] = mrow[m][hr]; sL[r] = l; }
+#pragma unroll
+                for (int i = 0; i < DP / 8; i++) *(float2 *)(sO + (size_t)r * DP + i * 8 + (lane & 3) * 2) = make_float2(o[m][i][2 * hr], o[m][i][2 * hr + 1]);
+            }
         __syncthreads();
         for (int idx = tid; idx < BQ * D; idx += NT) {
             int r = idx / D, d = idx % D, row = q0 + r;
@@ -3508,19 +3586,21 @@ static __device__ __forceinline__ void vit__attention_mma_tile(const vit__attn_a
         }
     } else {
 #pragma unroll
-        for (int hr = 0; hr < 2; hr++) {
-            float l = vit__quad_sum(lrow[hr]);
-            float inv = 1.0f / l;
-            int row = q0 + qw * 16 + (lane >> 2) + hr * 8;
-            if (row >= Nq) continue;
-            T *op = (T *)a.out + (size_t)b * a.bso + (size_t)row * a.ldo + (size_t)h * D;
+        for (int m = 0; m < RM; m++)
 #pragma unroll
-            for (int i = 0; i < DP / 8; i++) {
-                int d = i * 8 + (lane & 3) * 2;
-                if (d < D) op[d] = vit__cvt<T>(o[i][2 * hr] * inv);
-                if (d + 1 < D) op[d + 1] = vit__cvt<T>(o[i][2 * hr + 1] * inv);
+            for (int hr = 0; hr < 2; hr++) {
+                float l = vit__quad_sum(lsum[m][hr]);
+                float inv = 1.0f / l;
+                int row = wq0 + m * 16 + (lane >> 2) + hr * 8;
+                if (row >= Nq) continue;
+                T *op = (T *)a.out + (size_t)b * a.bso + (size_t)row * a.ldo + (size_t)h * D;
+#pragma unroll
+                for (int i = 0; i < DP / 8; i++) {
+                    int d = i * 8 + (lane & 3) * 2;
+                    if (d < D) op[d] = vit__cvt<T>(o[m][i][2 * hr] * inv);
+                    if (d + 1 < D) op[d + 1] = vit__cvt<T>(o[m][i][2 * hr + 1] * inv);
+                }
             }
-        }
     }
 }
 
@@ -3971,19 +4051,20 @@ static int vit__attn_smem(int kernel, int warps, int D, int Nk, int esize) {
         int nc = warps / 4 - 1;
         return D == 128 ? VIT__ATTW_SMEM(128, 2, __nv_bfloat16) : nc == 3 ? VIT__ATTW_SMEM(64, 3, __nv_bfloat16) : VIT__ATTW_SMEM(64, 2, __nv_bfloat16);
     }
-    int full = kernel == VIT__K_ATT_FULL || kernel == VIT__K_ATT_SPLIT_KEYS, ks = kernel == VIT__K_ATT_SPLIT_KEYS ? 4 : 1, bq = 16 * warps / ks;
+    int full = kernel == VIT__K_ATT_FULL || kernel == VIT__K_ATT_SPLIT_KEYS, ks = kernel == VIT__K_ATT_SPLIT_KEYS ? 4 : 1;
+    int bq = (kernel == VIT__K_ATT_STREAM32 ? 32 : 16) * warps / ks;
     int nk = full ? (Nk + 15) & ~15 : 2 * 64;
     return (bq + 2 * nk) * (dp + 8) * esize + (ks > 1 ? ks * bq * (dp + 2) * 4 : 0);
 }
 
-template <typename T, int DP, bool VEC, int NW, bool FULL, int KS = 1>
+template <typename T, int DP, bool VEC, int NW, bool FULL, int KS = 1, int RM = 1>
 static vit_status vit__attention_mma_nw(const vit__attn_args &a, float sl2, vit_model *m, cudaStream_t st, const char *pf, size_t pf_bytes) {
-    const int BQ = 16 * NW / KS;
+    const int BQ = 16 * RM * NW / KS;
     int nk = FULL ? (a.Nk + 15) & ~15 : 2 * 64, smem = (BQ + 2 * nk) * (DP + 8) * (int)sizeof(T) + (KS > 1 ? KS * BQ * (DP + 2) * 4 : 0);
     dim3 grid((unsigned)((a.Nq + BQ - 1) / BQ), (unsigned)a.H, (unsigned)a.B);
     VIT__TRY(vit__smem_check(m, smem, "attention (mma.sync)"));
-    VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__attention_mma_kernel<T, DP, VEC, NW, FULL, KS>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-    VIT__CUDA_TRY(m, vit__launch(m, vit__attention_mma_kernel<T, DP, VEC, NW, FULL, KS>, grid, NW * 32, smem, st, a, sl2, pf, pf_bytes));
+    VIT__CUDA_TRY(m, cudaFuncSetAttribute(vit__attention_mma_kernel<T, DP, VEC, NW, FULL, KS, RM>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    VIT__CUDA_TRY(m, vit__launch(m, vit__attention_mma_kernel<T, DP, VEC, NW, FULL, KS, RM>, grid, NW * 32, smem, st, a, sl2, pf, pf_bytes));
     return VIT_OK;
 }
 
@@ -3993,6 +4074,7 @@ static vit_status vit__attention_mma_shape(const vit__attn_args &a, const vit__p
     if (p.kernel == VIT__K_ATT_SPLIT_KEYS) return vit__attention_mma_nw<T, DP, VEC, 8, true, 4>(a, sl2, m, st, pf, pf_bytes);
     if (p.kernel == VIT__K_ATT_FULL) return p.warps == 8 ? vit__attention_mma_nw<T, DP, VEC, 8, true>(a, sl2, m, st, pf, pf_bytes)
                                                          : vit__attention_mma_nw<T, DP, VEC, 4, true>(a, sl2, m, st, pf, pf_bytes);
+    if (p.kernel == VIT__K_ATT_STREAM32) return vit__attention_mma_nw<T, DP, VEC, 4, false, 1, DP <= 64 ? 2 : 1>(a, sl2, m, st, pf, pf_bytes); // (planned for DP <= 64 only)
     return vit__attention_mma_nw<T, DP, VEC, 4, false>(a, sl2, m, st, pf, pf_bytes);
 }
 

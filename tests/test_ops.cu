@@ -221,6 +221,7 @@ static const char *gemm_name(int ran) {
     case VIT__K_WG64: return "wgmma64";
     case VIT__K_ATT_FMA: return "fma";
     case VIT__K_ATT_STREAM: return "mma streaming K/V";
+    case VIT__K_ATT_STREAM32: return "mma streaming K/V, 32 rows per warp";
     case VIT__K_ATT_WGMMA: return "wgmma + TMA";
     case VIT__K_ATT_FULL: return "mma whole K/V";
     case VIT__K_ATT_SPLIT_KEYS: return "mma whole K/V, keys split";
@@ -618,10 +619,10 @@ static void test_qk_norm(vit_model *m, int rows, int C, int H) {
 // ---- attention: self-attention over packed qkv (B, N, 3C), or (nq > 0) nq
 // queries shared by every image (q's image stride 0: an attention-pooling
 // head's latents) against the N keys and values of kv (B, N, 2C) = [k | v];
-// the kernel shape forced by warps and full (vit__test_hook.attn_warps/attn_full)
-// and asserted.
+// the kernel shape forced by warps, full and rows (vit__test_hook.attn_warps,
+// attn_full, attn_rows) and asserted.
 template <typename T>
-static void test_attention_w(vit_model *m, int B, int N, int C, int H, int warps, int full = 0, int nq = 0, int wgmma = 1, int causal = 0) {
+static void test_attention_w(vit_model *m, int B, int N, int C, int H, int warps, int full = 0, int nq = 0, int wgmma = 1, int causal = 0, int rows = 0) {
     if (!take_case()) return;
     int D = C / H, cross = nq > 0, Nq = cross ? nq : N, half = sizeof(T) == 2;
     size_t nkv = (size_t)B * N * (cross ? 2 : 3) * C, nqe = cross ? (size_t)nq * C : 1, no = (size_t)B * Nq * C;
@@ -651,6 +652,7 @@ static void test_attention_w(vit_model *m, int B, int N, int C, int H, int warps
     vit__test_hook *f = force();
     f->attn_warps = warps;
     f->attn_full = full;
+    f->attn_rows = rows;
     f->attn_wgmma = wgmma;
     m->cuda->walk = 1;
     vit_status st = vit__attention_cuda<T>(ad, m, 0, NULL, 0);
@@ -671,7 +673,11 @@ static void test_attention_w(vit_model *m, int B, int N, int C, int H, int warps
     if (!half) wk = VIT__K_ATT_FMA;
     else if (wgmma >= 2 && !causal) { wk = VIT__K_ATT_WGMMA; ww = wgmma == 4 || (wgmma == 2 && D == 64 && Nq >= VIT__ATTW3_MIN) ? 16 : 12; } // 2 or 3 consumer warpgroups
     else if (full == 3 && fits) { wk = VIT__K_ATT_SPLIT_KEYS; ww = 8; }
-    else if (full == 1 || ((full || warps) && !fits)) { wk = VIT__K_ATT_STREAM; ww = 4; }
+    else if (full == 1 || ((full || warps) && !fits)) {
+        int wide = (size_t)((Nq + 127) / 128) * H * B >= (size_t)2 * m->cuda->sm_count;
+        wk = D <= 64 && (rows == 32 || (!rows && wide)) ? VIT__K_ATT_STREAM32 : VIT__K_ATT_STREAM;
+        ww = 4;
+    }
     else if (full || warps) { wk = VIT__K_ATT_FULL; ww = warps == 8 ? 8 : 4; }
     expect(wk ? ran.kernel == wk : ran.kernel >= VIT__K_ATT_FMA, name, "kernel", ran.kernel, wk);
     if (causal) expect(ran.kernel != VIT__K_ATT_WGMMA, name, "kernel (not wgmma: no causal mask there)", ran.kernel, 0);
@@ -682,7 +688,8 @@ static void test_attention_w(vit_model *m, int B, int N, int C, int H, int warps
 }
 
 // every launch configuration: default, then fp32: CTAs of at most 1 to 8 warps;
-// bf16/fp16: 1 and 4 warps per CTA streaming K/V tiles, and the whole-K/V
+// bf16/fp16: 1 and 4 warps per CTA streaming K/V tiles (16 and 32 query rows
+// per warp), and the whole-K/V
 // kernel with 4 and 8 warps and with 4 warps splitting the keys
 // causal (a text tower's mask, self-attention): the mma.sync and fp32 kernels
 // only (the wgmma kernel is never planned for it), each shape
@@ -703,7 +710,8 @@ static void test_attention(vit_model *m, int B, int N, int C, int H, int nq = 0,
     }
     if (sizeof(T) == 2) {
         test_attention_w<T>(m, B, N, C, H, 1, 1, nq, 1, causal);
-        test_attention_w<T>(m, B, N, C, H, 4, 1, nq, 1, causal);
+        test_attention_w<T>(m, B, N, C, H, 4, 1, nq, 1, causal, 16);
+        if (D <= 64) test_attention_w<T>(m, B, N, C, H, 4, 1, nq, 1, causal, 32);
         test_attention_w<T>(m, B, N, C, H, 4, 2, nq, 1, causal);
         test_attention_w<T>(m, B, N, C, H, 8, 2, nq, 1, causal);
         test_attention_w<T>(m, B, N, C, H, 4, 3, nq, 1, causal);

@@ -51,7 +51,8 @@
 //   policy obeys (vit__cuda_state.hook): VIT_SPLITK=n the split-K policy (0 default, 1 never,
 //   n >= 2 forced) for model and layer; VIT_ATTN_WARPS=1|4 the warps per attention
 //   CTA; VIT_ATTN_FULL=1|2 never/always the whole-K/V attention kernel, 3 always
-//   its split-key form; VIT_GEMM=n the bf16/fp16 GEMM kernel (VIT__GEMM_*);
+//   its split-key form; VIT_ATTN_ROWS=16|32 the query rows per warp of the streamed
+//   mma.sync attention; VIT_GEMM=n the bf16/fp16 GEMM kernel (VIT__GEMM_*);
 //   VIT_PREFETCH=0 no L2 weight prefetch in small forward passes; VIT_ATTN_WGMMA=1|2
 //   never/always the sm_90a attention kernel (3|4: with 2|3 consumer warpgroups), VIT_ATTN_PING=1 its
 //   warpgroups not taking turns. VIT_WALK=0 every kernel's rows first to last (vit__walk). VIT_PERSISTENT=1|2 never/always the
@@ -157,6 +158,7 @@ static void env_knobs(vit_model *m) {
     if (getenv("VIT_ATTN_WARPS")) knobs.attn_warps = atoi(getenv("VIT_ATTN_WARPS"));
     if (getenv("VIT_PDL")) m->cuda->pdl = atoi(getenv("VIT_PDL"));
     if (getenv("VIT_ATTN_FULL")) knobs.attn_full = atoi(getenv("VIT_ATTN_FULL"));
+    if (getenv("VIT_ATTN_ROWS")) knobs.attn_rows = atoi(getenv("VIT_ATTN_ROWS"));
     if (getenv("VIT_GEMM")) knobs.gemm = atoi(getenv("VIT_GEMM"));
     if (getenv("VIT_PREFETCH")) knobs.no_prefetch = !atoi(getenv("VIT_PREFETCH"));
     if (getenv("VIT_ATTN_WGMMA")) knobs.attn_wgmma = atoi(getenv("VIT_ATTN_WGMMA"));
