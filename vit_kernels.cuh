@@ -3484,9 +3484,9 @@ static __device__ __forceinline__ void vit__attention_mma_tile(const vit__attn_a
                 for (int e = 0; e < 4; e++) {
                     if (EDGE) {
                         int key = j * BKV + i * 8 + (lane & 3) * 2 + (e & 1), row = wq0 + m * 16 + (lane >> 2) + (e >> 1) * 8;
-                        s[m][i][e] = key < N && (!a.causal || key <= row) ? s[m][i][e] * sl2 : -INFINITY;
+                        s[m][i][e] = key < N && (!a.causal || key <= row) ? __fmul_rn(s[m][i][e], sl2) : -INFINITY;
                     } else {
-                        s[m][i][e] *= sl2;
+                        s[m][i][e] = __fmul_rn(s[m][i][e], sl2); // never fused with the subtraction below: the bits of every path alike
                     }
                     mx[e >> 1] = fmaxf(mx[e >> 1], s[m][i][e]);
                 }
