@@ -773,15 +773,17 @@ static int vit__plan_split_grid(const vit__cuda_state *s, int patch, int tiles, 
 }
 
 // mma.sync tiles: 128 x 256 where their waves take less time than those of
-// 64 x 64 tiles, two of which run on an SM at once. A big tile is 8 small
-// ones' work, done at 1.25 times their rate (H100, the ViT-S/B/L linears at
-// batch 8 to 256, both forced: a wave of big tiles takes 6.4 small-tile
-// times, one of two small tiles 2). [BENCHMARKS: GEMM: mma.sync]
-static VIT__HD inline int vit__mma_big(int sm, int M, int N) {
+// 64 x 64 tiles, per_sm of which run on an SM at once (2 where a CTA may opt in
+// to twice their 64 KB, sm_80/87/90/100; 1 on the 99 KB GPUs, sm_86/89/12x). A
+// big tile is 8 small ones' work, done at 1.25 times their rate (H100, the
+// ViT-S/B/L linears at batch 8 to 256, both forced: a wave of big tiles takes
+// 6.4 small-tile times, one of two small tiles 2). [BENCHMARKS: GEMM: mma.sync]
+static VIT__HD inline int vit__mma_big(int sm, int per_sm, int M, int N) {
     long long big = (long long)((M + 127) / 128) * ((N + 255) / 256), small = (long long)((M + 63) / 64) * ((N + 63) / 64);
-    long long wb = (big + sm - 1) / sm, ws = (small + 2 * sm - 1) / (2 * sm);
-    return wb * 16 <= ws * 5;
+    long long wb = (big + sm - 1) / sm, ws = (small + (long long)per_sm * sm - 1) / ((long long)per_sm * sm);
+    return wb * 16 <= ws * 5; // (a wave of one 4-warp tile an SM taken as long as one of two: not measured)
 }
+static VIT__HD inline int vit__mma_per_sm(int smem_optin) { return smem_optin >= 2 * VIT__MMA_SMEM(64, 64) ? 2 : 1; }
 
 // K slices of a wgmma GEMM (one CTA per SM): as many as keep one work item per
 // SM when at most half as many tiles as SMs and the next LayerNorm reduces
@@ -826,11 +828,11 @@ static vit__plan vit__plan_wgmma(const vit__cuda_state *s, int M, int N, int K, 
 // activation; e4m3_out, a_blocks: the e4m3 epilogue and per-128-column input
 // scales (VIT_DTYPE_FP8). fp32: the FMA SGEMM. bf16/fp16: wgmma on sm_90a where
 // the TMA takes the shapes, the deep ring for long K or an activation
-// epilogue, else mma.sync at 128 x 128 tiles where they fill the GPU, 64 x 64
-// below. e4m3: wgmma only (kernel 0 otherwise). Shared memory: a wgmma plan
-// above vit__plan_smem_max (never on a Hopper: 227 KB; a test's limit) falls
-// back to mma.sync (64 KB), e4m3 to kernel 0 with the bytes it needed in
-// smem. [BENCHMARKS: GEMM: wgmma ping-pong]
+// epilogue, else mma.sync at 128 x 256 tiles where their waves are shorter
+// (vit__mma_big), 64 x 64 otherwise. e4m3: wgmma only (kernel 0 otherwise).
+// Shared memory: a wgmma plan above vit__plan_smem_max (never on a Hopper: 227
+// KB; a test's limit) falls back to mma.sync (96 or 64 KB), e4m3 to kernel 0
+// with the bytes it needed in smem. [BENCHMARKS: GEMM: wgmma ping-pong]
 // [BENCHMARKS: GEMM: mma.sync] [BENCHMARKS: GEMM: fp32 FMA] [BENCHMARKS: GEMM: fp8 (e4m3)]
 static vit__plan vit__plan_gemm(const vit__cuda_state *s, int optype, int M, int N, int K, int out, int act, int defer, int tma, int vec,
                                 int e4m3_out, int a_blocks) {
@@ -867,7 +869,11 @@ static vit__plan vit__plan_gemm(const vit__cuda_state *s, int optype, int M, int
         p = vit__plan_none(); // mma.sync below
     }
     // (sm_90a code: 64 x 64 only, the TMA's misfits; see vit__mma_sm90a)
-    int big = !s->wgmma && (req == VIT__GEMM_MMA || (req != VIT__GEMM_MMA64 && vit__mma_big(s->sm_count, M, N))), bm = big ? 128 : 64, bn = VIT__MMA_BN(bm), bk = VIT__MMA_BKT(bm);
+    // 128 x 256 tiles: 16-byte operands only (the scalar loads' registers spill there) and
+    // where the plan's limit takes their 96 KB (a test's may not); forced, any operands
+    int big = !s->wgmma && (req == VIT__GEMM_MMA || (req != VIT__GEMM_MMA64 && vec && vit__mma_big(s->sm_count, vit__mma_per_sm(s->smem_optin), M, N)));
+    if (big && VIT__MMA_SMEM(128, 256) > most) big = 0;
+    int bm = big ? 128 : 64, bn = VIT__MMA_BN(bm), bk = VIT__MMA_BKT(bm);
     p.kernel = big ? (vec ? VIT__K_MMA_VEC : VIT__K_MMA_SCALAR) : (vec ? VIT__K_MMA64_VEC : VIT__K_MMA64_SCALAR);
     p.vec = vec;
     p.split = vit__plan_split_grid(s, out == VIT__OUT_PATCH, ((N + bn - 1) / bn) * ((M + bm - 1) / bm), (K + bk - 1) / bk, (size_t)M * N);
@@ -4355,7 +4361,7 @@ static vit_status vit__head_cuda(float *logits, const float *pooled, const T *he
 #define VIT__PK_BQ_FULL 64
 #define VIT__PK_BQ_STREAM 128
 #define VIT__PK_PAD 32   // a counter per 128-byte line: the pollers of one do not queue behind another's
-// GEMM tiles: the mma.sync kernel's 8-stage ring (64 KB). (A 24-stage ring,
+// GEMM tiles: 64 x 64 x 32 mma.sync tiles through an 8-stage ring (64 KB). (A 24-stage ring,
 // most of a tile's weights in flight before its inputs are ready, measured
 // slower: the SMs' early loads crowd the critical path's out of L2 and HBM
 // bandwidth. [BENCHMARKS: Batch 1])
@@ -5657,7 +5663,7 @@ static vit_status vit__cuda_arena(vit_model *m) {
     size_t W = 3 * C > (size_t)c->mlp_dim ? 3 * C : (size_t)c->mlp_dim, K = c->num_classes > 0 ? (size_t)c->num_classes : 1;
     // split-K partial sums: the default policy (vit__plan_split_grid) splits a GEMM of
     // fewer than 2 * sm_count tiles into split * tiles < 4 * sm_count CTAs, so
-    // 4 * sm_count 64x64 tiles' worth holds every split it makes (with 128x128
+    // 4 * sm_count 64x64 tiles' worth holds every split it makes (with 128x256
     // tiles it splits less or not at all; vit__plan_split_wg keeps split * tiles <=
     // sm_count tiles of 128x64 or 128x128, within it too), and more than the
     // outputs times VIT__SPLITK_MAX is never needed

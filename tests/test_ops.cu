@@ -252,11 +252,14 @@ static int is_wgmma(int kernel) {
 
 // The GEMM kernel a forced path must run (half: bf16/fp16; 0: not forced, any).
 // A wgmma path on a shape the TMA cannot take runs mma.sync, 128 x 256 tiles
-// where their waves are shorter (vit__mma_big), else 64 x 64.
+// where their waves are shorter (vit__mma_big) and the operands take 16-byte
+// loads, else 64 x 64.
 static int want_gemm(vit_model *m, int half, int path, int M, int N, int K) {
     if (!half) return VIT__K_FMA;
     // (sm_90a code runs mma.sync on 64 x 64 tiles only: vit__mma_sm90a)
-    int vec = K % 8 == 0, tma = m->cuda->wgmma && vec && N % 8 == 0, big = !m->cuda->wgmma && vit__mma_big(m->cuda->sm_count, M, N);
+    int vec = K % 8 == 0, tma = m->cuda->wgmma && vec && N % 8 == 0;
+    int big = !m->cuda->wgmma && vec && vit__mma_big(m->cuda->sm_count, vit__mma_per_sm(m->cuda->smem_optin), M, N) &&
+              VIT__MMA_SMEM(128, 256) <= vit__plan_smem_max(m->cuda);
     switch (path) {
     case VIT__GEMM_WGMMA128: if (tma) return VIT__K_WG128; break;
     case VIT__GEMM_WGMMA64: if (tma) return VIT__K_WG64; break;
