@@ -650,7 +650,8 @@ enum {
     VIT__K_ATT_FULL,     // mma.sync, whole K/V per CTA
     VIT__K_ATT_SPLIT_KEYS, // mma.sync, whole K/V, keys split across warps
     VIT__K_ATT_WGMMA,    // sm_90a: wgmma + TMA, K/V tiles streamed
-    VIT__K_ATT_STREAM32  // mma.sync, K/V tiles streamed, 32 query rows per warp
+    VIT__K_ATT_STREAM32, // mma.sync, K/V tiles streamed, 32 query rows per warp
+    VIT__K_ATT_FULL32    // mma.sync, whole K/V per CTA, 4 warps of 32 query rows (forced only: attn_rows)
 };
 
 typedef struct vit__plan {
@@ -674,7 +675,7 @@ typedef struct vit__test_hook {
     int splitk;       // 1: never split K; n >= 2: n slices for every GEMM that can
     int attn_warps;   // bf16/fp16 mma.sync 4 or 8; fp32 at most 1 to 8
     int attn_full;    // 1: never whole-K/V CTAs; 2: whenever Nk fits; 3: with keys split across warps
-    int attn_rows;    // K/V streamed by mma.sync: 16 or 32 query rows per warp (32: head sizes up to 64)
+    int attn_rows;    // mma.sync: 16 or 32 query rows per warp (32: head sizes up to 64; whole K/V: 4 warps of 32 rows)
     int attn_wgmma;   // 1: never the wgmma attention; 2: wherever it can run; 3, 4: as 2 with two, three consumer warpgroups
     int attn_ping;    // 1: the wgmma attention's warpgroups each issue on their own
     int no_prefetch;  // 1: small forward passes do not fetch each block's weights into L2 during its attention
@@ -944,6 +945,8 @@ static vit__plan vit__plan_attention(const vit__cuda_state *s, int half, int wgm
     int rows = VIT__HOOK(s, attn_rows);
     if (p.kernel == VIT__K_ATT_STREAM && D <= 64 && (rows == 32 || (!rows && wide)) && vit__attn_smem(VIT__K_ATT_STREAM32, 4, D, Nk, 2) <= most)
         p.kernel = VIT__K_ATT_STREAM32;
+    if (p.kernel == VIT__K_ATT_FULL && D <= 64 && rows == 32 && vit__attn_smem(VIT__K_ATT_FULL32, 4, D, Nk, 2) <= most)
+        p.kernel = VIT__K_ATT_FULL32, p.warps = 4; // (a test's or benchmark's choice: not yet timed)
     p.smem = vit__attn_smem(p.kernel, p.warps, D, Nk, 2);
     if (p.smem > most) p.kernel = 0;
     return p;
@@ -3333,8 +3336,9 @@ static vit_status vit__qk_norm_cuda(T *qkv, const float *qw, const float *qb, co
 // kernels and their launchers.
 
 // bf16/fp16 flash attention on mma.sync. Parallel over (query tiles of BQ,
-// H, B): NW warps, each owns 16 RM query rows (RM = 2, head sizes up to 64:
-// each K and V fragment read from shared memory serves two m16 tiles). K/V
+// H, B): NW warps, each owns 16 RM query rows (RM = 2, head sizes up to 64,
+// streamed or, forced, whole K/V: each K and V fragment read from shared
+// memory serves two m16 tiles). K/V
 // tiles of 64 keys stream through a double-buffered shared ring; S = Q K^T and
 // O += P V run on tensor cores with fp32 accumulators, the softmax is online
 // (running max and sum per row, exp2 with the scale folded in), so no N x N
@@ -4057,8 +4061,8 @@ static int vit__attn_smem(int kernel, int warps, int D, int Nk, int esize) {
         int nc = warps / 4 - 1;
         return D == 128 ? VIT__ATTW_SMEM(128, 2, __nv_bfloat16) : nc == 3 ? VIT__ATTW_SMEM(64, 3, __nv_bfloat16) : VIT__ATTW_SMEM(64, 2, __nv_bfloat16);
     }
-    int full = kernel == VIT__K_ATT_FULL || kernel == VIT__K_ATT_SPLIT_KEYS, ks = kernel == VIT__K_ATT_SPLIT_KEYS ? 4 : 1;
-    int bq = (kernel == VIT__K_ATT_STREAM32 ? 32 : 16) * warps / ks;
+    int full = kernel == VIT__K_ATT_FULL || kernel == VIT__K_ATT_FULL32 || kernel == VIT__K_ATT_SPLIT_KEYS, ks = kernel == VIT__K_ATT_SPLIT_KEYS ? 4 : 1;
+    int bq = (kernel == VIT__K_ATT_STREAM32 || kernel == VIT__K_ATT_FULL32 ? 32 : 16) * warps / ks;
     int nk = full ? (Nk + 15) & ~15 : 2 * 64;
     return (bq + 2 * nk) * (dp + 8) * esize + (ks > 1 ? ks * bq * (dp + 2) * 4 : 0);
 }
@@ -4080,6 +4084,7 @@ static vit_status vit__attention_mma_shape(const vit__attn_args &a, const vit__p
     if (p.kernel == VIT__K_ATT_SPLIT_KEYS) return vit__attention_mma_nw<T, DP, VEC, 8, true, 4>(a, sl2, m, st, pf, pf_bytes);
     if (p.kernel == VIT__K_ATT_FULL) return p.warps == 8 ? vit__attention_mma_nw<T, DP, VEC, 8, true>(a, sl2, m, st, pf, pf_bytes)
                                                          : vit__attention_mma_nw<T, DP, VEC, 4, true>(a, sl2, m, st, pf, pf_bytes);
+    if (p.kernel == VIT__K_ATT_FULL32) return vit__attention_mma_nw<T, DP, VEC, 4, true, 1, DP <= 64 ? 2 : 1>(a, sl2, m, st, pf, pf_bytes); // (DP <= 64 only)
     if (p.kernel == VIT__K_ATT_STREAM32) return vit__attention_mma_nw<T, DP, VEC, 4, false, 1, DP <= 64 ? 2 : 1>(a, sl2, m, st, pf, pf_bytes); // (planned for DP <= 64 only)
     return vit__attention_mma_nw<T, DP, VEC, 4, false>(a, sl2, m, st, pf, pf_bytes);
 }

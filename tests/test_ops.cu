@@ -222,6 +222,7 @@ static const char *gemm_name(int ran) {
     case VIT__K_ATT_FMA: return "fma";
     case VIT__K_ATT_STREAM: return "mma streaming K/V";
     case VIT__K_ATT_STREAM32: return "mma streaming K/V, 32 rows per warp";
+    case VIT__K_ATT_FULL32: return "mma whole K/V, 32 rows per warp";
     case VIT__K_ATT_WGMMA: return "wgmma + TMA";
     case VIT__K_ATT_FULL: return "mma whole K/V";
     case VIT__K_ATT_SPLIT_KEYS: return "mma whole K/V, keys split";
@@ -685,7 +686,10 @@ static void test_attention_w(vit_model *m, int B, int N, int C, int H, int warps
         wk = D <= 64 && (rows == 32 || (!rows && wide)) ? VIT__K_ATT_STREAM32 : VIT__K_ATT_STREAM;
         ww = 4;
     }
-    else if (full || warps) { wk = VIT__K_ATT_FULL; ww = warps == 8 ? 8 : 4; }
+    else if (full || warps) {
+        wk = D <= 64 && rows == 32 ? VIT__K_ATT_FULL32 : VIT__K_ATT_FULL;
+        ww = warps == 8 && wk == VIT__K_ATT_FULL ? 8 : 4;
+    }
     expect(wk ? ran.kernel == wk : ran.kernel >= VIT__K_ATT_FMA, name, "kernel", ran.kernel, wk);
     if (causal) expect(ran.kernel != VIT__K_ATT_WGMMA, name, "kernel (not wgmma: no causal mask there)", ran.kernel, 0);
     if (half) expect(ww ? ran.warps == ww : ran.warps >= 1, name, "warps", ran.warps, ww);
@@ -725,7 +729,12 @@ static void test_attention(vit_model *m, int B, int N, int C, int H, int nq = 0,
         rng_state = data;
         if (D <= 64) test_attention_w<T>(m, B, N, C, H, 4, 1, nq, 1, causal, 32, NULL, rows16);
         free(rows16);
-        test_attention_w<T>(m, B, N, C, H, 4, 2, nq, 1, causal);
+        float *full16 = NULL;
+        data = rng_state; // whole K/V, 4 warps of 32 rows: the bits of 16 rows
+        test_attention_w<T>(m, B, N, C, H, 4, 2, nq, 1, causal, 16, &full16);
+        rng_state = data;
+        if (D <= 64) test_attention_w<T>(m, B, N, C, H, 4, 2, nq, 1, causal, 32, NULL, full16);
+        free(full16);
         test_attention_w<T>(m, B, N, C, H, 8, 2, nq, 1, causal);
         test_attention_w<T>(m, B, N, C, H, 4, 3, nq, 1, causal);
     }

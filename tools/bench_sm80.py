@@ -46,7 +46,7 @@ ATTN = [  # (B, N, H, D, what)
     (64, 577, 16, 64, "CLIP ViT-L/14 @336, batch 64"),
     (64, 1370, 6, 64, "DINOv2-S/14 @518, batch 64"),
 ]
-ATT_KERNELS = {11: "mma.sync stream", 12: "mma.sync full", 13: "mma.sync split keys", 14: "wgmma", 15: "mma.sync stream, 32 rows/warp"}  # vit_kernels.cuh VIT__K_ATT_*
+ATT_KERNELS = {11: "mma.sync stream", 12: "mma.sync full", 13: "mma.sync split keys", 14: "wgmma", 15: "mma.sync stream, 32 rows/warp", 16: "mma.sync full, 32 rows/warp"}  # vit_kernels.cuh VIT__K_ATT_*
 
 
 def log(*a):
@@ -124,8 +124,10 @@ def run_attention(a):
             r["sdpa_error"] = str(e)[:200]
         env = {"VIT_ATTN_DATA": "2"}
         r["vit80"] = bench_attention.ours(a.bin80, B, N, H, D, env)
-        if N > 256:  # the streamed kernel with 16 query rows per warp, beside the policy's 32
-            r["vit80_rows16"] = bench_attention.ours(a.bin80, B, N, H, D, dict(env, VIT_ATTN_ROWS="16"))
+        # the other row count, forced: streamed (N > 256) with 16 query rows per warp, beside the policy's
+        # 32; whole K/V (N <= 256) with 4 warps of 32 rows, beside the policy's 16
+        other = {"VIT_ATTN_ROWS": "16"} if N > 256 else {"VIT_ATTN_FULL": "2", "VIT_ATTN_ROWS": "32"}
+        r["vit80_other"] = bench_attention.ours(a.bin80, B, N, H, D, dict(env, **other))
         r["vit90"] = bench_attention.ours(a.bin90, B, N, H, D, env) if a.bin90 else {}
         rows.append(r)
         log("attention", json.dumps(r))
@@ -226,7 +228,7 @@ def tables(r):
     L.append("")
     L.append("### Attention: vit.h mma.sync vs SDPA flash (FlashAttention-2), bf16, head size 64\n")
     L.append("| shape | B | N | H | SDPA flash ms | SDPA flash TFLOP/s | vit.h sm_80 ms | vit.h sm_80 TFLOP/s | vit.h kernel | vit.h / SDPA flash | "
-             "SDPA default ms | vit.h sm_90a ms (ref) | vit.h sm_80, 16 rows/warp forced, ms |")
+             "SDPA default ms | vit.h sm_90a ms (ref) | vit.h sm_80, the other rows/warp forced: ms (kernel) |")
     L.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for x in r.get("attention", []):
         fl = 4.0 * x["B"] * x["H"] * x["N"] ** 2 * x["D"]
@@ -234,7 +236,7 @@ def tables(r):
         L.append(f"| {x['shape']} | {x['B']} | {x['N']} | {x['H']} | {fmt(f)} | {fmt(fl / f / 1e9 if f else None, '.0f')} | {fmt(v.get('ms'), '.4f')} | "
                  f"{fmt(v.get('tflops'), '.0f')} | {ATT_KERNELS.get(v.get('kernel'), v.get('kernel', '-'))} | "
                  f"{fmt(f / v['ms'] if f and v.get('ms') else None, '.2f')}x | {fmt(x.get('sdpa_default_ms'))} | {fmt(v9.get('ms'), '.4f')} | "
-                 f"{fmt(x.get('vit80_rows16', {}).get('ms'), '.4f')} |")
+                 f"{fmt(x.get('vit80_other', {}).get('ms'), '.4f')} ({ATT_KERNELS.get(x.get('vit80_other', {}).get('kernel'), '-')}) |")
     L.append("")
     L.append("### Whole models: the sm_80 build vs PyTorch (Hopper's cuBLAS, Triton) on the same GPU, bf16\n")
     L.append("| model | batch | eager bf16 | torch.compile bf16 | vit.h sm_80 build | vs eager | vs torch.compile | vit.h sm_90a build (ref) |")

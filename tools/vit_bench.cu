@@ -51,8 +51,8 @@
 //   policy obeys (vit__cuda_state.hook): VIT_SPLITK=n the split-K policy (0 default, 1 never,
 //   n >= 2 forced) for model and layer; VIT_ATTN_WARPS=1|4 the warps per attention
 //   CTA; VIT_ATTN_FULL=1|2 never/always the whole-K/V attention kernel, 3 always
-//   its split-key form; VIT_ATTN_ROWS=16|32 the query rows per warp of the streamed
-//   mma.sync attention; VIT_GEMM=n the bf16/fp16 GEMM kernel (VIT__GEMM_*);
+//   its split-key form; VIT_ATTN_ROWS=16|32 the query rows per warp of the
+//   mma.sync attention (streamed; with VIT_ATTN_FULL=2, whole K/V in 4 warps of 32); VIT_GEMM=n the bf16/fp16 GEMM kernel (VIT__GEMM_*);
 //   VIT_PREFETCH=0 no L2 weight prefetch in small forward passes; VIT_ATTN_WGMMA=1|2
 //   never/always the sm_90a attention kernel (3|4: with 2|3 consumer warpgroups), VIT_ATTN_PING=1 its
 //   warpgroups not taking turns. VIT_WALK=0 every kernel's rows first to last (vit__walk). VIT_PERSISTENT=1|2 never/always the
