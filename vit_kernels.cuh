@@ -689,6 +689,7 @@ typedef struct vit__test_hook {
     int smem_limit;   // > 0: the plans fit this many shared memory bytes per CTA, not the GPU's opt-in limit
     int persistent;   // 1: never the persistent kernel; 2: wherever it can run (>>persistent)
     int pk_ctas;      // > 0: the persistent kernel runs this many CTAs (not one per SM)
+    int pk_rows;      // 128 or 256: the persistent kernel's GEMM tiles have that many rows (not 64)
     int pk_ran;       // out: 1 when the last forward pass planned its blocks in the persistent kernel
     unsigned long long *pk_trace; // device memory: the persistent kernel's work item i writes [4 i ..]: started, inputs
                                   // ready, done (globaltimer ns), SM | stage << 8 | block << 16
@@ -4329,8 +4330,8 @@ static vit_status vit__head_cuda(float *logits, const float *pooled, const T *he
 //   per block  qkv tiles -> attention (image, head, 128 queries) -> proj
 //              tiles (K split) -> ln2 rows -> fc1 tiles (+ act) -> fc2 tiles
 //              (K split) -> the next block's ln1 rows
-// The GEMM tiles are the mma.sync kernel's 64 x 64 tiles (vit__mma_tile, 8
-// warps), the attention the mma.sync kernel's streamed query tiles
+// The GEMM tiles are the mma.sync kernel's (vit__mma_tile, 8 warps), 64
+// columns by 64 rows (tests and benchmarks: 128 or 256), the attention the mma.sync kernel's streamed query tiles
 // (vit__attention_mma_tile). An item waits only for the items whose outputs it
 // reads, through counters in global memory (an attention head for its q, k, v
 // column tiles, a proj tile for the heads in its K slice, an fc2 tile for
@@ -4366,12 +4367,14 @@ static vit_status vit__head_cuda(float *logits, const float *pooled, const T *he
 #define VIT__PK_BQ_FULL 64
 #define VIT__PK_BQ_STREAM 128
 #define VIT__PK_PAD 32   // a counter per 128-byte line: the pollers of one do not queue behind another's
-// GEMM tiles: 64 x 64 x 32 mma.sync tiles through an 8-stage ring (64 KB). (A 24-stage ring,
-// most of a tile's weights in flight before its inputs are ready, measured
-// slower: the SMs' early loads crowd the critical path's out of L2 and HBM
-// bandwidth. [BENCHMARKS: Batch 1])
-#define VIT__PK_ST 8
-#define VIT__PK_GEMM_SMEM (VIT__PK_ST * (64 + 64) * VIT__MMA_BK * 2)
+// GEMM tiles: BM x 64 x 32 mma.sync tiles, BM (the args' bm) 64 rows (8
+// warps of 32 x 16) through an 8-stage ring (64 KB); 128 (warps of 32 x 32),
+// 6 stages; or 256 (warps of 32 x 64), 4 stages, which at batch 1 reads each
+// weight once. (A 24-stage ring, most of a tile's weights in flight before its
+// inputs are ready, measured slower: the SMs' early loads crowd the critical
+// path's out of L2 and HBM bandwidth. [BENCHMARKS: Batch 1])
+#define VIT__PK_ST(BM) ((BM) == 64 ? 8 : (BM) == 128 ? 6 : 4)
+#define VIT__PK_GEMM_SMEM(BM) (VIT__PK_ST(BM) * ((BM) + 64) * VIT__MMA_BK * 2)
 
 enum { VIT__PK_QKV, VIT__PK_ATT, VIT__PK_PROJ, VIT__PK_LN2, VIT__PK_FC1, VIT__PK_FC2, VIT__PK_LN1, VIT__PK_STAGES };
 
@@ -4385,7 +4388,8 @@ typedef struct vit__pk_args {
     unsigned long long *trace;     // tests and benchmarks (vit__test_hook.pk_trace): per work item, or NULL
     int depth, rows, N, C, D, H, M, act;
     float eps, sl2;
-    int mt, ct, qt, ft;            // 64-row tiles; 64-column tiles of C, 3C and M
+    int bm;                        // rows of a GEMM tile: 64, 128 or 256
+    int mt, ct, qt, ft;            // bm-row tiles; 64-column tiles of C, 3C and M
     int kbc, ksp, kbp, ksf, kbf;   // K steps (of VIT__MMA_BK) of C; proj's and fc2's K slices and steps per slice
     int full;                      // attention: the whole-K/V, split-key form (VIT__PK_BQ_FULL rows an item)
     int aq, ab;                    // attention query tiles per image, work items per head
@@ -4445,8 +4449,8 @@ struct vit__pk_gate {
 
 // LayerNorm items of row tile mt: VIT__PK_LN rows each
 static VIT__HD inline int vit__pk_lnq(const vit__pk_args &a, int mt) {
-    int left = a.rows - mt * 64;
-    return left >= 64 ? 64 / VIT__PK_LN : (left + VIT__PK_LN - 1) / VIT__PK_LN;
+    int left = a.rows - mt * a.bm;
+    return left >= a.bm ? a.bm / VIT__PK_LN : (left + VIT__PK_LN - 1) / VIT__PK_LN;
 }
 
 // fc1 column tiles in fc2's K slice ks (slices are whole 64-column tiles)
@@ -4517,9 +4521,8 @@ static __device__ __forceinline__ void vit__pk_reduce(const vit__pk_args &a, int
     __syncthreads();
     if (!last) return;
     size_t plane = (size_t)a.rows * a.C;
-#pragma unroll
-    for (int it = 0; it < 64 * 16 / 256; it++) {
-        int p = threadIdx.x + it * 256, row = mt * 64 + p / 16, col = nt * 64 + (p % 16) * 4;
+    for (int p = threadIdx.x; p < a.bm * 16; p += blockDim.x) {
+        int row = mt * a.bm + p / 16, col = nt * 64 + (p % 16) * 4;
         if (row >= a.rows || col >= a.C) continue;
         size_t i = (size_t)row * a.C + col;
         float4 v = __ldcg((const float4 *)(a.part + i)), x = __ldcg((const float4 *)(a.x + i));
@@ -4604,7 +4607,7 @@ static VIT__HD inline void vit__pk_decode(const vit__pk_args &a, int i, vit__pk_
     case VIT__PK_LN2:
     case VIT__PK_LN1: { // rows r * VIT__PK_LN.., once their row tile's residual tiles are all in
         int ln1 = stage == VIT__PK_LN1;
-        w->r0 = r * VIT__PK_LN; w->mt = w->r0 / 64;
+        w->r0 = r * VIT__PK_LN; w->mt = w->r0 / a.bm;
         vit__pk_wait_on(w, cb + (ln1 ? a.o_res2 : a.o_res1) + w->mt, 1, (unsigned)a.ct);
         w->signal = cb + (ln1 ? a.o_ln1 : a.o_ln2) + w->mt;
         break;
@@ -4619,9 +4622,10 @@ static VIT__HD inline void vit__pk_decode(const vit__pk_args &a, int i, vit__pk_
 }
 
 // Runs work item w. FULL: the attention's whole-K/V split-key form may run
-// (shared memory for it).
-template <typename T, bool FULL>
+// (shared memory for it); BM: a.bm.
+template <typename T, bool FULL, int BM>
 static __device__ __forceinline__ void vit__pk_run(const vit__pk_args &a, const vit__pk_work &w) {
+    const int WM = BM / 32, WN = 8 / WM; // 8 warps of 32 rows
     const vit__cuda_block *k = a.blocks + w.l;
     vit__gemm_args g;
     memset(&g, 0, sizeof(g));
@@ -4631,7 +4635,7 @@ static __device__ __forceinline__ void vit__pk_run(const vit__pk_args &a, const 
     switch (w.stage) {
     case VIT__PK_QKV:
         g.a = a.xn; g.w = k->qkv_w; g.out = (void *)a.att.q; g.bias = k->qkv_b; g.N = 3 * a.C; g.K = a.C;
-        vit__mma_tile<T, VIT__OUT_STORE, VIT__ACT_NONE, 0, true, 64, 64, 2, 4, VIT__PK_ST, VIT__MMA_BK>(g, w.mt * 64, w.nt * 64, w.kb0, w.kb1, NULL, true, gate);
+        vit__mma_tile<T, VIT__OUT_STORE, VIT__ACT_NONE, 0, true, BM, 64, WM, WN, VIT__PK_ST(BM), VIT__MMA_BK>(g, w.mt * BM, w.nt * 64, w.kb0, w.kb1, NULL, true, gate);
         vit__pk_signal(a, w.signal);
         break;
     case VIT__PK_ATT:
@@ -4644,7 +4648,7 @@ static __device__ __forceinline__ void vit__pk_run(const vit__pk_args &a, const 
     case VIT__PK_FC2: {
         int fc2 = w.stage == VIT__PK_FC2;
         g.a = fc2 ? a.hb : a.ao; g.w = fc2 ? k->fc2_w : k->proj_w; g.N = a.C; g.K = fc2 ? a.M : a.C;
-        vit__mma_tile<T, VIT__OUT_STORE, VIT__ACT_NONE, 0, true, 64, 64, 2, 4, VIT__PK_ST, VIT__MMA_BK>(g, w.mt * 64, w.nt * 64, w.kb0, w.kb1,
+        vit__mma_tile<T, VIT__OUT_STORE, VIT__ACT_NONE, 0, true, BM, 64, WM, WN, VIT__PK_ST(BM), VIT__MMA_BK>(g, w.mt * BM, w.nt * 64, w.kb0, w.kb1,
                                                                                         a.part + (size_t)w.ks * a.rows * a.C, true, gate);
         vit__pk_reduce(a, w.signal, w.split, w.mt, w.nt, fc2 ? k->fc2_b : k->proj_b, fc2 ? k->ls2 : k->ls1, w.res);
         break;
@@ -4659,13 +4663,13 @@ static __device__ __forceinline__ void vit__pk_run(const vit__pk_args &a, const 
     }
     case VIT__PK_FC1:
         g.a = a.xn; g.w = k->fc1_w; g.out = a.hb; g.bias = k->fc1_b; g.N = a.M; g.K = a.C;
-        vit__mma_tile<T, VIT__OUT_STORE, VIT__ACT_RUNTIME, 0, true, 64, 64, 2, 4, VIT__PK_ST, VIT__MMA_BK>(g, w.mt * 64, w.nt * 64, w.kb0, w.kb1, NULL, true, gate);
+        vit__mma_tile<T, VIT__OUT_STORE, VIT__ACT_RUNTIME, 0, true, BM, 64, WM, WN, VIT__PK_ST(BM), VIT__MMA_BK>(g, w.mt * BM, w.nt * 64, w.kb0, w.kb1, NULL, true, gate);
         vit__pk_signal(a, w.signal);
         break;
     }
 }
 
-template <typename T, bool FULL>
+template <typename T, bool FULL, int BM>
 __global__ void __launch_bounds__(256, 1) vit__persistent_kernel(const vit__pk_args a) {
     __shared__ int item, last;
     vit__pdl_wait(); // x and xn of the first block, from the patch embedding
@@ -4685,7 +4689,7 @@ __global__ void __launch_bounds__(256, 1) vit__persistent_kernel(const vit__pk_a
         if (i >= a.total) break;
         vit__pk_work w;
         vit__pk_decode(a, i, &w);
-        vit__pk_run<T, FULL>(a, w);
+        vit__pk_run<T, FULL, BM>(a, w);
         if (a.trace && threadIdx.x == 0) { // started, inputs ready, done (ns); SM, stage, block
             unsigned smid;
             asm volatile("mov.u32 %0, %%smid;\n" : "=r"(smid));
@@ -4715,12 +4719,11 @@ static int vit__pk_full_smem(const vit__cuda_state *s) {
 // Whether the whole-K/V attention's shared memory fits this GPU (sm_80/87/90/100: yes; sm_86/89/12x: no)
 static int vit__pk_full(const vit__cuda_state *s) { return vit__pk_full_smem(s) <= vit__plan_smem_max(s); }
 
-// The persistent kernel's shared memory: its GEMM ring's, its attention's
-// (0: more than this GPU allows)
-static int vit__pk_smem(const vit__cuda_state *s) {
-    int g = VIT__PK_GEMM_SMEM, at = vit__pk_full(s) ? vit__pk_full_smem(s) : vit__attn_smem(VIT__K_ATT_STREAM, 8, 64, 0, (int)s->esize);
-    int need = g > at ? g : at;
-    return need <= vit__plan_smem_max(s) ? need : 0;
+// The persistent kernel's shared memory with bm-row GEMM tiles: its GEMM
+// ring's, its attention's
+static int vit__pk_smem(const vit__cuda_state *s, int bm) {
+    int g = VIT__PK_GEMM_SMEM(bm), at = vit__pk_full(s) ? vit__pk_full_smem(s) : vit__attn_smem(VIT__K_ATT_STREAM, 8, 64, 0, (int)s->esize);
+    return g > at ? g : at;
 }
 
 // Whether the persistent kernel runs this model's blocks (its workspace is
@@ -4734,7 +4737,7 @@ static int vit__pk_fits(const vit_model *m) {
     if (D < 8 || D > 64 || D % 8 || c->dim % c->num_heads || c->dim % 8 || c->mlp_dim % 8) return 0;
     for (int l = 0; l < c->depth; l++)
         if (s->blocks[l].qn_w) return 0;
-    return vit__pk_smem(s) > 0;
+    return vit__pk_smem(s, 64) <= vit__plan_smem_max(s);
 }
 
 // K slices of a proj or fc2 tile (tiles of them, kb K steps): enough that the
@@ -4751,15 +4754,23 @@ static void vit__pk_split(const vit__cuda_state *s, int tiles, int kb, int *ks, 
     *ks = (kb + per - 1) / per;
 }
 
-// The persistent pass of B images: its work items, K slices and counters
-// (the pointers are the caller's)
-static void vit__pk_shape(const vit_model *m, int B, vit__pk_args *a) {
+// Rows of the persistent kernel's GEMM tiles: 64 (tests and benchmarks: the
+// hook's 128 or 256)
+static int vit__pk_rows(const vit__cuda_state *s) {
+    int bm = VIT__HOOK(s, pk_rows);
+    return bm == 128 || bm == 256 ? bm : 64;
+}
+
+// The persistent pass of B images on bm-row GEMM tiles: its work items, K
+// slices and counters (the pointers are the caller's)
+static void vit__pk_shape(const vit_model *m, int B, int bm, vit__pk_args *a) {
     const vit_config *c = &m->cfg;
     memset(a, 0, sizeof(*a));
+    a->bm = bm;
     a->depth = c->depth; a->N = c->num_tokens; a->rows = B * a->N; a->C = c->dim; a->H = c->num_heads; a->D = a->C / a->H; a->M = c->mlp_dim;
     a->act = m->act; a->eps = c->eps;
     a->sl2 = 1.0f / sqrtf((float)a->D) * 1.4426950408889634f; // as vit__attention_cuda
-    a->mt = (a->rows + 63) / 64; a->ct = (a->C + 63) / 64; a->qt = (3 * a->C + 63) / 64; a->ft = (a->M + 63) / 64;
+    a->mt = (a->rows + bm - 1) / bm; a->ct = (a->C + 63) / 64; a->qt = (3 * a->C + 63) / 64; a->ft = (a->M + 63) / 64;
     a->kbc = (a->C + VIT__MMA_BK - 1) / VIT__MMA_BK;
     vit__pk_split(m->cuda, a->mt * a->ct, a->kbc, &a->ksp, &a->kbp);
     vit__pk_split(m->cuda, a->mt * a->ct, (a->M + VIT__MMA_BK - 1) / VIT__MMA_BK, &a->ksf, &a->kbf);
@@ -4782,15 +4793,17 @@ static void vit__pk_shape(const vit_model *m, int B, vit__pk_args *a) {
 // plans the kernel): qkv, the attention output, the split-K slices,
 // the counters (zeroed once, then by each pass's last CTA) and the blocks'
 // weight pointers.
-// The most counters a pass of 1 .. images images uses: not always the largest
-// batch's (fewer row tiles can mean more K slices, so more counters).
+// The most counters a pass of 1 .. images images uses on any tile rows: not
+// always the largest batch's (fewer row tiles can mean more K slices, so more
+// counters).
 static int vit__pk_nsync_max(const vit_model *m, int images) {
     int most = 0;
-    for (int B = 1; B <= images; B++) {
-        vit__pk_args a;
-        vit__pk_shape(m, B, &a);
-        if (a.nsync > most) most = a.nsync;
-    }
+    for (int bm = 64; bm <= 256; bm *= 2)
+        for (int B = 1; B <= images; B++) {
+            vit__pk_args a;
+            vit__pk_shape(m, B, bm, &a);
+            if (a.nsync > most) most = a.nsync;
+        }
     return most;
 }
 
@@ -4798,7 +4811,7 @@ static vit_status vit__pk_workspace(vit_model *m) {
     vit__cuda_state *s = m->cuda;
     int B = m->max_batch < VIT__PK_IMAGES ? m->max_batch : VIT__PK_IMAGES;
     vit__pk_args a;
-    vit__pk_shape(m, B, &a);
+    vit__pk_shape(m, B, 64, &a);
     s->pk_nsync = vit__pk_nsync_max(m, B);
     size_t rows = (size_t)a.rows, C = (size_t)a.C, es = s->esize;
     size_t sizes[5] = {rows * 3 * C * es, rows * C * es, (size_t)VIT__PK_SPLIT * rows * C * 4, (size_t)s->pk_nsync * VIT__PK_PAD * 4,
@@ -4829,7 +4842,7 @@ template <typename T>
 static vit_status vit__persistent_cuda(vit_model *m, int B, cudaStream_t st) {
     vit__cuda_state *s = m->cuda;
     vit__pk_args a;
-    vit__pk_shape(m, B, &a);
+    vit__pk_shape(m, B, vit__pk_rows(s), &a);
     if (a.nsync > s->pk_nsync) // (vit__pk_nsync_max sized them for every batch: never)
         return vit__fail(m->error, VIT_ERROR_LIMIT, "the persistent kernel needs %d counters, its workspace holds %d", a.nsync, s->pk_nsync);
     a.blocks = s->pk_blocks; a.x = s->x; a.xn = s->xn; a.hb = s->big; a.ao = s->pk_ao; a.part = s->pk_part; a.sync = s->pk_sync;
@@ -4837,9 +4850,12 @@ static vit_status vit__persistent_cuda(vit_model *m, int B, cudaStream_t st) {
     if (s->hook) a.trace = s->hook->pk_trace;
 #endif
     a.att = vit__attn_self(s->pk_ao, s->pk_qkv, B, a.N, a.C, a.H, sizeof(T));
-    int smem = vit__pk_smem(s);
+    int smem = vit__pk_smem(s, a.bm);
     VIT__TRY(vit__smem_check(m, smem, "the persistent kernel"));
-    void (*kernel)(const vit__pk_args) = vit__pk_full(s) ? vit__persistent_kernel<T, true> : vit__persistent_kernel<T, false>;
+    void (*kernel)(const vit__pk_args) = NULL;
+    if (a.bm == 64) kernel = vit__pk_full(s) ? vit__persistent_kernel<T, true, 64> : vit__persistent_kernel<T, false, 64>;
+    if (a.bm == 128) kernel = vit__pk_full(s) ? vit__persistent_kernel<T, true, 128> : vit__persistent_kernel<T, false, 128>;
+    if (a.bm == 256) kernel = vit__pk_full(s) ? vit__persistent_kernel<T, true, 256> : vit__persistent_kernel<T, false, 256>;
     VIT__CUDA_TRY(m, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     int ctas = VIT__HOOK(s, pk_ctas) > 0 ? VIT__HOOK(s, pk_ctas) : s->sm_count;
     if (ctas > a.total) ctas = a.total;

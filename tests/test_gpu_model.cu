@@ -207,13 +207,15 @@ static int persistent_case(const char *dir, const reference *r, vit_dtype dt, in
     int n = r->n < 8 ? r->n : 8, ok = 1;
     size_t per = (size_t)r->c * r->h * r->w, outw = r->k ? (size_t)r->k : (size_t)r->d;
     const float *want = r->k ? r->logits : r->features;
-    float *got[9];
-    for (int i = 0; i < 9; i++) { got[i] = (float *)malloc((size_t)n * outw * 4); memset(got[i], 0xFF, (size_t)n * outw * 4); }
+    float *got[11];
+    for (int i = 0; i < 11; i++) { got[i] = (float *)malloc((size_t)n * outw * 4); memset(got[i], 0xFF, (size_t)n * outw * 4); }
     // runs 0..3: on, default CTAs (3: no graphs); 4: one CTA; 5: three CTAs; 6: off; 7: on, batch 1;
-    // 8: on, plans fitted to 99 KB of shared memory (an RTX's: K and V streamed in its attention items)
-    int cfg[9][4] = {{2, 0, 1, 0}, {2, 0, 1, 0}, {2, 0, 1, 0}, {2, 0, 0, 0}, {2, 1, 1, 0}, {2, 3, 1, 0}, {1, 0, 1, 0}, {2, 0, 1, 0}, {2, 0, 1, 99 * 1024}};
-    int ran[9] = {0};
-    for (int i = 0; i < 9 && ok; i++) {
+    // 8: on, plans fitted to 99 KB of shared memory (an RTX's: K and V streamed in its attention items);
+    // 9, 10: on, GEMM tiles of 128 and 256 rows (the hook's pk_rows; 256 with 3 CTAs)
+    int cfg[11][5] = {{2, 0, 1, 0, 0}, {2, 0, 1, 0, 0}, {2, 0, 1, 0, 0},         {2, 0, 0, 0, 0},   {2, 1, 1, 0, 0},  {2, 3, 1, 0, 0},
+                      {1, 0, 1, 0, 0}, {2, 0, 1, 0, 0}, {2, 0, 1, 99 * 1024, 0}, {2, 0, 1, 0, 128}, {2, 3, 1, 0, 256}};
+    int ran[11] = {0};
+    for (int i = 0; i < 11 && ok; i++) {
         if (quick && i >= 3 && i <= 5) { memcpy(got[i], got[0], (size_t)n * outw * 4); ran[i] = ran[0]; continue; }
         vit_model *m = load_gpu(dir, dt, n);
         if (!m) { ok = 0; break; }
@@ -222,6 +224,7 @@ static int persistent_case(const char *dir, const reference *r, vit_dtype dt, in
         h.persistent = cfg[i][0];
         h.pk_ctas = cfg[i][1];
         h.smem_limit = cfg[i][3];
+        h.pk_rows = cfg[i][4];
         m->cuda->hook = &h;
         m->cuda->use_graphs = cfg[i][2];
         int B = i == 7 ? 1 : n;
@@ -232,7 +235,7 @@ static int persistent_case(const char *dir, const reference *r, vit_dtype dt, in
             printf("%s %s %s: not run by the persistent kernel (workspace %s), forced: %s\n", ran[0] ? "NOT OK" : "OK", dir, dtname(dt),
                    m->cuda->pk_ws ? "made" : "not made", ran[0] ? "ran it" : "the per-kernel path");
             vit_free(m);
-            for (int j = 0; j < 9; j++) free(got[j]);
+            for (int j = 0; j < 11; j++) free(got[j]);
             return !ran[0];
         }
         vit_free(m);
@@ -240,13 +243,15 @@ static int persistent_case(const char *dir, const reference *r, vit_dtype dt, in
     if (ok) {
         double tol = 2e-2, e0 = rel_err(got[0], want, (size_t)n * outw), e6 = rel_err(got[6], want, (size_t)n * outw), e7 = rel_err(got[7], want, outw);
         double e06 = rel_err(got[0], got[6], (size_t)n * outw), e8 = rel_err(got[8], want, (size_t)n * outw);
+        double e9 = rel_err(got[9], want, (size_t)n * outw), e10 = rel_err(got[10], want, (size_t)n * outw);
         int same = 1, ctas = 1;
         for (int i = 1; i < 4; i++) same &= !memcmp(got[0], got[i], (size_t)n * outw * 4);
         for (int i = 4; i < 6; i++) ctas &= !memcmp(got[0], got[i], (size_t)n * outw * 4);
-        int all_ran = ran[0] && ran[3] && ran[4] && ran[5] && ran[7] && ran[8] && !ran[6];
-        ok = e0 <= tol && e6 <= tol && e7 <= tol && e06 <= tol && e8 <= tol && same && ctas && all_ran;
-        printf("%s %s %s persistent: batch %d rel err %.2e (per-kernel %.2e, apart %.2e), batch 1 %.2e, fitted to 99 KB %.2e; %s; 1 and 3 CTAs %s; ran %s [tol %.0e]\n",
-               ok ? "OK" : "NOT OK", dir, dtname(dt), n, e0, e6, e06, e7, e8,
+        int all_ran = ran[0] && ran[3] && ran[4] && ran[5] && ran[7] && ran[8] && ran[9] && ran[10] && !ran[6];
+        ok = e0 <= tol && e6 <= tol && e7 <= tol && e06 <= tol && e8 <= tol && e9 <= tol && e10 <= tol && same && ctas && all_ran;
+        printf("%s %s %s persistent: batch %d rel err %.2e (per-kernel %.2e, apart %.2e), batch 1 %.2e, fitted to 99 KB %.2e, 128- and 256-row tiles %.2e %.2e; %s; 1 and "
+               "3 CTAs %s; ran %s [tol %.0e]\n",
+               ok ? "OK" : "NOT OK", dir, dtname(dt), n, e0, e6, e06, e7, e8, e9, e10,
                same ? (quick ? "3 graph runs bit-identical" : "3 graph runs + 1 without bit-identical") : "RUNS DIFFER",
                quick ? "(left to the small cases)" : ctas ? "the same bits" : "DIFFERENT BITS", all_ran ? "where forced" : "NOT AS FORCED", tol);
     }
@@ -303,7 +308,7 @@ static int persistent_case(const char *dir, const reference *r, vit_dtype dt, in
         }
         vit_free(m);
     }
-    for (int i = 0; i < 9; i++) free(got[i]);
+    for (int i = 0; i < 11; i++) free(got[i]);
     return ok;
 }
 

@@ -1639,7 +1639,7 @@ static int pk_overlap(const pk_access *p, const pk_access *q) {
 
 // the bytes work item w reads and writes (a K-split slice: its partial sums only)
 static int pk_accesses(const vit__pk_args *a, const vit__pk_work *w, pk_access *acc) {
-    int n = 0, R0 = w->mt * 64, R1 = R0 + 64 < a->rows ? R0 + 64 : a->rows, qkv = PK_QKV;
+    int n = 0, R0 = w->mt * a->bm, R1 = R0 + a->bm < a->rows ? R0 + a->bm : a->rows, qkv = PK_QKV;
 #define PK_ACC(b, ra, rb, ca, cb, wr) (acc[n].buf = (b), acc[n].r0 = (ra), acc[n].r1 = (rb), acc[n].c0 = (ca), acc[n].c1 = (cb), acc[n].write = (wr), n++)
     int col1 = w->nt * 64 + 64;
     switch (w->stage) {
@@ -1733,7 +1733,7 @@ static int pk_races(const vit__pk_args *a, const char *what) {
         if (w.split && ++left[w.signal] == w.split) { // the tile's reduction, after all its slices
             int r = nodes++;
             for (size_t q = 0; q < words; q++) reach[r * words + q] = cs[q];
-            int R0 = w.mt * 64, R1 = R0 + 64 < a->rows ? R0 + 64 : a->rows, c1 = w.nt * 64 + 64 < a->C ? w.nt * 64 + 64 : a->C;
+            int R0 = w.mt * a->bm, R1 = R0 + a->bm < a->rows ? R0 + a->bm : a->rows, c1 = w.nt * 64 + 64 < a->C ? w.nt * 64 + 64 : a->C;
             pk_access *p = acc + (size_t)r * 5;
             nacc[r] = 0;
             for (int z = 0; z < w.split; z++) p[nacc[r]++] = {PK_PART + z, R0, R1, w.nt * 64, c1, 0};
@@ -1765,8 +1765,8 @@ static void test_pk_schedule(void) {
     static const int Bs[] = {1, 2, 3, 5, 6, 7, 8};
     static const int limits[3] = {99 * 1024, 163 * 1024, 227 * 1024}, sms[3] = {84, 108, 132};
     int runs = 0, bad = 0, checked = 0;
-    for (int g = 0; g < 3; g++)
-        for (size_t si = 0; si < sizeof(shapes) / sizeof(shapes[0]); si++)
+    for (int gb = 0; gb < 9; gb++) // GPUs by GEMM tile rows (64, 128, 256)
+        for (size_t si = 0, g = gb / 3, bm = 64 << gb % 3; si < sizeof(shapes) / sizeof(shapes[0]); si++)
             for (size_t bi = 0; bi < sizeof(Bs) / sizeof(Bs[0]); bi++) {
                 vit_model m;
                 vit__cuda_state s;
@@ -1776,10 +1776,10 @@ static void test_pk_schedule(void) {
                 m.cuda = &s; m.act = VIT__ACT_GELU;
                 m.cfg.dim = shapes[si][0]; m.cfg.num_heads = shapes[si][1]; m.cfg.mlp_dim = shapes[si][2]; m.cfg.num_tokens = shapes[si][3]; m.cfg.depth = shapes[si][4];
                 vit__pk_args a;
-                vit__pk_shape(&m, Bs[bi], &a);
+                vit__pk_shape(&m, Bs[bi], (int)bm, &a);
                 char what[160];
-                snprintf(what, sizeof(what), "C=%d H=%d M=%d N=%d depth %d batch %d on %d SMs (%d KB)", shapes[si][0], shapes[si][1], shapes[si][2], shapes[si][3],
-                         shapes[si][4], Bs[bi], sms[g], limits[g] / 1024);
+                snprintf(what, sizeof(what), "C=%d H=%d M=%d N=%d depth %d batch %d on %d SMs (%d KB), %d-row tiles", shapes[si][0], shapes[si][1], shapes[si][2],
+                         shapes[si][3], shapes[si][4], Bs[bi], sms[g], limits[g] / 1024, (int)bm);
                 int ok = 1;
                 // the workspace made for max_batch >= B holds this pass's counters (fewer row tiles can mean more K slices)
                 for (int mb = Bs[bi]; mb <= VIT__PK_IMAGES; mb++)
@@ -1793,7 +1793,7 @@ static void test_pk_schedule(void) {
                 if (a.total <= 2500) { ok &= pk_races(&a, what); checked++; }
                 bad += !ok;
             }
-    printf("%s persistent schedule: %d replays (1, 3 and one CTA per SM) of %d shapes drained with every wait exact, %d checked for races: %d failed\n",
+    printf("%s persistent schedule: %d replays (1, 3 and one CTA per SM) of %d shapes (64-, 128- and 256-row tiles) drained with every wait exact, %d checked for races: %d failed\n",
            bad ? "NOT OK" : "OK", runs, runs / 3, checked, bad);
     if (bad) failed++; else passed++;
 }

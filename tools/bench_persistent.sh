@@ -12,20 +12,26 @@
 #   - one traced pass per batch (VIT_PK_TRACE): tools/pk_trace.py's table and picture; and
 #     at batch 1 on 1, 16 and 66 CTAs (the items' run times without contention).
 # Under $OUT (default /tmp/out; the device tool returns 8 files at most): summary.txt (printed as
-# it runs), the two pictures and traces, and logs.tgz (the builds' and tests' logs).
+# it runs), a picture per batch and tile rows, and logs.tgz (the builds' and tests' logs, the traces).
+#
+# BENCH_PK_ROWS="64 128 256": the GEMM tiles' rows timed (VIT_PK_ROWS; default 64 alone);
+# BENCH_PK_PREBUILT=DIR: vit_bench and test_gpu_model as built there (no nvcc on the device).
 #
 #   usage: bash tools/bench_persistent.sh   (stb_image.h: carry .stb/stb/, as tools/device_check.sh)
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 [ -d .stb ] && export CPATH=$PWD/.stb${CPATH:+:$CPATH}
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-B=build/pk; mkdir -p "$B"
+B=${BENCH_PK_PREBUILT:-build/pk}; mkdir -p "$B"
+ROWS=${BENCH_PK_ROWS:-64}
 L=/tmp/pk_logs; rm -rf "$L"; mkdir -p "$L"
 t0=$(date +%s)
 el() { echo "[$(( $(date +%s) - t0 )) s] $*"; }
 few='-DVIT_CUDA_NO_F32 -DVIT_CUDA_NO_FP8'
+if [ -z "${BENCH_PK_PREBUILT:-}" ]; then
 nvcc -O3 -std=c++17 $few -Xcompiler -fopenmp -gencode=arch=compute_90a,code=sm_90a tools/vit_bench.cu -o $B/vit_bench > "$L/build_vit_bench.log" 2>&1 &
 nvcc -O1 -std=c++17 -DVIT_CUDA_F16 -Xcompiler -fopenmp -gencode=arch=compute_90a,code=sm_90a tests/test_gpu_model.cu -o $B/test_gpu_model > "$L/build_test_gpu_model.log" 2>&1 &
+fi
 [ "${BENCH_PK_SM80:-0}" = 1 ] && nvcc -O3 -std=c++17 $few -Xcompiler -fopenmp -gencode=arch=compute_80,code=sm_90 tools/vit_bench.cu -o $B/vit_bench80 > "$L/build_vit_bench80.log" 2>&1 &
 python3 tools/make_gpu_reference.py --out /tmp/pk_ref --n 4 --arch vit_small_patch16_224 vit_base_patch16_224 > "$L/ref.log" 2>&1
 python3 - > "$L/torch_compile.txt" 2>&1 <<'PY'
@@ -59,25 +65,27 @@ cat "$L/torch_compile.txt" | grep torch.compile
 for r in 1 2; do
   for run in "vit_base_patch16_224 1" "vit_base_patch16_224 8" "vit_small_patch16_224 1"; do
     set -- $run
-    for p in 1 2; do
-      ms=$(VIT_PERSISTENT=$p timeout 60 $B/vit_bench model /tmp/pk_ref/$1 bf16 $2 300 2>&1 | tail -1 | python3 -c "import json,sys; d=json.loads(sys.stdin.read()); print(d['ms'], 'persistent' if d.get('persistent') else 'per-kernel')" 2>/dev/null)
-      echo "round $r $1 bs $2: $ms"
+    for p in 1 $(printf '2:%s ' $ROWS); do
+      ms=$(VIT_PERSISTENT=${p%%:*} VIT_PK_ROWS=${p#*:} timeout 60 $B/vit_bench model /tmp/pk_ref/$1 bf16 $2 300 2>&1 | tail -1 | python3 -c "import json,sys; d=json.loads(sys.stdin.read()); print(d['ms'], 'persistent' if d.get('persistent') else 'per-kernel')" 2>/dev/null)
+      echo "round $r $1 bs $2: $ms${p#2:}$([ "${p#2:}" != "$p" ] && echo "-row tiles")"
     done
   done
 done
 if [ -x $B/vit_bench80 ]; then
   for p in 1 2; do echo "sm_80 build ViT-B/16 bs 1, VIT_PERSISTENT=$p: $(VIT_PERSISTENT=$p timeout 60 $B/vit_bench80 model /tmp/pk_ref/vit_base_patch16_224 bf16 1 300 2>&1 | tail -1 | cut -c1-40)"; done
 fi
+for rows in $ROWS; do
 for b in 1 8; do
-  VIT_PERSISTENT=2 VIT_PK_TRACE="$OUT/trace_bs$b.bin" timeout 60 $B/vit_bench model /tmp/pk_ref/vit_base_patch16_224 bf16 $b 50 > /dev/null 2>&1
-  echo "--- traced pass, ViT-B/16 bf16 bs $b"
-  python3 tools/pk_trace.py "$OUT/trace_bs$b.bin" --png "$OUT/timeline_bs$b.png" --title "vit.h persistent kernel: ViT-B/16 bf16 batch $b" 2>&1 | tail -12
+  VIT_PERSISTENT=2 VIT_PK_ROWS=$rows VIT_PK_TRACE="$L/trace_bs${b}_$rows.bin" timeout 60 $B/vit_bench model /tmp/pk_ref/vit_base_patch16_224 bf16 $b 50 > /dev/null 2>&1
+  echo "--- traced pass, ViT-B/16 bf16 bs $b, $rows-row tiles"
+  python3 tools/pk_trace.py "$L/trace_bs${b}_$rows.bin" --png "$OUT/timeline_bs${b}_$rows.png" --title "vit.h persistent kernel: ViT-B/16 bf16 batch $b, $rows-row tiles" 2>&1 | tail -12
+done
 done
 # The bound: an item's run time with every SM busy against few SMs (1, 16, 66 CTAs). If
 # a lone CTA runs a 64x64 tile much faster, the SMs contend for L2 (shared A operands
 # help: multicast); if not, the tile's own pipeline is the bound (bigger tiles, wgmma).
 for c in 1 16 66; do
-  VIT_PERSISTENT=2 VIT_PK_CTAS=$c VIT_PK_TRACE="/tmp/trace_ctas$c.bin" timeout 60 $B/vit_bench model /tmp/pk_ref/vit_base_patch16_224 bf16 1 20 > /dev/null 2>&1
+  VIT_PERSISTENT=2 VIT_PK_ROWS=${ROWS%% *} VIT_PK_CTAS=$c VIT_PK_TRACE="/tmp/trace_ctas$c.bin" timeout 60 $B/vit_bench model /tmp/pk_ref/vit_base_patch16_224 bf16 1 20 > /dev/null 2>&1
   echo "--- traced pass, ViT-B/16 bf16 bs 1 on $c CTAs"
   python3 tools/pk_trace.py "/tmp/trace_ctas$c.bin" 2>&1 | tail -12
 done

@@ -56,7 +56,7 @@
 //   VIT_PREFETCH=0 no L2 weight prefetch in small forward passes; VIT_ATTN_WGMMA=1|2
 //   never/always the sm_90a attention kernel (3|4: with 2|3 consumer warpgroups), VIT_ATTN_PING=1 its
 //   warpgroups not taking turns. VIT_WALK=0 every kernel's rows first to last (vit__walk). VIT_PERSISTENT=1|2 never/always the
-//   persistent kernel for the blocks of small passes, VIT_PK_CTAS=n its CTAs, VIT_PK_TRACE=FILE (model)
+//   persistent kernel for the blocks of small passes, VIT_PK_CTAS=n its CTAs, VIT_PK_ROWS=128|256 its GEMM tiles' rows, VIT_PK_TRACE=FILE (model)
 //   its work items' times in the last pass: (n, 4) uint64 started, inputs ready, done (ns), SM | stage << 8 | block << 16. VIT_PDL=0 turns
 //   programmatic dependent launches off (vit__cuda_state.pdl). VIT_RESIDUAL=bf16|f32|fp32 loads the models with
 //   vit_options.residual_dtype = VIT_DTYPE_BF16|F32 (model, layer and the multi-GPU modes; fp8's default is bf16). VIT_ATTN_DATA=S
@@ -166,6 +166,7 @@ static void env_knobs(vit_model *m) {
     if (getenv("VIT_WALK")) knobs.walk_forward = !atoi(getenv("VIT_WALK"));
     if (getenv("VIT_PERSISTENT")) knobs.persistent = atoi(getenv("VIT_PERSISTENT"));
     if (getenv("VIT_PK_CTAS")) knobs.pk_ctas = atoi(getenv("VIT_PK_CTAS"));
+    if (getenv("VIT_PK_ROWS")) knobs.pk_rows = atoi(getenv("VIT_PK_ROWS"));
     if (getenv("VIT_PK_TRACE") && !knobs.pk_trace) { // model mode: the last pass's work items to that file
         cudaMalloc((void **)&knobs.pk_trace, (size_t)VIT_BENCH_TRACE_ITEMS * 32);
         cudaMemset(knobs.pk_trace, 0, (size_t)VIT_BENCH_TRACE_ITEMS * 32);
