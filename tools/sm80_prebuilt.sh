@@ -12,7 +12,9 @@
 #        the sm_80 build, the persistent kernel's), then make bench-sm80's GEMM, attention
 #        and model tables from DIR. Each part's result lands under $OUT as it ends (summary.txt,
 #        gemm.md, attention.md, models.md, logs.tgz), so a call cut short still reports the
-#        parts done.
+#        parts done. For a short call: SM80_PARTS="attention gemm" (the parts, in order),
+#        SM80_DEADLINE=S (each part's bench_sm80.py --deadline; 150), SM80_NO_PK=1 (no
+#        persistent kernel test).
 set -uo pipefail
 mode=${1:-}; D=${2:-}
 [ -n "$D" ] && { [ "$mode" = build ] || [ "$mode" = run ]; } || { echo "usage: bash tools/sm80_prebuilt.sh build|run DIR" >&2; exit 2; }
@@ -42,11 +44,12 @@ check() { # NAME SECONDS COMMAND...
 }
 check test_ops80_small 60 "$D/test_ops80" --small
 check test_gpu_model80 60 "$D/test_gpu_model80" tests/data/ref/*/
-check test_gpu_model_persistent 60 "$D/test_gpu_model" --persistent tests/data/ref/*/
-for part in gemm attention models; do
+[ -n "${SM80_NO_PK:-}" ] || check test_gpu_model_persistent 60 "$D/test_gpu_model" --persistent tests/data/ref/*/
+parts=${SM80_PARTS:-gemm attention models}
+for part in $parts; do
     OUT=/tmp/sm80_$part BENCH_SM80_PREBUILT=$D COMMIT="$(sed 's/^commit //' "$D/COMMIT" 2>/dev/null)" \
-        BENCH_SM80_ARGS="--parts $part --gemm-ms 20 --deadline 150" bash tools/bench_sm80.sh > "$L/bench_$part.log" 2>&1
+        BENCH_SM80_ARGS="--parts $part --gemm-ms 20 --deadline ${SM80_DEADLINE:-150}" bash tools/bench_sm80.sh > "$L/bench_$part.log" 2>&1
     cp /tmp/sm80_$part/sm80.md "$OUT/$part.md" 2>/dev/null; say "bench $part done"
 done
 check test_ops80_smem99 120 "$D/test_ops80" --smem 99
-tar czf "$OUT/logs.tgz" -C /tmp sm80_logs sm80_gemm sm80_attention sm80_models 2>/dev/null
+tar czf "$OUT/logs.tgz" -C /tmp sm80_logs $(printf 'sm80_%s ' $parts) 2>/dev/null
