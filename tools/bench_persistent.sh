@@ -15,7 +15,8 @@
 # it runs), a picture per batch and tile rows, and logs.tgz (the builds' and tests' logs, the traces).
 #
 # BENCH_PK_ROWS="64 128 256": the GEMM tiles' rows timed (VIT_PK_ROWS; default 64 alone);
-# BENCH_PK_PREBUILT=DIR: vit_bench and test_gpu_model as built there (no nvcc on the device).
+# BENCH_PK_PREBUILT=DIR: vit_bench and test_gpu_model as built there (no nvcc on the device);
+# BENCH_PK_PNG=0: the traces' tables without pictures (fewer files under $OUT).
 #
 #   usage: bash tools/bench_persistent.sh   (stb_image.h: carry .stb/stb/, as tools/device_check.sh)
 set -uo pipefail
@@ -78,7 +79,8 @@ for rows in $ROWS; do
 for b in 1 8; do
   VIT_PERSISTENT=2 VIT_PK_ROWS=$rows VIT_PK_TRACE="$L/trace_bs${b}_$rows.bin" timeout 60 $B/vit_bench model /tmp/pk_ref/vit_base_patch16_224 bf16 $b 50 > /dev/null 2>&1
   echo "--- traced pass, ViT-B/16 bf16 bs $b, $rows-row tiles"
-  python3 tools/pk_trace.py "$L/trace_bs${b}_$rows.bin" --png "$OUT/timeline_bs${b}_$rows.png" --title "vit.h persistent kernel: ViT-B/16 bf16 batch $b, $rows-row tiles" 2>&1 | tail -12
+  png=(--png "$OUT/timeline_bs${b}_$rows.png"); [ "${BENCH_PK_PNG:-1}" = 0 ] && png=()
+  python3 tools/pk_trace.py "$L/trace_bs${b}_$rows.bin" "${png[@]}" --title "vit.h persistent kernel: ViT-B/16 bf16 batch $b, $rows-row tiles" 2>&1 | tail -12
 done
 done
 # The bound: an item's run time with every SM busy against few SMs (1, 16, 66 CTAs). If
