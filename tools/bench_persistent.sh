@@ -67,7 +67,7 @@ for r in 1 2; do
   for run in "vit_base_patch16_224 1" "vit_base_patch16_224 8" "vit_small_patch16_224 1"; do
     set -- $run
     for p in 1:0 $(printf '2:%s ' $ROWS); do # VIT_PERSISTENT:VIT_PK_ROWS
-      ms=$(VIT_PERSISTENT=${p%%:*} VIT_PK_ROWS=${p#*:} timeout 60 $B/vit_bench model /tmp/pk_ref/$1 bf16 $2 300 2>&1 | tail -1 | python3 -c "import json,sys; d=json.loads(sys.stdin.read()); print(d['ms'], 'persistent' if d.get('persistent') else 'per-kernel')" 2>/dev/null)
+      ms=$(VIT_PERSISTENT=${p%%:*} VIT_PK_ROWS=${p#*:} timeout 60 $B/vit_bench model /tmp/pk_ref/$1 bf16 $2 300 2>&1 | tail -1 | python3 -c "import json,sys; d=json.loads(sys.stdin.read()); print(d['ms'], 'persistent' if d.get('persistent') else 'per-kernel', '(load %s ms, first call %s ms)' % (d.get('load_ms'), d.get('first_ms')))" 2>/dev/null)
       echo "round $r $1 bs $2: $ms$([ "${p#*:}" != 0 ] && echo ", ${p#*:}-row tiles")"
     done
   done
