@@ -4331,8 +4331,8 @@ static vit_status vit__head_cuda(float *logits, const float *pooled, const T *he
 //              tiles (K split) -> ln2 rows -> fc1 tiles (+ act) -> fc2 tiles
 //              (K split) -> the next block's ln1 rows
 // The GEMM tiles are the mma.sync kernel's (vit__mma_tile, 8 warps), 64
-// columns by 64 rows (tests and benchmarks: 128 or 256), the attention the mma.sync kernel's streamed query tiles
-// (vit__attention_mma_tile). An item waits only for the items whose outputs it
+// columns by 64 rows (tests and benchmarks: 128 or 256), the attention the
+// mma.sync kernel's query tiles (vit__attention_mma_tile). An item waits only for the items whose outputs it
 // reads, through counters in global memory (an attention head for its q, k, v
 // column tiles, a proj tile for the heads in its K slice, an fc2 tile for
 // the fc1 tiles in its K slice, a LayerNorm for its rows' residual tiles), and
@@ -4719,6 +4719,11 @@ static int vit__pk_full_smem(const vit__cuda_state *s) {
 // Whether the whole-K/V attention's shared memory fits this GPU (sm_80/87/90/100: yes; sm_86/89/12x: no)
 static int vit__pk_full(const vit__cuda_state *s) { return vit__pk_full_smem(s) <= vit__plan_smem_max(s); }
 
+// The persistent kernel's instance for this GPU's attention form
+template <typename T, int BM> static void (*vit__pk_kernel(const vit__cuda_state *s))(const vit__pk_args) {
+    return vit__pk_full(s) ? vit__persistent_kernel<T, true, BM> : vit__persistent_kernel<T, false, BM>;
+}
+
 // The persistent kernel's shared memory with bm-row GEMM tiles: its GEMM
 // ring's, its attention's
 static int vit__pk_smem(const vit__cuda_state *s, int bm) {
@@ -4852,10 +4857,7 @@ static vit_status vit__persistent_cuda(vit_model *m, int B, cudaStream_t st) {
     a.att = vit__attn_self(s->pk_ao, s->pk_qkv, B, a.N, a.C, a.H, sizeof(T));
     int smem = vit__pk_smem(s, a.bm);
     VIT__TRY(vit__smem_check(m, smem, "the persistent kernel"));
-    void (*kernel)(const vit__pk_args) = NULL;
-    if (a.bm == 64) kernel = vit__pk_full(s) ? vit__persistent_kernel<T, true, 64> : vit__persistent_kernel<T, false, 64>;
-    if (a.bm == 128) kernel = vit__pk_full(s) ? vit__persistent_kernel<T, true, 128> : vit__persistent_kernel<T, false, 128>;
-    if (a.bm == 256) kernel = vit__pk_full(s) ? vit__persistent_kernel<T, true, 256> : vit__persistent_kernel<T, false, 256>;
+    void (*kernel)(const vit__pk_args) = a.bm == 256 ? vit__pk_kernel<T, 256>(s) : a.bm == 128 ? vit__pk_kernel<T, 128>(s) : vit__pk_kernel<T, 64>(s);
     VIT__CUDA_TRY(m, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     int ctas = VIT__HOOK(s, pk_ctas) > 0 ? VIT__HOOK(s, pk_ctas) : s->sm_count;
     if (ctas > a.total) ctas = a.total;
